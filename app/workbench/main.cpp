@@ -1,0 +1,14 @@
+#include "ui/MainWindow.h"
+
+#include <QApplication>
+
+int main(int argc, char **argv)
+{
+    QApplication application(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("GPU Memory Workbench"));
+    QApplication::setApplicationName(QStringLiteral("gpumem-workbench"));
+    QApplication::setApplicationDisplayName(QStringLiteral("GPU Memory Workbench"));
+    gpumem::ui::MainWindow window;
+    window.show();
+    return QApplication::exec();
+}

@@ -1,0 +1,59 @@
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gpumem::cli {
+
+// The options and positionals one invocation gave, after parsing.
+class ParsedArguments
+{
+  public:
+    bool helpRequested() const { return mHelpRequested; }
+    bool has(const std::string &option) const { return mValues.count(option) != 0; }
+    // The last value given for option, or fallback when it was not given.
+    std::string value(const std::string &option, const std::string &fallback = {}) const;
+    // Every value given for a repeatable option, comma-separated lists split.
+    std::vector<std::string> list(const std::string &option) const;
+    const std::vector<std::string> &positionals() const { return mPositionals; }
+
+  private:
+    friend class ArgumentParser;
+    bool mHelpRequested = false;
+    std::map<std::string, std::vector<std::string>> mValues;
+    std::vector<std::string> mPositionals;
+};
+
+// Declares the arguments of one `gpumem` subcommand and parses them:
+// "--name VALUE", "--name=VALUE", flags, positionals, and "--help"/"-h".
+// Errors throw io::InputError with a one-line message that points to --help.
+class ArgumentParser
+{
+  public:
+    ArgumentParser(std::string usage, std::string summary);
+
+    ArgumentParser &positional(const std::string &name, const std::string &help);
+    ArgumentParser &option(const std::string &name, const std::string &valueName, const std::string &help);
+    ArgumentParser &flag(const std::string &name, const std::string &help);
+
+    ParsedArguments parse(const std::vector<std::string> &arguments) const;
+    std::string helpText() const;
+
+  private:
+    struct Argument
+    {
+        std::string name; // without the leading "--" for options
+        std::string valueName; // empty for flags and positionals
+        std::string help;
+        bool isFlag = false;
+    };
+    const Argument *findOption(const std::string &name) const;
+
+    std::string mUsage;
+    std::string mSummary;
+    std::vector<Argument> mPositionals;
+    std::vector<Argument> mOptions;
+};
+
+} // namespace gpumem::cli

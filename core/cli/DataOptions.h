@@ -1,0 +1,31 @@
+#pragma once
+
+#include "cli/ArgumentParser.h"
+#include "data/ColumnRoles.h"
+#include "data/Dataset.h"
+#include "data/Table.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpumem::cli {
+
+// The data-selection options every data-reading subcommand shares (--target,
+// --features, --ignore, --sequence-column, --on-bad-cell, --delimiter,
+// --categorical-limit), so inspect, train and compare read a file identically.
+void addDataOptions(ArgumentParser &parser);
+
+// A file loaded and checked the way the options ask.
+struct LoadedData
+{
+    std::optional<data::Table> table;
+    std::vector<data::ColumnRole> roles;
+    std::optional<data::Dataset> dataset;
+    std::vector<std::string> warnings;
+};
+
+// Loads path and applies the data options; throws io::InputError on bad input.
+LoadedData loadData(const std::string &path, const ParsedArguments &arguments);
+
+} // namespace gpumem::cli

@@ -1,0 +1,61 @@
+#include "cli/TextTable.h"
+
+#include <algorithm>
+
+namespace gpumem::cli {
+
+std::size_t displayWidth(const std::string &text)
+{
+    return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+        return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    }));
+}
+
+TextTable::TextTable(std::vector<std::string> header, std::vector<Alignment> alignments)
+    : mHeader(std::move(header))
+    , mAlignments(std::move(alignments))
+{
+    mAlignments.resize(mHeader.size(), Alignment::Left);
+}
+
+void TextTable::addRow(std::vector<std::string> cells)
+{
+    cells.resize(mHeader.size());
+    mRows.push_back(std::move(cells));
+}
+
+void TextTable::print(std::ostream &out, bool withHeader) const
+{
+    std::vector<std::size_t> widths(mHeader.size(), 0);
+    for (std::size_t c = 0; c < mHeader.size(); ++c) {
+        if (withHeader)
+            widths[c] = displayWidth(mHeader[c]);
+        for (const auto &row : mRows)
+            widths[c] = std::max(widths[c], displayWidth(row[c]));
+    }
+    auto printRow = [&](const std::vector<std::string> &cells) {
+        std::string line;
+        for (std::size_t c = 0; c < cells.size(); ++c) {
+            const std::string padding(widths[c] - displayWidth(cells[c]), ' ');
+            const bool last = c + 1 == cells.size();
+            if (mAlignments[c] == Alignment::Right)
+                line += padding + cells[c];
+            else
+                line += cells[c] + (last ? std::string() : padding);
+            if (!last)
+                line += "  ";
+        }
+        out << line << '\n';
+    };
+    if (withHeader) {
+        printRow(mHeader);
+        std::vector<std::string> rule;
+        for (std::size_t width : widths)
+            rule.emplace_back(width, '-');
+        printRow(rule);
+    }
+    for (const auto &row : mRows)
+        printRow(row);
+}
+
+} // namespace gpumem::cli

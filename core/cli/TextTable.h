@@ -1,0 +1,31 @@
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace gpumem::cli {
+
+// Lays out rows of text in aligned columns for a terminal. Widths count
+// UTF-8 characters, not bytes, so names like "Größe" line up.
+class TextTable
+{
+  public:
+    enum class Alignment { Left, Right };
+
+    explicit TextTable(std::vector<std::string> header, std::vector<Alignment> alignments = {});
+
+    void addRow(std::vector<std::string> cells);
+    // Prints the table; withHeader adds the header row and a rule under it.
+    void print(std::ostream &out, bool withHeader = true) const;
+
+  private:
+    std::vector<std::string> mHeader;
+    std::vector<Alignment> mAlignments;
+    std::vector<std::vector<std::string>> mRows;
+};
+
+// The number of characters (code points) in UTF-8 text.
+std::size_t displayWidth(const std::string &text);
+
+} // namespace gpumem::cli

@@ -1,0 +1,159 @@
+#include "data/ColumnRoles.h"
+
+#include "io/InputError.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <set>
+
+namespace gpumem::data {
+
+namespace {
+
+const Column &requireColumn(const Table &table, const std::string &name, const char *option)
+{
+    const auto index = table.columnIndex(name);
+    if (!index)
+        throw io::InputError(table.source(), 0, 0,
+                             std::string(option) + " names no column " + io::quoteForMessage(name, 60) +
+                                 "; the columns are: " + table.columnNameList());
+    return table.column(*index);
+}
+
+// Whole words only: "Number of embeddings" must not match "mb".
+bool speaksOfMemory(const std::string &name)
+{
+    static const std::set<std::string> words = {"memory", "mem", "mib", "gib", "mb", "gb", "bytes", "peak", "vram"};
+    std::string word;
+    for (std::size_t i = 0; i <= name.size(); ++i) {
+        const auto c = i < name.size() ? static_cast<unsigned char>(name[i]) : ' ';
+        if (std::isalnum(c)) {
+            word += static_cast<char>(std::tolower(c));
+            continue;
+        }
+        if (words.count(word) != 0)
+            return true;
+        word.clear();
+    }
+    return false;
+}
+
+bool isConstant(const Column &column)
+{
+    double first = std::nan("");
+    for (double value : column.numbers) {
+        if (std::isnan(value))
+            continue;
+        if (std::isnan(first))
+            first = value;
+        else if (value != first)
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+std::string_view columnRoleName(ColumnRole role)
+{
+    switch (role) {
+    case ColumnRole::Feature: return "feature";
+    case ColumnRole::Target: return "target";
+    case ColumnRole::Sequence: return "sequence";
+    case ColumnRole::Ignored: return "ignored";
+    }
+    return "unknown";
+}
+
+std::vector<ColumnRole> defaultRoles(const Table &table)
+{
+    std::vector<ColumnRole> roles;
+    bool sequenceTaken = false;
+    for (const auto &column : table.columns()) {
+        switch (column.type) {
+        case ColumnType::Numeric:
+        case ColumnType::Categorical: roles.push_back(ColumnRole::Feature); break;
+        case ColumnType::Sequence:
+            roles.push_back(sequenceTaken ? ColumnRole::Ignored : ColumnRole::Sequence);
+            sequenceTaken = true;
+            break;
+        case ColumnType::Identifier:
+        case ColumnType::Empty: roles.push_back(ColumnRole::Ignored); break;
+        }
+    }
+    return roles;
+}
+
+std::vector<ColumnRole> assignRoles(const Table &table, const RoleRequest &request)
+{
+    std::vector<ColumnRole> roles = defaultRoles(table);
+
+    if (!request.sequenceColumn.empty()) {
+        const Column &column = requireColumn(table, request.sequenceColumn, "--sequence-column");
+        if (column.type != ColumnType::Sequence) {
+            throw io::InputError(table.source(), 0, static_cast<std::int64_t>(column.index + 1),
+                                 "column " + io::quoteForMessage(column.name, 60) + " is " +
+                                     std::string(columnTypeName(column.type)) +
+                                     ", not a layer sequence like [('linear', 1173, 2753031), …]");
+        }
+        for (std::size_t i = 0; i < roles.size(); ++i)
+            if (roles[i] == ColumnRole::Sequence)
+                roles[i] = ColumnRole::Ignored;
+        roles[column.index] = ColumnRole::Sequence;
+    }
+
+    if (!request.features.empty()) {
+        for (auto &role : roles)
+            if (role == ColumnRole::Feature)
+                role = ColumnRole::Ignored;
+        for (const auto &name : request.features) {
+            const Column &column = requireColumn(table, name, "--features");
+            if (column.type == ColumnType::Empty)
+                throw io::InputError(table.source(), 0, static_cast<std::int64_t>(column.index + 1),
+                                     "feature column " + io::quoteForMessage(name, 60) + " has no values");
+            if (column.type == ColumnType::Sequence)
+                throw io::InputError(table.source(), 0, static_cast<std::int64_t>(column.index + 1),
+                                     "column " + io::quoteForMessage(name, 60) +
+                                         " holds layer sequences: name it with --sequence-column instead");
+            // An identifier named explicitly is the user's choice: it is one-hot encoded like a category.
+            roles[column.index] = ColumnRole::Feature;
+        }
+    }
+
+    for (const auto &name : request.ignored)
+        roles[requireColumn(table, name, "--ignore").index] = ColumnRole::Ignored;
+
+    if (!request.target.empty()) {
+        const Column &column = requireColumn(table, request.target, "--target");
+        if (column.type != ColumnType::Numeric) {
+            const BadCell cell = column.firstNonNumericCell.value_or(BadCell{0, "it has no values"});
+            throw io::InputError(table.source(), cell.line, static_cast<std::int64_t>(column.index + 1),
+                                 "target column " + io::quoteForMessage(column.name, 60) +
+                                     " must be numeric (peak memory), but " + cell.reason);
+        }
+        roles[column.index] = ColumnRole::Target;
+    }
+
+    const bool hasInput = std::any_of(roles.begin(), roles.end(), [](ColumnRole role) {
+        return role == ColumnRole::Feature || role == ColumnRole::Sequence;
+    });
+    if (!hasInput)
+        throw io::InputError(table.source(), 0, 0, "no feature or sequence column is left to learn from");
+    return roles;
+}
+
+std::vector<std::string> targetCandidates(const Table &table)
+{
+    std::vector<std::string> named;
+    std::vector<std::string> others;
+    for (const auto &column : table.columns()) {
+        if (column.type != ColumnType::Numeric || isConstant(column))
+            continue;
+        (speaksOfMemory(column.name) ? named : others).push_back(column.name);
+    }
+    named.insert(named.end(), others.begin(), others.end());
+    return named;
+}
+
+} // namespace gpumem::data

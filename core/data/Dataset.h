@@ -1,0 +1,76 @@
+#pragma once
+
+#include "data/ColumnRoles.h"
+#include "data/Table.h"
+
+#include <Eigen/Core>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpumem::data {
+
+// What to do with a row whose used columns hold a missing or invalid cell.
+enum class BadCellPolicy
+{
+    Fail,    // stop with an error naming the first bad cell (the default: nothing is silent)
+    DropRow, // leave the row out and report how many were left out
+};
+
+std::string_view badCellPolicyName(BadCellPolicy policy);
+// Parses "fail" or "drop"; throws io::InputError otherwise.
+BadCellPolicy parseBadCellPolicy(std::string_view name);
+
+// A categorical input column: its distinct values and one code per dataset row.
+struct CategoricalFeature
+{
+    std::string name;
+    std::vector<std::string> categories;
+    std::vector<std::int32_t> codes;
+};
+
+// The rows and columns of a table that models learn from: the target, numeric
+// features, categorical features and an optional layer sequence, with every used
+// cell valid. Encoders that learn from data (one-hot, scaling) are not applied
+// here: they are fitted on training rows only (FeatureEncoder, Standardizer).
+class Dataset
+{
+  public:
+    // Selects the columns by role and applies policy to bad cells in them. Throws
+    // io::InputError at the first bad cell under BadCellPolicy::Fail, or when no row
+    // is left; appends a warning for dropped rows to warnings.
+    static Dataset fromTable(const Table &table, const std::vector<ColumnRole> &roles, BadCellPolicy policy,
+                             std::vector<std::string> &warnings);
+
+    std::size_t rowCount() const { return mRowLines.size(); }
+    // The 1-based file line of each row, for messages that point back at the file.
+    const std::vector<std::int64_t> &rowLines() const { return mRowLines; }
+    std::size_t droppedRowCount() const { return mDroppedRowCount; }
+
+    bool hasTarget() const { return !mTargetName.empty(); }
+    const std::string &targetName() const { return mTargetName; }
+    const Eigen::VectorXd &target() const { return mTarget; }
+
+    const std::vector<std::string> &numericFeatureNames() const { return mNumericFeatureNames; }
+    // rows × numeric features
+    const Eigen::MatrixXd &numericFeatures() const { return mNumericFeatures; }
+    const std::vector<CategoricalFeature> &categoricalFeatures() const { return mCategoricalFeatures; }
+
+    bool hasSequence() const { return !mSequenceName.empty(); }
+    const std::string &sequenceName() const { return mSequenceName; }
+    const SequenceColumn &sequence() const { return mSequence; }
+
+  private:
+    std::vector<std::int64_t> mRowLines;
+    std::size_t mDroppedRowCount = 0;
+    std::string mTargetName;
+    Eigen::VectorXd mTarget;
+    std::vector<std::string> mNumericFeatureNames;
+    Eigen::MatrixXd mNumericFeatures;
+    std::vector<CategoricalFeature> mCategoricalFeatures;
+    std::string mSequenceName;
+    SequenceColumn mSequence;
+};
+
+} // namespace gpumem::data

@@ -1,0 +1,334 @@
+#include "data/TableLoader.h"
+
+#include "data/CsvReader.h"
+#include "io/InputError.h"
+
+#include <charconv>
+#include <filesystem>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace gpumem::data {
+
+namespace {
+
+using StreamOpener = std::function<std::unique_ptr<std::istream>()>;
+
+enum class CellKind { Missing, Number, NonFinite, Text };
+
+std::string_view trimmed(std::string_view text)
+{
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
+        text.remove_prefix(1);
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t'))
+        text.remove_suffix(1);
+    return text;
+}
+
+bool isMissingToken(std::string_view text)
+{
+    static const std::unordered_set<std::string_view> tokens = {
+        "", "NA", "N/A", "n/a", "NaN", "nan", "NAN", "null", "NULL", "None", "#N/A"};
+    return tokens.count(text) != 0;
+}
+
+// Tells overflow from underflow for a decimal that from_chars found out of range
+// (from_chars leaves the value untouched then, and strtod would depend on the locale):
+// the decimal exponent of its first significant digit decides.
+bool overflows(std::string_view number)
+{
+    std::int64_t magnitude = 0;
+    bool seenPoint = false;
+    bool seenSignificant = false;
+    std::size_t i = (!number.empty() && number.front() == '-') ? 1 : 0;
+    for (; i < number.size() && number[i] != 'e' && number[i] != 'E'; ++i) {
+        const char c = number[i];
+        if (c == '.') {
+            seenPoint = true;
+        } else if (c != '0' || seenSignificant) {
+            seenSignificant = true;
+            if (!seenPoint)
+                ++magnitude;
+        } else if (seenPoint) {
+            --magnitude; // a zero between the point and the first significant digit
+        }
+    }
+    if (i < number.size()) {
+        std::int64_t exponent = 0;
+        const char *begin = number.data() + i + 1;
+        if (*begin == '+')
+            ++begin;
+        std::from_chars(begin, number.data() + number.size(), exponent);
+        // An exponent too long for int64 saturates; its sign is all that matters then.
+        if (exponent == 0 && number.size() > i + 2)
+            exponent = number[i + 1] == '-' ? std::numeric_limits<std::int32_t>::min()
+                                            : std::numeric_limits<std::int32_t>::max();
+        magnitude += exponent;
+    }
+    return magnitude > 0;
+}
+
+// Classifies a cell and, for numbers, parses it. Locale-independent.
+CellKind classifyCell(std::string_view raw, double &number)
+{
+    const std::string_view text = trimmed(raw);
+    if (isMissingToken(text))
+        return CellKind::Missing;
+    std::string_view digits = text;
+    if (digits.front() == '+')
+        digits.remove_prefix(1);
+    const auto result = std::from_chars(digits.data(), digits.data() + digits.size(), number);
+    if (result.ptr != digits.data() + digits.size() || digits.empty())
+        return CellKind::Text;
+    if (result.ec == std::errc::invalid_argument)
+        return CellKind::Text;
+    if (result.ec == std::errc::result_out_of_range) {
+        // Overflow (1e400) is not finite; underflow (1e-400) is a legitimate tiny number.
+        if (overflows(digits))
+            return CellKind::NonFinite;
+        number = 0.0;
+        return CellKind::Number;
+    }
+    return std::isfinite(number) ? CellKind::Number : CellKind::NonFinite;
+}
+
+// What the first pass learns about a column, in bounded memory.
+struct ColumnProfile
+{
+    std::int64_t present = 0;
+    std::int64_t numeric = 0; // finite or not
+    std::int64_t sequenceLike = 0;
+    std::unordered_set<std::string> distinct; // capped at categoricalLimit + 1
+    std::optional<BadCell> firstNonNumeric;
+};
+
+std::vector<std::string> readHeader(CsvReader &reader, const std::string &source)
+{
+    std::vector<std::string> header;
+    if (!reader.readRecord(header))
+        throw io::InputError(source, 0, 0, "the file is empty; a header row with column names is required");
+    std::unordered_map<std::string, std::size_t> seen;
+    for (std::size_t i = 0; i < header.size(); ++i) {
+        std::string name(trimmed(header[i]));
+        if (name.empty())
+            name = "column " + std::to_string(i + 1);
+        const auto [it, inserted] = seen.emplace(name, i);
+        if (!inserted)
+            throw io::InputError(source, reader.recordLine(), static_cast<std::int64_t>(i + 1),
+                                 "duplicate column name " + io::quoteForMessage(name) + " (also column " +
+                                     std::to_string(it->second + 1) + ")");
+        header[i] = std::move(name);
+    }
+    return header;
+}
+
+void checkFieldCount(const CsvReader &reader, const std::vector<std::string> &fields, std::size_t expected)
+{
+    if (fields.size() == expected)
+        return;
+    const std::size_t column = std::min(fields.size(), expected) + 1;
+    throw io::InputError(reader.sourceName(), reader.recordLine(), static_cast<std::int64_t>(column),
+                         "row has " + std::to_string(fields.size()) + " fields but the header has " +
+                             std::to_string(expected));
+}
+
+ColumnType decideType(const ColumnProfile &profile, std::size_t categoricalLimit)
+{
+    if (profile.present == 0)
+        return ColumnType::Empty;
+    if (profile.numeric == profile.present)
+        return ColumnType::Numeric;
+    if (profile.sequenceLike == profile.present)
+        return ColumnType::Sequence;
+    const auto distinct = static_cast<std::int64_t>(profile.distinct.size());
+    if (profile.distinct.size() <= categoricalLimit && distinct < profile.present)
+        return ColumnType::Categorical;
+    return ColumnType::Identifier;
+}
+
+std::string columnLabel(const std::string &name)
+{
+    return "column " + io::quoteForMessage(name, 60);
+}
+
+class TwoPassLoader
+{
+  public:
+    TwoPassLoader(StreamOpener open, std::string source, const TableLoadOptions &options)
+        : mOpen(std::move(open))
+        , mSource(std::move(source))
+        , mOptions(options)
+    {
+    }
+
+    Table load()
+    {
+        const std::vector<ColumnProfile> profiles = profileColumns();
+        return storeColumns(profiles);
+    }
+
+  private:
+    std::vector<ColumnProfile> profileColumns()
+    {
+        auto stream = mOpen();
+        CsvReader reader(*stream, mSource, mOptions.delimiter);
+        mDelimiter = reader.delimiter();
+        mHeader = readHeader(reader, mSource);
+        std::vector<ColumnProfile> profiles(mHeader.size());
+        std::vector<std::string> fields;
+        while (reader.readRecord(fields)) {
+            checkFieldCount(reader, fields, mHeader.size());
+            ++mRowCount;
+            for (std::size_t i = 0; i < fields.size(); ++i)
+                profileCell(profiles[i], fields[i], reader.recordLine());
+        }
+        if (mRowCount == 0)
+            throw io::InputError(mSource, 0, 0, "the file has a header but no data rows");
+        return profiles;
+    }
+
+    void profileCell(ColumnProfile &profile, const std::string &cell, std::int64_t line)
+    {
+        double number = 0.0;
+        const CellKind kind = classifyCell(cell, number);
+        if (kind == CellKind::Missing)
+            return;
+        ++profile.present;
+        if (kind == CellKind::Number || kind == CellKind::NonFinite) {
+            ++profile.numeric;
+        } else if (!profile.firstNonNumeric) {
+            profile.firstNonNumeric = BadCell{line, "not a number: " + io::quoteForMessage(cell)};
+        }
+        if (looksLikeLayerSequence(cell))
+            ++profile.sequenceLike;
+        if (profile.distinct.size() <= mOptions.categoricalLimit)
+            profile.distinct.insert(cell);
+    }
+
+    Table storeColumns(const std::vector<ColumnProfile> &profiles)
+    {
+        std::vector<Column> columns(mHeader.size());
+        for (std::size_t i = 0; i < columns.size(); ++i) {
+            columns[i].name = mHeader[i];
+            columns[i].index = i;
+            columns[i].type = decideType(profiles[i], mOptions.categoricalLimit);
+            columns[i].firstNonNumericCell = profiles[i].firstNonNumeric;
+        }
+        std::vector<std::unordered_map<std::string, std::int32_t>> categoryCodes(columns.size());
+
+        auto stream = mOpen();
+        CsvReader reader(*stream, mSource, mDelimiter);
+        std::vector<std::string> fields;
+        reader.readRecord(fields); // the header, validated by the first pass
+        std::vector<std::int64_t> rowLines;
+        rowLines.reserve(mRowCount);
+        while (reader.readRecord(fields)) {
+            checkFieldCount(reader, fields, mHeader.size());
+            rowLines.push_back(reader.recordLine());
+            for (std::size_t i = 0; i < fields.size(); ++i)
+                storeCell(columns[i], categoryCodes[i], fields[i], reader.recordLine());
+        }
+        if (rowLines.size() != mRowCount)
+            throw io::InputError(mSource, 0, 0, "the file changed while it was being read");
+        return Table(mSource, mDelimiter, std::move(columns), std::move(rowLines));
+    }
+
+    void noteBadCell(Column &column, std::int64_t line, std::string reason)
+    {
+        if (!column.firstBadCell)
+            column.firstBadCell = BadCell{line, std::move(reason)};
+    }
+
+    void storeCell(Column &column, std::unordered_map<std::string, std::int32_t> &codes, const std::string &cell,
+                   std::int64_t line)
+    {
+        double number = 0.0;
+        const CellKind kind = classifyCell(cell, number);
+        if (kind == CellKind::Missing) {
+            ++column.missingCount;
+            noteBadCell(column, line, "missing value in " + columnLabel(column.name));
+        }
+        switch (column.type) {
+        case ColumnType::Numeric:
+            if (kind == CellKind::NonFinite) {
+                ++column.invalidCount;
+                noteBadCell(column, line,
+                            io::quoteForMessage(cell) + " is not a finite number (" + columnLabel(column.name) + ")");
+            }
+            column.numbers.push_back(kind == CellKind::Number ? number : std::numeric_limits<double>::quiet_NaN());
+            break;
+        case ColumnType::Categorical:
+        case ColumnType::Identifier:
+            if (kind == CellKind::Missing) {
+                column.codes.push_back(-1);
+            } else {
+                const auto [it, inserted] = codes.try_emplace(cell, static_cast<std::int32_t>(column.categories.size()));
+                if (inserted)
+                    column.categories.push_back(cell);
+                column.codes.push_back(it->second);
+            }
+            break;
+        case ColumnType::Sequence:
+            if (kind == CellKind::Missing)
+                column.sequences.appendAbsentRow();
+            else
+                storeSequence(column, cell, line);
+            break;
+        case ColumnType::Empty:
+            break;
+        }
+    }
+
+    void storeSequence(Column &column, const std::string &cell, std::int64_t line)
+    {
+        try {
+            parseLayerSequence(cell, mLayers);
+            column.sequences.appendRow(mLayers);
+            return;
+        } catch (const LayerSequenceError &error) {
+            noteBadCell(column, line,
+                        "malformed layer sequence in " + columnLabel(column.name) + " at character " +
+                            std::to_string(error.offset() + 1) + ": " + error.what());
+        } catch (const std::invalid_argument &error) {
+            noteBadCell(column, line, "inconsistent layer sequence in " + columnLabel(column.name) + ": " + error.what());
+        }
+        ++column.invalidCount;
+        column.sequences.appendAbsentRow();
+    }
+
+    StreamOpener mOpen;
+    std::string mSource;
+    TableLoadOptions mOptions;
+    char mDelimiter = ',';
+    std::vector<std::string> mHeader;
+    std::size_t mRowCount = 0;
+    std::vector<LayerTuple> mLayers; // reused across cells to avoid reallocations
+};
+
+} // namespace
+
+Table loadTable(const std::string &path, const TableLoadOptions &options)
+{
+    std::error_code error;
+    if (std::filesystem::is_directory(path, error))
+        throw io::InputError(path, 0, 0, "is a folder, not a CSV file");
+    auto open = [path]() -> std::unique_ptr<std::istream> {
+        auto file = std::make_unique<std::ifstream>(path, std::ios::binary);
+        if (!*file)
+            throw io::InputError(path, 0, 0, "cannot open the file for reading");
+        return file;
+    };
+    return TwoPassLoader(open, path, options).load();
+}
+
+Table loadTableFromText(const std::string &text, const std::string &sourceName, const TableLoadOptions &options)
+{
+    auto open = [&text]() -> std::unique_ptr<std::istream> { return std::make_unique<std::istringstream>(text); };
+    return TwoPassLoader(open, sourceName, options).load();
+}
+
+} // namespace gpumem::data

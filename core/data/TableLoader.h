@@ -1,0 +1,31 @@
+#pragma once
+
+#include "data/Table.h"
+
+#include <functional>
+#include <istream>
+#include <memory>
+#include <string>
+
+namespace gpumem::data {
+
+struct TableLoadOptions
+{
+    char delimiter = 0;             // 0 detects comma, semicolon or tab
+    std::size_t categoricalLimit = 50; // more distinct strings than this make an identifier column
+};
+
+// Loads a CSV file with a header row into typed columns. The file is streamed
+// twice: once to infer each column's type from every cell, once to store the
+// typed values, so memory holds the typed table and one record, never the text.
+// Throws io::InputError (file, line, column, reason) for an empty file, a header
+// without rows, duplicate column names, ragged rows and malformed CSV. Missing and
+// non-finite cells are not errors here: they are counted per column (Column::isBad)
+// and judged later by the bad-cell policy, where roles are known.
+Table loadTable(const std::string &path, const TableLoadOptions &options = {});
+
+// Loads CSV text held in memory; sourceName names it in error messages.
+Table loadTableFromText(const std::string &text, const std::string &sourceName,
+                        const TableLoadOptions &options = {});
+
+} // namespace gpumem::data

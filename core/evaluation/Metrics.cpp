@@ -1,0 +1,177 @@
+#include "evaluation/Metrics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace gpumem::evaluation {
+
+namespace {
+
+using ConstVectorRef = Eigen::Ref<const Eigen::VectorXd>;
+
+constexpr double kNotANumber = std::numeric_limits<double>::quiet_NaN();
+
+// Caps uniformBinEdges so that a typo in the width (bytes instead of MiB) fails
+// loudly instead of allocating gigabytes.
+constexpr double kMaximumEdgeCount = 1'000'000.0;
+
+void requireComparable(const ConstVectorRef &actual, const ConstVectorRef &predicted, const char *function)
+{
+    if (actual.size() != predicted.size()) {
+        throw std::invalid_argument(std::string(function) + ": actual has " + std::to_string(actual.size())
+                                    + " values but predicted has " + std::to_string(predicted.size()));
+    }
+    if (actual.size() == 0) {
+        throw std::invalid_argument(std::string(function) + ": there are no rows to score");
+    }
+}
+
+bool containsNotANumber(const ConstVectorRef &values)
+{
+    // An index loop rather than begin()/end(), which Eigen only offers from 3.4 on.
+    for (Eigen::Index index = 0; index < values.size(); ++index) {
+        if (std::isnan(values[index])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+RegressionMetrics computeMetrics(const ConstVectorRef &actual, const ConstVectorRef &predicted)
+{
+    requireComparable(actual, predicted, "computeMetrics");
+
+    // A diverged model predicts NaN; answering NaN everywhere makes that visible
+    // instead of letting comparisons silently count such rows as hits.
+    if (containsNotANumber(actual) || containsNotANumber(predicted)) {
+        return RegressionMetrics{kNotANumber, kNotANumber, kNotANumber, kNotANumber,
+                                 kNotANumber, kNotANumber, kNotANumber, kNotANumber};
+    }
+
+    const Eigen::Index rowCount = actual.size();
+    const double count = static_cast<double>(rowCount);
+    const double actualMean = actual.mean();
+
+    double squaredErrorSum = 0.0;
+    double absoluteErrorSum = 0.0;
+    double totalSquareSum = 0.0;
+    double relativeErrorSum = 0.0;
+    Eigen::Index relativeErrorCount = 0;
+    double maxError = 0.0;
+    Eigen::Index underCount = 0;
+    double overAllocationSum = 0.0;
+
+    for (Eigen::Index row = 0; row < rowCount; ++row) {
+        const double truth = actual[row];
+        const double guess = predicted[row];
+        const double error = truth - guess;
+        const double absoluteError = std::abs(error);
+        squaredErrorSum += error * error;
+        absoluteErrorSum += absoluteError;
+        // Two passes (mean first) keep the total sum of squares accurate for
+        // large MiB values with a small spread.
+        totalSquareSum += (truth - actualMean) * (truth - actualMean);
+        if (truth != 0.0) {
+            relativeErrorSum += absoluteError / std::abs(truth);
+            ++relativeErrorCount;
+        }
+        maxError = std::max(maxError, absoluteError);
+        if (guess < truth) {
+            ++underCount;
+        } else {
+            overAllocationSum += guess - truth;
+        }
+    }
+
+    RegressionMetrics metrics;
+    metrics.mse = squaredErrorSum / count;
+    metrics.rmse = std::sqrt(metrics.mse);
+    metrics.mae = absoluteErrorSum / count;
+    // The mean of equal values may be off by rounding, leaving a tiny nonzero
+    // total sum of squares; testing equality directly catches the constant case.
+    const bool actualIsConstant = actual.minCoeff() == actual.maxCoeff();
+    if (actualIsConstant) {
+        metrics.r2 = squaredErrorSum == 0.0 ? 1.0 : 0.0;
+    } else {
+        metrics.r2 = 1.0 - squaredErrorSum / totalSquareSum;
+    }
+    metrics.mape = relativeErrorCount == 0
+                       ? kNotANumber
+                       : 100.0 * relativeErrorSum / static_cast<double>(relativeErrorCount);
+    metrics.maxError = maxError;
+    metrics.underRate = static_cast<double>(underCount) / count;
+    metrics.overAllocation = overAllocationSum / count;
+    return metrics;
+}
+
+double binAccuracy(const ConstVectorRef &actual, const ConstVectorRef &predicted, const std::vector<double> &binEdges)
+{
+    requireComparable(actual, predicted, "binAccuracy");
+    for (std::size_t index = 0; index < binEdges.size(); ++index) {
+        if (!std::isfinite(binEdges[index])) {
+            throw std::invalid_argument("binAccuracy: bin edge " + std::to_string(index) + " is not finite");
+        }
+        if (index > 0 && !(binEdges[index - 1] < binEdges[index])) {
+            throw std::invalid_argument("binAccuracy: bin edges must be strictly ascending, but edge "
+                                        + std::to_string(index) + " (" + std::to_string(binEdges[index])
+                                        + ") does not exceed the one before it ("
+                                        + std::to_string(binEdges[index - 1]) + ")");
+        }
+    }
+
+    // upper_bound gives the number of edges ≤ value, which is exactly the index
+    // of the half-open bin [e(i-1), e(i)) holding the value.
+    const auto binOf = [&binEdges](double value) {
+        return std::upper_bound(binEdges.begin(), binEdges.end(), value) - binEdges.begin();
+    };
+
+    Eigen::Index hitCount = 0;
+    for (Eigen::Index row = 0; row < actual.size(); ++row) {
+        const double truth = actual[row];
+        const double guess = predicted[row];
+        // upper_bound would put NaN in the last bin, turning two NaNs into a hit.
+        if (std::isnan(truth) || std::isnan(guess)) {
+            continue;
+        }
+        if (binOf(truth) == binOf(guess)) {
+            ++hitCount;
+        }
+    }
+    return static_cast<double>(hitCount) / static_cast<double>(actual.size());
+}
+
+std::vector<double> uniformBinEdges(double width, double upTo)
+{
+    if (!(width > 0.0) || !std::isfinite(width)) {
+        throw std::invalid_argument("uniformBinEdges: the bin width must be positive and finite, not "
+                                    + std::to_string(width));
+    }
+    if (!(upTo >= 0.0) || !std::isfinite(upTo)) {
+        throw std::invalid_argument("uniformBinEdges: the upper limit must be finite and not negative, not "
+                                    + std::to_string(upTo));
+    }
+    if (std::floor(upTo / width) >= kMaximumEdgeCount) {
+        throw std::invalid_argument("uniformBinEdges: a width of " + std::to_string(width) + " up to "
+                                    + std::to_string(upTo) + " gives more than a million edges");
+    }
+
+    std::vector<double> edges;
+    // Multiplying instead of adding width repeatedly keeps every edge an exact
+    // multiple, without drift accumulating over the bins.
+    for (std::size_t index = 0;; ++index) {
+        const double edge = static_cast<double>(index) * width;
+        if (edge > upTo) {
+            break;
+        }
+        edges.push_back(edge);
+    }
+    return edges;
+}
+
+} // namespace gpumem::evaluation

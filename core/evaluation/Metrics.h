@@ -1,0 +1,49 @@
+#pragma once
+
+#include <Eigen/Core>
+
+#include <vector>
+
+namespace gpumem::evaluation {
+
+// Scores of predicted against actual peak GPU memory over a set of jobs. Values
+// are in MiB (squared MiB for mse) unless stated otherwise. A plain value type:
+// copies may be read from any thread.
+struct RegressionMetrics
+{
+    double mse = 0.0;            // Mean squared error, MiB².
+    double rmse = 0.0;           // Square root of mse, MiB.
+    double mae = 0.0;            // Mean absolute error, MiB.
+    double r2 = 0.0;             // Coefficient of determination, unitless (1 is perfect, may be negative).
+    double mape = 0.0;           // Mean absolute percentage error in percent, over rows whose actual value is not 0; NaN if there are none.
+    double maxError = 0.0;       // Largest absolute error, MiB.
+    double underRate = 0.0;      // Share (0..1) of rows predicted below the actual value: the out-of-memory risk.
+    double overAllocation = 0.0; // Mean over all rows of max(predicted - actual, 0): MiB reserved beyond need.
+};
+
+// Computes the regression metrics of predicted against actual (same length, in MiB).
+// When all actual values are equal, r2 is 1 for a perfect prediction and 0 otherwise,
+// as scikit-learn does. NaN inputs propagate into the results. Throws
+// std::invalid_argument when the vectors are empty or differ in length.
+// Thread-safe: a pure function of its arguments.
+RegressionMetrics computeMetrics(const Eigen::Ref<const Eigen::VectorXd> &actual,
+                                 const Eigen::Ref<const Eigen::VectorXd> &predicted);
+
+// Returns the share (0..1) of rows whose predicted value falls into the same bin
+// as the actual value. binEdges e0 < e1 < … < eN split the line into the bins
+// (-inf, e0), [e0, e1), …, [eN, +inf); no edges means one bin, so the result is 1.
+// A row with a NaN value counts as a miss. Throws std::invalid_argument when the
+// vectors are empty or differ in length, or when the edges are not finite and
+// strictly ascending. Thread-safe: a pure function of its arguments.
+double binAccuracy(const Eigen::Ref<const Eigen::VectorXd> &actual,
+                   const Eigen::Ref<const Eigen::VectorXd> &predicted,
+                   const std::vector<double> &binEdges);
+
+// Returns the bin edges 0, width, 2·width, … up to the last multiple of width that
+// is ≤ upTo (all in MiB), e.g. uniformBinEdges(1000, 4000) gives the 1000-MiB bins of
+// the GPUMemNet study. Throws std::invalid_argument when width is not positive and
+// finite, upTo is negative or not finite, or more than a million edges would result.
+// Thread-safe: a pure function of its arguments.
+std::vector<double> uniformBinEdges(double width, double upTo);
+
+} // namespace gpumem::evaluation

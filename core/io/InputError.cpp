@@ -1,0 +1,56 @@
+#include "io/InputError.h"
+
+namespace gpumem::io {
+
+namespace {
+
+std::string formatLocation(const std::string &file, std::int64_t line, std::int64_t column,
+                           const std::string &message)
+{
+    std::string text = file.empty() ? std::string("input") : file;
+    if (line > 0)
+        text += ':' + std::to_string(line);
+    if (line > 0 && column > 0)
+        text += ':' + std::to_string(column);
+    return text + ": " + message;
+}
+
+} // namespace
+
+InputError::InputError(std::string file, std::int64_t line, std::int64_t column, const std::string &message)
+    : std::runtime_error(formatLocation(file, line, column, message))
+    , mFile(std::move(file))
+    , mLine(line)
+    , mColumn(column)
+    , mMessage(message)
+{
+}
+
+InputError::InputError(const std::string &message)
+    : std::runtime_error(message)
+    , mMessage(message)
+{
+}
+
+std::string quoteForMessage(const std::string &text, std::size_t maxBytes)
+{
+    std::string quoted = "'";
+    std::size_t count = 0;
+    for (char c : text) {
+        if (count == maxBytes) {
+            // Step back to a UTF-8 boundary so the cut never splits a character.
+            while (!quoted.empty() && (static_cast<unsigned char>(quoted.back()) & 0xC0) == 0x80)
+                quoted.pop_back();
+            if (!quoted.empty() && static_cast<unsigned char>(quoted.back()) >= 0xC0)
+                quoted.pop_back();
+            quoted += "…";
+            break;
+        }
+        const auto byte = static_cast<unsigned char>(c);
+        quoted += (byte < 0x20 || byte == 0x7F) ? '?' : c;
+        ++count;
+    }
+    return quoted + "'";
+}
+
+} // namespace gpumem::io

@@ -1,0 +1,218 @@
+#include "io/JsonWriter.h"
+
+#include <charconv>
+#include <cmath>
+#include <stdexcept>
+
+namespace gpumem::io {
+
+namespace {
+
+// Length of the valid UTF-8 sequence starting at text[i], or 0 when it is invalid.
+std::size_t validUtf8Length(std::string_view text, std::size_t i)
+{
+    const auto lead = static_cast<unsigned char>(text[i]);
+    std::size_t length = 0;
+    std::uint32_t codePoint = 0;
+    if (lead < 0x80)
+        return 1;
+    if ((lead & 0xE0) == 0xC0) {
+        length = 2;
+        codePoint = lead & 0x1F;
+    } else if ((lead & 0xF0) == 0xE0) {
+        length = 3;
+        codePoint = lead & 0x0F;
+    } else if ((lead & 0xF8) == 0xF0) {
+        length = 4;
+        codePoint = lead & 0x07;
+    } else {
+        return 0;
+    }
+    if (i + length > text.size())
+        return 0;
+    for (std::size_t k = 1; k < length; ++k) {
+        const auto continuation = static_cast<unsigned char>(text[i + k]);
+        if ((continuation & 0xC0) != 0x80)
+            return 0;
+        codePoint = (codePoint << 6) | (continuation & 0x3F);
+    }
+    // Overlong forms and surrogates are invalid UTF-8 too.
+    static constexpr std::uint32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (codePoint < smallest[length] || codePoint > 0x10FFFF || (codePoint >= 0xD800 && codePoint <= 0xDFFF))
+        return 0;
+    return length;
+}
+
+} // namespace
+
+JsonWriter::JsonWriter(std::ostream &out, int indent)
+    : mOut(out)
+    , mIndent(indent)
+{
+}
+
+void JsonWriter::newline()
+{
+    if (mIndent <= 0)
+        return;
+    mOut << '\n';
+    for (std::size_t level = 0; level < mScopes.size() * static_cast<std::size_t>(mIndent); ++level)
+        mOut << ' ';
+}
+
+void JsonWriter::beforeValue()
+{
+    if (mScopes.empty())
+        return;
+    if (mScopes.back() == Scope::Object) {
+        if (!mKeyPending)
+            throw std::logic_error("JsonWriter: a value inside an object needs a key first");
+        mKeyPending = false;
+        return;
+    }
+    if (!mFirstInScope)
+        mOut << ',';
+    mFirstInScope = false;
+    newline();
+}
+
+JsonWriter &JsonWriter::beginObject()
+{
+    beforeValue();
+    mOut << '{';
+    mScopes.push_back(Scope::Object);
+    mFirstInScope = true;
+    return *this;
+}
+
+JsonWriter &JsonWriter::endObject()
+{
+    if (mScopes.empty() || mScopes.back() != Scope::Object || mKeyPending)
+        throw std::logic_error("JsonWriter: endObject without a matching beginObject");
+    mScopes.pop_back();
+    if (!mFirstInScope)
+        newline();
+    mOut << '}';
+    mFirstInScope = false;
+    if (mScopes.empty() && mIndent > 0)
+        mOut << '\n';
+    return *this;
+}
+
+JsonWriter &JsonWriter::beginArray()
+{
+    beforeValue();
+    mOut << '[';
+    mScopes.push_back(Scope::Array);
+    mFirstInScope = true;
+    return *this;
+}
+
+JsonWriter &JsonWriter::endArray()
+{
+    if (mScopes.empty() || mScopes.back() != Scope::Array)
+        throw std::logic_error("JsonWriter: endArray without a matching beginArray");
+    mScopes.pop_back();
+    if (!mFirstInScope)
+        newline();
+    mOut << ']';
+    mFirstInScope = false;
+    return *this;
+}
+
+JsonWriter &JsonWriter::key(std::string_view name)
+{
+    if (mScopes.empty() || mScopes.back() != Scope::Object || mKeyPending)
+        throw std::logic_error("JsonWriter: a key is only allowed directly inside an object");
+    if (!mFirstInScope)
+        mOut << ',';
+    mFirstInScope = false;
+    newline();
+    writeString(name);
+    mOut << (mIndent > 0 ? ": " : ":");
+    mKeyPending = true;
+    return *this;
+}
+
+JsonWriter &JsonWriter::value(std::string_view text)
+{
+    beforeValue();
+    writeString(text);
+    return *this;
+}
+
+JsonWriter &JsonWriter::value(double number)
+{
+    if (!std::isfinite(number))
+        return null();
+    beforeValue();
+    char buffer[32];
+    const auto result = std::to_chars(buffer, buffer + sizeof buffer, number);
+    mOut.write(buffer, result.ptr - buffer);
+    return *this;
+}
+
+JsonWriter &JsonWriter::value(std::int64_t number)
+{
+    beforeValue();
+    mOut << number;
+    return *this;
+}
+
+JsonWriter &JsonWriter::value(bool flag)
+{
+    beforeValue();
+    mOut << (flag ? "true" : "false");
+    return *this;
+}
+
+JsonWriter &JsonWriter::null()
+{
+    beforeValue();
+    mOut << "null";
+    return *this;
+}
+
+JsonWriter &JsonWriter::value(const std::vector<std::string> &texts)
+{
+    beginArray();
+    for (const auto &text : texts)
+        value(text);
+    return endArray();
+}
+
+void JsonWriter::writeString(std::string_view text)
+{
+    static constexpr char hexDigits[] = "0123456789abcdef";
+    mOut << '"';
+    for (std::size_t i = 0; i < text.size();) {
+        const auto byte = static_cast<unsigned char>(text[i]);
+        if (byte >= 0x80) {
+            const std::size_t length = validUtf8Length(text, i);
+            if (length == 0) {
+                mOut << "\xEF\xBF\xBD"; // U+FFFD REPLACEMENT CHARACTER
+                ++i;
+            } else {
+                mOut.write(text.data() + i, static_cast<std::streamsize>(length));
+                i += length;
+            }
+            continue;
+        }
+        switch (byte) {
+        case '"': mOut << "\\\""; break;
+        case '\\': mOut << "\\\\"; break;
+        case '\n': mOut << "\\n"; break;
+        case '\r': mOut << "\\r"; break;
+        case '\t': mOut << "\\t"; break;
+        default:
+            if (byte < 0x20)
+                mOut << "\\u00" << hexDigits[byte >> 4] << hexDigits[byte & 0xF];
+            else
+                mOut << static_cast<char>(byte);
+        }
+        ++i;
+    }
+    mOut << '"';
+}
+
+} // namespace gpumem::io

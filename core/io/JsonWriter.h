@@ -1,0 +1,53 @@
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpumem::io {
+
+// Streams one JSON document to an std::ostream. Strings are escaped and invalid
+// UTF-8 is replaced by U+FFFD, so the output always parses; non-finite numbers
+// are written as null. Doubles use the shortest text that reads back to the same
+// value. Misuse (a value where a key is due, unbalanced ends) throws std::logic_error.
+class JsonWriter
+{
+  public:
+    // indent 0 writes the whole document on one line (JSON Lines).
+    explicit JsonWriter(std::ostream &out, int indent = 2);
+
+    JsonWriter &beginObject();
+    JsonWriter &endObject();
+    JsonWriter &beginArray();
+    JsonWriter &endArray();
+    JsonWriter &key(std::string_view name);
+
+    JsonWriter &value(std::string_view text);
+    JsonWriter &value(const char *text) { return value(std::string_view(text)); }
+    JsonWriter &value(const std::string &text) { return value(std::string_view(text)); }
+    JsonWriter &value(double number);
+    JsonWriter &value(std::int64_t number);
+    JsonWriter &value(int number) { return value(static_cast<std::int64_t>(number)); }
+    JsonWriter &value(std::size_t number) { return value(static_cast<std::int64_t>(number)); }
+    JsonWriter &value(bool flag);
+    JsonWriter &null();
+
+    // Writes a whole array of strings.
+    JsonWriter &value(const std::vector<std::string> &texts);
+
+  private:
+    enum class Scope { Object, Array };
+    void beforeValue();
+    void newline();
+    void writeString(std::string_view text);
+
+    std::ostream &mOut;
+    int mIndent;
+    std::vector<Scope> mScopes;
+    bool mFirstInScope = true;
+    bool mKeyPending = false;
+};
+
+} // namespace gpumem::io

@@ -1,0 +1,27 @@
+#include "runtime/ThreadSettings.h"
+
+#include <ATen/Parallel.h>
+
+#include <algorithm>
+#include <thread>
+
+// OpenBLAS exports this; declared weak so that builds against another BLAS still link.
+extern "C" void openblas_set_num_threads(int threads) __attribute__((weak));
+
+namespace gpumem::runtime {
+
+void setComputeThreads(int threads)
+{
+    if (threads <= 0)
+        threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    at::set_num_threads(threads);
+    if (openblas_set_num_threads)
+        openblas_set_num_threads(threads);
+}
+
+int computeThreads()
+{
+    return at::get_num_threads();
+}
+
+} // namespace gpumem::runtime

@@ -1,0 +1,119 @@
+#include "data/ColumnRoles.h"
+#include "data/TableLoader.h"
+#include "io/InputError.h"
+
+#include <QTest>
+
+using gpumem::data::ColumnRole;
+using gpumem::data::RoleRequest;
+using Roles = std::vector<ColumnRole>;
+
+namespace {
+
+// id: identifier, batch: numeric, act: categorical, layers: sequence, memory: numeric target, note: text
+const std::string jobs = "id,batch,act,layers,memory (MiB),note\n"
+                         "a,32,relu,\"[('linear', 1, 10)]\",1500,x\n"
+                         "b,64,gelu,\"[('linear', 2, 10)]\",1600,y\n"
+                         "c,64,relu,\"[('linear', 3, 10)]\",1700,abc\n";
+
+gpumem::data::Table jobsTable()
+{
+    return gpumem::data::loadTableFromText(jobs, "jobs.csv");
+}
+
+QString roleError(const RoleRequest &request)
+{
+    try {
+        gpumem::data::assignRoles(jobsTable(), request);
+    } catch (const gpumem::io::InputError &error) {
+        return QString::fromStdString(error.what());
+    }
+    return QStringLiteral("no error");
+}
+
+} // namespace
+
+class TestColumnRoles : public QObject
+{
+    Q_OBJECT
+
+  private Q_SLOTS:
+    void defaultsFollowTypes()
+    {
+        const Roles expected{ColumnRole::Ignored, ColumnRole::Feature, ColumnRole::Feature,
+                             ColumnRole::Sequence, ColumnRole::Feature, ColumnRole::Ignored};
+        QCOMPARE(gpumem::data::defaultRoles(jobsTable()), expected);
+    }
+
+    void appliesRequest()
+    {
+        RoleRequest request;
+        request.target = "memory (MiB)";
+        request.ignored = {"act"};
+        const Roles expected{ColumnRole::Ignored, ColumnRole::Feature, ColumnRole::Ignored,
+                             ColumnRole::Sequence, ColumnRole::Target, ColumnRole::Ignored};
+        QCOMPARE(gpumem::data::assignRoles(jobsTable(), request), expected);
+    }
+
+    void explicitFeaturesReplaceDefaults()
+    {
+        RoleRequest request;
+        request.target = "memory (MiB)";
+        request.features = {"act", "id"};
+        request.sequenceColumn = "layers";
+        const Roles expected{ColumnRole::Feature, ColumnRole::Ignored, ColumnRole::Feature,
+                             ColumnRole::Sequence, ColumnRole::Target, ColumnRole::Ignored};
+        QCOMPARE(gpumem::data::assignRoles(jobsTable(), request), expected);
+    }
+
+    void rejectsImpossibleRequests_data()
+    {
+        QTest::addColumn<QString>("target");
+        QTest::addColumn<QString>("features");
+        QTest::addColumn<QString>("sequence");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("unknown target") << "Memory" << "" << ""
+                                        << "--target names no column 'Memory'; the columns are: id, batch, act";
+        QTest::newRow("non-numeric target") << "note" << "" << ""
+                                            << "jobs.csv:2:6: target column 'note' must be numeric (peak memory), "
+                                               "but not a number: 'x'";
+        QTest::newRow("unknown feature") << "" << "batch,size" << "" << "--features names no column 'size'";
+        QTest::newRow("sequence as feature") << "" << "layers" << "" << "name it with --sequence-column";
+        QTest::newRow("numeric as sequence") << "" << "" << "batch" << "column 'batch' is numeric, not a layer sequence";
+    }
+
+    void rejectsImpossibleRequests()
+    {
+        QFETCH(QString, target);
+        QFETCH(QString, features);
+        QFETCH(QString, sequence);
+        QFETCH(QString, expected);
+        RoleRequest request;
+        request.target = target.toStdString();
+        for (const QString &name : features.split(QLatin1Char(','), Qt::SkipEmptyParts))
+            request.features.push_back(name.toStdString());
+        request.sequenceColumn = sequence.toStdString();
+        const QString error = roleError(request);
+        QVERIFY2(error.contains(expected), qPrintable(error));
+    }
+
+    void rejectsWhenNothingIsLeftToLearnFrom()
+    {
+        RoleRequest request;
+        request.target = "memory (MiB)";
+        request.ignored = {"batch", "act", "layers"};
+        QVERIFY(roleError(request).contains(QStringLiteral("no feature or sequence column")));
+    }
+
+    void ranksTargetCandidates()
+    {
+        const auto table = gpumem::data::loadTableFromText(
+            "embeddings,constant,Max GPU Memory (MiB),batch\n1,5,100,8\n2,5,200,16\n", "t.csv");
+        // Memory first, then the other varying numeric columns; "embeddings" holds "mb" but is not a memory word.
+        QCOMPARE(gpumem::data::targetCandidates(table),
+                 (std::vector<std::string>{"Max GPU Memory (MiB)", "embeddings", "batch"}));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestColumnRoles)
+#include "test_ColumnRoles.moc"

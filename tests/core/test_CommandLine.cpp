@@ -1,0 +1,204 @@
+#include "cli/CommandLine.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+#include <sstream>
+
+namespace {
+
+struct Run
+{
+    int exitCode;
+    std::string out;
+    std::string err;
+};
+
+Run runGpumem(const std::vector<std::string> &arguments)
+{
+    std::ostringstream out;
+    std::ostringstream err;
+    const int exitCode = gpumem::cli::runCommandLine(arguments, out, err);
+    return {exitCode, out.str(), err.str()};
+}
+
+std::string dataFile(const char *name)
+{
+    return std::string(GPUMEM_TEST_DATA_DIR "/") + name;
+}
+
+QJsonObject parseJson(const std::string &text)
+{
+    QJsonParseError error;
+    const auto document = QJsonDocument::fromJson(QByteArray::fromStdString(text), &error);
+    if (error.error != QJsonParseError::NoError)
+        qWarning() << "invalid JSON:" << error.errorString();
+    return document.object();
+}
+
+} // namespace
+
+class TestCommandLine : public QObject
+{
+    Q_OBJECT
+
+  private Q_SLOTS:
+    void inspectsAGoodFileAsText()
+    {
+        const Run run = runGpumem({"inspect", dataFile("jobs.csv")});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.err.empty(), run.err.c_str());
+        QVERIFY2(run.out.find("4 rows, 5 columns, comma-separated") != std::string::npos, run.out.c_str());
+        QVERIFY2(run.out.find("Target candidates: memory_mib, batch") != std::string::npos, run.out.c_str());
+    }
+
+    void inspectsAGoodFileAsJson()
+    {
+        const Run run = runGpumem({"inspect", dataFile("jobs.csv"), "--json", "--target", "memory_mib"});
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject report = parseJson(run.out);
+        QCOMPARE(report.value("rows").toInt(), 4);
+        const QJsonArray columns = report.value("columns").toArray();
+        QCOMPARE(columns.size(), 5);
+        const QStringList types{"identifier", "numeric", "categorical", "sequence", "numeric"};
+        const QStringList roles{"ignored", "feature", "feature", "sequence", "target"};
+        for (int i = 0; i < columns.size(); ++i) {
+            QCOMPARE(columns[i].toObject().value("type").toString(), types[i]);
+            QCOMPARE(columns[i].toObject().value("role").toString(), roles[i]);
+        }
+        QCOMPARE(columns[1].toObject().value("min").toDouble(), 32.0);
+        QCOMPARE(columns[1].toObject().value("max").toDouble(), 128.0);
+        QCOMPARE(columns[3].toObject().value("layer_types").toArray().size(), 3);
+        QCOMPARE(report.value("target_candidates").toArray().first().toString(), QStringLiteral("memory_mib"));
+    }
+
+    void badInputExitsOneWithOneLine_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<QString>("location");
+        QTest::addColumn<QString>("messagePart");
+        const QStringList none;
+        const QStringList target{"--target", "memory"};
+        QTest::newRow("empty file") << "empty.csv" << none << "empty.csv:" << "empty";
+        QTest::newRow("header only") << "header_only.csv" << none << "header_only.csv:" << "no data rows";
+        QTest::newRow("ragged row") << "ragged.csv" << none << "ragged.csv:3:3:" << "row has 2 fields";
+        QTest::newRow("unterminated quote") << "unterminated_quote.csv" << none << "unterminated_quote.csv:2:2:"
+                                            << "unterminated";
+        QTest::newRow("duplicate names") << "duplicate_names.csv" << none << "duplicate_names.csv:1:3:" << "duplicate";
+        QTest::newRow("binary garbage") << "binary_garbage.csv" << none << "binary_garbage.csv:3:1:" << "binary";
+        QTest::newRow("NaN cell") << "nan_cell.csv" << target << "nan_cell.csv:3:2:" << "missing value";
+        QTest::newRow("inf cell") << "inf_cell.csv" << target << "inf_cell.csv:3:1:" << "'inf' is not a finite number";
+        QTest::newRow("1e400 cell") << "huge_number.csv" << target << "huge_number.csv:4:2:" << "'1e400' is not a finite";
+        QTest::newRow("non-numeric target") << "non_numeric_target.csv" << target << "non_numeric_target.csv:3:2:"
+                                            << "must be numeric";
+        QTest::newRow("malformed sequence") << "malformed_sequence.csv" << target << "malformed_sequence.csv:3:2:"
+                                            << "malformed layer sequence";
+        QTest::newRow("missing file") << "absent.csv" << none << "absent.csv:" << "cannot open";
+        QTest::newRow("unknown target") << "nan_cell.csv" << QStringList{"--target", "mem"} << "nan_cell.csv:"
+                                        << "--target names no column 'mem'";
+    }
+
+    void badInputExitsOneWithOneLine()
+    {
+        QFETCH(QString, file);
+        QFETCH(QStringList, options);
+        QFETCH(QString, location);
+        QFETCH(QString, messagePart);
+        std::vector<std::string> arguments{"inspect", dataFile(file.toUtf8().constData())};
+        for (const QString &option : options)
+            arguments.push_back(option.toStdString());
+        const Run run = runGpumem(arguments);
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY(run.out.empty());
+        const QString err = QString::fromStdString(run.err);
+        QCOMPARE(err.count(QLatin1Char('\n')), 1);
+        QVERIFY2(err.startsWith("gpumem inspect: " + QString::fromStdString(dataFile("")) + location), qPrintable(err));
+        QVERIFY2(err.contains(messagePart), qPrintable(err));
+    }
+
+    void dropPolicyWarnsAndContinues()
+    {
+        const Run run = runGpumem({"inspect", dataFile("nan_cell.csv"), "--on-bad-cell", "drop"});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.err.find("warning: left out 1 of 3 rows") == 0, run.err.c_str());
+        QVERIFY2(run.out.find("Rows usable: 2 of 3") != std::string::npos, run.out.c_str());
+    }
+
+    void everyCommandHasHelp_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("gpumem --help") << QStringList{"--help"} << "Usage: gpumem COMMAND";
+        QTest::newRow("inspect --help") << QStringList{"inspect", "--help"} << "Usage: gpumem inspect DATA.csv";
+        QTest::newRow("inspect -h after arguments") << QStringList{"inspect", "x.csv", "-h"} << "--sequence-column";
+    }
+
+    void everyCommandHasHelp()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, expected);
+        std::vector<std::string> list;
+        for (const QString &argument : arguments)
+            list.push_back(argument.toStdString());
+        const Run run = runGpumem(list);
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(QString::fromStdString(run.out).contains(expected), run.out.c_str());
+    }
+
+    void misuseExitsOne_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("no command") << QStringList{} << "Usage: gpumem COMMAND";
+        QTest::newRow("unknown command") << QStringList{"trian"} << "gpumem: unknown command 'trian'";
+        QTest::newRow("unknown option") << QStringList{"inspect", "a.csv", "--jsn"} << "unknown option '--jsn'";
+        QTest::newRow("missing file argument") << QStringList{"inspect"} << "missing argument DATA.csv";
+        QTest::newRow("missing option value") << QStringList{"inspect", "a.csv", "--target"} << "needs a value";
+        QTest::newRow("bad policy") << QStringList{"inspect", "a.csv", "--on-bad-cell", "skip"} << "'fail' or 'drop'";
+    }
+
+    void misuseExitsOne()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, expected);
+        std::vector<std::string> list;
+        for (const QString &argument : arguments)
+            list.push_back(argument.toStdString());
+        const Run run = runGpumem(list);
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(QString::fromStdString(run.err).contains(expected), run.err.c_str());
+    }
+
+    void versionNamesTheLibraries()
+    {
+        const Run run = runGpumem({"--version"});
+        QCOMPARE(run.exitCode, 0);
+        for (const char *library : {"LibTorch", "Eigen", "XGBoost", "CUDA"})
+            QVERIFY2(run.out.find(library) != std::string::npos, run.out.c_str());
+    }
+
+    void inspectsTheGpuMemNetMeasurements()
+    {
+        const std::string path = GPUMEM_SHARED_DATASETS_DIR "/gpumemnet_mlp.csv";
+        if (!QFile::exists(QString::fromStdString(path)))
+            QSKIP("../shared/datasets is absent");
+        const Run run = runGpumem({"inspect", path, "--json"});
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject report = parseJson(run.out);
+        QCOMPARE(report.value("rows").toInt(), 3000);
+        QHash<QString, QString> types;
+        for (const auto &column : report.value("columns").toArray())
+            types.insert(column.toObject().value("name").toString(), column.toObject().value("type").toString());
+        QCOMPARE(types.value("Filename"), QStringLiteral("identifier"));
+        QCOMPARE(types.value("Activations-Params"), QStringLiteral("sequence"));
+        QCOMPARE(types.value("Activation Function"), QStringLiteral("categorical"));
+        QCOMPARE(report.value("target_candidates").toArray().first().toString(), QStringLiteral("Max GPU Memory (MiB)"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCommandLine)
+#include "test_CommandLine.moc"

@@ -1,0 +1,118 @@
+#include "data/LayerSequenceParser.h"
+
+#include <QTest>
+
+using gpumem::data::LayerSequenceError;
+using gpumem::data::LayerTuple;
+using gpumem::data::parseLayerSequence;
+
+namespace {
+
+std::vector<LayerTuple> parse(const std::string &text)
+{
+    std::vector<LayerTuple> layers;
+    parseLayerSequence(text, layers);
+    return layers;
+}
+
+} // namespace
+
+class TestLayerSequenceParser : public QObject
+{
+    Q_OBJECT
+
+  private Q_SLOTS:
+    void parsesGpuMemNetCell()
+    {
+        const auto layers = parse("[('linear', 1173, 2753031), ('batch_normalization', 1173, 2346), "
+                                  "('ReLU', 1173, 0), ('Softmax', 197, 0)]");
+        QCOMPARE(layers.size(), std::size_t(4));
+        QCOMPARE(layers[0].type, std::string("linear"));
+        QCOMPARE(layers[0].fields, (std::vector<double>{1173, 2753031}));
+        QCOMPARE(layers[1].type, std::string("batch_normalization"));
+        QCOMPARE(layers[1].fields, (std::vector<double>{1173, 2346}));
+        QCOMPARE(layers[3].type, std::string("Softmax"));
+        QCOMPARE(layers[3].fields, (std::vector<double>{197, 0}));
+    }
+
+    void acceptsPythonSyntaxVariants_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("layers");
+        QTest::addColumn<double>("lastField");
+        QTest::newRow("empty list") << "[]" << 0 << 0.0;
+        QTest::newRow("blanks everywhere") << "  [ ( 'a' , 1 , 2 ) , ( \"b\" , 3 , 4 ) ]  " << 2 << 4.0;
+        QTest::newRow("trailing commas") << "[('a', 1, 2,), ('b', 3,),]" << 2 << 3.0;
+        QTest::newRow("floats and exponents") << "[('a', 1.5, -2e3)]" << 1 << -2000.0;
+        QTest::newRow("plus sign") << "[('a', +7)]" << 1 << 7.0;
+        QTest::newRow("escaped quote in type") << "[('it\\'s', 1)]" << 1 << 1.0;
+        QTest::newRow("newlines") << "[\n('a', 1),\n('b', 2)\n]" << 2 << 2.0;
+    }
+
+    void acceptsPythonSyntaxVariants()
+    {
+        QFETCH(QString, text);
+        QFETCH(int, layers);
+        QFETCH(double, lastField);
+        const auto parsed = parse(text.toStdString());
+        QCOMPARE(static_cast<int>(parsed.size()), layers);
+        if (layers > 0)
+            QCOMPARE(parsed.back().fields.back(), lastField);
+    }
+
+    void reusesStorageWithoutStaleLayers()
+    {
+        std::vector<LayerTuple> layers;
+        parseLayerSequence("[('a', 1, 2), ('b', 3, 4), ('c', 5, 6)]", layers);
+        parseLayerSequence("[('d', 7)]", layers);
+        QCOMPARE(layers.size(), std::size_t(1));
+        QCOMPARE(layers[0].type, std::string("d"));
+        QCOMPARE(layers[0].fields, std::vector<double>{7});
+    }
+
+    void rejectsMalformedCells_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("offset");
+        QTest::addColumn<QString>("messagePart");
+        QTest::newRow("empty") << "" << 0 << "expected '['";
+        QTest::newRow("not a list") << "linear" << 0 << "expected '['";
+        QTest::newRow("unclosed list") << "[('a', 1)" << 9 << "expected ','";
+        QTest::newRow("unclosed tuple") << "[('a', 1" << 8 << "expected ',' or ')'";
+        QTest::newRow("unquoted type") << "[(linear, 1)]" << 2 << "quoted layer type";
+        QTest::newRow("unterminated type") << "[('linear, 1)]" << 2 << "unterminated";
+        QTest::newRow("empty type") << "[('', 1)]" << 2 << "empty layer type";
+        QTest::newRow("no numbers") << "[('ReLU')]" << 8 << "at least one number";
+        QTest::newRow("text as number") << "[('a', None)]" << 7 << "expected a number";
+        QTest::newRow("nan") << "[('a', nan)]" << 7 << "not finite";
+        QTest::newRow("overflow") << "[('a', 1e400)]" << 7 << "not finite";
+        QTest::newRow("text after list") << "[('a', 1)] extra" << 11 << "unexpected text";
+        QTest::newRow("missing comma") << "[('a', 1) ('b', 2)]" << 10 << "expected ','";
+        QTest::newRow("nested list") << "[[('a', 1)]]" << 1 << "expected '('";
+    }
+
+    void rejectsMalformedCells()
+    {
+        QFETCH(QString, text);
+        QFETCH(int, offset);
+        QFETCH(QString, messagePart);
+        try {
+            parse(text.toStdString());
+            QFAIL("no error raised");
+        } catch (const LayerSequenceError &error) {
+            QVERIFY2(QString::fromUtf8(error.what()).contains(messagePart), error.what());
+            QCOMPARE(static_cast<int>(error.offset()), offset);
+        }
+    }
+
+    void recognisesSequenceCells()
+    {
+        QVERIFY(gpumem::data::looksLikeLayerSequence("[('a', 1)]"));
+        QVERIFY(gpumem::data::looksLikeLayerSequence("  []"));
+        QVERIFY(!gpumem::data::looksLikeLayerSequence("linear"));
+        QVERIFY(!gpumem::data::looksLikeLayerSequence(""));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLayerSequenceParser)
+#include "test_LayerSequenceParser.moc"
