@@ -50,8 +50,9 @@ void MainWindow::showAbout()
 {
     QString versions;
     for (const auto &[name, version] : runtime::libraryVersions().entries())
-        versions += QStringLiteral("<tr><td>%1</td><td>%2</td></tr>")
-                        .arg(QString::fromStdString(name).toHtmlEscaped(), QString::fromStdString(version).toHtmlEscaped());
+        versions +=
+            QStringLiteral("<tr><td>%1</td><td>%2</td></tr>")
+                .arg(QString::fromStdString(name).toHtmlEscaped(), QString::fromStdString(version).toHtmlEscaped());
     QMessageBox::about(this, tr("About GPU Memory Workbench"),
                        tr("<p>Predicts how much GPU memory a deep-learning job will need and compares "
                           "a BiGRU-optimised Transformer with tree-based baselines.</p>") +

@@ -43,7 +43,7 @@ class ArgumentParser
   private:
     struct Argument
     {
-        std::string name; // without the leading "--" for options
+        std::string name;      // without the leading "--" for options
         std::string valueName; // empty for flags and positionals
         std::string help;
         bool isFlag = false;

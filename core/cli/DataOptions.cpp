@@ -39,7 +39,8 @@ void addDataOptions(ArgumentParser &parser)
         .option("features", "A,B,...", "use only these columns as features (repeatable)")
         .option("ignore", "A,B,...", "leave these columns out (repeatable)")
         .option("sequence-column", "COLUMN", "the layer-sequence column, e.g. [('linear', 1173, 2753031), ...]")
-        .option("on-bad-cell", "fail|drop", "missing or non-finite cells in used columns: stop (default) or drop the row")
+        .option("on-bad-cell", "fail|drop",
+                "missing or non-finite cells in used columns: stop (default) or drop the row")
         .option("delimiter", "auto|comma|semicolon|tab", "field delimiter (default: detected)")
         .option("categorical-limit", "N", "text columns with more distinct values are identifiers (default 50)");
 }

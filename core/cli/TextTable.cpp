@@ -6,9 +6,8 @@ namespace gpumem::cli {
 
 std::size_t displayWidth(const std::string &text)
 {
-    return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
-        return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-    }));
+    return static_cast<std::size_t>(
+        std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
 TextTable::TextTable(std::vector<std::string> header, std::vector<Alignment> alignments)

@@ -11,7 +11,11 @@ namespace gpumem::cli {
 class TextTable
 {
   public:
-    enum class Alignment { Left, Right };
+    enum class Alignment
+    {
+        Left,
+        Right
+    };
 
     explicit TextTable(std::vector<std::string> header, std::vector<Alignment> alignments = {});
 

@@ -20,7 +20,7 @@ struct ColumnSummary
     double maximum = 0.0;
     double mean = 0.0;
     double standardDeviation = 0.0;
-    std::vector<std::string> topValues; // categorical: up to 5 most frequent values, most frequent first
+    std::vector<std::string> topValues;  // categorical: up to 5 most frequent values, most frequent first
     std::vector<std::string> layerTypes; // sequence: every layer type seen
     int fieldsPerLayer = 0;              // sequence
 };

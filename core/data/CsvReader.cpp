@@ -9,7 +9,8 @@ namespace gpumem::data {
 
 namespace {
 
-constexpr std::size_t bufferBytes = std::size_t(1) << 20;
+// Small enough that opening a reader is cheap, large enough that reads are few.
+constexpr std::size_t bufferBytes = std::size_t(64) << 10;
 constexpr std::size_t detectionSampleBytes = std::size_t(64) << 10;
 constexpr int endOfInput = -1;
 
@@ -56,11 +57,11 @@ char detectDelimiter(const std::string &sample)
                 continue;
         }
         const std::size_t headerFields = counts.front();
-        const bool consistent = std::all_of(counts.begin(), counts.end(),
-                                            [headerFields](std::size_t n) { return n == headerFields; });
+        const bool consistent =
+            std::all_of(counts.begin(), counts.end(), [headerFields](std::size_t n) { return n == headerFields; });
         // A delimiter that splits every line alike beats one that splits the header into more pieces.
-        if (headerFields > 1 && ((consistent && !bestConsistent) ||
-                                 (consistent == bestConsistent && headerFields > bestFields))) {
+        if (headerFields > 1 &&
+            ((consistent && !bestConsistent) || (consistent == bestConsistent && headerFields > bestFields))) {
             best = candidate;
             bestFields = headerFields;
             bestConsistent = consistent;

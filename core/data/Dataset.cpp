@@ -47,7 +47,8 @@ Dataset Dataset::fromTable(const Table &table, const std::vector<ColumnRole> &ro
 
     const Column *firstBad = columnWithFirstBadCell(used);
     if (firstBad && policy == BadCellPolicy::Fail)
-        throw io::InputError(table.source(), firstBad->firstBadCell->line, static_cast<std::int64_t>(firstBad->index + 1),
+        throw io::InputError(table.source(), firstBad->firstBadCell->line,
+                             static_cast<std::int64_t>(firstBad->index + 1),
                              firstBad->firstBadCell->reason + " (use --on-bad-cell drop to leave such rows out)");
 
     std::vector<std::size_t> kept;

@@ -18,9 +18,8 @@ class Cursor
 
     void skipBlanks()
     {
-        while (mPosition < mText.size() &&
-               (mText[mPosition] == ' ' || mText[mPosition] == '\t' || mText[mPosition] == '\n' ||
-                mText[mPosition] == '\r'))
+        while (mPosition < mText.size() && (mText[mPosition] == ' ' || mText[mPosition] == '\t' ||
+                                            mText[mPosition] == '\n' || mText[mPosition] == '\r'))
             ++mPosition;
     }
 

@@ -49,7 +49,8 @@ SequenceColumn SequenceColumn::selectRows(const std::vector<std::size_t> &rows) 
     for (std::size_t row : rows) {
         for (std::size_t layer = layerBegin(row); layer < layerEnd(row); ++layer) {
             selected.mLayerTypeIds.push_back(mLayerTypeIds[layer]);
-            selected.mFields.insert(selected.mFields.end(), mFields.begin() + static_cast<std::ptrdiff_t>(layer * width),
+            selected.mFields.insert(selected.mFields.end(),
+                                    mFields.begin() + static_cast<std::ptrdiff_t>(layer * width),
                                     mFields.begin() + static_cast<std::ptrdiff_t>((layer + 1) * width));
         }
         selected.mRowStart.push_back(selected.mLayerTypeIds.size());

@@ -27,8 +27,8 @@ std::string_view columnTypeName(ColumnType type);
 // reason, kept so that errors and warnings can point at it.
 struct BadCell
 {
-    std::int64_t line = 0;   // 1-based line in the file
-    std::string reason;      // e.g. "missing value in column 'x'"
+    std::int64_t line = 0; // 1-based line in the file
+    std::string reason;    // e.g. "missing value in column 'x'"
 };
 
 // One typed column. Which vectors are filled depends on type; every filled
@@ -39,10 +39,10 @@ struct Column
     ColumnType type = ColumnType::Empty;
     std::size_t index = 0; // 0-based position in the file
 
-    std::vector<double> numbers;     // Numeric: NaN where missing or not finite
+    std::vector<double> numbers;         // Numeric: NaN where missing or not finite
     std::vector<std::string> categories; // Categorical, Identifier: distinct values, first-seen order
-    std::vector<std::int32_t> codes; // Categorical, Identifier: index into categories, -1 where missing
-    SequenceColumn sequences;        // Sequence: absent where missing or malformed
+    std::vector<std::int32_t> codes;     // Categorical, Identifier: index into categories, -1 where missing
+    SequenceColumn sequences;            // Sequence: absent where missing or malformed
 
     std::int64_t missingCount = 0; // empty, NA, NaN, null, None cells
     std::int64_t invalidCount = 0; // non-finite numbers, malformed sequences

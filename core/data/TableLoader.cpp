@@ -4,8 +4,8 @@
 #include "io/InputError.h"
 
 #include <charconv>
-#include <filesystem>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -18,7 +18,13 @@ namespace {
 
 using StreamOpener = std::function<std::unique_ptr<std::istream>()>;
 
-enum class CellKind { Missing, Number, NonFinite, Text };
+enum class CellKind
+{
+    Missing,
+    Number,
+    NonFinite,
+    Text
+};
 
 std::string_view trimmed(std::string_view text)
 {
@@ -31,8 +37,8 @@ std::string_view trimmed(std::string_view text)
 
 bool isMissingToken(std::string_view text)
 {
-    static const std::unordered_set<std::string_view> tokens = {
-        "", "NA", "N/A", "n/a", "NaN", "nan", "NAN", "null", "NULL", "None", "#N/A"};
+    static const std::unordered_set<std::string_view> tokens = {"",    "NA",   "N/A",  "n/a",  "NaN", "nan",
+                                                                "NAN", "null", "NULL", "None", "#N/A"};
     return tokens.count(text) != 0;
 }
 
@@ -266,7 +272,8 @@ class TwoPassLoader
             if (kind == CellKind::Missing) {
                 column.codes.push_back(-1);
             } else {
-                const auto [it, inserted] = codes.try_emplace(cell, static_cast<std::int32_t>(column.categories.size()));
+                const auto [it, inserted] =
+                    codes.try_emplace(cell, static_cast<std::int32_t>(column.categories.size()));
                 if (inserted)
                     column.categories.push_back(cell);
                 column.codes.push_back(it->second);
@@ -278,8 +285,7 @@ class TwoPassLoader
             else
                 storeSequence(column, cell, line);
             break;
-        case ColumnType::Empty:
-            break;
+        case ColumnType::Empty: break;
         }
     }
 
@@ -294,7 +300,8 @@ class TwoPassLoader
                         "malformed layer sequence in " + columnLabel(column.name) + " at character " +
                             std::to_string(error.offset() + 1) + ": " + error.what());
         } catch (const std::invalid_argument &error) {
-            noteBadCell(column, line, "inconsistent layer sequence in " + columnLabel(column.name) + ": " + error.what());
+            noteBadCell(column, line,
+                        "inconsistent layer sequence in " + columnLabel(column.name) + ": " + error.what());
         }
         ++column.invalidCount;
         column.sequences.appendAbsentRow();

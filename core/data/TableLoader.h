@@ -11,7 +11,7 @@ namespace gpumem::data {
 
 struct TableLoadOptions
 {
-    char delimiter = 0;             // 0 detects comma, semicolon or tab
+    char delimiter = 0;                // 0 detects comma, semicolon or tab
     std::size_t categoricalLimit = 50; // more distinct strings than this make an identifier column
 };
 
@@ -25,7 +25,6 @@ struct TableLoadOptions
 Table loadTable(const std::string &path, const TableLoadOptions &options = {});
 
 // Loads CSV text held in memory; sourceName names it in error messages.
-Table loadTableFromText(const std::string &text, const std::string &sourceName,
-                        const TableLoadOptions &options = {});
+Table loadTableFromText(const std::string &text, const std::string &sourceName, const TableLoadOptions &options = {});
 
 } // namespace gpumem::data

@@ -22,8 +22,8 @@ constexpr double kMaximumEdgeCount = 1'000'000.0;
 void requireComparable(const ConstVectorRef &actual, const ConstVectorRef &predicted, const char *function)
 {
     if (actual.size() != predicted.size()) {
-        throw std::invalid_argument(std::string(function) + ": actual has " + std::to_string(actual.size())
-                                    + " values but predicted has " + std::to_string(predicted.size()));
+        throw std::invalid_argument(std::string(function) + ": actual has " + std::to_string(actual.size()) +
+                                    " values but predicted has " + std::to_string(predicted.size()));
     }
     if (actual.size() == 0) {
         throw std::invalid_argument(std::string(function) + ": there are no rows to score");
@@ -101,9 +101,8 @@ RegressionMetrics computeMetrics(const ConstVectorRef &actual, const ConstVector
     } else {
         metrics.r2 = 1.0 - squaredErrorSum / totalSquareSum;
     }
-    metrics.mape = relativeErrorCount == 0
-                       ? kNotANumber
-                       : 100.0 * relativeErrorSum / static_cast<double>(relativeErrorCount);
+    metrics.mape =
+        relativeErrorCount == 0 ? kNotANumber : 100.0 * relativeErrorSum / static_cast<double>(relativeErrorCount);
     metrics.maxError = maxError;
     metrics.underRate = static_cast<double>(underCount) / count;
     metrics.overAllocation = overAllocationSum / count;
@@ -118,10 +117,10 @@ double binAccuracy(const ConstVectorRef &actual, const ConstVectorRef &predicted
             throw std::invalid_argument("binAccuracy: bin edge " + std::to_string(index) + " is not finite");
         }
         if (index > 0 && !(binEdges[index - 1] < binEdges[index])) {
-            throw std::invalid_argument("binAccuracy: bin edges must be strictly ascending, but edge "
-                                        + std::to_string(index) + " (" + std::to_string(binEdges[index])
-                                        + ") does not exceed the one before it ("
-                                        + std::to_string(binEdges[index - 1]) + ")");
+            throw std::invalid_argument("binAccuracy: bin edges must be strictly ascending, but edge " +
+                                        std::to_string(index) + " (" + std::to_string(binEdges[index]) +
+                                        ") does not exceed the one before it (" + std::to_string(binEdges[index - 1]) +
+                                        ")");
         }
     }
 
@@ -149,16 +148,16 @@ double binAccuracy(const ConstVectorRef &actual, const ConstVectorRef &predicted
 std::vector<double> uniformBinEdges(double width, double upTo)
 {
     if (!(width > 0.0) || !std::isfinite(width)) {
-        throw std::invalid_argument("uniformBinEdges: the bin width must be positive and finite, not "
-                                    + std::to_string(width));
+        throw std::invalid_argument("uniformBinEdges: the bin width must be positive and finite, not " +
+                                    std::to_string(width));
     }
     if (!(upTo >= 0.0) || !std::isfinite(upTo)) {
-        throw std::invalid_argument("uniformBinEdges: the upper limit must be finite and not negative, not "
-                                    + std::to_string(upTo));
+        throw std::invalid_argument("uniformBinEdges: the upper limit must be finite and not negative, not " +
+                                    std::to_string(upTo));
     }
     if (std::floor(upTo / width) >= kMaximumEdgeCount) {
-        throw std::invalid_argument("uniformBinEdges: a width of " + std::to_string(width) + " up to "
-                                    + std::to_string(upTo) + " gives more than a million edges");
+        throw std::invalid_argument("uniformBinEdges: a width of " + std::to_string(width) + " up to " +
+                                    std::to_string(upTo) + " gives more than a million edges");
     }
 
     std::vector<double> edges;

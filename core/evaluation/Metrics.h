@@ -11,11 +11,12 @@ namespace gpumem::evaluation {
 // copies may be read from any thread.
 struct RegressionMetrics
 {
-    double mse = 0.0;            // Mean squared error, MiB².
-    double rmse = 0.0;           // Square root of mse, MiB.
-    double mae = 0.0;            // Mean absolute error, MiB.
-    double r2 = 0.0;             // Coefficient of determination, unitless (1 is perfect, may be negative).
-    double mape = 0.0;           // Mean absolute percentage error in percent, over rows whose actual value is not 0; NaN if there are none.
+    double mse = 0.0;  // Mean squared error, MiB².
+    double rmse = 0.0; // Square root of mse, MiB.
+    double mae = 0.0;  // Mean absolute error, MiB.
+    double r2 = 0.0;   // Coefficient of determination, unitless (1 is perfect, may be negative).
+    double mape =
+        0.0; // Mean absolute percentage error in percent, over rows whose actual value is not 0; NaN if there are none.
     double maxError = 0.0;       // Largest absolute error, MiB.
     double underRate = 0.0;      // Share (0..1) of rows predicted below the actual value: the out-of-memory risk.
     double overAllocation = 0.0; // Mean over all rows of max(predicted - actual, 0): MiB reserved beyond need.
@@ -35,8 +36,7 @@ RegressionMetrics computeMetrics(const Eigen::Ref<const Eigen::VectorXd> &actual
 // A row with a NaN value counts as a miss. Throws std::invalid_argument when the
 // vectors are empty or differ in length, or when the edges are not finite and
 // strictly ascending. Thread-safe: a pure function of its arguments.
-double binAccuracy(const Eigen::Ref<const Eigen::VectorXd> &actual,
-                   const Eigen::Ref<const Eigen::VectorXd> &predicted,
+double binAccuracy(const Eigen::Ref<const Eigen::VectorXd> &actual, const Eigen::Ref<const Eigen::VectorXd> &predicted,
                    const std::vector<double> &binEdges);
 
 // Returns the bin edges 0, width, 2·width, … up to the last multiple of width that

@@ -74,18 +74,17 @@ Split splitAround(const std::vector<Eigen::Index> &shuffled, std::size_t testBeg
 Split holdOutSplit(Eigen::Index rowCount, double testFraction, std::uint64_t seed)
 {
     if (rowCount < 2) {
-        throw std::invalid_argument("holdOutSplit: need at least 2 rows to hold some out, got "
-                                    + std::to_string(rowCount));
+        throw std::invalid_argument("holdOutSplit: need at least 2 rows to hold some out, got " +
+                                    std::to_string(rowCount));
     }
     // Written as a negated range test so that NaN is rejected too.
     if (!(testFraction > 0.0 && testFraction < 1.0)) {
-        throw std::invalid_argument("holdOutSplit: the test fraction must lie strictly between 0 and 1, not "
-                                    + std::to_string(testFraction));
+        throw std::invalid_argument("holdOutSplit: the test fraction must lie strictly between 0 and 1, not " +
+                                    std::to_string(testFraction));
     }
 
     const double wanted = std::round(static_cast<double>(rowCount) * testFraction);
-    const auto testSize = static_cast<Eigen::Index>(
-        std::clamp(wanted, 1.0, static_cast<double>(rowCount - 1)));
+    const auto testSize = static_cast<Eigen::Index>(std::clamp(wanted, 1.0, static_cast<double>(rowCount - 1)));
 
     return splitAround(shuffledRows(rowCount, seed), 0, static_cast<std::size_t>(testSize));
 }
@@ -96,8 +95,8 @@ std::vector<Split> kFoldSplits(Eigen::Index rowCount, int folds, std::uint64_t s
         throw std::invalid_argument("kFoldSplits: need at least 2 folds, got " + std::to_string(folds));
     }
     if (folds > rowCount) {
-        throw std::invalid_argument("kFoldSplits: " + std::to_string(folds) + " folds need at least as many rows, got "
-                                    + std::to_string(rowCount));
+        throw std::invalid_argument("kFoldSplits: " + std::to_string(folds) +
+                                    " folds need at least as many rows, got " + std::to_string(rowCount));
     }
 
     const std::vector<Eigen::Index> shuffled = shuffledRows(rowCount, seed);

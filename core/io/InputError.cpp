@@ -4,8 +4,7 @@ namespace gpumem::io {
 
 namespace {
 
-std::string formatLocation(const std::string &file, std::int64_t line, std::int64_t column,
-                           const std::string &message)
+std::string formatLocation(const std::string &file, std::int64_t line, std::int64_t column, const std::string &message)
 {
     std::string text = file.empty() ? std::string("input") : file;
     if (line > 0)

@@ -38,7 +38,11 @@ class JsonWriter
     JsonWriter &value(const std::vector<std::string> &texts);
 
   private:
-    enum class Scope { Object, Array };
+    enum class Scope
+    {
+        Object,
+        Array
+    };
     void beforeValue();
     void newline();
     void writeString(std::string_view text);

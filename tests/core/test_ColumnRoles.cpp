@@ -40,7 +40,7 @@ class TestColumnRoles : public QObject
   private Q_SLOTS:
     void defaultsFollowTypes()
     {
-        const Roles expected{ColumnRole::Ignored, ColumnRole::Feature, ColumnRole::Feature,
+        const Roles expected{ColumnRole::Ignored,  ColumnRole::Feature, ColumnRole::Feature,
                              ColumnRole::Sequence, ColumnRole::Feature, ColumnRole::Ignored};
         QCOMPARE(gpumem::data::defaultRoles(jobsTable()), expected);
     }
@@ -50,8 +50,8 @@ class TestColumnRoles : public QObject
         RoleRequest request;
         request.target = "memory (MiB)";
         request.ignored = {"act"};
-        const Roles expected{ColumnRole::Ignored, ColumnRole::Feature, ColumnRole::Ignored,
-                             ColumnRole::Sequence, ColumnRole::Target, ColumnRole::Ignored};
+        const Roles expected{ColumnRole::Ignored,  ColumnRole::Feature, ColumnRole::Ignored,
+                             ColumnRole::Sequence, ColumnRole::Target,  ColumnRole::Ignored};
         QCOMPARE(gpumem::data::assignRoles(jobsTable(), request), expected);
     }
 
@@ -61,8 +61,8 @@ class TestColumnRoles : public QObject
         request.target = "memory (MiB)";
         request.features = {"act", "id"};
         request.sequenceColumn = "layers";
-        const Roles expected{ColumnRole::Feature, ColumnRole::Ignored, ColumnRole::Feature,
-                             ColumnRole::Sequence, ColumnRole::Target, ColumnRole::Ignored};
+        const Roles expected{ColumnRole::Feature,  ColumnRole::Ignored, ColumnRole::Feature,
+                             ColumnRole::Sequence, ColumnRole::Target,  ColumnRole::Ignored};
         QCOMPARE(gpumem::data::assignRoles(jobsTable(), request), expected);
     }
 
@@ -72,14 +72,27 @@ class TestColumnRoles : public QObject
         QTest::addColumn<QString>("features");
         QTest::addColumn<QString>("sequence");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("unknown target") << "Memory" << "" << ""
+        QTest::newRow("unknown target") << "Memory"
+                                        << ""
+                                        << ""
                                         << "--target names no column 'Memory'; the columns are: id, batch, act";
-        QTest::newRow("non-numeric target") << "note" << "" << ""
+        QTest::newRow("non-numeric target") << "note"
+                                            << ""
+                                            << ""
                                             << "jobs.csv:2:6: target column 'note' must be numeric (peak memory), "
                                                "but not a number: 'x'";
-        QTest::newRow("unknown feature") << "" << "batch,size" << "" << "--features names no column 'size'";
-        QTest::newRow("sequence as feature") << "" << "layers" << "" << "name it with --sequence-column";
-        QTest::newRow("numeric as sequence") << "" << "" << "batch" << "column 'batch' is numeric, not a layer sequence";
+        QTest::newRow("unknown feature") << ""
+                                         << "batch,size"
+                                         << ""
+                                         << "--features names no column 'size'";
+        QTest::newRow("sequence as feature") << ""
+                                             << "layers"
+                                             << ""
+                                             << "name it with --sequence-column";
+        QTest::newRow("numeric as sequence") << ""
+                                             << ""
+                                             << "batch"
+                                             << "column 'batch' is numeric, not a layer sequence";
     }
 
     void rejectsImpossibleRequests()

@@ -83,21 +83,30 @@ class TestCommandLine : public QObject
         QTest::addColumn<QString>("messagePart");
         const QStringList none;
         const QStringList target{"--target", "memory"};
-        QTest::newRow("empty file") << "empty.csv" << none << "empty.csv:" << "empty";
-        QTest::newRow("header only") << "header_only.csv" << none << "header_only.csv:" << "no data rows";
-        QTest::newRow("ragged row") << "ragged.csv" << none << "ragged.csv:3:3:" << "row has 2 fields";
+        QTest::newRow("empty file") << "empty.csv" << none << "empty.csv:"
+                                    << "empty";
+        QTest::newRow("header only") << "header_only.csv" << none << "header_only.csv:"
+                                     << "no data rows";
+        QTest::newRow("ragged row") << "ragged.csv" << none << "ragged.csv:3:3:"
+                                    << "row has 2 fields";
         QTest::newRow("unterminated quote") << "unterminated_quote.csv" << none << "unterminated_quote.csv:2:2:"
                                             << "unterminated";
-        QTest::newRow("duplicate names") << "duplicate_names.csv" << none << "duplicate_names.csv:1:3:" << "duplicate";
-        QTest::newRow("binary garbage") << "binary_garbage.csv" << none << "binary_garbage.csv:3:1:" << "binary";
-        QTest::newRow("NaN cell") << "nan_cell.csv" << target << "nan_cell.csv:3:2:" << "missing value";
-        QTest::newRow("inf cell") << "inf_cell.csv" << target << "inf_cell.csv:3:1:" << "'inf' is not a finite number";
-        QTest::newRow("1e400 cell") << "huge_number.csv" << target << "huge_number.csv:4:2:" << "'1e400' is not a finite";
+        QTest::newRow("duplicate names") << "duplicate_names.csv" << none << "duplicate_names.csv:1:3:"
+                                         << "duplicate";
+        QTest::newRow("binary garbage") << "binary_garbage.csv" << none << "binary_garbage.csv:3:1:"
+                                        << "binary";
+        QTest::newRow("NaN cell") << "nan_cell.csv" << target << "nan_cell.csv:3:2:"
+                                  << "missing value";
+        QTest::newRow("inf cell") << "inf_cell.csv" << target << "inf_cell.csv:3:1:"
+                                  << "'inf' is not a finite number";
+        QTest::newRow("1e400 cell") << "huge_number.csv" << target << "huge_number.csv:4:2:"
+                                    << "'1e400' is not a finite";
         QTest::newRow("non-numeric target") << "non_numeric_target.csv" << target << "non_numeric_target.csv:3:2:"
                                             << "must be numeric";
         QTest::newRow("malformed sequence") << "malformed_sequence.csv" << target << "malformed_sequence.csv:3:2:"
                                             << "malformed layer sequence";
-        QTest::newRow("missing file") << "absent.csv" << none << "absent.csv:" << "cannot open";
+        QTest::newRow("missing file") << "absent.csv" << none << "absent.csv:"
+                                      << "cannot open";
         QTest::newRow("unknown target") << "nan_cell.csv" << QStringList{"--target", "mem"} << "nan_cell.csv:"
                                         << "--target names no column 'mem'";
     }
@@ -196,7 +205,8 @@ class TestCommandLine : public QObject
         QCOMPARE(types.value("Filename"), QStringLiteral("identifier"));
         QCOMPARE(types.value("Activations-Params"), QStringLiteral("sequence"));
         QCOMPARE(types.value("Activation Function"), QStringLiteral("categorical"));
-        QCOMPARE(report.value("target_candidates").toArray().first().toString(), QStringLiteral("Max GPU Memory (MiB)"));
+        QCOMPARE(report.value("target_candidates").toArray().first().toString(),
+                 QStringLiteral("Max GPU Memory (MiB)"));
     }
 };
 

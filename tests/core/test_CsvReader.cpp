@@ -1,6 +1,8 @@
 #include "data/CsvReader.h"
 #include "io/InputError.h"
 
+#include "TestSupport.h"
+
 #include <QTest>
 
 #include <sstream>
@@ -47,11 +49,13 @@ class TestCsvReader : public QObject
         QTest::newRow("plain") << QByteArray("a,b\n1,2\n") << Records{{"a", "b"}, {"1", "2"}};
         QTest::newRow("no final newline") << QByteArray("a,b\n1,2") << Records{{"a", "b"}, {"1", "2"}};
         QTest::newRow("crlf") << QByteArray("a,b\r\n1,2\r\n") << Records{{"a", "b"}, {"1", "2"}};
-        QTest::newRow("bom") << QByteArray("\xEF\xBB\xBF" "a,b\n1,2\n") << Records{{"a", "b"}, {"1", "2"}};
+        QTest::newRow("bom") << QByteArray("\xEF\xBB\xBF"
+                                           "a,b\n1,2\n")
+                             << Records{{"a", "b"}, {"1", "2"}};
         QTest::newRow("quoted delimiter") << QByteArray("a,b\n\"x,y\",2\n") << Records{{"a", "b"}, {"x,y", "2"}};
         QTest::newRow("doubled quote") << QByteArray("a\n\"say \"\"hi\"\"\"\n") << Records{{"a"}, {"say \"hi\""}};
-        QTest::newRow("newline in quotes") << QByteArray("a,b\n\"line1\r\nline2\",2\n")
-                                           << Records{{"a", "b"}, {"line1\r\nline2", "2"}};
+        QTest::newRow("newline in quotes")
+            << QByteArray("a,b\n\"line1\r\nline2\",2\n") << Records{{"a", "b"}, {"line1\r\nline2", "2"}};
         QTest::newRow("empty fields") << QByteArray("a,b,c\n,,\n") << Records{{"a", "b", "c"}, {"", "", ""}};
         QTest::newRow("blank lines skipped") << QByteArray("a\n\n1\r\n\r\n2\n") << Records{{"a"}, {"1"}, {"2"}};
         QTest::newRow("quote inside plain field kept") << QByteArray("a\n5\"x\n") << Records{{"a"}, {"5\"x"}};
@@ -104,7 +108,7 @@ class TestCsvReader : public QObject
 
     void readsAcrossBufferBoundaries()
     {
-        // Records larger than the 1 MiB read buffer must come out whole.
+        // Records larger than the read buffer must come out whole.
         const std::string longField(3 << 20, 'x');
         const std::string text = "a,b\n\"" + longField + "\",1\n" + longField + ",2\n";
         const Records records = readAll(text);
@@ -121,9 +125,10 @@ class TestCsvReader : public QObject
         QTest::addColumn<int>("column");
         QTest::addColumn<QString>("messagePart");
         QTest::newRow("unterminated quote") << QByteArray("a,b\n1,\"open\n2,3\n") << 2 << 2 << "unterminated";
-        QTest::newRow("text after closing quote") << QByteArray("a,b\n\"x\"y,2\n") << 2 << 1 << "after the closing quote";
-        QTest::newRow("NUL byte") << QByteArray("a,b\n1,\0\x01\x02\n", 12) << 2 << 2 << "binary";
-        QTest::newRow("NUL in quotes") << QByteArray("a\n\"\0\"\n", 6) << 2 << 1 << "binary";
+        QTest::newRow("text after closing quote")
+            << QByteArray("a,b\n\"x\"y,2\n") << 2 << 1 << "after the closing quote";
+        QTest::newRow("NUL byte") << gpumem::tests::literalBytes("a,b\n1,\0\x01\x02\n") << 2 << 2 << "binary";
+        QTest::newRow("NUL in quotes") << gpumem::tests::literalBytes("a\n\"\0\"\n") << 2 << 1 << "binary";
     }
 
     void rejectsMalformedText()

@@ -10,15 +10,14 @@ using gpumem::data::Dataset;
 namespace {
 
 const std::string jobs = "id,batch,act,layers,memory\n"
-                         "a,32,relu,\"[('linear', 1, 10)]\",1500\n"     // line 2
-                         "b,,gelu,\"[('linear', 2, 10)]\",1600\n"       // line 3: missing batch
-                         "c,64,relu,\"[('linear', 3, 10)]\",inf\n"      // line 4: non-finite target
+                         "a,32,relu,\"[('linear', 1, 10)]\",1500\n" // line 2
+                         "b,,gelu,\"[('linear', 2, 10)]\",1600\n"   // line 3: missing batch
+                         "c,64,relu,\"[('linear', 3, 10)]\",inf\n"  // line 4: non-finite target
                          "d,128,gelu,\"[('linear', 4, 10), ('ReLU', 4, 0)]\",1800\n"
-                         "e,256,,\"[('linear', 5, 10)]\",1900\n"         // line 6: missing category
-                         "f,512,relu,\"[('linear', 6\",2000\n";          // line 7: malformed sequence
+                         "e,256,,\"[('linear', 5, 10)]\",1900\n" // line 6: missing category
+                         "f,512,relu,\"[('linear', 6\",2000\n";  // line 7: malformed sequence
 
-Dataset build(BadCellPolicy policy, std::vector<std::string> &warnings,
-              const std::vector<std::string> &ignored = {})
+Dataset build(BadCellPolicy policy, std::vector<std::string> &warnings, const std::vector<std::string> &ignored = {})
 {
     const auto table = gpumem::data::loadTableFromText(jobs, "jobs.csv");
     gpumem::data::RoleRequest request;
@@ -43,9 +42,8 @@ class TestDataset : public QObject
         } catch (const gpumem::io::InputError &error) {
             QCOMPARE(error.line(), 3);
             QCOMPARE(error.column(), 2);
-            QCOMPARE(std::string(error.what()),
-                     std::string("jobs.csv:3:2: missing value in column 'batch' "
-                                 "(use --on-bad-cell drop to leave such rows out)"));
+            QCOMPARE(std::string(error.what()), std::string("jobs.csv:3:2: missing value in column 'batch' "
+                                                            "(use --on-bad-cell drop to leave such rows out)"));
         }
     }
 

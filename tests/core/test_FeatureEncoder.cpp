@@ -38,21 +38,25 @@ class TestFeatureEncoder : public QObject
         FeatureEncoder encoder;
         // Rows 0 and 1 train: 'tanh' (row 3) and the 'conv' layer (row 2) are unseen.
         encoder.fit(dataset, {0, 1});
+        // clang-format off
         const std::vector<std::string> names{"batch",          "act=relu",        "act=gelu",
                                              "layers.length",  "layers.count[linear]", "layers.count[ReLU]",
                                              "layers.count[dropout]", "layers.sum[1]", "layers.max[1]",
                                              "layers.sum[2]",  "layers.max[2]"};
+        // clang-format on
         QCOMPARE(encoder.featureNames(), names);
 
         const Eigen::MatrixXd encoded = encoder.transform(dataset);
         QCOMPARE(encoded.rows(), Eigen::Index(4));
         QCOMPARE(encoded.cols(), Eigen::Index(names.size()));
         Eigen::MatrixXd expected(4, 11);
+        // clang-format off
         // batch, relu, gelu, length, #linear, #ReLU, #dropout, sum1, max1, sum2, max2
         expected << 32, 1, 0, 2, 1, 1, 0, 200, 100, 1000, 1000,
                     64, 0, 1, 3, 2, 0, 1, 110, 50, 560, 500,
                     16, 1, 0, 1, 0, 0, 0, 7, 7, 9, 9,
                      8, 0, 0, 1, 1, 0, 0, 3, 3, 4, 4;
+        // clang-format on
         QCOMPARE(encoded, expected);
     }
 
@@ -65,8 +69,7 @@ class TestFeatureEncoder : public QObject
         QCOMPARE(encoder.featureNames(),
                  (std::vector<std::string>{"batch", "act=tanh", "layers.length", "layers.count[linear]",
                                            "layers.sum[1]", "layers.max[1]", "layers.sum[2]", "layers.max[2]"}));
-        QCOMPARE(encoder.transform(dataset).row(3),
-                 (Eigen::RowVectorXd(8) << 8, 1, 1, 1, 3, 3, 4, 4).finished());
+        QCOMPARE(encoder.transform(dataset).row(3), (Eigen::RowVectorXd(8) << 8, 1, 1, 1, 3, 3, 4, 4).finished());
     }
 };
 

@@ -32,8 +32,7 @@ Eigen::VectorXd toVector(const QList<double> &values)
 
 // Runs call and returns the message of the std::invalid_argument it throws, or
 // nothing when it returns normally; other exceptions reach Qt Test as failures.
-template <typename Callable>
-std::optional<std::string> invalidArgumentMessage(Callable call)
+template <typename Callable> std::optional<std::string> invalidArgumentMessage(Callable call)
 {
     try {
         call();
@@ -92,13 +91,12 @@ void TestMetrics::computeMetrics_data()
     // mean actual 250, SStot = 150²+50²+50²+150² = 50000, r2 = 1 - 1100/50000 = 0.978
     // mape = (10/100 + 10/200 + 30/300 + 0/400)/4 · 100 = 0.25/4 · 100 = 6.25 %
     // maxError 30; under: only 190 < 200, so 1/4; over: (10+0+30+0)/4 = 10 MiB
-    QTest::newRow("worked example") << QList<double>{100, 200, 300, 400} << QList<double>{110, 190, 330, 400}
-                                    << 275.0 << std::sqrt(275.0) << 12.5 << 0.978 << 6.25 << 30.0 << 0.25
-                                    << 10.0;
+    QTest::newRow("worked example") << QList<double>{100, 200, 300, 400} << QList<double>{110, 190, 330, 400} << 275.0
+                                    << std::sqrt(275.0) << 12.5 << 0.978 << 6.25 << 30.0 << 0.25 << 10.0;
 
     // Every error is 0, so everything is 0 except r2 = 1 - 0/SStot = 1.
-    QTest::newRow("perfect prediction") << QList<double>{1024, 2048, 8192} << QList<double>{1024, 2048, 8192}
-                                        << 0.0 << 0.0 << 0.0 << 1.0 << 0.0 << 0.0 << 0.0 << 0.0;
+    QTest::newRow("perfect prediction") << QList<double>{1024, 2048, 8192} << QList<double>{1024, 2048, 8192} << 0.0
+                                        << 0.0 << 0.0 << 1.0 << 0.0 << 0.0 << 0.0 << 0.0;
 
     // actual {1000,2000}, predicted {900,1800}: errors {100, 200}
     // mse = (10000+40000)/2 = 25000, rmse = sqrt(25000), mae = 150
@@ -114,9 +112,9 @@ void TestMetrics::computeMetrics_data()
     // r2 = 1 - 1310720·3/3670016 = 1 - 3932160/3670016 = 1 - 15/14 = -1/14 (worse than the mean)
     // mape = (512/512 + 0 + 1024/2048)/3 · 100 = 1.5/3 · 100 = 50 %; maxError 1024
     // under: 1024 < 2048 only, 1/3; over: (512 + 0 + 0)/3
-    QTest::newRow("negative r2") << QList<double>{512, 1024, 2048} << QList<double>{1024, 1024, 1024}
-                                 << 1310720.0 / 3.0 << std::sqrt(1310720.0 / 3.0) << 512.0 << -1.0 / 14.0 << 50.0
-                                 << 1024.0 << 1.0 / 3.0 << 512.0 / 3.0;
+    QTest::newRow("negative r2") << QList<double>{512, 1024, 2048} << QList<double>{1024, 1024, 1024} << 1310720.0 / 3.0
+                                 << std::sqrt(1310720.0 / 3.0) << 512.0 << -1.0 / 14.0 << 50.0 << 1024.0 << 1.0 / 3.0
+                                 << 512.0 / 3.0;
 }
 
 void TestMetrics::computeMetrics()
@@ -199,15 +197,14 @@ void TestMetrics::underRateAndOverAllocation_data()
     QTest::addColumn<double>("overAllocation");
 
     // Exact predictions are neither under nor over.
-    QTest::newRow("all exact") << QList<double>{100, 100, 100, 100} << QList<double>{100, 100, 100, 100} << 0.0
-                               << 0.0;
+    QTest::newRow("all exact") << QList<double>{100, 100, 100, 100} << QList<double>{100, 100, 100, 100} << 0.0 << 0.0;
     // {=, under 10, over 20, =}: under 1/4; over 20/4 = 5 MiB averaged over all four rows.
     QTest::newRow("mixed") << QList<double>{100, 100, 100, 100} << QList<double>{100, 90, 120, 100} << 0.25 << 5.0;
     // Every row over by 256 MiB: nothing under, 256 MiB wasted per job.
     QTest::newRow("all over") << QList<double>{1024, 2048} << QList<double>{1280, 2304} << 0.0 << 256.0;
     // {under 1000, under 1, over 3}: under 2/3, over 3/3 = 1 MiB.
-    QTest::newRow("mostly under") << QList<double>{4000, 4000, 4000} << QList<double>{3000, 3999, 4003}
-                                  << 2.0 / 3.0 << 1.0;
+    QTest::newRow("mostly under") << QList<double>{4000, 4000, 4000} << QList<double>{3000, 3999, 4003} << 2.0 / 3.0
+                                  << 1.0;
 }
 
 void TestMetrics::underRateAndOverAllocation()
@@ -300,16 +297,15 @@ void TestMetrics::binAccuracy_data()
     // A negative prediction lands in (-inf,0), apart from every real measurement;
     // two negatives share that bin.
     QTest::newRow("negative prediction") << QList<double>{100, -5} << QList<double>{-5, -700} << thousands << 0.5;
-    QTest::newRow("all hits") << QList<double>{10, 1010, 2010} << QList<double>{990, 1990, 2990} << thousands
-                              << 1.0;
+    QTest::newRow("all hits") << QList<double>{10, 1010, 2010} << QList<double>{990, 1990, 2990} << thousands << 1.0;
     // No edges: a single bin holds everything.
     QTest::newRow("no edges") << QList<double>{1, 5000} << QList<double>{-1e9, 1e9} << QList<double>{} << 1.0;
     // One edge at 2048: bins (-inf,2048), [2048,+inf). Hits: 100/2047, 4096/2048. 2 of 3.
     QTest::newRow("single edge") << QList<double>{100, 4096, 2047} << QList<double>{2047, 2048, 2048}
                                  << QList<double>{2048} << 2.0 / 3.0;
     // A NaN never matches, not even another NaN.
-    QTest::newRow("not a number") << QList<double>{kNotANumber, 500, 500} << QList<double>{kNotANumber, kNotANumber, 600}
-                                  << thousands << 1.0 / 3.0;
+    QTest::newRow("not a number") << QList<double>{kNotANumber, 500, 500}
+                                  << QList<double>{kNotANumber, kNotANumber, 600} << thousands << 1.0 / 3.0;
 }
 
 void TestMetrics::binAccuracy()
@@ -339,8 +335,8 @@ void TestMetrics::binAccuracyRejectsBadEdges()
     QFETCH(QList<double>, edges);
 
     const std::vector<double> binEdges(edges.begin(), edges.end());
-    const std::optional<std::string> message = invalidArgumentMessage(
-        [&] { gpumem::evaluation::binAccuracy(toVector({500}), toVector({500}), binEdges); });
+    const std::optional<std::string> message =
+        invalidArgumentMessage([&] { gpumem::evaluation::binAccuracy(toVector({500}), toVector({500}), binEdges); });
     QVERIFY2(message.has_value(), "binAccuracy did not throw std::invalid_argument");
     QVERIFY(message->find("edge") != std::string::npos);
 }
@@ -348,10 +344,9 @@ void TestMetrics::binAccuracyRejectsBadEdges()
 void TestMetrics::binAccuracyRejectsBadSizes()
 {
     const std::vector<double> edges{0, 1000};
-    QVERIFY(invalidArgumentMessage(
-        [&] { gpumem::evaluation::binAccuracy(toVector({1, 2}), toVector({1}), edges); }));
-    QVERIFY(invalidArgumentMessage(
-        [&] { gpumem::evaluation::binAccuracy(Eigen::VectorXd(), Eigen::VectorXd(), edges); }));
+    QVERIFY(invalidArgumentMessage([&] { gpumem::evaluation::binAccuracy(toVector({1, 2}), toVector({1}), edges); }));
+    QVERIFY(
+        invalidArgumentMessage([&] { gpumem::evaluation::binAccuracy(Eigen::VectorXd(), Eigen::VectorXd(), edges); }));
 }
 
 void TestMetrics::uniformBinEdges_data()

@@ -17,10 +17,12 @@ class TestScaling : public QObject
     void standardizesWithTrainingStatisticsOnly()
     {
         Eigen::MatrixXd features(4, 2);
+        // clang-format off
         features << 1, 5,
                     3, 5,
                     5, 5,
                     1000, 9; // a held-out row that must not move the statistics
+        // clang-format on
         Standardizer standardizer;
         standardizer.fit(features, {0, 1, 2});
         // Column 0: mean 3, population variance ((-2)² + 0 + 2²)/3 = 8/3.

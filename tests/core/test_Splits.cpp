@@ -44,9 +44,8 @@ QList<qint64> allRows(Eigen::Index rowCount)
 
 bool isStrictlyAscending(const std::vector<Eigen::Index> &rows)
 {
-    return std::adjacent_find(rows.begin(), rows.end(), [](Eigen::Index left, Eigen::Index right) {
-               return left >= right;
-           }) == rows.end();
+    return std::adjacent_find(rows.begin(), rows.end(),
+                              [](Eigen::Index left, Eigen::Index right) { return left >= right; }) == rows.end();
 }
 
 // Checks that a split lists ascending, disjoint parts whose union is 0..rowCount-1.
@@ -69,8 +68,7 @@ QByteArray splitProblem(const Split &split, Eigen::Index rowCount)
     return {};
 }
 
-template <typename Callable>
-bool throwsInvalidArgument(Callable call)
+template <typename Callable> bool throwsInvalidArgument(Callable call)
 {
     try {
         call();
@@ -179,8 +177,7 @@ void TestSplits::holdOutGoldenExample()
 
     // The whole 64-bit seed takes part.
     QCOMPARE(toList(holdOutSplit(10, 0.3, 0).test), (QList<qint64>{0, 2, 7}));
-    QCOMPARE(toList(holdOutSplit(10, 0.3, std::numeric_limits<std::uint64_t>::max()).test),
-             (QList<qint64>{1, 3, 6}));
+    QCOMPARE(toList(holdOutSplit(10, 0.3, std::numeric_limits<std::uint64_t>::max()).test), (QList<qint64>{1, 3, 6}));
 }
 
 void TestSplits::holdOutPicksEveryRowEquallyOften()

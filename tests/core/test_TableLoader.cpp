@@ -1,8 +1,10 @@
 #include "data/TableLoader.h"
 #include "io/InputError.h"
 
+#include "TestSupport.h"
 #include <QFile>
 #include <QTemporaryDir>
+
 #include <QTest>
 
 #include <cmath>
@@ -112,7 +114,8 @@ class TestTableLoader : public QObject
 
     void marksMalformedSequenceCells()
     {
-        const Table table = loadTableFromText("seq,y\n\"[('a', 1)]\",1\n\"[('a', 1\",2\n\"[('b', 1, 2)]\",3\n", "t.csv");
+        const Table table =
+            loadTableFromText("seq,y\n\"[('a', 1)]\",1\n\"[('a', 1\",2\n\"[('b', 1, 2)]\",3\n", "t.csv");
         const auto &column = table.column(0);
         QCOMPARE(column.type, ColumnType::Sequence);
         QCOMPARE(column.invalidCount, 2); // unclosed tuple, then a layer with two numbers instead of one
@@ -145,11 +148,14 @@ class TestTableLoader : public QObject
         QTest::newRow("empty file") << QByteArray("") << 0 << 0 << "empty";
         QTest::newRow("only blank lines") << QByteArray("\n\r\n\n") << 0 << 0 << "empty";
         QTest::newRow("header only") << QByteArray("a,b,c\n") << 0 << 0 << "no data rows";
-        QTest::newRow("ragged short") << QByteArray("a,b,c\n1,2,3\n4,5\n") << 3 << 3 << "row has 2 fields but the header has 3";
+        QTest::newRow("ragged short") << QByteArray("a,b,c\n1,2,3\n4,5\n") << 3 << 3
+                                      << "row has 2 fields but the header has 3";
         QTest::newRow("ragged long") << QByteArray("a,b\n1,2\n3,4\n5,6,7\n") << 4 << 3 << "row has 3 fields";
-        QTest::newRow("duplicate names") << QByteArray("a,b,a\n1,2,3\n") << 1 << 3 << "duplicate column name 'a' (also column 1)";
+        QTest::newRow("duplicate names") << QByteArray("a,b,a\n1,2,3\n") << 1 << 3
+                                         << "duplicate column name 'a' (also column 1)";
         QTest::newRow("unterminated quote") << QByteArray("a,b\n1,\"2\n3,4\n") << 2 << 2 << "unterminated";
-        QTest::newRow("binary garbage") << QByteArray("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16) << 3 << 1 << "binary";
+        QTest::newRow("binary garbage") << gpumem::tests::literalBytes("\x89PNG\r\n\x1a\n\0\0\0\rIHDR") << 3 << 1
+                                        << "binary";
     }
 
     void rejectsBadFiles()
@@ -216,7 +222,8 @@ class TestTableLoader : public QObject
         const auto &totals = table.column(*table.columnIndex("Total Activations"));
         for (std::size_t row = 0; row < table.rowCount(); row += 97) {
             double sum = 0.0;
-            for (std::size_t layer = sequence.sequences.layerBegin(row); layer < sequence.sequences.layerEnd(row); ++layer)
+            for (std::size_t layer = sequence.sequences.layerBegin(row); layer < sequence.sequences.layerEnd(row);
+                 ++layer)
                 sum += sequence.sequences.field(layer, 0);
             QCOMPARE(sum, totals.numbers[row]);
         }

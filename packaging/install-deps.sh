@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs what GPU Memory Workbench needs to build, test and run on Debian 12
+# or Ubuntu, from the distribution's packages only. Idempotent: when every
+# package is present it returns at once without touching apt.
+#   packaging/install-deps.sh            build, run and test
+#   packaging/install-deps.sh --bench    also the Python references for bench/
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build ccache pkg-config git clang-format
+  qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-qpa-plugins libqcustomplot-dev
+  libtorch-dev libeigen3-dev libopenblas0-pthread
+  # Debian's xgboost CMake config refuses to load without the CLI package.
+  libxgboost-dev xgboost
+  # Sanitizer and libFuzzer runtimes for the test suite.
+  clang libclang-rt-dev
+  # Offscreen and virtual-display runs of the workbench (tests, screenshots).
+  xvfb xauth
+)
+if [[ "${1:-}" == "--bench" ]]; then
+  packages+=(python3-torch python3-sklearn python3-xgboost python3-pandas time)
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [[ ${#missing[@]} -eq 0 ]]; then
+  exit 0
+fi
+
+echo "Installing: ${missing[*]}"
+run_as_root=()
+[[ $(id -u) -eq 0 ]] || run_as_root=(sudo)
+"${run_as_root[@]}" apt-get update -q
+DEBIAN_FRONTEND=noninteractive "${run_as_root[@]}" apt-get install -y -q "${missing[@]}"

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Builds and runs the whole test suite, as CI does:
+#   1. the Release build and every test (core and ui, offscreen),
+#   2. core and the command line again under AddressSanitizer + UndefinedBehaviorSanitizer,
+#   3. the libFuzzer harnesses of the CSV reader and the layer-sequence parser.
+# Dependencies are installed first when missing. Build folders: build/release,
+# build/sanitize, build/fuzz. Environment knobs: GPUMEM_FUZZ_SECONDS (per
+# harness, default 45; both run at once), GPUMEM_SKIP_SANITIZE=1, GPUMEM_SKIP_FUZZ=1.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+"$root/packaging/install-deps.sh"
+
+jobs=$(nproc)
+fuzz_seconds=${GPUMEM_FUZZ_SECONDS:-45}
+# One BLAS/OpenMP thread per test process: ctest already runs one test per core.
+export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
+export QT_QPA_PLATFORM=offscreen
+
+step() { printf '\n==== %s ====\n' "$*"; }
+
+step "Formatting (.clang-format)"
+git ls-files '*.cpp' '*.h' | xargs clang-format --dry-run --Werror
+
+step "Release build and tests"
+cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUMEM_WARNINGS_AS_ERRORS=ON
+cmake --build build/release -j"$jobs"
+ctest --test-dir build/release --output-on-failure -j"$jobs"
+
+if [[ "${GPUMEM_SKIP_SANITIZE:-0}" != 1 ]]; then
+  step "AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
+  cmake -S . -B build/sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUMEM_BUILD_GUI=OFF \
+    -DGPUMEM_SANITIZE=address,undefined -DGPUMEM_WARNINGS_AS_ERRORS=ON
+  cmake --build build/sanitize -j"$jobs"
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir build/sanitize --output-on-failure -j"$jobs"
+fi
+
+if [[ "${GPUMEM_SKIP_FUZZ:-0}" != 1 ]]; then
+  step "libFuzzer: CSV table and layer sequences, ${fuzz_seconds} s each"
+  CXX=clang++ cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DGPUMEM_BUILD_FUZZERS=ON -DGPUMEM_WITH_TORCH=OFF -DGPUMEM_WITH_XGBOOST=OFF -DGPUMEM_BUILD_GUI=OFF \
+    -DBUILD_TESTING=OFF -DGPUMEM_SANITIZE=address,undefined,fuzzer-no-link
+  cmake --build build/fuzz -j"$jobs"
+  pids=()
+  for harness in csv_table layer_sequence; do
+    # New inputs go to a scratch corpus; the committed seeds stay read-only.
+    scratch="build/fuzz/corpus-$harness"
+    artifacts="build/fuzz/crashes-$harness/"
+    mkdir -p "$scratch" "$artifacts"
+    "build/fuzz/tests/fuzz/fuzz_$harness" -max_total_time="$fuzz_seconds" -max_len=8192 -timeout=10 \
+      -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts" \
+      "$scratch" "tests/fuzz/corpus/$harness" > "build/fuzz/fuzz_$harness.log" 2>&1 &
+    pids+=($!)
+  done
+  status=0
+  for index in "${!pids[@]}"; do
+    harness=$([[ $index == 0 ]] && echo csv_table || echo layer_sequence)
+    if wait "${pids[$index]}"; then
+      grep -E "stat::number_of_executed_units|Done" "build/fuzz/fuzz_$harness.log" | tail -2
+    else
+      status=1
+      echo "fuzz_$harness found a failure (inputs in build/fuzz/crashes-$harness/); turn each into a regression test:"
+      tail -40 "build/fuzz/fuzz_$harness.log"
+    fi
+  done
+  [[ $status == 0 ]]
+fi
+
+step "All tests passed"
