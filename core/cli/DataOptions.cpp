@@ -62,7 +62,7 @@ LoadedData loadData(const std::string &path, const ParsedArguments &arguments)
     LoadedData loaded;
     loaded.table = data::loadTable(path, loadOptions);
     loaded.roles = data::assignRoles(*loaded.table, request);
-    loaded.dataset = data::Dataset::fromTable(*loaded.table, loaded.roles, policy, loaded.warnings);
+    loaded.usableRows = data::selectUsableRows(*loaded.table, loaded.roles, policy, loaded.warnings);
     return loaded;
 }
 

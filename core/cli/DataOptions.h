@@ -21,7 +21,7 @@ struct LoadedData
 {
     std::optional<data::Table> table;
     std::vector<data::ColumnRole> roles;
-    std::optional<data::Dataset> dataset;
+    std::vector<std::size_t> usableRows; // rows the bad-cell policy keeps
     std::vector<std::string> warnings;
 };
 

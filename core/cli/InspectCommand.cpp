@@ -72,8 +72,8 @@ void printText(const LoadedData &loaded, std::ostream &out)
     for (std::size_t i = 0; i < candidates.size(); ++i)
         out << (i == 0 ? " " : ", ") << candidates[i];
     out << (candidates.empty() ? " none (no varying numeric column)\n" : "\n");
-    if (loaded.dataset->droppedRowCount() > 0)
-        out << "Rows usable: " << loaded.dataset->rowCount() << " of " << table.rowCount() << '\n';
+    if (loaded.usableRows.size() < table.rowCount())
+        out << "Rows usable: " << loaded.usableRows.size() << " of " << table.rowCount() << '\n';
 }
 
 void printJson(const LoadedData &loaded, std::ostream &out)
@@ -83,7 +83,7 @@ void printJson(const LoadedData &loaded, std::ostream &out)
     json.beginObject();
     json.key("file").value(table.source());
     json.key("rows").value(table.rowCount());
-    json.key("usable_rows").value(loaded.dataset->rowCount());
+    json.key("usable_rows").value(loaded.usableRows.size());
     json.key("delimiter").value(std::string(1, table.delimiter()));
     json.key("columns").beginArray();
     for (const auto &column : table.columns()) {

@@ -201,6 +201,20 @@ void CsvReader::readQuotedField(std::string &field, std::int64_t fieldNumber)
         const int c = peek();
         if (c == endOfInput)
             fail(openingLine, fieldNumber, "unterminated quoted field (the quote opened here is never closed)");
+        // Copy the buffered run of ordinary characters in one go; only quotes,
+        // line ends and NUL need a closer look.
+        const char *begin = mBuffer.data() + mPosition;
+        const char *end = mBuffer.data() + mEnd;
+        const char *stop = begin;
+        while (stop != end && *stop != '"' && *stop != '\n' && *stop != '\r' && *stop != '\0')
+            ++stop;
+        if (stop != begin) {
+            field.append(begin, stop);
+            mPosition += static_cast<std::size_t>(stop - begin);
+            if (field.size() > maxFieldBytes)
+                fail(openingLine, fieldNumber, "quoted field longer than 64 MiB (unterminated quote?)");
+            continue;
+        }
         advance();
         if (c == '"') {
             if (peek() == '"') {
@@ -218,8 +232,6 @@ void CsvReader::readQuotedField(std::string &field, std::int64_t fieldNumber)
         if (c == '\n' || (c == '\r' && peek() != '\n'))
             ++mLine;
         field += static_cast<char>(c);
-        if (field.size() > maxFieldBytes)
-            fail(openingLine, fieldNumber, "quoted field longer than 64 MiB (unterminated quote?)");
     }
 }
 

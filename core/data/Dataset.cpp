@@ -37,8 +37,8 @@ std::string locationOf(const Table &table, const Column &column)
 
 } // namespace
 
-Dataset Dataset::fromTable(const Table &table, const std::vector<ColumnRole> &roles, BadCellPolicy policy,
-                           std::vector<std::string> &warnings)
+std::vector<std::size_t> selectUsableRows(const Table &table, const std::vector<ColumnRole> &roles,
+                                          BadCellPolicy policy, std::vector<std::string> &warnings)
 {
     std::vector<const Column *> used;
     for (std::size_t i = 0; i < table.columnCount(); ++i)
@@ -60,16 +60,27 @@ Dataset Dataset::fromTable(const Table &table, const std::vector<ColumnRole> &ro
         if (!bad)
             kept.push_back(row);
     }
-    Dataset dataset;
-    dataset.mDroppedRowCount = table.rowCount() - kept.size();
     if (kept.empty())
         throw io::InputError(table.source(), firstBad ? firstBad->firstBadCell->line : 0, 0,
                              "no row is left after dropping rows with missing or invalid cells");
     if (firstBad)
-        warnings.push_back("left out " + std::to_string(dataset.mDroppedRowCount) + " of " +
+        warnings.push_back("left out " + std::to_string(table.rowCount() - kept.size()) + " of " +
                            std::to_string(table.rowCount()) + " rows with missing or invalid cells; first: " +
                            locationOf(table, *firstBad) + ": " + firstBad->firstBadCell->reason);
+    return kept;
+}
 
+Dataset Dataset::fromTable(const Table &table, const std::vector<ColumnRole> &roles, BadCellPolicy policy,
+                           std::vector<std::string> &warnings)
+{
+    return fromTable(table, roles, selectUsableRows(table, roles, policy, warnings));
+}
+
+Dataset Dataset::fromTable(const Table &table, const std::vector<ColumnRole> &roles,
+                           const std::vector<std::size_t> &kept)
+{
+    Dataset dataset;
+    dataset.mDroppedRowCount = table.rowCount() - kept.size();
     const auto rows = static_cast<Eigen::Index>(kept.size());
     for (std::size_t i = 0; i < kept.size(); ++i)
         dataset.mRowLines.push_back(table.rowLine(kept[i]));

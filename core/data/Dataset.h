@@ -22,6 +22,13 @@ std::string_view badCellPolicyName(BadCellPolicy policy);
 // Parses "fail" or "drop"; throws io::InputError otherwise.
 BadCellPolicy parseBadCellPolicy(std::string_view name);
 
+// Returns the rows of table, in file order, whose used columns (every role but
+// Ignored) hold no missing or invalid cell. Under BadCellPolicy::Fail a bad cell
+// throws io::InputError naming it; under DropRow a warning saying how many rows
+// were left out is appended to warnings. Throws when no row is usable.
+std::vector<std::size_t> selectUsableRows(const Table &table, const std::vector<ColumnRole> &roles,
+                                          BadCellPolicy policy, std::vector<std::string> &warnings);
+
 // A categorical input column: its distinct values and one code per dataset row.
 struct CategoricalFeature
 {
@@ -37,11 +44,12 @@ struct CategoricalFeature
 class Dataset
 {
   public:
-    // Selects the columns by role and applies policy to bad cells in them. Throws
-    // io::InputError at the first bad cell under BadCellPolicy::Fail, or when no row
-    // is left; appends a warning for dropped rows to warnings.
+    // Selects the columns by role and the rows that selectUsableRows() keeps.
     static Dataset fromTable(const Table &table, const std::vector<ColumnRole> &roles, BadCellPolicy policy,
                              std::vector<std::string> &warnings);
+    // Selects the columns by role and the given rows, which must hold no bad cell in used columns.
+    static Dataset fromTable(const Table &table, const std::vector<ColumnRole> &roles,
+                             const std::vector<std::size_t> &rows);
 
     std::size_t rowCount() const { return mRowLines.size(); }
     // The 1-based file line of each row, for messages that point back at the file.

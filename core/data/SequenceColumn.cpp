@@ -33,6 +33,14 @@ void SequenceColumn::appendRow(const std::vector<LayerTuple> &layers)
     mPresent.push_back(1);
 }
 
+void SequenceColumn::reserve(std::size_t rows, std::size_t layers, std::size_t numbers)
+{
+    mRowStart.reserve(rows + 1);
+    mPresent.reserve(rows);
+    mLayerTypeIds.reserve(layers);
+    mFields.reserve(numbers);
+}
+
 void SequenceColumn::appendAbsentRow()
 {
     mRowStart.push_back(mLayerTypeIds.size());

@@ -21,6 +21,8 @@ class SequenceColumn
     void appendRow(const std::vector<LayerTuple> &layers);
     // Appends a row whose cell was missing or malformed.
     void appendAbsentRow();
+    // Reserves room for rows rows holding up to layers layers and numbers numeric fields in all.
+    void reserve(std::size_t rows, std::size_t layers, std::size_t numbers);
 
     std::size_t rowCount() const { return mRowStart.size() - 1; }
     bool isPresent(std::size_t row) const { return mPresent[row] != 0; }

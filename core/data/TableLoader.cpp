@@ -3,6 +3,7 @@
 #include "data/CsvReader.h"
 #include "io/InputError.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -37,6 +38,9 @@ std::string_view trimmed(std::string_view text)
 
 bool isMissingToken(std::string_view text)
 {
+    // Every token is short: most cells are rejected without hashing.
+    if (text.size() > 4)
+        return false;
     static const std::unordered_set<std::string_view> tokens = {"",    "NA",   "N/A",  "n/a",  "NaN", "nan",
                                                                 "NAN", "null", "NULL", "None", "#N/A"};
     return tokens.count(text) != 0;
@@ -108,7 +112,10 @@ struct ColumnProfile
     std::int64_t present = 0;
     std::int64_t numeric = 0; // finite or not
     std::int64_t sequenceLike = 0;
-    std::unordered_set<std::string> distinct; // capped at categoricalLimit + 1
+    // Upper bounds on the layers and numbers of sequence cells, so that pass two
+    // reserves once instead of doubling vectors of hundreds of megabytes.
+    std::size_t openParentheses = 0;
+    std::size_t commas = 0;
     std::optional<BadCell> firstNonNumeric;
 };
 
@@ -142,7 +149,9 @@ void checkFieldCount(const CsvReader &reader, const std::vector<std::string> &fi
                              std::to_string(expected));
 }
 
-ColumnType decideType(const ColumnProfile &profile, std::size_t categoricalLimit)
+// Pass one tells numbers, sequences and text apart; categorical versus
+// identifier is decided after pass two, from the dictionary it builds anyway.
+ColumnType decideType(const ColumnProfile &profile)
 {
     if (profile.present == 0)
         return ColumnType::Empty;
@@ -150,10 +159,15 @@ ColumnType decideType(const ColumnProfile &profile, std::size_t categoricalLimit
         return ColumnType::Numeric;
     if (profile.sequenceLike == profile.present)
         return ColumnType::Sequence;
-    const auto distinct = static_cast<std::int64_t>(profile.distinct.size());
-    if (profile.distinct.size() <= categoricalLimit && distinct < profile.present)
-        return ColumnType::Categorical;
-    return ColumnType::Identifier;
+    return ColumnType::Categorical;
+}
+
+ColumnType textColumnType(const Column &column, std::size_t categoricalLimit)
+{
+    const auto present = static_cast<std::int64_t>(column.codes.size()) - column.missingCount;
+    const std::size_t distinct = column.categories.size();
+    return distinct <= categoricalLimit && static_cast<std::int64_t>(distinct) < present ? ColumnType::Categorical
+                                                                                         : ColumnType::Identifier;
 }
 
 std::string columnLabel(const std::string &name)
@@ -209,10 +223,11 @@ class TwoPassLoader
         } else if (!profile.firstNonNumeric) {
             profile.firstNonNumeric = BadCell{line, "not a number: " + io::quoteForMessage(cell)};
         }
-        if (looksLikeLayerSequence(cell))
+        if (looksLikeLayerSequence(cell)) {
             ++profile.sequenceLike;
-        if (profile.distinct.size() <= mOptions.categoricalLimit)
-            profile.distinct.insert(cell);
+            profile.openParentheses += static_cast<std::size_t>(std::count(cell.begin(), cell.end(), '('));
+            profile.commas += static_cast<std::size_t>(std::count(cell.begin(), cell.end(), ','));
+        }
     }
 
     Table storeColumns(const std::vector<ColumnProfile> &profiles)
@@ -221,8 +236,9 @@ class TwoPassLoader
         for (std::size_t i = 0; i < columns.size(); ++i) {
             columns[i].name = mHeader[i];
             columns[i].index = i;
-            columns[i].type = decideType(profiles[i], mOptions.categoricalLimit);
+            columns[i].type = decideType(profiles[i]);
             columns[i].firstNonNumericCell = profiles[i].firstNonNumeric;
+            reserveStorage(columns[i], profiles[i]);
         }
         std::vector<std::unordered_map<std::string, std::int32_t>> categoryCodes(columns.size());
 
@@ -240,7 +256,24 @@ class TwoPassLoader
         }
         if (rowLines.size() != mRowCount)
             throw io::InputError(mSource, 0, 0, "the file changed while it was being read");
+        for (Column &column : columns)
+            if (column.type == ColumnType::Categorical)
+                column.type = textColumnType(column, mOptions.categoricalLimit);
         return Table(mSource, mDelimiter, std::move(columns), std::move(rowLines));
+    }
+
+    void reserveStorage(Column &column, const ColumnProfile &profile) const
+    {
+        switch (column.type) {
+        case ColumnType::Numeric: column.numbers.reserve(mRowCount); break;
+        case ColumnType::Categorical:
+        case ColumnType::Identifier: column.codes.reserve(mRowCount); break;
+        case ColumnType::Sequence:
+            // Each layer "(type, n1, …, nk)" holds k commas and is followed by at most one more.
+            column.sequences.reserve(mRowCount, profile.openParentheses, profile.commas);
+            break;
+        case ColumnType::Empty: break;
+        }
     }
 
     void noteBadCell(Column &column, std::int64_t line, std::string reason)
