@@ -1,53 +1,94 @@
 #include "data/FeatureEncoder.h"
 
+#include "io/InputError.h"
+
 #include <algorithm>
+#include <unordered_map>
 
 namespace gpumem::data {
 
+namespace {
+
+// Maps each name in names to its position, for lookups by name.
+std::unordered_map<std::string, std::int32_t> positionsOf(const std::vector<std::string> &names)
+{
+    std::unordered_map<std::string, std::int32_t> positions;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        positions.emplace(names[i], static_cast<std::int32_t>(i));
+    return positions;
+}
+
+// For each entry of from, its slot in to, or -1 when to does not hold it.
+std::vector<std::int32_t> slotsOf(const std::vector<std::string> &from, const std::vector<std::string> &to)
+{
+    const auto positions = positionsOf(to);
+    std::vector<std::int32_t> slots;
+    slots.reserve(from.size());
+    for (const auto &name : from) {
+        const auto it = positions.find(name);
+        slots.push_back(it == positions.end() ? -1 : it->second);
+    }
+    return slots;
+}
+
+[[noreturn]] void missingColumn(const std::string &column, const char *kind)
+{
+    throw io::InputError("the data has no " + std::string(kind) + " column " + io::quoteForMessage(column, 60) +
+                         ", which the model was trained with");
+}
+
+} // namespace
+
+FeatureEncoder::FeatureEncoder(FeatureEncoding encoding)
+    : mEncoding(std::move(encoding))
+{
+    nameFeatures();
+}
+
 void FeatureEncoder::fit(const Dataset &dataset, const std::vector<Eigen::Index> &trainingRows)
 {
-    *this = FeatureEncoder();
-    mNumericCount = dataset.numericFeatureNames().size();
-    mFeatureNames = dataset.numericFeatureNames();
-
-    const auto &categoricals = dataset.categoricalFeatures();
-    for (std::size_t f = 0; f < categoricals.size(); ++f) {
-        const CategoricalFeature &feature = categoricals[f];
+    mEncoding = FeatureEncoding();
+    mEncoding.numericColumns = dataset.numericFeatureNames();
+    for (const CategoricalFeature &feature : dataset.categoricalFeatures()) {
         std::vector<bool> seen(feature.categories.size(), false);
         for (Eigen::Index row : trainingRows)
             seen[static_cast<std::size_t>(feature.codes[static_cast<std::size_t>(row)])] = true;
-        OneHot oneHot{f, std::vector<std::int32_t>(feature.categories.size(), -1)};
-        std::int32_t slot = 0;
-        for (std::size_t code = 0; code < seen.size(); ++code) {
-            if (!seen[code])
-                continue;
-            oneHot.codeToSlot[code] = slot++;
-            mFeatureNames.push_back(feature.name + '=' + feature.categories[code]);
+        FeatureEncoding::Categorical categorical{feature.name, {}};
+        for (std::size_t code = 0; code < seen.size(); ++code)
+            if (seen[code])
+                categorical.categories.push_back(feature.categories[code]);
+        mEncoding.categoricals.push_back(std::move(categorical));
+    }
+    if (dataset.hasSequence()) {
+        const SequenceColumn &sequence = dataset.sequence();
+        mEncoding.sequenceColumn = dataset.sequenceName();
+        mEncoding.fieldsPerLayer = sequence.fieldsPerLayer();
+        std::vector<bool> seen(sequence.layerTypes().size(), false);
+        for (Eigen::Index row : trainingRows) {
+            const auto r = static_cast<std::size_t>(row);
+            for (std::size_t layer = sequence.layerBegin(r); layer < sequence.layerEnd(r); ++layer)
+                seen[sequence.layerType(layer)] = true;
         }
-        mOneHots.push_back(std::move(oneHot));
+        for (std::size_t type = 0; type < seen.size(); ++type)
+            if (seen[type])
+                mEncoding.layerTypes.push_back(sequence.layerTypes()[type]);
     }
+    nameFeatures();
+}
 
-    mHasSequence = dataset.hasSequence();
-    if (!mHasSequence)
+void FeatureEncoder::nameFeatures()
+{
+    mFeatureNames = mEncoding.numericColumns;
+    for (const auto &categorical : mEncoding.categoricals)
+        for (const auto &category : categorical.categories)
+            mFeatureNames.push_back(categorical.column + '=' + category);
+    if (mEncoding.sequenceColumn.empty())
         return;
-    const SequenceColumn &sequence = dataset.sequence();
-    const std::string &name = dataset.sequenceName();
-    mFieldsPerLayer = sequence.fieldsPerLayer();
-    std::vector<bool> seen(sequence.layerTypes().size(), false);
-    for (Eigen::Index row : trainingRows) {
-        const auto r = static_cast<std::size_t>(row);
-        for (std::size_t layer = sequence.layerBegin(r); layer < sequence.layerEnd(r); ++layer)
-            seen[sequence.layerType(layer)] = true;
-    }
-    mLayerTypeToSlot.assign(seen.size(), -1);
+    const std::string &name = mEncoding.sequenceColumn;
     mFeatureNames.push_back(name + ".length");
-    for (std::size_t type = 0; type < seen.size(); ++type) {
-        if (!seen[type])
-            continue;
-        mLayerTypeToSlot[type] = static_cast<std::int32_t>(mLayerTypeCount++);
-        mFeatureNames.push_back(name + ".count[" + sequence.layerTypes()[type] + ']');
-    }
-    for (int field = 0; field < mFieldsPerLayer; ++field) {
+    for (const auto &type : mEncoding.layerTypes)
+        mFeatureNames.push_back(name + ".count[" + type + ']');
+    for (int field = 0; field < mEncoding.fieldsPerLayer; ++field) {
         mFeatureNames.push_back(name + ".sum[" + std::to_string(field + 1) + ']');
         mFeatureNames.push_back(name + ".max[" + std::to_string(field + 1) + ']');
     }
@@ -57,37 +98,50 @@ Eigen::MatrixXd FeatureEncoder::transform(const Dataset &dataset) const
 {
     const auto rows = static_cast<Eigen::Index>(dataset.rowCount());
     Eigen::MatrixXd encoded = Eigen::MatrixXd::Zero(rows, static_cast<Eigen::Index>(mFeatureNames.size()));
-    if (mNumericCount > 0)
-        encoded.leftCols(static_cast<Eigen::Index>(mNumericCount)) = dataset.numericFeatures();
-    auto column = static_cast<Eigen::Index>(mNumericCount);
+    Eigen::Index column = 0;
 
-    for (const OneHot &oneHot : mOneHots) {
-        const CategoricalFeature &feature = dataset.categoricalFeatures()[oneHot.feature];
-        std::int32_t width = 0;
-        for (std::int32_t slot : oneHot.codeToSlot)
-            width = std::max(width, slot + 1);
+    const std::vector<std::int32_t> numericSources = slotsOf(mEncoding.numericColumns, dataset.numericFeatureNames());
+    for (std::size_t i = 0; i < numericSources.size(); ++i, ++column) {
+        if (numericSources[i] < 0)
+            missingColumn(mEncoding.numericColumns[i], "numeric");
+        encoded.col(column) = dataset.numericFeatures().col(numericSources[i]);
+    }
+
+    for (const auto &categorical : mEncoding.categoricals) {
+        const auto &features = dataset.categoricalFeatures();
+        const auto feature = std::find_if(features.begin(), features.end(),
+                                          [&](const CategoricalFeature &f) { return f.name == categorical.column; });
+        if (feature == features.end())
+            missingColumn(categorical.column, "categorical");
+        const std::vector<std::int32_t> codeToSlot = slotsOf(feature->categories, categorical.categories);
         for (Eigen::Index r = 0; r < rows; ++r) {
-            const std::int32_t code = feature.codes[static_cast<std::size_t>(r)];
-            const std::int32_t slot = oneHot.codeToSlot[static_cast<std::size_t>(code)];
+            const std::int32_t slot = codeToSlot[static_cast<std::size_t>(feature->codes[static_cast<std::size_t>(r)])];
             if (slot >= 0)
                 encoded(r, column + slot) = 1.0;
         }
-        column += width;
+        column += static_cast<Eigen::Index>(categorical.categories.size());
     }
 
-    if (!mHasSequence)
+    if (mEncoding.sequenceColumn.empty())
         return encoded;
+    if (!dataset.hasSequence() || dataset.sequenceName() != mEncoding.sequenceColumn)
+        missingColumn(mEncoding.sequenceColumn, "layer-sequence");
     const SequenceColumn &sequence = dataset.sequence();
+    if (sequence.totalLayers() > 0 && sequence.fieldsPerLayer() != mEncoding.fieldsPerLayer)
+        throw io::InputError("the layers of column " + io::quoteForMessage(mEncoding.sequenceColumn, 60) + " carry " +
+                             std::to_string(sequence.fieldsPerLayer()) + " numbers, the model was trained with " +
+                             std::to_string(mEncoding.fieldsPerLayer));
+    const std::vector<std::int32_t> typeToSlot = slotsOf(sequence.layerTypes(), mEncoding.layerTypes);
     const Eigen::Index countColumn = column + 1;
-    const Eigen::Index fieldColumn = countColumn + static_cast<Eigen::Index>(mLayerTypeCount);
+    const Eigen::Index fieldColumn = countColumn + static_cast<Eigen::Index>(mEncoding.layerTypes.size());
     for (Eigen::Index r = 0; r < rows; ++r) {
         const auto row = static_cast<std::size_t>(r);
         encoded(r, column) = static_cast<double>(sequence.layerCount(row));
         for (std::size_t layer = sequence.layerBegin(row); layer < sequence.layerEnd(row); ++layer) {
-            const std::uint32_t type = sequence.layerType(layer);
-            if (type < mLayerTypeToSlot.size() && mLayerTypeToSlot[type] >= 0)
-                encoded(r, countColumn + mLayerTypeToSlot[type]) += 1.0;
-            for (int field = 0; field < mFieldsPerLayer; ++field) {
+            const std::int32_t slot = typeToSlot[sequence.layerType(layer)];
+            if (slot >= 0)
+                encoded(r, countColumn + slot) += 1.0;
+            for (int field = 0; field < mEncoding.fieldsPerLayer; ++field) {
                 const double value = sequence.field(layer, field);
                 encoded(r, fieldColumn + 2 * field) += value;
                 double &maximum = encoded(r, fieldColumn + 2 * field + 1);

@@ -9,6 +9,23 @@
 
 namespace gpumem::data {
 
+// What a FeatureEncoder learned, by name, so that it can be saved with a model
+// and applied to another file whose categories are numbered differently.
+struct FeatureEncoding
+{
+    struct Categorical
+    {
+        std::string column;
+        std::vector<std::string> categories; // one output column each, in this order
+    };
+
+    std::vector<std::string> numericColumns;
+    std::vector<Categorical> categoricals;
+    std::string sequenceColumn;          // empty when there is none
+    std::vector<std::string> layerTypes; // counted layer types, in output order
+    int fieldsPerLayer = 0;
+};
+
 // Turns a Dataset into the flat feature matrix that tabular models need:
 // numeric features as they are, categorical features one-hot encoded, and the
 // layer sequence summarised (length, count of each layer type, sum and maximum
@@ -18,28 +35,25 @@ namespace gpumem::data {
 class FeatureEncoder
 {
   public:
+    FeatureEncoder() = default;
+    // Restores an encoder from what fit() learned before (e.g. read back with a saved model).
+    explicit FeatureEncoder(FeatureEncoding encoding);
+
     // Learns the categories and layer types present in trainingRows of dataset.
     void fit(const Dataset &dataset, const std::vector<Eigen::Index> &trainingRows);
 
     // Returns the encoded matrix of every row of dataset: rows × featureNames().size().
+    // Throws io::InputError when dataset lacks a column the encoder was fitted on.
     Eigen::MatrixXd transform(const Dataset &dataset) const;
 
     // Column names of the encoded matrix, e.g. "Batch Size", "act=ReLU", "layers.count[linear]".
     const std::vector<std::string> &featureNames() const { return mFeatureNames; }
+    const FeatureEncoding &encoding() const { return mEncoding; }
 
   private:
-    struct OneHot
-    {
-        std::size_t feature;                  // index into Dataset::categoricalFeatures()
-        std::vector<std::int32_t> codeToSlot; // dataset code → output slot, -1 when unseen in training
-    };
+    void nameFeatures();
 
-    std::size_t mNumericCount = 0;
-    std::vector<OneHot> mOneHots;
-    std::vector<std::int32_t> mLayerTypeToSlot; // sequence layer type id → count slot, -1 when unseen
-    std::size_t mLayerTypeCount = 0;
-    int mFieldsPerLayer = 0;
-    bool mHasSequence = false;
+    FeatureEncoding mEncoding;
     std::vector<std::string> mFeatureNames;
 };
 
