@@ -2,10 +2,10 @@
 # Builds and runs the whole test suite, as CI does:
 #   1. the Release build and every test (core and ui, offscreen),
 #   2. core and the command line again under AddressSanitizer + UndefinedBehaviorSanitizer,
-#   3. the libFuzzer harnesses of the CSV reader and the layer-sequence parser.
+#   3. the libFuzzer harnesses of the CSV table loader, the layer-sequence parser and the JSON reader.
 # Dependencies are installed first when missing. Build folders: build/release,
 # build/sanitize, build/fuzz. Environment knobs: GPUMEM_FUZZ_SECONDS (per
-# harness, default 45; both run at once), GPUMEM_SKIP_SANITIZE=1, GPUMEM_SKIP_FUZZ=1.
+# harness, default 30; they run side by side), GPUMEM_SKIP_SANITIZE=1, GPUMEM_SKIP_FUZZ=1.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,7 +13,7 @@ cd "$root"
 "$root/packaging/install-deps.sh"
 
 jobs=$(nproc)
-fuzz_seconds=${GPUMEM_FUZZ_SECONDS:-45}
+fuzz_seconds=${GPUMEM_FUZZ_SECONDS:-30}
 # One BLAS/OpenMP thread per test process: ctest already runs one test per core.
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
 export QT_QPA_PLATFORM=offscreen
@@ -39,13 +39,14 @@ if [[ "${GPUMEM_SKIP_SANITIZE:-0}" != 1 ]]; then
 fi
 
 if [[ "${GPUMEM_SKIP_FUZZ:-0}" != 1 ]]; then
-  step "libFuzzer: CSV table and layer sequences, ${fuzz_seconds} s each"
+  step "libFuzzer: CSV table, layer sequences and JSON, ${fuzz_seconds} s each"
   CXX=clang++ cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DGPUMEM_BUILD_FUZZERS=ON -DGPUMEM_WITH_TORCH=OFF -DGPUMEM_WITH_XGBOOST=OFF -DGPUMEM_BUILD_GUI=OFF \
     -DBUILD_TESTING=OFF -DGPUMEM_SANITIZE=address,undefined,fuzzer-no-link
   cmake --build build/fuzz -j"$jobs"
+  harnesses=(csv_table layer_sequence json)
   pids=()
-  for harness in csv_table layer_sequence; do
+  for harness in "${harnesses[@]}"; do
     # New inputs go to a scratch corpus; the committed seeds stay read-only.
     scratch="build/fuzz/corpus-$harness"
     artifacts="build/fuzz/crashes-$harness/"
@@ -57,7 +58,7 @@ if [[ "${GPUMEM_SKIP_FUZZ:-0}" != 1 ]]; then
   done
   status=0
   for index in "${!pids[@]}"; do
-    harness=$([[ $index == 0 ]] && echo csv_table || echo layer_sequence)
+    harness=${harnesses[$index]}
     if wait "${pids[$index]}"; then
       grep -E "stat::number_of_executed_units|Done" "build/fuzz/fuzz_$harness.log" | tail -2
     else
