@@ -3,6 +3,7 @@
 #include "cli/TextTable.h"
 #include "io/InputError.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace gpumem::cli {
@@ -38,6 +39,12 @@ ArgumentParser::ArgumentParser(std::string usage, std::string summary)
 ArgumentParser &ArgumentParser::positional(const std::string &name, const std::string &help)
 {
     mPositionals.push_back({name, {}, help, false});
+    return *this;
+}
+
+ArgumentParser &ArgumentParser::optionalPositional(const std::string &name, const std::string &help)
+{
+    mPositionals.push_back({"[" + name + "]", {}, help, false, true});
     return *this;
 }
 
@@ -99,7 +106,9 @@ ParsedArguments ArgumentParser::parse(const std::vector<std::string> &arguments)
             throw io::InputError("option --" + name + " needs a value (" + option->valueName + ")" + seeHelp);
         }
     }
-    if (parsed.mPositionals.size() < mPositionals.size())
+    const auto required = static_cast<std::size_t>(std::count_if(
+        mPositionals.begin(), mPositionals.end(), [](const Argument &argument) { return !argument.isOptional; }));
+    if (parsed.mPositionals.size() < required)
         throw io::InputError("missing argument " + mPositionals[parsed.mPositionals.size()].name + seeHelp);
     if (parsed.mPositionals.size() > mPositionals.size())
         throw io::InputError("unexpected argument " + io::quoteForMessage(parsed.mPositionals[mPositionals.size()]) +

@@ -34,6 +34,8 @@ class ArgumentParser
     ArgumentParser(std::string usage, std::string summary);
 
     ArgumentParser &positional(const std::string &name, const std::string &help);
+    // A positional that may be left out; only the last positionals may be optional.
+    ArgumentParser &optionalPositional(const std::string &name, const std::string &help);
     ArgumentParser &option(const std::string &name, const std::string &valueName, const std::string &help);
     ArgumentParser &flag(const std::string &name, const std::string &help);
 
@@ -47,6 +49,7 @@ class ArgumentParser
         std::string valueName; // empty for flags and positionals
         std::string help;
         bool isFlag = false;
+        bool isOptional = false;
     };
     const Argument *findOption(const std::string &name) const;
 

@@ -1,7 +1,10 @@
 #include "cli/CommandLine.h"
 
+#include "cli/DescribeModelCommand.h"
 #include "cli/InspectCommand.h"
+#include "cli/PredictCommand.h"
 #include "cli/TextTable.h"
+#include "cli/TrainCommand.h"
 #include "io/InputError.h"
 #include "runtime/LibraryVersions.h"
 
@@ -23,6 +26,9 @@ struct Command
 
 const Command commands[] = {
     {"inspect", "show how a CSV file of jobs is read: column types, roles, bad cells", runInspect},
+    {"train", "train the BiGRU-optimised Transformer and save it as a model folder", runTrain},
+    {"predict", "predict peak memory for every job of a CSV file with a saved model", runPredict},
+    {"describe-model", "show the network's blocks, tensor shapes and parameter counts", runDescribeModel},
 };
 
 void printUsage(std::ostream &out)

@@ -7,8 +7,6 @@
 
 namespace gpumem::cli {
 
-namespace {
-
 char parseDelimiter(const std::string &text)
 {
     if (text.empty() || text == "auto")
@@ -21,6 +19,8 @@ char parseDelimiter(const std::string &text)
         return '\t';
     throw io::InputError("--delimiter takes auto, comma, semicolon or tab, not " + io::quoteForMessage(text));
 }
+
+namespace {
 
 std::size_t parseCount(const std::string &text, const char *option)
 {

@@ -25,6 +25,9 @@ struct LoadedData
     std::vector<std::string> warnings;
 };
 
+// Parses --delimiter: auto (0), comma, semicolon or tab. Throws io::InputError otherwise.
+char parseDelimiter(const std::string &text);
+
 // Loads path and applies the data options; throws io::InputError on bad input.
 LoadedData loadData(const std::string &path, const ParsedArguments &arguments);
 

@@ -44,6 +44,7 @@ void TextTable::print(std::ostream &out, bool withHeader) const
             if (!last)
                 line += "  ";
         }
+        line.erase(line.find_last_not_of(' ') + 1); // an empty last cell leaves no trailing blanks
         out << line << '\n';
     };
     if (withHeader) {

@@ -7,19 +7,32 @@
 namespace gpumem::data {
 
 // Centres and scales each column to zero mean and unit variance, with the
-// statistics of the training rows only. Constant columns are centred and left
-// unscaled, so they become zero instead of dividing by zero.
+// statistics of the training rows only. Optionally takes log1p first of columns
+// whose training values are non-negative and reach above 100 (byte counts,
+// parameters, batch sizes), so that values spanning orders of magnitude become
+// comparable. Constant columns are centred and left unscaled, so they become zero
+// instead of dividing by zero.
 class Standardizer
 {
   public:
-    void fit(const Eigen::MatrixXd &features, const std::vector<Eigen::Index> &trainingRows);
+    Standardizer() = default;
+    // Restores a fitted standardizer (e.g. read back with a saved model).
+    Standardizer(std::vector<bool> logColumns, Eigen::RowVectorXd means, Eigen::RowVectorXd scales);
+
+    void fit(const Eigen::MatrixXd &features, const std::vector<Eigen::Index> &trainingRows,
+             bool logWideColumns = false);
     Eigen::MatrixXd transform(const Eigen::MatrixXd &features) const;
 
+    // Whether each column is log1p-transformed before centring.
+    const std::vector<bool> &logColumns() const { return mLogColumns; }
     const Eigen::RowVectorXd &means() const { return mMeans; }
     // Population standard deviations (1 for constant columns).
     const Eigen::RowVectorXd &scales() const { return mScales; }
 
   private:
+    Eigen::MatrixXd logged(const Eigen::MatrixXd &features) const;
+
+    std::vector<bool> mLogColumns;
     Eigen::RowVectorXd mMeans;
     Eigen::RowVectorXd mScales;
 };

@@ -15,6 +15,13 @@ class TargetTransform
         : mUseLog1p(useLog1p)
     {
     }
+    // Restores a fitted transform (e.g. read back with a saved model).
+    TargetTransform(bool useLog1p, double mean, double scale)
+        : mUseLog1p(useLog1p)
+        , mMean(mean)
+        , mScale(scale)
+    {
+    }
 
     // Learns mean and deviation from trainingRows. Throws io::InputError when
     // log1p is on and a training target is -1 or less.

@@ -37,23 +37,6 @@ std::uint64_t drawBelow(Engine &engine, std::uint64_t bound)
     }
 }
 
-std::vector<Eigen::Index> shuffledRows(Eigen::Index rowCount, std::uint64_t seed)
-{
-    std::vector<Eigen::Index> rows(static_cast<std::size_t>(rowCount));
-    for (std::size_t index = 0; index < rows.size(); ++index) {
-        rows[index] = static_cast<Eigen::Index>(index);
-    }
-    Engine engine(seed);
-    // Fisher–Yates from the back: position i swaps with a uniform position in
-    // [0, i], which makes every permutation equally likely.
-    for (std::size_t index = rows.size(); index > 1; --index) {
-        const std::size_t last = index - 1;
-        const auto other = static_cast<std::size_t>(drawBelow(engine, static_cast<std::uint64_t>(index)));
-        std::swap(rows[last], rows[other]);
-    }
-    return rows;
-}
-
 // Builds a split whose test part is shuffled[testBegin, testEnd); sorting makes
 // the result independent of the order of rows inside a part.
 Split splitAround(const std::vector<Eigen::Index> &shuffled, std::size_t testBegin, std::size_t testEnd)
@@ -70,6 +53,23 @@ Split splitAround(const std::vector<Eigen::Index> &shuffled, std::size_t testBeg
 }
 
 } // namespace
+
+std::vector<Eigen::Index> shuffledRows(Eigen::Index rowCount, std::uint64_t seed)
+{
+    std::vector<Eigen::Index> rows(static_cast<std::size_t>(rowCount));
+    for (std::size_t index = 0; index < rows.size(); ++index) {
+        rows[index] = static_cast<Eigen::Index>(index);
+    }
+    Engine engine(seed);
+    // Fisher–Yates from the back: position i swaps with a uniform position in
+    // [0, i], which makes every permutation equally likely.
+    for (std::size_t index = rows.size(); index > 1; --index) {
+        const std::size_t last = index - 1;
+        const auto other = static_cast<std::size_t>(drawBelow(engine, static_cast<std::uint64_t>(index)));
+        std::swap(rows[last], rows[other]);
+    }
+    return rows;
+}
 
 Split holdOutSplit(Eigen::Index rowCount, double testFraction, std::uint64_t seed)
 {

@@ -1,15 +1,13 @@
 #include "runtime/LibraryVersions.h"
 
+#include "BuildConfig.h"
+
 #include <Eigen/Core>
 #include <torch/cuda.h>
 #include <torch/version.h>
 
 #ifdef GPUMEM_WITH_XGBOOST
 #include <xgboost/c_api.h>
-#endif
-
-#ifndef GPUMEM_PROJECT_VERSION
-#define GPUMEM_PROJECT_VERSION "unknown"
 #endif
 
 namespace gpumem::runtime {

@@ -1,9 +1,12 @@
 #include "cli/CommandLine.h"
 
+#include "io/AtomicFileWriter.h"
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <sstream>
@@ -180,6 +183,61 @@ class TestCommandLine : public QObject
         const Run run = runGpumem(list);
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(QString::fromStdString(run.err).contains(expected), run.err.c_str());
+    }
+
+    void trainsSavesAndPredicts()
+    {
+        QTemporaryDir folder;
+        const std::string data = folder.filePath(QStringLiteral("jobs.csv")).toStdString();
+        std::string csv = "batch,optimizer,layers,memory\n";
+        for (int row = 0; row < 48; ++row)
+            csv += std::to_string(8 * (row % 6 + 1)) + (row % 3 ? ",adam," : ",sgd,") + "\"[('linear', " +
+                   std::to_string(10 + row) + ", 100), ('ReLU', 10, 0)]\"," + std::to_string(1000 + 7 * row) + "\n";
+        gpumem::io::writeFileAtomically(data, csv);
+        const std::string model = folder.filePath(QStringLiteral("model")).toStdString();
+
+        const Run train = runGpumem({"train", data, "--target", "memory", "--preset", "fast", "--set", "epochs=2",
+                                     "--test-fraction", "0.25", "--out", model, "--json"});
+        QCOMPARE(train.exitCode, 0);
+        const QStringList lines = QString::fromStdString(train.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        const QJsonObject summary = parseJson(lines.last().toStdString());
+        QCOMPARE(summary.value("event").toString(), QStringLiteral("finished"));
+        QCOMPARE(summary.value("epochs_run").toInt(), 2);
+        QCOMPARE(summary.value("test_rows").toInt(), 12);
+        QVERIFY(summary.value("test_metrics").toObject().value("rmse").toDouble() > 0.0);
+        QVERIFY(lines.first().contains(QStringLiteral("\"event\":\"batch\"")));
+        QVERIFY(QFile::exists(QString::fromStdString(model + "/model.json")));
+        QVERIFY(QFile::exists(QString::fromStdString(model + "/weights.pt")));
+
+        const std::string predictions = folder.filePath(QStringLiteral("predictions.csv")).toStdString();
+        const Run predict = runGpumem({"predict", model, data, "--out", predictions});
+        QCOMPARE(predict.exitCode, 0);
+        QFile file(QString::fromStdString(predictions));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QList<QByteArray> rows = file.readAll().split('\n');
+        QCOMPARE(rows.first(), QByteArray("prediction,actual,error"));
+        QCOMPARE(rows.size(), 1 + 48 + 1); // header, one row per input row, final newline
+        QCOMPARE(rows[1].split(',')[1], QByteArray("1000"));
+
+        gpumem::io::writeFileAtomically(data, "batch,layers\n8,\"[('linear', 10, 100)]\"\n");
+        const Run refused = runGpumem({"predict", model, data});
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(refused.err.find("missing column 'optimizer', which the model was trained with") != std::string::npos,
+                 refused.err.c_str());
+    }
+
+    void describesTheModel()
+    {
+        const Run run = runGpumem({"describe-model", "--preset", "fast", "--json"});
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject description = parseJson(run.out);
+        QCOMPARE(description.value("blocks").toArray().size(), 6);
+        QVERIFY(description.value("total_parameters").toInt() > 1000);
+        QCOMPARE(description.value("hyperparameters").toObject().value("epochs").toInt(), 12);
+        const Run unknown = runGpumem({"describe-model", "--preset", "huge"});
+        QCOMPARE(unknown.exitCode, 1);
+        QVERIFY2(unknown.err.find("no preset named 'huge'; presets: default, fast, gpu") != std::string::npos,
+                 unknown.err.c_str());
     }
 
     void versionNamesTheLibraries()

@@ -37,6 +37,24 @@ class TestScaling : public QObject
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, standardizer.transform(Eigen::MatrixXd(1, 3)));
     }
 
+    void logScalesOnlyWideNonNegativeColumns()
+    {
+        Eigen::MatrixXd features(3, 3);
+        // clang-format off
+        features << 0,    -5, 1,
+                    99,   500, 2,
+                    999,  7, 3;
+        // clang-format on
+        Standardizer standardizer;
+        standardizer.fit(features, {0, 1, 2}, true);
+        // Column 0 is non-negative and exceeds 100; column 1 goes negative; column 2 stays small.
+        QCOMPARE(standardizer.logColumns(), (std::vector<bool>{true, false, false}));
+        // log1p gives 0, ln 100, ln 1000: mean ln(10^5)/3 = 5 ln 10 / 3.
+        QVERIFY(std::fabs(standardizer.means()[0] - 5.0 * std::log(10.0) / 3.0) < 1e-12);
+        const Standardizer restored(standardizer.logColumns(), standardizer.means(), standardizer.scales());
+        QCOMPARE(restored.transform(features), standardizer.transform(features));
+    }
+
     void transformsTargetAndBack()
     {
         Eigen::VectorXd target(4);

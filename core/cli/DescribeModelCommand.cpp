@@ -1,0 +1,109 @@
+#include "cli/DescribeModelCommand.h"
+
+#include "cli/DataOptions.h"
+#include "cli/ModelOptions.h"
+#include "cli/TextTable.h"
+#include "data/FeatureEncoder.h"
+#include "io/InputError.h"
+#include "io/JsonWriter.h"
+#include "models/NeuralNetworkRegressor.h"
+
+namespace gpumem::cli {
+
+namespace {
+
+// Sizes used without a data file: a GPUMemNet-like MLP dataset.
+constexpr std::int64_t exampleFeatures = 40;
+constexpr std::int64_t exampleLayerTypes = 16;
+constexpr std::int64_t exampleFieldsPerLayer = 2;
+constexpr std::int64_t exampleLayers = 17;
+
+struct DataSizes
+{
+    std::int64_t features = exampleFeatures;
+    std::int64_t layerTypes = exampleLayerTypes;
+    std::int64_t fieldsPerLayer = exampleFieldsPerLayer;
+    std::int64_t typicalLayers = exampleLayers;
+    std::string source = "example sizes (no DATA.csv given)";
+};
+
+DataSizes sizesOf(const std::string &path, const ParsedArguments &arguments)
+{
+    const LoadedData loaded = loadData(path, arguments);
+    const data::Dataset dataset = data::Dataset::fromTable(*loaded.table, loaded.roles, loaded.usableRows);
+    std::vector<Eigen::Index> rows;
+    for (std::size_t row = 0; row < dataset.rowCount(); ++row)
+        rows.push_back(static_cast<Eigen::Index>(row));
+    data::FeatureEncoder encoder;
+    encoder.fit(dataset, rows);
+    DataSizes sizes;
+    sizes.features = static_cast<std::int64_t>(encoder.featureNames().size());
+    sizes.layerTypes = static_cast<std::int64_t>(encoder.encoding().layerTypes.size());
+    sizes.fieldsPerLayer = encoder.encoding().fieldsPerLayer;
+    sizes.typicalLayers =
+        dataset.hasSequence() ? static_cast<std::int64_t>(dataset.sequence().totalLayers() / dataset.rowCount()) : 0;
+    sizes.source = path;
+    return sizes;
+}
+
+} // namespace
+
+int runDescribeModel(const std::vector<std::string> &arguments, std::ostream &out, std::ostream &)
+{
+    ArgumentParser parser("gpumem describe-model [DATA.csv] [options]",
+                          "Shows the network the hyperparameters build: token embedding, BiGRU, Transformer\n"
+                          "encoder, pooling and head, with tensor shapes and parameter counts per block.");
+    parser.optionalPositional("DATA.csv", "take the token counts and layer types from this file");
+    addDataOptions(parser);
+    addModelOptions(parser);
+    parser.flag("json", "print JSON: the blocks and every hyperparameter's description and value");
+    const ParsedArguments parsed = parser.parse(arguments);
+    if (parsed.helpRequested()) {
+        out << parser.helpText();
+        return 0;
+    }
+    const models::Hyperparameters hyperparameters = hyperparametersFrom(parsed);
+    const DataSizes sizes = parsed.positionals().empty() ? DataSizes() : sizesOf(parsed.positionals().front(), parsed);
+    const auto blocks = models::describeArchitecture(hyperparameters, sizes.features, sizes.layerTypes,
+                                                     sizes.fieldsPerLayer, sizes.typicalLayers);
+    std::int64_t total = 0;
+    for (const auto &block : blocks)
+        total += block.parameters;
+
+    if (parsed.has("json")) {
+        io::JsonWriter json(out);
+        json.beginObject();
+        json.key("sizes_from").value(sizes.source);
+        json.key("blocks").beginArray();
+        for (const auto &block : blocks) {
+            json.beginObject();
+            json.key("name").value(block.name);
+            json.key("detail").value(block.detail);
+            json.key("output_shape").value(block.outputShape);
+            json.key("parameters").value(block.parameters);
+            json.endObject();
+        }
+        json.endArray();
+        json.key("total_parameters").value(total);
+        json.key("hyperparameters");
+        hyperparameters.writeValues(json);
+        json.key("descriptions");
+        hyperparameters.writeDescriptions(json);
+        json.endObject();
+        return 0;
+    }
+    out << hyperparameters.choice("architecture") << " for " << sizes.features << " feature tokens";
+    if (sizes.layerTypes > 0 && hyperparameters.boolean("layer_tokens"))
+        out << " and layer tokens (" << sizes.layerTypes << " layer types)";
+    out << "; sizes from " << sizes.source << "\n\n";
+    TextTable table({"block", "output shape", "parameters", "detail"},
+                    {TextTable::Alignment::Left, TextTable::Alignment::Left, TextTable::Alignment::Right,
+                     TextTable::Alignment::Left});
+    for (const auto &block : blocks)
+        table.addRow({block.name, block.outputShape, std::to_string(block.parameters), block.detail});
+    table.addRow({"Total", "", std::to_string(total), ""});
+    table.print(out);
+    return 0;
+}
+
+} // namespace gpumem::cli

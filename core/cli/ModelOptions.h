@@ -1,0 +1,31 @@
+#pragma once
+
+#include "cli/ArgumentParser.h"
+#include "models/Hyperparameters.h"
+#include "models/NeuralNetworkRegressor.h"
+
+#include <string>
+#include <vector>
+
+namespace gpumem::cli {
+
+// The options that choose the neural model's hyperparameters (--preset, --config,
+// --set) and where it computes (--device, --threads, --seed), shared by train,
+// describe-model and compare.
+void addModelOptions(ArgumentParser &parser);
+void addComputeOptions(ArgumentParser &parser);
+
+// Starts from the defaults, then applies the preset, the --config file and every
+// --set in order. Throws io::InputError naming the file or hyperparameter.
+models::Hyperparameters hyperparametersFrom(const ParsedArguments &arguments);
+
+// Reads --device and --seed, and applies --threads to LibTorch and OpenBLAS.
+models::ComputeSettings computeSettingsFrom(const ParsedArguments &arguments);
+
+// Returns the file of a named preset: GPUMEM_PRESET_DIR, then the installed
+// share/gpumem-workbench/presets, then the source tree. Throws when none has it.
+std::string presetPath(const std::string &name);
+// Returns the names of the presets found, sorted.
+std::vector<std::string> presetNames();
+
+} // namespace gpumem::cli

@@ -1,0 +1,122 @@
+#include "cli/PredictCommand.h"
+
+#include "cli/ArgumentParser.h"
+#include "cli/DataOptions.h"
+#include "cli/ModelOptions.h"
+#include "data/Dataset.h"
+#include "data/TableLoader.h"
+#include "io/AtomicFileWriter.h"
+#include "io/InputError.h"
+#include "models/NeuralNetworkRegressor.h"
+
+#include <charconv>
+#include <sstream>
+
+namespace gpumem::cli {
+
+namespace {
+
+// The roles the model's schema asks for; a column it needs but the file lacks is an error naming it.
+data::RoleRequest rolesFromSchema(const models::ModelSchema &schema, const data::Table &table)
+{
+    data::RoleRequest request;
+    const data::FeatureEncoding &encoding = schema.encoding;
+    request.features = encoding.numericColumns;
+    for (const auto &categorical : encoding.categoricals)
+        request.features.push_back(categorical.column);
+    request.sequenceColumn = encoding.sequenceColumn;
+    std::vector<std::string> needed = request.features;
+    if (!request.sequenceColumn.empty())
+        needed.push_back(request.sequenceColumn);
+    for (const auto &column : needed)
+        if (!table.columnIndex(column))
+            throw io::InputError(table.source(), 1, 0,
+                                 "missing column " + io::quoteForMessage(column, 60) +
+                                     ", which the model was trained with; the file has: " + table.columnNameList());
+    for (const auto &column : encoding.numericColumns) {
+        const data::Column &found = table.column(*table.columnIndex(column));
+        if (found.type != data::ColumnType::Numeric) {
+            const data::BadCell cell = found.firstNonNumericCell.value_or(data::BadCell{0, "it has no values"});
+            throw io::InputError(table.source(), cell.line, static_cast<std::int64_t>(found.index + 1),
+                                 "column " + io::quoteForMessage(column, 60) +
+                                     " must be numeric, as in training, but " + cell.reason);
+        }
+    }
+    if (table.columnIndex(schema.target) &&
+        table.column(*table.columnIndex(schema.target)).type == data::ColumnType::Numeric)
+        request.target = schema.target;
+    if (request.features.empty() && request.sequenceColumn.empty())
+        throw io::InputError("the model has no input columns");
+    return request;
+}
+
+std::string number(double value)
+{
+    char text[32];
+    const auto result = std::to_chars(text, text + sizeof text, value);
+    return std::string(text, result.ptr);
+}
+
+} // namespace
+
+int runPredict(const std::vector<std::string> &arguments, std::ostream &out, std::ostream &err)
+{
+    ArgumentParser parser(
+        "gpumem predict MODEL_DIR DATA.csv [options]",
+        "Predicts the peak GPU memory of every job in DATA.csv with a model saved by\n"
+        "`gpumem train`. Writes CSV: one row per input row, in order, with the column\n"
+        "`prediction`, plus `actual` and `error` (prediction - actual) when DATA.csv has the target.");
+    parser.positional("MODEL_DIR", "a model folder written by gpumem train");
+    parser.positional("DATA.csv", "the jobs to predict, with the columns the model was trained on");
+    parser.option("out", "PRED.csv", "write here (atomically) instead of to stdout")
+        .option("on-bad-cell", "fail|drop", "a row with a missing or invalid cell: stop (default) or leave it empty")
+        .option("delimiter", "auto|comma|semicolon|tab", "field delimiter (default: detected)")
+        .option("device", "auto|cpu|cuda", "where to compute (default auto)")
+        .option("threads", "N", "CPU threads (default 1)");
+
+    const ParsedArguments parsed = parser.parse(arguments);
+    if (parsed.helpRequested()) {
+        out << parser.helpText();
+        return 0;
+    }
+    models::ComputeSettings compute = computeSettingsFrom(parsed);
+    const models::NeuralNetworkRegressor model = models::NeuralNetworkRegressor::load(parsed.positionals()[0], compute);
+
+    data::TableLoadOptions loadOptions;
+    loadOptions.delimiter = parseDelimiter(parsed.value("delimiter"));
+    // Every text column may be a feature here, so none may turn into an unusable identifier.
+    loadOptions.categoricalLimit = std::numeric_limits<std::size_t>::max();
+    const data::Table table = data::loadTable(parsed.positionals()[1], loadOptions);
+    const data::RoleRequest request = rolesFromSchema(model.schema(), table);
+    const auto roles = data::assignRoles(table, request);
+    std::vector<std::string> warnings;
+    const auto usable =
+        data::selectUsableRows(table, roles, data::parseBadCellPolicy(parsed.value("on-bad-cell", "fail")), warnings);
+    for (const auto &warning : warnings)
+        err << "warning: " << warning << '\n';
+    const data::Dataset dataset = data::Dataset::fromTable(table, roles, usable);
+    const Eigen::VectorXd predicted = model.predict(dataset);
+
+    std::ostringstream csv;
+    csv << (dataset.hasTarget() ? "prediction,actual,error\n" : "prediction\n");
+    std::size_t next = 0; // index into usable rows
+    for (std::size_t row = 0; row < table.rowCount(); ++row) {
+        if (next < usable.size() && usable[next] == row) {
+            const auto index = static_cast<Eigen::Index>(next++);
+            csv << number(predicted[index]);
+            if (dataset.hasTarget())
+                csv << ',' << number(dataset.target()[index]) << ','
+                    << number(predicted[index] - dataset.target()[index]);
+        } else if (dataset.hasTarget()) {
+            csv << ",,"; // a dropped row keeps its place, with empty cells
+        }
+        csv << '\n';
+    }
+    if (parsed.has("out"))
+        io::writeFileAtomically(parsed.value("out"), csv.str());
+    else
+        out << csv.str();
+    return 0;
+}
+
+} // namespace gpumem::cli

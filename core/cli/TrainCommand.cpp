@@ -1,0 +1,135 @@
+#include "cli/TrainCommand.h"
+
+#include "cli/DataOptions.h"
+#include "cli/MetricsFormat.h"
+#include "cli/ModelOptions.h"
+#include "cli/TrainingReporter.h"
+#include "data/ColumnRoles.h"
+#include "evaluation/Splits.h"
+#include "io/InputError.h"
+#include "models/NeuralNetworkRegressor.h"
+
+#include <charconv>
+#include <unistd.h>
+
+namespace gpumem::cli {
+
+namespace {
+
+double parseFraction(const std::string &text)
+{
+    double value = 0.0;
+    const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || result.ec != std::errc() || result.ptr != text.data() + text.size() || value < 0.0 ||
+        value >= 1.0)
+        throw io::InputError("--test-fraction takes a number in [0, 1), not " + io::quoteForMessage(text));
+    return value;
+}
+
+evaluation::RegressionMetrics metricsOn(const Eigen::VectorXd &actual, const Eigen::VectorXd &predicted,
+                                        const std::vector<Eigen::Index> &rows)
+{
+    Eigen::VectorXd actualRows(static_cast<Eigen::Index>(rows.size()));
+    Eigen::VectorXd predictedRows(static_cast<Eigen::Index>(rows.size()));
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        actualRows[static_cast<Eigen::Index>(i)] = actual[rows[i]];
+        predictedRows[static_cast<Eigen::Index>(i)] = predicted[rows[i]];
+    }
+    return evaluation::computeMetrics(actualRows, predictedRows);
+}
+
+} // namespace
+
+int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::ostream &err)
+{
+    ArgumentParser parser("gpumem train DATA.csv --target COLUMN --out MODEL_DIR [options]",
+                          "Trains the BiGRU-optimised Transformer to predict a job's peak GPU memory and saves it\n"
+                          "as a model folder that `gpumem predict` reads.");
+    parser.positional("DATA.csv", "the measurements, one job per row, with a header row");
+    addDataOptions(parser);
+    addModelOptions(parser);
+    addComputeOptions(parser);
+    parser.option("test-fraction", "F", "hold out this share of rows (seeded) and report metrics on it (default 0)")
+        .option("out", "MODEL_DIR", "the model folder to write (replaced atomically)")
+        .flag("json", "print JSON Lines (progress events, then a summary) on stdout");
+
+    const ParsedArguments parsed = parser.parse(arguments);
+    if (parsed.helpRequested()) {
+        out << parser.helpText();
+        return 0;
+    }
+    if (!parsed.has("out"))
+        throw io::InputError("missing --out MODEL_DIR (see 'gpumem train --help')");
+    if (!parsed.has("target"))
+        throw io::InputError("missing --target COLUMN (see 'gpumem inspect' for candidates)");
+    const std::string path = parsed.positionals().front();
+    const models::Hyperparameters hyperparameters = hyperparametersFrom(parsed);
+    const models::ComputeSettings compute = computeSettingsFrom(parsed);
+    const double testFraction = parseFraction(parsed.value("test-fraction", "0"));
+
+    const LoadedData loaded = loadData(path, parsed);
+    const data::Dataset dataset = data::Dataset::fromTable(*loaded.table, loaded.roles, loaded.usableRows);
+    const bool json = parsed.has("json");
+    for (const auto &warning : loaded.warnings)
+        err << "warning: " << warning << '\n';
+
+    const auto rows = static_cast<Eigen::Index>(dataset.rowCount());
+    evaluation::Split split;
+    if (testFraction > 0.0) {
+        split = evaluation::holdOutSplit(rows, testFraction, compute.seed);
+    } else {
+        for (Eigen::Index row = 0; row < rows; ++row)
+            split.train.push_back(row);
+    }
+
+    models::NeuralNetworkRegressor model(hyperparameters, compute);
+    const auto style = json               ? TrainingReporter::Style::JsonLines
+                       : ::isatty(2) != 0 ? TrainingReporter::Style::ProgressBar
+                                          : TrainingReporter::Style::EpochLines;
+    TrainingReporter reporter(style, out, err);
+    const training::TrainingResult result = model.fit(dataset, split.train, &reporter);
+    reporter.finish();
+    if (result.stopReason == training::StopReason::NotFinite || result.stopReason == training::StopReason::Cancelled)
+        throw io::InputError(result.message + "; no model was saved");
+
+    const Eigen::VectorXd predicted = model.predict(dataset);
+    const auto trainMetrics = metricsOn(dataset.target(), predicted, split.train);
+    const std::string outDirectory = parsed.value("out");
+    model.save(outDirectory);
+
+    const double samplesPerSecond = result.epochs.empty() ? 0.0 : result.epochs.back().samplesPerSecond;
+    if (json) {
+        io::JsonWriter summary(out, 0);
+        summary.beginObject();
+        summary.key("event").value("finished");
+        summary.key("stop_reason").value(training::stopReasonName(result.stopReason));
+        summary.key("message").value(result.message);
+        summary.key("epochs_run").value(result.epochs.size());
+        summary.key("best_epoch").value(result.bestEpoch);
+        summary.key("seconds").value(result.seconds);
+        summary.key("samples_per_second").value(samplesPerSecond);
+        summary.key("device").value(model.deviceName());
+        summary.key("train_rows").value(split.train.size());
+        summary.key("test_rows").value(split.test.size());
+        summary.key("train_metrics");
+        writeMetrics(summary, trainMetrics);
+        if (!split.test.empty()) {
+            summary.key("test_metrics");
+            writeMetrics(summary, metricsOn(dataset.target(), predicted, split.test));
+        }
+        summary.key("model_dir").value(outDirectory);
+        summary.endObject();
+        out << '\n';
+    } else {
+        out << result.message << " in " << formatDuration(result.seconds) << " on " << model.deviceName()
+            << " (best epoch " << result.bestEpoch << ")\n";
+        out << "train (" << split.train.size() << " rows): " << describeMetrics(trainMetrics) << '\n';
+        if (!split.test.empty())
+            out << "test  (" << split.test.size()
+                << " rows): " << describeMetrics(metricsOn(dataset.target(), predicted, split.test)) << '\n';
+        out << "saved " << outDirectory << '\n';
+    }
+    return 0;
+}
+
+} // namespace gpumem::cli

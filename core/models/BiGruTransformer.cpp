@@ -1,0 +1,207 @@
+#include "models/BiGruTransformer.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace gpumem::models {
+
+namespace {
+
+bool runsGru(const std::string &architecture)
+{
+    return architecture != "transformer_only";
+}
+
+bool runsEncoder(const std::string &architecture)
+{
+    return architecture != "bigru_only";
+}
+
+// Sinusoidal positions for layer tokens: order matters for a layer sequence, and
+// attention alone cannot see it (the GRU can, but not in transformer_only).
+torch::Tensor sinusoidalPositions(std::int64_t count, std::int64_t width, const torch::Device &device)
+{
+    auto options = torch::TensorOptions().dtype(torch::kFloat32).device(device);
+    const auto positions = torch::arange(count, options).unsqueeze(1); // [count, 1]
+    const auto frequencies =
+        torch::exp(torch::arange(0, width, 2, options) * (-std::log(10000.0) / width)); // [width/2]
+    auto table = torch::zeros({count, width}, options);
+    table.index_put_({torch::indexing::Slice(), torch::indexing::Slice(0, torch::indexing::None, 2)},
+                     torch::sin(positions * frequencies));
+    table.index_put_({torch::indexing::Slice(), torch::indexing::Slice(1, torch::indexing::None, 2)},
+                     torch::cos(positions * frequencies));
+    return table; // [count, width]
+}
+
+} // namespace
+
+EncoderLayerImpl::EncoderLayerImpl(std::int64_t dModel, std::int64_t heads, std::int64_t feedforward, double dropout,
+                                   bool preNorm)
+    : mPreNorm(preNorm)
+{
+    mAttention = register_module(
+        "attention",
+        torch::nn::MultiheadAttention(torch::nn::MultiheadAttentionOptions(dModel, heads).dropout(dropout)));
+    mAttentionNorm = register_module("attention_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({dModel})));
+    mFeedForwardNorm = register_module("feedforward_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({dModel})));
+    mExpand = register_module("expand", torch::nn::Linear(dModel, feedforward));
+    mContract = register_module("contract", torch::nn::Linear(feedforward, dModel));
+    mDropout = register_module("dropout", torch::nn::Dropout(dropout));
+}
+
+torch::Tensor EncoderLayerImpl::attend(const torch::Tensor &tokens, const torch::Tensor &padding)
+{
+    auto attended = std::get<0>(mAttention->forward(tokens, tokens, tokens, padding, /*need_weights=*/false));
+    return mDropout->forward(attended); // [tokens, batch, d_model]
+}
+
+torch::Tensor EncoderLayerImpl::feedForward(const torch::Tensor &tokens)
+{
+    auto hidden = mDropout->forward(torch::gelu(mExpand->forward(tokens))); // [tokens, batch, feedforward]
+    return mDropout->forward(mContract->forward(hidden));                   // [tokens, batch, d_model]
+}
+
+torch::Tensor EncoderLayerImpl::forward(torch::Tensor tokens, const torch::Tensor &padding)
+{
+    if (mPreNorm) {
+        tokens = tokens + attend(mAttentionNorm->forward(tokens), padding);
+        return tokens + feedForward(mFeedForwardNorm->forward(tokens));
+    }
+    tokens = mAttentionNorm->forward(tokens + attend(tokens, padding));
+    return mFeedForwardNorm->forward(tokens + feedForward(tokens));
+}
+
+BiGruTransformerImpl::BiGruTransformerImpl(const BiGruTransformerOptions &options)
+    : mOptions(options)
+{
+    const std::int64_t d = options.dModel;
+    if (d % options.heads != 0)
+        throw std::invalid_argument("heads (" + std::to_string(options.heads) + ") must divide d_model (" +
+                                    std::to_string(d) + ")");
+    if (d % 2 != 0)
+        throw std::invalid_argument("d_model must be even");
+    mFeatureWeight = register_parameter("feature_weight", torch::randn({options.featureCount, d}) * 0.1);
+    mFeatureBias = register_parameter("feature_bias", torch::randn({options.featureCount, d}) * 0.02);
+    if (options.pooling == "cls")
+        mClassToken = register_parameter("class_token", torch::randn({1, 1, d}) * 0.02);
+    if (options.usesLayerTokens()) {
+        mLayerTypeEmbedding = register_module("layer_type_embedding", torch::nn::Embedding(options.layerTypeCount, d));
+        mLayerFieldProjection = register_module("layer_field_projection", torch::nn::Linear(options.fieldsPerLayer, d));
+    }
+    if (runsGru(options.architecture)) {
+        mGruForward = register_module("gru_forward", torch::nn::ModuleList());
+        mGruBackward = register_module("gru_backward", torch::nn::ModuleList());
+        for (std::int64_t layer = 0; layer < options.gruLayers; ++layer) {
+            const std::int64_t input = layer == 0 ? d : 2 * options.gruHidden;
+            for (auto *stack : {&mGruForward, &mGruBackward})
+                (*stack)->push_back(torch::nn::GRU(torch::nn::GRUOptions(input, options.gruHidden).batch_first(true)));
+        }
+        mGruDropout = register_module("gru_dropout", torch::nn::Dropout(options.gruDropout));
+        mGruProjection = register_module("gru_projection", torch::nn::Linear(2 * options.gruHidden, d));
+    }
+    if (runsEncoder(options.architecture)) {
+        mEncoderLayers = register_module("encoder", torch::nn::ModuleList());
+        for (std::int64_t i = 0; i < options.encoderLayers; ++i)
+            mEncoderLayers->push_back(
+                EncoderLayer(d, options.heads, options.feedforward, options.dropout, options.preNorm));
+    }
+    mFinalNorm = register_module("final_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
+    if (options.pooling == "attention")
+        mAttentionScore = register_module("attention_score", torch::nn::Linear(d, 1));
+    mHead = register_module("head", torch::nn::Sequential(torch::nn::Linear(d, options.headHidden), torch::nn::GELU(),
+                                                          torch::nn::Dropout(options.dropout),
+                                                          torch::nn::Linear(options.headHidden, 1)));
+}
+
+torch::Tensor BiGruTransformerImpl::embed(const torch::Tensor &features, const torch::Tensor &layerTypes,
+                                          const torch::Tensor &layerFields)
+{
+    // Each scalar becomes value × w_f + b_f: its own linear embedding plus a feature identity.
+    auto tokens = features.unsqueeze(-1) * mFeatureWeight + mFeatureBias; // [batch, features, d_model]
+    if (mOptions.usesLayerTokens() && layerTypes.defined() && layerTypes.size(1) > 0) {
+        auto layers = mLayerTypeEmbedding->forward(layerTypes) +
+                      mLayerFieldProjection->forward(layerFields); // [batch, layers, d_model]
+        layers = layers + sinusoidalPositions(layerTypes.size(1), mOptions.dModel, layers.device());
+        tokens = torch::cat({tokens, layers}, 1); // [batch, features + layers, d_model]
+    }
+    if (mClassToken.defined())
+        tokens = torch::cat({mClassToken.expand({tokens.size(0), 1, mOptions.dModel}), tokens}, 1);
+    return tokens; // [batch, tokens, d_model]
+}
+
+torch::Tensor BiGruTransformerImpl::runGru(const torch::Tensor &tokens, const torch::Tensor &reversal)
+{
+    // reversal: [batch, tokens] positions that reverse each row's real tokens and keep
+    // padding in place; undefined when no row is padded.
+    const auto reverse = [&reversal](const torch::Tensor &values) {
+        if (!reversal.defined())
+            return values.flip(1);
+        return values.gather(1, reversal.unsqueeze(-1).expand_as(values));
+    };
+    torch::Tensor input = tokens; // [batch, tokens, d_model]
+    for (std::size_t layer = 0; layer < mGruForward->size(); ++layer) {
+        auto forward = std::get<0>(mGruForward[layer]->as<torch::nn::GRU>()->forward(input)); // [batch, tokens, hidden]
+        auto backward = reverse(
+            std::get<0>(mGruBackward[layer]->as<torch::nn::GRU>()->forward(reverse(input)))); // [batch, tokens, hidden]
+        input = torch::cat({forward, backward}, -1); // [batch, tokens, 2·hidden]
+        if (layer + 1 < mGruForward->size())
+            input = mGruDropout->forward(input);
+    }
+    return mGruProjection->forward(input); // [batch, tokens, d_model]
+}
+
+torch::Tensor BiGruTransformerImpl::runEncoder(const torch::Tensor &tokens, const torch::Tensor &padding)
+{
+    auto sequenceFirst = tokens.transpose(0, 1); // [tokens, batch, d_model]
+    for (const auto &layer : *mEncoderLayers)
+        sequenceFirst = layer->as<EncoderLayer>()->forward(sequenceFirst, padding);
+    return sequenceFirst.transpose(0, 1); // [batch, tokens, d_model]
+}
+
+torch::Tensor BiGruTransformerImpl::pool(const torch::Tensor &tokens, const torch::Tensor &padding)
+{
+    if (mOptions.pooling == "cls")
+        return tokens.select(1, 0); // [batch, d_model]
+    if (!padding.defined()) {
+        if (mOptions.pooling == "attention")
+            return (torch::softmax(mAttentionScore->forward(tokens), 1) * tokens).sum(1); // [batch, d_model]
+        return tokens.mean(1);                                                            // [batch, d_model]
+    }
+    const auto valid = padding.logical_not().unsqueeze(-1).to(tokens.dtype()); // [batch, tokens, 1]
+    if (mOptions.pooling == "attention") {
+        auto scores = mAttentionScore->forward(tokens).masked_fill(padding.unsqueeze(-1), -1e9); // [batch, tokens, 1]
+        return (torch::softmax(scores, 1) * tokens).sum(1);                                      // [batch, d_model]
+    }
+    return (tokens * valid).sum(1) / valid.sum(1); // [batch, d_model]
+}
+
+torch::Tensor BiGruTransformerImpl::forward(const torch::Tensor &features, const torch::Tensor &layerTypes,
+                                            const torch::Tensor &layerFields, const torch::Tensor &layerCounts)
+{
+    auto tokens = embed(features, layerTypes, layerFields); // [batch, tokens, d_model]
+    const std::int64_t tokenCount = tokens.size(1);
+    const std::int64_t fixedTokens = mOptions.featureCount + (mClassToken.defined() ? 1 : 0);
+    const bool padded = tokenCount > fixedTokens && layerCounts.defined();
+
+    torch::Tensor padding;  // [batch, tokens] bool, true at padding; undefined when nothing is padded
+    torch::Tensor reversal; // [batch, tokens] int64: reverses each row's real tokens (see runGru)
+    if (padded) {
+        const auto counts = (layerCounts.to(torch::kCPU, torch::kInt64) + fixedTokens).unsqueeze(1); // [batch, 1]
+        const auto positions = torch::arange(tokenCount, torch::kInt64).unsqueeze(0);                // [1, tokens]
+        padding = positions.ge(counts).to(tokens.device());
+        reversal = torch::where(positions.lt(counts), counts - 1 - positions, positions).to(tokens.device());
+    }
+
+    const std::string &architecture = mOptions.architecture;
+    if (architecture == "bigru_transformer" || architecture == "bigru_only")
+        tokens = runGru(tokens, reversal);
+    if (runsEncoder(architecture))
+        tokens = runEncoder(tokens, padding);
+    if (architecture == "transformer_bigru")
+        tokens = runGru(tokens, reversal);
+
+    auto pooled = pool(mFinalNorm->forward(tokens), padding); // [batch, d_model]
+    return mHead->forward(pooled).squeeze(-1);                // [batch]
+}
+
+} // namespace gpumem::models

@@ -1,0 +1,78 @@
+#pragma once
+
+#include "io/JsonValue.h"
+#include "io/JsonWriter.h"
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace gpumem::models {
+
+enum class HyperparameterType
+{
+    Integer,
+    Real,
+    Boolean,
+    Choice,
+};
+
+using HyperparameterValue = std::variant<std::int64_t, double, bool, std::string>;
+
+// The description of one hyperparameter: the single source for the command
+// line's --set, presets and configuration files, and the workbench's form and tooltips.
+struct HyperparameterSpec
+{
+    std::string name; // snake_case, as typed after --set
+    HyperparameterType type = HyperparameterType::Real;
+    HyperparameterValue defaultValue;
+    double minimum = 0.0; // Integer and Real: inclusive range
+    double maximum = 0.0;
+    std::vector<std::string> choices; // Choice: the allowed values
+    std::string unit;                 // e.g. "epochs", "rows"; empty when unitless
+    std::string help;                 // one sentence
+};
+
+// Returns the lower-case name of a type, as written in descriptions ("integer", …).
+std::string hyperparameterTypeName(HyperparameterType type);
+
+// A set of hyperparameter values checked against their descriptions. Starts at
+// the defaults; every change is validated (type and range) and errors name the
+// hyperparameter. Not thread-safe; copy it to hand it to another thread.
+class Hyperparameters
+{
+  public:
+    explicit Hyperparameters(std::vector<HyperparameterSpec> specs);
+
+    const std::vector<HyperparameterSpec> &specs() const { return mSpecs; }
+    const HyperparameterSpec &spec(const std::string &name) const;
+
+    // Sets name from text as typed after --set ("epochs=20" gives name "epochs", text "20").
+    void setFromText(const std::string &name, const std::string &text);
+    // Applies "name=value" as given to --set.
+    void setAssignment(const std::string &assignment);
+    void set(const std::string &name, const HyperparameterValue &value);
+    // Applies every member of a JSON object (a preset or --config file); unknown names are errors.
+    void apply(const io::JsonValue &object, const std::string &sourceName);
+
+    std::int64_t integer(const std::string &name) const;
+    double real(const std::string &name) const;
+    bool boolean(const std::string &name) const;
+    const std::string &choice(const std::string &name) const;
+
+    // Writes {"name": value, …} in description order.
+    void writeValues(io::JsonWriter &writer) const;
+    // Writes [{"name", "type", "default", "minimum", "maximum", "choices", "unit", "help"}, …].
+    void writeDescriptions(io::JsonWriter &writer) const;
+    // Returns "name=value" text of a value, e.g. for progress lines and reports.
+    std::string text(const std::string &name) const;
+
+  private:
+    std::size_t indexOf(const std::string &name) const;
+
+    std::vector<HyperparameterSpec> mSpecs;
+    std::vector<HyperparameterValue> mValues;
+};
+
+} // namespace gpumem::models

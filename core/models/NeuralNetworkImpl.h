@@ -1,0 +1,60 @@
+#pragma once
+
+// Private to the neural regressor's .cpp files: its state, with LibTorch types.
+
+#include "data/Standardizer.h"
+#include "data/TargetTransform.h"
+#include "models/BiGruTransformer.h"
+#include "models/NeuralNetworkRegressor.h"
+
+#include <torch/torch.h>
+
+namespace gpumem::models {
+
+// A dataset turned into tensors on the model's device.
+struct PreparedInputs
+{
+    torch::Tensor features;               // [rows, features] float
+    torch::Tensor layerTypes;             // [layers] int64, 0 = a type unseen in training
+    torch::Tensor layerFields;            // [layers, fieldsPerLayer] float
+    std::vector<std::int64_t> layerStart; // rows + 1 offsets into the layer tensors (CPU)
+    torch::Tensor target;                 // [rows] float, scaled; undefined without a target
+};
+
+// One mini-batch of model inputs.
+struct BatchInputs
+{
+    torch::Tensor features;    // [batch, features]
+    torch::Tensor layerTypes;  // [batch, layers] (undefined without layer tokens)
+    torch::Tensor layerFields; // [batch, layers, fieldsPerLayer]
+    torch::Tensor layerCounts; // [batch] int64, CPU
+};
+
+struct NeuralNetworkRegressor::Impl
+{
+    Hyperparameters hyperparameters;
+    ComputeSettings compute;
+    torch::Device device{torch::kCPU};
+    ModelSchema schema;
+    data::FeatureEncoder encoder;
+    data::Standardizer featureScaler;
+    data::Standardizer fieldScaler;
+    std::vector<std::string> layerVocabulary; // index + 1 is the embedding row; 0 is unknown
+    data::TargetTransform targetTransform;
+    BiGruTransformerOptions options;
+    BiGruTransformer network{nullptr};
+    training::TrainingResult lastTraining;
+
+    Impl(Hyperparameters hyperparametersIn, ComputeSettings computeIn);
+
+    bool usesLayerTokens() const { return options.layerTypeCount > 0; }
+    BiGruTransformerOptions optionsFor(std::int64_t featureCount, std::int64_t layerTypeCount,
+                                       std::int64_t fieldsPerLayer) const;
+    PreparedInputs prepare(const data::Dataset &dataset) const;
+    BatchInputs batch(const PreparedInputs &inputs, const std::vector<Eigen::Index> &rows) const;
+};
+
+// Chooses the device for a setting ("auto", "cpu", "cuda"); throws io::InputError when CUDA is asked for but absent.
+torch::Device resolveDevice(const std::string &setting);
+
+} // namespace gpumem::models

@@ -1,0 +1,392 @@
+#include "models/NeuralNetworkImpl.h"
+
+#include "evaluation/Splits.h"
+#include "io/InputError.h"
+#include "training/Trainer.h"
+
+#include <torch/cuda.h>
+#include <torch/version.h>
+
+#include <algorithm>
+#include <cstring>
+#include <unordered_map>
+
+namespace gpumem::models {
+
+namespace {
+
+// Rows predicted per forward pass: large enough to amortise the call, small enough for any device.
+constexpr std::size_t predictionChunk = 1024;
+
+torch::Tensor toTensor(const Eigen::MatrixXd &matrix)
+{
+    // Eigen stores columns contiguously; torch expects rows.
+    const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> rows = matrix.cast<float>();
+    return torch::from_blob(const_cast<float *>(rows.data()), {rows.rows(), rows.cols()}, torch::kFloat32).clone();
+}
+
+torch::Tensor toTensor(const Eigen::VectorXd &vector)
+{
+    const Eigen::VectorXf values = vector.cast<float>();
+    return torch::from_blob(const_cast<float *>(values.data()), {values.size()}, torch::kFloat32).clone();
+}
+
+torch::Tensor rowIndex(const std::vector<Eigen::Index> &rows)
+{
+    std::vector<std::int64_t> indices(rows.begin(), rows.end());
+    return torch::tensor(indices, torch::kInt64);
+}
+
+// The numeric fields of every layer of the column: [total layers, fieldsPerLayer].
+Eigen::MatrixXd layerFieldMatrix(const data::SequenceColumn &sequence, int fieldsPerLayer)
+{
+    Eigen::MatrixXd fields(static_cast<Eigen::Index>(sequence.totalLayers()), fieldsPerLayer);
+    for (std::size_t layer = 0; layer < sequence.totalLayers(); ++layer)
+        for (int field = 0; field < fieldsPerLayer; ++field)
+            fields(static_cast<Eigen::Index>(layer), field) = sequence.field(layer, field);
+    return fields;
+}
+
+std::string shape(std::initializer_list<std::string> sizes)
+{
+    std::string text = "[";
+    for (const auto &size : sizes)
+        text += (text.size() > 1 ? ", " : "") + size;
+    return text + "]";
+}
+
+std::vector<ArchitectureBlock> describeOptions(const BiGruTransformerOptions &options, std::int64_t typicalLayers)
+{
+    torch::NoGradGuard noGradients;
+    BiGruTransformer network(options);
+    std::map<std::string, std::int64_t> parameters;
+    for (const auto &item : network->named_parameters()) {
+        const std::string &name = item.key();
+        std::string block = "head";
+        if (name.rfind("feature_", 0) == 0 || name.rfind("class_token", 0) == 0)
+            block = "features";
+        else if (name.rfind("layer_", 0) == 0)
+            block = "layers";
+        else if (name.rfind("gru", 0) == 0)
+            block = "gru";
+        else if (name.rfind("encoder", 0) == 0)
+            block = "encoder";
+        else if (name.rfind("final_norm", 0) == 0 || name.rfind("attention_score", 0) == 0)
+            block = "pooling";
+        parameters[block] += item.value().numel();
+    }
+    const std::string d = std::to_string(options.dModel);
+    const std::int64_t fixed = options.featureCount + (options.pooling == "cls" ? 1 : 0);
+    const std::string tokens = options.usesLayerTokens() ? std::to_string(fixed) + "+layers" : std::to_string(fixed);
+
+    std::vector<ArchitectureBlock> blocks;
+    blocks.push_back({"Feature tokens",
+                      std::to_string(options.featureCount) + " features × (value·w + b)" +
+                          (options.pooling == "cls" ? " + class token" : ""),
+                      shape({"batch", std::to_string(fixed), d}), parameters["features"]});
+    if (options.usesLayerTokens())
+        blocks.push_back({"Layer tokens",
+                          std::to_string(options.layerTypeCount - 1) + " layer types + " +
+                              std::to_string(options.fieldsPerLayer) + " fields, sinusoidal positions",
+                          shape({"batch", "layers (e.g. " + std::to_string(typicalLayers) + ")", d}),
+                          parameters["layers"]});
+    const ArchitectureBlock gru{"BiGRU",
+                                "2 directions × " + std::to_string(options.gruHidden) + " hidden, " +
+                                    std::to_string(options.gruLayers) + " layer(s), projected to " + d,
+                                shape({"batch", tokens, d}), parameters["gru"]};
+    const ArchitectureBlock encoder{
+        "Transformer encoder",
+        std::to_string(options.encoderLayers) + " layers, " + std::to_string(options.heads) + " heads, feed-forward " +
+            std::to_string(options.feedforward) + ", " + (options.preNorm ? "pre" : "post") + "-norm",
+        shape({"batch", tokens, d}), parameters["encoder"]};
+    const std::string &architecture = options.architecture;
+    if (architecture == "bigru_transformer" || architecture == "bigru_only")
+        blocks.push_back(gru);
+    if (architecture != "bigru_only")
+        blocks.push_back(encoder);
+    if (architecture == "transformer_bigru")
+        blocks.push_back(gru);
+    blocks.push_back({"Pooling", options.pooling + " over tokens", shape({"batch", d}), parameters["pooling"]});
+    blocks.push_back(
+        {"Head", d + " → " + std::to_string(options.headHidden) + " → 1 (GELU)", shape({"batch"}), parameters["head"]});
+    return blocks;
+}
+
+} // namespace
+
+torch::Device resolveDevice(const std::string &setting)
+{
+    if (setting == "cpu")
+        return torch::kCPU;
+    const bool cuda = torch::cuda::is_available();
+    if (setting == "cuda") {
+        if (!cuda)
+            throw io::InputError("--device cuda: LibTorch " TORCH_VERSION " sees no CUDA device here");
+        return {torch::kCUDA, 0};
+    }
+    if (setting == "auto")
+        return cuda ? torch::Device(torch::kCUDA, 0) : torch::Device(torch::kCPU);
+    throw io::InputError("--device takes auto, cpu or cuda, not " + io::quoteForMessage(setting));
+}
+
+NeuralNetworkRegressor::Impl::Impl(Hyperparameters hyperparametersIn, ComputeSettings computeIn)
+    : hyperparameters(std::move(hyperparametersIn))
+    , compute(std::move(computeIn))
+    , device(resolveDevice(compute.device))
+    , targetTransform(hyperparameters.boolean("log_target"))
+{
+}
+
+BiGruTransformerOptions NeuralNetworkRegressor::Impl::optionsFor(std::int64_t featureCount, std::int64_t layerTypeCount,
+                                                                 std::int64_t fieldsPerLayer) const
+{
+    const Hyperparameters &h = hyperparameters;
+    BiGruTransformerOptions result;
+    result.architecture = h.choice("architecture");
+    result.featureCount = featureCount;
+    result.layerTypeCount = layerTypeCount;
+    result.fieldsPerLayer = fieldsPerLayer;
+    result.dModel = h.integer("d_model");
+    result.gruHidden = h.integer("gru_hidden");
+    result.gruLayers = h.integer("gru_layers");
+    result.gruDropout = h.real("gru_dropout");
+    result.heads = h.integer("heads");
+    result.encoderLayers = h.integer("encoder_layers");
+    result.feedforward = h.integer("feedforward");
+    result.dropout = h.real("dropout");
+    result.preNorm = h.choice("norm") == "pre";
+    result.pooling = h.choice("pooling");
+    result.headHidden = h.integer("head_hidden");
+    if (result.dModel % result.heads != 0)
+        throw io::InputError("hyperparameters: heads (" + std::to_string(result.heads) + ") must divide d_model (" +
+                             std::to_string(result.dModel) + ")");
+    if (result.dModel % 2 != 0)
+        throw io::InputError("hyperparameters: d_model must be even");
+    return result;
+}
+
+PreparedInputs NeuralNetworkRegressor::Impl::prepare(const data::Dataset &dataset) const
+{
+    PreparedInputs inputs;
+    inputs.features = toTensor(featureScaler.transform(encoder.transform(dataset))).to(device);
+    if (usesLayerTokens()) {
+        const data::SequenceColumn &sequence = dataset.sequence();
+        std::unordered_map<std::string, std::int64_t> vocabulary;
+        for (std::size_t i = 0; i < layerVocabulary.size(); ++i)
+            vocabulary.emplace(layerVocabulary[i], static_cast<std::int64_t>(i + 1));
+        std::vector<std::int64_t> typeIndex; // dataset layer-type id → embedding row
+        for (const auto &type : sequence.layerTypes()) {
+            const auto it = vocabulary.find(type);
+            typeIndex.push_back(it == vocabulary.end() ? 0 : it->second);
+        }
+        std::vector<std::int64_t> types(sequence.totalLayers());
+        for (std::size_t layer = 0; layer < types.size(); ++layer)
+            types[layer] = typeIndex[sequence.layerType(layer)];
+        inputs.layerTypes = torch::tensor(types, torch::kInt64);
+        inputs.layerFields = toTensor(fieldScaler.transform(layerFieldMatrix(sequence, options.fieldsPerLayer)));
+        for (std::size_t row = 0; row <= dataset.rowCount(); ++row)
+            inputs.layerStart.push_back(static_cast<std::int64_t>(row < dataset.rowCount() ? sequence.layerBegin(row)
+                                                                                           : sequence.totalLayers()));
+    }
+    if (dataset.hasTarget())
+        inputs.target = toTensor(targetTransform.forward(dataset.target())).to(device);
+    return inputs;
+}
+
+BatchInputs NeuralNetworkRegressor::Impl::batch(const PreparedInputs &inputs,
+                                                const std::vector<Eigen::Index> &rows) const
+{
+    BatchInputs batch;
+    batch.features = inputs.features.index_select(0, rowIndex(rows).to(device)); // [batch, features]
+    if (!usesLayerTokens())
+        return batch;
+    const auto batchSize = static_cast<std::int64_t>(rows.size());
+    const std::int64_t fields = options.fieldsPerLayer;
+    std::vector<std::int64_t> counts(rows.size());
+    std::int64_t longest = 0;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const auto row = static_cast<std::size_t>(rows[i]);
+        counts[i] = inputs.layerStart[row + 1] - inputs.layerStart[row];
+        longest = std::max(longest, counts[i]);
+    }
+    // Pad to this batch's longest sequence only; masking makes the padding invisible.
+    auto types = torch::zeros({batchSize, longest}, torch::kInt64);            // [batch, layers]
+    auto values = torch::zeros({batchSize, longest, fields}, torch::kFloat32); // [batch, layers, fields]
+    const auto *sourceTypes = inputs.layerTypes.data_ptr<std::int64_t>();
+    const auto *sourceFields = inputs.layerFields.data_ptr<float>();
+    auto *targetTypes = types.data_ptr<std::int64_t>();
+    auto *targetFields = values.data_ptr<float>();
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const std::int64_t begin = inputs.layerStart[static_cast<std::size_t>(rows[i])];
+        std::memcpy(targetTypes + static_cast<std::int64_t>(i) * longest, sourceTypes + begin,
+                    static_cast<std::size_t>(counts[i]) * sizeof(std::int64_t));
+        std::memcpy(targetFields + static_cast<std::int64_t>(i) * longest * fields, sourceFields + begin * fields,
+                    static_cast<std::size_t>(counts[i] * fields) * sizeof(float));
+    }
+    batch.layerTypes = types.to(device);
+    batch.layerFields = values.to(device);
+    batch.layerCounts = torch::tensor(counts, torch::kInt64);
+    return batch;
+}
+
+NeuralNetworkRegressor::NeuralNetworkRegressor(Hyperparameters hyperparameters, ComputeSettings compute)
+    : mImpl(std::make_unique<Impl>(std::move(hyperparameters), std::move(compute)))
+{
+}
+
+NeuralNetworkRegressor::NeuralNetworkRegressor(std::unique_ptr<Impl> impl)
+    : mImpl(std::move(impl))
+{
+}
+
+NeuralNetworkRegressor::~NeuralNetworkRegressor() = default;
+NeuralNetworkRegressor::NeuralNetworkRegressor(NeuralNetworkRegressor &&) noexcept = default;
+NeuralNetworkRegressor &NeuralNetworkRegressor::operator=(NeuralNetworkRegressor &&) noexcept = default;
+
+const Hyperparameters &NeuralNetworkRegressor::hyperparameters() const
+{
+    return mImpl->hyperparameters;
+}
+
+const ModelSchema &NeuralNetworkRegressor::schema() const
+{
+    return mImpl->schema;
+}
+
+bool NeuralNetworkRegressor::isFitted() const
+{
+    return static_cast<bool>(mImpl->network);
+}
+
+std::string NeuralNetworkRegressor::deviceName() const
+{
+    return mImpl->device.str();
+}
+
+std::vector<ArchitectureBlock> NeuralNetworkRegressor::architecture() const
+{
+    return describeOptions(mImpl->options, 20);
+}
+
+training::TrainingResult NeuralNetworkRegressor::fit(const data::Dataset &dataset,
+                                                     const std::vector<Eigen::Index> &trainingRows,
+                                                     training::TrainingObserver *observer,
+                                                     training::TrainingControl *control)
+{
+    Impl &impl = *mImpl;
+    const Hyperparameters &h = impl.hyperparameters;
+    if (!dataset.hasTarget())
+        throw io::InputError("training needs a target column (--target)");
+    if (trainingRows.size() < 2)
+        throw io::InputError("training needs at least two rows");
+    torch::manual_seed(impl.compute.seed);
+
+    impl.encoder.fit(dataset, trainingRows);
+    impl.schema = {dataset.targetName(), impl.encoder.encoding()};
+    const Eigen::MatrixXd encoded = impl.encoder.transform(dataset);
+    impl.featureScaler.fit(encoded, trainingRows, h.boolean("log_inputs"));
+
+    const data::FeatureEncoding &encoding = impl.encoder.encoding();
+    const bool layerTokens = h.boolean("layer_tokens") && dataset.hasSequence() && encoding.fieldsPerLayer > 0;
+    impl.layerVocabulary.clear();
+    if (layerTokens) {
+        impl.layerVocabulary = encoding.layerTypes;
+        std::vector<Eigen::Index> trainingLayers;
+        const data::SequenceColumn &sequence = dataset.sequence();
+        for (Eigen::Index row : trainingRows)
+            for (std::size_t layer = sequence.layerBegin(static_cast<std::size_t>(row));
+                 layer < sequence.layerEnd(static_cast<std::size_t>(row)); ++layer)
+                trainingLayers.push_back(static_cast<Eigen::Index>(layer));
+        if (trainingLayers.empty())
+            trainingLayers.push_back(0);
+        impl.fieldScaler.fit(layerFieldMatrix(sequence, encoding.fieldsPerLayer), trainingLayers,
+                             h.boolean("log_inputs"));
+    }
+    impl.targetTransform = data::TargetTransform(h.boolean("log_target"));
+    impl.targetTransform.fit(dataset.target(), trainingRows);
+    impl.options =
+        impl.optionsFor(encoded.cols(), layerTokens ? static_cast<std::int64_t>(impl.layerVocabulary.size()) + 1 : 0,
+                        layerTokens ? encoding.fieldsPerLayer : 0);
+    impl.network = BiGruTransformer(impl.options);
+    impl.network->to(impl.device);
+    const PreparedInputs inputs = impl.prepare(dataset);
+
+    // The validation rows come out of the training rows, by a seeded shuffle.
+    std::vector<Eigen::Index> fitRows = trainingRows;
+    std::vector<Eigen::Index> validationRows;
+    const auto validationCount = static_cast<std::size_t>(
+        std::llround(h.real("validation_fraction") * static_cast<double>(trainingRows.size())));
+    if (validationCount > 0 && validationCount < trainingRows.size()) {
+        const auto order =
+            evaluation::shuffledRows(static_cast<Eigen::Index>(trainingRows.size()), impl.compute.seed + 7919);
+        fitRows.clear();
+        for (std::size_t i = 0; i < order.size(); ++i)
+            (i < validationCount ? validationRows : fitRows)
+                .push_back(trainingRows[static_cast<std::size_t>(order[i])]);
+        std::sort(fitRows.begin(), fitRows.end());
+        std::sort(validationRows.begin(), validationRows.end());
+    }
+
+    training::TrainerSettings settings;
+    settings.optimizer = h.choice("optimizer");
+    settings.learningRate = h.real("learning_rate");
+    settings.weightDecay = h.real("weight_decay");
+    settings.batchSize = h.integer("batch_size");
+    settings.epochs = static_cast<int>(h.integer("epochs"));
+    settings.schedule = h.choice("schedule");
+    settings.warmupFraction = h.real("warmup_fraction");
+    settings.gradientClip = h.real("gradient_clip");
+    settings.patience = static_cast<int>(h.integer("patience"));
+    settings.seed = impl.compute.seed;
+
+    BiGruTransformer &network = impl.network;
+    const auto loss = [&](const std::vector<Eigen::Index> &rows) {
+        const BatchInputs batch = impl.batch(inputs, rows);
+        const auto predicted = network->forward(batch.features, batch.layerTypes, batch.layerFields,
+                                                batch.layerCounts); // [batch]
+        return torch::mse_loss(predicted, inputs.target.index_select(0, rowIndex(rows).to(impl.device)));
+    };
+    impl.lastTraining = training::trainModel(*network, settings, fitRows, validationRows, loss, observer, control);
+    return impl.lastTraining;
+}
+
+Eigen::VectorXd NeuralNetworkRegressor::predict(const data::Dataset &dataset) const
+{
+    // Evaluation mode changes the network's state, not the model's meaning.
+    Impl &impl = *mImpl;
+    if (!impl.network)
+        throw io::InputError("the model has not been trained");
+    torch::NoGradGuard noGradients;
+    impl.network->eval();
+    const PreparedInputs inputs = impl.prepare(dataset);
+    Eigen::VectorXd predictions(static_cast<Eigen::Index>(dataset.rowCount()));
+    for (std::size_t begin = 0; begin < dataset.rowCount(); begin += predictionChunk) {
+        std::vector<Eigen::Index> rows;
+        for (std::size_t row = begin; row < std::min(dataset.rowCount(), begin + predictionChunk); ++row)
+            rows.push_back(static_cast<Eigen::Index>(row));
+        const BatchInputs batch = impl.batch(inputs, rows);
+        const auto scaled =
+            impl.network->forward(batch.features, batch.layerTypes, batch.layerFields, batch.layerCounts)
+                .to(torch::kCPU, torch::kFloat64)
+                .contiguous(); // [batch]
+        const double *values = scaled.data_ptr<double>();
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            predictions[rows[i]] = impl.targetTransform.inverse(values[i]);
+    }
+    return predictions;
+}
+
+std::vector<ArchitectureBlock> describeArchitecture(const Hyperparameters &hyperparameters, std::int64_t featureCount,
+                                                    std::int64_t layerTypes, std::int64_t fieldsPerLayer,
+                                                    std::int64_t typicalLayers)
+{
+    ComputeSettings cpu;
+    cpu.device = "cpu";
+    const NeuralNetworkRegressor::Impl impl(hyperparameters, cpu);
+    const bool layerTokens = hyperparameters.boolean("layer_tokens") && layerTypes > 0 && fieldsPerLayer > 0;
+    return describeOptions(impl.optionsFor(std::max<std::int64_t>(featureCount, 1), layerTokens ? layerTypes + 1 : 0,
+                                           layerTokens ? fieldsPerLayer : 0),
+                           typicalLayers);
+}
+
+} // namespace gpumem::models

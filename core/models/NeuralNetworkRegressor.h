@@ -1,0 +1,93 @@
+#pragma once
+
+#include "data/Dataset.h"
+#include "data/FeatureEncoder.h"
+#include "models/Hyperparameters.h"
+#include "training/TrainingProgress.h"
+
+#include <Eigen/Core>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gpumem::models {
+
+// Where and how a model computes.
+struct ComputeSettings
+{
+    std::string device = "auto"; // auto (CUDA when available), cpu, cuda
+    std::uint64_t seed = 42;     // weight initialisation, dropout, shuffling, validation split
+};
+
+// One block of the network, for `gpumem describe-model` and the workbench's architecture view.
+struct ArchitectureBlock
+{
+    std::string name;        // e.g. "BiGRU"
+    std::string detail;      // e.g. "2 directions × 32 hidden, 1 layer"
+    std::string outputShape; // e.g. "[batch, 30, 64]"
+    std::int64_t parameters = 0;
+};
+
+// The columns a trained model reads, by name.
+struct ModelSchema
+{
+    std::string target;
+    data::FeatureEncoding encoding;
+};
+
+// The BiGRU-optimised Transformer as a regressor of peak memory: prepares the
+// inputs (feature tokens, layer tokens, log scaling, target transform, all fitted
+// on training rows only), trains with the shared training loop, predicts in the
+// target's units (MiB), and saves or loads itself as a model folder. Not
+// thread-safe: one thread uses a regressor at a time (the trainer may run on a
+// worker thread while others only touch the TrainingControl).
+class NeuralNetworkRegressor
+{
+  public:
+    // Throws io::InputError when the device cannot be used.
+    NeuralNetworkRegressor(Hyperparameters hyperparameters, ComputeSettings compute = {});
+    ~NeuralNetworkRegressor();
+    NeuralNetworkRegressor(NeuralNetworkRegressor &&) noexcept;
+    NeuralNetworkRegressor &operator=(NeuralNetworkRegressor &&) noexcept;
+
+    // Fits on trainingRows of dataset (which must have a target). A validation
+    // split of validation_fraction is taken from trainingRows for early stopping.
+    // Throws io::InputError for unusable hyperparameter combinations.
+    training::TrainingResult fit(const data::Dataset &dataset, const std::vector<Eigen::Index> &trainingRows,
+                                 training::TrainingObserver *observer = nullptr,
+                                 training::TrainingControl *control = nullptr);
+
+    // Predicts every row of dataset in the target's units. Throws io::InputError
+    // when dataset lacks a column the model was trained with.
+    Eigen::VectorXd predict(const data::Dataset &dataset) const;
+
+    // Writes the model folder (weights, hyperparameters, scalers, schema, library
+    // versions) atomically: an interrupted save leaves the old folder or none.
+    void save(const std::string &directory) const;
+    // Reads a model folder written by save(). Throws io::InputError naming the file.
+    static NeuralNetworkRegressor load(const std::string &directory, ComputeSettings compute = {});
+
+    const Hyperparameters &hyperparameters() const;
+    const ModelSchema &schema() const;
+    bool isFitted() const;
+    // The device the model runs on, e.g. "cpu" or "cuda:0".
+    std::string deviceName() const;
+    // The fitted network's blocks with shapes and parameter counts.
+    std::vector<ArchitectureBlock> architecture() const;
+
+    struct Impl;
+
+  private:
+    explicit NeuralNetworkRegressor(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> mImpl;
+};
+
+// Describes the network the hyperparameters build for data with featureCount
+// scalar features and, when layerTypes > 0, layer tokens of fieldsPerLayer numbers
+// (typicalLayers per row for the shapes). Throws io::InputError for invalid sizes.
+std::vector<ArchitectureBlock> describeArchitecture(const Hyperparameters &hyperparameters, std::int64_t featureCount,
+                                                    std::int64_t layerTypes, std::int64_t fieldsPerLayer,
+                                                    std::int64_t typicalLayers);
+
+} // namespace gpumem::models

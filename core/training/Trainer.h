@@ -1,0 +1,47 @@
+#pragma once
+
+// The optimisation loop shared by the project's LibTorch models. Include only
+// from .cpp files: this header pulls in <torch/torch.h>.
+
+#include "training/TrainingProgress.h"
+
+#include <Eigen/Core>
+#include <torch/torch.h>
+
+#include <functional>
+#include <vector>
+
+namespace gpumem::training {
+
+struct TrainerSettings
+{
+    std::string optimizer = "adamw"; // adam
+    double learningRate = 2e-3;
+    double weightDecay = 1e-4;
+    std::int64_t batchSize = 64;
+    int epochs = 150;
+    std::string schedule = "one_cycle"; // cosine, plateau, constant
+    double warmupFraction = 0.1;
+    double gradientClip = 1.0; // 0 = off
+    int patience = 0;          // 0 = no early stopping
+    std::uint64_t seed = 42;   // shuffles the rows each epoch
+};
+
+// Returns the mean loss of the given rows as a scalar tensor. Called with
+// gradients enabled and the model in training mode for training batches, and
+// under NoGradGuard with the model in evaluation mode for validation.
+using BatchLoss = std::function<torch::Tensor(const std::vector<Eigen::Index> &rows)>;
+
+// Trains model on trainingRows in shuffled mini-batches with Adam or AdamW, the
+// learning-rate schedule, gradient clipping and, when validationRows is not empty,
+// early stopping that restores the weights of the best validation epoch. Reports
+// every batch and epoch to observer and honours control before every batch. A NaN
+// or infinite loss stops training with StopReason::NotFinite and the weights of the
+// best epoch so far. Deterministic on the CPU for a given seed and thread count.
+// Runs on the calling thread; call it from the thread that owns the model.
+TrainingResult trainModel(torch::nn::Module &model, const TrainerSettings &settings,
+                          const std::vector<Eigen::Index> &trainingRows,
+                          const std::vector<Eigen::Index> &validationRows, const BatchLoss &loss,
+                          TrainingObserver *observer, TrainingControl *control);
+
+} // namespace gpumem::training

@@ -1,0 +1,48 @@
+#include "training/TrainingProgress.h"
+
+namespace gpumem::training {
+
+void TrainingControl::pause()
+{
+    mPaused = true;
+}
+
+void TrainingControl::resume()
+{
+    {
+        std::lock_guard<std::mutex> lock(mMutex);
+        mPaused = false;
+    }
+    mResumed.notify_all();
+}
+
+void TrainingControl::cancel()
+{
+    {
+        std::lock_guard<std::mutex> lock(mMutex);
+        mCancelled = true;
+    }
+    mResumed.notify_all();
+}
+
+bool TrainingControl::waitWhilePaused()
+{
+    if (mPaused) {
+        std::unique_lock<std::mutex> lock(mMutex);
+        mResumed.wait(lock, [this] { return !mPaused || mCancelled; });
+    }
+    return !mCancelled;
+}
+
+std::string stopReasonName(StopReason reason)
+{
+    switch (reason) {
+    case StopReason::Completed: return "completed";
+    case StopReason::EarlyStopped: return "early_stopped";
+    case StopReason::Cancelled: return "cancelled";
+    case StopReason::NotFinite: return "not_finite";
+    }
+    return "unknown";
+}
+
+} // namespace gpumem::training

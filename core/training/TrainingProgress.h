@@ -1,0 +1,92 @@
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace gpumem::training {
+
+// Reported after every optimisation step. Losses are on the model's scaled target.
+struct BatchProgress
+{
+    int epoch = 0; // 1-based
+    int epochs = 0;
+    std::int64_t batch = 0;   // 1-based within the epoch
+    std::int64_t batches = 0; // per epoch
+    double trainLoss = 0.0;   // this batch's mean loss
+    double learningRate = 0.0;
+    double samplesPerSecond = 0.0;
+    double elapsedSeconds = 0.0;
+    double remainingSeconds = 0.0; // estimate
+};
+
+// Reported after every epoch.
+struct EpochProgress
+{
+    int epoch = 0; // 1-based
+    int epochs = 0;
+    double trainLoss = 0.0;       // mean over the epoch's rows
+    double validationLoss = -1.0; // negative when there is no validation split
+    double learningRate = 0.0;    // at the end of the epoch
+    double samplesPerSecond = 0.0;
+    double elapsedSeconds = 0.0;
+    double remainingSeconds = 0.0;
+    bool best = false; // the best validation loss so far (or the last epoch without validation)
+};
+
+// Receives progress from the training thread. Implementations must be quick and
+// must not block; the workbench forwards them to the GUI thread as queued signals.
+class TrainingObserver
+{
+  public:
+    virtual ~TrainingObserver() = default;
+    virtual void batchFinished(const BatchProgress &) {}
+    virtual void epochFinished(const EpochProgress &) {}
+};
+
+// Lets another thread pause, resume or cancel a running training. Training checks
+// it before every batch, so requests take effect within one batch. Thread-safe.
+class TrainingControl
+{
+  public:
+    void pause();
+    void resume();
+    void cancel();
+    bool isPaused() const { return mPaused.load(); }
+    bool isCancelled() const { return mCancelled.load(); }
+    // Blocks while paused; returns false when training should stop (cancelled).
+    bool waitWhilePaused();
+
+  private:
+    std::atomic_bool mPaused{false};
+    std::atomic_bool mCancelled{false};
+    std::mutex mMutex; // guards the wait on mResumed
+    std::condition_variable mResumed;
+};
+
+// How a training ended.
+enum class StopReason
+{
+    Completed,    // every epoch ran
+    EarlyStopped, // no validation improvement for `patience` epochs
+    Cancelled,    // TrainingControl::cancel()
+    NotFinite,    // a loss became NaN or infinite
+};
+
+std::string stopReasonName(StopReason reason);
+
+// What a training run produced besides the weights.
+struct TrainingResult
+{
+    StopReason stopReason = StopReason::Completed;
+    std::string message; // one line for the user, e.g. why it stopped
+    std::vector<EpochProgress> epochs;
+    int bestEpoch = 0; // the epoch whose weights the model holds (1-based; 0 if none)
+    double seconds = 0.0;
+    std::vector<std::string> warnings;
+};
+
+} // namespace gpumem::training

@@ -1,0 +1,124 @@
+#include "io/InputError.h"
+#include "io/JsonValue.h"
+#include "models/NeuralNetworkHyperparameters.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+#include <sstream>
+
+using gpumem::models::Hyperparameters;
+
+class TestHyperparameters : public QObject
+{
+    Q_OBJECT
+
+  private Q_SLOTS:
+    void startsAtTheDefaults()
+    {
+        const Hyperparameters hyperparameters = gpumem::models::neuralNetworkHyperparameters();
+        QCOMPARE(hyperparameters.choice("architecture"), std::string("bigru_transformer"));
+        QCOMPARE(hyperparameters.integer("d_model"), std::int64_t{64});
+        QCOMPARE(hyperparameters.real("learning_rate"), 2e-3);
+        QCOMPARE(hyperparameters.boolean("log_target"), true);
+        for (const auto &spec : hyperparameters.specs())
+            QVERIFY2(!spec.help.empty() && spec.help.back() == '.', spec.name.c_str());
+    }
+
+    void setsFromText_data()
+    {
+        QTest::addColumn<QString>("assignment");
+        QTest::addColumn<QString>("expectedText");
+        QTest::newRow("integer") << "epochs=20"
+                                 << "20";
+        QTest::newRow("integer written as real") << "epochs=2e1"
+                                                 << "20";
+        QTest::newRow("real") << "learning_rate=0.0005"
+                              << "0.0005";
+        QTest::newRow("boolean") << "log_target=off"
+                                 << "false";
+        QTest::newRow("choice") << "pooling=cls"
+                                << "cls";
+    }
+
+    void setsFromText()
+    {
+        QFETCH(QString, assignment);
+        QFETCH(QString, expectedText);
+        Hyperparameters hyperparameters = gpumem::models::neuralNetworkHyperparameters();
+        hyperparameters.setAssignment(assignment.toStdString());
+        const std::string name = assignment.section(QLatin1Char('='), 0, 0).toStdString();
+        QCOMPARE(QString::fromStdString(hyperparameters.text(name)), expectedText);
+    }
+
+    void rejectsBadValues_data()
+    {
+        QTest::addColumn<QString>("assignment");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("unknown name") << "dmodel=3"
+                                      << "unknown hyperparameter 'dmodel'; known: architecture";
+        QTest::newRow("out of range") << "epochs=0"
+                                      << "hyperparameter epochs: 0 is outside [1, 100000]";
+        QTest::newRow("fraction") << "epochs=2.5"
+                                  << "hyperparameter epochs: expected a whole number";
+        QTest::newRow("not a number") << "learning_rate=fast"
+                                      << "expected a number, not 'fast'";
+        QTest::newRow("bad choice") << "pooling=max"
+                                    << "expected one of mean, attention, cls";
+        QTest::newRow("bad boolean") << "log_target=maybe"
+                                     << "expected true or false";
+        QTest::newRow("no equals") << "epochs"
+                                   << "--set expects name=value";
+    }
+
+    void rejectsBadValues()
+    {
+        QFETCH(QString, assignment);
+        QFETCH(QString, message);
+        Hyperparameters hyperparameters = gpumem::models::neuralNetworkHyperparameters();
+        try {
+            hyperparameters.setAssignment(assignment.toStdString());
+            QFAIL("no error raised");
+        } catch (const gpumem::io::InputError &error) {
+            QVERIFY2(QString::fromUtf8(error.what()).contains(message), error.what());
+        }
+    }
+
+    void appliesJsonObjects()
+    {
+        Hyperparameters hyperparameters = gpumem::models::neuralNetworkHyperparameters();
+        hyperparameters.apply(
+            gpumem::io::parseJson("{\"d_model\": 128, \"norm\": \"post\", \"layer_tokens\": false}", "p"),
+            "preset.json");
+        QCOMPARE(hyperparameters.integer("d_model"), std::int64_t{128});
+        QCOMPARE(hyperparameters.choice("norm"), std::string("post"));
+        QCOMPARE(hyperparameters.boolean("layer_tokens"), false);
+        try {
+            hyperparameters.apply(gpumem::io::parseJson("{\"heads\": \"four\"}", "p"), "preset.json");
+            QFAIL("no error raised");
+        } catch (const gpumem::io::InputError &error) {
+            QCOMPARE(std::string(error.what()), std::string("preset.json: hyperparameter heads: expected a whole number"));
+        }
+    }
+
+    void describesEveryHyperparameterAsJson()
+    {
+        const Hyperparameters hyperparameters = gpumem::models::neuralNetworkHyperparameters();
+        std::ostringstream out;
+        gpumem::io::JsonWriter writer(out);
+        hyperparameters.writeDescriptions(writer);
+        const QJsonArray descriptions = QJsonDocument::fromJson(QByteArray::fromStdString(out.str())).array();
+        QCOMPARE(descriptions.size(), static_cast<qsizetype>(hyperparameters.specs().size()));
+        const QJsonObject epochs = descriptions.at(19).toObject();
+        QCOMPARE(epochs.value("name").toString(), QStringLiteral("epochs"));
+        QCOMPARE(epochs.value("type").toString(), QStringLiteral("integer"));
+        QCOMPARE(epochs.value("default").toInt(), 150);
+        QCOMPARE(epochs.value("maximum").toInt(), 100000);
+        QCOMPARE(epochs.value("unit").toString(), QStringLiteral("epochs"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHyperparameters)
+#include "test_Hyperparameters.moc"

@@ -1,0 +1,191 @@
+#include "data/Dataset.h"
+#include "data/TableLoader.h"
+#include "io/InputError.h"
+#include "models/NeuralNetworkHyperparameters.h"
+#include "models/NeuralNetworkRegressor.h"
+
+#include <QDir>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+#include <random>
+
+using gpumem::data::Dataset;
+using gpumem::models::Hyperparameters;
+using gpumem::models::NeuralNetworkRegressor;
+
+namespace {
+
+// Jobs whose memory follows a known rule: 1000 MiB + 2 MiB per parameter unit + activations × batch.
+std::string jobsCsv(int rows, unsigned seed, bool withTarget = true)
+{
+    std::mt19937 engine(seed);
+    std::string text = std::string("batch,optimizer,layers") + (withTarget ? ",memory\n" : "\n");
+    const char *optimizers[] = {"adam", "sgd"};
+    for (int row = 0; row < rows; ++row) {
+        const int batch = 8 << (engine() % 5);
+        const int width = 16 + static_cast<int>(engine() % 64);
+        const int depth = 1 + static_cast<int>(engine() % 4);
+        std::string layers = "\"[";
+        double activations = 0.0;
+        double parameters = 0.0;
+        for (int layer = 0; layer < depth; ++layer) {
+            layers += (layer ? ", " : "") + std::string("('linear', ") + std::to_string(width) + ", " +
+                      std::to_string(width * width) + "), ('ReLU', " + std::to_string(width) + ", 0)";
+            activations += 2.0 * width;
+            parameters += width * width;
+        }
+        layers += "]\"";
+        const int optimizer = static_cast<int>(engine() % 2);
+        const double memory = 1000.0 + parameters / 500.0 * (optimizer ? 1.0 : 2.0) + activations * batch / 400.0;
+        text += std::to_string(batch) + ',' + optimizers[optimizer] + ',' + layers;
+        text += withTarget ? ',' + std::to_string(memory) + '\n' : "\n";
+    }
+    return text;
+}
+
+Dataset datasetOf(const std::string &csv, const std::vector<std::string> &features = {"batch", "optimizer"})
+{
+    const auto table = gpumem::data::loadTableFromText(csv, "jobs.csv");
+    gpumem::data::RoleRequest request;
+    request.target = table.columnIndex("memory") ? "memory" : "";
+    request.features = features;
+    request.sequenceColumn = "layers";
+    std::vector<std::string> warnings;
+    return Dataset::fromTable(table, gpumem::data::assignRoles(table, request), gpumem::data::BadCellPolicy::Fail,
+                              warnings);
+}
+
+std::vector<Eigen::Index> allRows(const Dataset &dataset)
+{
+    std::vector<Eigen::Index> rows;
+    for (std::size_t row = 0; row < dataset.rowCount(); ++row)
+        rows.push_back(static_cast<Eigen::Index>(row));
+    return rows;
+}
+
+Hyperparameters smallModel(int epochs)
+{
+    Hyperparameters hyperparameters = gpumem::models::neuralNetworkHyperparameters();
+    for (const char *assignment : {"d_model=16", "gru_hidden=8", "heads=2", "encoder_layers=1", "feedforward=32",
+                                   "head_hidden=16", "batch_size=16", "validation_fraction=0", "learning_rate=0.01"})
+        hyperparameters.setAssignment(assignment);
+    hyperparameters.set("epochs", std::int64_t{epochs});
+    return hyperparameters;
+}
+
+gpumem::models::ComputeSettings cpu(std::uint64_t seed = 42)
+{
+    gpumem::models::ComputeSettings compute;
+    compute.device = "cpu";
+    compute.seed = seed;
+    return compute;
+}
+
+} // namespace
+
+class TestNeuralNetworkRegressor : public QObject
+{
+    Q_OBJECT
+
+  private Q_SLOTS:
+    void overfitsASmallDataset()
+    {
+        const Dataset dataset = datasetOf(jobsCsv(32, 1));
+        NeuralNetworkRegressor model(smallModel(300), cpu());
+        const auto result = model.fit(dataset, allRows(dataset));
+        QCOMPARE(result.stopReason, gpumem::training::StopReason::Completed);
+        QVERIFY2(result.epochs.back().trainLoss < 2e-3, qPrintable(QString::number(result.epochs.back().trainLoss)));
+        const Eigen::VectorXd predicted = model.predict(dataset);
+        const double relativeError =
+            ((predicted - dataset.target()).array().abs() / dataset.target().array()).maxCoeff();
+        QVERIFY2(relativeError < 0.02, qPrintable(QString::number(relativeError)));
+    }
+
+    void sameSeedGivesTheSamePredictions()
+    {
+        const Dataset dataset = datasetOf(jobsCsv(40, 2));
+        std::vector<Eigen::VectorXd> predictions;
+        for (std::uint64_t seed : {7, 7, 8}) {
+            NeuralNetworkRegressor model(smallModel(3), cpu(seed));
+            model.fit(dataset, allRows(dataset));
+            predictions.push_back(model.predict(dataset));
+        }
+        QVERIFY(predictions[0] == predictions[1]);
+        QVERIFY(predictions[0] != predictions[2]);
+    }
+
+    void savedModelPredictsBitForBit()
+    {
+        const Dataset dataset = datasetOf(jobsCsv(40, 3));
+        NeuralNetworkRegressor model(smallModel(3), cpu());
+        model.fit(dataset, allRows(dataset));
+        QTemporaryDir folder;
+        const std::string path = folder.filePath(QStringLiteral("model")).toStdString();
+        model.save(path);
+        model.save(path); // replacing an existing model folder works too
+        QCOMPARE(QDir(folder.path()).entryList(QDir::Dirs | QDir::NoDotAndDotDot), QStringList{"model"});
+
+        const NeuralNetworkRegressor loaded = NeuralNetworkRegressor::load(path, cpu());
+        QCOMPARE(loaded.schema().target, std::string("memory"));
+        QCOMPARE(loaded.hyperparameters().integer("d_model"), std::int64_t{16});
+        // A file without the target and with its columns in another order predicts the same.
+        const Dataset unlabelled = datasetOf(jobsCsv(40, 3, false));
+        QVERIFY(loaded.predict(unlabelled) == model.predict(dataset));
+    }
+
+    void refusesDataWithoutATrainedColumn()
+    {
+        const Dataset dataset = datasetOf(jobsCsv(20, 4));
+        NeuralNetworkRegressor model(smallModel(1), cpu());
+        model.fit(dataset, allRows(dataset));
+        const Dataset lacking = datasetOf(jobsCsv(20, 4), {"batch"});
+        try {
+            model.predict(lacking);
+            QFAIL("no error raised");
+        } catch (const gpumem::io::InputError &error) {
+            QCOMPARE(std::string(error.what()),
+                     std::string("the data has no categorical column 'optimizer', which the model was trained with"));
+        }
+    }
+
+    void refusesAFolderThatIsNotAModel()
+    {
+        QTemporaryDir folder;
+        QFile file(folder.filePath(QStringLiteral("model.json")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\"format\": \"something else\"}");
+        file.close();
+        try {
+            NeuralNetworkRegressor::load(folder.path().toStdString(), cpu());
+            QFAIL("no error raised");
+        } catch (const gpumem::io::InputError &error) {
+            QVERIFY2(error.file().find("model.json") != std::string::npos, error.what());
+            QVERIFY2(error.message().find("not a gpumem model folder") == 0, error.what());
+        }
+    }
+
+    void describesTheArchitecture()
+    {
+        const auto blocks = gpumem::models::describeArchitecture(smallModel(1), 5, 3, 2, 10);
+        QStringList names;
+        std::int64_t total = 0;
+        for (const auto &block : blocks) {
+            names << QString::fromStdString(block.name);
+            total += block.parameters;
+        }
+        QCOMPARE(names,
+                 (QStringList{"Feature tokens", "Layer tokens", "BiGRU", "Transformer encoder", "Pooling", "Head"}));
+        // Feature tokens: 5 features × 16 × (weight + bias).
+        QCOMPARE(blocks[0].parameters, std::int64_t{5 * 16 * 2});
+        // Layer tokens: embedding (3 types + unknown) × 16, projection 2 × 16 + 16.
+        QCOMPARE(blocks[1].parameters, std::int64_t{4 * 16 + 2 * 16 + 16});
+        // Each direction of each GRU layer: 3 gates × (16·8 + 8·8 + 2·8); projection 16·16 + 16.
+        QCOMPARE(blocks[2].parameters, std::int64_t{2 * 3 * (16 * 8 + 8 * 8 + 2 * 8) + 16 * 16 + 16});
+        QVERIFY(total > 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestNeuralNetworkRegressor)
+#include "test_NeuralNetworkRegressor.moc"

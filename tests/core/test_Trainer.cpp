@@ -1,0 +1,206 @@
+#include "training/LearningRateSchedule.h"
+#include "training/Trainer.h"
+
+#include <QTest>
+
+#include <cmath>
+#include <thread>
+
+using namespace gpumem::training;
+
+namespace {
+
+// y = 3x - 1 on 64 rows: a linear model learns it exactly.
+struct LinearProblem
+{
+    torch::Tensor inputs = torch::linspace(-1, 1, 64).unsqueeze(1); // [rows, 1]
+    torch::Tensor targets = 3 * inputs.squeeze(1) - 1;              // [rows]
+    std::vector<Eigen::Index> rows;
+    torch::nn::Linear model{1, 1};
+
+    LinearProblem()
+    {
+        for (Eigen::Index row = 0; row < 64; ++row)
+            rows.push_back(row);
+    }
+
+    BatchLoss loss()
+    {
+        return [this](const std::vector<Eigen::Index> &batch) {
+            const auto index = torch::tensor(std::vector<std::int64_t>(batch.begin(), batch.end()), torch::kInt64);
+            return torch::mse_loss(model->forward(inputs.index_select(0, index)).squeeze(1),
+                                   targets.index_select(0, index));
+        };
+    }
+};
+
+TrainerSettings quickSettings(int epochs)
+{
+    TrainerSettings settings;
+    settings.learningRate = 0.05;
+    settings.weightDecay = 0.0;
+    settings.batchSize = 16;
+    settings.epochs = epochs;
+    settings.schedule = "constant";
+    settings.warmupFraction = 0.0;
+    return settings;
+}
+
+// Records progress; optionally acts on the control at a given batch.
+class Recorder : public TrainingObserver
+{
+  public:
+    std::vector<BatchProgress> batches;
+    std::vector<EpochProgress> epochs;
+    std::function<void(const BatchProgress &)> onBatch;
+
+    void batchFinished(const BatchProgress &progress) override
+    {
+        batches.push_back(progress);
+        if (onBatch)
+            onBatch(progress);
+    }
+    void epochFinished(const EpochProgress &progress) override { epochs.push_back(progress); }
+};
+
+} // namespace
+
+class TestTrainer : public QObject
+{
+    Q_OBJECT
+
+  private Q_SLOTS:
+    void schedulesFollowTheirShapes()
+    {
+        // Cosine: warm-up 10 of 100 steps rises linearly to the peak, then decays to 0.
+        LearningRateSchedule cosine("cosine", 1.0, 100, 0.1);
+        QCOMPARE(cosine.rate(0), 0.1);
+        QCOMPARE(cosine.rate(9), 1.0);
+        QCOMPARE(cosine.rate(10), 1.0);
+        QVERIFY(std::fabs(cosine.rate(55) - 0.5) < 1e-12); // half-way through the decay
+        QVERIFY(cosine.rate(99) < 0.001);
+        // One cycle starts at peak/25, peaks after the warm-up, ends near peak/25e4.
+        LearningRateSchedule oneCycle("one_cycle", 1.0, 100, 0.2);
+        QCOMPARE(oneCycle.rate(0), 0.04);
+        QCOMPARE(oneCycle.rate(20), 1.0);
+        QVERIFY(std::fabs(oneCycle.rate(99) - 0.04 / 1e4) < 1e-15);
+        // Plateau halves after five epochs without improvement.
+        LearningRateSchedule plateau("plateau", 1.0, 100, 0.0);
+        plateau.epochFinished(1.0);
+        for (int epoch = 0; epoch < LearningRateSchedule::plateauPatience; ++epoch)
+            plateau.epochFinished(2.0);
+        QCOMPARE(plateau.rate(50), 0.5);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, LearningRateSchedule("warm", 1.0, 10, 0.0));
+    }
+
+    void learnsALinearFunction()
+    {
+        torch::manual_seed(3);
+        LinearProblem problem;
+        Recorder recorder;
+        const TrainingResult result =
+            trainModel(*problem.model, quickSettings(60), problem.rows, {}, problem.loss(), &recorder, nullptr);
+        QCOMPARE(result.stopReason, StopReason::Completed);
+        QCOMPARE(recorder.epochs.size(), std::size_t(60));
+        QCOMPARE(recorder.batches.size(), std::size_t(60 * 4));
+        QVERIFY2(recorder.epochs.back().trainLoss < 1e-6,
+                 qPrintable(QString::number(recorder.epochs.back().trainLoss)));
+        QVERIFY(std::fabs(problem.model->weight.item<double>() - 3.0) < 1e-3);
+        QVERIFY(std::fabs(problem.model->bias.item<double>() + 1.0) < 1e-3);
+    }
+
+    void isDeterministicForASeed()
+    {
+        std::vector<double> weights;
+        for (int run = 0; run < 2; ++run) {
+            torch::manual_seed(4);
+            LinearProblem problem;
+            trainModel(*problem.model, quickSettings(5), problem.rows, {}, problem.loss(), nullptr, nullptr);
+            weights.push_back(problem.model->weight.item<double>());
+        }
+        QCOMPARE(weights[0], weights[1]);
+    }
+
+    void stopsOnANotFiniteLossAndKeepsSoundWeights()
+    {
+        torch::manual_seed(5);
+        LinearProblem problem;
+        int calls = 0;
+        const BatchLoss healthy = problem.loss();
+        const BatchLoss poisoned = [&](const std::vector<Eigen::Index> &rows) {
+            // The first batch of the third epoch returns NaN.
+            return ++calls == 9 ? healthy(rows) * std::nan("") : healthy(rows);
+        };
+        Recorder recorder;
+        const TrainingResult result =
+            trainModel(*problem.model, quickSettings(10), problem.rows, {}, poisoned, &recorder, nullptr);
+        QCOMPARE(result.stopReason, StopReason::NotFinite);
+        QVERIFY2(QString::fromStdString(result.message).contains(QStringLiteral("NaN in epoch 3")),
+                 result.message.c_str());
+        QCOMPARE(result.bestEpoch, 2);
+        QVERIFY(std::isfinite(problem.model->weight.item<double>()));
+    }
+
+    void cancelTakesEffectWithinOneBatch()
+    {
+        LinearProblem problem;
+        TrainingControl control;
+        Recorder recorder;
+        recorder.onBatch = [&](const BatchProgress &progress) {
+            if (progress.epoch == 2 && progress.batch == 1)
+                control.cancel();
+        };
+        const TrainingResult result =
+            trainModel(*problem.model, quickSettings(50), problem.rows, {}, problem.loss(), &recorder, &control);
+        QCOMPARE(result.stopReason, StopReason::Cancelled);
+        QCOMPARE(recorder.batches.size(), std::size_t(4 + 1)); // no batch after the one that cancelled
+    }
+
+    void pauseHoldsTrainingUntilResumed()
+    {
+        LinearProblem problem;
+        TrainingControl control;
+        Recorder recorder;
+        std::atomic_int batchesSeen{0};
+        recorder.onBatch = [&](const BatchProgress &) {
+            if (++batchesSeen == 3)
+                control.pause();
+        };
+        std::thread worker([&] {
+            trainModel(*problem.model, quickSettings(3), problem.rows, {}, problem.loss(), &recorder, &control);
+        });
+        QTRY_VERIFY(control.isPaused() && batchesSeen == 3);
+        QTest::qWait(200);
+        QCOMPARE(batchesSeen.load(), 3); // nothing ran while paused
+        control.resume();
+        worker.join();
+        QCOMPARE(batchesSeen.load(), 12);
+    }
+
+    void restoresTheBestValidationEpoch()
+    {
+        torch::manual_seed(6);
+        LinearProblem problem;
+        std::vector<Eigen::Index> training(problem.rows.begin(), problem.rows.begin() + 48);
+        std::vector<Eigen::Index> validation(problem.rows.begin() + 48, problem.rows.end());
+        auto settings = quickSettings(40);
+        settings.patience = 3;
+        Recorder recorder;
+        const TrainingResult result =
+            trainModel(*problem.model, settings, training, validation, problem.loss(), &recorder, nullptr);
+        double bestLoss = 1e300;
+        int bestEpoch = 0;
+        for (const auto &epoch : recorder.epochs)
+            if (epoch.validationLoss < bestLoss) {
+                bestLoss = epoch.validationLoss;
+                bestEpoch = epoch.epoch;
+            }
+        QCOMPARE(result.bestEpoch, bestEpoch);
+        torch::NoGradGuard noGradients;
+        const double restoredLoss = problem.loss()(validation).item<double>();
+        QVERIFY(std::fabs(restoredLoss - bestLoss) <= 1e-6 * std::max(1.0, bestLoss));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTrainer)
+#include "test_Trainer.moc"
