@@ -99,7 +99,8 @@ class TestHyperparameters : public QObject
             hyperparameters.apply(gpumem::io::parseJson("{\"heads\": \"four\"}", "p"), "preset.json");
             QFAIL("no error raised");
         } catch (const gpumem::io::InputError &error) {
-            QCOMPARE(std::string(error.what()), std::string("preset.json: hyperparameter heads: expected a whole number"));
+            QCOMPARE(std::string(error.what()),
+                     std::string("preset.json: hyperparameter heads: expected a whole number"));
         }
     }
 
