@@ -3,21 +3,16 @@
 #include "cli/ArgumentParser.h"
 #include "cli/DataOptions.h"
 #include "cli/ModelOptions.h"
+#include "cli/PredictionFile.h"
 #include "data/Dataset.h"
 #include "data/TableLoader.h"
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
 #include "models/NeuralNetworkRegressor.h"
 
-#include <charconv>
-#include <sstream>
-
 namespace gpumem::cli {
 
-namespace {
-
-// The roles the model's schema asks for; a column it needs but the file lacks is an error naming it.
-data::RoleRequest rolesFromSchema(const models::ModelSchema &schema, const data::Table &table)
+data::RoleRequest rolesForModel(const models::ModelSchema &schema, const data::Table &table)
 {
     data::RoleRequest request;
     const data::FeatureEncoding &encoding = schema.encoding;
@@ -50,15 +45,6 @@ data::RoleRequest rolesFromSchema(const models::ModelSchema &schema, const data:
     return request;
 }
 
-std::string number(double value)
-{
-    char text[32];
-    const auto result = std::to_chars(text, text + sizeof text, value);
-    return std::string(text, result.ptr);
-}
-
-} // namespace
-
 int runPredict(const std::vector<std::string> &arguments, std::ostream &out, std::ostream &err)
 {
     ArgumentParser parser(
@@ -87,7 +73,7 @@ int runPredict(const std::vector<std::string> &arguments, std::ostream &out, std
     // Every text column may be a feature here, so none may turn into an unusable identifier.
     loadOptions.categoricalLimit = std::numeric_limits<std::size_t>::max();
     const data::Table table = data::loadTable(parsed.positionals()[1], loadOptions);
-    const data::RoleRequest request = rolesFromSchema(model.schema(), table);
+    const data::RoleRequest request = rolesForModel(model.schema(), table);
     const auto roles = data::assignRoles(table, request);
     std::vector<std::string> warnings;
     const auto usable =
@@ -97,25 +83,11 @@ int runPredict(const std::vector<std::string> &arguments, std::ostream &out, std
     const data::Dataset dataset = data::Dataset::fromTable(table, roles, usable);
     const Eigen::VectorXd predicted = model.predict(dataset);
 
-    std::ostringstream csv;
-    csv << (dataset.hasTarget() ? "prediction,actual,error\n" : "prediction\n");
-    std::size_t next = 0; // index into usable rows
-    for (std::size_t row = 0; row < table.rowCount(); ++row) {
-        if (next < usable.size() && usable[next] == row) {
-            const auto index = static_cast<Eigen::Index>(next++);
-            csv << number(predicted[index]);
-            if (dataset.hasTarget())
-                csv << ',' << number(dataset.target()[index]) << ','
-                    << number(predicted[index] - dataset.target()[index]);
-        } else if (dataset.hasTarget()) {
-            csv << ",,"; // a dropped row keeps its place, with empty cells
-        }
-        csv << '\n';
-    }
+    const std::string csv = predictionCsv(table.rowCount(), usable, dataset, predicted);
     if (parsed.has("out"))
-        io::writeFileAtomically(parsed.value("out"), csv.str());
+        io::writeFileAtomically(parsed.value("out"), csv);
     else
-        out << csv.str();
+        out << csv;
     return 0;
 }
 

@@ -3,9 +3,11 @@
 #include "cli/DataOptions.h"
 #include "cli/MetricsFormat.h"
 #include "cli/ModelOptions.h"
+#include "cli/PredictionFile.h"
 #include "cli/TrainingReporter.h"
 #include "data/ColumnRoles.h"
 #include "evaluation/Splits.h"
+#include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
 #include "models/NeuralNetworkRegressor.h"
 
@@ -51,6 +53,7 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
     addComputeOptions(parser);
     parser.option("test-fraction", "F", "hold out this share of rows (seeded) and report metrics on it (default 0)")
         .option("out", "MODEL_DIR", "the model folder to write (replaced atomically)")
+        .option("predictions", "FILE.csv", "also write every row's prediction, actual value and split (train/test)")
         .flag("json", "print JSON Lines (progress events, then a summary) on stdout");
 
     const ParsedArguments parsed = parser.parse(arguments);
@@ -96,6 +99,13 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
     const auto trainMetrics = metricsOn(dataset.target(), predicted, split.train);
     const std::string outDirectory = parsed.value("out");
     model.save(outDirectory);
+    if (parsed.has("predictions")) {
+        std::vector<std::string> splits(dataset.rowCount(), "train");
+        for (Eigen::Index row : split.test)
+            splits[static_cast<std::size_t>(row)] = "test";
+        io::writeFileAtomically(parsed.value("predictions"),
+                                predictionCsv(loaded.table->rowCount(), loaded.usableRows, dataset, predicted, splits));
+    }
 
     const double samplesPerSecond = result.epochs.empty() ? 0.0 : result.epochs.back().samplesPerSecond;
     if (json) {

@@ -1,0 +1,46 @@
+#include "cli/PredictionFile.h"
+
+#include <charconv>
+#include <sstream>
+
+namespace gpumem::cli {
+
+namespace {
+
+std::string number(double value)
+{
+    char text[32];
+    const auto result = std::to_chars(text, text + sizeof text, value);
+    return std::string(text, result.ptr);
+}
+
+} // namespace
+
+std::string predictionCsv(std::size_t tableRows, const std::vector<std::size_t> &usableRows,
+                          const data::Dataset &dataset, const Eigen::VectorXd &predicted,
+                          const std::vector<std::string> &splits)
+{
+    const bool withTarget = dataset.hasTarget();
+    const bool withSplits = !splits.empty();
+    std::ostringstream csv;
+    csv << "prediction" << (withTarget ? ",actual,error" : "") << (withSplits ? ",split" : "") << '\n';
+    std::size_t next = 0; // the next dataset row
+    for (std::size_t row = 0; row < tableRows; ++row) {
+        if (next < usableRows.size() && usableRows[next] == row) {
+            const auto index = static_cast<Eigen::Index>(next);
+            csv << number(predicted[index]);
+            if (withTarget)
+                csv << ',' << number(dataset.target()[index]) << ','
+                    << number(predicted[index] - dataset.target()[index]);
+            if (withSplits)
+                csv << ',' << splits[next];
+            ++next;
+        } else {
+            csv << std::string((withTarget ? 2 : 0) + (withSplits ? 1 : 0), ',');
+        }
+        csv << '\n';
+    }
+    return csv.str();
+}
+
+} // namespace gpumem::cli
