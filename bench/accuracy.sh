@@ -21,10 +21,10 @@ for assignment in "$@"; do sets+=(--set "$assignment"); done
 for architecture in bigru_transformer transformer_bigru transformer_only bigru_only; do
   [[ $architecture != bigru_transformer && "${GPUMEM_ABLATIONS:-1}" == 0 ]] && continue
   "$gpumem" train "$data" "${common[@]}" --preset "$preset" "${sets[@]}" --set architecture=$architecture \
-    --json --out "$out/accuracy-$architecture" --predictions "$out/accuracy-$architecture.csv" | tail -1 |
-    /usr/bin/python3 -c 'import json,sys; s=json.loads(sys.stdin.read()); m=s["test_metrics"]
-print(f"{sys.argv[1]:<18} test RMSE {m[\"rmse\"]:7.2f}  MAE {m[\"mae\"]:6.2f}  R2 {m[\"r2\"]:.5f}  under {100*m[\"under_rate\"]:.1f}%  {s[\"seconds\"]:.0f} s")' "$architecture"
+    --json --out "$out/accuracy-$architecture" --predictions "$out/accuracy-$architecture.csv" |
+    /usr/bin/python3 "$root/bench/summarize_training.py" "$architecture"
 done
 
 # XGBoost on the very rows gpumem held out (the split column of the predictions file).
 /usr/bin/python3 "$root/bench/xgboost_same_split.py" "$data" "$out/accuracy-bigru_transformer.csv"
+

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <set>
+#include <thread>
 
 namespace gpumem::cli {
 
@@ -51,7 +52,8 @@ void addModelOptions(ArgumentParser &parser)
 void addComputeOptions(ArgumentParser &parser)
 {
     parser.option("device", "auto|cpu|cuda", "where to compute (default auto: CUDA when available)")
-        .option("threads", "N", "CPU threads for LibTorch and OpenBLAS (default 1; 0 = one per core)")
+        .option("threads", "N",
+                "CPU threads (default 1; 0 = one per core): training splits each batch across N workers")
         .option("seed", "N", "random seed for weights, shuffling and splits (default 42)");
 }
 
@@ -107,8 +109,10 @@ models::ComputeSettings computeSettingsFrom(const ParsedArguments &arguments)
     const auto threads = parseUnsigned(arguments.value("threads", "1"), "--threads");
     if (threads > 1024)
         throw io::InputError("--threads takes 0 to 1024");
-    // One thread by default: on small models more threads mostly add synchronisation.
-    runtime::setComputeThreads(static_cast<int>(threads));
+    // One thread by default: on small models more kernel threads mostly add
+    // synchronisation; training uses N threads as N workers per batch instead.
+    compute.threads = static_cast<int>(threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : threads);
+    runtime::setComputeThreads(compute.threads);
     return compute;
 }
 

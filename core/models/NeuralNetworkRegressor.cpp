@@ -2,6 +2,7 @@
 
 #include "evaluation/Splits.h"
 #include "io/InputError.h"
+#include "runtime/ThreadSettings.h"
 #include "training/Trainer.h"
 
 #include <torch/cuda.h>
@@ -338,6 +339,11 @@ training::TrainingResult NeuralNetworkRegressor::fit(const data::Dataset &datase
     settings.gradientClip = h.real("gradient_clip");
     settings.patience = static_cast<int>(h.integer("patience"));
     settings.seed = impl.compute.seed;
+    // Workers share one random generator, so dropout would make runs depend on timing.
+    const bool randomness = h.real("dropout") > 0.0 || (h.real("gru_dropout") > 0.0 && h.integer("gru_layers") > 1);
+    settings.workers = impl.device.is_cpu() && !randomness ? std::max(1, impl.compute.threads) : 1;
+    if (settings.workers > 1)
+        runtime::setComputeThreads(1); // the workers are the parallelism
 
     BiGruTransformer &network = impl.network;
     const auto loss = [&](const std::vector<Eigen::Index> &rows) {
@@ -347,6 +353,8 @@ training::TrainingResult NeuralNetworkRegressor::fit(const data::Dataset &datase
         return torch::mse_loss(predicted, inputs.target.index_select(0, rowIndex(rows).to(impl.device)));
     };
     impl.lastTraining = training::trainModel(*network, settings, fitRows, validationRows, loss, observer, control);
+    if (settings.workers > 1)
+        runtime::setComputeThreads(impl.compute.threads);
     return impl.lastTraining;
 }
 

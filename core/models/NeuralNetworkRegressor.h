@@ -18,6 +18,9 @@ struct ComputeSettings
 {
     std::string device = "auto"; // auto (CUDA when available), cpu, cuda
     std::uint64_t seed = 42;     // weight initialisation, dropout, shuffling, validation split
+    // CPU threads for training: each batch is split across this many workers with
+    // single-threaded kernels (dropout > 0 keeps one worker, for reproducibility).
+    int threads = 1;
 };
 
 // One block of the network, for `gpumem describe-model` and the workbench's architecture view.

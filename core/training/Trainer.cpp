@@ -3,8 +3,10 @@
 #include "evaluation/Splits.h"
 #include "training/LearningRateSchedule.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <future>
 #include <map>
 
 namespace gpumem::training {
@@ -79,6 +81,43 @@ double meanLoss(torch::nn::Module &model, const std::vector<Eigen::Index> &rows,
     return total / static_cast<double>(rows.size());
 }
 
+// Runs the forward and backward passes of rows, split across workers threads,
+// and returns the batch's mean loss. Each share's loss is weighted by its share of
+// the rows, so the gradients add up to those of the whole batch. With two shares the
+// sum is the same whichever finishes first (float addition commutes), so training
+// stays bit-reproducible; with more, the last bits may depend on timing.
+double accumulateGradients(const std::vector<Eigen::Index> &rows, int workers, const BatchLoss &loss)
+{
+    const auto shares = static_cast<std::size_t>(
+        std::clamp<std::int64_t>(std::min<std::int64_t>(workers, static_cast<std::int64_t>(rows.size()) / 8), 1, 64));
+    const auto run = [&](std::size_t share) {
+        const std::size_t begin = rows.size() * share / shares;
+        const std::size_t end = rows.size() * (share + 1) / shares;
+        const std::vector<Eigen::Index> part(rows.begin() + static_cast<std::ptrdiff_t>(begin),
+                                             rows.begin() + static_cast<std::ptrdiff_t>(end));
+        const double weight = static_cast<double>(part.size()) / static_cast<double>(rows.size());
+        const torch::Tensor partLoss = loss(part) * weight;
+        const double value = partLoss.item<double>();
+        if (std::isfinite(value))
+            partLoss.backward();
+        return value;
+    };
+    if (shares == 1)
+        return run(0);
+    std::vector<std::future<double>> helpers;
+    for (std::size_t share = 1; share < shares; ++share)
+        helpers.push_back(std::async(std::launch::async, [&run, share] {
+            // Kernels stay single-threaded: the workers are the parallelism. (The OpenMP
+            // thread count is per thread, so a new thread must be told.)
+            at::set_num_threads(1);
+            return run(share);
+        }));
+    double total = run(0);
+    for (auto &helper : helpers)
+        total += helper.get();
+    return total;
+}
+
 } // namespace
 
 TrainingResult trainModel(torch::nn::Module &model, const TrainerSettings &settings,
@@ -118,15 +157,13 @@ TrainingResult trainModel(torch::nn::Module &model, const TrainerSettings &setti
             const double rate = schedule.rate(step);
             setLearningRate(*optimizer, rate);
             optimizer->zero_grad();
-            const torch::Tensor batchLoss = loss(rows);
-            const double lossValue = batchLoss.item<double>();
+            const double lossValue = accumulateGradients(rows, settings.workers, loss);
             if (!std::isfinite(lossValue)) {
                 result.stopReason = StopReason::NotFinite;
                 result.message = "the training loss became " + std::string(std::isnan(lossValue) ? "NaN" : "infinite") +
                                  " in epoch " + std::to_string(epoch) + "; try a lower learning_rate or gradient_clip";
                 break;
             }
-            batchLoss.backward();
             if (settings.gradientClip > 0.0)
                 torch::nn::utils::clip_grad_norm_(model.parameters(), settings.gradientClip);
             optimizer->step();

@@ -25,6 +25,10 @@ struct TrainerSettings
     double gradientClip = 1.0; // 0 = off
     int patience = 0;          // 0 = no early stopping
     std::uint64_t seed = 42;   // shuffles the rows each epoch
+    // CPU worker threads per batch: each takes an equal share of the batch's rows,
+    // runs its forward and backward pass with single-threaded kernels, and the
+    // gradients add up to the whole batch's. 1 runs the batch on the calling thread.
+    int workers = 1;
 };
 
 // Returns the mean loss of the given rows as a scalar tensor. Called with
@@ -38,7 +42,9 @@ using BatchLoss = std::function<torch::Tensor(const std::vector<Eigen::Index> &r
 // every batch and epoch to observer and honours control before every batch. A NaN
 // or infinite loss stops training with StopReason::NotFinite and the weights of the
 // best epoch so far. Deterministic on the CPU for a given seed and thread count.
-// Runs on the calling thread; call it from the thread that owns the model.
+// Runs on the calling thread, plus settings.workers - 1 helper threads per batch;
+// loss must then be safe to call from several threads at once (a forward pass
+// without dropout randomness shared between rows is).
 TrainingResult trainModel(torch::nn::Module &model, const TrainerSettings &settings,
                           const std::vector<Eigen::Index> &trainingRows,
                           const std::vector<Eigen::Index> &validationRows, const BatchLoss &loss,

@@ -121,6 +121,22 @@ class TestTrainer : public QObject
         QCOMPARE(weights[0], weights[1]);
     }
 
+    void workersSplitABatchWithoutChangingTheResult()
+    {
+        std::vector<double> weights;
+        for (int workers : {1, 2, 2}) {
+            torch::manual_seed(4);
+            LinearProblem problem;
+            auto settings = quickSettings(5);
+            settings.workers = workers;
+            trainModel(*problem.model, settings, problem.rows, {}, problem.loss(), nullptr, nullptr);
+            weights.push_back(problem.model->weight.item<double>());
+        }
+        // Halves of a batch give the whole batch's gradient, up to rounding, and twice the same bits.
+        QVERIFY2(std::fabs(weights[0] - weights[1]) < 1e-5, qPrintable(QString::number(weights[0] - weights[1])));
+        QCOMPARE(weights[1], weights[2]);
+    }
+
     void stopsOnANotFiniteLossAndKeepsSoundWeights()
     {
         torch::manual_seed(5);
