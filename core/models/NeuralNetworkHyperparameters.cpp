@@ -36,8 +36,9 @@ Hyperparameters neuralNetworkHyperparameters()
                {"bigru_transformer", "transformer_bigru", "transformer_only", "bigru_only"},
                "Order of the blocks: the BiGRU before the Transformer encoder (the paper's model), after it, "
                "or either one alone, to see what each adds."),
-        boolean("layer_tokens", true,
-                "Turn each layer of the sequence column into a token; off uses only the per-column summary features."),
+        boolean("layer_tokens", false,
+                "Also turn each layer of the sequence column into a token (slower); off uses the sequence's summary "
+                "features only."),
         integer("d_model", 64, 8, 1024, "", "Width of every token vector inside the model."),
         integer("gru_hidden", 32, 4, 1024, "", "Hidden size of each direction of the bidirectional GRU."),
         integer("gru_layers", 1, 1, 8, "", "Number of stacked bidirectional GRU layers."),
@@ -63,7 +64,7 @@ Hyperparameters neuralNetworkHyperparameters()
         real("learning_rate", 2e-3, 1e-6, 1.0, "", "Peak learning rate of the schedule."),
         real("weight_decay", 1e-4, 0.0, 1.0, "", "Weight decay (L2 penalty) on every parameter."),
         integer("batch_size", 64, 1, 65536, "rows", "Rows per optimisation step."),
-        integer("epochs", 150, 1, 100000, "epochs", "Passes over the training rows."),
+        integer("epochs", 250, 1, 100000, "epochs", "Passes over the training rows."),
         choice("schedule", "one_cycle", {"one_cycle", "cosine", "plateau", "constant"},
                "Learning-rate schedule after warm-up: one cycle up and down, cosine decay, halve on a validation "
                "plateau, or constant."),

@@ -228,7 +228,7 @@ class TestCommandLine : public QObject
 
     void describesTheModel()
     {
-        const Run run = runGpumem({"describe-model", "--preset", "fast", "--json"});
+        const Run run = runGpumem({"describe-model", "--preset", "fast", "--set", "layer_tokens=true", "--json"});
         QCOMPARE(run.exitCode, 0);
         const QJsonObject description = parseJson(run.out);
         QCOMPARE(description.value("blocks").toArray().size(), 6);

@@ -115,7 +115,7 @@ class TestHyperparameters : public QObject
         const QJsonObject epochs = descriptions.at(19).toObject();
         QCOMPARE(epochs.value("name").toString(), QStringLiteral("epochs"));
         QCOMPARE(epochs.value("type").toString(), QStringLiteral("integer"));
-        QCOMPARE(epochs.value("default").toInt(), 150);
+        QCOMPARE(epochs.value("default").toInt(), 250);
         QCOMPARE(epochs.value("maximum").toInt(), 100000);
         QCOMPARE(epochs.value("unit").toString(), QStringLiteral("epochs"));
     }

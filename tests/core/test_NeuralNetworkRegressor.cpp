@@ -68,8 +68,9 @@ std::vector<Eigen::Index> allRows(const Dataset &dataset)
 Hyperparameters smallModel(int epochs)
 {
     Hyperparameters hyperparameters = gpumem::models::neuralNetworkHyperparameters();
-    for (const char *assignment : {"d_model=16", "gru_hidden=8", "heads=2", "encoder_layers=1", "feedforward=32",
-                                   "head_hidden=16", "batch_size=16", "validation_fraction=0", "learning_rate=0.01"})
+    for (const char *assignment :
+         {"d_model=16", "gru_hidden=8", "heads=2", "encoder_layers=1", "feedforward=32", "head_hidden=16",
+          "batch_size=16", "validation_fraction=0", "learning_rate=0.01", "layer_tokens=true"})
         hyperparameters.setAssignment(assignment);
     hyperparameters.set("epochs", std::int64_t{epochs});
     return hyperparameters;
