@@ -5,11 +5,22 @@
 #include "data/Standardizer.h"
 #include "data/TargetTransform.h"
 #include "models/BiGruTransformer.h"
+#include "models/EigenNetwork.h"
 #include "models/NeuralNetworkRegressor.h"
 
 #include <torch/torch.h>
 
 namespace gpumem::models {
+
+// A dataset scaled for the network, in plain arrays (what CPU prediction reads).
+struct ScaledInputs
+{
+    using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    Matrix features;                      // [rows, features]
+    std::vector<std::int64_t> layerTypes; // [layers], embedding rows, 0 = a type unseen in training
+    Matrix layerFields;                   // [layers, fieldsPerLayer]
+    std::vector<std::int64_t> layerStart; // rows + 1 offsets into the layer arrays
+};
 
 // A dataset turned into tensors on the model's device.
 struct PreparedInputs
@@ -43,6 +54,7 @@ struct NeuralNetworkRegressor::Impl
     data::TargetTransform targetTransform;
     BiGruTransformerOptions options;
     BiGruTransformer network{nullptr};
+    std::shared_ptr<const EigenNetwork> cpuNetwork; // predicts on the CPU; rebuilt whenever the weights change
     training::TrainingResult lastTraining;
 
     Impl(Hyperparameters hyperparametersIn, ComputeSettings computeIn);
@@ -50,7 +62,10 @@ struct NeuralNetworkRegressor::Impl
     bool usesLayerTokens() const { return options.layerTypeCount > 0; }
     BiGruTransformerOptions optionsFor(std::int64_t featureCount, std::int64_t layerTypeCount,
                                        std::int64_t fieldsPerLayer) const;
+    ScaledInputs scale(const data::Dataset &dataset) const;
     PreparedInputs prepare(const data::Dataset &dataset) const;
+    // Copies the trained weights for CPU prediction (call after fitting or loading).
+    void snapshotForCpu();
     BatchInputs batch(const PreparedInputs &inputs, const std::vector<Eigen::Index> &rows) const;
 };
 

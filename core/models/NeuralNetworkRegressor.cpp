@@ -19,10 +19,8 @@ namespace {
 // Rows predicted per forward pass: large enough to amortise the call, small enough for any device.
 constexpr std::size_t predictionChunk = 1024;
 
-torch::Tensor toTensor(const Eigen::MatrixXd &matrix)
+torch::Tensor toTensor(const ScaledInputs::Matrix &rows)
 {
-    // Eigen stores columns contiguously; torch expects rows.
-    const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> rows = matrix.cast<float>();
     return torch::from_blob(const_cast<float *>(rows.data()), {rows.rows(), rows.cols()}, torch::kFloat32).clone();
 }
 
@@ -166,28 +164,46 @@ BiGruTransformerOptions NeuralNetworkRegressor::Impl::optionsFor(std::int64_t fe
     return result;
 }
 
+void NeuralNetworkRegressor::Impl::snapshotForCpu()
+{
+    network->eval();
+    cpuNetwork = std::make_shared<const EigenNetwork>(*network);
+}
+
+ScaledInputs NeuralNetworkRegressor::Impl::scale(const data::Dataset &dataset) const
+{
+    ScaledInputs inputs;
+    inputs.features = featureScaler.transform(encoder.transform(dataset)).cast<float>();
+    if (!usesLayerTokens())
+        return inputs;
+    const data::SequenceColumn &sequence = dataset.sequence();
+    std::unordered_map<std::string, std::int64_t> vocabulary;
+    for (std::size_t i = 0; i < layerVocabulary.size(); ++i)
+        vocabulary.emplace(layerVocabulary[i], static_cast<std::int64_t>(i + 1));
+    std::vector<std::int64_t> typeIndex; // dataset layer-type id → embedding row
+    for (const auto &type : sequence.layerTypes()) {
+        const auto it = vocabulary.find(type);
+        typeIndex.push_back(it == vocabulary.end() ? 0 : it->second);
+    }
+    inputs.layerTypes.resize(sequence.totalLayers());
+    for (std::size_t layer = 0; layer < inputs.layerTypes.size(); ++layer)
+        inputs.layerTypes[layer] = typeIndex[sequence.layerType(layer)];
+    inputs.layerFields = fieldScaler.transform(layerFieldMatrix(sequence, options.fieldsPerLayer)).cast<float>();
+    for (std::size_t row = 0; row <= dataset.rowCount(); ++row)
+        inputs.layerStart.push_back(
+            static_cast<std::int64_t>(row < dataset.rowCount() ? sequence.layerBegin(row) : sequence.totalLayers()));
+    return inputs;
+}
+
 PreparedInputs NeuralNetworkRegressor::Impl::prepare(const data::Dataset &dataset) const
 {
+    ScaledInputs scaled = scale(dataset);
     PreparedInputs inputs;
-    inputs.features = toTensor(featureScaler.transform(encoder.transform(dataset))).to(device);
+    inputs.features = toTensor(scaled.features).to(device);
     if (usesLayerTokens()) {
-        const data::SequenceColumn &sequence = dataset.sequence();
-        std::unordered_map<std::string, std::int64_t> vocabulary;
-        for (std::size_t i = 0; i < layerVocabulary.size(); ++i)
-            vocabulary.emplace(layerVocabulary[i], static_cast<std::int64_t>(i + 1));
-        std::vector<std::int64_t> typeIndex; // dataset layer-type id → embedding row
-        for (const auto &type : sequence.layerTypes()) {
-            const auto it = vocabulary.find(type);
-            typeIndex.push_back(it == vocabulary.end() ? 0 : it->second);
-        }
-        std::vector<std::int64_t> types(sequence.totalLayers());
-        for (std::size_t layer = 0; layer < types.size(); ++layer)
-            types[layer] = typeIndex[sequence.layerType(layer)];
-        inputs.layerTypes = torch::tensor(types, torch::kInt64);
-        inputs.layerFields = toTensor(fieldScaler.transform(layerFieldMatrix(sequence, options.fieldsPerLayer)));
-        for (std::size_t row = 0; row <= dataset.rowCount(); ++row)
-            inputs.layerStart.push_back(static_cast<std::int64_t>(row < dataset.rowCount() ? sequence.layerBegin(row)
-                                                                                           : sequence.totalLayers()));
+        inputs.layerTypes = torch::tensor(scaled.layerTypes, torch::kInt64);
+        inputs.layerFields = toTensor(scaled.layerFields);
+        inputs.layerStart = std::move(scaled.layerStart);
     }
     if (dataset.hasTarget())
         inputs.target = toTensor(targetTransform.forward(dataset.target())).to(device);
@@ -355,6 +371,7 @@ training::TrainingResult NeuralNetworkRegressor::fit(const data::Dataset &datase
     impl.lastTraining = training::trainModel(*network, settings, fitRows, validationRows, loss, observer, control);
     if (settings.workers > 1)
         runtime::setComputeThreads(impl.compute.threads);
+    impl.snapshotForCpu();
     return impl.lastTraining;
 }
 
@@ -364,10 +381,25 @@ Eigen::VectorXd NeuralNetworkRegressor::predict(const data::Dataset &dataset) co
     Impl &impl = *mImpl;
     if (!impl.network)
         throw io::InputError("the model has not been trained");
-    torch::NoGradGuard noGradients;
-    impl.network->eval();
-    const PreparedInputs inputs = impl.prepare(dataset);
+    c10::InferenceMode inference;
     Eigen::VectorXd predictions(static_cast<Eigen::Index>(dataset.rowCount()));
+    if (impl.device.is_cpu() && impl.cpuNetwork) {
+        // Row by row with the Eigen copy: no padding, no per-operation overhead.
+        const ScaledInputs inputs = impl.scale(dataset);
+        const bool layers = impl.usesLayerTokens();
+        for (std::size_t row = 0; row < dataset.rowCount(); ++row) {
+            const std::int64_t begin = layers ? inputs.layerStart[row] : 0;
+            const std::int64_t count = layers ? inputs.layerStart[row + 1] - begin : 0;
+            const float scaled = impl.cpuNetwork->predict(
+                inputs.features.row(static_cast<Eigen::Index>(row)).data(),
+                layers ? inputs.layerTypes.data() + begin : nullptr,
+                layers ? inputs.layerFields.data() + begin * impl.options.fieldsPerLayer : nullptr, count);
+            predictions[static_cast<Eigen::Index>(row)] = impl.targetTransform.inverse(scaled);
+        }
+        return predictions;
+    }
+    const PreparedInputs inputs = impl.prepare(dataset);
+    impl.network->eval();
     for (std::size_t begin = 0; begin < dataset.rowCount(); begin += predictionChunk) {
         std::vector<Eigen::Index> rows;
         for (std::size_t row = begin; row < std::min(dataset.rowCount(), begin + predictionChunk); ++row)

@@ -203,7 +203,7 @@ NeuralNetworkRegressor NeuralNetworkRegressor::load(const std::string &directory
             throw io::InputError(weightsPath, 0, 0, "cannot read the weights: " + error.msg().substr(0, 200));
         }
         impl->network->to(impl->device);
-        impl->network->eval();
+        impl->snapshotForCpu();
         return NeuralNetworkRegressor(std::move(impl));
     } catch (const io::InputError &error) {
         if (!error.file().empty())

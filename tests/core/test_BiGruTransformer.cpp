@@ -1,4 +1,5 @@
 #include "models/BiGruTransformer.h"
+#include "models/EigenNetwork.h"
 
 #include <QTest>
 
@@ -88,6 +89,36 @@ class TestBiGruTransformer : public QObject
                                                 torch::tensor(std::vector<std::int64_t>{count}, torch::kInt64));
             const double difference = std::fabs(alone.item<double>() - batched[row].item<double>());
             QVERIFY2(difference < 1e-5, qPrintable(QStringLiteral("row %1 differs by %2").arg(row).arg(difference)));
+        }
+    }
+
+    void eigenCopyComputesTheSameFunction_data() { addArchitectureRows(); }
+
+    void eigenCopyComputesTheSameFunction()
+    {
+        QFETCH(QString, architecture);
+        QFETCH(QString, pooling);
+        for (const bool postNorm : {false, true}) {
+            torch::manual_seed(3);
+            auto options = smallOptions(architecture, pooling);
+            options.preNorm = !postNorm;
+            BiGruTransformer network(options);
+            network->eval();
+            const gpumem::models::EigenNetwork copy(*network);
+            torch::NoGradGuard noGradients;
+            const auto features = torch::randn({1, 3});
+            for (std::int64_t layers : {0, 1, 6}) {
+                const auto types = torch::randint(0, 5, {1, layers}, torch::kInt64);
+                const auto fields = torch::randn({1, layers, 2});
+                const double expected = network
+                                            ->forward(features, types, fields,
+                                                      torch::tensor(std::vector<std::int64_t>{layers}, torch::kInt64))
+                                            .item<double>();
+                const double actual = copy.predict(features.data_ptr<float>(), types.data_ptr<std::int64_t>(),
+                                                   fields.data_ptr<float>(), layers);
+                QVERIFY2(std::fabs(actual - expected) < 1e-4,
+                         qPrintable(QStringLiteral("%1 layers: %2 vs %3").arg(layers).arg(actual).arg(expected)));
+            }
         }
     }
 
