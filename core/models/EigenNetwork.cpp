@@ -1,3 +1,9 @@
+// Decides how Eigen multiplies, so it must come before any Eigen header.
+#include "ModelsConfig.h"
+#ifdef GPUMEM_EIGEN_USES_BLAS
+#define EIGEN_USE_BLAS
+#endif
+
 #include "models/EigenNetwork.h"
 
 #include "models/BiGruTransformer.h"
