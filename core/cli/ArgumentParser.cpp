@@ -4,6 +4,7 @@
 #include "io/InputError.h"
 
 #include <algorithm>
+#include <charconv>
 #include <sstream>
 
 namespace gpumem::cli {
@@ -28,6 +29,17 @@ std::vector<std::string> ParsedArguments::list(const std::string &option) const
                 items.push_back(item);
     }
     return items;
+}
+
+std::uint64_t parseWholeNumber(const std::string &text, const std::string &option, bool positive)
+{
+    std::uint64_t value = 0;
+    const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || result.ec != std::errc() || result.ptr != text.data() + text.size() || (positive && value == 0))
+        throw io::InputError(option +
+                             (positive ? " takes a positive whole number, not " : " takes a whole number, not ") +
+                             io::quoteForMessage(text));
+    return value;
 }
 
 ArgumentParser::ArgumentParser(std::string usage, std::string summary)

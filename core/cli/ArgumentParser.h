@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -24,6 +25,11 @@ class ParsedArguments
     std::map<std::string, std::vector<std::string>> mValues;
     std::vector<std::string> mPositionals;
 };
+
+// Parses an option's value as a whole number, e.g. parseWholeNumber("8", "--threads").
+// Throws io::InputError "--threads takes a whole number, not 'x'" (or "a positive
+// whole number" when positive is set, which also refuses 0).
+std::uint64_t parseWholeNumber(const std::string &text, const std::string &option, bool positive = false);
 
 // Declares the arguments of one `gpumem` subcommand and parses them:
 // "--name VALUE", "--name=VALUE", flags, positionals, and "--help"/"-h".

@@ -3,8 +3,6 @@
 #include "data/TableLoader.h"
 #include "io/InputError.h"
 
-#include <charconv>
-
 namespace gpumem::cli {
 
 char parseDelimiter(const std::string &text)
@@ -19,19 +17,6 @@ char parseDelimiter(const std::string &text)
         return '\t';
     throw io::InputError("--delimiter takes auto, comma, semicolon or tab, not " + io::quoteForMessage(text));
 }
-
-namespace {
-
-std::size_t parseCount(const std::string &text, const char *option)
-{
-    std::size_t count = 0;
-    const auto result = std::from_chars(text.data(), text.data() + text.size(), count);
-    if (result.ec != std::errc() || result.ptr != text.data() + text.size() || count == 0)
-        throw io::InputError(std::string(option) + " takes a positive whole number, not " + io::quoteForMessage(text));
-    return count;
-}
-
-} // namespace
 
 void addDataOptions(ArgumentParser &parser)
 {
@@ -50,7 +35,8 @@ LoadedData loadData(const std::string &path, const ParsedArguments &arguments)
     data::TableLoadOptions loadOptions;
     loadOptions.delimiter = parseDelimiter(arguments.value("delimiter"));
     if (arguments.has("categorical-limit"))
-        loadOptions.categoricalLimit = parseCount(arguments.value("categorical-limit"), "--categorical-limit");
+        loadOptions.categoricalLimit = static_cast<std::size_t>(
+            parseWholeNumber(arguments.value("categorical-limit"), "--categorical-limit", true));
     const data::BadCellPolicy policy = data::parseBadCellPolicy(arguments.value("on-bad-cell", "fail"));
 
     data::RoleRequest request;

@@ -6,7 +6,6 @@
 #include "runtime/ThreadSettings.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -29,15 +28,6 @@ std::vector<fs::path> presetDirectories()
         directories.push_back(executable.parent_path().parent_path() / "share/gpumem-workbench/presets");
     directories.emplace_back(GPUMEM_SOURCE_PRESET_DIR);
     return directories;
-}
-
-std::uint64_t parseUnsigned(const std::string &text, const char *option)
-{
-    std::uint64_t value = 0;
-    const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (text.empty() || result.ec != std::errc() || result.ptr != text.data() + text.size())
-        throw io::InputError(std::string(option) + " takes a whole number, not " + io::quoteForMessage(text));
-    return value;
 }
 
 } // namespace
@@ -105,8 +95,8 @@ models::ComputeSettings computeSettingsFrom(const ParsedArguments &arguments)
 {
     models::ComputeSettings compute;
     compute.device = arguments.value("device", "auto");
-    compute.seed = parseUnsigned(arguments.value("seed", "42"), "--seed");
-    const auto threads = parseUnsigned(arguments.value("threads", "1"), "--threads");
+    compute.seed = parseWholeNumber(arguments.value("seed", "42"), "--seed");
+    const auto threads = parseWholeNumber(arguments.value("threads", "1"), "--threads");
     if (threads > 1024)
         throw io::InputError("--threads takes 0 to 1024");
     // One thread by default: on small models more kernel threads mostly add

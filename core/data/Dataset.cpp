@@ -30,11 +30,6 @@ const Column *columnWithFirstBadCell(const std::vector<const Column *> &used)
     return first;
 }
 
-std::string locationOf(const Table &table, const Column &column)
-{
-    return table.source() + ':' + std::to_string(column.firstBadCell->line) + ':' + std::to_string(column.index + 1);
-}
-
 } // namespace
 
 std::vector<std::size_t> selectUsableRows(const Table &table, const std::vector<ColumnRole> &roles,
@@ -66,7 +61,9 @@ std::vector<std::size_t> selectUsableRows(const Table &table, const std::vector<
     if (firstBad)
         warnings.push_back("left out " + std::to_string(table.rowCount() - kept.size()) + " of " +
                            std::to_string(table.rowCount()) + " rows with missing or invalid cells; first: " +
-                           locationOf(table, *firstBad) + ": " + firstBad->firstBadCell->reason);
+                           io::locatedMessage(table.source(), firstBad->firstBadCell->line,
+                                              static_cast<std::int64_t>(firstBad->index + 1),
+                                              firstBad->firstBadCell->reason));
     return kept;
 }
 

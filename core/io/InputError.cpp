@@ -2,9 +2,7 @@
 
 namespace gpumem::io {
 
-namespace {
-
-std::string formatLocation(const std::string &file, std::int64_t line, std::int64_t column, const std::string &message)
+std::string locatedMessage(const std::string &file, std::int64_t line, std::int64_t column, const std::string &message)
 {
     std::string text = file.empty() ? std::string("input") : file;
     if (line > 0)
@@ -14,10 +12,8 @@ std::string formatLocation(const std::string &file, std::int64_t line, std::int6
     return text + ": " + message;
 }
 
-} // namespace
-
 InputError::InputError(std::string file, std::int64_t line, std::int64_t column, const std::string &message)
-    : std::runtime_error(formatLocation(file, line, column, message))
+    : std::runtime_error(locatedMessage(file, line, column, message))
     , mFile(std::move(file))
     , mLine(line)
     , mColumn(column)

@@ -27,6 +27,10 @@ class InputError : public std::runtime_error
     std::string mMessage;
 };
 
+// Returns "file:line:column: message", leaving out a line or column of 0 and
+// naming the file "input" when it is empty: the one place that spells a location.
+std::string locatedMessage(const std::string &file, std::int64_t line, std::int64_t column, const std::string &message);
+
 // Returns text cut to at most maxBytes with "…" appended, and control characters
 // replaced, so that a cell quoted in an error message keeps the message on one line.
 std::string quoteForMessage(const std::string &text, std::size_t maxBytes = 40);
