@@ -16,17 +16,11 @@ struct Split
     std::vector<Eigen::Index> test;  // Row indices to score on, ascending.
 };
 
-// Returns 0..rowCount-1 in a random order fixed by seed, the same on every platform
-// and standard library (std::mt19937_64 with the project's own unbiased Fisher–Yates).
-// Thread-safe: a pure function of its arguments.
-std::vector<Eigen::Index> shuffledRows(Eigen::Index rowCount, std::uint64_t seed);
-
 // Returns a random hold-out split of rowCount rows whose test part has
 // round(rowCount · testFraction) rows (halves round up), clamped so that both parts
-// keep at least one row. The shuffle uses std::mt19937_64 seeded with seed and its
-// own bounded draws, so a seed gives the same split on every platform and standard
-// library. Throws std::invalid_argument when rowCount < 2 or testFraction is not
-// inside (0, 1). Thread-safe: a pure function of its arguments.
+// keep at least one row. The shuffle is data::shuffledRows, so a seed gives the same split on every platform and
+// standard library. Throws std::invalid_argument when rowCount < 2 or testFraction is not inside (0, 1). Thread-safe: a
+// pure function of its arguments.
 Split holdOutSplit(Eigen::Index rowCount, double testFraction, std::uint64_t seed);
 
 // Returns the folds splits of shuffled k-fold cross-validation over rowCount rows:

@@ -1,6 +1,6 @@
 #include "models/NeuralNetworkImpl.h"
 
-#include "evaluation/Splits.h"
+#include "data/SeededRandom.h"
 #include "io/InputError.h"
 #include "runtime/ThreadSettings.h"
 #include "training/Trainer.h"
@@ -334,8 +334,7 @@ training::TrainingResult NeuralNetworkRegressor::fit(const data::Dataset &datase
     const auto validationCount = static_cast<std::size_t>(
         std::llround(h.real("validation_fraction") * static_cast<double>(trainingRows.size())));
     if (validationCount > 0 && validationCount < trainingRows.size()) {
-        const auto order =
-            evaluation::shuffledRows(static_cast<Eigen::Index>(trainingRows.size()), impl.compute.seed + 7919);
+        const auto order = data::shuffledRows(static_cast<Eigen::Index>(trainingRows.size()), impl.compute.seed + 7919);
         fitRows.clear();
         for (std::size_t i = 0; i < order.size(); ++i)
             (i < validationCount ? validationRows : fitRows)

@@ -1,9 +1,6 @@
 #pragma once
 
-#include "data/Dataset.h"
-#include "data/FeatureEncoder.h"
-#include "models/Hyperparameters.h"
-#include "training/TrainingProgress.h"
+#include "models/Regressor.h"
 
 #include <Eigen/Core>
 
@@ -12,16 +9,6 @@
 #include <vector>
 
 namespace gpumem::models {
-
-// Where and how a model computes.
-struct ComputeSettings
-{
-    std::string device = "auto"; // auto (CUDA when available), cpu, cuda
-    std::uint64_t seed = 42;     // weight initialisation, dropout, shuffling, validation split
-    // CPU threads for training: each batch is split across this many workers with
-    // single-threaded kernels (dropout > 0 keeps one worker, for reproducibility).
-    int threads = 1;
-};
 
 // One block of the network, for `gpumem describe-model` and the workbench's architecture view.
 struct ArchitectureBlock
@@ -32,25 +19,18 @@ struct ArchitectureBlock
     std::int64_t parameters = 0;
 };
 
-// The columns a trained model reads, by name.
-struct ModelSchema
-{
-    std::string target;
-    data::FeatureEncoding encoding;
-};
-
 // The BiGRU-optimised Transformer as a regressor of peak memory: prepares the
 // inputs (feature tokens, layer tokens, log scaling, target transform, all fitted
 // on training rows only), trains with the shared training loop, predicts in the
 // target's units (MiB), and saves or loads itself as a model folder. Not
 // thread-safe: one thread uses a regressor at a time (the trainer may run on a
 // worker thread while others only touch the TrainingControl).
-class NeuralNetworkRegressor
+class NeuralNetworkRegressor final : public Regressor
 {
   public:
     // Throws io::InputError when the device cannot be used.
     NeuralNetworkRegressor(Hyperparameters hyperparameters, ComputeSettings compute = {});
-    ~NeuralNetworkRegressor();
+    ~NeuralNetworkRegressor() override;
     NeuralNetworkRegressor(NeuralNetworkRegressor &&) noexcept;
     NeuralNetworkRegressor &operator=(NeuralNetworkRegressor &&) noexcept;
 
@@ -59,21 +39,22 @@ class NeuralNetworkRegressor
     // Throws io::InputError for unusable hyperparameter combinations.
     training::TrainingResult fit(const data::Dataset &dataset, const std::vector<Eigen::Index> &trainingRows,
                                  training::TrainingObserver *observer = nullptr,
-                                 training::TrainingControl *control = nullptr);
+                                 training::TrainingControl *control = nullptr) override;
 
     // Predicts every row of dataset in the target's units. Throws io::InputError
     // when dataset lacks a column the model was trained with.
-    Eigen::VectorXd predict(const data::Dataset &dataset) const;
+    Eigen::VectorXd predict(const data::Dataset &dataset) const override;
 
     // Writes the model folder (weights, hyperparameters, scalers, schema, library
     // versions) atomically: an interrupted save leaves the old folder or none.
-    void save(const std::string &directory) const;
+    void save(const std::string &directory) const override;
     // Reads a model folder written by save(). Throws io::InputError naming the file.
     static NeuralNetworkRegressor load(const std::string &directory, ComputeSettings compute = {});
 
-    const Hyperparameters &hyperparameters() const;
-    const ModelSchema &schema() const;
-    bool isFitted() const;
+    std::string name() const override { return "bigru_transformer"; }
+    const Hyperparameters &hyperparameters() const override;
+    const ModelSchema &schema() const override;
+    bool isFitted() const override;
     // The device the model runs on, e.g. "cpu" or "cuda:0".
     std::string deviceName() const;
     // The fitted network's blocks with shapes and parameter counts.

@@ -4,12 +4,13 @@
 #include "models/NeuralNetworkHyperparameters.h"
 #include "models/NeuralNetworkImpl.h"
 
+#include "models/ModelFolder.h"
+
 #include "io/AtomicDirectoryWriter.h"
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
 #include "io/JsonValue.h"
 #include "io/JsonWriter.h"
-#include "runtime/LibraryVersions.h"
 
 #include <fstream>
 
@@ -17,8 +18,6 @@ namespace gpumem::models {
 
 namespace {
 
-constexpr const char *formatName = "gpumem-model";
-constexpr int formatVersion = 1;
 constexpr const char *modelName = "bigru_transformer";
 
 void writeVector(io::JsonWriter &json, const Eigen::RowVectorXd &values)
@@ -41,14 +40,6 @@ void writeScaler(io::JsonWriter &json, const data::Standardizer &scaler)
     json.key("scale");
     writeVector(json, scaler.scales());
     json.endObject();
-}
-
-std::vector<std::string> readStrings(const io::JsonValue &array)
-{
-    std::vector<std::string> texts;
-    for (const auto &item : array.toArray())
-        texts.push_back(item.toString());
-    return texts;
 }
 
 Eigen::RowVectorXd readVector(const io::JsonValue &array)
@@ -89,29 +80,12 @@ void NeuralNetworkRegressor::save(const std::string &directory) const
     std::ofstream out(folder.filePath("model.json"), std::ios::binary);
     io::JsonWriter json(out);
     json.beginObject();
-    json.key("format").value(formatName);
-    json.key("format_version").value(formatVersion);
-    json.key("model").value(modelName);
+    writeModelHeader(json, modelName);
     json.key("hyperparameters");
     impl.hyperparameters.writeValues(json);
     json.key("seed").value(static_cast<std::int64_t>(impl.compute.seed));
 
-    const data::FeatureEncoding &encoding = impl.schema.encoding;
-    json.key("schema").beginObject();
-    json.key("target").value(impl.schema.target);
-    json.key("numeric").value(encoding.numericColumns);
-    json.key("categorical").beginArray();
-    for (const auto &categorical : encoding.categoricals) {
-        json.beginObject();
-        json.key("column").value(categorical.column);
-        json.key("categories").value(categorical.categories);
-        json.endObject();
-    }
-    json.endArray();
-    json.key("sequence_column").value(encoding.sequenceColumn);
-    json.key("layer_types").value(encoding.layerTypes);
-    json.key("fields_per_layer").value(encoding.fieldsPerLayer);
-    json.endObject();
+    writeSchema(json, impl.schema);
 
     json.key("feature_scaling");
     writeScaler(json, impl.featureScaler);
@@ -140,10 +114,7 @@ void NeuralNetworkRegressor::save(const std::string &directory) const
     json.key("device").value(impl.device.str());
     json.endObject();
 
-    json.key("library_versions").beginObject();
-    for (const auto &[name, version] : runtime::libraryVersions().entries())
-        json.key(name).value(version);
-    json.endObject();
+    writeLibraryVersions(json);
     json.endObject();
     out.close();
     if (!out)
@@ -154,33 +125,18 @@ void NeuralNetworkRegressor::save(const std::string &directory) const
 NeuralNetworkRegressor NeuralNetworkRegressor::load(const std::string &directory, ComputeSettings compute)
 {
     const std::string metadataPath = directory + "/model.json";
-    const io::JsonValue metadata = io::readJsonFile(metadataPath);
+    const io::JsonValue metadata = readModelMetadata(directory);
     try {
-        if (!metadata.isObject() || !metadata.find("format") || metadata.at("format").toString() != formatName)
-            throw io::InputError("not a gpumem model folder (model.json lacks \"format\": \"gpumem-model\")");
-        if (metadata.at("format_version").toNumber() != formatVersion)
-            throw io::InputError("model format version " + std::to_string(metadata.at("format_version").toNumber()) +
-                                 " is not supported; this gpumem reads version " + std::to_string(formatVersion));
-        if (metadata.at("model").toString() != modelName)
-            throw io::InputError("the folder holds a '" + metadata.at("model").toString() + "' model, not " +
-                                 modelName);
+        if (modelNameOf(metadata) != modelName)
+            throw io::InputError("the folder holds a '" + modelNameOf(metadata) + "' model, not " + modelName);
 
         Hyperparameters hyperparameters = neuralNetworkHyperparameters();
         hyperparameters.apply(metadata.at("hyperparameters"), metadataPath);
         compute.seed = static_cast<std::uint64_t>(metadata.at("seed").toNumber());
         auto impl = std::make_unique<Impl>(std::move(hyperparameters), compute);
 
-        const io::JsonValue &schema = metadata.at("schema");
-        data::FeatureEncoding encoding;
-        encoding.numericColumns = readStrings(schema.at("numeric"));
-        for (const auto &categorical : schema.at("categorical").toArray())
-            encoding.categoricals.push_back(
-                {categorical.at("column").toString(), readStrings(categorical.at("categories"))});
-        encoding.sequenceColumn = schema.at("sequence_column").toString();
-        encoding.layerTypes = readStrings(schema.at("layer_types"));
-        encoding.fieldsPerLayer = static_cast<int>(schema.at("fields_per_layer").toNumber());
-        impl->schema = {schema.at("target").toString(), encoding};
-        impl->encoder = data::FeatureEncoder(encoding);
+        impl->schema = readSchema(metadata);
+        impl->encoder = data::FeatureEncoder(impl->schema.encoding);
         impl->featureScaler = readScaler(metadata.at("feature_scaling"));
         impl->layerVocabulary = readStrings(metadata.at("layer_vocabulary"));
         if (const io::JsonValue *fieldScaling = metadata.find("field_scaling"))

@@ -1,6 +1,6 @@
 #include "training/Trainer.h"
 
-#include "evaluation/Splits.h"
+#include "data/SeededRandom.h"
 #include "training/LearningRateSchedule.h"
 
 #include <algorithm>
@@ -142,7 +142,7 @@ TrainingResult trainModel(torch::nn::Module &model, const TrainerSettings &setti
 
     for (int epoch = 1; epoch <= settings.epochs; ++epoch) {
         // A fresh permutation per epoch, fixed by seed and epoch, the same on every platform.
-        const auto order = evaluation::shuffledRows(rowCount, settings.seed + static_cast<std::uint64_t>(epoch));
+        const auto order = data::shuffledRows(rowCount, settings.seed + static_cast<std::uint64_t>(epoch));
         double epochLoss = 0.0;
         for (std::int64_t batch = 0; batch < batches; ++batch) {
             if (control && !control->waitWhilePaused()) {
