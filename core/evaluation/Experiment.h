@@ -1,0 +1,101 @@
+#pragma once
+
+#include "data/Dataset.h"
+#include "evaluation/Metrics.h"
+#include "evaluation/Significance.h"
+#include "evaluation/Splits.h"
+#include "models/Hyperparameters.h"
+#include "models/Regressor.h"
+#include "training/TrainingProgress.h"
+
+#include <Eigen/Core>
+
+#include <string>
+#include <vector>
+
+namespace gpumem::evaluation {
+
+// One model of a comparison: its registry name (models::regressorNames()) and
+// the hyperparameters to fit it with.
+struct ModelSpec
+{
+    std::string name;
+    models::Hyperparameters hyperparameters;
+};
+
+// What a comparison runs. testFraction > 0 asks for one seeded hold-out split;
+// otherwise folds-fold cross-validation. Every model sees the same splits.
+struct ExperimentSettings
+{
+    std::vector<ModelSpec> models;
+    int folds = 5;
+    double testFraction = 0.0;
+    std::uint64_t seed = 42; // the splits and every model's own seed
+    models::ComputeSettings compute;
+    // How many (model, fold) fits run at the same time. Results never depend on it.
+    int parallelFits = 1;
+};
+
+// One model fitted on one split and scored on its test rows.
+struct FoldResult
+{
+    int fold = 0; // 0-based index into ExperimentResult::splits
+    RegressionMetrics metrics;
+    double trainSeconds = 0.0;
+    double predictSeconds = 0.0;
+    training::StopReason stopReason = training::StopReason::Completed;
+    std::vector<training::EpochProgress> epochs; // the loss curve, for iterative models
+};
+
+// Everything one model produced over the splits.
+struct ModelResult
+{
+    std::string name;  // registry name, e.g. "random_forest"
+    std::string title; // display name, e.g. "Random forest"
+    models::Hyperparameters hyperparameters;
+    std::vector<FoldResult> folds;  // in split order
+    RegressionMetrics mean;         // mean over folds of each metric
+    RegressionMetrics std;          // sample standard deviation over folds (0 for one fold)
+    double trainSeconds = 0.0;      // summed over folds
+    double predictSeconds = 0.0;    // summed over folds
+    Eigen::VectorXd predictions;    // per dataset row: the prediction made while it was a test row, NaN if never
+    std::vector<std::string> warnings;
+};
+
+// The result of a comparison. When cancelled, models holds only the models whose
+// every fold finished.
+struct ExperimentResult
+{
+    std::vector<Split> splits;
+    std::vector<ModelResult> models; // in the order of ExperimentSettings::models
+    std::string best;                // the model with the lowest mean RMSE
+    std::vector<PairedTest> significance; // each other model against the best
+    bool cancelled = false;
+    double seconds = 0.0; // wall-clock time of the whole run
+    std::vector<std::string> warnings;
+};
+
+// Receives the experiment's progress. The runner calls it from worker threads,
+// one call at a time (it serialises them), so implementations need no lock of
+// their own but must be quick and must not block. fold is 0-based.
+class ExperimentObserver
+{
+  public:
+    virtual ~ExperimentObserver() = default;
+    virtual void fitStarted(const std::string & /*model*/, int /*fold*/, int /*folds*/) {}
+    virtual void batchFinished(const std::string & /*model*/, int /*fold*/, const training::BatchProgress &) {}
+    virtual void epochFinished(const std::string & /*model*/, int /*fold*/, const training::EpochProgress &) {}
+    virtual void foldFinished(const std::string & /*model*/, const FoldResult &) {}
+    virtual void modelFinished(const ModelResult &) {}
+    // The share (0..1) of all fits finished, after each fit.
+    virtual void progressChanged(double /*fraction*/) {}
+};
+
+// Fits every model of settings on identical splits of dataset and scores each on
+// its test rows. control (optional) pauses or cancels every running fit; a
+// cancelled run returns promptly with cancelled set. Throws io::InputError for
+// unusable settings (unknown model, too few rows for the folds) before fitting.
+ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSettings &settings,
+                               ExperimentObserver *observer = nullptr, training::TrainingControl *control = nullptr);
+
+} // namespace gpumem::evaluation
