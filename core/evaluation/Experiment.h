@@ -53,12 +53,12 @@ struct ModelResult
     std::string name;  // registry name, e.g. "random_forest"
     std::string title; // display name, e.g. "Random forest"
     models::Hyperparameters hyperparameters;
-    std::vector<FoldResult> folds;  // in split order
-    RegressionMetrics mean;         // mean over folds of each metric
-    RegressionMetrics std;          // sample standard deviation over folds (0 for one fold)
-    double trainSeconds = 0.0;      // summed over folds
-    double predictSeconds = 0.0;    // summed over folds
-    Eigen::VectorXd predictions;    // per dataset row: the prediction made while it was a test row, NaN if never
+    std::vector<FoldResult> folds;       // in split order
+    RegressionMetrics mean;              // mean over folds of each metric
+    RegressionMetrics standardDeviation; // sample standard deviation over folds (0 for one fold)
+    double trainSeconds = 0.0;           // summed over folds
+    double predictSeconds = 0.0;         // summed over folds
+    Eigen::VectorXd predictions;         // per dataset row: the prediction made while it was a test row, NaN if never
     std::vector<std::string> warnings;
 };
 
@@ -67,8 +67,8 @@ struct ModelResult
 struct ExperimentResult
 {
     std::vector<Split> splits;
-    std::vector<ModelResult> models; // in the order of ExperimentSettings::models
-    std::string best;                // the model with the lowest mean RMSE
+    std::vector<ModelResult> models;      // in the order of ExperimentSettings::models
+    std::string best;                     // the model with the lowest mean RMSE
     std::vector<PairedTest> significance; // each other model against the best
     bool cancelled = false;
     double seconds = 0.0; // wall-clock time of the whole run

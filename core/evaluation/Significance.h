@@ -8,10 +8,10 @@ namespace gpumem::evaluation {
 // A paired comparison of two models' errors over the same folds (or rows).
 struct PairedTest
 {
-    std::string model;   // the model tested
-    std::string versus;  // the reference (the best model)
-    std::string test;    // "paired_t" or "wilcoxon"
-    std::string metric;  // what was paired, e.g. "rmse per fold", "squared error per row"
+    std::string model;  // the model tested
+    std::string versus; // the reference (the best model)
+    std::string test;   // "paired_t" or "wilcoxon"
+    std::string metric; // what was paired, e.g. "rmse per fold", "squared error per row"
     int pairs = 0;
     double statistic = 0.0; // t, or the Wilcoxon W (the smaller rank sum)
     double pValue = 1.0;    // two-sided
