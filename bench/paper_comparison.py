@@ -20,11 +20,11 @@ from sklearn.linear_model import Ridge
 from sklearn.metrics import mean_squared_error, r2_score
 from sklearn.model_selection import KFold
 from sklearn.tree import DecisionTreeRegressor
-from torch import nn
 from torch.utils.data import DataLoader
 from xgboost import XGBRegressor
 
 from reference_bigru_transformer import BiGruTransformer, JobDataset, collate, load_features
+from reference_bigru_transformer import train as train_network
 
 
 def standardise(train, values):
@@ -48,18 +48,7 @@ def fit_network(features, types, fields, target, train, test, type_count, epochs
                          (log_target[train] - mean) / std)
     loader = DataLoader(dataset, batch_size=64, shuffle=True, collate_fn=collate)
     model = BiGruTransformer(features.shape[1], type_count, False)
-    optimizer = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=2e-3, pct_start=0.1,
-                                                   total_steps=epochs * len(loader))
-    for _ in range(epochs):
-        model.train()
-        for batch_features, batch_types, batch_fields, lengths, batch_target in loader:
-            optimizer.zero_grad()
-            loss = nn.functional.mse_loss(model(batch_features, batch_types, batch_fields, lengths), batch_target)
-            loss.backward()
-            nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-            optimizer.step()
-            schedule.step()
+    train_network(model, loader, epochs)
     model.eval()
     test_set = JobDataset(scaled[test], [types[i] for i in test], [scaled_fields[i] for i in test], target[test])
     with torch.no_grad():
