@@ -3,6 +3,7 @@
 #include "data/SeededRandom.h"
 #include "io/InputError.h"
 #include "models/AdaBoostR2.h"
+#include "models/FitProgress.h"
 #include "models/HyperparameterSpecs.h"
 #include "models/TreeGrowth.h"
 
@@ -48,11 +49,8 @@ training::TrainingResult AdaBoostRegressor::fitMatrix(const Eigen::MatrixXd &fea
     std::vector<RegressionTree> trees;
     std::vector<double> treeWeights;
     for (int round = 0; round < rounds; ++round) {
-        if (control && !control->waitWhilePaused()) {
-            result.stopReason = training::StopReason::Cancelled;
-            result.message = "cancelled after " + std::to_string(round) + " of " + std::to_string(rounds) + " rounds";
-            return result;
-        }
+        if (stopRequested(control))
+            return cancelledFit(round, rounds, "rounds");
         const std::vector<Eigen::Index> resample = weightedResample(sampleWeights, random);
         RegressionTree tree;
         tree.fit(features, target, resample, unitWeights,
@@ -73,15 +71,9 @@ training::TrainingResult AdaBoostRegressor::fitMatrix(const Eigen::MatrixXd &fea
         trees.push_back(std::move(tree));
         treeWeights.push_back(scored.estimatorWeight);
 
-        training::EpochProgress progress;
-        progress.epoch = round + 1;
-        progress.epochs = rounds;
-        progress.trainLoss = std::numeric_limits<double>::quiet_NaN();
-        progress.elapsedSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        progress.remainingSeconds = progress.elapsedSeconds / (round + 1) * (rounds - round - 1);
-        result.epochs.push_back(progress);
+        result.epochs.push_back(stepProgress(round + 1, rounds, std::numeric_limits<double>::quiet_NaN(), start));
         if (observer)
-            observer->epochFinished(progress);
+            observer->epochFinished(result.epochs.back());
 
         if (scored.perfect) {
             result.stopReason = training::StopReason::EarlyStopped;
@@ -126,10 +118,8 @@ void AdaBoostRegressor::writeFitted(io::JsonWriter &json, const std::string &) c
     for (const double weight : mTreeWeights)
         json.value(weight);
     json.endArray();
-    json.key("trees").beginArray();
-    for (const RegressionTree &tree : mTrees)
-        tree.write(json);
-    json.endArray();
+    json.key("trees");
+    writeTrees(json, mTrees);
     json.endObject();
 }
 
@@ -141,11 +131,9 @@ void AdaBoostRegressor::readFitted(const io::JsonValue &fitted, const std::strin
         if (!std::isfinite(weights.back()) || weights.back() < 0.0)
             throw io::InputError("AdaBoost tree weights must be finite and non-negative");
     }
-    std::vector<RegressionTree> trees;
-    for (const io::JsonValue &tree : fitted.at("trees").toArray())
-        trees.push_back(RegressionTree::read(tree));
-    if (trees.empty() || trees.size() != weights.size())
-        throw io::InputError("AdaBoost needs one weight per tree and at least one tree");
+    std::vector<RegressionTree> trees = readTrees(fitted.at("trees"));
+    if (trees.size() != weights.size())
+        throw io::InputError("AdaBoost needs one weight per tree");
     mTrees = std::move(trees);
     mTreeWeights = std::move(weights);
 }

@@ -1,5 +1,6 @@
 #include "models/DecisionTreeRegressor.h"
 
+#include "models/FitProgress.h"
 #include "models/TreeGrowth.h"
 
 #include <limits>
@@ -21,27 +22,14 @@ training::TrainingResult DecisionTreeRegressor::fitMatrix(const Eigen::MatrixXd 
                                                           training::TrainingObserver *observer,
                                                           training::TrainingControl *control)
 {
-    training::TrainingResult result;
-    if (control && !control->waitWhilePaused()) {
-        result.stopReason = training::StopReason::Cancelled;
-        result.message = "cancelled";
-        return result;
-    }
+    if (stopRequested(control))
+        return cancelledFit(0, 1, "trees");
     std::vector<Eigen::Index> samples(static_cast<std::size_t>(features.rows()));
     for (std::size_t row = 0; row < samples.size(); ++row)
         samples[row] = static_cast<Eigen::Index>(row);
     mTree.fit(features, target, samples, std::vector<double>(samples.size(), 1.0),
               treeGrowthOptions(hyperparameters(), features.cols(), compute().seed));
-    training::EpochProgress progress;
-    progress.epoch = 1;
-    progress.epochs = 1;
-    progress.trainLoss = std::numeric_limits<double>::quiet_NaN();
-    progress.best = true;
-    result.epochs.push_back(progress);
-    result.bestEpoch = 1;
-    if (observer)
-        observer->epochFinished(progress);
-    return result;
+    return singleStepFit(std::numeric_limits<double>::quiet_NaN(), observer);
 }
 
 Eigen::VectorXd DecisionTreeRegressor::predictMatrix(const Eigen::MatrixXd &features) const

@@ -2,6 +2,7 @@
 
 #include "data/SeededRandom.h"
 #include "io/InputError.h"
+#include "models/FitProgress.h"
 #include "models/HyperparameterSpecs.h"
 #include "models/TreeGrowth.h"
 
@@ -94,7 +95,7 @@ training::TrainingResult RandomForestRegressor::fitMatrix(const Eigen::MatrixXd 
     std::string failure;
     const auto work = [&] {
         for (;;) {
-            if (control && !control->waitWhilePaused())
+            if (stopRequested(control))
                 break;
             int index = 0;
             {
@@ -130,13 +131,8 @@ training::TrainingResult RandomForestRegressor::fitMatrix(const Eigen::MatrixXd 
         changed.wait(lock, [&] { return finished > reported || running == 0; });
         if (finished == reported)
             break; // the workers stopped early: cancelled or failed
-        training::EpochProgress progress;
-        progress.epoch = reported + 1;
-        progress.epochs = treeCount;
-        progress.trainLoss = std::numeric_limits<double>::quiet_NaN();
-        progress.elapsedSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        progress.remainingSeconds = progress.elapsedSeconds / progress.epoch * (treeCount - progress.epoch);
-        progress.best = progress.epoch == treeCount;
+        const training::EpochProgress progress =
+            stepProgress(reported + 1, treeCount, std::numeric_limits<double>::quiet_NaN(), start);
         lock.unlock();
         result.epochs.push_back(progress);
         if (observer)
@@ -157,9 +153,9 @@ training::TrainingResult RandomForestRegressor::fitMatrix(const Eigen::MatrixXd 
     if (!failure.empty())
         throw io::InputError(failure);
     if (reported < treeCount) {
-        result.stopReason = training::StopReason::Cancelled;
-        result.message = "cancelled after " + std::to_string(reported) + " of " + std::to_string(treeCount) + " trees";
-        return result;
+        training::TrainingResult cancelled = cancelledFit(reported, treeCount, "trees");
+        cancelled.epochs = std::move(result.epochs);
+        return cancelled;
     }
     mTrees = std::move(trees);
     result.bestEpoch = treeCount;
@@ -177,21 +173,14 @@ Eigen::VectorXd RandomForestRegressor::predictMatrix(const Eigen::MatrixXd &feat
 void RandomForestRegressor::writeFitted(io::JsonWriter &json, const std::string &) const
 {
     json.beginObject();
-    json.key("trees").beginArray();
-    for (const RegressionTree &tree : mTrees)
-        tree.write(json);
-    json.endArray();
+    json.key("trees");
+    writeTrees(json, mTrees);
     json.endObject();
 }
 
 void RandomForestRegressor::readFitted(const io::JsonValue &fitted, const std::string &)
 {
-    std::vector<RegressionTree> trees;
-    for (const io::JsonValue &tree : fitted.at("trees").toArray())
-        trees.push_back(RegressionTree::read(tree));
-    if (trees.empty())
-        throw io::InputError("a random forest needs at least one tree");
-    mTrees = std::move(trees);
+    mTrees = readTrees(fitted.at("trees"));
 }
 
 } // namespace gpumem::models

@@ -225,6 +225,14 @@ class TreeBuilder
     std::vector<int> mCandidates;
 };
 
+template <typename Number> void writeNumbers(io::JsonWriter &json, const char *key, const std::vector<Number> &numbers)
+{
+    json.key(key).beginArray();
+    for (const Number number : numbers)
+        json.value(number);
+    json.endArray();
+}
+
 std::vector<double> numbersOf(const io::JsonValue &object, const char *key)
 {
     std::vector<double> numbers;
@@ -309,26 +317,11 @@ void RegressionTree::write(io::JsonWriter &json) const
 {
     json.beginObject();
     json.key("features").value(mFeatureCount);
-    json.key("feature").beginArray();
-    for (const int each : mFeature)
-        json.value(each);
-    json.endArray();
-    json.key("threshold").beginArray();
-    for (const double each : mThreshold)
-        json.value(each);
-    json.endArray();
-    json.key("left").beginArray();
-    for (const int each : mLeft)
-        json.value(each);
-    json.endArray();
-    json.key("right").beginArray();
-    for (const int each : mRight)
-        json.value(each);
-    json.endArray();
-    json.key("value").beginArray();
-    for (const double each : mValue)
-        json.value(each);
-    json.endArray();
+    writeNumbers(json, "feature", mFeature);
+    writeNumbers(json, "threshold", mThreshold);
+    writeNumbers(json, "left", mLeft);
+    writeNumbers(json, "right", mRight);
+    writeNumbers(json, "value", mValue);
     json.endObject();
 }
 
@@ -359,6 +352,24 @@ RegressionTree RegressionTree::read(const io::JsonValue &value)
             throw io::InputError("tree node " + std::to_string(node) + " points outside the tree");
     }
     return tree;
+}
+
+void writeTrees(io::JsonWriter &json, const std::vector<RegressionTree> &trees)
+{
+    json.beginArray();
+    for (const RegressionTree &tree : trees)
+        tree.write(json);
+    json.endArray();
+}
+
+std::vector<RegressionTree> readTrees(const io::JsonValue &array)
+{
+    std::vector<RegressionTree> trees;
+    for (const io::JsonValue &tree : array.toArray())
+        trees.push_back(RegressionTree::read(tree));
+    if (trees.empty())
+        throw io::InputError("a tree ensemble needs at least one tree");
+    return trees;
 }
 
 } // namespace gpumem::models

@@ -69,4 +69,10 @@ class RegressionTree
     std::vector<double> mValue;
 };
 
+// Writes trees as a JSON array of what RegressionTree::write() writes.
+void writeTrees(io::JsonWriter &json, const std::vector<RegressionTree> &trees);
+// Reads an array written by writeTrees(); throws io::InputError when it is
+// empty or a tree is malformed (see RegressionTree::read()).
+std::vector<RegressionTree> readTrees(const io::JsonValue &array);
+
 } // namespace gpumem::models

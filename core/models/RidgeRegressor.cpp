@@ -1,6 +1,7 @@
 #include "models/RidgeRegressor.h"
 
 #include "io/InputError.h"
+#include "models/FitProgress.h"
 #include "models/HyperparameterSpecs.h"
 
 #include <Eigen/Cholesky>
@@ -28,12 +29,8 @@ training::TrainingResult RidgeRegressor::fitMatrix(const Eigen::MatrixXd &featur
                                                    training::TrainingObserver *observer,
                                                    training::TrainingControl *control)
 {
-    training::TrainingResult result;
-    if (control && !control->waitWhilePaused()) {
-        result.stopReason = training::StopReason::Cancelled;
-        result.message = "cancelled";
-        return result;
-    }
+    if (stopRequested(control))
+        return cancelledFit(0, 1, "solves");
     const double alpha = hyperparameters().real("alpha");
     const bool withIntercept = hyperparameters().boolean("fit_intercept");
     Eigen::RowVectorXd featureMeans = Eigen::RowVectorXd::Zero(features.cols());
@@ -54,16 +51,7 @@ training::TrainingResult RidgeRegressor::fitMatrix(const Eigen::MatrixXd &featur
     mCoefficients = std::move(coefficients);
     mIntercept = targetMean - featureMeans.dot(mCoefficients);
 
-    training::EpochProgress progress;
-    progress.epoch = 1;
-    progress.epochs = 1;
-    progress.trainLoss = ((features * mCoefficients).array() + mIntercept - target.array()).square().mean();
-    progress.best = true;
-    result.epochs.push_back(progress);
-    result.bestEpoch = 1;
-    if (observer)
-        observer->epochFinished(progress);
-    return result;
+    return singleStepFit(((features * mCoefficients).array() + mIntercept - target.array()).square().mean(), observer);
 }
 
 Eigen::VectorXd RidgeRegressor::predictMatrix(const Eigen::MatrixXd &features) const

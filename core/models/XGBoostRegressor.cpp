@@ -5,6 +5,7 @@
 #include "models/XGBoostRegressor.h"
 
 #include "io/InputError.h"
+#include "models/FitProgress.h"
 #include "models/HyperparameterSpecs.h"
 
 #include <xgboost/c_api.h>
@@ -140,27 +141,17 @@ training::TrainingResult XGBoostRegressor::fitMatrix(const Eigen::MatrixXd &feat
     training::TrainingResult result;
     const char *names[] = {"train"};
     for (int round = 0; round < rounds; ++round) {
-        if (control && !control->waitWhilePaused()) {
-            result.stopReason = training::StopReason::Cancelled;
-            result.message = "cancelled after " + std::to_string(round) + " of " + std::to_string(rounds) + " rounds";
-            return result;
-        }
+        if (stopRequested(control))
+            return cancelledFit(round, rounds, "rounds");
         check(XGBoosterUpdateOneIter(handle, round, training.handle()),
               "run boosting round " + std::to_string(round + 1));
         const char *evaluation = nullptr;
         check(XGBoosterEvalOneIter(handle, round, matrices, names, 1, &evaluation), "evaluate the training rows");
         const double rmse = trainingRmse(evaluation);
 
-        training::EpochProgress progress;
-        progress.epoch = round + 1;
-        progress.epochs = rounds;
-        progress.trainLoss = rmse * rmse;
-        progress.elapsedSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        progress.remainingSeconds = progress.elapsedSeconds / (round + 1) * (rounds - round - 1);
-        progress.best = round + 1 == rounds;
-        result.epochs.push_back(progress);
+        result.epochs.push_back(stepProgress(round + 1, rounds, rmse * rmse, start));
         if (observer)
-            observer->epochFinished(progress);
+            observer->epochFinished(result.epochs.back());
     }
     result.bestEpoch = rounds;
     mBooster = std::move(booster);

@@ -11,6 +11,7 @@
 #include <Eigen/Core>
 
 #include <cmath>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,26 @@ inline std::vector<Eigen::Index> firstRows(std::size_t rowCount)
     for (std::size_t row = 0; row < rowCount; ++row)
         rows[row] = static_cast<Eigen::Index>(row);
     return rows;
+}
+
+// A vector of the given values.
+inline Eigen::VectorXd vectorOf(std::initializer_list<double> values)
+{
+    Eigen::VectorXd result(static_cast<Eigen::Index>(values.size()));
+    Eigen::Index row = 0;
+    for (const double value : values)
+        result(row++) = value;
+    return result;
+}
+
+// CPU compute settings with a seed and a thread count.
+inline models::ComputeSettings cpuSettings(std::uint64_t seed, int threads = 1)
+{
+    models::ComputeSettings compute;
+    compute.device = "cpu";
+    compute.seed = seed;
+    compute.threads = threads;
+    return compute;
 }
 
 // Root mean squared difference of two equally long vectors.

@@ -14,14 +14,7 @@ using gpumem::models::weightedMedian;
 
 namespace {
 
-Eigen::VectorXd vector(std::initializer_list<double> values)
-{
-    Eigen::VectorXd result(static_cast<Eigen::Index>(values.size()));
-    Eigen::Index row = 0;
-    for (const double value : values)
-        result(row++) = value;
-    return result;
-}
+using gpumem::tests::vectorOf;
 
 bool near(double left, double right)
 {
@@ -42,7 +35,7 @@ class TestAdaBoostRegressor : public QObject
         // = 7/16. beta = (7/16) / (9/16) = 7/9, the tree's weight ln(9/7) = 0.2513.
         // Each row's weight becomes 1/4 · (7/9)^(1 − loss): 0.1944, 0.2071, 0.2205, 0.25.
         Eigen::VectorXd weights = Eigen::VectorXd::Constant(4, 0.25);
-        const auto round = adaBoostRound(vector({0, 1, 2, 4}), weights, AdaBoostLoss::Linear, 1.0, true);
+        const auto round = adaBoostRound(vectorOf({0, 1, 2, 4}), weights, AdaBoostLoss::Linear, 1.0, true);
         QVERIFY(!round.perfect && !round.tooWeak);
         QVERIFY(near(round.error, 7.0 / 16.0));
         QVERIFY(near(round.estimatorWeight, std::log(9.0 / 7.0)));
@@ -57,22 +50,22 @@ class TestAdaBoostRegressor : public QObject
     {
         // Square: losses 0, 1/16, 1/4, 1 → mean 21/64; beta = 21/43.
         Eigen::VectorXd weights = Eigen::VectorXd::Constant(4, 0.25);
-        auto round = adaBoostRound(vector({0, 1, 2, 4}), weights, AdaBoostLoss::Square, 1.0, true);
+        auto round = adaBoostRound(vectorOf({0, 1, 2, 4}), weights, AdaBoostLoss::Square, 1.0, true);
         QVERIFY(near(round.error, 21.0 / 64.0));
         QVERIFY(near(round.estimatorWeight, std::log(43.0 / 21.0)));
         QVERIFY(near(weights(1), 0.25 * std::pow(21.0 / 43.0, 15.0 / 16.0)));
         // Exponential on errors 0 and 2 (largest 2): losses 0 and 1 − e^−1 = 0.632;
         // with weights 0.9 and 0.1 the mean loss is 0.0632, below one half.
-        weights = vector({0.9, 0.1});
-        round = adaBoostRound(vector({0, 2}), weights, AdaBoostLoss::Exponential, 1.0, false);
+        weights = vectorOf({0.9, 0.1});
+        round = adaBoostRound(vectorOf({0, 2}), weights, AdaBoostLoss::Exponential, 1.0, false);
         QVERIFY(near(round.error, 0.1 * (1.0 - std::exp(-1.0))));
-        QCOMPARE(weights, vector({0.9, 0.1})); // the last round leaves the weights alone
+        QCOMPARE(weights, vectorOf({0.9, 0.1})); // the last round leaves the weights alone
     }
 
     void learningRateScalesWeightAndUpdate()
     {
         Eigen::VectorXd weights = Eigen::VectorXd::Constant(4, 0.25);
-        const auto round = adaBoostRound(vector({0, 1, 2, 4}), weights, AdaBoostLoss::Linear, 0.5, true);
+        const auto round = adaBoostRound(vectorOf({0, 1, 2, 4}), weights, AdaBoostLoss::Linear, 0.5, true);
         QVERIFY(near(round.estimatorWeight, 0.5 * std::log(9.0 / 7.0)));
         QVERIFY(near(weights(0), 0.25 * std::pow(7.0 / 9.0, 0.5)));
     }
@@ -81,11 +74,11 @@ class TestAdaBoostRegressor : public QObject
     {
         // The row of weight 0 has the largest error but is not the largest that
         // counts: losses are 0, 1/2, 1 for the others, mean 1/2: no better than chance.
-        Eigen::VectorXd weights = vector({1.0 / 3, 1.0 / 3, 1.0 / 3, 0.0});
-        const auto round = adaBoostRound(vector({0, 1, 2, 100}), weights, AdaBoostLoss::Linear, 1.0, true);
+        Eigen::VectorXd weights = vectorOf({1.0 / 3, 1.0 / 3, 1.0 / 3, 0.0});
+        const auto round = adaBoostRound(vectorOf({0, 1, 2, 100}), weights, AdaBoostLoss::Linear, 1.0, true);
         QVERIFY(round.tooWeak);
         Eigen::VectorXd perfectWeights = Eigen::VectorXd::Constant(3, 1.0 / 3);
-        const auto perfect = adaBoostRound(vector({0, 0, 0}), perfectWeights, AdaBoostLoss::Linear, 1.0, true);
+        const auto perfect = adaBoostRound(vectorOf({0, 0, 0}), perfectWeights, AdaBoostLoss::Linear, 1.0, true);
         QVERIFY(perfect.perfect);
         QCOMPARE(perfect.estimatorWeight, 1.0);
     }
@@ -105,11 +98,11 @@ class TestAdaBoostRegressor : public QObject
     void resamplingFollowsTheWeights()
     {
         gpumem::data::SeededRandom random(3);
-        const auto drawn = gpumem::models::weightedResample(vector({0.0, 0.75, 0.0, 0.25}), random);
+        const auto drawn = gpumem::models::weightedResample(vectorOf({0.0, 0.75, 0.0, 0.25}), random);
         QCOMPARE(drawn.size(), std::size_t{4});
         int second = 0;
         for (int repeat = 0; repeat < 1000; ++repeat) {
-            for (const Eigen::Index row : gpumem::models::weightedResample(vector({0.0, 0.75, 0.0, 0.25}), random)) {
+            for (const Eigen::Index row : gpumem::models::weightedResample(vectorOf({0.0, 0.75, 0.0, 0.25}), random)) {
                 QVERIFY(row == 1 || row == 3);
                 second += row == 1 ? 1 : 0;
             }

@@ -36,11 +36,7 @@ class CancelAfter : public gpumem::training::TrainingObserver
 
 ComputeSettings threads(int count)
 {
-    ComputeSettings compute;
-    compute.device = "cpu";
-    compute.seed = 5;
-    compute.threads = count;
-    return compute;
+    return gpumem::tests::cpuSettings(5, count);
 }
 
 } // namespace

@@ -1,3 +1,5 @@
+#include "BaselineTestData.h"
+
 #include "io/InputError.h"
 #include "io/JsonValue.h"
 #include "io/JsonWriter.h"
@@ -12,6 +14,8 @@ using gpumem::models::RegressionTreeOptions;
 
 namespace {
 
+using gpumem::tests::vectorOf;
+
 Eigen::MatrixXd column(std::initializer_list<double> values)
 {
     Eigen::MatrixXd matrix(static_cast<Eigen::Index>(values.size()), 1);
@@ -19,15 +23,6 @@ Eigen::MatrixXd column(std::initializer_list<double> values)
     for (const double value : values)
         matrix(row++, 0) = value;
     return matrix;
-}
-
-Eigen::VectorXd vector(std::initializer_list<double> values)
-{
-    Eigen::VectorXd result(static_cast<Eigen::Index>(values.size()));
-    Eigen::Index row = 0;
-    for (const double value : values)
-        result(row++) = value;
-    return result;
 }
 
 std::vector<Eigen::Index> allOf(const Eigen::MatrixXd &features)
@@ -76,14 +71,14 @@ class TestRegressionTree : public QObject
         // after 1: 0 + (5.67² + 2.33² + 3.33²) = 48.7; after 2: 0.5 + 0.5 = 1;
         // after 3: (4.33² + 3.33² + 5.67²) + 0 = 54.7. Best: between 2 and 3,
         // threshold 2.5, leaves 1.5 and 10.5.
-        const RegressionTree tree = fitted(column({1, 2, 3, 4}), vector({1, 2, 10, 11}), depth(1));
+        const RegressionTree tree = fitted(column({1, 2, 3, 4}), vectorOf({1, 2, 10, 11}), depth(1));
         QCOMPARE(tree.nodeCount(), std::size_t{3});
         QCOMPARE(tree.feature()[0], 0);
         QCOMPARE(tree.threshold()[0], 2.5);
         QCOMPARE(tree.value()[static_cast<std::size_t>(tree.left()[0])], 1.5);
         QCOMPARE(tree.value()[static_cast<std::size_t>(tree.right()[0])], 10.5);
         QCOMPARE(tree.value()[0], 6.0); // the root holds the mean of all rows
-        QCOMPARE(tree.predict(column({0, 2.5, 2.6, 100})), vector({1.5, 1.5, 10.5, 10.5}));
+        QCOMPARE(tree.predict(column({0, 2.5, 2.6, 100})), vectorOf({1.5, 1.5, 10.5, 10.5}));
     }
 
     void picksTheInformativeFeature()
@@ -91,7 +86,7 @@ class TestRegressionTree : public QObject
         // Column 0 is in a different order than the target, column 1 separates it perfectly.
         Eigen::MatrixXd features(4, 2);
         features << 4, 10, 1, 20, 3, 30, 2, 40;
-        const RegressionTree tree = fitted(features, vector({5, 5, 9, 9}), depth(1));
+        const RegressionTree tree = fitted(features, vectorOf({5, 5, 9, 9}), depth(1));
         QCOMPARE(tree.feature()[0], 1);
         QCOMPARE(tree.threshold()[0], 25.0);
     }
@@ -101,7 +96,7 @@ class TestRegressionTree : public QObject
         // x = 1 2 3, y = 0 6 10. Unweighted, cutting after 1 leaves {6, 10}
         // (error 8) and cutting after 2 leaves {0, 6} (error 18): threshold 1.5.
         const Eigen::MatrixXd features = column({1, 2, 3});
-        const Eigen::VectorXd target = vector({0, 6, 10});
+        const Eigen::VectorXd target = vectorOf({0, 6, 10});
         QCOMPARE(fitted(features, target, depth(1)).threshold()[0], 1.5);
         // Weights 0.1, 1, 1: the weighted error of {6, 10} is 1·1/2·16 = 8, of
         // {0 (0.1), 6 (1)} is 0.1·1/1.1·36 = 3.27, so the cut moves to 2.5; the
@@ -116,7 +111,7 @@ class TestRegressionTree : public QObject
     {
         Eigen::MatrixXd features(6, 2);
         features << 1, 7, 2, 3, 3, 9, 4, 1, 5, 5, 6, 2;
-        const Eigen::VectorXd target = vector({3, 8, 1, 9, 4, 7});
+        const Eigen::VectorXd target = vectorOf({3, 8, 1, 9, 4, 7});
         RegressionTree weighted;
         weighted.fit(features, target, {0, 1, 2, 3, 4, 5}, {2, 1, 3, 1, 0, 1}, {});
         RegressionTree repeated;
@@ -130,21 +125,21 @@ class TestRegressionTree : public QObject
         // y = 0 10 10 10: the best cut isolates the 0 (threshold 1.5). With two
         // rows per leaf only the cut at 2.5 is allowed: leaves mean(0, 10) = 5 and 10.
         const Eigen::MatrixXd features = column({1, 2, 3, 4});
-        const Eigen::VectorXd target = vector({0, 10, 10, 10});
+        const Eigen::VectorXd target = vectorOf({0, 10, 10, 10});
         QCOMPARE(fitted(features, target, {}).threshold()[0], 1.5);
         RegressionTreeOptions options;
         options.minSamplesLeaf = 2;
         const RegressionTree tree = fitted(features, target, options);
         QCOMPARE(tree.nodeCount(), std::size_t{3});
         QCOMPARE(tree.threshold()[0], 2.5);
-        QCOMPARE(tree.predict(features), vector({5, 5, 10, 10}));
+        QCOMPARE(tree.predict(features), vectorOf({5, 5, 10, 10}));
     }
 
     void minSamplesSplitStopsSmallNodes()
     {
         RegressionTreeOptions options;
         options.minSamplesSplit = 5;
-        QCOMPARE(fitted(column({1, 2, 3, 4}), vector({1, 2, 10, 11}), options).nodeCount(), std::size_t{1});
+        QCOMPARE(fitted(column({1, 2, 3, 4}), vectorOf({1, 2, 10, 11}), options).nodeCount(), std::size_t{1});
     }
 
     void maxDepthLimitsTheLevels()
@@ -152,11 +147,11 @@ class TestRegressionTree : public QObject
         // y = x for x = 1..8: the halves are cut at 4.5, then at 2.5 and 6.5,
         // leaving pairs with means 1.5, 3.5, 5.5, 7.5. Unlimited, every row gets a leaf.
         const Eigen::MatrixXd features = column({1, 2, 3, 4, 5, 6, 7, 8});
-        const Eigen::VectorXd target = vector({1, 2, 3, 4, 5, 6, 7, 8});
+        const Eigen::VectorXd target = vectorOf({1, 2, 3, 4, 5, 6, 7, 8});
         const RegressionTree shallow = fitted(features, target, depth(2));
         QCOMPARE(shallow.depth(), 2);
         QCOMPARE(shallow.threshold()[0], 4.5);
-        QCOMPARE(shallow.predict(features), vector({1.5, 1.5, 3.5, 3.5, 5.5, 5.5, 7.5, 7.5}));
+        QCOMPARE(shallow.predict(features), vectorOf({1.5, 1.5, 3.5, 3.5, 5.5, 5.5, 7.5, 7.5}));
         const RegressionTree full = fitted(features, target, {});
         QCOMPARE(full.depth(), 3);
         QCOMPARE(full.nodeCount(), std::size_t{15});
@@ -165,9 +160,9 @@ class TestRegressionTree : public QObject
 
     void pureOrConstantNodesStayLeaves()
     {
-        QCOMPARE(fitted(column({1, 2, 3}), vector({4, 4, 4}), {}).nodeCount(), std::size_t{1});
+        QCOMPARE(fitted(column({1, 2, 3}), vectorOf({4, 4, 4}), {}).nodeCount(), std::size_t{1});
         // Equal feature values cannot be separated: the leaf holds their mean.
-        const RegressionTree tree = fitted(column({2, 2, 2}), vector({1, 2, 6}), {});
+        const RegressionTree tree = fitted(column({2, 2, 2}), vectorOf({1, 2, 6}), {});
         QCOMPARE(tree.nodeCount(), std::size_t{1});
         QCOMPARE(tree.value()[0], 3.0);
     }
@@ -176,7 +171,7 @@ class TestRegressionTree : public QObject
     {
         Eigen::MatrixXd features(8, 3);
         features << 1, 8, 3, 2, 7, 1, 3, 6, 4, 4, 5, 1, 5, 4, 5, 6, 3, 9, 7, 2, 2, 8, 1, 6;
-        const Eigen::VectorXd target = vector({1, 4, 2, 8, 5, 7, 3, 6});
+        const Eigen::VectorXd target = vectorOf({1, 4, 2, 8, 5, 7, 3, 6});
         RegressionTreeOptions options;
         options.maxFeatures = 1;
         options.seed = 11;
@@ -189,7 +184,7 @@ class TestRegressionTree : public QObject
     {
         Eigen::MatrixXd features(6, 2);
         features << 0.1, 7, 0.2, 3, 0.3, 9, 0.4, 1, 0.5, 5, 0.6, 2;
-        const Eigen::VectorXd target = vector({3.3, 8.1, 1.7, 9.9, 4.2, 7.0});
+        const Eigen::VectorXd target = vectorOf({3.3, 8.1, 1.7, 9.9, 4.2, 7.0});
         const RegressionTree tree = fitted(features, target, depth(2));
         const RegressionTree copy = RegressionTree::read(gpumem::io::parseJson(jsonOf(tree), "tree.json"));
         QCOMPARE(copy.predict(features), tree.predict(features));
@@ -220,7 +215,7 @@ class TestRegressionTree : public QObject
 
     void predictChecksTheFeatureCount()
     {
-        const RegressionTree tree = fitted(column({1, 2, 3, 4}), vector({1, 2, 10, 11}), depth(1));
+        const RegressionTree tree = fitted(column({1, 2, 3, 4}), vectorOf({1, 2, 10, 11}), depth(1));
         QVERIFY_THROWS_EXCEPTION(gpumem::io::InputError, tree.predict(Eigen::MatrixXd::Zero(2, 3)));
         QVERIFY_THROWS_EXCEPTION(gpumem::io::InputError, RegressionTree().predict(Eigen::MatrixXd::Zero(2, 1)));
     }

@@ -15,15 +15,6 @@ using gpumem::models::XGBoostRegressor;
 
 namespace {
 
-gpumem::models::ComputeSettings seeded(std::uint64_t seed, int threads = 1)
-{
-    gpumem::models::ComputeSettings compute;
-    compute.device = "cpu";
-    compute.seed = seed;
-    compute.threads = threads;
-    return compute;
-}
-
 class Rounds : public gpumem::training::TrainingObserver
 {
   public:
@@ -56,7 +47,7 @@ class TestXGBoostRegressor : public QObject
         // memory = 1000 + 3a − 2b (+50 for one kind) with ±2 MiB uniform noise
         // (its RMSE is 2/√3 = 1.15); the target's spread is about 130 MiB.
         const auto dataset = gpumem::tests::baselineDataset(gpumem::tests::linearJobsCsv(1000, 2.0));
-        XGBoostRegressor model(xgboostHyperparameters(), seeded(1));
+        XGBoostRegressor model(xgboostHyperparameters(), gpumem::tests::cpuSettings(1));
         Rounds rounds;
         const auto result = model.fit(dataset, gpumem::tests::firstRows(800), &rounds);
         QCOMPARE(result.stopReason, gpumem::training::StopReason::Completed);
@@ -74,8 +65,8 @@ class TestXGBoostRegressor : public QObject
         auto hyperparameters = xgboostHyperparameters();
         hyperparameters.setAssignment("subsample=0.7");
         hyperparameters.setAssignment("n_estimators=20");
-        XGBoostRegressor first(hyperparameters, seeded(9));
-        XGBoostRegressor second(hyperparameters, seeded(9, 2));
+        XGBoostRegressor first(hyperparameters, gpumem::tests::cpuSettings(9));
+        XGBoostRegressor second(hyperparameters, gpumem::tests::cpuSettings(9, 2));
         first.fit(dataset, gpumem::tests::firstRows(300));
         second.fit(dataset, gpumem::tests::firstRows(300));
         QCOMPARE(first.predict(dataset), second.predict(dataset));
@@ -84,7 +75,7 @@ class TestXGBoostRegressor : public QObject
     void cancelBetweenRounds()
     {
         const auto dataset = gpumem::tests::baselineDataset(gpumem::tests::linearJobsCsv(100, 5.0));
-        XGBoostRegressor model(xgboostHyperparameters(), seeded(1));
+        XGBoostRegressor model(xgboostHyperparameters(), gpumem::tests::cpuSettings(1));
         gpumem::training::TrainingControl control;
         control.cancel();
         const auto result = model.fit(dataset, gpumem::tests::firstRows(100), nullptr, &control);
@@ -95,7 +86,7 @@ class TestXGBoostRegressor : public QObject
     void savedBoosterLoadsBack()
     {
         const auto dataset = gpumem::tests::baselineDataset(gpumem::tests::linearJobsCsv(200, 5.0));
-        XGBoostRegressor model(xgboostHyperparameters(), seeded(1));
+        XGBoostRegressor model(xgboostHyperparameters(), gpumem::tests::cpuSettings(1));
         model.fit(dataset, gpumem::tests::firstRows(200));
         QTemporaryDir folder;
         const std::string directory = folder.path().toStdString() + "/xgb";
