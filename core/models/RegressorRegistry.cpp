@@ -1,6 +1,8 @@
 #include "models/RegressorRegistry.h"
 
 #include "io/InputError.h"
+#include "models/AllocatorSimulationRegressor.h"
+#include "models/FormulaRegressor.h"
 #include "models/ModelFolder.h"
 #include "models/NeuralNetworkHyperparameters.h"
 #include "models/NeuralNetworkRegressor.h"
@@ -50,6 +52,9 @@ const std::vector<RegistryEntry> &registry()
              return std::make_unique<NeuralNetworkRegressor>(
                  NeuralNetworkRegressor::load(directory, std::move(compute)));
          }},
+        tabularEntry<FormulaRegressor>("formula", "Analytic formula", formulaHyperparameters),
+        tabularEntry<AllocatorSimulationRegressor>("allocator_sim", "CUDA allocator simulation",
+                                                   allocatorSimulationHyperparameters),
     };
     return entries;
 }
