@@ -1,12 +1,10 @@
 #include "models/AnalyticRegressor.h"
 
-#include "io/AtomicDirectoryWriter.h"
 #include "io/InputError.h"
 #include "models/ModelFolder.h"
 
 #include <chrono>
 #include <cmath>
-#include <fstream>
 
 namespace gpumem::models {
 
@@ -117,45 +115,23 @@ void AnalyticRegressor::save(const std::string &directory) const
 {
     if (!mFitted)
         throw io::InputError("the " + name() + " model has not been trained");
-    io::AtomicDirectoryWriter folder(directory);
-    const std::string metadataPath = folder.filePath("model.json");
-    std::ofstream out(metadataPath, std::ios::binary);
-    io::JsonWriter json(out);
-    json.beginObject();
-    writeModelHeader(json, name());
-    json.key("hyperparameters");
-    mHyperparameters.writeValues(json);
-    json.key("seed").value(static_cast<std::int64_t>(mCompute.seed));
-    writeSchema(json, mSchema);
-    json.key("fitted").beginObject();
-    json.key("scale").value(mScale);
-    json.key("offset_mib").value(mOffset);
-    json.endObject();
-    writeLibraryVersions(json);
-    json.endObject();
-    out.close();
-    if (!out)
-        throw io::InputError(metadataPath, 0, 0, "cannot write (disk full?)");
-    folder.commit();
+    writeModelFolder(directory, name(), mHyperparameters, mCompute.seed, mSchema,
+                     [this](io::JsonWriter &json, const std::string &) {
+                         json.beginObject();
+                         json.key("scale").value(mScale);
+                         json.key("offset_mib").value(mOffset);
+                         json.endObject();
+                     });
 }
 
 void AnalyticRegressor::restore(const io::JsonValue &metadata, const std::string &directory)
 {
-    const std::string metadataPath = directory + "/model.json";
-    try {
-        mHyperparameters.apply(metadata.at("hyperparameters"), metadataPath);
-        mCompute.seed = static_cast<std::uint64_t>(metadata.at("seed").toNumber());
-        mSchema = readSchema(metadata);
-        const io::JsonValue &fitted = metadata.at("fitted");
+    readModelFolder(metadata, directory, mHyperparameters, mCompute.seed, mSchema, [this](const io::JsonValue &fitted) {
         mScale = fitted.at("scale").toNumber();
         mOffset = fitted.at("offset_mib").toNumber();
         if (!std::isfinite(mScale) || !std::isfinite(mOffset))
             throw io::InputError("the fitted scale and offset must be finite numbers");
-    } catch (const io::InputError &error) {
-        if (!error.file().empty())
-            throw;
-        throw io::InputError(metadataPath, 0, 0, error.message());
-    }
+    });
     mFitted = true;
 }
 
