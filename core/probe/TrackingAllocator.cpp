@@ -40,9 +40,20 @@ struct Block
 };
 
 // LibTorch's raw_allocate()/raw_deallocate() require the context to be the data
-// pointer and one fixed deleter, so blocks are found by address in a process-wide table.
-std::mutex gBlocksMutex;
-std::unordered_map<void *, Block> gBlocks; // guarded by gBlocksMutex
+// pointer and one fixed deleter, so blocks are found by address in a process-wide
+// table. It is never destroyed: a tensor that some LibTorch cache keeps until
+// exit may be freed after static destruction.
+struct BlockTable
+{
+    std::mutex mutex;
+    std::unordered_map<void *, Block> blocks; // guarded by mutex
+};
+
+BlockTable &blockTable()
+{
+    static BlockTable *table = new BlockTable;
+    return *table;
+}
 
 void releaseBlock(void *data)
 {
@@ -50,12 +61,13 @@ void releaseBlock(void *data)
         return;
     Block block;
     {
-        std::lock_guard<std::mutex> lock(gBlocksMutex);
-        const auto found = gBlocks.find(data);
-        if (found == gBlocks.end())
+        BlockTable &table = blockTable();
+        std::lock_guard<std::mutex> lock(table.mutex);
+        const auto found = table.blocks.find(data);
+        if (found == table.blocks.end())
             return;
         block = std::move(found->second);
-        gBlocks.erase(found);
+        table.blocks.erase(found);
     }
     c10::free_cpu(data);
     TrackingAllocator::State &state = *block.state;
@@ -133,8 +145,9 @@ c10::DataPtr TrackingAllocator::allocateBlock(std::size_t bytes) const
     }
     void *data = c10::alloc_cpu(bytes);
     {
-        std::lock_guard<std::mutex> lock(gBlocksMutex);
-        gBlocks[data] = {bytes, id, mState};
+        BlockTable &table = blockTable();
+        std::lock_guard<std::mutex> lock(table.mutex);
+        table.blocks[data] = {bytes, id, mState};
     }
     return {data, data, &releaseBlock, device};
 }
