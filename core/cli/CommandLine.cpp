@@ -4,6 +4,7 @@
 #include "cli/DescribeModelCommand.h"
 #include "cli/InspectCommand.h"
 #include "cli/PredictCommand.h"
+#include "cli/ProbeCommand.h"
 #include "cli/TextTable.h"
 #include "cli/TrainCommand.h"
 #include "io/InputError.h"
@@ -31,6 +32,7 @@ const Command commands[] = {
     {"predict", "predict peak memory for every job of a CSV file with a saved model", runPredict},
     {"compare", "fit several models on identical splits and compare them, with reports", runCompare},
     {"describe-model", "show the network's blocks, tensor shapes and parameter counts", runDescribeModel},
+    {"probe", "measure the peak memory of random training jobs and write them as a dataset", runProbe},
 };
 
 void printUsage(std::ostream &out)

@@ -1,6 +1,10 @@
 #include "models/ModelFolder.h"
 
+#include "io/AtomicDirectoryWriter.h"
 #include "io/InputError.h"
+#include "runtime/LibraryVersions.h"
+
+#include <fstream>
 
 namespace gpumem::models {
 
@@ -83,6 +87,47 @@ ModelSchema readSchema(const io::JsonValue &metadata)
         throw io::InputError("\"fields_per_layer\" must be between 0 and 64");
     encoding.fieldsPerLayer = static_cast<int>(fields);
     return {schema.at("target").toString(), encoding};
+}
+
+void writeModelFolder(const std::string &directory, const std::string &modelName,
+                      const Hyperparameters &hyperparameters, std::uint64_t seed, const ModelSchema &schema,
+                      const std::function<void(io::JsonWriter &, const std::string &folder)> &writeFitted)
+{
+    io::AtomicDirectoryWriter folder(directory);
+    const std::string metadataPath = folder.filePath("model.json");
+    std::ofstream out(metadataPath, std::ios::binary);
+    io::JsonWriter json(out);
+    json.beginObject();
+    writeModelHeader(json, modelName);
+    json.key("hyperparameters");
+    hyperparameters.writeValues(json);
+    json.key("seed").value(static_cast<std::int64_t>(seed));
+    writeSchema(json, schema);
+    json.key("fitted");
+    writeFitted(json, folder.path());
+    runtime::writeLibraryVersions(json);
+    json.endObject();
+    out.close();
+    if (!out)
+        throw io::InputError(metadataPath, 0, 0, "cannot write (disk full?)");
+    folder.commit();
+}
+
+void readModelFolder(const io::JsonValue &metadata, const std::string &directory, Hyperparameters &hyperparameters,
+                     std::uint64_t &seed, ModelSchema &schema,
+                     const std::function<void(const io::JsonValue &fitted)> &readFitted)
+{
+    const std::string metadataPath = directory + "/model.json";
+    try {
+        hyperparameters.apply(metadata.at("hyperparameters"), metadataPath);
+        seed = static_cast<std::uint64_t>(metadata.at("seed").toNumber());
+        schema = readSchema(metadata);
+        readFitted(metadata.at("fitted"));
+    } catch (const io::InputError &error) {
+        if (!error.file().empty())
+            throw;
+        throw io::InputError(metadataPath, 0, 0, error.message());
+    }
 }
 
 } // namespace gpumem::models

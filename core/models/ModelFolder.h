@@ -4,6 +4,8 @@
 #include "io/JsonWriter.h"
 #include "models/Regressor.h"
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,19 @@ io::JsonValue readModelMetadata(const std::string &directory);
 std::string modelNameOf(const io::JsonValue &metadata);
 // Reads the "schema" member written by writeSchema(). Throws io::InputError when malformed.
 ModelSchema readSchema(const io::JsonValue &metadata);
+
+// Writes directory/model.json atomically (an interrupted save leaves the old
+// folder or none): header, "hyperparameters", "seed", "schema", then "fitted"
+// as writeFitted writes it (given the folder being written, for models that
+// keep files of their own there), then "library_versions".
+void writeModelFolder(const std::string &directory, const std::string &modelName,
+                      const Hyperparameters &hyperparameters, std::uint64_t seed, const ModelSchema &schema,
+                      const std::function<void(io::JsonWriter &, const std::string &folder)> &writeFitted);
+// Reads what writeModelFolder() wrote into hyperparameters, seed and schema,
+// then hands the "fitted" member to readFitted. Errors name directory/model.json.
+void readModelFolder(const io::JsonValue &metadata, const std::string &directory, Hyperparameters &hyperparameters,
+                     std::uint64_t &seed, ModelSchema &schema,
+                     const std::function<void(const io::JsonValue &fitted)> &readFitted);
 
 // Reads an array of strings. Throws io::InputError when it is anything else.
 std::vector<std::string> readStrings(const io::JsonValue &array);

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 #include <unordered_map>
 
 namespace gpumem::models {
@@ -296,8 +297,6 @@ training::TrainingResult NeuralNetworkRegressor::fit(const data::Dataset &datase
         throw io::InputError("training needs a target column (--target)");
     if (trainingRows.size() < 2)
         throw io::InputError("training needs at least two rows");
-    torch::manual_seed(impl.compute.seed);
-
     impl.encoder.fit(dataset, trainingRows);
     impl.schema = {dataset.targetName(), impl.encoder.encoding()};
     const Eigen::MatrixXd encoded = impl.encoder.transform(dataset);
@@ -324,7 +323,17 @@ training::TrainingResult NeuralNetworkRegressor::fit(const data::Dataset &datase
     impl.options =
         impl.optionsFor(encoded.cols(), layerTokens ? static_cast<std::int64_t>(impl.layerVocabulary.size()) + 1 : 0,
                         layerTokens ? encoding.fieldsPerLayer : 0);
+    // Weight initialisation, and dropout while training, draw from LibTorch's
+    // process-wide generator. Holding this lock while drawing keeps networks
+    // fitting on other threads (a comparison's parallel fits) from reseeding or
+    // drawing in between, so the seed alone decides the result.
+    static std::mutex generatorMutex;
+    std::unique_lock generatorLock(generatorMutex);
+    torch::manual_seed(impl.compute.seed);
     impl.network = BiGruTransformer(impl.options);
+    const bool dropout = h.real("dropout") > 0.0 || (h.real("gru_dropout") > 0.0 && h.integer("gru_layers") > 1);
+    if (!dropout)
+        generatorLock.unlock();
     impl.network->to(impl.device);
     const PreparedInputs inputs = impl.prepare(dataset);
 
@@ -355,8 +364,7 @@ training::TrainingResult NeuralNetworkRegressor::fit(const data::Dataset &datase
     settings.patience = static_cast<int>(h.integer("patience"));
     settings.seed = impl.compute.seed;
     // Workers share one random generator, so dropout would make runs depend on timing.
-    const bool randomness = h.real("dropout") > 0.0 || (h.real("gru_dropout") > 0.0 && h.integer("gru_layers") > 1);
-    settings.workers = impl.device.is_cpu() && !randomness ? std::max(1, impl.compute.threads) : 1;
+    settings.workers = impl.device.is_cpu() && !dropout ? std::max(1, impl.compute.threads) : 1;
     if (settings.workers > 1)
         runtime::setComputeThreads(1); // the workers are the parallelism
 

@@ -36,6 +36,8 @@ struct ModelSchema
 // predicts every row in the target's units (MiB), and saves itself as a model
 // folder that loadRegressor() reads back. Not thread-safe: one thread uses a
 // regressor at a time, while others may only touch the TrainingControl.
+// Different regressors may fit on different threads at once, and each result
+// depends only on its data, hyperparameters and seed.
 class Regressor
 {
   public:

@@ -2,7 +2,9 @@
 
 #include "io/InputError.h"
 #include "models/AdaBoostRegressor.h"
+#include "models/AllocatorSimulationRegressor.h"
 #include "models/DecisionTreeRegressor.h"
+#include "models/FormulaRegressor.h"
 #include "models/ModelFolder.h"
 #include "models/NeuralNetworkHyperparameters.h"
 #include "models/NeuralNetworkRegressor.h"
@@ -62,6 +64,9 @@ const std::vector<RegistryEntry> &registry()
         tabularEntry<XGBoostRegressor>("xgboost", "XGBoost", xgboostHyperparameters),
 #endif
         tabularEntry<RidgeRegressor>("ridge", "Ridge regression", ridgeHyperparameters),
+        tabularEntry<FormulaRegressor>("formula", "Analytic formula", formulaHyperparameters),
+        tabularEntry<AllocatorSimulationRegressor>("allocator_sim", "CUDA allocator simulation",
+                                                   allocatorSimulationHyperparameters),
     };
     return entries;
 }

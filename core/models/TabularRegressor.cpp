@@ -1,12 +1,9 @@
 #include "models/TabularRegressor.h"
 
-#include "io/AtomicDirectoryWriter.h"
 #include "io/InputError.h"
 #include "models/ModelFolder.h"
-#include "runtime/LibraryVersions.h"
 
 #include <chrono>
-#include <fstream>
 
 namespace gpumem::models {
 
@@ -50,40 +47,17 @@ void TabularRegressor::save(const std::string &directory) const
 {
     if (!mFitted)
         throw io::InputError("the " + name() + " model has not been trained");
-    io::AtomicDirectoryWriter folder(directory);
-    const std::string metadataPath = folder.filePath("model.json");
-    std::ofstream out(metadataPath, std::ios::binary);
-    io::JsonWriter json(out);
-    json.beginObject();
-    writeModelHeader(json, name());
-    json.key("hyperparameters");
-    mHyperparameters.writeValues(json);
-    json.key("seed").value(static_cast<std::int64_t>(mCompute.seed));
-    writeSchema(json, mSchema);
-    json.key("fitted");
-    writeFitted(json, folder.path());
-    runtime::writeLibraryVersions(json);
-    json.endObject();
-    out.close();
-    if (!out)
-        throw io::InputError(metadataPath, 0, 0, "cannot write (disk full?)");
-    folder.commit();
+    writeModelFolder(directory, name(), mHyperparameters, mCompute.seed, mSchema,
+                     [this](io::JsonWriter &json, const std::string &folder) { writeFitted(json, folder); });
 }
 
 void TabularRegressor::restore(const io::JsonValue &metadata, const std::string &directory)
 {
-    const std::string metadataPath = directory + "/model.json";
-    try {
-        mHyperparameters.apply(metadata.at("hyperparameters"), metadataPath);
-        mCompute.seed = static_cast<std::uint64_t>(metadata.at("seed").toNumber());
-        mSchema = readSchema(metadata);
-        mEncoder = data::FeatureEncoder(mSchema.encoding);
-        readFitted(metadata.at("fitted"), directory);
-    } catch (const io::InputError &error) {
-        if (!error.file().empty())
-            throw;
-        throw io::InputError(metadataPath, 0, 0, error.message());
-    }
+    readModelFolder(metadata, directory, mHyperparameters, mCompute.seed, mSchema,
+                    [this, &directory](const io::JsonValue &fitted) {
+                        mEncoder = data::FeatureEncoder(mSchema.encoding);
+                        readFitted(fitted, directory);
+                    });
     mFitted = true;
 }
 

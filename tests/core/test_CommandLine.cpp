@@ -148,6 +148,7 @@ class TestCommandLine : public QObject
         QTest::newRow("inspect --help") << QStringList{"inspect", "--help"} << "Usage: gpumem inspect DATA.csv";
         QTest::newRow("compare --help") << QStringList{"compare", "--help"} << "--set MODEL.NAME=VALUE";
         QTest::newRow("inspect -h after arguments") << QStringList{"inspect", "x.csv", "-h"} << "--sequence-column";
+        QTest::newRow("probe --help") << QStringList{"probe", "--help"} << "--resume";
     }
 
     void everyCommandHasHelp()
@@ -185,6 +186,15 @@ class TestCommandLine : public QObject
                            "--set",    "random_forest.n_estimators=5"}
             << "names a model that is not compared";
         QTest::newRow("bad policy") << QStringList{"inspect", "a.csv", "--on-bad-cell", "skip"} << "'fail' or 'drop'";
+        QTest::newRow("probe without family")
+            << QStringList{"probe", "--count", "2", "--out", "x.csv"} << "gpumem probe: missing --family";
+        QTest::newRow("probe unknown family")
+            << QStringList{"probe", "--family", "rnn", "--count", "2", "--out", "x.csv"} << "unknown job family 'rnn'";
+        QTest::newRow("probe zero count") << QStringList{"probe", "--family", "mlp", "--count", "0", "--out", "x.csv"}
+                                          << "--count takes a positive whole number";
+        QTest::newRow("probe unknown device")
+            << QStringList{"probe", "--family", "mlp", "--count", "1", "--device", "tpu", "--out", "x.csv"}
+            << "--device takes cpu or cuda";
     }
 
     void misuseExitsOne()
@@ -197,6 +207,20 @@ class TestCommandLine : public QObject
         const Run run = runGpumem(list);
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(QString::fromStdString(run.err).contains(expected), run.err.c_str());
+    }
+
+    void probesAndWritesADataset()
+    {
+        QTemporaryDir folder;
+        const std::string path = folder.filePath("jobs.csv").toStdString();
+        const Run run = runGpumem({"probe", "--family", "mlp", "--count", "3", "--steps", "1", "--out", path});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(QString::fromStdString(run.out).contains("measured 3 jobs"), run.out.c_str());
+        QFile file(QString::fromStdString(path));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray content = file.readAll();
+        QCOMPARE(content.count('\n'), 4);
+        QVERIFY(content.startsWith("family,batch_size,optimizer,dtype,steps,input_features,"));
     }
 
     void trainsSavesAndPredicts()

@@ -1,0 +1,89 @@
+#include "models/AllocatorSimulationRegressor.h"
+
+#include "io/InputError.h"
+#include "models/AnalyticHyperparameters.h"
+#include "probe/CachingAllocatorSimulator.h"
+#include "probe/JobMeasurer.h"
+#include "probe/MlpTraceModel.h"
+
+#include <cmath>
+#include <map>
+#include <mutex>
+
+namespace gpumem::models {
+
+namespace {
+
+// Simulated peaks by configuration key and workspace size, shared by every
+// instance: a comparison fits and predicts the same jobs fold after fold.
+std::mutex gCacheMutex;
+std::map<std::pair<std::string, std::uint64_t>, std::uint64_t> gCache; // guarded by gCacheMutex
+
+// PyTorch's default cuBLAS workspace (CUBLAS_WORKSPACE_CONFIG ":4096:2:16:8"):
+// two 4 MiB chunks and eight 16 KiB chunks. Hopper GPUs use 32 MiB.
+constexpr double kDefaultWorkspaceMebibytes = (4096.0 * 1024 * 2 + 16.0 * 1024 * 8) / 1048576.0;
+
+std::uint64_t replay(const probe::AllocationTrace &trace, std::uint64_t workspaceBytes)
+{
+    probe::CachingAllocatorSimulator simulator;
+    // The workspace is taken at the first matrix product and kept for the process.
+    if (workspaceBytes > 0)
+        simulator.allocate(workspaceBytes);
+    simulator.replay(trace);
+    return simulator.peakReservedBytes();
+}
+
+} // namespace
+
+AllocatorSimulationRegressor::AllocatorSimulationRegressor(Hyperparameters hyperparameters, ComputeSettings compute)
+    : AnalyticRegressor(std::move(hyperparameters), std::move(compute))
+{
+}
+
+std::uint64_t AllocatorSimulationRegressor::simulatedReservedBytes(const JobRow &row, std::uint64_t workspaceBytes)
+{
+    if (!row.fromProbe)
+        return replay(probe::MlpTraceModel::trace(row.layers, row.batchSize, row.optimizer, row.bytesPerElement),
+                      workspaceBytes);
+    const std::pair<std::string, std::uint64_t> key(row.job.key(), workspaceBytes);
+    {
+        std::lock_guard<std::mutex> lock(gCacheMutex);
+        const auto found = gCache.find(key);
+        if (found != gCache.end())
+            return found->second;
+    }
+    probe::MeasureOptions options;
+    options.recordTrace = true;
+    const probe::JobMeasurement measurement = probe::JobMeasurer::measure(row.job, options);
+    if (measurement.status != probe::JobStatus::Ok)
+        throw io::InputError("the job cannot be run to record its allocations (" +
+                             std::string(probe::jobStatusName(measurement.status)) + ": " + measurement.message + ")");
+    const std::uint64_t reserved = replay(measurement.trace, workspaceBytes);
+    std::lock_guard<std::mutex> lock(gCacheMutex);
+    gCache[key] = reserved;
+    return reserved;
+}
+
+double AllocatorSimulationRegressor::estimateMebibytes(const JobRow &row) const
+{
+    const double workspace = hyperparameters().real("cublas_workspace_mib");
+    return static_cast<double>(
+               simulatedReservedBytes(row, static_cast<std::uint64_t>(std::llround(workspace * 1048576.0)))) /
+           1048576.0;
+}
+
+Hyperparameters allocatorSimulationHyperparameters()
+{
+    std::vector<HyperparameterSpec> specs = {assumedOptimizerSpec()};
+    specs.push_back({"cublas_workspace_mib",
+                     HyperparameterType::Real,
+                     kDefaultWorkspaceMebibytes,
+                     0.0,
+                     1024.0,
+                     {},
+                     "MiB",
+                     "The cuBLAS workspace the caching allocator holds (PyTorch's default 8.125; 32 on Hopper)."});
+    return Hyperparameters(std::move(specs));
+}
+
+} // namespace gpumem::models

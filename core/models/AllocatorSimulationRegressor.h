@@ -1,0 +1,37 @@
+#pragma once
+
+#include "models/AnalyticRegressor.h"
+
+#include <cstdint>
+
+namespace gpumem::models {
+
+// "Measure on the CPU, predict the GPU": replays each job's allocations
+// through a model of PyTorch's CUDA caching allocator
+// (probe::CachingAllocatorSimulator) and predicts the peak reserved bytes plus
+// the cuBLAS workspace and a constant for the CUDA context, calibrated on the
+// training rows. Probe rows are rebuilt from their configuration and run for a
+// few steps on the CPU with LibTorch to record the trace (cached per
+// configuration in the process, so cross-validation pays once per job);
+// GPUMemNet-style MLP rows are simulated from the layer list without LibTorch
+// (probe::MlpTraceModel).
+class AllocatorSimulationRegressor : public AnalyticRegressor
+{
+  public:
+    AllocatorSimulationRegressor(Hyperparameters hyperparameters, ComputeSettings compute = {});
+
+    std::string name() const override { return "allocator_sim"; }
+
+    // The simulated peak reserved bytes of one job, cuBLAS workspace included.
+    // Throws io::InputError when a probe job cannot be run.
+    static std::uint64_t simulatedReservedBytes(const JobRow &row, std::uint64_t workspaceBytes);
+
+  protected:
+    double estimateMebibytes(const JobRow &row) const override;
+    bool fitsScale() const override { return false; }
+};
+
+// The allocator_sim model's hyperparameters at their defaults.
+Hyperparameters allocatorSimulationHyperparameters();
+
+} // namespace gpumem::models

@@ -1,0 +1,138 @@
+#include "models/AnalyticRegressor.h"
+
+#include "io/InputError.h"
+#include "models/ModelFolder.h"
+
+#include <chrono>
+#include <cmath>
+
+namespace gpumem::models {
+
+AnalyticRegressor::AnalyticRegressor(Hyperparameters hyperparameters, ComputeSettings compute)
+    : mHyperparameters(std::move(hyperparameters))
+    , mCompute(std::move(compute))
+{
+}
+
+Eigen::VectorXd AnalyticRegressor::estimates(const data::Dataset &dataset, const std::vector<Eigen::Index> &rows,
+                                             training::TrainingObserver *observer, training::TrainingControl *control,
+                                             bool &cancelled) const
+{
+    const JobRowReader reader(dataset, name(), mHyperparameters.choice("assumed_optimizer"));
+    const auto count = static_cast<Eigen::Index>(rows.empty() ? dataset.rowCount() : rows.size());
+    Eigen::VectorXd result(count);
+    const auto start = std::chrono::steady_clock::now();
+    cancelled = false;
+    for (Eigen::Index index = 0; index < count; ++index) {
+        if (control != nullptr && !control->waitWhilePaused()) {
+            cancelled = true;
+            return result;
+        }
+        const auto row = static_cast<std::size_t>(rows.empty() ? index : rows[static_cast<std::size_t>(index)]);
+        result[index] = estimateMebibytes(reader.row(row));
+        // About a hundred progress reports per fit, whatever the row count.
+        if (observer != nullptr && ((index + 1) % std::max<Eigen::Index>(1, count / 100) == 0 || index + 1 == count)) {
+            training::BatchProgress progress;
+            progress.epoch = 1;
+            progress.epochs = 1;
+            progress.batch = index + 1;
+            progress.batches = count;
+            progress.trainLoss = std::nan("");
+            progress.elapsedSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            progress.samplesPerSecond = progress.elapsedSeconds > 0.0 ? (index + 1) / progress.elapsedSeconds : 0.0;
+            progress.remainingSeconds =
+                progress.samplesPerSecond > 0.0 ? (count - index - 1) / progress.samplesPerSecond : 0.0;
+            observer->batchFinished(progress);
+        }
+    }
+    return result;
+}
+
+training::TrainingResult AnalyticRegressor::fit(const data::Dataset &dataset,
+                                                const std::vector<Eigen::Index> &trainingRows,
+                                                training::TrainingObserver *observer,
+                                                training::TrainingControl *control)
+{
+    if (!dataset.hasTarget())
+        throw io::InputError("the data has no target column to learn from");
+    if (trainingRows.empty())
+        throw io::InputError("no training rows to learn from");
+    const auto start = std::chrono::steady_clock::now();
+    mFitted = false;
+    training::TrainingResult result;
+    bool cancelled = false;
+    const Eigen::VectorXd estimate = estimates(dataset, trainingRows, observer, control, cancelled);
+    if (cancelled) {
+        result.stopReason = training::StopReason::Cancelled;
+        result.message = "cancelled";
+        return result;
+    }
+    const Eigen::VectorXd target = dataset.target()(trainingRows);
+    const double rows = static_cast<double>(target.size());
+    const double meanEstimate = estimate.mean();
+    const double meanTarget = target.mean();
+    mScale = 1.0;
+    if (fitsScale()) {
+        // Ordinary least squares of target on the estimate, with an intercept.
+        const double variance = (estimate.array() - meanEstimate).square().sum();
+        if (variance > 0.0)
+            mScale = ((estimate.array() - meanEstimate) * (target.array() - meanTarget)).sum() / variance;
+    }
+    // The mean residual minimises the squared error for a fixed scale.
+    mOffset = meanTarget - mScale * meanEstimate;
+    mSchema.target = dataset.targetName();
+    mSchema.encoding = JobRowReader(dataset, name(), mHyperparameters.choice("assumed_optimizer")).columnsUsed();
+    mFitted = true;
+
+    training::EpochProgress epoch;
+    epoch.epoch = 1;
+    epoch.epochs = 1;
+    epoch.trainLoss = (mScale * estimate.array() + mOffset - target.array()).square().sum() / rows;
+    epoch.elapsedSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    epoch.samplesPerSecond = epoch.elapsedSeconds > 0.0 ? rows / epoch.elapsedSeconds : 0.0;
+    epoch.best = true;
+    if (observer != nullptr)
+        observer->epochFinished(epoch);
+    result.epochs.push_back(epoch);
+    result.bestEpoch = 1;
+    char message[160];
+    std::snprintf(message, sizeof message, "calibrated: prediction = %.6g × estimate + %.6g MiB", mScale, mOffset);
+    result.message = message;
+    result.seconds = epoch.elapsedSeconds;
+    return result;
+}
+
+Eigen::VectorXd AnalyticRegressor::predict(const data::Dataset &dataset) const
+{
+    if (!mFitted)
+        throw io::InputError("the " + name() + " model has not been trained");
+    bool cancelled = false;
+    const Eigen::VectorXd estimate = estimates(dataset, {}, nullptr, nullptr, cancelled);
+    return (mScale * estimate.array() + mOffset).matrix();
+}
+
+void AnalyticRegressor::save(const std::string &directory) const
+{
+    if (!mFitted)
+        throw io::InputError("the " + name() + " model has not been trained");
+    writeModelFolder(directory, name(), mHyperparameters, mCompute.seed, mSchema,
+                     [this](io::JsonWriter &json, const std::string &) {
+                         json.beginObject();
+                         json.key("scale").value(mScale);
+                         json.key("offset_mib").value(mOffset);
+                         json.endObject();
+                     });
+}
+
+void AnalyticRegressor::restore(const io::JsonValue &metadata, const std::string &directory)
+{
+    readModelFolder(metadata, directory, mHyperparameters, mCompute.seed, mSchema, [this](const io::JsonValue &fitted) {
+        mScale = fitted.at("scale").toNumber();
+        mOffset = fitted.at("offset_mib").toNumber();
+        if (!std::isfinite(mScale) || !std::isfinite(mOffset))
+            throw io::InputError("the fitted scale and offset must be finite numbers");
+    });
+    mFitted = true;
+}
+
+} // namespace gpumem::models

@@ -1,0 +1,62 @@
+#pragma once
+
+#include "io/JsonValue.h"
+#include "models/JobRowReader.h"
+#include "models/Regressor.h"
+
+#include <Eigen/Core>
+
+#include <string>
+#include <vector>
+
+namespace gpumem::models {
+
+// The shared part of the models that compute a job's memory from the job
+// itself (formula, allocator_sim) instead of learning it from features: each
+// row is rebuilt with JobRowReader, the subclass estimates its memory in MiB,
+// and fitting only calibrates prediction = scale × estimate + offset on the
+// training rows (offset: the CUDA context and everything else outside the
+// estimate). Subclasses decide whether the scale is fitted (else it stays 1).
+// Saves a model.json like every model folder, with "fitted": {"scale", "offset"}.
+class AnalyticRegressor : public Regressor
+{
+  public:
+    const Hyperparameters &hyperparameters() const override { return mHyperparameters; }
+    const ModelSchema &schema() const override { return mSchema; }
+    bool isFitted() const override { return mFitted; }
+
+    training::TrainingResult fit(const data::Dataset &dataset, const std::vector<Eigen::Index> &trainingRows,
+                                 training::TrainingObserver *observer = nullptr,
+                                 training::TrainingControl *control = nullptr) override;
+    Eigen::VectorXd predict(const data::Dataset &dataset) const override;
+    void save(const std::string &directory) const override;
+
+    // Restores a model saved by save(); metadata is what readModelMetadata(directory) returned.
+    void restore(const io::JsonValue &metadata, const std::string &directory);
+
+    double scale() const { return mScale; }
+    double offset() const { return mOffset; }
+
+  protected:
+    AnalyticRegressor(Hyperparameters hyperparameters, ComputeSettings compute);
+
+    // The job's memory estimate in MiB before calibration.
+    virtual double estimateMebibytes(const JobRow &row) const = 0;
+    // True when fit() also learns the scale.
+    virtual bool fitsScale() const = 0;
+
+  private:
+    // Estimates the given rows (all when rows is empty), checking control between rows.
+    Eigen::VectorXd estimates(const data::Dataset &dataset, const std::vector<Eigen::Index> &rows,
+                              training::TrainingObserver *observer, training::TrainingControl *control,
+                              bool &cancelled) const;
+
+    Hyperparameters mHyperparameters;
+    ComputeSettings mCompute;
+    ModelSchema mSchema;
+    double mScale = 1.0;
+    double mOffset = 0.0;
+    bool mFitted = false;
+};
+
+} // namespace gpumem::models

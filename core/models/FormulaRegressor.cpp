@@ -1,0 +1,49 @@
+#include "models/FormulaRegressor.h"
+
+#include "models/AnalyticHyperparameters.h"
+#include "probe/JobConfiguration.h"
+
+namespace gpumem::models {
+
+FormulaRegressor::FormulaRegressor(Hyperparameters hyperparameters, ComputeSettings compute)
+    : AnalyticRegressor(std::move(hyperparameters), std::move(compute))
+{
+}
+
+double FormulaRegressor::estimateBytes(const JobRow &row)
+{
+    double parameters = 0.0;
+    double activations = 0.0;
+    for (const auto &layer : row.layers) {
+        activations += layer.fields.empty() ? 0.0 : layer.fields[0];
+        parameters += layer.fields.size() < 2 ? 0.0 : layer.fields[1];
+    }
+    const double copies = 2.0 + probe::optimizerStatesPerParameter(row.optimizer);
+    return (parameters * copies + activations * row.batchSize) * row.bytesPerElement;
+}
+
+double FormulaRegressor::estimateMebibytes(const JobRow &row) const
+{
+    return estimateBytes(row) / 1048576.0;
+}
+
+bool FormulaRegressor::fitsScale() const
+{
+    return hyperparameters().boolean("fit_scale");
+}
+
+Hyperparameters formulaHyperparameters()
+{
+    std::vector<HyperparameterSpec> specs = {assumedOptimizerSpec()};
+    specs.push_back({"fit_scale",
+                     HyperparameterType::Boolean,
+                     true,
+                     0.0,
+                     0.0,
+                     {},
+                     "",
+                     "Fit a scale on the estimate as well as the constant overhead (off: scale 1)."});
+    return Hyperparameters(std::move(specs));
+}
+
+} // namespace gpumem::models

@@ -1,0 +1,146 @@
+#include "models/JobRowReader.h"
+
+#include "io/InputError.h"
+#include "probe/JobLayers.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace gpumem::models {
+
+namespace {
+
+const data::CategoricalFeature *findCategorical(const data::Dataset &dataset, const std::string &name)
+{
+    for (const auto &feature : dataset.categoricalFeatures())
+        if (feature.name == name)
+            return &feature;
+    return nullptr;
+}
+
+int findNumeric(const data::Dataset &dataset, const std::string &name)
+{
+    const auto &names = dataset.numericFeatureNames();
+    const auto found = std::find(names.begin(), names.end(), name);
+    return found == names.end() ? -1 : static_cast<int>(found - names.begin());
+}
+
+bool hasColumn(const data::Dataset &dataset, const std::string &name)
+{
+    return findNumeric(dataset, name) >= 0 || findCategorical(dataset, name) != nullptr;
+}
+
+} // namespace
+
+JobRowReader::JobRowReader(const data::Dataset &dataset, std::string modelName, std::string assumedOptimizer)
+    : mDataset(dataset)
+    , mModelName(std::move(modelName))
+    , mAssumedOptimizer(std::move(assumedOptimizer))
+{
+    if (const auto *family = findCategorical(dataset, "family")) {
+        mProbe = true;
+        require("family");
+        // Every family that occurs needs its own configuration columns.
+        std::vector<bool> seen(family->categories.size(), false);
+        for (std::int32_t code : family->codes)
+            if (code >= 0)
+                seen[static_cast<std::size_t>(code)] = true;
+        for (std::size_t category = 0; category < seen.size(); ++category) {
+            if (!seen[category])
+                continue;
+            const probe::JobFamily kind = probe::parseJobFamily(family->categories[category]);
+            for (const auto &column : probe::JobConfiguration::columnNames(kind))
+                require(column);
+        }
+        return;
+    }
+    if (!dataset.hasSequence())
+        throw io::InputError(mModelName +
+                             " needs the job's configuration: a probe dataset's columns (column 'family' and the "
+                             "family's knobs) or a GPUMemNet layer sequence and 'Batch Size'; column 'family' and a "
+                             "layer-sequence column are missing");
+    mColumns.sequenceColumn = dataset.sequenceName();
+    mColumns.fieldsPerLayer = dataset.sequence().fieldsPerLayer();
+    mBatchColumn = hasColumn(dataset, "Batch Size") ? "Batch Size" : "batch_size";
+    if (!hasColumn(dataset, mBatchColumn))
+        throw io::InputError(mModelName + " needs column 'Batch Size' (or batch_size) with the layer sequence '" +
+                             dataset.sequenceName() + "'; it is missing or not used as a feature");
+    require(mBatchColumn);
+    if (hasColumn(dataset, "optimizer"))
+        require("optimizer");
+}
+
+void JobRowReader::require(const std::string &column)
+{
+    if (findNumeric(mDataset, column) >= 0) {
+        if (std::find(mColumns.numericColumns.begin(), mColumns.numericColumns.end(), column) ==
+            mColumns.numericColumns.end())
+            mColumns.numericColumns.push_back(column);
+        return;
+    }
+    if (const auto *feature = findCategorical(mDataset, column)) {
+        for (const auto &categorical : mColumns.categoricals)
+            if (categorical.column == column)
+                return;
+        mColumns.categoricals.push_back({column, feature->categories});
+        return;
+    }
+    throw io::InputError(mModelName + " needs column '" + column +
+                         "' to rebuild the job; it is missing or not used as a feature");
+}
+
+std::string JobRowReader::text(std::size_t row, const std::string &column) const
+{
+    const int numeric = findNumeric(mDataset, column);
+    if (numeric >= 0) {
+        char number[40];
+        std::snprintf(number, sizeof number, "%.17g",
+                      mDataset.numericFeatures()(static_cast<Eigen::Index>(row), numeric));
+        return number;
+    }
+    const auto *feature = findCategorical(mDataset, column);
+    if (feature == nullptr)
+        throw io::InputError(mModelName + " needs column '" + column +
+                             "' to rebuild the job; it is missing or not used as a feature");
+    const std::int32_t code = feature->codes[row];
+    return code < 0 ? std::string() : feature->categories[static_cast<std::size_t>(code)];
+}
+
+JobRow JobRowReader::row(std::size_t index) const
+{
+    JobRow row;
+    const std::int64_t line = mDataset.rowLines()[index];
+    try {
+        if (mProbe) {
+            const probe::JobFamily family = probe::parseJobFamily(text(index, "family"));
+            row.fromProbe = true;
+            row.job = probe::JobConfiguration::fromColumns(
+                family, [this, index](const std::string &column) { return text(index, column); });
+            row.layers = probe::describeLayers(row.job);
+            row.batchSize = row.job.batchSize;
+            row.optimizer = row.job.optimizer;
+            row.bytesPerElement = probe::bytesPerElement(row.job.dtype);
+            return row;
+        }
+        const auto &sequence = mDataset.sequence();
+        if (!sequence.isPresent(index) || sequence.fieldsPerLayer() < 2)
+            throw io::InputError("the layer sequence needs (type, activations, parameters) tuples");
+        for (std::size_t layer = sequence.layerBegin(index); layer < sequence.layerEnd(index); ++layer)
+            row.layers.push_back({sequence.layerTypes()[sequence.layerType(layer)],
+                                  {sequence.field(layer, 0), sequence.field(layer, 1)}});
+        const double batch =
+            mDataset.numericFeatures()(static_cast<Eigen::Index>(index), findNumeric(mDataset, mBatchColumn));
+        if (!(batch >= 1.0 && batch <= 1e9) || batch != std::floor(batch))
+            throw io::InputError("column '" + mBatchColumn + "' needs a positive whole number");
+        row.batchSize = static_cast<int>(batch);
+        row.optimizer = hasColumn(mDataset, "optimizer") ? text(index, "optimizer") : mAssumedOptimizer;
+        probe::optimizerStatesPerParameter(row.optimizer); // rejects unknown names
+        row.bytesPerElement = 4;
+    } catch (const io::InputError &error) {
+        throw io::InputError("", line, 0, error.message());
+    }
+    return row;
+}
+
+} // namespace gpumem::models

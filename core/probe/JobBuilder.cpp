@@ -1,0 +1,208 @@
+#include "probe/JobBuilder.h"
+
+#include "io/InputError.h"
+#include "probe/JobLayers.h"
+
+namespace gpumem::probe {
+
+namespace {
+
+namespace nn = torch::nn;
+
+nn::AnyModule activationModule(const std::string &name)
+{
+    if (name == "relu")
+        return nn::AnyModule(nn::ReLU());
+    if (name == "gelu")
+        return nn::AnyModule(nn::GELU());
+    if (name == "tanh")
+        return nn::AnyModule(nn::Tanh());
+    if (name == "sigmoid")
+        return nn::AnyModule(nn::Sigmoid());
+    if (name == "leaky_relu")
+        return nn::AnyModule(nn::LeakyReLU());
+    if (name == "elu")
+        return nn::AnyModule(nn::ELU());
+    if (name == "silu")
+        return nn::AnyModule(nn::SiLU());
+    if (name == "softplus")
+        return nn::AnyModule(nn::Softplus());
+    throw io::InputError("unknown activation " + io::quoteForMessage(name));
+}
+
+nn::Sequential buildMlp(const JobConfiguration &job)
+{
+    nn::Sequential network;
+    int previous = job.inputFeatures;
+    for (int width : hiddenWidths(job)) {
+        network->push_back(nn::Linear(previous, width));
+        if (job.batchNorm)
+            network->push_back(nn::BatchNorm1d(width));
+        network->push_back(activationModule(job.activation));
+        if (job.dropout > 0.0)
+            network->push_back(nn::Dropout(job.dropout));
+        previous = width;
+    }
+    network->push_back(nn::Linear(previous, job.classes));
+    return network;
+}
+
+nn::Sequential buildCnn(const JobConfiguration &job)
+{
+    nn::Sequential network;
+    int channels = job.inputChannels;
+    const bool stride = job.downsampling == "stride";
+    for (int block = 0; block < job.blocks; ++block) {
+        const int out = std::min(job.baseChannels << std::min(block, 20), 256);
+        network->push_back(nn::Conv2d(nn::Conv2dOptions(channels, out, job.kernelSize)
+                                          .stride(stride ? 2 : 1)
+                                          .padding(job.kernelSize / 2)
+                                          .bias(!job.batchNorm)));
+        if (job.batchNorm)
+            network->push_back(nn::BatchNorm2d(out));
+        network->push_back(nn::ReLU());
+        if (!stride)
+            network->push_back(nn::MaxPool2d(nn::MaxPool2dOptions(2)));
+        channels = out;
+    }
+    network->push_back(nn::AdaptiveAvgPool2d(nn::AdaptiveAvgPool2dOptions(1)));
+    network->push_back(nn::Flatten());
+    if (job.headHidden > 0) {
+        network->push_back(nn::Linear(channels, job.headHidden));
+        network->push_back(nn::ReLU());
+        network->push_back(nn::Linear(job.headHidden, job.classes));
+    } else {
+        network->push_back(nn::Linear(channels, job.classes));
+    }
+    return network;
+}
+
+// A language model: tokens [sequence, batch] -> logits [sequence, batch, vocabulary].
+class TransformerJobImpl : public nn::Module
+{
+  public:
+    explicit TransformerJobImpl(const JobConfiguration &job)
+        : mEmbedding(register_module("embedding", nn::Embedding(job.vocabulary, job.dModel)))
+        , mPositions(register_parameter("positions", torch::randn({job.sequenceLength, 1, job.dModel}) * 0.02))
+        , mHead(register_module("head", nn::Linear(job.dModel, job.vocabulary)))
+    {
+        for (int layer = 0; layer < job.layers; ++layer) {
+            nn::TransformerEncoderLayerOptions options(job.dModel, job.heads);
+            options.dim_feedforward(job.feedForward).dropout(job.dropout);
+            if (job.activation == "gelu")
+                options.activation(torch::kGELU);
+            else if (job.activation != "relu")
+                throw io::InputError("the Transformer takes relu or gelu, not " + io::quoteForMessage(job.activation));
+            mLayers.push_back(register_module("layer" + std::to_string(layer), nn::TransformerEncoderLayer(options)));
+        }
+        if (job.causal) {
+            // -inf above the diagonal: a position sees only itself and earlier ones.
+            mMask = register_buffer(
+                "mask",
+                torch::full({job.sequenceLength, job.sequenceLength}, -std::numeric_limits<float>::infinity()).triu(1));
+        }
+    }
+
+    torch::Tensor forward(const torch::Tensor &tokens)
+    {
+        torch::Tensor hidden = mEmbedding(tokens) + mPositions; // [sequence, batch, d_model]
+        for (auto &layer : mLayers)
+            hidden = layer(hidden, mMask); // [sequence, batch, d_model]
+        return mHead(hidden);              // [sequence, batch, vocabulary]
+    }
+
+  private:
+    nn::Embedding mEmbedding;
+    torch::Tensor mPositions;
+    nn::Linear mHead;
+    std::vector<nn::TransformerEncoderLayer> mLayers;
+    torch::Tensor mMask;
+};
+TORCH_MODULE(TransformerJob);
+
+} // namespace
+
+torch::ScalarType JobBuilder::scalarType(const std::string &dtype)
+{
+    if (dtype == "float32")
+        return torch::kFloat32;
+    if (dtype == "float64")
+        return torch::kFloat64;
+    if (dtype == "float16")
+        return torch::kFloat16;
+    if (dtype == "bfloat16")
+        return torch::kBFloat16;
+    throw io::InputError("unknown dtype " + io::quoteForMessage(dtype));
+}
+
+TrainingJob JobBuilder::build(const JobConfiguration &job, const torch::Device &device)
+{
+    // Shapes are checked here, before LibTorch is asked for anything absurd.
+    describeLayers(job);
+    if (job.batchSize <= 0 || job.steps <= 0)
+        throw io::InputError("batch size and steps must be positive");
+    const torch::ScalarType type = scalarType(job.dtype);
+    const auto floats = torch::TensorOptions().dtype(type).device(device);
+    const auto labels = torch::TensorOptions().dtype(torch::kInt64).device(device);
+    const int64_t batch = job.batchSize;
+
+    TrainingJob built;
+    switch (job.family) {
+    case JobFamily::Mlp: {
+        nn::Sequential network = buildMlp(job);
+        network->to(device, type);
+        const torch::Tensor input = torch::randn({batch, job.inputFeatures}, floats); // [batch, features]
+        const torch::Tensor target = torch::randint(job.classes, {batch}, labels);    // [batch]
+        built.network = network.ptr();
+        built.loss = [network, input, target]() mutable {
+            return torch::cross_entropy_loss(network->forward(input), target);
+        };
+        break;
+    }
+    case JobFamily::Cnn: {
+        nn::Sequential network = buildCnn(job);
+        network->to(device, type);
+        const torch::Tensor input =
+            torch::randn({batch, job.inputChannels, job.resolution, job.resolution}, floats); // [batch, C, H, W]
+        const torch::Tensor target = torch::randint(job.classes, {batch}, labels);            // [batch]
+        built.network = network.ptr();
+        built.loss = [network, input, target]() mutable {
+            return torch::cross_entropy_loss(network->forward(input), target);
+        };
+        break;
+    }
+    case JobFamily::Transformer: {
+        if (job.heads <= 0 || job.dModel % job.heads != 0)
+            throw io::InputError("d_model " + std::to_string(job.dModel) + " is not divisible by " +
+                                 std::to_string(job.heads) + " heads");
+        TransformerJob network(job);
+        network->to(device, type);
+        const torch::Tensor tokens = torch::randint(job.vocabulary, {job.sequenceLength, batch}, labels);  // [S, B]
+        const torch::Tensor target = torch::randint(job.vocabulary, {job.sequenceLength * batch}, labels); // [S*B]
+        const int64_t vocabulary = job.vocabulary;
+        built.network = network.ptr();
+        built.loss = [network, tokens, target, vocabulary]() mutable {
+            return torch::cross_entropy_loss(network->forward(tokens).reshape({-1, vocabulary}), target);
+        };
+        break;
+    }
+    }
+    built.network->train();
+    return built;
+}
+
+std::unique_ptr<torch::optim::Optimizer> JobBuilder::optimizer(const JobConfiguration &job, torch::nn::Module &network)
+{
+    const auto parameters = network.parameters();
+    if (job.optimizer == "sgd")
+        return std::make_unique<torch::optim::SGD>(parameters, torch::optim::SGDOptions(0.01));
+    if (job.optimizer == "sgd_momentum")
+        return std::make_unique<torch::optim::SGD>(parameters, torch::optim::SGDOptions(0.01).momentum(0.9));
+    if (job.optimizer == "adam")
+        return std::make_unique<torch::optim::Adam>(parameters, torch::optim::AdamOptions(1e-3));
+    if (job.optimizer == "adamw")
+        return std::make_unique<torch::optim::AdamW>(parameters, torch::optim::AdamWOptions(1e-3));
+    throw io::InputError("unknown optimizer " + io::quoteForMessage(job.optimizer));
+}
+
+} // namespace gpumem::probe

@@ -1,0 +1,41 @@
+#pragma once
+
+#include "probe/JobConfiguration.h"
+
+#include <torch/torch.h>
+
+#include <functional>
+#include <memory>
+
+namespace gpumem::probe {
+
+// A job ready to train: its network and one fixed synthetic batch on the
+// device, and a function that runs the forward pass and the cross-entropy loss
+// on that batch. The batch's values do not change memory, so one batch serves
+// every step.
+struct TrainingJob
+{
+    std::shared_ptr<torch::nn::Module> network;
+    std::function<torch::Tensor()> loss; // [] scalar
+};
+
+// Builds LibTorch networks for probe configurations: an MLP as a Sequential of
+// Linear (+ BatchNorm1d) + activation (+ Dropout) and a Linear classifier; a
+// CNN as convolution blocks, global average pooling and a head; a Transformer
+// as token and position embeddings, nn::TransformerEncoderLayer blocks
+// (sequence-first, with a causal mask when asked) and a language-model head.
+class JobBuilder
+{
+  public:
+    // Builds job's network and batch on device in job's element type. Throws
+    // io::InputError or c10::Error when the configuration cannot be built.
+    static TrainingJob build(const JobConfiguration &job, const torch::Device &device);
+
+    // The element type named by a dtype column ("float32" gives torch::kFloat32).
+    static torch::ScalarType scalarType(const std::string &dtype);
+
+    // Builds the optimizer a job names over network's parameters.
+    static std::unique_ptr<torch::optim::Optimizer> optimizer(const JobConfiguration &job, torch::nn::Module &network);
+};
+
+} // namespace gpumem::probe

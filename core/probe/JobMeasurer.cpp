@@ -1,0 +1,131 @@
+#include "probe/JobMeasurer.h"
+
+#include "io/InputError.h"
+#include "probe/CudaMemoryStats.h"
+#include "probe/JobBuilder.h"
+#include "probe/TrackingAllocator.h"
+
+#include <mutex>
+#include <new>
+
+namespace gpumem::probe {
+
+namespace {
+
+void runSteps(const JobConfiguration &job, TrainingJob &training, torch::optim::Optimizer &optimizer)
+{
+    const auto parameters = training.network->parameters();
+    for (int step = 0; step < job.steps; ++step) {
+        for (auto parameter : parameters)
+            parameter.mutable_grad().reset();
+        torch::Tensor loss = training.loss(); // []
+        loss.backward();
+        optimizer.step();
+    }
+}
+
+std::string firstLine(const std::string &text)
+{
+    const auto end = text.find('\n');
+    return end == std::string::npos ? text : text.substr(0, end);
+}
+
+bool mentionsOutOfMemory(const std::string &text)
+{
+    return text.find("out of memory") != std::string::npos;
+}
+
+void measureOnCpu(const JobConfiguration &job, const MeasureOptions &options, JobMeasurement &measurement)
+{
+    TrackingAllocator allocator(options.recordTrace, options.memoryLimitBytes);
+    const int threads = torch::get_num_threads();
+    torch::set_num_threads(1);
+    allocator.install();
+    try {
+        {
+            TrainingJob training = JobBuilder::build(job, torch::Device(torch::kCPU));
+            auto optimizer = JobBuilder::optimizer(job, *training.network);
+            allocator.resetPeak();
+            runSteps(job, training, *optimizer);
+            measurement.peakAllocatedBytes = allocator.peakBytes();
+        }
+    } catch (...) {
+        allocator.uninstall();
+        torch::set_num_threads(threads);
+        measurement.trace = allocator.trace();
+        throw;
+    }
+    allocator.uninstall();
+    torch::set_num_threads(threads);
+    measurement.trace = allocator.trace();
+}
+
+void measureOnCuda(const JobConfiguration &job, JobMeasurement &measurement)
+{
+    if (!CudaMemoryStats::available())
+        throw io::InputError("CUDA is not available (no device, or a LibTorch without CUDA); use --device cpu");
+    constexpr int device = 0;
+    measurement.contextBytes = CudaMemoryStats::contextOverhead(device);
+    // The previous job's cached blocks go back to the driver, so each job starts from an empty cache.
+    CudaMemoryStats::emptyCache(device);
+    {
+        TrainingJob training = JobBuilder::build(job, torch::Device(torch::kCUDA, device));
+        auto optimizer = JobBuilder::optimizer(job, *training.network);
+        // Peaks start at what the built job holds, as on the CPU.
+        CudaMemoryStats::resetPeaks(device);
+        runSteps(job, training, *optimizer);
+        const CudaPeaks peaks = CudaMemoryStats::peaks(device);
+        measurement.peakAllocatedBytes = peaks.allocated;
+        measurement.peakReservedBytes = peaks.reserved;
+    }
+}
+
+} // namespace
+
+std::string_view jobStatusName(JobStatus status)
+{
+    switch (status) {
+    case JobStatus::Ok: return "ok";
+    case JobStatus::OutOfMemory: return "out_of_memory";
+    case JobStatus::Invalid: return "invalid";
+    }
+    return "invalid";
+}
+
+JobMeasurement JobMeasurer::measure(const JobConfiguration &job, const MeasureOptions &options)
+{
+    // One measurement at a time in the process: each replaces the CPU allocator.
+    static std::mutex measuring;
+    std::lock_guard<std::mutex> lock(measuring);
+    JobMeasurement measurement;
+    const auto fail = [&measurement](JobStatus status, const std::string &message) {
+        measurement.status = status;
+        measurement.message = firstLine(message);
+        measurement.peakAllocatedBytes = 0;
+        measurement.peakReservedBytes.reset();
+    };
+    torch::AutoGradMode gradients(true);
+    torch::manual_seed(0);
+    try {
+        if (options.device == "cpu")
+            measureOnCpu(job, options, measurement);
+        else if (options.device == "cuda")
+            measureOnCuda(job, measurement);
+        else
+            throw io::InputError("unknown device " + io::quoteForMessage(options.device) + " (known: cpu, cuda)");
+    } catch (const MemoryLimitExceeded &error) {
+        fail(JobStatus::OutOfMemory, error.what());
+    } catch (const std::bad_alloc &) {
+        fail(JobStatus::OutOfMemory, "out of memory");
+    } catch (const io::InputError &error) {
+        fail(JobStatus::Invalid, error.message());
+    } catch (const c10::Error &error) {
+        const std::string message = error.what_without_backtrace();
+        fail(mentionsOutOfMemory(message) ? JobStatus::OutOfMemory : JobStatus::Invalid, message);
+    } catch (const std::exception &error) {
+        fail(mentionsOutOfMemory(error.what()) ? JobStatus::OutOfMemory : JobStatus::Invalid, error.what());
+    }
+    return measurement;
+}
+
+} // namespace gpumem::probe

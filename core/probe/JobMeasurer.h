@@ -1,0 +1,62 @@
+#pragma once
+
+#include "probe/AllocationEvent.h"
+#include "probe/JobConfiguration.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace gpumem::probe {
+
+// How a probe run of a job ended.
+enum class JobStatus
+{
+    Ok,
+    OutOfMemory, // the device (or --memory-limit) could not hold the job
+    Invalid,     // LibTorch refused the configuration (e.g. shapes that do not fit)
+};
+
+// Returns "ok", "out_of_memory" or "invalid".
+std::string_view jobStatusName(JobStatus status);
+
+// What the probe measured for one job; the peaks are meaningful only when status is Ok.
+struct JobMeasurement
+{
+    JobStatus status = JobStatus::Ok;
+    // CPU: the largest number of bytes held by live tensors during the
+    // training steps. CUDA: the caching allocator's peak allocated bytes.
+    std::uint64_t peakAllocatedBytes = 0;
+    std::optional<std::uint64_t> peakReservedBytes; // CUDA: the caching allocator's peak reserved bytes
+    std::optional<std::uint64_t> contextBytes;      // CUDA: the process's context overhead (measured once)
+    std::string message;                            // why the job failed; empty when Ok
+    AllocationTrace trace;                          // CPU with recordTrace: every allocation and release, in order
+};
+
+// How to measure.
+struct MeasureOptions
+{
+    std::string device = "cpu";         // cpu or cuda (device 0)
+    std::uint64_t memoryLimitBytes = 0; // CPU: fail allocations beyond this many live bytes (0: no limit)
+    bool recordTrace = false;           // CPU: keep the allocation trace
+};
+
+// Runs a job's training steps with LibTorch and measures its peak memory.
+class JobMeasurer
+{
+  public:
+    // Builds the job, then runs job.steps steps of: clear the gradients (set to
+    // none, as PyTorch 2 does by default), forward and cross-entropy loss,
+    // backward, optimizer step. Peaks count everything live during the steps
+    // (network, optimizer state, batch) and leave out transient allocations
+    // made while building. On the CPU, LibTorch runs on one thread during the
+    // measurement so that the allocation sequence, and so the peak, is the same
+    // on every run. Never throws for a job that fails: the status says why.
+    // Calls are serialised (each replaces LibTorch's CPU allocator while it
+    // runs); CPU tensors that other threads allocate meanwhile are counted too,
+    // so measure while nothing else in the process uses LibTorch.
+    static JobMeasurement measure(const JobConfiguration &job, const MeasureOptions &options);
+};
+
+} // namespace gpumem::probe

@@ -1,0 +1,141 @@
+#include "probe/JobSampler.h"
+
+#include "data/SeededRandom.h"
+
+#include <cmath>
+#include <initializer_list>
+#include <vector>
+
+namespace gpumem::probe {
+
+namespace {
+
+// splitmix64: spreads (seed, index) so that neighbouring indices get unrelated streams.
+std::uint64_t mix(std::uint64_t value)
+{
+    value += 0x9e3779b97f4a7c15ULL;
+    value = (value ^ (value >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    value = (value ^ (value >> 27)) * 0x94d049bb133111ebULL;
+    return value ^ (value >> 31);
+}
+
+class Draw
+{
+  public:
+    explicit Draw(std::uint64_t seed)
+        : mRandom(seed)
+    {
+    }
+    int between(int low, int high) // inclusive
+    {
+        return low + static_cast<int>(mRandom.below(static_cast<std::uint64_t>(high - low + 1)));
+    }
+    // Log-uniform whole number in [low, high]: small and large sizes equally likely per octave.
+    int logBetween(int low, int high)
+    {
+        const double exponent = std::log(low) + mRandom.unit() * (std::log(high + 1.0) - std::log(low));
+        const int value = static_cast<int>(std::exp(exponent));
+        return value < low ? low : (value > high ? high : value);
+    }
+    template <typename T> T pick(std::initializer_list<T> choices)
+    {
+        const auto index = mRandom.below(choices.size());
+        return *(choices.begin() + index);
+    }
+    bool chance(double probability) { return mRandom.unit() < probability; }
+    // A drop probability in hundredths, 0.05–0.50.
+    double dropout() { return between(5, 50) / 100.0; }
+
+  private:
+    data::SeededRandom mRandom;
+};
+
+std::string drawDtype(Draw &draw, const std::string &device)
+{
+    if (device == "cuda")
+        return draw.pick<const char *>({"float32", "float32", "float16", "bfloat16"});
+    return draw.chance(0.15) ? "float64" : "float32";
+}
+
+void sampleMlp(Draw &draw, JobConfiguration &job)
+{
+    job.batchSize = draw.pick({8, 16, 32, 64, 128, 256, 512});
+    job.inputFeatures = draw.logBetween(16, 2048);
+    job.depth = draw.between(1, 6);
+    job.width = draw.pick({32, 64, 128, 256, 512, 1024});
+    job.widthPattern = draw.pick<const char *>({"uniform", "pyramid", "bottleneck"});
+    job.activation =
+        draw.pick<const char *>({"relu", "gelu", "tanh", "sigmoid", "leaky_relu", "elu", "silu", "softplus"});
+    job.batchNorm = draw.chance(0.5);
+    job.dropout = draw.chance(0.5) ? draw.dropout() : 0.0;
+    job.classes = draw.logBetween(2, 200);
+}
+
+void sampleCnn(Draw &draw, JobConfiguration &job)
+{
+    job.batchSize = draw.pick({4, 8, 16, 32});
+    job.inputChannels = draw.pick({1, 3});
+    job.resolution = draw.pick({16, 24, 32, 48, 64});
+    job.downsampling = draw.pick<const char *>({"stride", "pool"});
+    // Pooling halves the map each block: keep at least a 2×2 map.
+    int maxBlocks = 4;
+    while (maxBlocks > 1 && (job.resolution >> maxBlocks) < 2)
+        --maxBlocks;
+    job.blocks = draw.between(1, maxBlocks);
+    job.baseChannels = draw.pick({8, 16, 32});
+    job.kernelSize = draw.pick({3, 3, 5});
+    job.batchNorm = draw.chance(0.5);
+    job.headHidden = draw.pick({0, 0, 64, 128, 256});
+    job.classes = draw.logBetween(2, 100);
+}
+
+void sampleTransformer(Draw &draw, JobConfiguration &job)
+{
+    job.dModel = draw.pick({32, 64, 128, 192, 256});
+    std::vector<int> heads;
+    for (int count : {1, 2, 4, 8})
+        if (job.dModel % count == 0)
+            heads.push_back(count);
+    job.heads = heads[static_cast<std::size_t>(draw.between(0, static_cast<int>(heads.size()) - 1))];
+    job.layers = draw.between(1, 4);
+    job.feedForward = job.dModel * draw.pick({2, 4});
+    job.sequenceLength = draw.pick({16, 32, 64, 128});
+    // At most 512 tokens a batch keeps each step cheap on a CPU.
+    std::vector<int> batches;
+    for (int batch : {2, 4, 8, 16})
+        if (batch * job.sequenceLength <= 512)
+            batches.push_back(batch);
+    job.batchSize = batches[static_cast<std::size_t>(draw.between(0, static_cast<int>(batches.size()) - 1))];
+    job.vocabulary = draw.logBetween(100, 2000);
+    job.causal = draw.chance(0.5);
+    job.activation = draw.pick<const char *>({"relu", "gelu"});
+    job.dropout = draw.chance(0.5) ? 0.1 : 0.0;
+}
+
+} // namespace
+
+JobSampler::JobSampler(JobFamily family, std::string device, std::uint64_t seed, int steps)
+    : mFamily(family)
+    , mDevice(std::move(device))
+    , mSeed(seed)
+    , mSteps(steps)
+{
+}
+
+JobConfiguration JobSampler::sample(std::uint64_t index) const
+{
+    Draw draw(mix(mix(mSeed) ^ mix(static_cast<std::uint64_t>(mFamily) + 1) ^ index));
+    JobConfiguration job;
+    job.family = mFamily;
+    job.steps = mSteps;
+    switch (mFamily) {
+    case JobFamily::Mlp: sampleMlp(draw, job); break;
+    case JobFamily::Cnn: sampleCnn(draw, job); break;
+    case JobFamily::Transformer: sampleTransformer(draw, job); break;
+    }
+    job.optimizer = draw.pick<const char *>({"sgd", "sgd_momentum", "adam", "adamw"});
+    job.dtype = drawDtype(draw, mDevice);
+    return job;
+}
+
+} // namespace gpumem::probe

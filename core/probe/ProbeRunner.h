@@ -1,0 +1,77 @@
+#pragma once
+
+#include "probe/JobConfiguration.h"
+#include "probe/JobMeasurer.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace gpumem::probe {
+
+// What `gpumem probe` was asked to do.
+struct ProbeOptions
+{
+    JobFamily family = JobFamily::Mlp;
+    std::uint64_t count = 0; // configurations to draw (rows, less duplicates)
+    std::string device = "cpu";
+    std::uint64_t seed = 42;
+    int steps = 3;                      // training steps per job
+    std::string outPath;                // the CSV file
+    bool resume = false;                // keep the rows already in the file and measure only the rest
+    std::uint64_t memoryLimitBytes = 0; // CPU: jobs needing more live bytes are out_of_memory (0: no limit)
+};
+
+// Where a run stands, after each configuration.
+struct ProbeProgress
+{
+    std::uint64_t done = 0; // configurations handled: measured or skipped
+    std::uint64_t total = 0;
+    std::uint64_t skipped = 0;
+    double seconds = 0.0;
+};
+
+// How a run ended.
+struct ProbeSummary
+{
+    std::uint64_t measured = 0;
+    std::uint64_t skipped = 0; // already in the file (resume) or drawn twice
+    std::uint64_t ok = 0;
+    std::uint64_t outOfMemory = 0;
+    std::uint64_t invalid = 0;
+    bool repairedTail = false; // resume dropped a half-written last line
+    bool cancelled = false;    // rows so far are in outPath + ".partial"
+    double seconds = 0.0;
+};
+
+// Runs the probe: draws options.count configurations with JobSampler, measures
+// each with JobMeasurer and writes one CSV row per configuration. Rows go to
+// outPath + ".partial", each written whole and flushed; the finished file is
+// renamed onto outPath, so outPath is never half-written. With resume, the rows
+// of outPath + ".partial" (an interrupted run) or else of outPath are kept, a
+// half-written last line is dropped, and configurations already present are
+// skipped. Not thread-safe (see JobMeasurer).
+class ProbeRunner
+{
+  public:
+    explicit ProbeRunner(ProbeOptions options);
+
+    // Runs to the end, or until cancel becomes true (checked between jobs).
+    // progress is called after each configuration. Throws io::InputError for a
+    // file that cannot be written or resumed (another family's header).
+    ProbeSummary run(const std::function<void(const ProbeProgress &)> &progress = {},
+                     const std::atomic_bool *cancel = nullptr);
+
+    // The header of a family's probe CSV.
+    static std::vector<std::string> columnNames(JobFamily family);
+    // One CSV line (without newline) for a measured job.
+    static std::string formatRow(const JobConfiguration &job, const JobMeasurement &measurement,
+                                 const std::string &device);
+
+  private:
+    ProbeOptions mOptions;
+};
+
+} // namespace gpumem::probe

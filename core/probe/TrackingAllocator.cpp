@@ -1,0 +1,184 @@
+#include "probe/TrackingAllocator.h"
+
+#include <c10/core/CPUAllocator.h>
+#include <c10/core/impl/alloc_cpu.h>
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+namespace gpumem::probe {
+
+namespace {
+
+// Above the default CPU allocator's priority 0, so that LibTorch takes ours.
+constexpr std::uint8_t kInstallPriority = 100;
+
+} // namespace
+
+struct TrackingAllocator::State
+{
+    std::mutex mutex;
+    bool recordTrace = false;
+    std::uint64_t limitBytes = 0;
+    std::uint64_t live = 0;      // guarded by mutex
+    std::uint64_t peak = 0;      // guarded by mutex
+    std::uint64_t nextBlock = 0; // guarded by mutex
+    AllocationTrace trace;       // guarded by mutex
+};
+
+namespace {
+
+// What the deleter needs to know about a live block.
+struct Block
+{
+    std::uint64_t bytes = 0;
+    std::uint64_t id = 0;
+    std::shared_ptr<TrackingAllocator::State> state; // keeps the counters alive until the block is freed
+};
+
+// LibTorch's raw_allocate()/raw_deallocate() require the context to be the data
+// pointer and one fixed deleter, so blocks are found by address in a process-wide
+// table. It is never destroyed: a tensor that some LibTorch cache keeps until
+// exit may be freed after static destruction.
+struct BlockTable
+{
+    std::mutex mutex;
+    std::unordered_map<void *, Block> blocks; // guarded by mutex
+};
+
+BlockTable &blockTable()
+{
+    static BlockTable *table = new BlockTable;
+    return *table;
+}
+
+void releaseBlock(void *data)
+{
+    if (data == nullptr)
+        return;
+    Block block;
+    {
+        BlockTable &table = blockTable();
+        std::lock_guard<std::mutex> lock(table.mutex);
+        const auto found = table.blocks.find(data);
+        if (found == table.blocks.end())
+            return;
+        block = std::move(found->second);
+        table.blocks.erase(found);
+    }
+    c10::free_cpu(data);
+    TrackingAllocator::State &state = *block.state;
+    std::lock_guard<std::mutex> lock(state.mutex);
+    state.live -= block.bytes;
+    if (state.recordTrace)
+        state.trace.push_back({block.id, block.bytes, true});
+}
+
+} // namespace
+
+TrackingAllocator::TrackingAllocator(bool recordTrace, std::uint64_t limitBytes)
+    : mState(std::make_shared<State>())
+{
+    mState->recordTrace = recordTrace;
+    mState->limitBytes = limitBytes;
+}
+
+TrackingAllocator::~TrackingAllocator()
+{
+    uninstall();
+}
+
+void TrackingAllocator::install()
+{
+    if (mPrevious != nullptr)
+        return;
+    mPrevious = c10::GetCPUAllocator();
+    c10::SetCPUAllocator(this, kInstallPriority);
+}
+
+void TrackingAllocator::uninstall()
+{
+    if (mPrevious == nullptr)
+        return;
+    // The same priority is needed to take the place back.
+    c10::SetCPUAllocator(mPrevious, kInstallPriority);
+    mPrevious = nullptr;
+}
+
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 3)
+c10::DataPtr TrackingAllocator::allocate(std::size_t bytes)
+{
+    return allocateBlock(bytes);
+}
+
+void TrackingAllocator::copy_data(void *destination, const void *source, std::size_t count) const
+{
+    std::memcpy(destination, source, count);
+}
+#else
+c10::DataPtr TrackingAllocator::allocate(std::size_t bytes) const
+{
+    return allocateBlock(bytes);
+}
+#endif
+
+c10::DataPtr TrackingAllocator::allocateBlock(std::size_t bytes) const
+{
+    const c10::Device device(c10::DeviceType::CPU);
+    if (bytes == 0)
+        return {nullptr, nullptr, nullptr, device};
+    std::uint64_t id = 0;
+    {
+        std::lock_guard<std::mutex> lock(mState->mutex);
+        if (mState->limitBytes != 0 && mState->live + bytes > mState->limitBytes)
+            throw MemoryLimitExceeded("out of memory: " + std::to_string(bytes) +
+                                      " more bytes would exceed the limit of " + std::to_string(mState->limitBytes) +
+                                      " bytes");
+        mState->live += bytes;
+        mState->peak = std::max(mState->peak, mState->live);
+        id = mState->nextBlock++;
+        if (mState->recordTrace)
+            mState->trace.push_back({id, bytes, false});
+    }
+    void *data = c10::alloc_cpu(bytes);
+    {
+        BlockTable &table = blockTable();
+        std::lock_guard<std::mutex> lock(table.mutex);
+        table.blocks[data] = {bytes, id, mState};
+    }
+    return {data, data, &releaseBlock, device};
+}
+
+c10::DeleterFnPtr TrackingAllocator::raw_deleter() const
+{
+    return &releaseBlock;
+}
+
+std::uint64_t TrackingAllocator::liveBytes() const
+{
+    std::lock_guard<std::mutex> lock(mState->mutex);
+    return mState->live;
+}
+
+std::uint64_t TrackingAllocator::peakBytes() const
+{
+    std::lock_guard<std::mutex> lock(mState->mutex);
+    return mState->peak;
+}
+
+void TrackingAllocator::resetPeak()
+{
+    std::lock_guard<std::mutex> lock(mState->mutex);
+    mState->peak = mState->live;
+}
+
+AllocationTrace TrackingAllocator::trace() const
+{
+    std::lock_guard<std::mutex> lock(mState->mutex);
+    return mState->trace;
+}
+
+} // namespace gpumem::probe

@@ -1,0 +1,71 @@
+#pragma once
+
+#include "probe/AllocationEvent.h"
+
+#include <c10/core/Allocator.h>
+#include <torch/version.h>
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+
+namespace gpumem::probe {
+
+// Thrown by TrackingAllocator when an allocation would exceed its limit; the
+// probe records the job as out_of_memory.
+class MemoryLimitExceeded : public std::runtime_error
+{
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+// A CPU allocator that counts the bytes held by live tensors (current and peak)
+// and can record every allocation and release in order. Blocks come from
+// LibTorch's own aligned CPU allocation, so tensors behave exactly as usual.
+// Thread-safe: LibTorch may allocate from any thread. Counters live in shared
+// state that outlives the allocator, so a tensor freed late is still counted.
+class TrackingAllocator final : public c10::Allocator
+{
+  public:
+    // limitBytes 0 means no limit; recordTrace keeps the allocation trace.
+    TrackingAllocator(bool recordTrace, std::uint64_t limitBytes);
+    ~TrackingAllocator() override;
+    TrackingAllocator(const TrackingAllocator &) = delete;
+    TrackingAllocator &operator=(const TrackingAllocator &) = delete;
+
+    // LibTorch 2.3 made allocate() non-const and added copy_data().
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 3)
+    c10::DataPtr allocate(std::size_t bytes) override;
+    void copy_data(void *destination, const void *source, std::size_t count) const override;
+#else
+    c10::DataPtr allocate(std::size_t bytes) const override;
+#endif
+
+    // The one deleter of every block (LibTorch's raw_allocate() needs it).
+    c10::DeleterFnPtr raw_deleter() const override;
+
+    // Makes this the CPU allocator of LibTorch until uninstall() or destruction.
+    void install();
+    // Restores the allocator that install() replaced.
+    void uninstall();
+
+    // Bytes of live blocks allocated through this allocator.
+    std::uint64_t liveBytes() const;
+    // The largest liveBytes() since construction or the last resetPeak().
+    std::uint64_t peakBytes() const;
+    // Starts a new peak at the current live bytes.
+    void resetPeak();
+    // The recorded events so far (empty unless recordTrace).
+    AllocationTrace trace() const;
+
+    // The counters shared with the deleters of live blocks (defined in the .cpp).
+    struct State;
+
+  private:
+    c10::DataPtr allocateBlock(std::size_t bytes) const;
+
+    std::shared_ptr<State> mState;
+    c10::Allocator *mPrevious = nullptr;
+};
+
+} // namespace gpumem::probe

@@ -1,0 +1,134 @@
+#include "data/ColumnRoles.h"
+#include "data/Dataset.h"
+#include "data/TableLoader.h"
+#include "io/InputError.h"
+#include "models/AllocatorSimulationRegressor.h"
+#include "models/RegressorRegistry.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using gpumem::data::Dataset;
+using gpumem::models::AllocatorSimulationRegressor;
+
+namespace {
+
+constexpr std::uint64_t MiB = 1048576;
+
+Dataset datasetFrom(const std::string &csv)
+{
+    const auto table = gpumem::data::loadTableFromText(csv, "jobs.csv");
+    gpumem::data::RoleRequest request;
+    request.target = "memory";
+    std::vector<std::string> warnings;
+    return Dataset::fromTable(table, gpumem::data::assignRoles(table, request), gpumem::data::BadCellPolicy::Fail,
+                              warnings);
+}
+
+const char *const kTinyMlps = "Activations-Params,Batch Size,memory\n"
+                              "\"[('linear', 10, 110), ('ReLU', 10, 0), ('linear', 2, 22)]\",4,1000\n"
+                              "\"[('linear', 20, 420), ('Tanh', 20, 0), ('linear', 5, 105)]\",8,1010\n"
+                              "\"[('linear', 8, 72), ('ReLU', 8, 0), ('linear', 3, 27)]\",2,1020\n";
+
+} // namespace
+
+class TestAllocatorSimulationRegressor : public QObject
+{
+    Q_OBJECT
+
+  private Q_SLOTS:
+    void tinyJobReservesOneSmallSegmentAndTheWorkspace()
+    {
+        // Every tensor of a tiny MLP is far below 1 MiB: one 2 MiB small-pool
+        // segment holds them all. The 8.125 MiB cuBLAS workspace is a large-pool
+        // request under 10 MiB, so it reserves a 20 MiB segment: 22 MiB in all.
+        gpumem::models::JobRow row;
+        row.layers = {{"linear", {10, 110}}, {"ReLU", {10, 0}}, {"linear", {2, 22}}};
+        row.batchSize = 4;
+        row.optimizer = "adam";
+        QCOMPARE(AllocatorSimulationRegressor::simulatedReservedBytes(row, 8519680), 22 * MiB);
+        QCOMPARE(AllocatorSimulationRegressor::simulatedReservedBytes(row, 0), 2 * MiB);
+    }
+
+    void largeLayersNeedLargeSegments()
+    {
+        // One 1024 × 1024 linear layer: its 4 MiB weight (and gradient, Adam
+        // states and temporary) are large-pool blocks under 10 MiB, served from
+        // 20 MiB segments. The weight, its gradient, two Adam states and the
+        // temporary are 5 × 4 MiB live at the step's peak: more than one 20 MiB
+        // segment once the workspace is there too.
+        gpumem::models::JobRow row;
+        row.layers = {{"linear", {1024, 1024.0 * 1024 + 1024}}};
+        row.batchSize = 1;
+        row.optimizer = "adam";
+        const std::uint64_t reserved = AllocatorSimulationRegressor::simulatedReservedBytes(row, 0);
+        QVERIFY(reserved >= 20 * MiB + 2 * MiB);
+        QCOMPARE(reserved % (2 * MiB), std::uint64_t{0});
+    }
+
+    void calibratesTheContextOnTrainingRows()
+    {
+        // All three jobs simulate to 22 MiB; the offset is the mean of the
+        // training targets (1000 and 1010) minus 22.
+        const Dataset dataset = datasetFrom(kTinyMlps);
+        auto model =
+            gpumem::models::createRegressor("allocator_sim", gpumem::models::regressorHyperparameters("allocator_sim"));
+        const auto result = model->fit(dataset, {0, 1});
+        QCOMPARE(result.stopReason, gpumem::training::StopReason::Completed);
+        const Eigen::VectorXd predicted = model->predict(dataset);
+        for (int row = 0; row < 3; ++row)
+            QVERIFY(std::abs(predicted[row] - 1005.0) < 1e-9);
+    }
+
+    void probeRowsRunTheJobOnTheCpu()
+    {
+        const std::string csv =
+            "family,batch_size,optimizer,dtype,steps,input_features,depth,width,width_pattern,activation,"
+            "batch_norm,dropout,classes,memory\n"
+            "mlp,8,sgd,float32,2,10,1,16,uniform,relu,0,0.00,2,600\n"
+            "mlp,4,adam,float32,2,12,2,32,pyramid,gelu,1,0.10,3,640\n"
+            "mlp,2,sgd,float32,2,6,1,8,uniform,relu,0,0.00,2,700\n";
+        // (Three rows, so that no text column has only distinct values: those are read as identifiers.)
+        const Dataset dataset = datasetFrom(csv);
+        AllocatorSimulationRegressor model(gpumem::models::allocatorSimulationHyperparameters());
+        try {
+            model.fit(dataset, {0, 1});
+        } catch (const std::exception &error) {
+            QFAIL(error.what());
+        }
+        // Tiny jobs: 22 MiB each, so the offset is the mean target minus 22.
+        QVERIFY(std::abs(model.offset() - (620.0 - 22.0)) < 1e-9);
+    }
+
+    void savesAndLoadsThroughTheRegistry()
+    {
+        const Dataset dataset = datasetFrom(kTinyMlps);
+        auto hyperparameters = gpumem::models::regressorHyperparameters("allocator_sim");
+        hyperparameters.set("cublas_workspace_mib", 32.0);
+        auto model = gpumem::models::createRegressor("allocator_sim", hyperparameters);
+        model->fit(dataset, {0, 1, 2});
+        QTemporaryDir folder;
+        const std::string directory = folder.filePath("sim").toStdString();
+        model->save(directory);
+        const auto loaded = gpumem::models::loadRegressor(directory);
+        QCOMPARE(QString::fromStdString(loaded->name()), QStringLiteral("allocator_sim"));
+        QCOMPARE(loaded->hyperparameters().real("cublas_workspace_mib"), 32.0);
+        QCOMPARE(loaded->predict(dataset), model->predict(dataset));
+    }
+
+    void rowsWithoutAJobAreRefused()
+    {
+        const Dataset dataset = datasetFrom("width,memory\n3,10\n4,11\n");
+        AllocatorSimulationRegressor model(gpumem::models::allocatorSimulationHyperparameters());
+        try {
+            model.fit(dataset, {0, 1});
+            QFAIL("expected an error");
+        } catch (const gpumem::io::InputError &error) {
+            QVERIFY(std::string(error.what()).find("'family'") != std::string::npos);
+        }
+        QVERIFY_THROWS_EXCEPTION(gpumem::io::InputError, model.predict(dataset)); // not fitted
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAllocatorSimulationRegressor)
+#include "test_AllocatorSimulationRegressor.moc"
