@@ -42,6 +42,16 @@ std::uint64_t parseWholeNumber(const std::string &text, const std::string &optio
     return value;
 }
 
+double parseFraction(const std::string &text, const std::string &option)
+{
+    double value = 0.0;
+    const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || result.ec != std::errc() || result.ptr != text.data() + text.size() || !(value >= 0.0) ||
+        value >= 1.0)
+        throw io::InputError(option + " takes a number in [0, 1), not " + io::quoteForMessage(text));
+    return value;
+}
+
 ArgumentParser::ArgumentParser(std::string usage, std::string summary)
     : mUsage(std::move(usage))
     , mSummary(std::move(summary))

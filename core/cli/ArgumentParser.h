@@ -31,6 +31,10 @@ class ParsedArguments
 // whole number" when positive is set, which also refuses 0).
 std::uint64_t parseWholeNumber(const std::string &text, const std::string &option, bool positive = false);
 
+// Parses an option's value as a fraction in [0, 1), e.g. parseFraction("0.2", "--test-fraction").
+// Throws io::InputError "--test-fraction takes a number in [0, 1), not 'x'".
+double parseFraction(const std::string &text, const std::string &option);
+
 // Declares the arguments of one `gpumem` subcommand and parses them:
 // "--name VALUE", "--name=VALUE", flags, positionals, and "--help"/"-h".
 // Errors throw io::InputError with a one-line message that points to --help.

@@ -1,5 +1,6 @@
 #include "cli/CommandLine.h"
 
+#include "cli/CompareCommand.h"
 #include "cli/DescribeModelCommand.h"
 #include "cli/InspectCommand.h"
 #include "cli/PredictCommand.h"
@@ -28,6 +29,7 @@ const Command commands[] = {
     {"inspect", "show how a CSV file of jobs is read: column types, roles, bad cells", runInspect},
     {"train", "train the BiGRU-optimised Transformer and save it as a model folder", runTrain},
     {"predict", "predict peak memory for every job of a CSV file with a saved model", runPredict},
+    {"compare", "fit several models on identical splits and compare them, with reports", runCompare},
     {"describe-model", "show the network's blocks, tensor shapes and parameter counts", runDescribeModel},
 };
 

@@ -7,14 +7,8 @@ namespace gpumem::cli {
 void writeMetrics(io::JsonWriter &json, const evaluation::RegressionMetrics &metrics)
 {
     json.beginObject();
-    json.key("mse").value(metrics.mse);
-    json.key("rmse").value(metrics.rmse);
-    json.key("mae").value(metrics.mae);
-    json.key("r2").value(metrics.r2);
-    json.key("mape").value(metrics.mape);
-    json.key("max_error").value(metrics.maxError);
-    json.key("under_rate").value(metrics.underRate);
-    json.key("over_alloc").value(metrics.overAllocation);
+    for (const auto &metric : evaluation::metricDescriptions())
+        json.key(metric.key).value(metrics.*metric.member);
     json.endObject();
 }
 

@@ -3,6 +3,7 @@
 #include "io/InputError.h"
 #include "io/JsonValue.h"
 #include "models/NeuralNetworkHyperparameters.h"
+#include "models/RegressorRegistry.h"
 #include "runtime/ThreadSettings.h"
 
 #include <algorithm>
@@ -85,9 +86,28 @@ models::Hyperparameters hyperparametersFrom(const ParsedArguments &arguments)
         const std::string path = arguments.value("config");
         hyperparameters.apply(io::readJsonFile(path), path);
     }
-    const auto it = arguments.list("set"); // comma-split is harmless: values hold no commas
-    for (const auto &assignment : it)
-        hyperparameters.setAssignment(assignment);
+    for (const auto &assignment : arguments.list("set")) // comma-split is harmless: values hold no commas
+        if (modelOfAssignment(assignment).empty())
+            hyperparameters.setAssignment(assignment);
+    return hyperparameters;
+}
+
+std::string modelOfAssignment(const std::string &assignment)
+{
+    const std::size_t equals = assignment.find('=');
+    const std::size_t dot = assignment.find('.');
+    if (dot == std::string::npos || (equals != std::string::npos && dot > equals))
+        return {};
+    return assignment.substr(0, dot);
+}
+
+models::Hyperparameters hyperparametersFor(const std::string &model, const ParsedArguments &arguments)
+{
+    models::Hyperparameters hyperparameters =
+        model == "bigru_transformer" ? hyperparametersFrom(arguments) : models::regressorHyperparameters(model);
+    for (const auto &assignment : arguments.list("set"))
+        if (modelOfAssignment(assignment) == model)
+            hyperparameters.setAssignment(assignment.substr(model.size() + 1));
     return hyperparameters;
 }
 

@@ -15,9 +15,19 @@ namespace gpumem::cli {
 void addModelOptions(ArgumentParser &parser);
 void addComputeOptions(ArgumentParser &parser);
 
-// Starts from the defaults, then applies the preset, the --config file and every
-// --set in order. Throws io::InputError naming the file or hyperparameter.
+// Starts from the neural network's defaults, then applies the preset, the
+// --config file and every unqualified --set in order. Throws io::InputError
+// naming the file or hyperparameter.
 models::Hyperparameters hyperparametersFrom(const ParsedArguments &arguments);
+
+// Returns the model an assignment names before a dot ("random_forest" for
+// "random_forest.n_estimators=200"), or "" for an unqualified one ("epochs=20").
+std::string modelOfAssignment(const std::string &assignment);
+
+// Returns the hyperparameters of a registry model: the neural network's as
+// hyperparametersFrom() builds them, any other model's defaults; then every
+// --set qualified with the model's name ("adaboost.loss=square").
+models::Hyperparameters hyperparametersFor(const std::string &model, const ParsedArguments &arguments);
 
 // Reads --device and --seed, and applies --threads to LibTorch and OpenBLAS.
 models::ComputeSettings computeSettingsFrom(const ParsedArguments &arguments);

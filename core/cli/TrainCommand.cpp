@@ -11,22 +11,11 @@
 #include "io/InputError.h"
 #include "models/NeuralNetworkRegressor.h"
 
-#include <charconv>
 #include <unistd.h>
 
 namespace gpumem::cli {
 
 namespace {
-
-double parseFraction(const std::string &text)
-{
-    double value = 0.0;
-    const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (text.empty() || result.ec != std::errc() || result.ptr != text.data() + text.size() || value < 0.0 ||
-        value >= 1.0)
-        throw io::InputError("--test-fraction takes a number in [0, 1), not " + io::quoteForMessage(text));
-    return value;
-}
 
 evaluation::RegressionMetrics metricsOn(const Eigen::VectorXd &actual, const Eigen::VectorXd &predicted,
                                         const std::vector<Eigen::Index> &rows)
@@ -68,7 +57,7 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
     const std::string path = parsed.positionals().front();
     const models::Hyperparameters hyperparameters = hyperparametersFrom(parsed);
     const models::ComputeSettings compute = computeSettingsFrom(parsed);
-    const double testFraction = parseFraction(parsed.value("test-fraction", "0"));
+    const double testFraction = parseFraction(parsed.value("test-fraction", "0"), "--test-fraction");
 
     const LoadedData loaded = loadData(path, parsed);
     const data::Dataset dataset = data::Dataset::fromTable(*loaded.table, loaded.roles, loaded.usableRows);

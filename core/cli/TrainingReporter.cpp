@@ -2,6 +2,7 @@
 
 #include "io/JsonWriter.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -18,6 +19,15 @@ std::string formatDuration(double seconds)
     else
         std::snprintf(text, sizeof text, "%lds", total);
     return text;
+}
+
+std::string progressBar(double fraction, int width)
+{
+    const int filled = std::clamp(static_cast<int>(fraction * width), 0, width);
+    std::string bar(static_cast<std::size_t>(filled), '=');
+    bar += filled < width ? ">" : "";
+    bar.resize(static_cast<std::size_t>(width), ' ');
+    return bar;
 }
 
 TrainingReporter::TrainingReporter(Style style, std::ostream &out, std::ostream &err)
@@ -59,14 +69,10 @@ void TrainingReporter::batchFinished(const training::BatchProgress &progress)
     }
     if (mStyle != Style::ProgressBar || !due(0.1))
         return;
-    constexpr int width = 28;
     const double done = (static_cast<double>(progress.epoch - 1) +
                          static_cast<double>(progress.batch) / static_cast<double>(progress.batches)) /
                         static_cast<double>(progress.epochs);
-    const int filled = static_cast<int>(done * width);
-    std::string bar(static_cast<std::size_t>(filled), '=');
-    bar += filled < width ? ">" : "";
-    bar.resize(width, ' ');
+    const std::string bar = progressBar(done, 28);
     char line[256];
     std::snprintf(line, sizeof line, "\r[%s] %3.0f%%  epoch %d/%d  loss %.4g%s  lr %.2g  %.0f rows/s  ETA %s   ",
                   bar.c_str(), 100.0 * done, progress.epoch, progress.epochs, progress.trainLoss,

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <ostream>
+#include <string>
 
 namespace gpumem::cli {
 
@@ -37,6 +38,9 @@ class TrainingReporter : public training::TrainingObserver
     double mLastValidationLoss = -1.0;
     bool mBarShown = false;
 };
+
+// Returns the inside of a text progress bar of width characters, e.g. "=====>    ".
+std::string progressBar(double fraction, int width);
 
 // Returns a duration as "1h02m", "3m05s" or "42s".
 std::string formatDuration(double seconds);

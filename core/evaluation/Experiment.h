@@ -67,6 +67,7 @@ struct ModelResult
 struct ExperimentResult
 {
     std::vector<Split> splits;
+    Eigen::VectorXd actual;               // the target of every dataset row, beside ModelResult::predictions
     std::vector<ModelResult> models;      // in the order of ExperimentSettings::models
     std::string best;                     // the model with the lowest mean RMSE
     std::vector<PairedTest> significance; // each other model against the best

@@ -173,4 +173,27 @@ std::vector<double> uniformBinEdges(double width, double upTo)
     return edges;
 }
 
+const std::vector<MetricDescription> &metricDescriptions()
+{
+    static const std::vector<MetricDescription> descriptions = {
+        {"mse", "MSE", "MiB²", false, &RegressionMetrics::mse},
+        {"rmse", "RMSE", "MiB", false, &RegressionMetrics::rmse},
+        {"mae", "MAE", "MiB", false, &RegressionMetrics::mae},
+        {"r2", "R²", "", true, &RegressionMetrics::r2},
+        {"mape", "MAPE", "%", false, &RegressionMetrics::mape},
+        {"max_error", "Max error", "MiB", false, &RegressionMetrics::maxError},
+        {"under_rate", "Under-prediction rate", "", false, &RegressionMetrics::underRate},
+        {"over_alloc", "Mean over-allocation", "MiB", false, &RegressionMetrics::overAllocation},
+    };
+    return descriptions;
+}
+
+const MetricDescription &metricDescription(const std::string &key)
+{
+    for (const auto &description : metricDescriptions())
+        if (key == description.key)
+            return description;
+    throw std::invalid_argument("unknown metric '" + key + "'");
+}
+
 } // namespace gpumem::evaluation

@@ -2,6 +2,7 @@
 
 #include <Eigen/Core>
 
+#include <string>
 #include <vector>
 
 namespace gpumem::evaluation {
@@ -21,6 +22,24 @@ struct RegressionMetrics
     double underRate = 0.0;      // Share (0..1) of rows predicted below the actual value: the out-of-memory risk.
     double overAllocation = 0.0; // Mean over all rows of max(predicted - actual, 0): MiB reserved beyond need.
 };
+
+// How one metric of RegressionMetrics is named and read, so reports, the
+// command line and the workbench label and rank it the same way.
+struct MetricDescription
+{
+    const char *key;     // the report key, e.g. "under_rate"
+    const char *title;   // for people, e.g. "Under-prediction rate"
+    const char *unit;    // e.g. "MiB", "MiB²", "%" (empty when unitless)
+    bool higherIsBetter; // true only for R²
+    double RegressionMetrics::*member;
+};
+
+// Returns every metric in report order: mse, rmse, mae, r2, mape, max_error,
+// under_rate, over_alloc. Thread-safe.
+const std::vector<MetricDescription> &metricDescriptions();
+
+// Returns the description of key; throws std::invalid_argument for an unknown key.
+const MetricDescription &metricDescription(const std::string &key);
 
 // Computes the regression metrics of predicted against actual (same length, in MiB).
 // When all actual values are equal, r2 is 1 for a perfect prediction and 0 otherwise,

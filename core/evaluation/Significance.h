@@ -15,6 +15,7 @@ struct PairedTest
     int pairs = 0;
     double statistic = 0.0; // t, or the Wilcoxon W (the smaller rank sum)
     double pValue = 1.0;    // two-sided
+    bool reported = false;  // the test a report shows for this pair (see runExperiment)
 };
 
 // Returns the two-sided p-value of the paired t-test of a against b (same length

@@ -43,6 +43,8 @@ std::string hyperparameterTypeName(HyperparameterType type);
 class Hyperparameters
 {
   public:
+    // An empty set, e.g. for a result that has not been filled yet.
+    Hyperparameters() = default;
     explicit Hyperparameters(std::vector<HyperparameterSpec> specs);
 
     const std::vector<HyperparameterSpec> &specs() const { return mSpecs; }

@@ -1,0 +1,72 @@
+#include "cli/ComparisonReporter.h"
+
+#include "cli/TrainingReporter.h"
+
+#include <cstdio>
+
+namespace gpumem::cli {
+
+ComparisonReporter::ComparisonReporter(std::ostream &err, bool terminal)
+    : mErr(err)
+    , mTerminal(terminal)
+    , mStart(std::chrono::steady_clock::now())
+    , mLastDraw(mStart - std::chrono::hours(1))
+{
+}
+
+void ComparisonReporter::fitStarted(const std::string &model, int fold, int folds)
+{
+    mFolds = folds;
+    mActivity = model + " fold " + std::to_string(fold + 1) + "/" + std::to_string(folds);
+    redraw();
+}
+
+void ComparisonReporter::epochFinished(const std::string &model, int fold, const training::EpochProgress &progress)
+{
+    mActivity = model + " fold " + std::to_string(fold + 1) + "/" + std::to_string(mFolds) + " step " +
+                std::to_string(progress.epoch) + "/" + std::to_string(progress.epochs);
+    redraw();
+}
+
+void ComparisonReporter::foldFinished(const std::string &model, const evaluation::FoldResult &fold)
+{
+    if (mTerminal)
+        return;
+    char line[256];
+    std::snprintf(line, sizeof line, "%s fold %d/%d: RMSE %.4g  R² %.5f  (%.1f s)\n", model.c_str(), fold.fold + 1,
+                  mFolds, fold.metrics.rmse, fold.metrics.r2, fold.trainSeconds);
+    mErr << line << std::flush;
+}
+
+void ComparisonReporter::progressChanged(double fraction)
+{
+    mFraction = fraction;
+    redraw();
+}
+
+void ComparisonReporter::redraw()
+{
+    if (!mTerminal)
+        return;
+    const auto now = std::chrono::steady_clock::now();
+    if (std::chrono::duration<double>(now - mLastDraw).count() < 0.1 && mFraction < 1.0)
+        return;
+    mLastDraw = now;
+    const double elapsed = std::chrono::duration<double>(now - mStart).count();
+    const std::string remaining =
+        mFraction > 0.0 ? "ETA " + formatDuration(elapsed * (1.0 - mFraction) / mFraction) : "ETA …";
+    char line[320];
+    std::snprintf(line, sizeof line, "\r[%s] %3.0f%%  %-44.44s  %s   ", progressBar(mFraction, 24).c_str(),
+                  100.0 * mFraction, mActivity.c_str(), remaining.c_str());
+    mErr << line << std::flush;
+    mBarShown = true;
+}
+
+void ComparisonReporter::finish()
+{
+    if (mBarShown)
+        mErr << '\n' << std::flush;
+    mBarShown = false;
+}
+
+} // namespace gpumem::cli

@@ -1,0 +1,316 @@
+#include "evaluation/Experiment.h"
+
+#include "io/InputError.h"
+#include "models/RegressorRegistry.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+namespace gpumem::evaluation {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start)
+{
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+std::vector<Split> splitsFor(Eigen::Index rows, const ExperimentSettings &settings)
+{
+    try {
+        if (settings.testFraction > 0.0)
+            return {holdOutSplit(rows, settings.testFraction, settings.seed)};
+        return kFoldSplits(rows, settings.folds, settings.seed);
+    } catch (const std::invalid_argument &) {
+        if (settings.testFraction > 0.0)
+            throw io::InputError("a hold-out of " + std::to_string(settings.testFraction) +
+                                 " needs at least 2 rows and a fraction inside (0, 1); the data has " +
+                                 std::to_string(rows) + " rows");
+        throw io::InputError(std::to_string(settings.folds) + "-fold cross-validation needs 2 to " +
+                             std::to_string(rows) + " folds (one per row at most)");
+    }
+}
+
+// Forwards one fit's training progress to the experiment observer, tagged with
+// the model and fold, under the lock that serialises observer calls.
+class FitProgressForwarder final : public training::TrainingObserver
+{
+  public:
+    FitProgressForwarder(ExperimentObserver *observer, std::mutex &mutex, std::string model, int fold)
+        : mObserver(observer)
+        , mMutex(mutex)
+        , mModel(std::move(model))
+        , mFold(fold)
+    {
+    }
+
+    void batchFinished(const training::BatchProgress &progress) override
+    {
+        const std::lock_guard lock(mMutex);
+        mObserver->batchFinished(mModel, mFold, progress);
+    }
+
+    void epochFinished(const training::EpochProgress &progress) override
+    {
+        const std::lock_guard lock(mMutex);
+        mObserver->epochFinished(mModel, mFold, progress);
+    }
+
+  private:
+    ExperimentObserver *mObserver;
+    std::mutex &mMutex;
+    std::string mModel;
+    int mFold;
+};
+
+template <typename Field> RegressionMetrics combine(const std::vector<FoldResult> &folds, Field field)
+{
+    RegressionMetrics combined;
+    const auto apply = [&](double RegressionMetrics::*member) {
+        std::vector<double> values;
+        for (const auto &fold : folds)
+            values.push_back(fold.metrics.*member);
+        combined.*member = field(values);
+    };
+    apply(&RegressionMetrics::mse);
+    apply(&RegressionMetrics::rmse);
+    apply(&RegressionMetrics::mae);
+    apply(&RegressionMetrics::r2);
+    apply(&RegressionMetrics::mape);
+    apply(&RegressionMetrics::maxError);
+    apply(&RegressionMetrics::underRate);
+    apply(&RegressionMetrics::overAllocation);
+    return combined;
+}
+
+double meanOf(const std::vector<double> &values)
+{
+    double sum = 0.0;
+    for (double value : values)
+        sum += value;
+    return sum / static_cast<double>(values.size());
+}
+
+double standardDeviationOf(const std::vector<double> &values)
+{
+    if (values.size() < 2)
+        return 0.0;
+    const double mean = meanOf(values);
+    double squares = 0.0;
+    for (double value : values)
+        squares += (value - mean) * (value - mean);
+    return std::sqrt(squares / static_cast<double>(values.size() - 1));
+}
+
+// Pairs each model with the best one: per-fold RMSE over k folds, or per-row
+// squared errors of a single hold-out split (one fold gives nothing to pair).
+std::vector<PairedTest> compareWithBest(const ExperimentResult &result, const data::Dataset &dataset)
+{
+    std::vector<PairedTest> tests;
+    const auto best = std::find_if(result.models.begin(), result.models.end(),
+                                   [&](const ModelResult &model) { return model.name == result.best; });
+    if (best == result.models.end())
+        return tests;
+    const bool holdOut = result.splits.size() == 1;
+    for (const auto &model : result.models) {
+        if (model.name == result.best)
+            continue;
+        std::vector<double> errors;
+        std::vector<double> bestErrors;
+        std::string metric;
+        if (holdOut) {
+            metric = "squared error per test row";
+            for (Eigen::Index row : result.splits.front().test) {
+                const double actual = dataset.target()[row];
+                errors.push_back(std::pow(model.predictions[row] - actual, 2));
+                bestErrors.push_back(std::pow(best->predictions[row] - actual, 2));
+            }
+        } else {
+            metric = "rmse per fold";
+            for (std::size_t fold = 0; fold < model.folds.size(); ++fold) {
+                errors.push_back(model.folds[fold].metrics.rmse);
+                bestErrors.push_back(best->folds[fold].metrics.rmse);
+            }
+        }
+        if (errors.size() < 2)
+            continue;
+        for (PairedTest test : {pairedTTest(errors, bestErrors), wilcoxonSignedRank(errors, bestErrors)}) {
+            test.model = model.name;
+            test.versus = best->name;
+            test.metric = metric;
+            // The exact Wilcoxon test cannot reach p < 0.05 with fewer than 6
+            // pairs, so few folds report the t-test.
+            test.reported = (test.test == "paired_t") == (test.pairs < 6);
+            tests.push_back(test);
+        }
+    }
+    return tests;
+}
+
+} // namespace
+
+ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSettings &settings,
+                               ExperimentObserver *observer, training::TrainingControl *control)
+{
+    const auto start = Clock::now();
+    if (!dataset.hasTarget())
+        throw io::InputError("the data has no target column to compare models on");
+    if (settings.models.empty())
+        throw io::InputError("no models to compare");
+    for (const auto &spec : settings.models)
+        models::regressorTitle(spec.name); // throws for an unknown name, before any work
+
+    ExperimentResult result;
+    result.splits = splitsFor(static_cast<Eigen::Index>(dataset.rowCount()), settings);
+    const int foldCount = static_cast<int>(result.splits.size());
+    result.actual = dataset.target();
+
+    std::vector<ModelResult> modelResults(settings.models.size());
+    for (std::size_t m = 0; m < settings.models.size(); ++m) {
+        ModelResult &model = modelResults[m];
+        model.name = settings.models[m].name;
+        model.title = models::regressorTitle(model.name);
+        model.hyperparameters = settings.models[m].hyperparameters;
+        model.folds.resize(static_cast<std::size_t>(foldCount));
+        model.predictions = Eigen::VectorXd::Constant(static_cast<Eigen::Index>(dataset.rowCount()),
+                                                      std::numeric_limits<double>::quiet_NaN());
+    }
+
+    // Every (model, fold) fit is an independent job: each builds its own model
+    // with the experiment's seed and writes only its own slots, so the number
+    // of workers cannot change any result.
+    const std::size_t jobCount = settings.models.size() * static_cast<std::size_t>(foldCount);
+    std::atomic<std::size_t> nextJob{0};
+    std::mutex observerMutex; // serialises observer calls and guards finishedJobs and firstError
+    std::size_t finishedJobs = 0;
+    std::exception_ptr firstError;
+    std::vector<std::vector<std::string>> fitWarnings(jobCount);
+    std::vector<char> fitFinished(jobCount, 0); // each job writes only its own slot
+    training::TrainingControl ownControl;
+    training::TrainingControl &sharedControl = control ? *control : ownControl;
+
+    const auto runJob = [&](std::size_t job) {
+        const std::size_t m = job / static_cast<std::size_t>(foldCount);
+        const int fold = static_cast<int>(job % static_cast<std::size_t>(foldCount));
+        const ModelSpec &spec = settings.models[m];
+        const Split &split = result.splits[static_cast<std::size_t>(fold)];
+        if (observer) {
+            const std::lock_guard lock(observerMutex);
+            observer->fitStarted(spec.name, fold, foldCount);
+        }
+        models::ComputeSettings compute = settings.compute;
+        compute.seed = settings.seed;
+        std::unique_ptr<models::Regressor> regressor =
+            models::createRegressor(spec.name, spec.hyperparameters, compute);
+
+        FoldResult foldResult;
+        foldResult.fold = fold;
+        std::unique_ptr<FitProgressForwarder> forwarder;
+        if (observer)
+            forwarder = std::make_unique<FitProgressForwarder>(observer, observerMutex, spec.name, fold);
+        const auto fitStart = Clock::now();
+        training::TrainingResult training = regressor->fit(dataset, split.train, forwarder.get(), &sharedControl);
+        foldResult.trainSeconds = secondsSince(fitStart);
+        foldResult.stopReason = training.stopReason;
+        foldResult.epochs = std::move(training.epochs);
+        fitWarnings[job] = std::move(training.warnings);
+        if (training.stopReason == training::StopReason::Cancelled || sharedControl.isCancelled())
+            return;
+
+        const auto predictStart = Clock::now();
+        const Eigen::VectorXd predicted = regressor->predict(dataset);
+        foldResult.predictSeconds = secondsSince(predictStart);
+        const Eigen::VectorXd actualTest = dataset.target()(split.test);
+        const Eigen::VectorXd predictedTest = predicted(split.test);
+        foldResult.metrics = computeMetrics(actualTest, predictedTest);
+
+        ModelResult &model = modelResults[m];
+        model.predictions(split.test) = predictedTest;
+        model.folds[static_cast<std::size_t>(fold)] = foldResult;
+        fitFinished[job] = 1;
+        const std::lock_guard lock(observerMutex);
+        ++finishedJobs;
+        if (observer) {
+            observer->foldFinished(spec.name, foldResult);
+            observer->progressChanged(static_cast<double>(finishedJobs) / static_cast<double>(jobCount));
+        }
+    };
+
+    const auto worker = [&]() {
+        for (;;) {
+            const std::size_t job = nextJob.fetch_add(1);
+            if (job >= jobCount || sharedControl.isCancelled())
+                return;
+            try {
+                runJob(job);
+            } catch (...) {
+                const std::lock_guard lock(observerMutex);
+                if (!firstError)
+                    firstError = std::current_exception();
+                sharedControl.cancel(); // stop the other fits: the run has failed
+                return;
+            }
+        }
+    };
+
+    const int workers = std::clamp(settings.parallelFits, 1, static_cast<int>(std::max<std::size_t>(jobCount, 1)));
+    std::vector<std::thread> threads;
+    for (int i = 1; i < workers; ++i)
+        threads.emplace_back(worker);
+    worker();
+    for (auto &thread : threads)
+        thread.join();
+    if (firstError)
+        std::rethrow_exception(firstError);
+
+    result.cancelled = sharedControl.isCancelled();
+    for (std::size_t m = 0; m < modelResults.size(); ++m) {
+        ModelResult &model = modelResults[m];
+        bool complete = true;
+        for (int fold = 0; fold < foldCount; ++fold) {
+            const std::size_t job = m * static_cast<std::size_t>(foldCount) + static_cast<std::size_t>(fold);
+            for (const auto &warning : fitWarnings[job])
+                if (std::find(model.warnings.begin(), model.warnings.end(), warning) == model.warnings.end())
+                    model.warnings.push_back(warning);
+            const FoldResult &foldResult = model.folds[static_cast<std::size_t>(fold)];
+            complete = complete && fitFinished[job];
+            model.trainSeconds += foldResult.trainSeconds;
+            model.predictSeconds += foldResult.predictSeconds;
+        }
+        if (result.cancelled && !complete)
+            continue;
+        model.mean = combine(model.folds, meanOf);
+        model.standardDeviation = combine(model.folds, standardDeviationOf);
+        if (observer) {
+            const std::lock_guard lock(observerMutex);
+            observer->modelFinished(model);
+        }
+        result.models.push_back(std::move(model));
+    }
+
+    const auto best = std::min_element(result.models.begin(), result.models.end(),
+                                       [](const ModelResult &left, const ModelResult &right) {
+                                           // NaN (a diverged model) never wins.
+                                           if (std::isnan(right.mean.rmse))
+                                               return !std::isnan(left.mean.rmse);
+                                           return left.mean.rmse < right.mean.rmse;
+                                       });
+    if (best != result.models.end())
+        result.best = best->name;
+    if (!result.cancelled)
+        result.significance = compareWithBest(result, dataset);
+    result.seconds = secondsSince(start);
+    return result;
+}
+
+} // namespace gpumem::evaluation

@@ -1,0 +1,71 @@
+#include "report/ComparisonReport.h"
+
+#include "io/AtomicFileWriter.h"
+#include "io/InputError.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <sstream>
+
+namespace gpumem::report {
+
+ReportFormat reportFormatForPath(const std::string &path)
+{
+    const std::size_t dot = path.find_last_of('.');
+    const std::size_t slash = path.find_last_of('/');
+    std::string extension;
+    if (dot != std::string::npos && (slash == std::string::npos || dot > slash))
+        extension = path.substr(dot + 1);
+    std::transform(extension.begin(), extension.end(), extension.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (extension == "json")
+        return ReportFormat::Json;
+    if (extension == "md" || extension == "markdown")
+        return ReportFormat::Markdown;
+    if (extension == "csv")
+        return ReportFormat::Csv;
+    if (extension == "html" || extension == "htm")
+        return ReportFormat::Html;
+    throw io::InputError(path, 0, 0, "unknown report format: name the file .json, .md, .csv or .html");
+}
+
+void writeReport(std::ostream &out, ReportFormat format, const ComparisonContext &context,
+                 const evaluation::ExperimentResult &result)
+{
+    switch (format) {
+    case ReportFormat::Json: writeJsonReport(out, context, result); return;
+    case ReportFormat::Markdown: writeMarkdownReport(out, context, result); return;
+    case ReportFormat::Csv: writeCsvReport(out, context, result); return;
+    case ReportFormat::Html: writeHtmlReport(out, context, result); return;
+    }
+}
+
+void saveReport(const std::string &path, const ComparisonContext &context, const evaluation::ExperimentResult &result)
+{
+    const ReportFormat format = reportFormatForPath(path);
+    std::ostringstream text;
+    writeReport(text, format, context, result);
+    io::writeFileAtomically(path, text.str());
+}
+
+std::string describeSplitting(const ComparisonContext &context)
+{
+    const std::string seed = " (seed " + std::to_string(context.seed) + ")";
+    if (context.testFraction > 0.0) {
+        std::ostringstream percent;
+        percent << std::round(context.testFraction * 1000.0) / 10.0;
+        return "hold-out of " + percent.str() + "% of the rows" + seed;
+    }
+    return std::to_string(context.folds) + "-fold cross-validation" + seed;
+}
+
+const evaluation::PairedTest *reportedTest(const evaluation::ExperimentResult &result, const std::string &model)
+{
+    for (const auto &test : result.significance)
+        if (test.model == model && test.reported)
+            return &test;
+    return nullptr;
+}
+
+} // namespace gpumem::report

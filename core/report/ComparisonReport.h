@@ -1,0 +1,59 @@
+#pragma once
+
+#include "evaluation/Experiment.h"
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace gpumem::report {
+
+// What a comparison ran on, for the report's header.
+struct ComparisonContext
+{
+    std::string dataset; // the data file as the user named it
+    std::string target;  // the target column
+    std::size_t rows = 0;
+    std::vector<std::string> features; // input columns (numeric, categorical, sequence), in file order
+    int folds = 0;                     // splits: k for k-fold, 1 for a hold-out
+    double testFraction = 0.0;         // the hold-out fraction; 0 for k-fold
+    std::uint64_t seed = 0;
+};
+
+// The report formats, chosen by the file's extension.
+enum class ReportFormat
+{
+    Json,     // the stable schema of docs/comparison-report.md
+    Markdown, // ready-to-paste tables in the paper's layout, best values in bold
+    Csv,      // one row per model and fold (plus mean and std rows)
+    Html,     // a self-contained page with tables and SVG charts
+};
+
+// Returns the format for path's extension (.json, .md, .csv, .html/.htm, any case).
+// Throws io::InputError naming the path for any other extension.
+ReportFormat reportFormatForPath(const std::string &path);
+
+// Writes the report of result in format to out.
+void writeReport(std::ostream &out, ReportFormat format, const ComparisonContext &context,
+                 const evaluation::ExperimentResult &result);
+
+// Writes the report to path in the format its extension names, atomically
+// (a temporary file renamed into place). Throws io::InputError when it cannot.
+void saveReport(const std::string &path, const ComparisonContext &context, const evaluation::ExperimentResult &result);
+
+// The per-format writers writeReport() dispatches to.
+void writeJsonReport(std::ostream &out, const ComparisonContext &context, const evaluation::ExperimentResult &result);
+void writeMarkdownReport(std::ostream &out, const ComparisonContext &context,
+                         const evaluation::ExperimentResult &result);
+void writeCsvReport(std::ostream &out, const ComparisonContext &context, const evaluation::ExperimentResult &result);
+void writeHtmlReport(std::ostream &out, const ComparisonContext &context, const evaluation::ExperimentResult &result);
+
+// Returns "5-fold cross-validation (seed 42)" or "hold-out of 20% (seed 42)".
+std::string describeSplitting(const ComparisonContext &context);
+
+// Returns the test that the report shows for model against the best one, or
+// nullptr (the best model itself, or a run without significance tests).
+const evaluation::PairedTest *reportedTest(const evaluation::ExperimentResult &result, const std::string &model);
+
+} // namespace gpumem::report

@@ -1,0 +1,137 @@
+// The comparison report as one self-contained HTML page: the tables of the
+// Markdown report plus SVG charts (a bar chart per metric with fold error bars,
+// predicted against actual per model), readable offline and printable.
+#include "report/ComparisonReport.h"
+
+#include "report/ReportText.h"
+#include "report/SvgCharts.h"
+#include "runtime/LibraryVersions.h"
+
+#include <cmath>
+#include <ctime>
+#include <limits>
+
+namespace gpumem::report {
+
+namespace {
+
+constexpr const char *styleSheet = R"(
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; padding: 0 1em; }
+h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #ddd; }
+table { border-collapse: collapse; margin: 0.5em 0; } th, td { padding: 0.3em 0.8em; border-bottom: 1px solid #e5e5e5; }
+td.number { text-align: right; font-variant-numeric: tabular-nums; } th { text-align: left; background: #f6f6f6; }
+td.best { font-weight: bold; background: #e8f4ea; } .note { color: #555; font-size: 0.9em; }
+.charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(360px, 1fr)); gap: 1em; }
+.chart { width: 100%; height: auto; border: 1px solid #eee; }
+.chart .title { font-size: 13px; font-weight: 600; } .chart .tick, .chart .label, .chart .value { font-size: 10px; fill: #444; }
+.chart .grid { stroke: #e3e3e3; } .chart .bar { fill: #7aa6d8; } .chart .bar.best { fill: #2e7d32; }
+.chart .error { stroke: #222; stroke-width: 1.5; } .chart .identity { stroke: #888; stroke-dasharray: 4 3; }
+.chart .point { fill: #1f77b4; fill-opacity: 0.45; } .chart .point.under { fill: #d62728; }
+)";
+
+std::string dateToday()
+{
+    const std::time_t now = std::time(nullptr);
+    char text[32];
+    std::tm parts{};
+    gmtime_r(&now, &parts);
+    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &parts);
+    return text;
+}
+
+void writeMetricsTable(std::ostream &out, const evaluation::ExperimentResult &result)
+{
+    const bool folds = result.splits.size() > 1;
+    out << "<table><tr><th>Model</th>";
+    for (const auto &metric : evaluation::metricDescriptions())
+        out << "<th>" << htmlEscaped(metric.title) << (std::string(metric.unit).empty() ? "" : " (")
+            << htmlEscaped(metric.unit) << (std::string(metric.unit).empty() ? "" : ")") << "</th>";
+    out << "<th>Train (s)</th><th>p against best</th></tr>\n";
+    for (const auto &model : result.models) {
+        out << "<tr><td>" << htmlEscaped(model.title) << "</td>";
+        for (const auto &metric : evaluation::metricDescriptions()) {
+            double best = metric.higherIsBetter ? -std::numeric_limits<double>::infinity()
+                                                : std::numeric_limits<double>::infinity();
+            for (const auto &other : result.models)
+                if (!std::isnan(other.mean.*metric.member))
+                    best = metric.higherIsBetter ? std::max(best, other.mean.*metric.member)
+                                                 : std::min(best, other.mean.*metric.member);
+            const double value = model.mean.*metric.member;
+            const std::string text = formatMetric(metric.key, value);
+            out << "<td class='number" << (text == formatMetric(metric.key, best) ? " best" : "") << "'>" << text;
+            if (folds)
+                out << " <span class='note'>± " << formatMetric(metric.key, model.standardDeviation.*metric.member)
+                    << "</span>";
+            out << "</td>";
+        }
+        out << "<td class='number'>" << formatSignificant(model.trainSeconds, 3) << "</td><td class='number'>";
+        if (const auto *test = reportedTest(result, model.name))
+            out << formatPValue(test->pValue) << (test->pValue < 0.05 ? " *" : "");
+        else
+            out << (model.name == result.best ? "best" : "–");
+        out << "</td></tr>\n";
+    }
+    out << "</table>\n";
+}
+
+} // namespace
+
+void writeHtmlReport(std::ostream &out, const ComparisonContext &context, const evaluation::ExperimentResult &result)
+{
+    out << "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>Model comparison: "
+        << htmlEscaped(context.dataset) << "</title><style>" << styleSheet << "</style></head><body>\n";
+    out << "<h1>Peak GPU memory: model comparison</h1>\n<p>Data <code>" << htmlEscaped(context.dataset)
+        << "</code>, target <code>" << htmlEscaped(context.target) << "</code>, " << context.rows << " rows, "
+        << htmlEscaped(describeSplitting(context)) << ". Best model by RMSE: <b>"
+        << htmlEscaped(result.best.empty() ? "none" : result.best) << "</b>.</p>\n";
+    if (result.cancelled)
+        out << "<p><b>The run was cancelled: only the models that finished every split are shown.</b></p>\n";
+
+    out << "<h2>Metrics</h2>\n";
+    writeMetricsTable(out, result);
+    out << "<p class='note'>" << (result.splits.size() > 1 ? "Means ± standard deviation over the folds. " : "")
+        << "Bold: the best value of each column. p: two-sided paired test against the best model (t-test over "
+           "fewer than 6 folds, where the Wilcoxon signed-rank test cannot reach 0.05; both are in the JSON "
+           "report); * p &lt; 0.05.</p>\n";
+
+    out << "<h2>Charts</h2>\n<div class='charts'>\n";
+    for (const char *key : {"mse", "rmse", "mae", "r2", "under_rate"}) {
+        const auto &metric = evaluation::metricDescription(key);
+        std::vector<Bar> bars;
+        for (const auto &model : result.models)
+            bars.push_back({model.title, model.mean.*metric.member,
+                            result.splits.size() > 1 ? model.standardDeviation.*metric.member : 0.0,
+                            model.name == result.best});
+        out << svgBarChart(metric.title, metric.unit, metric.higherIsBetter, bars) << '\n';
+    }
+    out << "</div>\n<h2>Predicted against actual</h2>\n<p class='note'>Each test row's prediction from the fold "
+           "that held it out; red points are under-predictions (an out-of-memory risk); dashed: y = x.</p>\n"
+           "<div class='charts'>\n";
+    for (const auto &model : result.models) {
+        std::vector<double> actual;
+        std::vector<double> predicted;
+        for (Eigen::Index row = 0; row < model.predictions.size() && row < result.actual.size(); ++row) {
+            if (std::isnan(model.predictions[row]))
+                continue;
+            actual.push_back(result.actual[row]);
+            predicted.push_back(model.predictions[row]);
+        }
+        out << svgScatterPlot(model.title, actual, predicted) << '\n';
+    }
+    out << "</div>\n<h2>Hyperparameters</h2>\n<table>\n";
+    for (const auto &model : result.models) {
+        out << "<tr><th>" << htmlEscaped(model.title) << "</th><td>";
+        for (const auto &spec : model.hyperparameters.specs())
+            out << htmlEscaped(model.hyperparameters.text(spec.name)) << ' ';
+        out << "</td></tr>\n";
+    }
+    out << "</table>\n<h2>Environment</h2>\n<table>\n<tr><th>Features</th><td>";
+    for (std::size_t i = 0; i < context.features.size(); ++i)
+        out << (i ? ", " : "") << htmlEscaped(context.features[i]);
+    out << "</td></tr>\n";
+    for (const auto &[name, version] : runtime::libraryVersions().entries())
+        out << "<tr><th>" << htmlEscaped(name) << "</th><td>" << htmlEscaped(version) << "</td></tr>\n";
+    out << "<tr><th>Created</th><td>" << dateToday() << "</td></tr>\n</table>\n</body></html>\n";
+}
+
+} // namespace gpumem::report

@@ -1,0 +1,171 @@
+#include "report/SvgCharts.h"
+
+#include "report/ReportText.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <sstream>
+
+namespace gpumem::report {
+
+namespace {
+
+constexpr double width = 420.0;
+constexpr double height = 280.0;
+constexpr double left = 64.0;
+constexpr double right = 12.0;
+constexpr double top = 34.0;
+constexpr double bottom = 58.0;
+
+std::string coordinate(double value)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f", value);
+    return text;
+}
+
+// Returns about five round tick values covering [low, high].
+std::vector<double> niceTicks(double low, double high)
+{
+    const double span = high - low > 0 ? high - low : std::max(std::abs(high), 1.0);
+    const double rough = span / 5.0;
+    const double power = std::pow(10.0, std::floor(std::log10(rough)));
+    double step = power;
+    for (double factor : {1.0, 2.0, 2.5, 5.0, 10.0})
+        if (factor * power >= rough) {
+            step = factor * power;
+            break;
+        }
+    std::vector<double> ticks;
+    for (double tick = std::ceil(low / step) * step; tick <= high + step * 1e-9; tick += step)
+        ticks.push_back(std::abs(tick) < step * 1e-9 ? 0.0 : tick);
+    return ticks;
+}
+
+void header(std::ostringstream &svg, const std::string &title)
+{
+    svg << "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 " << width << ' ' << height
+        << "' class='chart' role='img' aria-label='" << htmlEscaped(title) << "'>"
+        << "<text x='" << width / 2 << "' y='20' text-anchor='middle' class='title'>" << htmlEscaped(title)
+        << "</text>";
+}
+
+} // namespace
+
+std::string svgBarChart(const std::string &title, const std::string &unit, bool higherIsBetter,
+                        const std::vector<Bar> &bars)
+{
+    std::ostringstream svg;
+    header(svg, title + (higherIsBetter ? "  ↑ higher is better" : "  ↓ lower is better"));
+    double low = 0.0;
+    double high = 0.0;
+    for (const auto &bar : bars) {
+        if (std::isnan(bar.value))
+            continue;
+        high = std::max(high, bar.value + bar.error);
+        low = std::min(low, bar.value - bar.error);
+    }
+    // R² near 1 for every model would make equal-looking bars: zoom the axis
+    // onto the values when they all sit far from zero.
+    double lowestValue = high;
+    for (const auto &bar : bars)
+        if (!std::isnan(bar.value))
+            lowestValue = std::min(lowestValue, bar.value - bar.error);
+    if (low == 0.0 && lowestValue > 0.8 * high && high > 0.0)
+        low = lowestValue - (high - lowestValue) * 0.5;
+    if (high == low)
+        high = low + 1.0;
+    const std::vector<double> ticks = niceTicks(low, high);
+    const double axisLow = std::min(low, ticks.front());
+    const double axisHigh = std::max(high, ticks.back());
+    const double plotHeight = height - top - bottom;
+    const auto y = [&](double value) { return top + plotHeight * (axisHigh - value) / (axisHigh - axisLow); };
+
+    for (double tick : ticks) {
+        svg << "<line x1='" << left << "' x2='" << width - right << "' y1='" << coordinate(y(tick)) << "' y2='"
+            << coordinate(y(tick)) << "' class='grid'/><text x='" << left - 6 << "' y='" << coordinate(y(tick) + 4)
+            << "' text-anchor='end' class='tick'>" << formatSignificant(tick, 4) << "</text>";
+    }
+    if (!unit.empty())
+        svg << "<text transform='translate(14," << coordinate(top + plotHeight / 2)
+            << ") rotate(-90)' text-anchor='middle' class='tick'>" << htmlEscaped(unit) << "</text>";
+    const double slot = (width - left - right) / static_cast<double>(std::max<std::size_t>(bars.size(), 1));
+    for (std::size_t i = 0; i < bars.size(); ++i) {
+        const Bar &bar = bars[i];
+        const double x = left + slot * static_cast<double>(i);
+        const double centre = x + slot / 2.0;
+        svg << "<text x='" << coordinate(centre) << "' y='" << height - bottom + 16
+            << "' text-anchor='middle' class='label'>" << htmlEscaped(bar.label) << "</text>";
+        if (std::isnan(bar.value))
+            continue;
+        // Bars grow from zero, or from the axis floor when the axis is zoomed above zero.
+        const double base = y(axisLow > 0.0 ? axisLow : 0.0);
+        const double barTop = y(bar.value);
+        svg << "<rect x='" << coordinate(x + slot * 0.18) << "' width='" << coordinate(slot * 0.64) << "' y='"
+            << coordinate(std::min(base, barTop)) << "' height='" << coordinate(std::abs(base - barTop)) << "' class='"
+            << (bar.highlighted ? "bar best" : "bar") << "'><title>" << htmlEscaped(bar.label) << ": "
+            << formatSignificant(bar.value, 5) << "</title></rect>";
+        if (bar.error > 0.0)
+            svg << "<line x1='" << coordinate(centre) << "' x2='" << coordinate(centre) << "' y1='"
+                << coordinate(y(bar.value - bar.error)) << "' y2='" << coordinate(y(bar.value + bar.error))
+                << "' class='error'/>";
+        svg << "<text x='" << coordinate(centre) << "' y='" << height - bottom + 32
+            << "' text-anchor='middle' class='value'>" << formatSignificant(bar.value, 4) << "</text>";
+    }
+    svg << "</svg>";
+    return svg.str();
+}
+
+std::string svgScatterPlot(const std::string &title, const std::vector<double> &actual,
+                           const std::vector<double> &predicted, std::size_t maxPoints)
+{
+    std::ostringstream svg;
+    header(svg, title);
+    double low = std::numeric_limits<double>::infinity();
+    double high = -low;
+    for (std::size_t i = 0; i < actual.size(); ++i) {
+        for (double value : {actual[i], predicted[i]}) {
+            if (std::isfinite(value)) {
+                low = std::min(low, value);
+                high = std::max(high, value);
+            }
+        }
+    }
+    if (!(low < high)) {
+        low = std::isfinite(low) ? low - 1.0 : 0.0;
+        high = low + 2.0;
+    }
+    const std::vector<double> ticks = niceTicks(low, high);
+    const double axisLow = std::min(low, ticks.front());
+    const double axisHigh = std::max(high, ticks.back());
+    const double plotWidth = width - left - right;
+    const double plotHeight = height - top - bottom;
+    const auto x = [&](double value) { return left + plotWidth * (value - axisLow) / (axisHigh - axisLow); };
+    const auto y = [&](double value) { return top + plotHeight * (axisHigh - value) / (axisHigh - axisLow); };
+    for (double tick : ticks) {
+        svg << "<line x1='" << left << "' x2='" << width - right << "' y1='" << coordinate(y(tick)) << "' y2='"
+            << coordinate(y(tick)) << "' class='grid'/><text x='" << left - 6 << "' y='" << coordinate(y(tick) + 4)
+            << "' text-anchor='end' class='tick'>" << formatSignificant(tick, 4) << "</text><text x='"
+            << coordinate(x(tick)) << "' y='" << height - bottom + 16 << "' text-anchor='middle' class='tick'>"
+            << formatSignificant(tick, 4) << "</text>";
+    }
+    svg << "<line x1='" << coordinate(x(axisLow)) << "' y1='" << coordinate(y(axisLow)) << "' x2='"
+        << coordinate(x(axisHigh)) << "' y2='" << coordinate(y(axisHigh)) << "' class='identity'/>";
+    const std::size_t stride = std::max<std::size_t>(1, (actual.size() + maxPoints - 1) / maxPoints);
+    for (std::size_t i = 0; i < actual.size(); i += stride) {
+        if (!std::isfinite(actual[i]) || !std::isfinite(predicted[i]))
+            continue;
+        svg << "<circle cx='" << coordinate(x(actual[i])) << "' cy='" << coordinate(y(predicted[i]))
+            << "' r='2' class='" << (predicted[i] < actual[i] ? "point under" : "point") << "'/>";
+    }
+    svg << "<text x='" << left + plotWidth / 2 << "' y='" << height - 14
+        << "' text-anchor='middle' class='tick'>actual (MiB)</text><text transform='translate(14,"
+        << coordinate(top + plotHeight / 2)
+        << ") rotate(-90)' text-anchor='middle' class='tick'>predicted (MiB)</text>";
+    svg << "</svg>";
+    return svg.str();
+}
+
+} // namespace gpumem::report
