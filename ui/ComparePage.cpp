@@ -385,8 +385,8 @@ bool ComparePage::start()
     }
     mProgressTable->resizeColumnToContents(0);
     mOverall->setValue(0);
-    QString status = tr("Comparing %n model(s) on %L1 rows…", nullptr, static_cast<int>(settings.models.size()))
-                         .arg(dataset->rowCount());
+    QString status =
+        tr("Comparing %1 on %L2 rows…").arg(selectedModels().join(QStringLiteral(", "))).arg(dataset->rowCount());
     for (const auto &warning : warnings)
         status += QStringLiteral(" ") + QString::fromStdString(warning);
     mStatus->setText(status);
@@ -468,8 +468,7 @@ void ComparePage::finish()
     const auto &result = *outcome.result;
     QString status =
         result.cancelled
-            ? tr("Cancelled after %1 s; %n model(s) finished.", nullptr, static_cast<int>(result.models.size()))
-                  .arg(result.seconds, 0, 'f', 1)
+            ? tr("Cancelled after %1 s; models finished: %2.").arg(result.seconds, 0, 'f', 1).arg(result.models.size())
             : tr("Finished in %1 s. Best (lowest RMSE): %2.")
                   .arg(result.seconds, 0, 'f', 1)
                   .arg(qtText(result.best.empty() ? "–" : models::regressorTitle(result.best)));
@@ -686,10 +685,11 @@ ReportContent ComparePage::reportContent()
     for (const auto &model : result->models)
         if (model.name == "bigru_transformer")
             hyperparameters = &model.hyperparameters;
-    QString values;
+    QString values = QStringLiteral("<table>");
     for (const auto &spec : hyperparameters->specs())
-        values += qtText(hyperparameters->text(spec.name)).toHtmlEscaped() + QStringLiteral("<br>");
-    content.hyperparametersHtml = QStringLiteral("<p><code>%1</code></p>\n").arg(values);
+        values += QStringLiteral("<tr><td class=\"name\">%1</td><td>%2</td></tr>")
+                      .arg(qtText(spec.name).toHtmlEscaped(), qtText(hyperparameters->text(spec.name)).toHtmlEscaped());
+    content.hyperparametersHtml = values + QStringLiteral("</table>\n");
     QString versions = QStringLiteral("<table>");
     for (const auto &[name, version] : runtime::libraryVersions().entries())
         versions += QStringLiteral("<tr><td class=\"name\">%1</td><td class=\"name\">%2</td></tr>")

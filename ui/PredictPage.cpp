@@ -173,11 +173,16 @@ void PredictPage::setModel(std::shared_ptr<models::Regressor> model, const QStri
         return;
     mModel = std::move(model);
     const auto &encoding = mModel->schema().encoding;
-    mModelInfo->setText(tr("<b>%1</b> (%2) predicts <b>%3</b> from %n column(s).", nullptr,
-                           static_cast<int>(encoding.numericColumns.size() + encoding.categoricals.size() +
-                                            (encoding.sequenceColumn.empty() ? 0 : 1)))
+    QStringList columns;
+    for (const auto &name : encoding.numericColumns)
+        columns << qtText(name).toHtmlEscaped();
+    for (const auto &categorical : encoding.categoricals)
+        columns << qtText(categorical.column).toHtmlEscaped();
+    if (!encoding.sequenceColumn.empty())
+        columns << qtText(encoding.sequenceColumn).toHtmlEscaped();
+    mModelInfo->setText(tr("<b>%1</b> (%2) predicts <b>%3</b> from %4.")
                             .arg(qtText(models::regressorTitle(mModel->name())), description.toHtmlEscaped(),
-                                 qtText(mModel->schema().target).toHtmlEscaped()));
+                                 qtText(mModel->schema().target).toHtmlEscaped(), columns.join(QStringLiteral(", "))));
     mPredictFile->setEnabled(true);
     buildForm();
     predictOne();

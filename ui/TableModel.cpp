@@ -33,7 +33,8 @@ QString cellText(const data::Table &table, std::size_t row, std::size_t column)
             types << QString::fromStdString(sequences.layerTypes()[sequences.layerType(layer)]);
         if (sequences.layerCount(row) > shown)
             types << QStringLiteral("…");
-        return QObject::tr("%n layer(s): %1", nullptr, static_cast<int>(sequences.layerCount(row)))
+        const auto count = static_cast<qulonglong>(sequences.layerCount(row));
+        return (count == 1 ? QObject::tr("1 layer: %1") : QObject::tr("%1 layers: %2").arg(count))
             .arg(types.join(QStringLiteral(", ")));
     }
     case data::ColumnType::Empty: break;

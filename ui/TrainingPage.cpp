@@ -163,7 +163,6 @@ bool TrainingPage::start()
     mPlot->clear();
     mProgress->setValue(0);
     mSpeed->clear();
-    mSamplesPerSecond = 0.0;
     QString status = tr("Training on %L1 rows…").arg(dataset->rowCount());
     for (const auto &warning : warnings)
         status += QStringLiteral(" ") + QString::fromStdString(warning);
@@ -236,7 +235,6 @@ void TrainingPage::takeBatches()
     const double done =
         static_cast<double>(last.epoch - 1) * static_cast<double>(last.batches) + static_cast<double>(last.batch);
     mProgress->setValue(total > 0 ? static_cast<int>(1000.0 * done / total) : 0);
-    mSamplesPerSecond = last.samplesPerSecond;
     mSpeed->setText(tr("epoch %1/%2 · %L3 samples/s · elapsed %4 · ETA %5")
                         .arg(last.epoch)
                         .arg(last.epochs)
@@ -263,6 +261,7 @@ void TrainingPage::finish()
     if (!outcome.error.isEmpty()) {
         mStatus->setText(outcome.error);
     } else {
+        mLastResult = outcome.result;
         const auto reason = outcome.result.stopReason;
         succeeded = reason == training::StopReason::Completed || reason == training::StopReason::EarlyStopped;
         if (succeeded) {

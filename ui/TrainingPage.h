@@ -46,8 +46,8 @@ class TrainingPage : public QWidget
     std::shared_ptr<models::Regressor> trainedModel() const { return mTrained; }
     LossPlot *plot() const { return mPlot; }
     QString statusText() const;
-    // Batches per second seen by the page, for the overhead benchmark.
-    double lastSamplesPerSecond() const { return mSamplesPerSecond; }
+    // The result of the last finished training (its epochs carry samples per second).
+    const training::TrainingResult &lastResult() const { return mLastResult; }
 
   Q_SIGNALS:
     void trainingFinished(bool succeeded);
@@ -83,7 +83,7 @@ class TrainingPage : public QWidget
     QFutureWatcher<Outcome> mWatcher;
     std::shared_ptr<training::TrainingControl> mControl; // shared with the training thread; thread-safe itself
     std::shared_ptr<models::Regressor> mTrained;
-    double mSamplesPerSecond = 0.0;
+    training::TrainingResult mLastResult;
 };
 
 // Returns seconds as "m:ss" (or "h:mm:ss").
