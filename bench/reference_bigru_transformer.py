@@ -114,6 +114,23 @@ class BiGruTransformer(nn.Module):
         return self.head((tokens * valid).sum(1) / valid.sum(1)).squeeze(-1)
 
 
+def train(model, loader, epochs):
+    """AdamW with OneCycleLR and gradient clipping, as gpumem's default preset; returns the last batch loss."""
+    optimizer = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=2e-3, pct_start=0.1,
+                                                   total_steps=epochs * len(loader))
+    for _ in range(epochs):
+        model.train()
+        for batch_features, batch_types, batch_fields, lengths, batch_target in loader:
+            optimizer.zero_grad()
+            loss = nn.functional.mse_loss(model(batch_features, batch_types, batch_fields, lengths), batch_target)
+            loss.backward()
+            nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            optimizer.step()
+            schedule.step()
+    return float(loss)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("data")
@@ -132,24 +149,12 @@ def main():
                          (np.log1p(target) - np.log1p(target).mean()) / np.log1p(target).std())
     loader = DataLoader(dataset, batch_size=arguments.batch_size, shuffle=True, collate_fn=collate)
     model = BiGruTransformer(features.shape[1], type_count, not arguments.no_layer_tokens)
-    optimizer = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=2e-3, pct_start=0.1,
-                                                   total_steps=arguments.epochs * len(loader))
     start = time.perf_counter()
-    seen = 0
-    for _ in range(arguments.epochs):
-        model.train()
-        for batch_features, batch_types, batch_fields, lengths, batch_target in loader:
-            optimizer.zero_grad()
-            loss = nn.functional.mse_loss(model(batch_features, batch_types, batch_fields, lengths), batch_target)
-            loss.backward()
-            nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-            optimizer.step()
-            schedule.step()
-            seen += len(batch_target)
+    loss = train(model, loader, arguments.epochs)
     seconds = time.perf_counter() - start
+    seen = arguments.epochs * len(dataset)
     print(json.dumps({"samples_per_second": seen / seconds, "seconds": seconds, "epochs": arguments.epochs,
-                      "final_loss": float(loss)}))
+                      "final_loss": loss}))
 
 
 if __name__ == "__main__":

@@ -16,6 +16,8 @@ packages=(
   clang libclang-rt-dev
   # Offscreen and virtual-display runs of the workbench (tests, screenshots).
   xvfb xauth
+  # The package: dependency scanning, desktop entry and AppStream validation.
+  dpkg-dev desktop-file-utils appstream
 )
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(python3-torch python3-sklearn python3-xgboost python3-pandas time)

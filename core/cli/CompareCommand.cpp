@@ -7,6 +7,7 @@
 #include "cli/TrainingReporter.h"
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
+#include "io/NumberText.h"
 #include "models/RegressorRegistry.h"
 #include "report/ComparisonReport.h"
 
@@ -32,15 +33,6 @@ std::vector<std::string> defaultModels()
     return models;
 }
 
-std::string number(double value)
-{
-    if (std::isnan(value))
-        return "";
-    char text[32];
-    const auto result = std::to_chars(text, text + sizeof text, value);
-    return std::string(text, result.ptr);
-}
-
 // One row per input row, in file order: the test fold that scored it, the actual
 // value and every model's out-of-fold prediction (empty for rows no model scored).
 std::string outOfFoldCsv(std::size_t tableRows, const std::vector<std::size_t> &usableRows,
@@ -60,9 +52,9 @@ std::string outOfFoldCsv(std::size_t tableRows, const std::vector<std::size_t> &
         if (next < usableRows.size() && usableRows[next] == row) {
             const auto index = static_cast<Eigen::Index>(next);
             csv << (foldOfRow[next] > 0 ? std::to_string(foldOfRow[next]) : "train") << ','
-                << number(result.actual[index]);
+                << io::csvNumber(result.actual[index]);
             for (const auto &model : result.models)
-                csv << ',' << number(model.predictions[index]);
+                csv << ',' << io::csvNumber(model.predictions[index]);
             ++next;
         } else {
             csv << std::string(1 + result.models.size(), ',');

@@ -7,6 +7,9 @@
 #include "io/InputError.h"
 #include "io/JsonWriter.h"
 #include "models/NeuralNetworkRegressor.h"
+#include "models/RegressorRegistry.h"
+
+#include <sstream>
 
 namespace gpumem::cli {
 
@@ -46,6 +49,44 @@ DataSizes sizesOf(const std::string &path, const ParsedArguments &arguments)
     return sizes;
 }
 
+// Describes a model other than the network: its hyperparameters, as --set takes them.
+int describeHyperparameters(const std::string &model, const ParsedArguments &parsed, std::ostream &out)
+{
+    const models::Hyperparameters hyperparameters = hyperparametersFor(model, parsed);
+    if (parsed.has("json")) {
+        io::JsonWriter json(out);
+        json.beginObject();
+        json.key("model").value(model);
+        json.key("title").value(models::regressorTitle(model));
+        json.key("hyperparameters");
+        hyperparameters.writeValues(json);
+        json.key("descriptions");
+        hyperparameters.writeDescriptions(json);
+        json.endObject();
+        out << '\n';
+        return 0;
+    }
+    out << models::regressorTitle(model) << " (" << model << "); set with --set " << model << ".NAME=VALUE\n\n";
+    TextTable table({"hyperparameter", "value", "allowed", "meaning"});
+    for (const auto &spec : hyperparameters.specs()) {
+        std::string allowed;
+        if (spec.type == models::HyperparameterType::Choice) {
+            for (const auto &choice : spec.choices)
+                allowed += (allowed.empty() ? "" : "|") + choice;
+        } else if (spec.type == models::HyperparameterType::Boolean) {
+            allowed = "true|false";
+        } else {
+            std::ostringstream range;
+            range << spec.minimum << " – " << spec.maximum << (spec.unit.empty() ? "" : " " + spec.unit);
+            allowed = range.str();
+        }
+        const std::string text = hyperparameters.text(spec.name);
+        table.addRow({spec.name, text.substr(text.find('=') + 1), allowed, spec.help});
+    }
+    table.print(out);
+    return 0;
+}
+
 } // namespace
 
 int runDescribeModel(const std::vector<std::string> &arguments, std::ostream &out, std::ostream &)
@@ -56,12 +97,15 @@ int runDescribeModel(const std::vector<std::string> &arguments, std::ostream &ou
     parser.optionalPositional("DATA.csv", "take the token counts and layer types from this file");
     addDataOptions(parser);
     addModelOptions(parser);
+    parser.option("model", "NAME", "describe another model's hyperparameters (e.g. random_forest)");
     parser.flag("json", "print JSON: the blocks and every hyperparameter's description and value");
     const ParsedArguments parsed = parser.parse(arguments);
     if (parsed.helpRequested()) {
         out << parser.helpText();
         return 0;
     }
+    if (parsed.has("model") && parsed.value("model") != "bigru_transformer")
+        return describeHyperparameters(parsed.value("model"), parsed, out);
     const models::Hyperparameters hyperparameters = hyperparametersFrom(parsed);
     const DataSizes sizes = parsed.positionals().empty() ? DataSizes() : sizesOf(parsed.positionals().front(), parsed);
     const auto blocks = models::describeArchitecture(hyperparameters, sizes.features, sizes.layerTypes,

@@ -8,7 +8,7 @@
 #include "data/TableLoader.h"
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
-#include "models/NeuralNetworkRegressor.h"
+#include "models/RegressorRegistry.h"
 
 namespace gpumem::cli {
 
@@ -52,7 +52,7 @@ int runPredict(const std::vector<std::string> &arguments, std::ostream &out, std
         "Predicts the peak GPU memory of every job in DATA.csv with a model saved by\n"
         "`gpumem train`. Writes CSV: one row per input row, in order, with the column\n"
         "`prediction`, plus `actual` and `error` (prediction - actual) when DATA.csv has the target.");
-    parser.positional("MODEL_DIR", "a model folder written by gpumem train");
+    parser.positional("MODEL_DIR", "a model folder written by gpumem train (any model)");
     parser.positional("DATA.csv", "the jobs to predict, with the columns the model was trained on");
     parser.option("out", "PRED.csv", "write here (atomically) instead of to stdout")
         .option("on-bad-cell", "fail|drop", "a row with a missing or invalid cell: stop (default) or leave it empty")
@@ -66,14 +66,14 @@ int runPredict(const std::vector<std::string> &arguments, std::ostream &out, std
         return 0;
     }
     models::ComputeSettings compute = computeSettingsFrom(parsed);
-    const models::NeuralNetworkRegressor model = models::NeuralNetworkRegressor::load(parsed.positionals()[0], compute);
+    const std::unique_ptr<models::Regressor> model = models::loadRegressor(parsed.positionals()[0], compute);
 
     data::TableLoadOptions loadOptions;
     loadOptions.delimiter = parseDelimiter(parsed.value("delimiter"));
     // Every text column may be a feature here, so none may turn into an unusable identifier.
     loadOptions.categoricalLimit = std::numeric_limits<std::size_t>::max();
     const data::Table table = data::loadTable(parsed.positionals()[1], loadOptions);
-    const data::RoleRequest request = rolesForModel(model.schema(), table);
+    const data::RoleRequest request = rolesForModel(model->schema(), table);
     const auto roles = data::assignRoles(table, request);
     std::vector<std::string> warnings;
     const auto usable =
@@ -81,7 +81,7 @@ int runPredict(const std::vector<std::string> &arguments, std::ostream &out, std
     for (const auto &warning : warnings)
         err << "warning: " << warning << '\n';
     const data::Dataset dataset = data::Dataset::fromTable(table, roles, usable);
-    const Eigen::VectorXd predicted = model.predict(dataset);
+    const Eigen::VectorXd predicted = model->predict(dataset);
 
     const std::string csv = predictionCsv(table.rowCount(), usable, dataset, predicted);
     if (parsed.has("out"))

@@ -1,20 +1,10 @@
 #include "cli/PredictionFile.h"
 
+#include "io/NumberText.h"
 #include <charconv>
 #include <sstream>
 
 namespace gpumem::cli {
-
-namespace {
-
-std::string number(double value)
-{
-    char text[32];
-    const auto result = std::to_chars(text, text + sizeof text, value);
-    return std::string(text, result.ptr);
-}
-
-} // namespace
 
 std::string predictionCsv(std::size_t tableRows, const std::vector<std::size_t> &usableRows,
                           const data::Dataset &dataset, const Eigen::VectorXd &predicted,
@@ -28,10 +18,10 @@ std::string predictionCsv(std::size_t tableRows, const std::vector<std::size_t> 
     for (std::size_t row = 0; row < tableRows; ++row) {
         if (next < usableRows.size() && usableRows[next] == row) {
             const auto index = static_cast<Eigen::Index>(next);
-            csv << number(predicted[index]);
+            csv << io::csvNumber(predicted[index]);
             if (withTarget)
-                csv << ',' << number(dataset.target()[index]) << ','
-                    << number(predicted[index] - dataset.target()[index]);
+                csv << ',' << io::csvNumber(dataset.target()[index]) << ','
+                    << io::csvNumber(predicted[index] - dataset.target()[index]);
             if (withSplits)
                 csv << ',' << splits[next];
             ++next;

@@ -9,7 +9,7 @@
 #include "evaluation/Splits.h"
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
-#include "models/NeuralNetworkRegressor.h"
+#include "models/RegressorRegistry.h"
 
 #include <unistd.h>
 
@@ -34,12 +34,13 @@ evaluation::RegressionMetrics metricsOn(const Eigen::VectorXd &actual, const Eig
 int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::ostream &err)
 {
     ArgumentParser parser("gpumem train DATA.csv --target COLUMN --out MODEL_DIR [options]",
-                          "Trains the BiGRU-optimised Transformer to predict a job's peak GPU memory and saves it\n"
-                          "as a model folder that `gpumem predict` reads.");
+                          "Trains the BiGRU-optimised Transformer (or another model with --model) to predict a job's\n"
+                          "peak GPU memory and saves it as a model folder that `gpumem predict` reads.");
     parser.positional("DATA.csv", "the measurements, one job per row, with a header row");
     addDataOptions(parser);
     addModelOptions(parser);
     addComputeOptions(parser);
+    parser.option("model", "NAME", "the model to train (default bigru_transformer; see gpumem compare --help)");
     parser.option("test-fraction", "F", "hold out this share of rows (seeded) and report metrics on it (default 0)")
         .option("out", "MODEL_DIR", "the model folder to write (replaced atomically)")
         .option("predictions", "FILE.csv", "also write every row's prediction, actual value and split (train/test)")
@@ -55,7 +56,8 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
     if (!parsed.has("target"))
         throw io::InputError("missing --target COLUMN (see 'gpumem inspect' for candidates)");
     const std::string path = parsed.positionals().front();
-    const models::Hyperparameters hyperparameters = hyperparametersFrom(parsed);
+    const std::string modelName = parsed.value("model", "bigru_transformer");
+    const models::Hyperparameters hyperparameters = hyperparametersFor(modelName, parsed);
     const models::ComputeSettings compute = computeSettingsFrom(parsed);
     const double testFraction = parseFraction(parsed.value("test-fraction", "0"), "--test-fraction");
 
@@ -74,20 +76,20 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
             split.train.push_back(row);
     }
 
-    models::NeuralNetworkRegressor model(hyperparameters, compute);
+    const std::unique_ptr<models::Regressor> model = models::createRegressor(modelName, hyperparameters, compute);
     const auto style = json               ? TrainingReporter::Style::JsonLines
                        : ::isatty(2) != 0 ? TrainingReporter::Style::ProgressBar
                                           : TrainingReporter::Style::EpochLines;
     TrainingReporter reporter(style, out, err);
-    const training::TrainingResult result = model.fit(dataset, split.train, &reporter);
+    const training::TrainingResult result = model->fit(dataset, split.train, &reporter);
     reporter.finish();
     if (result.stopReason == training::StopReason::NotFinite || result.stopReason == training::StopReason::Cancelled)
         throw io::InputError(result.message + "; no model was saved");
 
-    const Eigen::VectorXd predicted = model.predict(dataset);
+    const Eigen::VectorXd predicted = model->predict(dataset);
     const auto trainMetrics = metricsOn(dataset.target(), predicted, split.train);
     const std::string outDirectory = parsed.value("out");
-    model.save(outDirectory);
+    model->save(outDirectory);
     if (parsed.has("predictions")) {
         std::vector<std::string> splits(dataset.rowCount(), "train");
         for (Eigen::Index row : split.test)
@@ -107,7 +109,7 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
         summary.key("best_epoch").value(result.bestEpoch);
         summary.key("seconds").value(result.seconds);
         summary.key("samples_per_second").value(samplesPerSecond);
-        summary.key("device").value(model.deviceName());
+        summary.key("device").value(model->deviceName());
         summary.key("train_rows").value(split.train.size());
         summary.key("test_rows").value(split.test.size());
         summary.key("train_metrics");
@@ -120,7 +122,7 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
         summary.endObject();
         out << '\n';
     } else {
-        out << result.message << " in " << formatDuration(result.seconds) << " on " << model.deviceName()
+        out << result.message << " in " << formatDuration(result.seconds) << " on " << model->deviceName()
             << " (best epoch " << result.bestEpoch << ")\n";
         out << "train (" << split.train.size() << " rows): " << describeMetrics(trainMetrics) << '\n';
         if (!split.test.empty())

@@ -123,7 +123,7 @@ std::vector<PairedTest> compareWithBest(const ExperimentResult &result, const da
         return tests;
     const bool holdOut = result.splits.size() == 1;
     for (const auto &model : result.models) {
-        if (model.name == result.best)
+        if (&model == &*best)
             continue;
         std::vector<double> errors;
         std::vector<double> bestErrors;

@@ -1,7 +1,6 @@
 #include "models/ModelFolder.h"
 
 #include "io/InputError.h"
-#include "runtime/LibraryVersions.h"
 
 namespace gpumem::models {
 
@@ -44,14 +43,6 @@ void writeSchema(io::JsonWriter &json, const ModelSchema &schema)
     json.key("sequence_column").value(encoding.sequenceColumn);
     json.key("layer_types").value(encoding.layerTypes);
     json.key("fields_per_layer").value(encoding.fieldsPerLayer);
-    json.endObject();
-}
-
-void writeLibraryVersions(io::JsonWriter &json)
-{
-    json.key("library_versions").beginObject();
-    for (const auto &[name, version] : runtime::libraryVersions().entries())
-        json.key(name).value(version);
     json.endObject();
 }
 

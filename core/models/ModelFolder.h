@@ -18,8 +18,6 @@ namespace gpumem::models {
 void writeModelHeader(io::JsonWriter &json, const std::string &modelName);
 // Writes "schema": {"target", "numeric", "categorical", "sequence_column", "layer_types", "fields_per_layer"}.
 void writeSchema(io::JsonWriter &json, const ModelSchema &schema);
-// Writes "library_versions": {name: version, ...}.
-void writeLibraryVersions(io::JsonWriter &json);
 
 // Reads directory/model.json and checks its format and version. Throws
 // io::InputError naming the file when it is missing or not a gpumem model folder.

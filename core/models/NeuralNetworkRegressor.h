@@ -56,7 +56,7 @@ class NeuralNetworkRegressor final : public Regressor
     const ModelSchema &schema() const override;
     bool isFitted() const override;
     // The device the model runs on, e.g. "cpu" or "cuda:0".
-    std::string deviceName() const;
+    std::string deviceName() const override;
     // The fitted network's blocks with shapes and parameter counts.
     std::vector<ArchitectureBlock> architecture() const;
 

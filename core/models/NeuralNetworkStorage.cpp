@@ -5,6 +5,7 @@
 #include "models/NeuralNetworkImpl.h"
 
 #include "models/ModelFolder.h"
+#include "runtime/LibraryVersions.h"
 
 #include "io/AtomicDirectoryWriter.h"
 #include "io/AtomicFileWriter.h"
@@ -114,7 +115,7 @@ void NeuralNetworkRegressor::save(const std::string &directory) const
     json.key("device").value(impl.device.str());
     json.endObject();
 
-    writeLibraryVersions(json);
+    runtime::writeLibraryVersions(json);
     json.endObject();
     out.close();
     if (!out)

@@ -63,6 +63,8 @@ class Regressor
 
     virtual const ModelSchema &schema() const = 0;
     virtual bool isFitted() const = 0;
+    // The device the model computes on, e.g. "cpu" or "cuda:0".
+    virtual std::string deviceName() const { return "cpu"; }
 };
 
 } // namespace gpumem::models

@@ -3,6 +3,7 @@
 #include "io/AtomicDirectoryWriter.h"
 #include "io/InputError.h"
 #include "models/ModelFolder.h"
+#include "runtime/LibraryVersions.h"
 
 #include <chrono>
 #include <fstream>
@@ -61,7 +62,7 @@ void TabularRegressor::save(const std::string &directory) const
     writeSchema(json, mSchema);
     json.key("fitted");
     writeFitted(json, folder.path());
-    writeLibraryVersions(json);
+    runtime::writeLibraryVersions(json);
     json.endObject();
     out.close();
     if (!out)

@@ -2,6 +2,7 @@
 // "std" row per model, so a spreadsheet can chart any metric.
 #include "report/ComparisonReport.h"
 
+#include "io/NumberText.h"
 #include "report/ReportText.h"
 
 #include <charconv>
@@ -11,22 +12,13 @@ namespace gpumem::report {
 
 namespace {
 
-std::string number(double value)
-{
-    if (std::isnan(value))
-        return "";
-    char text[32];
-    const auto result = std::to_chars(text, text + sizeof text, value);
-    return std::string(text, result.ptr);
-}
-
 void writeRow(std::ostream &out, const evaluation::ModelResult &model, const std::string &fold,
               const evaluation::RegressionMetrics &metrics, double trainSeconds, double predictSeconds)
 {
     out << csvField(model.name) << ',' << csvField(model.title) << ',' << fold;
     for (const auto &metric : evaluation::metricDescriptions())
-        out << ',' << number(metrics.*metric.member);
-    out << ',' << number(trainSeconds) << ',' << number(predictSeconds) << '\n';
+        out << ',' << io::csvNumber(metrics.*metric.member);
+    out << ',' << io::csvNumber(trainSeconds) << ',' << io::csvNumber(predictSeconds) << '\n';
 }
 
 } // namespace

@@ -76,10 +76,7 @@ void writeJsonReport(std::ostream &out, const ComparisonContext &context, const 
     json.endArray();
     json.key("cancelled").value(result.cancelled);
     json.key("seconds").value(result.seconds);
-    json.key("library_versions").beginObject();
-    for (const auto &[name, version] : runtime::libraryVersions().entries())
-        json.key(name).value(version);
-    json.endObject();
+    runtime::writeLibraryVersions(json);
     json.endObject();
     out << '\n';
 }

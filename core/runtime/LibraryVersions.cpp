@@ -63,4 +63,12 @@ const LibraryVersions &libraryVersions()
     return versions;
 }
 
+void writeLibraryVersions(io::JsonWriter &json)
+{
+    json.key("library_versions").beginObject();
+    for (const auto &[name, version] : libraryVersions().entries())
+        json.key(name).value(version);
+    json.endObject();
+}
+
 } // namespace gpumem::runtime

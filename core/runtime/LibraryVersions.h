@@ -1,5 +1,7 @@
 #pragma once
 
+#include "io/JsonWriter.h"
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,5 +27,8 @@ struct LibraryVersions
 
 // Returns the versions; cheap after the first call. Thread-safe.
 const LibraryVersions &libraryVersions();
+
+// Writes "library_versions": {name: version, …} into an open JSON object.
+void writeLibraryVersions(io::JsonWriter &json);
 
 } // namespace gpumem::runtime

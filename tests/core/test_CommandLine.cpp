@@ -146,6 +146,7 @@ class TestCommandLine : public QObject
         QTest::addColumn<QString>("expected");
         QTest::newRow("gpumem --help") << QStringList{"--help"} << "Usage: gpumem COMMAND";
         QTest::newRow("inspect --help") << QStringList{"inspect", "--help"} << "Usage: gpumem inspect DATA.csv";
+        QTest::newRow("compare --help") << QStringList{"compare", "--help"} << "--set MODEL.NAME=VALUE";
         QTest::newRow("inspect -h after arguments") << QStringList{"inspect", "x.csv", "-h"} << "--sequence-column";
     }
 
@@ -170,6 +171,19 @@ class TestCommandLine : public QObject
         QTest::newRow("unknown option") << QStringList{"inspect", "a.csv", "--jsn"} << "unknown option '--jsn'";
         QTest::newRow("missing file argument") << QStringList{"inspect"} << "missing argument DATA.csv";
         QTest::newRow("missing option value") << QStringList{"inspect", "a.csv", "--target"} << "needs a value";
+        QTest::newRow("compare: unknown report format")
+            << QStringList{"compare", "a.csv", "--target", "m", "--report", "r.pdf"} << "name the file .json, .md";
+        QTest::newRow("compare: unknown model")
+            << QStringList{"compare", "a.csv", "--target", "m", "--models", "svm"} << "unknown model 'svm' (known:";
+        QTest::newRow("compare: folds and hold-out")
+            << QStringList{"compare", "a.csv", "--target", "m", "--folds", "3", "--test-fraction", "0.2"}
+            << "--folds or --test-fraction, not both";
+        QTest::newRow("compare: --set for a model not compared")
+            << QStringList{"compare",  "a.csv",
+                           "--target", "m",
+                           "--models", "bigru_transformer",
+                           "--set",    "random_forest.n_estimators=5"}
+            << "names a model that is not compared";
         QTest::newRow("bad policy") << QStringList{"inspect", "a.csv", "--on-bad-cell", "skip"} << "'fail' or 'drop'";
     }
 
@@ -224,6 +238,48 @@ class TestCommandLine : public QObject
         QCOMPARE(refused.exitCode, 1);
         QVERIFY2(refused.err.find("missing column 'optimizer', which the model was trained with") != std::string::npos,
                  refused.err.c_str());
+    }
+
+    void comparesAndWritesEveryReport()
+    {
+        QTemporaryDir folder;
+        const std::string data = folder.filePath(QStringLiteral("jobs.csv")).toStdString();
+        std::string csv = "batch,optimizer,memory\n";
+        for (int row = 0; row < 30; ++row)
+            csv += std::to_string(8 * (row % 6 + 1)) + (row % 3 ? ",adam," : ",sgd,") +
+                   std::to_string(1000 + 9 * (row % 6) + (row % 3 ? 40 : 0)) + "\n";
+        gpumem::io::writeFileAtomically(data, csv);
+        std::vector<std::string> arguments = {
+            "compare",       data,
+            "--target",      "memory",
+            "--models",      "bigru_transformer",
+            "--preset",      "fast",
+            "--set",         "epochs=1",
+            "--folds",       "3",
+            "--predictions", folder.filePath(QStringLiteral("oof.csv")).toStdString()};
+        for (const char *name : {"r.json", "r.md", "r.csv", "r.html"}) {
+            arguments.push_back("--report");
+            arguments.push_back(folder.filePath(QString::fromLatin1(name)).toStdString());
+        }
+        const Run run = runGpumem(arguments);
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.find("3-fold cross-validation (seed 42) of 30 rows") != std::string::npos, run.out.c_str());
+        QFile json(folder.filePath(QStringLiteral("r.json")));
+        QVERIFY(json.open(QIODevice::ReadOnly));
+        const QJsonObject report = parseJson(json.readAll().toStdString());
+        QCOMPARE(report.value("folds").toInt(), 3);
+        QCOMPARE(report.value("best").toString(), QStringLiteral("bigru_transformer"));
+        QCOMPARE(report.value("models").toArray().first().toObject().value("per_fold").toArray().size(), 3);
+        for (const char *name : {"r.md", "r.csv", "r.html"}) {
+            QFile file(folder.filePath(QString::fromLatin1(name)));
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            QVERIFY2(file.readAll().contains("BiGRU-Transformer") || QByteArray(name) == "r.csv", name);
+        }
+        QFile predictions(folder.filePath(QStringLiteral("oof.csv")));
+        QVERIFY(predictions.open(QIODevice::ReadOnly));
+        const QList<QByteArray> rows = predictions.readAll().split('\n');
+        QCOMPARE(rows.first(), QByteArray("fold,actual,prediction_bigru_transformer"));
+        QCOMPARE(rows.size(), 1 + 30 + 1);
     }
 
     void describesTheModel()

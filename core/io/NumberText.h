@@ -1,0 +1,12 @@
+#pragma once
+
+#include <string>
+
+namespace gpumem::io {
+
+// Returns the shortest text that reads back to exactly value (e.g. "1545",
+// "0.1", "1e+300"), as CSV files written by the project hold numbers; NaN gives
+// an empty string, a missing cell. Thread-safe.
+std::string csvNumber(double value);
+
+} // namespace gpumem::io

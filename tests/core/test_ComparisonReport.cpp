@@ -1,0 +1,203 @@
+// The report writers on a hand-built comparison: the JSON parses back with
+// every key of the documented schema, and the Markdown, CSV and HTML reports
+// hold every model with the best values marked.
+#include "io/InputError.h"
+#include "io/JsonValue.h"
+#include "models/Hyperparameters.h"
+#include "report/ComparisonReport.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <fstream>
+#include <sstream>
+
+using namespace gpumem;
+
+namespace {
+
+evaluation::RegressionMetrics metrics(double rmse, double r2)
+{
+    evaluation::RegressionMetrics values;
+    values.rmse = rmse;
+    values.mse = rmse * rmse;
+    values.mae = rmse * 0.6;
+    values.r2 = r2;
+    values.mape = 1.5;
+    values.maxError = rmse * 4;
+    values.underRate = 0.25;
+    values.overAllocation = rmse * 0.3;
+    return values;
+}
+
+evaluation::ModelResult model(const std::string &name, const std::string &title, double rmse, double r2)
+{
+    evaluation::ModelResult result;
+    result.name = name;
+    result.title = title;
+    result.hyperparameters = models::Hyperparameters(
+        {{"depth", models::HyperparameterType::Integer, std::int64_t{3}, 1, 10, {}, "", "Tree depth."}});
+    for (int fold = 0; fold < 2; ++fold) {
+        evaluation::FoldResult foldResult;
+        foldResult.fold = fold;
+        foldResult.metrics = metrics(rmse + (fold ? 1.0 : -1.0), r2);
+        foldResult.trainSeconds = 0.5;
+        result.folds.push_back(foldResult);
+    }
+    result.mean = metrics(rmse, r2);
+    result.standardDeviation = metrics(std::sqrt(2.0), 0.0);
+    result.trainSeconds = 1.0;
+    result.predictions = Eigen::VectorXd::LinSpaced(4, 100.0, 130.0);
+    return result;
+}
+
+evaluation::ExperimentResult comparison()
+{
+    evaluation::ExperimentResult result;
+    result.splits = {{{2, 3}, {0, 1}}, {{0, 1}, {2, 3}}};
+    result.actual = Eigen::VectorXd::LinSpaced(4, 101.0, 131.0);
+    result.models = {model("random_forest", "Random forest", 28.0, 0.9964),
+                     model("decision_tree", "Decision | tree", 38.0, 0.9933)};
+    result.best = "random_forest";
+    evaluation::PairedTest test;
+    test.model = "decision_tree";
+    test.versus = "random_forest";
+    test.test = "paired_t";
+    test.metric = "rmse per fold";
+    test.pairs = 2;
+    test.pValue = 0.0123;
+    test.reported = true;
+    result.significance = {test};
+    return result;
+}
+
+report::ComparisonContext context()
+{
+    report::ComparisonContext values;
+    values.dataset = "jobs.csv";
+    values.target = "memory";
+    values.rows = 4;
+    values.features = {"batch", "layers"};
+    values.folds = 2;
+    values.seed = 7;
+    return values;
+}
+
+std::string written(report::ReportFormat format)
+{
+    std::ostringstream out;
+    report::writeReport(out, format, context(), comparison());
+    return out.str();
+}
+
+} // namespace
+
+class TestComparisonReport : public QObject
+{
+    Q_OBJECT
+
+  private Q_SLOTS:
+    void jsonParsesBackWithTheDocumentedSchema();
+    void markdownHasThePaperTableWithTheBestInBold();
+    void csvHasOneRowPerModelAndFold();
+    void htmlHoldsEveryModelAndItsCharts();
+    void formatFollowsTheExtension();
+    void saveWritesTheFileAtomically();
+};
+
+void TestComparisonReport::jsonParsesBackWithTheDocumentedSchema()
+{
+    const io::JsonValue json = io::parseJson(written(report::ReportFormat::Json), "report.json");
+    QCOMPARE(json.at("dataset").toString(), std::string("jobs.csv"));
+    QCOMPARE(json.at("target").toString(), std::string("memory"));
+    QCOMPARE(json.at("rows").toNumber(), 4.0);
+    QCOMPARE(json.at("folds").toNumber(), 2.0);
+    QCOMPARE(json.at("seed").toNumber(), 7.0);
+    QCOMPARE(json.at("best").toString(), std::string("random_forest"));
+    const auto &modelsJson = json.at("models").toArray();
+    QCOMPARE(modelsJson.size(), std::size_t{2});
+    for (const auto &entry : modelsJson) {
+        QVERIFY(entry.at("hyperparameters").isObject());
+        QCOMPARE(entry.at("hyperparameters").at("depth").toNumber(), 3.0);
+        for (const char *key : {"metrics", "std"})
+            for (const char *metric : {"mse", "rmse", "mae", "r2", "mape", "max_error", "under_rate", "over_alloc"})
+                QVERIFY2(entry.at(key).find(metric), metric);
+        QCOMPARE(entry.at("per_fold").toArray().size(), std::size_t{2});
+        QVERIFY(entry.find("train_seconds") && entry.find("predict_seconds"));
+    }
+    QCOMPARE(modelsJson[0].at("metrics").at("rmse").toNumber(), 28.0);
+    QCOMPARE(modelsJson[1].at("per_fold").toArray()[1].at("rmse").toNumber(), 39.0);
+    const auto &significance = json.at("significance").toArray();
+    QCOMPARE(significance.size(), std::size_t{1});
+    QCOMPARE(significance[0].at("model").toString(), std::string("decision_tree"));
+    QCOMPARE(significance[0].at("versus").toString(), std::string("random_forest"));
+    QCOMPARE(significance[0].at("test").toString(), std::string("paired_t"));
+    QCOMPARE(significance[0].at("p_value").toNumber(), 0.0123);
+}
+
+void TestComparisonReport::markdownHasThePaperTableWithTheBestInBold()
+{
+    const std::string markdown = written(report::ReportFormat::Markdown);
+    QVERIFY(markdown.find("| Model | MSE (MiB²) | RMSE (MiB) | MAE (MiB) | R² |") != std::string::npos);
+    QVERIFY(markdown.find("| Random forest | **784.0** | **28.00** | **16.80** | **0.99640** |") != std::string::npos);
+    // The pipe in a title is escaped so the table keeps its columns.
+    QVERIFY(markdown.find("| Decision \\| tree | 1444 | 38.00 | 22.80 | 0.99330 |") != std::string::npos);
+    QVERIFY(markdown.find("0.0123 *") != std::string::npos);
+}
+
+void TestComparisonReport::csvHasOneRowPerModelAndFold()
+{
+    std::istringstream csv(written(report::ReportFormat::Csv));
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(csv, line);)
+        lines.push_back(line);
+    // Header, then per model 2 folds + mean + std.
+    QCOMPARE(lines.size(), std::size_t{1 + 2 * 4});
+    QCOMPARE(lines[0], std::string("model,title,fold,mse,rmse,mae,r2,mape,max_error,under_rate,over_alloc,"
+                                   "train_seconds,predict_seconds"));
+    QVERIFY(lines[1].rfind("random_forest,Random forest,1,729,27,", 0) == 0);
+    QVERIFY(lines[3].rfind("random_forest,Random forest,mean,784,28,", 0) == 0);
+    QVERIFY(lines[5].rfind("decision_tree,Decision | tree,1,", 0) == 0);
+}
+
+void TestComparisonReport::htmlHoldsEveryModelAndItsCharts()
+{
+    const std::string html = written(report::ReportFormat::Html);
+    QVERIFY(html.rfind("<!DOCTYPE html>", 0) == 0);
+    QVERIFY(html.find("Random forest") != std::string::npos);
+    QVERIFY(html.find("Decision | tree") != std::string::npos);
+    // Five bar charts (MSE, RMSE, MAE, R², under-prediction) and one scatter per model.
+    std::size_t charts = 0;
+    for (std::size_t at = html.find("<svg"); at != std::string::npos; at = html.find("<svg", at + 1))
+        ++charts;
+    QCOMPARE(charts, std::size_t{7});
+    QVERIFY(html.find("↓ lower is better") != std::string::npos);
+    QVERIFY(html.find("↑ higher is better") != std::string::npos);
+    QVERIFY(html.find("</html>") != std::string::npos);
+}
+
+void TestComparisonReport::formatFollowsTheExtension()
+{
+    QCOMPARE(report::reportFormatForPath("a/b.JSON"), report::ReportFormat::Json);
+    QCOMPARE(report::reportFormatForPath("r.md"), report::ReportFormat::Markdown);
+    QCOMPARE(report::reportFormatForPath("r.csv"), report::ReportFormat::Csv);
+    QCOMPARE(report::reportFormatForPath("r.htm"), report::ReportFormat::Html);
+    QVERIFY_THROWS_EXCEPTION(io::InputError, report::reportFormatForPath("report.pdf"));
+    QVERIFY_THROWS_EXCEPTION(io::InputError, report::reportFormatForPath("dir.json/report"));
+}
+
+void TestComparisonReport::saveWritesTheFileAtomically()
+{
+    QTemporaryDir directory;
+    const std::string path = directory.filePath("report.json").toStdString();
+    report::saveReport(path, context(), comparison());
+    std::ifstream in(path);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    QCOMPARE(io::parseJson(text, path).at("best").toString(), std::string("random_forest"));
+    QCOMPARE(QDir(directory.path()).entryList(QDir::Files).size(), 1); // no temporary file left behind
+    QVERIFY_THROWS_EXCEPTION(io::InputError, report::saveReport(directory.filePath("missing/report.md").toStdString(),
+                                                                context(), comparison()));
+}
+
+QTEST_APPLESS_MAIN(TestComparisonReport)
+#include "test_ComparisonReport.moc"

@@ -1,0 +1,215 @@
+// The experiment runner: identical splits for every model, metrics recomputed
+// independently from the out-of-fold predictions, determinism under parallel
+// fits, and cancellation.
+#include "data/Dataset.h"
+#include "data/TableLoader.h"
+#include "evaluation/Experiment.h"
+#include "io/InputError.h"
+#include "models/RegressorRegistry.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace gpumem;
+
+namespace {
+
+// y = 3·a − 2·b + 100 over a small grid: any sensible regressor learns it.
+data::Dataset linearDataset(int rows)
+{
+    std::string text = "a,b,y\n";
+    for (int row = 0; row < rows; ++row) {
+        const int a = row % 7;
+        const int b = (row * 3) % 11;
+        text += std::to_string(a) + ',' + std::to_string(b) + ',' + std::to_string(3 * a - 2 * b + 100) + '\n';
+    }
+    const data::Table table = data::loadTableFromText(text, "linear.csv");
+    data::RoleRequest request;
+    request.target = "y";
+    std::vector<std::string> warnings;
+    return data::Dataset::fromTable(table, data::assignRoles(table, request), data::BadCellPolicy::Fail, warnings);
+}
+
+evaluation::ModelSpec quickNetwork(int epochs)
+{
+    models::Hyperparameters hyperparameters = models::regressorHyperparameters("bigru_transformer");
+    hyperparameters.setAssignment("d_model=8");
+    hyperparameters.setAssignment("gru_hidden=4");
+    hyperparameters.setAssignment("heads=2");
+    hyperparameters.setAssignment("feedforward=16");
+    hyperparameters.setAssignment("head_hidden=8");
+    hyperparameters.setAssignment("epochs=" + std::to_string(epochs));
+    hyperparameters.setAssignment("batch_size=16");
+    return {"bigru_transformer", hyperparameters};
+}
+
+// Cancels the run when the first epoch of any fit finishes.
+class CancelOnFirstEpoch : public evaluation::ExperimentObserver
+{
+  public:
+    explicit CancelOnFirstEpoch(training::TrainingControl &control)
+        : mControl(control)
+    {
+    }
+    void epochFinished(const std::string &, int, const training::EpochProgress &) override { mControl.cancel(); }
+
+  private:
+    training::TrainingControl &mControl;
+};
+
+// Records the order of events to check their shape.
+class EventLog : public evaluation::ExperimentObserver
+{
+  public:
+    void fitStarted(const std::string &, int, int folds) override
+    {
+        ++started;
+        foldCount = folds;
+    }
+    void foldFinished(const std::string &, const evaluation::FoldResult &) override { ++finished; }
+    void modelFinished(const evaluation::ModelResult &) override { ++models; }
+    void progressChanged(double fraction) override { lastFraction = fraction; }
+
+    int started = 0;
+    int finished = 0;
+    int models = 0;
+    int foldCount = 0;
+    double lastFraction = 0.0;
+};
+
+} // namespace
+
+class TestExperiment : public QObject
+{
+    Q_OBJECT
+
+  private Q_SLOTS:
+    void everyModelSeesTheSameFolds();
+    void foldMetricsMatchTheOutOfFoldPredictions();
+    void parallelFitsChangeNothing();
+    void holdOutScoresOnlyTheTestRows();
+    void cancelStopsTheRun();
+    void badSettingsAreRefusedBeforeFitting();
+};
+
+void TestExperiment::everyModelSeesTheSameFolds()
+{
+    const data::Dataset dataset = linearDataset(40);
+    evaluation::ExperimentSettings settings;
+    settings.models = {quickNetwork(2), quickNetwork(3)};
+    settings.folds = 4;
+    EventLog log;
+    const evaluation::ExperimentResult result = evaluation::runExperiment(dataset, settings, &log);
+    QCOMPARE(result.splits.size(), std::size_t{4});
+    QCOMPARE(result.models.size(), std::size_t{2});
+    QCOMPARE(log.started, 8);
+    QCOMPARE(log.finished, 8);
+    QCOMPARE(log.models, 2);
+    QCOMPARE(log.foldCount, 4);
+    QCOMPARE(log.lastFraction, 1.0);
+    // The splits are kFoldSplits of the same seed, and both models scored every row exactly once.
+    const auto expected = evaluation::kFoldSplits(40, 4, settings.seed);
+    for (std::size_t fold = 0; fold < expected.size(); ++fold)
+        QCOMPARE(result.splits[fold].test, expected[fold].test);
+    for (const auto &model : result.models)
+        QVERIFY(model.predictions.allFinite());
+    QCOMPARE(result.actual, dataset.target());
+}
+
+void TestExperiment::foldMetricsMatchTheOutOfFoldPredictions()
+{
+    const data::Dataset dataset = linearDataset(30);
+    evaluation::ExperimentSettings settings;
+    settings.models = {quickNetwork(2)};
+    settings.folds = 3;
+    const evaluation::ExperimentResult result = evaluation::runExperiment(dataset, settings);
+    const evaluation::ModelResult &model = result.models.front();
+    double meanRmse = 0.0;
+    for (const auto &fold : model.folds) {
+        double squares = 0.0;
+        double absolutes = 0.0;
+        for (Eigen::Index row : result.splits[static_cast<std::size_t>(fold.fold)].test) {
+            const double error = model.predictions[row] - dataset.target()[row];
+            squares += error * error;
+            absolutes += std::abs(error);
+        }
+        const auto count = static_cast<double>(result.splits[static_cast<std::size_t>(fold.fold)].test.size());
+        QVERIFY(std::abs(fold.metrics.mse - squares / count) < 1e-9 * (1.0 + squares));
+        QVERIFY(std::abs(fold.metrics.mae - absolutes / count) < 1e-9 * (1.0 + absolutes));
+        QVERIFY(std::abs(fold.metrics.rmse - std::sqrt(fold.metrics.mse)) < 1e-12 * (1.0 + fold.metrics.rmse));
+        meanRmse += fold.metrics.rmse / 3.0;
+    }
+    QVERIFY(std::abs(model.mean.rmse - meanRmse) < 1e-9);
+    QCOMPARE(result.best, std::string("bigru_transformer"));
+    QVERIFY(model.trainSeconds > 0.0);
+}
+
+void TestExperiment::parallelFitsChangeNothing()
+{
+    const data::Dataset dataset = linearDataset(36);
+    evaluation::ExperimentSettings settings;
+    settings.models = {quickNetwork(2), quickNetwork(2)};
+    settings.folds = 3;
+    const auto sequential = evaluation::runExperiment(dataset, settings);
+    settings.parallelFits = 3;
+    const auto parallel = evaluation::runExperiment(dataset, settings);
+    for (std::size_t m = 0; m < 2; ++m) {
+        QCOMPARE(parallel.models[m].predictions, sequential.models[m].predictions);
+        QCOMPARE(parallel.models[m].mean.rmse, sequential.models[m].mean.rmse);
+    }
+    // Two identical specifications give identical models: the seed, not the order, decides.
+    QCOMPARE(sequential.models[0].predictions, sequential.models[1].predictions);
+}
+
+void TestExperiment::holdOutScoresOnlyTheTestRows()
+{
+    const data::Dataset dataset = linearDataset(50);
+    evaluation::ExperimentSettings settings;
+    settings.models = {quickNetwork(2), quickNetwork(4)};
+    settings.testFraction = 0.2;
+    const auto result = evaluation::runExperiment(dataset, settings);
+    QCOMPARE(result.splits.size(), std::size_t{1});
+    QCOMPARE(result.splits.front().test.size(), std::size_t{10});
+    const auto &predictions = result.models.front().predictions;
+    QCOMPARE(static_cast<std::size_t>((predictions.array() == predictions.array()).count()), std::size_t{10});
+    QCOMPARE(result.models.front().standardDeviation.rmse, 0.0);
+    // A hold-out pairs the per-row squared errors: both tests, one reported.
+    QCOMPARE(result.significance.size(), std::size_t{2});
+    for (const auto &test : result.significance) {
+        QCOMPARE(test.pairs, 10);
+        QCOMPARE(test.versus, result.best);
+        QCOMPARE(test.reported, test.test == "wilcoxon");
+    }
+}
+
+void TestExperiment::cancelStopsTheRun()
+{
+    const data::Dataset dataset = linearDataset(40);
+    evaluation::ExperimentSettings settings;
+    settings.models = {quickNetwork(50)};
+    settings.folds = 4;
+    training::TrainingControl control;
+    CancelOnFirstEpoch canceller(control);
+    const auto result = evaluation::runExperiment(dataset, settings, &canceller, &control);
+    QVERIFY(result.cancelled);
+    QVERIFY(result.models.empty());
+    QVERIFY(result.significance.empty());
+}
+
+void TestExperiment::badSettingsAreRefusedBeforeFitting()
+{
+    const data::Dataset dataset = linearDataset(5);
+    evaluation::ExperimentSettings settings;
+    settings.models = {{"no_such_model", {}}};
+    QVERIFY_THROWS_EXCEPTION(io::InputError, evaluation::runExperiment(dataset, settings));
+    settings.models = {quickNetwork(1)};
+    settings.folds = 6; // more folds than rows
+    QVERIFY_THROWS_EXCEPTION(io::InputError, evaluation::runExperiment(dataset, settings));
+    settings.models.clear();
+    settings.folds = 2;
+    QVERIFY_THROWS_EXCEPTION(io::InputError, evaluation::runExperiment(dataset, settings));
+}
+
+QTEST_APPLESS_MAIN(TestExperiment)
+#include "test_Experiment.moc"

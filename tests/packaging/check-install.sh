@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs a build to a temporary prefix and checks that the installed programs
+# find what they need there (presets, built-in datasets), and that the desktop
+# entry and AppStream metadata validate where the validators are installed.
+#   check-install.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=$1
+source=$2
+prefix=$(mktemp -d)
+trap 'rm -rf "$prefix"' EXIT
+
+cmake --install "$build" --prefix "$prefix" >/dev/null
+# From the installed bin folder, --preset must resolve to the installed presets,
+# not the source tree's: hide the source tree by running with a preset only the
+# install has.
+cp "$prefix/share/gpumem-workbench/presets/fast.json" "$prefix/share/gpumem-workbench/presets/installed-only.json"
+"$prefix/bin/gpumem" describe-model --preset installed-only --json >/dev/null
+[[ -f "$prefix/share/gpumem-workbench/datasets/README.md" ]]
+for csv in "$source"/datasets/*.csv; do
+  [[ -e $csv ]] || continue
+  [[ -f "$prefix/share/gpumem-workbench/datasets/$(basename "$csv")" ]]
+done
+
+if [[ -x "$prefix/bin/gpumem-workbench" ]]; then
+  [[ -f "$prefix/share/applications/org.gpumem.Workbench.desktop" ]]
+  [[ -f "$prefix/share/metainfo/org.gpumem.Workbench.metainfo.xml" ]]
+  [[ -f "$prefix/share/icons/hicolor/scalable/apps/gpumem-workbench.svg" ]]
+  if command -v desktop-file-validate >/dev/null; then
+    desktop-file-validate "$prefix/share/applications/org.gpumem.Workbench.desktop"
+  fi
+  if command -v appstreamcli >/dev/null; then
+    appstreamcli validate --no-net "$prefix/share/metainfo/org.gpumem.Workbench.metainfo.xml" >/dev/null
+  fi
+fi
+echo "install layout OK"
