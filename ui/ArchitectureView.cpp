@@ -89,7 +89,10 @@ void ArchitectureView::paintEvent(QPaintEvent *)
     const int totalHeight = line + 8;
     const int arrow = 18;
     const int available = height() - 2 * margin - captionHeight - totalHeight;
-    const int boxHeight = std::max(3 * line + 8, (available - (count - 1) * arrow) / count);
+    // Boxes fit their three lines; tall windows get more space between them, not emptier boxes.
+    const int boxHeight = 3 * line + 12;
+    const int spare = std::max(0, available - count * boxHeight - (count - 1) * arrow);
+    const int gap = std::min(spare / std::max(1, count), 2 * line);
     const int boxWidth = std::min(width() - 2 * margin, 640);
     const int left = (width() - boxWidth) / 2;
     int top = margin;
@@ -126,14 +129,15 @@ void ArchitectureView::paintEvent(QPaintEvent *)
         top += boxHeight;
         if (index + 1 < count) {
             const int x = left + boxWidth / 2;
+            const int link = arrow + gap;
             painter.setPen(QPen(QColor(90, 90, 90), 1.5));
-            painter.drawLine(x, top + 2, x, top + arrow - 3);
+            painter.drawLine(x, top + 2, x, top + link - 3);
             QPolygon head;
-            head << QPoint(x - 5, top + arrow - 9) << QPoint(x + 5, top + arrow - 9) << QPoint(x, top + arrow - 2);
+            head << QPoint(x - 5, top + link - 9) << QPoint(x + 5, top + link - 9) << QPoint(x, top + link - 2);
             painter.setBrush(QColor(90, 90, 90));
             painter.drawPolygon(head);
             painter.setBrush(Qt::NoBrush);
-            top += arrow;
+            top += link;
         }
     }
     painter.setFont(bold);

@@ -173,7 +173,9 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
     mProgressTable->setObjectName(QStringLiteral("modelProgress"));
     mProgressTable->setColumnCount(3);
     mProgressTable->setHorizontalHeaderLabels({tr("Model"), tr("Progress"), tr("Status")});
+    mProgressTable->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     mProgressTable->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    mProgressTable->horizontalHeader()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
     mProgressTable->verticalHeader()->hide();
     mProgressTable->setToolTip(tr("Progress of each model over its folds"));
     mStatus->setObjectName(QStringLiteral("compareStatus"));
@@ -197,7 +199,8 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
     controlLayout->addWidget(mOverall);
     controlLayout->addWidget(mProgressTable, 1);
     controlLayout->addWidget(mStatus);
-    controls->setMaximumWidth(420);
+    controls->setMinimumWidth(360);
+    controls->setMaximumWidth(440);
 
     const auto gridPage = [this](QGridLayout *grid, const QString &name) {
         auto *page = new QWidget;
@@ -500,7 +503,7 @@ QChartView *ComparePage::addChart(QChart *chart, QGridLayout *grid, int index, i
 {
     auto *view = new QChartView(chart);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(420, 300);
+    view->setMinimumSize(330, 280);
     view->setObjectName(name);
     view->setToolTip(tr("Right-click to save this chart as PNG or SVG"));
     installChartExport(view, name);

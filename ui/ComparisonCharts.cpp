@@ -75,7 +75,7 @@ QChart *metricBarChart(const evaluation::ExperimentResult &result, const MetricI
     axisX->append(categories);
     auto *axisY = new QValueAxis;
     axisY->setRange(low, high > low ? high * 1.08 : low + 1.0);
-    axisY->setLabelFormat(metric.key == std::string_view("mse") ? QStringLiteral("%.3g") : QStringLiteral("%.3f"));
+    axisY->setLabelFormat(QStringLiteral("%.4g"));
     axisY->setTitleText(metric.unit.isEmpty() ? metric.title : metric.unit);
     axisY->applyNiceNumbers();
     chart->addAxis(axisX, Qt::AlignBottom);
@@ -157,10 +157,12 @@ QChart *predictedVsActualChart(const QString &title, const Eigen::VectorXd &actu
     axisX->setRange(low, high);
     axisX->setTitleText(QObject::tr("actual peak memory (MiB)"));
     axisX->setLabelFormat(QStringLiteral("%.0f"));
+    axisX->applyNiceNumbers();
     auto *axisY = new QValueAxis;
     axisY->setRange(low, high);
     axisY->setTitleText(QObject::tr("predicted (MiB)"));
     axisY->setLabelFormat(QStringLiteral("%.0f"));
+    axisY->applyNiceNumbers();
     chart->addAxis(axisX, Qt::AlignBottom);
     chart->addAxis(axisY, Qt::AlignLeft);
     for (QAbstractSeries *series : chart->series()) {
@@ -185,7 +187,8 @@ QChart *residualHistogramChart(const QString &title, const Eigen::VectorXd &actu
     const auto [minimum, maximum] = std::minmax_element(residuals.begin(), residuals.end());
     // Symmetric around zero, so that under- and over-prediction are read at a glance.
     const double reach = std::max({std::abs(*minimum), std::abs(*maximum), 1.0});
-    const int bins = std::clamp(static_cast<int>(std::sqrt(static_cast<double>(residuals.size()))), 5, 40) | 1;
+    // An even bin count puts zero on a bin edge, so no bar mixes under- and over-prediction.
+    const int bins = std::clamp(static_cast<int>(std::sqrt(static_cast<double>(residuals.size()))), 6, 40) / 2 * 2;
     const double width = 2.0 * reach / bins;
     std::vector<double> counts(static_cast<std::size_t>(bins), 0.0);
     for (double residual : residuals)

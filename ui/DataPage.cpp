@@ -16,6 +16,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QProgressBar>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTableView>
 #include <QTableWidget>
@@ -288,6 +289,11 @@ void DataPage::showRoles()
         return;
     const auto &roles = mState->roles();
     mModel->setRoles(roles);
+    {
+        // A project file may bring its own policy.
+        const QSignalBlocker blocker(mBadCells);
+        mBadCells->setCurrentIndex(mBadCells->findData(static_cast<int>(mState->badCellPolicy())));
+    }
     mUpdatingEditor = true;
     for (std::size_t column = 0; column < roles.size() && column < table->columnCount(); ++column)
         if (auto *box = qobject_cast<QComboBox *>(mColumnEditor->cellWidget(static_cast<int>(column), RoleColumn)))

@@ -128,7 +128,8 @@ void LossPlot::clear()
     for (int graph = 0; graph < mLoss->graphCount(); ++graph)
         mLoss->graph(graph)->data()->clear();
     mLearningRate->graph(0)->data()->clear();
-    mHasSmoothed = false;
+    mSmoothedSum = 0.0;
+    mSmoothedWeight = 0.0;
     mFollow = true;
     scheduleReplot();
 }
@@ -136,9 +137,7 @@ void LossPlot::clear()
 void LossPlot::addBatch(double x, double loss, double learningRate)
 {
     mLoss->graph(RawBatches)->addData(x, loss);
-    mSmoothed = mHasSmoothed ? mSmoothingWeight * mSmoothed + (1.0 - mSmoothingWeight) * loss : loss;
-    mHasSmoothed = true;
-    mLoss->graph(SmoothedBatches)->addData(x, mSmoothed);
+    mLoss->graph(SmoothedBatches)->addData(x, smoothedNext(loss));
     mLearningRate->graph(0)->addData(x, learningRate);
 }
 
@@ -159,6 +158,9 @@ void LossPlot::replot()
 {
     if (mFollow) {
         mLoss->rescaleAxes();
+        // A little room above and below, so the first and lowest points are not cut by the frame.
+        if (mLoss->yAxis->scaleType() == QCPAxis::stLinear)
+            mLoss->yAxis->scaleRange(1.08);
         mLearningRate->rescaleAxes();
         mLearningRate->xAxis->setRange(mLoss->xAxis->range());
     }
@@ -196,18 +198,26 @@ void LossPlot::setSmoothing(double weight)
     scheduleReplot();
 }
 
+double LossPlot::smoothedNext(double loss)
+{
+    // An exponential moving average divided by the weight it has gathered so far, so
+    // the first points are not pulled towards zero (as TensorBoard smooths).
+    mSmoothedSum = mSmoothingWeight * mSmoothedSum + (1.0 - mSmoothingWeight) * loss;
+    mSmoothedWeight = mSmoothingWeight * mSmoothedWeight + (1.0 - mSmoothingWeight);
+    return mSmoothedWeight > 0.0 ? mSmoothedSum / mSmoothedWeight : loss;
+}
+
 void LossPlot::recomputeSmoothed()
 {
     QSharedPointer<QCPGraphDataContainer> raw = mLoss->graph(RawBatches)->data();
     QVector<double> keys, values;
     keys.reserve(raw->size());
     values.reserve(raw->size());
-    mHasSmoothed = false;
+    mSmoothedSum = 0.0;
+    mSmoothedWeight = 0.0;
     for (auto it = raw->constBegin(); it != raw->constEnd(); ++it) {
-        mSmoothed = mHasSmoothed ? mSmoothingWeight * mSmoothed + (1.0 - mSmoothingWeight) * it->value : it->value;
-        mHasSmoothed = true;
         keys << it->key;
-        values << mSmoothed;
+        values << smoothedNext(it->value);
     }
     mLoss->graph(SmoothedBatches)->setData(keys, values, true);
 }

@@ -43,6 +43,7 @@ class LossPlot : public QWidget
   private:
     void replot();
     void recomputeSmoothed();
+    double smoothedNext(double loss);
     void showReadout(QMouseEvent *event);
     void resetView();
 
@@ -53,8 +54,8 @@ class LossPlot : public QWidget
     QLabel *mReadout;
     QTimer *mReplotTimer;
     double mSmoothingWeight = 0.9;
-    double mSmoothed = 0.0;
-    bool mHasSmoothed = false;
+    double mSmoothedSum = 0.0;    // the moving average's running sum
+    double mSmoothedWeight = 0.0; // the weight it has gathered
     bool mFollow = true;
     int mReplots = 0;
 };

@@ -29,6 +29,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -136,11 +137,13 @@ PredictPage::PredictPage(WorkbenchState *state, TrainingPage *training, QWidget 
     auto *jobLayout = new QVBoxLayout(jobBox);
     jobLayout->addWidget(scroll, 1);
     jobLayout->addWidget(mPredictionLabel);
+    jobBox->setMinimumWidth(440);
 
     auto *splitter = new QSplitter(this);
     splitter->addWidget(jobBox);
     splitter->addWidget(mPreview);
-    splitter->setStretchFactor(1, 1);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 3);
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(buttons);
@@ -216,8 +219,14 @@ void PredictPage::buildForm()
         box->setDecimals(3);
         box->setObjectName(QStringLiteral("input_%1").arg(qtText(name)));
         box->setToolTip(tr("Numeric input %1, as in the training data").arg(qtText(name)));
-        if (const auto cell = firstPresentRow(name))
-            box->setValue(table->column(cell->first).numbers[cell->second]);
+        if (const auto cell = firstPresentRow(name)) {
+            const auto &numbers = table->column(cell->first).numbers;
+            // Whole-number columns (batch size, layer counts) are edited as whole numbers.
+            if (std::all_of(numbers.begin(), numbers.end(),
+                            [](double value) { return std::isnan(value) || value == std::floor(value); }))
+                box->setDecimals(0);
+            box->setValue(numbers[cell->second]);
+        }
         connect(box, &QDoubleSpinBox::valueChanged, this, &PredictPage::predictOne);
         mForm->addRow(qtText(name), box);
         mInputs[name] = box;
@@ -240,7 +249,8 @@ void PredictPage::buildForm()
         if (const auto cell = firstPresentRow(encoding.sequenceColumn);
             cell && table->column(cell->first).type == data::ColumnType::Sequence)
             edit->setPlainText(sequenceText(table->column(cell->first).sequences, cell->second));
-        edit->setMinimumHeight(120);
+        edit->setMinimumHeight(100);
+        edit->setMaximumHeight(220);
         connect(edit, &QPlainTextEdit::textChanged, this, &PredictPage::predictOne);
         mForm->addRow(qtText(encoding.sequenceColumn), edit);
         mInputs[encoding.sequenceColumn] = edit;

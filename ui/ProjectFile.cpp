@@ -249,10 +249,10 @@ void readProjectFile(const QString &path, WorkbenchState &state)
         comparison = std::make_shared<const evaluation::ExperimentResult>(readComparison(*object, source));
 
     // Everything is read and checked: only now does the state change.
+    state.setBadCellPolicy(policy);
     state.setTable(table, dataPath);
     if (table)
         state.setRoles(roles);
-    state.setBadCellPolicy(policy);
     state.setPresetName(QString::fromStdString(project.at("preset").toString()));
     state.setHyperparameters(hyperparameters);
     std::shared_ptr<const data::Dataset> dataset;

@@ -11,6 +11,7 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QFile>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTimer>
@@ -125,14 +126,28 @@ void ScreenshotTour::predict()
     mWindow->pages()->setCurrentWidget(mWindow->predictPage());
     if (mWindow->trainingPage()->trainedModel())
         mWindow->predictPage()->setModel(mWindow->trainingPage()->trainedModel(), tr("trained in this session"));
+    // Predict the shown file into a scratch file, so that the preview table is filled too.
+    const QString output = QDir(mDirectory).filePath(QStringLiteral(".predictions.csv"));
+    connect(
+        mWindow->predictPage(), &PredictPage::predictionFinished, this,
+        [this, output] {
+            QTimer::singleShot(settleMilliseconds, this, [this, output] {
+                QFile::remove(output);
+                save(QStringLiteral("08-predict"));
+                showHelpPanel();
+            });
+        },
+        Qt::SingleShotConnection);
+    mWindow->predictPage()->predictFile(mDataPath, output);
+}
+
+void ScreenshotTour::showHelpPanel()
+{
+    mWindow->pages()->setCurrentWidget(mWindow->modelPage());
+    mWindow->showHelp();
     QTimer::singleShot(settleMilliseconds, this, [this] {
-        save(QStringLiteral("08-predict"));
-        mWindow->pages()->setCurrentWidget(mWindow->modelPage());
-        mWindow->showHelp();
-        QTimer::singleShot(settleMilliseconds, this, [this] {
-            save(QStringLiteral("09-help"));
-            QApplication::quit();
-        });
+        save(QStringLiteral("09-help"));
+        QApplication::quit();
     });
 }
 

@@ -29,6 +29,7 @@ class ScreenshotTour : public QObject
     void compare();
     void showComparison();
     void predict();
+    void showHelpPanel();
 
     MainWindow *mWindow;
     QString mDirectory;

@@ -14,6 +14,7 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSettings>
 #include <QSpinBox>
 #include <QThread>
 #include <QVBoxLayout>
@@ -22,6 +23,11 @@
 #include <cmath>
 
 namespace gpumem::ui {
+
+namespace {
+const char *const deviceKey = "training/device";
+const char *const threadsKey = "training/threads";
+} // namespace
 
 QString durationText(double seconds)
 {
@@ -76,6 +82,13 @@ TrainingPage::TrainingPage(WorkbenchState *state, QWidget *parent)
     mThreads->setValue(1);
     mThreads->setToolTip(tr("CPU threads: each batch is split across this many workers (results do not depend "
                             "on it). One is fastest for small models on small machines."));
+
+    QSettings settings;
+    mDevice->setCurrentIndex(std::max(0, mDevice->findData(settings.value(deviceKey, QStringLiteral("auto")))));
+    mThreads->setValue(settings.value(threadsKey, 1).toInt());
+    connect(mDevice, &QComboBox::currentIndexChanged, this,
+            [this] { QSettings().setValue(deviceKey, mDevice->currentData()); });
+    connect(mThreads, &QSpinBox::valueChanged, this, [](int threads) { QSettings().setValue(threadsKey, threads); });
 
     mProgress->setObjectName(QStringLiteral("trainingProgress"));
     mProgress->setRange(0, 1000);
