@@ -163,6 +163,10 @@ QChart *predictedVsActualChart(const QString &title, const Eigen::VectorXd &actu
     axisY->setTitleText(QObject::tr("predicted (MiB)"));
     axisY->setLabelFormat(QStringLiteral("%.0f"));
     axisY->applyNiceNumbers();
+    // The lines span the rounded axes, corner to corner.
+    diagonal->replace({QPointF(axisX->min(), axisX->min()), QPointF(axisX->max(), axisX->max())});
+    for (QLineSeries *line : capacities)
+        line->replace({QPointF(axisX->min(), line->at(0).y()), QPointF(axisX->max(), line->at(0).y())});
     chart->addAxis(axisX, Qt::AlignBottom);
     chart->addAxis(axisY, Qt::AlignLeft);
     for (QAbstractSeries *series : chart->series()) {

@@ -198,7 +198,10 @@ void PredictPage::buildForm()
     // A copy: deleting a child changes the parent's list.
     const QObjectList children = mFormHost->children();
     qDeleteAll(children);
-    mForm = new QFormLayout(mFormHost);
+    auto *outer = new QVBoxLayout(mFormHost);
+    mForm = new QFormLayout;
+    outer->addLayout(mForm);
+    outer->addStretch(1);
     const auto &encoding = mModel->schema().encoding;
     const auto table = mState->table();
     const auto firstPresentRow =

@@ -117,7 +117,9 @@ QVariant TableModel::headerData(int section, Qt::Orientation orientation, int ro
     const QString roleName =
         column < mRoles.size() ? QString::fromUtf8(data::columnRoleName(mRoles[column]).data()) : QString();
     if (role == Qt::DisplayRole)
-        return QStringLiteral("%1\n%2 · %3").arg(QString::fromStdString(cells.name), type, roleName);
+        return roleName.isEmpty()
+                   ? QStringLiteral("%1\n%2").arg(QString::fromStdString(cells.name), type)
+                   : QStringLiteral("%1\n%2 · %3").arg(QString::fromStdString(cells.name), type, roleName);
     if (role == Qt::ToolTipRole)
         return tr("Column %1 (%2), used as %3; %4 missing, %5 invalid cells")
             .arg(QString::fromStdString(cells.name), type, roleName)
