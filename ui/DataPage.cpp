@@ -3,6 +3,7 @@
 #include "data/ColumnSummary.h"
 #include "data/TableLoader.h"
 #include "io/InputError.h"
+#include "ui/ChartExport.h"
 #include "ui/QCustomPlotInclude.h"
 #include "ui/QtText.h"
 #include "ui/TableCopy.h"
@@ -134,6 +135,7 @@ DataPage::DataPage(WorkbenchState *state, QWidget *parent)
     mHistogram->xAxis->setLabel(tr("target"));
     mHistogram->yAxis->setLabel(tr("rows"));
     mHistogram->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    installChartExport(mHistogram, QStringLiteral("target_histogram"));
 
     auto *top = new QHBoxLayout;
     top->addWidget(mInfo, 1);

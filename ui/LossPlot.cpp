@@ -1,5 +1,6 @@
 #include "ui/LossPlot.h"
 
+#include "ui/ChartExport.h"
 #include "ui/QCustomPlotInclude.h"
 
 #include <QCheckBox>
@@ -90,6 +91,8 @@ LossPlot::LossPlot(QWidget *parent)
         connect(chart, &QCustomPlot::mousePress, this, [this] { mFollow = false; });
     }
     connect(mLoss, &QCustomPlot::mouseMove, this, &LossPlot::showReadout);
+    installChartExport(mLoss, QStringLiteral("loss"));
+    installChartExport(mLearningRate, QStringLiteral("learning_rate"));
 
     mLogarithmic->setObjectName(QStringLiteral("logScale"));
     mLogarithmic->setToolTip(tr("Show the loss on a logarithmic axis, where late, small improvements stay visible"));

@@ -1,5 +1,6 @@
 #include "UiTestSupport.h"
 #include "models/RegressorRegistry.h"
+#include "ui/ChartExport.h"
 #include "ui/ComparePage.h"
 #include "ui/ReportWriter.h"
 #include "ui/WorkbenchState.h"
@@ -9,6 +10,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QFile>
+#include <QImage>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
@@ -93,8 +95,21 @@ class TestComparePage : public QObject
         const double predicted = worst->index(0, 3).data(Qt::UserRole).toDouble();
         QCOMPARE(worst->index(0, 4).data(Qt::UserRole).toDouble(), actual - predicted);
 
-        // The report of what is on show, as PDF and HTML.
+        // Every chart saves as PNG and SVG, with its title and axis labels.
         QTemporaryDir directory;
+        QChartView *rmseView = page.findChild<QChartView *>(QStringLiteral("chart_rmse"));
+        const QString png = directory.filePath(QStringLiteral("rmse.png"));
+        const QString svg = directory.filePath(QStringLiteral("rmse.svg"));
+        QVERIFY(gpumem::ui::saveWidgetPng(rmseView, png));
+        QVERIFY(gpumem::ui::saveWidgetSvg(rmseView, svg));
+        QCOMPARE(QImage(png).size(), rmseView->size() * rmseView->devicePixelRatio());
+        QFile svgFile(svg);
+        QVERIFY(svgFile.open(QIODevice::ReadOnly));
+        const QString drawing = QString::fromUtf8(svgFile.readAll());
+        QVERIFY(drawing.contains(QStringLiteral("<svg")));
+        QVERIFY(drawing.contains(QStringLiteral("lower is better")));
+
+        // The report of what is on show, as PDF and HTML.
         const gpumem::ui::ReportContent content = page.reportContent();
         QCOMPARE(content.figures.size(), page.chartViews().size());
         const QString pdf = directory.filePath(QStringLiteral("report.pdf"));
