@@ -1,81 +1,58 @@
 #include "models/NeuralNetworkHyperparameters.h"
 
+#include "models/HyperparameterSpecs.h"
+
 namespace gpumem::models {
-
-namespace {
-
-HyperparameterSpec integer(const char *name, std::int64_t value, double minimum, double maximum, const char *unit,
-                           const char *help)
-{
-    return {name, HyperparameterType::Integer, value, minimum, maximum, {}, unit, help};
-}
-
-HyperparameterSpec real(const char *name, double value, double minimum, double maximum, const char *unit,
-                        const char *help)
-{
-    return {name, HyperparameterType::Real, value, minimum, maximum, {}, unit, help};
-}
-
-HyperparameterSpec boolean(const char *name, bool value, const char *help)
-{
-    return {name, HyperparameterType::Boolean, value, 0, 1, {}, "", help};
-}
-
-HyperparameterSpec choice(const char *name, const char *value, std::vector<std::string> choices, const char *help)
-{
-    return {name, HyperparameterType::Choice, std::string(value), 0, 0, std::move(choices), "", help};
-}
-
-} // namespace
 
 Hyperparameters neuralNetworkHyperparameters()
 {
     return Hyperparameters({
         // Architecture
-        choice("architecture", "bigru_transformer",
-               {"bigru_transformer", "transformer_bigru", "transformer_only", "bigru_only"},
-               "Order of the blocks: the BiGRU before the Transformer encoder (the paper's model), after it, "
-               "or either one alone, to see what each adds."),
-        boolean("layer_tokens", false,
-                "Also turn each layer of the sequence column into a token (slower); off uses the sequence's summary "
-                "features only."),
-        integer("d_model", 64, 8, 1024, "", "Width of every token vector inside the model."),
-        integer("gru_hidden", 32, 4, 1024, "", "Hidden size of each direction of the bidirectional GRU."),
-        integer("gru_layers", 1, 1, 8, "", "Number of stacked bidirectional GRU layers."),
-        real("gru_dropout", 0.0, 0.0, 0.9, "", "Dropout between stacked GRU layers (needs gru_layers > 1)."),
-        integer("heads", 4, 1, 32, "", "Attention heads per encoder layer; must divide d_model."),
-        integer("encoder_layers", 2, 1, 24, "", "Number of Transformer encoder layers."),
-        integer("feedforward", 128, 8, 8192, "", "Hidden size of the feed-forward block of each encoder layer."),
-        real("dropout", 0.0, 0.0, 0.9, "", "Dropout inside the encoder layers and the prediction head."),
-        choice(
+        choiceSpec("architecture", "bigru_transformer",
+                   {"bigru_transformer", "transformer_bigru", "transformer_only", "bigru_only"},
+                   "Order of the blocks: the BiGRU before the Transformer encoder (the paper's model), after it, "
+                   "or either one alone, to see what each adds."),
+        booleanSpec(
+            "layer_tokens", false,
+            "Also turn each layer of the sequence column into a token (slower); off uses the sequence's summary "
+            "features only."),
+        integerSpec("d_model", 64, 8, 1024, "", "Width of every token vector inside the model."),
+        integerSpec("gru_hidden", 32, 4, 1024, "", "Hidden size of each direction of the bidirectional GRU."),
+        integerSpec("gru_layers", 1, 1, 8, "", "Number of stacked bidirectional GRU layers."),
+        realSpec("gru_dropout", 0.0, 0.0, 0.9, "", "Dropout between stacked GRU layers (needs gru_layers > 1)."),
+        integerSpec("heads", 4, 1, 32, "", "Attention heads per encoder layer; must divide d_model."),
+        integerSpec("encoder_layers", 2, 1, 24, "", "Number of Transformer encoder layers."),
+        integerSpec("feedforward", 128, 8, 8192, "", "Hidden size of the feed-forward block of each encoder layer."),
+        realSpec("dropout", 0.0, 0.0, 0.9, "", "Dropout inside the encoder layers and the prediction head."),
+        choiceSpec(
             "norm", "pre", {"pre", "post"},
             "Layer normalisation before each sub-block (pre, steadier) or after it (post, the original Transformer)."),
-        choice("pooling", "mean", {"mean", "attention", "cls"},
-               "How the tokens become one vector: their mean, a learned attention-weighted sum, or a class token."),
-        integer("head_hidden", 64, 4, 4096, "", "Hidden size of the two-layer prediction head."),
+        choiceSpec("pooling", "mean", {"mean", "attention", "cls"},
+                   "How the tokens become one vector: their mean, a learned attention-weighted sum, or a class token."),
+        integerSpec("head_hidden", 64, 4, 4096, "", "Hidden size of the two-layer prediction head."),
         // Scaling
-        boolean("log_target", true, "Learn the logarithm of the memory (log1p), so errors count relatively."),
-        boolean("log_inputs", true,
-                "Take log1p of non-negative inputs that reach above 100 (parameters, activations, batch size)."),
+        booleanSpec("log_target", true, "Learn the logarithm of the memory (log1p), so errors count relatively."),
+        booleanSpec("log_inputs", true,
+                    "Take log1p of non-negative inputs that reach above 100 (parameters, activations, batch size)."),
         // Training
-        choice("optimizer", "adamw", {"adamw", "adam"},
-               "AdamW decouples weight decay from the gradient; Adam adds "
-               "it to the gradient."),
-        real("learning_rate", 2e-3, 1e-6, 1.0, "", "Peak learning rate of the schedule."),
-        real("weight_decay", 1e-4, 0.0, 1.0, "", "Weight decay (L2 penalty) on every parameter."),
-        integer("batch_size", 64, 1, 65536, "rows", "Rows per optimisation step."),
-        integer("epochs", 250, 1, 100000, "epochs", "Passes over the training rows."),
-        choice("schedule", "one_cycle", {"one_cycle", "cosine", "plateau", "constant"},
-               "Learning-rate schedule after warm-up: one cycle up and down, cosine decay, halve on a validation "
-               "plateau, or constant."),
-        real("warmup_fraction", 0.1, 0.0, 0.5, "",
-             "Share of all steps spent raising the learning rate from near zero."),
-        real("gradient_clip", 1.0, 0.0, 1000.0, "",
-             "Largest allowed norm of the whole gradient; 0 turns clipping off."),
-        real("validation_fraction", 0.1, 0.0, 0.5, "",
-             "Share of the training rows held back to watch for overfitting and pick the best epoch; 0 uses all."),
-        integer("patience", 0, 0, 100000, "epochs",
-                "Stop after this many epochs without a better validation loss; 0 never stops early."),
+        choiceSpec("optimizer", "adamw", {"adamw", "adam"},
+                   "AdamW decouples weight decay from the gradient; Adam adds "
+                   "it to the gradient."),
+        realSpec("learning_rate", 2e-3, 1e-6, 1.0, "", "Peak learning rate of the schedule."),
+        realSpec("weight_decay", 1e-4, 0.0, 1.0, "", "Weight decay (L2 penalty) on every parameter."),
+        integerSpec("batch_size", 64, 1, 65536, "rows", "Rows per optimisation step."),
+        integerSpec("epochs", 250, 1, 100000, "epochs", "Passes over the training rows."),
+        choiceSpec("schedule", "one_cycle", {"one_cycle", "cosine", "plateau", "constant"},
+                   "Learning-rate schedule after warm-up: one cycle up and down, cosine decay, halve on a validation "
+                   "plateau, or constant."),
+        realSpec("warmup_fraction", 0.1, 0.0, 0.5, "",
+                 "Share of all steps spent raising the learning rate from near zero."),
+        realSpec("gradient_clip", 1.0, 0.0, 1000.0, "",
+                 "Largest allowed norm of the whole gradient; 0 turns clipping off."),
+        realSpec("validation_fraction", 0.1, 0.0, 0.5, "",
+                 "Share of the training rows held back to watch for overfitting and pick the best epoch; 0 uses all."),
+        integerSpec("patience", 0, 0, 100000, "epochs",
+                    "Stop after this many epochs without a better validation loss; 0 never stops early."),
     });
 }
 

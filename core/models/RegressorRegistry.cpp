@@ -1,9 +1,14 @@
 #include "models/RegressorRegistry.h"
 
 #include "io/InputError.h"
+#include "models/AdaBoostRegressor.h"
+#include "models/DecisionTreeRegressor.h"
 #include "models/ModelFolder.h"
 #include "models/NeuralNetworkHyperparameters.h"
 #include "models/NeuralNetworkRegressor.h"
+#include "models/RandomForestRegressor.h"
+#include "models/RidgeRegressor.h"
+#include "models/XGBoostRegressor.h"
 
 #include "ModelsConfig.h"
 
@@ -50,6 +55,13 @@ const std::vector<RegistryEntry> &registry()
              return std::make_unique<NeuralNetworkRegressor>(
                  NeuralNetworkRegressor::load(directory, std::move(compute)));
          }},
+        tabularEntry<DecisionTreeRegressor>("decision_tree", "Decision tree", decisionTreeHyperparameters),
+        tabularEntry<RandomForestRegressor>("random_forest", "Random forest", randomForestHyperparameters),
+        tabularEntry<AdaBoostRegressor>("adaboost", "AdaBoost", adaBoostHyperparameters),
+#ifdef GPUMEM_WITH_XGBOOST
+        tabularEntry<XGBoostRegressor>("xgboost", "XGBoost", xgboostHyperparameters),
+#endif
+        tabularEntry<RidgeRegressor>("ridge", "Ridge regression", ridgeHyperparameters),
     };
     return entries;
 }

@@ -249,14 +249,12 @@ class TestCommandLine : public QObject
             csv += std::to_string(8 * (row % 6 + 1)) + (row % 3 ? ",adam," : ",sgd,") +
                    std::to_string(1000 + 9 * (row % 6) + (row % 3 ? 40 : 0)) + "\n";
         gpumem::io::writeFileAtomically(data, csv);
-        std::vector<std::string> arguments = {
-            "compare",       data,
-            "--target",      "memory",
-            "--models",      "bigru_transformer",
-            "--preset",      "fast",
-            "--set",         "epochs=1",
-            "--folds",       "3",
-            "--predictions", folder.filePath(QStringLiteral("oof.csv")).toStdString()};
+        std::vector<std::string> arguments = {"compare", data, "--target", "memory"};
+        for (const char *argument : {"--models", "bigru_transformer,ridge,decision_tree", "--preset", "fast", "--set",
+                                     "epochs=1", "--set", "decision_tree.max_depth=2", "--folds", "3", "--jobs", "2"})
+            arguments.emplace_back(argument);
+        arguments.push_back("--predictions");
+        arguments.push_back(folder.filePath(QStringLiteral("oof.csv")).toStdString());
         for (const char *name : {"r.json", "r.md", "r.csv", "r.html"}) {
             arguments.push_back("--report");
             arguments.push_back(folder.filePath(QString::fromLatin1(name)).toStdString());
@@ -268,17 +266,28 @@ class TestCommandLine : public QObject
         QVERIFY(json.open(QIODevice::ReadOnly));
         const QJsonObject report = parseJson(json.readAll().toStdString());
         QCOMPARE(report.value("folds").toInt(), 3);
-        QCOMPARE(report.value("best").toString(), QStringLiteral("bigru_transformer"));
-        QCOMPARE(report.value("models").toArray().first().toObject().value("per_fold").toArray().size(), 3);
+        const QJsonArray models = report.value("models").toArray();
+        QCOMPARE(models.size(), 3);
+        QCOMPARE(models.first().toObject().value("per_fold").toArray().size(), 3);
+        // The data is linear in batch and optimizer, so ridge fits it best; the
+        // qualified --set reached the tree.
+        QCOMPARE(report.value("best").toString(), QStringLiteral("ridge"));
+        QCOMPARE(models[2].toObject().value("hyperparameters").toObject().value("max_depth").toInt(), 2);
+        // Both other models are tested against ridge with both tests.
+        QCOMPARE(report.value("significance").toArray().size(), 4);
         for (const char *name : {"r.md", "r.csv", "r.html"}) {
             QFile file(folder.filePath(QString::fromLatin1(name)));
             QVERIFY(file.open(QIODevice::ReadOnly));
-            QVERIFY2(file.readAll().contains("BiGRU-Transformer") || QByteArray(name) == "r.csv", name);
+            const QByteArray text = file.readAll();
+            for (const char *model : {"bigru_transformer", "ridge", "decision_tree"})
+                QVERIFY2(text.contains(model) || QByteArray(name) != "r.csv", name);
+            QVERIFY2(text.contains("Ridge regression") || QByteArray(name) == "r.csv", name);
         }
         QFile predictions(folder.filePath(QStringLiteral("oof.csv")));
         QVERIFY(predictions.open(QIODevice::ReadOnly));
         const QList<QByteArray> rows = predictions.readAll().split('\n');
-        QCOMPARE(rows.first(), QByteArray("fold,actual,prediction_bigru_transformer"));
+        QCOMPARE(rows.first(),
+                 QByteArray("fold,actual,prediction_bigru_transformer,prediction_ridge,prediction_decision_tree"));
         QCOMPARE(rows.size(), 1 + 30 + 1);
     }
 

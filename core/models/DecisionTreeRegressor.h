@@ -1,0 +1,33 @@
+#pragma once
+
+#include "models/RegressionTree.h"
+#include "models/TabularRegressor.h"
+
+namespace gpumem::models {
+
+// Describes the decision tree's hyperparameters at scikit-learn 1.2's defaults
+// (unlimited depth, split nodes of two rows or more, leaves of one row or more).
+Hyperparameters decisionTreeHyperparameters();
+
+// One CART regression tree ("decision_tree"), as scikit-learn's DecisionTreeRegressor.
+class DecisionTreeRegressor : public TabularRegressor
+{
+  public:
+    DecisionTreeRegressor(Hyperparameters hyperparameters, ComputeSettings compute);
+
+    std::string name() const override { return "decision_tree"; }
+    const RegressionTree &tree() const { return mTree; }
+
+  protected:
+    training::TrainingResult fitMatrix(const Eigen::MatrixXd &features, const Eigen::VectorXd &target,
+                                       training::TrainingObserver *observer,
+                                       training::TrainingControl *control) override;
+    Eigen::VectorXd predictMatrix(const Eigen::MatrixXd &features) const override;
+    void writeFitted(io::JsonWriter &json, const std::string &directory) const override;
+    void readFitted(const io::JsonValue &fitted, const std::string &directory) override;
+
+  private:
+    RegressionTree mTree;
+};
+
+} // namespace gpumem::models

@@ -1,0 +1,40 @@
+#include "models/FitProgress.h"
+
+namespace gpumem::models {
+
+bool stopRequested(training::TrainingControl *control)
+{
+    return control && !control->waitWhilePaused();
+}
+
+training::TrainingResult cancelledFit(int done, int total, const std::string &steps)
+{
+    training::TrainingResult result;
+    result.stopReason = training::StopReason::Cancelled;
+    result.message = "cancelled after " + std::to_string(done) + " of " + std::to_string(total) + " " + steps;
+    return result;
+}
+
+training::EpochProgress stepProgress(int step, int steps, double trainLoss, std::chrono::steady_clock::time_point start)
+{
+    training::EpochProgress progress;
+    progress.epoch = step;
+    progress.epochs = steps;
+    progress.trainLoss = trainLoss;
+    progress.elapsedSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    progress.remainingSeconds = progress.elapsedSeconds / step * (steps - step);
+    progress.best = step == steps;
+    return progress;
+}
+
+training::TrainingResult singleStepFit(double trainLoss, training::TrainingObserver *observer)
+{
+    training::TrainingResult result;
+    result.epochs.push_back(stepProgress(1, 1, trainLoss, std::chrono::steady_clock::now()));
+    result.bestEpoch = 1;
+    if (observer)
+        observer->epochFinished(result.epochs.back());
+    return result;
+}
+
+} // namespace gpumem::models

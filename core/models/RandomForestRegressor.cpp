@@ -1,0 +1,186 @@
+#include "models/RandomForestRegressor.h"
+
+#include "data/SeededRandom.h"
+#include "io/InputError.h"
+#include "models/FitProgress.h"
+#include "models/HyperparameterSpecs.h"
+#include "models/TreeGrowth.h"
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <limits>
+#include <mutex>
+#include <thread>
+
+namespace gpumem::models {
+
+namespace {
+
+// splitmix64's finaliser: neighbouring tree indices give unrelated seeds.
+std::uint64_t mixedSeed(std::uint64_t seed, std::uint64_t index)
+{
+    std::uint64_t value = seed + 0x9E3779B97F4A7C15ULL * (index + 1);
+    value = (value ^ (value >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    value = (value ^ (value >> 27)) * 0x94D049BB133111EBULL;
+    return value ^ (value >> 31);
+}
+
+} // namespace
+
+Hyperparameters randomForestHyperparameters()
+{
+    std::vector<HyperparameterSpec> specs = {
+        integerSpec("n_estimators", 100, 1, 100000, "trees", "Number of trees whose mean is the prediction."),
+        booleanSpec("bootstrap", true,
+                    "Grow each tree on as many rows drawn with replacement; off grows every tree on all rows."),
+    };
+    for (HyperparameterSpec &spec : treeGrowthSpecs(0, 1.0))
+        specs.push_back(std::move(spec));
+    return Hyperparameters(std::move(specs));
+}
+
+RandomForestRegressor::RandomForestRegressor(Hyperparameters hyperparameters, ComputeSettings compute)
+    : TabularRegressor(std::move(hyperparameters), std::move(compute))
+{
+}
+
+RegressionTree RandomForestRegressor::growTree(const Eigen::MatrixXd &features, const Eigen::VectorXd &target,
+                                               int index) const
+{
+    const auto rows = static_cast<std::size_t>(features.rows());
+    data::SeededRandom random(mixedSeed(compute().seed, static_cast<std::uint64_t>(index)));
+    // A bootstrap sample is kept as a count per row, used as the row's weight,
+    // which is how scikit-learn grows its forest trees too.
+    std::vector<double> counts(rows, 1.0);
+    if (hyperparameters().boolean("bootstrap")) {
+        std::fill(counts.begin(), counts.end(), 0.0);
+        for (std::size_t draw = 0; draw < rows; ++draw)
+            counts[random.below(rows)] += 1.0;
+    }
+    std::vector<Eigen::Index> samples;
+    std::vector<double> weights;
+    for (std::size_t row = 0; row < rows; ++row) {
+        if (counts[row] > 0.0) {
+            samples.push_back(static_cast<Eigen::Index>(row));
+            weights.push_back(counts[row]);
+        }
+    }
+    RegressionTree tree;
+    tree.fit(features, target, samples, weights, treeGrowthOptions(hyperparameters(), features.cols(), random.next()));
+    return tree;
+}
+
+training::TrainingResult RandomForestRegressor::fitMatrix(const Eigen::MatrixXd &features,
+                                                          const Eigen::VectorXd &target,
+                                                          training::TrainingObserver *observer,
+                                                          training::TrainingControl *control)
+{
+    const int treeCount = static_cast<int>(hyperparameters().integer("n_estimators"));
+    const int workerCount = std::clamp(compute().threads, 1, treeCount);
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<RegressionTree> trees(static_cast<std::size_t>(treeCount));
+
+    // Workers take the next tree index until none is left or the fit is
+    // cancelled; this thread reports progress, so observers hear from one
+    // thread only. A worker starts a tree only while fewer than workerCount
+    // trees are ahead of the reports, so a cancel stops the fit within a tree or two.
+    std::mutex mutex;
+    std::condition_variable changed;
+    int nextTree = 0;
+    int finished = 0;
+    int reported = 0;
+    int running = workerCount;
+    bool stopped = false;
+    std::string failure;
+    const auto work = [&] {
+        for (;;) {
+            if (stopRequested(control))
+                break;
+            int index = 0;
+            {
+                std::unique_lock<std::mutex> lock(mutex);
+                changed.wait(lock, [&] { return stopped || nextTree < reported + workerCount; });
+                if (stopped || nextTree >= treeCount)
+                    break;
+                index = nextTree++;
+            }
+            try {
+                trees[static_cast<std::size_t>(index)] = growTree(features, target, index);
+            } catch (const std::exception &error) {
+                const std::lock_guard<std::mutex> lock(mutex);
+                failure = error.what();
+                stopped = true;
+                break;
+            }
+            const std::lock_guard<std::mutex> lock(mutex);
+            ++finished;
+            changed.notify_all();
+        }
+        const std::lock_guard<std::mutex> lock(mutex);
+        --running;
+        changed.notify_all();
+    };
+    std::vector<std::thread> workers;
+    for (int worker = 0; worker < workerCount; ++worker)
+        workers.emplace_back(work);
+
+    training::TrainingResult result;
+    std::unique_lock<std::mutex> lock(mutex);
+    while (reported < treeCount) {
+        changed.wait(lock, [&] { return finished > reported || running == 0; });
+        if (finished == reported)
+            break; // the workers stopped early: cancelled or failed
+        const training::EpochProgress progress =
+            stepProgress(reported + 1, treeCount, std::numeric_limits<double>::quiet_NaN(), start);
+        lock.unlock();
+        result.epochs.push_back(progress);
+        if (observer)
+            observer->epochFinished(progress);
+        const bool cancelled = control && control->isCancelled();
+        lock.lock();
+        ++reported;
+        changed.notify_all();
+        if (cancelled && reported < treeCount)
+            break;
+    }
+    stopped = true;
+    changed.notify_all();
+    lock.unlock();
+    for (std::thread &worker : workers)
+        worker.join();
+
+    if (!failure.empty())
+        throw io::InputError(failure);
+    if (reported < treeCount) {
+        training::TrainingResult cancelled = cancelledFit(reported, treeCount, "trees");
+        cancelled.epochs = std::move(result.epochs);
+        return cancelled;
+    }
+    mTrees = std::move(trees);
+    result.bestEpoch = treeCount;
+    return result;
+}
+
+Eigen::VectorXd RandomForestRegressor::predictMatrix(const Eigen::MatrixXd &features) const
+{
+    Eigen::VectorXd sum = Eigen::VectorXd::Zero(features.rows());
+    for (const RegressionTree &tree : mTrees)
+        sum += tree.predict(features);
+    return sum / static_cast<double>(mTrees.size());
+}
+
+void RandomForestRegressor::writeFitted(io::JsonWriter &json, const std::string &) const
+{
+    json.beginObject();
+    json.key("trees");
+    writeTrees(json, mTrees);
+    json.endObject();
+}
+
+void RandomForestRegressor::readFitted(const io::JsonValue &fitted, const std::string &)
+{
+    mTrees = readTrees(fitted.at("trees"));
+}
+
+} // namespace gpumem::models

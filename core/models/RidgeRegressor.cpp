@@ -1,0 +1,89 @@
+#include "models/RidgeRegressor.h"
+
+#include "io/InputError.h"
+#include "models/FitProgress.h"
+#include "models/HyperparameterSpecs.h"
+
+#include <Eigen/Cholesky>
+
+#include <cmath>
+#include <limits>
+
+namespace gpumem::models {
+
+Hyperparameters ridgeHyperparameters()
+{
+    return Hyperparameters({
+        realSpec("alpha", 1.0, 0.0, 1e12, "",
+                 "Strength of the L2 penalty on the coefficients; 0 is plain least squares."),
+        booleanSpec("fit_intercept", true, "Learn a constant term (features and target are centred first)."),
+    });
+}
+
+RidgeRegressor::RidgeRegressor(Hyperparameters hyperparameters, ComputeSettings compute)
+    : TabularRegressor(std::move(hyperparameters), std::move(compute))
+{
+}
+
+training::TrainingResult RidgeRegressor::fitMatrix(const Eigen::MatrixXd &features, const Eigen::VectorXd &target,
+                                                   training::TrainingObserver *observer,
+                                                   training::TrainingControl *control)
+{
+    if (stopRequested(control))
+        return cancelledFit(0, 1, "solves");
+    const double alpha = hyperparameters().real("alpha");
+    const bool withIntercept = hyperparameters().boolean("fit_intercept");
+    Eigen::RowVectorXd featureMeans = Eigen::RowVectorXd::Zero(features.cols());
+    double targetMean = 0.0;
+    if (withIntercept) {
+        featureMeans = features.colwise().mean();
+        targetMean = target.mean();
+    }
+    const Eigen::MatrixXd centred = features.rowwise() - featureMeans;
+    Eigen::MatrixXd gram = centred.transpose() * centred;
+    gram.diagonal().array() += alpha;
+    const Eigen::VectorXd right = centred.transpose() * (target.array() - targetMean).matrix();
+    const Eigen::LDLT<Eigen::MatrixXd> factorisation(gram);
+    Eigen::VectorXd coefficients = factorisation.solve(right);
+    if (factorisation.info() != Eigen::Success || !coefficients.allFinite())
+        throw io::InputError("ridge regression found no unique solution (collinear features with alpha 0?); "
+                             "raise alpha");
+    mCoefficients = std::move(coefficients);
+    mIntercept = targetMean - featureMeans.dot(mCoefficients);
+
+    return singleStepFit(((features * mCoefficients).array() + mIntercept - target.array()).square().mean(), observer);
+}
+
+Eigen::VectorXd RidgeRegressor::predictMatrix(const Eigen::MatrixXd &features) const
+{
+    if (features.cols() != mCoefficients.size())
+        throw io::InputError("the ridge model expects " + std::to_string(mCoefficients.size()) + " features, not " +
+                             std::to_string(features.cols()));
+    return (features * mCoefficients).array() + mIntercept;
+}
+
+void RidgeRegressor::writeFitted(io::JsonWriter &json, const std::string &) const
+{
+    json.beginObject();
+    json.key("intercept").value(mIntercept);
+    json.key("coefficients").beginArray();
+    for (Eigen::Index index = 0; index < mCoefficients.size(); ++index)
+        json.value(mCoefficients(index));
+    json.endArray();
+    json.endObject();
+}
+
+void RidgeRegressor::readFitted(const io::JsonValue &fitted, const std::string &)
+{
+    const double intercept = fitted.at("intercept").toNumber();
+    const io::JsonValue::Array &items = fitted.at("coefficients").toArray();
+    Eigen::VectorXd coefficients(static_cast<Eigen::Index>(items.size()));
+    for (std::size_t index = 0; index < items.size(); ++index)
+        coefficients(static_cast<Eigen::Index>(index)) = items[index].toNumber();
+    if (!std::isfinite(intercept) || !coefficients.allFinite())
+        throw io::InputError("ridge coefficients must be finite numbers");
+    mCoefficients = std::move(coefficients);
+    mIntercept = intercept;
+}
+
+} // namespace gpumem::models
