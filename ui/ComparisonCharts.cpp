@@ -7,6 +7,7 @@
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
+#include <QHorizontalBarSeries>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QValueAxis>
@@ -59,7 +60,10 @@ QChart *metricBarChart(const evaluation::ExperimentResult &result, const MetricI
     QStringList categories;
     double low = 0.0;
     double high = 0.0;
-    for (const auto &model : result.models) {
+    // Horizontal bars grow upwards from the first category: adding the models last
+    // to first puts the first model on top, in the metrics table's order.
+    for (auto it = result.models.rbegin(); it != result.models.rend(); ++it) {
+        const auto &model = *it;
         const double mean = model.mean.*metric.member;
         const double spread = model.standardDeviation.*metric.member;
         *set << mean;
@@ -67,21 +71,22 @@ QChart *metricBarChart(const evaluation::ExperimentResult &result, const MetricI
         low = std::min(low, mean - spread);
         high = std::max(high, mean + spread);
     }
-    auto *bars = new QBarSeries;
+    // Horizontal bars: the model names sit on the left, where there is room to read them.
+    auto *bars = new QHorizontalBarSeries;
     bars->append(set);
     bars->setBarWidth(0.6);
     chart->addSeries(bars);
-    auto *axisX = new QBarCategoryAxis;
-    axisX->append(categories);
-    auto *axisY = new QValueAxis;
-    axisY->setRange(low, high > low ? high * 1.08 : low + 1.0);
-    axisY->setLabelFormat(QStringLiteral("%.4g"));
-    axisY->setTitleText(metric.unit.isEmpty() ? metric.title : metric.unit);
-    axisY->applyNiceNumbers();
-    chart->addAxis(axisX, Qt::AlignBottom);
-    chart->addAxis(axisY, Qt::AlignLeft);
-    bars->attachAxis(axisX);
-    bars->attachAxis(axisY);
+    auto *axisModels = new QBarCategoryAxis;
+    axisModels->append(categories);
+    auto *axisValues = new QValueAxis;
+    axisValues->setRange(low, high > low ? high * 1.08 : low + 1.0);
+    axisValues->setLabelFormat(QStringLiteral("%.4g"));
+    axisValues->setTitleText(metric.unit.isEmpty() ? metric.title : metric.unit);
+    axisValues->applyNiceNumbers();
+    chart->addAxis(axisModels, Qt::AlignLeft);
+    chart->addAxis(axisValues, Qt::AlignBottom);
+    bars->attachAxis(axisModels);
+    bars->attachAxis(axisValues);
 
     // Error bars: a cap, the whisker and a cap per model, at the category's index.
     for (std::size_t index = 0; index < result.models.size(); ++index) {
@@ -90,14 +95,14 @@ QChart *metricBarChart(const evaluation::ExperimentResult &result, const MetricI
             continue;
         const double mean = model.mean.*metric.member;
         const double spread = model.standardDeviation.*metric.member;
-        const double x = static_cast<double>(index);
+        const double y = static_cast<double>(result.models.size() - 1 - index);
         auto *whisker = new QLineSeries;
         whisker->setPen(QPen(Qt::black, 1.5));
-        *whisker << QPointF(x - 0.1, mean - spread) << QPointF(x + 0.1, mean - spread) << QPointF(x, mean - spread)
-                 << QPointF(x, mean + spread) << QPointF(x - 0.1, mean + spread) << QPointF(x + 0.1, mean + spread);
+        *whisker << QPointF(mean - spread, y - 0.12) << QPointF(mean - spread, y + 0.12) << QPointF(mean - spread, y)
+                 << QPointF(mean + spread, y) << QPointF(mean + spread, y - 0.12) << QPointF(mean + spread, y + 0.12);
         chart->addSeries(whisker);
-        whisker->attachAxis(axisX);
-        whisker->attachAxis(axisY);
+        whisker->attachAxis(axisValues);
+        whisker->attachAxis(axisModels);
     }
     chart->legend()->hide();
     return chart;

@@ -27,7 +27,7 @@ const std::vector<MetricInfo> &chartedMetrics();
 // Returns the title with an arrow saying which way is better, e.g. "RMSE (MiB) ↓ lower is better".
 QString metricHeading(const MetricInfo &metric);
 
-// Returns a bar chart of one metric: one bar per model (its mean over folds) with
+// Returns a horizontal bar chart of one metric: one bar per model (its mean over folds) with
 // an error bar of ± one standard deviation over folds. The caller owns the chart.
 QChart *metricBarChart(const evaluation::ExperimentResult &result, const MetricInfo &metric);
 

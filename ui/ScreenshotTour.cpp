@@ -89,9 +89,13 @@ void ScreenshotTour::train()
 
 void ScreenshotTour::compare()
 {
+    // The comparison the workbench is about: the network against the tree ensembles.
+    const QStringList compared{QStringLiteral("bigru_transformer"), QStringLiteral("decision_tree"),
+                               QStringLiteral("random_forest"), QStringLiteral("adaboost"), QStringLiteral("xgboost")};
     QStringList models;
     for (const auto &name : models::regressorNames())
-        models << QString::fromStdString(name);
+        if (compared.contains(QString::fromStdString(name)))
+            models << QString::fromStdString(name);
     ComparePage *page = mWindow->comparePage();
     page->setSelectedModels(models);
     page->setFolds(3);
