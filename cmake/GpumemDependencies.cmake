@@ -17,7 +17,7 @@ endif()
 
 set(GPUMEM_QT_COMPONENTS Core Test)
 if(GPUMEM_BUILD_GUI)
-  list(APPEND GPUMEM_QT_COMPONENTS Gui Widgets Charts)
+  list(APPEND GPUMEM_QT_COMPONENTS Gui Widgets Charts Svg PrintSupport Concurrent)
 endif()
 if(GPUMEM_BUILD_GUI)
   find_package(Qt6 6.2 REQUIRED COMPONENTS ${GPUMEM_QT_COMPONENTS})

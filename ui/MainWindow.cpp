@@ -1,49 +1,367 @@
 #include "ui/MainWindow.h"
 
 #include "runtime/LibraryVersions.h"
+#include "ui/BuiltInDatasets.h"
+#include "ui/ComparePage.h"
+#include "ui/DataPage.h"
+#include "ui/HelpText.h"
+#include "ui/ModelPage.h"
+#include "ui/PredictPage.h"
+#include "ui/ProjectFile.h"
+#include "ui/ReportWriter.h"
+#include "ui/TrainingPage.h"
+#include "ui/WorkbenchState.h"
 
 #include <QApplication>
 #include <QCloseEvent>
-#include <QLabel>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTabWidget>
+#include <QTextBrowser>
 
 namespace gpumem::ui {
 
 namespace {
 const char *const geometryKey = "mainWindow/geometry";
 const char *const stateKey = "mainWindow/state";
+const char *const pageKey = "mainWindow/page";
+const char *const largeFontKey = "view/largeFont";
+const char *const recentKey = "data/recentFiles";
+constexpr int recentLimit = 8;
+constexpr double largeFontScale = 1.5;
+
+bool isCsv(const QUrl &url)
+{
+    return url.isLocalFile() && url.toLocalFile().endsWith(QStringLiteral(".csv"), Qt::CaseInsensitive);
+}
 } // namespace
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
+    , mState(new WorkbenchState(this))
+    , mPages(new QTabWidget(this))
+    , mDataPage(new DataPage(mState, this))
+    , mModelPage(new ModelPage(mState, this))
+    , mTrainingPage(new TrainingPage(mState, this))
+    , mComparePage(new ComparePage(mState, this))
+    , mPredictPage(new PredictPage(mState, mTrainingPage, this))
+    , mHelpDock(new QDockWidget(tr("Help"), this))
+    , mHelp(new QTextBrowser(this))
 {
+    // The font before any large-font mode, kept once per application so a second window starts from it too.
+    const char *const normalFontProperty = "gpumemNormalFont";
+    if (!qApp->property(normalFontProperty).isValid())
+        qApp->setProperty(normalFontProperty, QApplication::font());
+    mNormalFont = qApp->property(normalFontProperty).value<QFont>();
+
     setWindowTitle(tr("GPU Memory Workbench"));
     setObjectName(QStringLiteral("MainWindow"));
-    auto *welcome = new QLabel(tr("Open a CSV file of deep-learning jobs to begin."), this);
-    welcome->setAlignment(Qt::AlignCenter);
-    setCentralWidget(welcome);
+    setAcceptDrops(true);
+    mPages->setObjectName(QStringLiteral("pages"));
+    mPages->addTab(mDataPage, tr("&1 Data"));
+    mPages->addTab(mModelPage, tr("&2 Model"));
+    mPages->addTab(mTrainingPage, tr("&3 Training"));
+    mPages->addTab(mComparePage, tr("&4 Compare"));
+    mPages->addTab(mPredictPage, tr("&5 Predict"));
+    mPages->setTabToolTip(0, tr("Load a CSV of measured jobs and choose what each column is"));
+    mPages->setTabToolTip(1, tr("Set the network's hyperparameters and see the architecture they build"));
+    mPages->setTabToolTip(2, tr("Train the network and watch the loss live"));
+    mPages->setTabToolTip(3, tr("Compare models on the same cross-validation folds"));
+    mPages->setTabToolTip(4, tr("Predict the memory of new jobs with a saved model"));
+    setCentralWidget(mPages);
+
+    mHelpDock->setObjectName(QStringLiteral("helpDock"));
+    mHelp->setObjectName(QStringLiteral("helpBrowser"));
+    mHelp->setOpenExternalLinks(false);
+    mHelpDock->setWidget(mHelp);
+    mHelpDock->setAllowedAreas(Qt::LeftDockWidgetArea | Qt::RightDockWidgetArea);
+    addDockWidget(Qt::RightDockWidgetArea, mHelpDock);
+    mHelpDock->hide();
+    connect(mPages, &QTabWidget::currentChanged, this, &MainWindow::updateHelp);
+
     createMenus();
-    statusBar()->showMessage(tr("Ready"));
+    statusBar()->showMessage(tr("Ready — open a CSV file (Ctrl+O), drop one on the window, or try Help ▸ Demo"));
+
+    connect(mDataPage, &DataPage::loadFinished, this, [this](bool succeeded, const QString &path) {
+        if (succeeded) {
+            rememberRecent(path);
+            statusBar()->showMessage(tr("Loaded %1").arg(QFileInfo(path).fileName()), 5000);
+        } else {
+            statusBar()->showMessage(tr("Could not load %1").arg(QFileInfo(path).fileName()), 5000);
+        }
+        updateTitle();
+        if (mDemoPending) {
+            mDemoPending = false;
+            if (succeeded) {
+                mPages->setCurrentWidget(mTrainingPage);
+                mTrainingPage->start();
+            }
+        }
+    });
 
     QSettings settings;
     if (!restoreGeometry(settings.value(geometryKey).toByteArray()))
-        resize(1280, 800);
+        resize(1400, 900);
     restoreState(settings.value(stateKey).toByteArray());
+    mPages->setCurrentIndex(std::clamp(settings.value(pageKey, 0).toInt(), 0, mPages->count() - 1));
+    setLargeFont(settings.value(largeFontKey, false).toBool());
+    updateHelp();
 }
 
 void MainWindow::createMenus()
 {
     QMenu *fileMenu = menuBar()->addMenu(tr("&File"));
+    QAction *open = fileMenu->addAction(tr("&Open data…"), this, &MainWindow::openDataDialog);
+    open->setShortcut(QKeySequence::Open);
+    open->setObjectName(QStringLiteral("openAction"));
+    open->setToolTip(tr("Open a CSV file of measured jobs"));
+    mRecentMenu = fileMenu->addMenu(tr("Open &recent"));
+    mRecentMenu->setObjectName(QStringLiteral("recentMenu"));
+    mDatasetMenu = fileMenu->addMenu(tr("&Built-in datasets"));
+    mDatasetMenu->setObjectName(QStringLiteral("datasetMenu"));
+    connect(mDatasetMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildDatasetMenu);
+    fileMenu->addSeparator();
+    QAction *openProject = fileMenu->addAction(tr("Open &project…"), this, &MainWindow::openProjectDialog);
+    openProject->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    openProject->setObjectName(QStringLiteral("openProjectAction"));
+    QAction *save = fileMenu->addAction(tr("&Save project"), this, &MainWindow::saveProjectOrAsk);
+    save->setShortcut(QKeySequence::Save);
+    save->setObjectName(QStringLiteral("saveProjectAction"));
+    QAction *saveAs = fileMenu->addAction(tr("Save project &as…"), this, &MainWindow::saveProjectAs);
+    saveAs->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    saveAs->setObjectName(QStringLiteral("saveProjectAsAction"));
+    fileMenu->addSeparator();
+    QAction *pdf =
+        fileMenu->addAction(tr("Export comparison as &PDF…"), this, [this] { exportReport(QStringLiteral("pdf")); });
+    pdf->setObjectName(QStringLiteral("exportPdfAction"));
+    QAction *html =
+        fileMenu->addAction(tr("Export comparison as &HTML…"), this, [this] { exportReport(QStringLiteral("html")); });
+    html->setObjectName(QStringLiteral("exportHtmlAction"));
+    fileMenu->addSeparator();
     QAction *quit = fileMenu->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
     quit->setObjectName(QStringLiteral("quitAction"));
+    rebuildRecentMenu();
+
+    QMenu *viewMenu = menuBar()->addMenu(tr("&View"));
+    QAction *large = viewMenu->addAction(tr("&Large font (presentation)"));
+    large->setObjectName(QStringLiteral("largeFontAction"));
+    large->setCheckable(true);
+    large->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Plus));
+    large->setToolTip(tr("Enlarge every text for a projector; remembered across restarts"));
+    connect(large, &QAction::toggled, this, &MainWindow::setLargeFont);
+    viewMenu->addAction(mHelpDock->toggleViewAction());
 
     QMenu *helpMenu = menuBar()->addMenu(tr("&Help"));
+    QAction *help = helpMenu->addAction(tr("&Help for this page"), this, &MainWindow::showHelp);
+    help->setShortcut(QKeySequence::HelpContents);
+    help->setObjectName(QStringLiteral("helpAction"));
+    QAction *demo = helpMenu->addAction(tr("&Demo: train live on a built-in dataset"), this, &MainWindow::runDemo);
+    demo->setObjectName(QStringLiteral("demoAction"));
+    demo->setToolTip(tr("Loads a built-in dataset, picks the fast preset and trains it live (under a minute)"));
+    helpMenu->addSeparator();
     QAction *about = helpMenu->addAction(tr("&About GPU Memory Workbench"), this, &MainWindow::showAbout);
     about->setObjectName(QStringLiteral("aboutAction"));
+    for (QMenu *menu : {fileMenu, viewMenu, helpMenu})
+        menu->setToolTipsVisible(true);
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    mRecentMenu->clear();
+    const QStringList recent = QSettings().value(recentKey).toStringList();
+    for (const QString &path : recent)
+        mRecentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openData(path); })->setToolTip(path);
+    mRecentMenu->setEnabled(!recent.isEmpty());
+    mRecentMenu->setToolTipsVisible(true);
+}
+
+void MainWindow::rebuildDatasetMenu()
+{
+    mDatasetMenu->clear();
+    const QStringList datasets = builtInDatasets();
+    for (const QString &path : datasets)
+        mDatasetMenu->addAction(QFileInfo(path).completeBaseName(), this, [this, path] { openData(path); })
+            ->setToolTip(path);
+    if (datasets.isEmpty())
+        mDatasetMenu->addAction(tr("(none installed)"))->setEnabled(false);
+    mDatasetMenu->setToolTipsVisible(true);
+}
+
+void MainWindow::rememberRecent(const QString &path)
+{
+    QSettings settings;
+    QStringList recent = settings.value(recentKey).toStringList();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
+    while (recent.size() > recentLimit)
+        recent.removeLast();
+    settings.setValue(recentKey, recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::openData(const QString &path)
+{
+    mPages->setCurrentWidget(mDataPage);
+    mDataPage->openFile(path);
+}
+
+void MainWindow::openDataDialog()
+{
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open data"), {}, tr("CSV files (*.csv *.tsv *.txt);;All files (*)"));
+    if (!path.isEmpty())
+        openData(path);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    const auto urls = event->mimeData()->urls();
+    if (std::any_of(urls.begin(), urls.end(), isCsv))
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    for (const QUrl &url : event->mimeData()->urls())
+        if (isCsv(url)) {
+            openData(url.toLocalFile());
+            event->acceptProposedAction();
+            return;
+        }
+}
+
+bool MainWindow::saveProject(const QString &path)
+{
+    try {
+        writeProjectFile(path, *mState);
+        mProjectPath = path;
+        updateTitle();
+        statusBar()->showMessage(tr("Saved project %1").arg(QFileInfo(path).fileName()), 5000);
+        return true;
+    } catch (const std::exception &error) {
+        QMessageBox::warning(this, tr("Save project"), QString::fromStdString(error.what()));
+        return false;
+    }
+}
+
+bool MainWindow::loadProject(const QString &path)
+{
+    try {
+        readProjectFile(path, *mState);
+        mProjectPath = path;
+        updateTitle();
+        statusBar()->showMessage(tr("Opened project %1").arg(QFileInfo(path).fileName()), 5000);
+        return true;
+    } catch (const std::exception &error) {
+        QMessageBox::warning(this, tr("Open project"), QString::fromStdString(error.what()));
+        return false;
+    }
+}
+
+void MainWindow::openProjectDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open project"), {},
+                                                      tr("Workbench projects (*.gpumem.json *.json);;All files (*)"));
+    if (!path.isEmpty())
+        loadProject(path);
+}
+
+void MainWindow::saveProjectAs()
+{
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Save project"), mProjectPath, tr("Workbench projects (*.gpumem.json)"));
+    if (!path.isEmpty())
+        saveProject(path);
+}
+
+void MainWindow::saveProjectOrAsk()
+{
+    if (mProjectPath.isEmpty())
+        saveProjectAs();
+    else
+        saveProject(mProjectPath);
+}
+
+void MainWindow::exportReport(const QString &format)
+{
+    if (!mState->comparison()) {
+        QMessageBox::information(this, tr("Export"), tr("Run a comparison on the Compare page first."));
+        return;
+    }
+    const QString filter = format == QStringLiteral("pdf") ? tr("PDF (*.pdf)") : tr("HTML (*.html)");
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export comparison"), {}, filter);
+    if (path.isEmpty())
+        return;
+    try {
+        const ReportContent content = mComparePage->reportContent();
+        if (format == QStringLiteral("pdf"))
+            writePdfReport(path, content);
+        else
+            writeHtmlReport(path, content);
+        statusBar()->showMessage(tr("Exported %1").arg(QFileInfo(path).fileName()), 5000);
+    } catch (const std::exception &error) {
+        QMessageBox::warning(this, tr("Export"), QString::fromStdString(error.what()));
+    }
+}
+
+void MainWindow::runDemo()
+{
+    const QStringList datasets = builtInDatasets();
+    if (datasets.isEmpty()) {
+        QMessageBox::information(this, tr("Demo"), tr("No built-in dataset is installed."));
+        return;
+    }
+    mModelPage->applyPreset(QStringLiteral("fast"));
+    mDemoPending = true;
+    openData(datasets.front());
+}
+
+void MainWindow::setLargeFont(bool large)
+{
+    mLargeFont = large;
+    QFont font = mNormalFont;
+    if (large) {
+        if (font.pointSizeF() > 0)
+            font.setPointSizeF(font.pointSizeF() * largeFontScale);
+        else
+            font.setPixelSize(static_cast<int>(font.pixelSize() * largeFontScale));
+    }
+    QApplication::setFont(font);
+    QSettings().setValue(largeFontKey, large);
+    if (auto *action = findChild<QAction *>(QStringLiteral("largeFontAction")); action && action->isChecked() != large)
+        action->setChecked(large);
+}
+
+void MainWindow::showHelp()
+{
+    updateHelp();
+    mHelpDock->show();
+    mHelpDock->raise();
+}
+
+void MainWindow::updateHelp()
+{
+    mHelp->setHtml(pageHelp(mPages->currentIndex()));
+}
+
+void MainWindow::updateTitle()
+{
+    QString title = tr("GPU Memory Workbench");
+    if (!mState->dataPath().isEmpty())
+        title = QFileInfo(mState->dataPath()).fileName() + QStringLiteral(" — ") + title;
+    if (!mProjectPath.isEmpty())
+        title = QFileInfo(mProjectPath).fileName() + QStringLiteral(" · ") + title;
+    setWindowTitle(title);
 }
 
 void MainWindow::showAbout()
@@ -64,6 +382,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
     QSettings settings;
     settings.setValue(geometryKey, saveGeometry());
     settings.setValue(stateKey, saveState());
+    settings.setValue(pageKey, mPages->currentIndex());
     event->accept();
 }
 

@@ -2,11 +2,24 @@
 
 #include <QMainWindow>
 
+class QDockWidget;
+class QMenu;
+class QTabWidget;
+class QTextBrowser;
+
 namespace gpumem::ui {
 
-// The workbench's top-level window: menus, status bar and, as pages arrive,
-// the data, model, training, comparison and prediction views. Restores its
-// geometry from QSettings and saves it on close.
+class ComparePage;
+class DataPage;
+class ModelPage;
+class PredictPage;
+class TrainingPage;
+class WorkbenchState;
+
+// The workbench's top-level window: the data, model, training, comparison and
+// prediction pages as tabs, the menus (recent files, built-in datasets, projects,
+// report export, large-font mode, help panel, demo) and drag-and-drop of CSV
+// files. Restores its geometry, page and font mode from QSettings.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -14,12 +27,61 @@ class MainWindow : public QMainWindow
   public:
     explicit MainWindow(QWidget *parent = nullptr);
 
+    WorkbenchState *state() const { return mState; }
+    DataPage *dataPage() const { return mDataPage; }
+    ModelPage *modelPage() const { return mModelPage; }
+    TrainingPage *trainingPage() const { return mTrainingPage; }
+    ComparePage *comparePage() const { return mComparePage; }
+    PredictPage *predictPage() const { return mPredictPage; }
+    QTabWidget *pages() const { return mPages; }
+
+    // Loads a CSV file in the background and remembers it among the recent files.
+    void openData(const QString &path);
+    // Saves or loads the whole experiment as one JSON project file.
+    bool saveProject(const QString &path);
+    bool loadProject(const QString &path);
+    // Loads a built-in dataset with the fast preset and trains it live.
+    void runDemo();
+    // Switches the large presentation font on or off (remembered).
+    void setLargeFont(bool large);
+    bool isLargeFont() const { return mLargeFont; }
+    // Shows the help panel for the current page.
+    void showHelp();
+
   protected:
     void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
 
   private:
     void createMenus();
+    void rebuildRecentMenu();
+    void rebuildDatasetMenu();
+    void rememberRecent(const QString &path);
     void showAbout();
+    void openDataDialog();
+    void openProjectDialog();
+    void saveProjectAs();
+    void saveProjectOrAsk();
+    void exportReport(const QString &format);
+    void updateHelp();
+    void updateTitle();
+
+    WorkbenchState *mState;
+    QTabWidget *mPages;
+    DataPage *mDataPage;
+    ModelPage *mModelPage;
+    TrainingPage *mTrainingPage;
+    ComparePage *mComparePage;
+    PredictPage *mPredictPage;
+    QMenu *mRecentMenu = nullptr;
+    QMenu *mDatasetMenu = nullptr;
+    QDockWidget *mHelpDock;
+    QTextBrowser *mHelp;
+    QString mProjectPath;
+    QFont mNormalFont;
+    bool mLargeFont = false;
+    bool mDemoPending = false;
 };
 
 } // namespace gpumem::ui

@@ -1,6 +1,9 @@
+#include "ui/BuiltInDatasets.h"
 #include "ui/MainWindow.h"
+#include "ui/ScreenshotTour.h"
 
 #include <QApplication>
+#include <QCommandLineParser>
 #include <QIcon>
 
 int main(int argc, char **argv)
@@ -9,8 +12,33 @@ int main(int argc, char **argv)
     QApplication::setOrganizationName(QStringLiteral("GPU Memory Workbench"));
     QApplication::setApplicationName(QStringLiteral("gpumem-workbench"));
     QApplication::setApplicationDisplayName(QStringLiteral("GPU Memory Workbench"));
+    QApplication::setApplicationVersion(QStringLiteral(GPUMEM_WORKBENCH_VERSION));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/gpumem-workbench.svg")));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Predict the peak GPU memory of deep-learning jobs and compare "
+                                                    "models side by side."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("DATA.csv"), QStringLiteral("a CSV file to open"),
+                                 QStringLiteral("[DATA.csv]"));
+    const QCommandLineOption screenshots(QStringLiteral("screenshot-dir"),
+                                         QStringLiteral("walk through the pages, save a PNG of each into DIR, quit"),
+                                         QStringLiteral("DIR"));
+    parser.addOption(screenshots);
+    parser.process(application);
+
     gpumem::ui::MainWindow window;
     window.show();
+    const QStringList files = parser.positionalArguments();
+    if (parser.isSet(screenshots)) {
+        QString data = files.value(0);
+        if (data.isEmpty() && !gpumem::ui::builtInDatasets().isEmpty())
+            data = gpumem::ui::builtInDatasets().front();
+        auto *tour = new gpumem::ui::ScreenshotTour(&window, parser.value(screenshots), data, &window);
+        tour->start();
+    } else if (!files.isEmpty()) {
+        window.openData(files.front());
+    }
     return QApplication::exec();
 }

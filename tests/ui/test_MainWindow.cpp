@@ -1,26 +1,30 @@
+#include "UiTestSupport.h"
+#include "ui/BuiltInDatasets.h"
+#include "ui/DataPage.h"
 #include "ui/MainWindow.h"
+#include "ui/TrainingPage.h"
+#include "ui/WorkbenchState.h"
 
 #include <QAction>
+#include <QApplication>
+#include <QDockWidget>
+#include <QFile>
 #include <QMenuBar>
 #include <QSettings>
-#include <QStandardPaths>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 
 class TestMainWindow : public QObject
 {
     Q_OBJECT
 
   private Q_SLOTS:
-    void initTestCase()
-    {
-        // Test mode keeps QSettings away from the user's real configuration.
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("gpumem-tests"));
-        QCoreApplication::setApplicationName(QStringLiteral("test_MainWindow"));
-        QSettings().clear();
-    }
+    void initTestCase() { gpumem::tests::isolateSettings("test_MainWindow"); }
 
-    void showsTitleAndMenus()
+    void showsTitleMenusAndPages()
     {
         gpumem::ui::MainWindow window;
         window.show();
@@ -29,23 +33,98 @@ class TestMainWindow : public QObject
         QStringList menus;
         for (QAction *action : window.menuBar()->actions())
             menus << action->text();
-        QCOMPARE(menus, QStringList({QStringLiteral("&File"), QStringLiteral("&Help")}));
-        auto *quit = window.findChild<QAction *>(QStringLiteral("quitAction"));
-        QVERIFY(quit);
-        QCOMPARE(quit->shortcut(), QKeySequence(QKeySequence::Quit));
+        QCOMPARE(menus, QStringList({QStringLiteral("&File"), QStringLiteral("&View"), QStringLiteral("&Help")}));
+        const auto shortcut = [&window](const char *name) {
+            auto *action = window.findChild<QAction *>(QString::fromLatin1(name));
+            return action ? action->shortcut() : QKeySequence();
+        };
+        QCOMPARE(shortcut("quitAction"), QKeySequence(QKeySequence::Quit));
+        QCOMPARE(shortcut("openAction"), QKeySequence(QKeySequence::Open));
+        QCOMPARE(shortcut("saveProjectAction"), QKeySequence(QKeySequence::Save));
+        QCOMPARE(shortcut("saveProjectAsAction"), QKeySequence(QStringLiteral("Ctrl+Shift+S")));
+        QCOMPARE(shortcut("helpAction"), QKeySequence(QKeySequence::HelpContents));
+        QCOMPARE(window.pages()->count(), 5);
     }
 
-    void remembersGeometryAcrossRestarts()
+    void remembersGeometryPageAndFontAcrossRestarts()
     {
+        const QFont normal = QApplication::font();
         {
             gpumem::ui::MainWindow window;
             window.show();
             QVERIFY(QTest::qWaitForWindowExposed(&window));
             window.resize(900, 650);
+            window.pages()->setCurrentIndex(2);
+            window.setLargeFont(true);
+            QVERIFY(QApplication::font().pointSizeF() > normal.pointSizeF());
             window.close();
         }
-        gpumem::ui::MainWindow reopened;
-        QCOMPARE(reopened.size(), QSize(900, 650));
+        {
+            gpumem::ui::MainWindow reopened;
+            QCOMPARE(reopened.size(), QSize(900, 650));
+            QCOMPARE(reopened.pages()->currentIndex(), 2);
+            QVERIFY(reopened.isLargeFont());
+            QCOMPARE(QApplication::font().pointSizeF(), normal.pointSizeF() * 1.5);
+            reopened.setLargeFont(false);
+            QCOMPARE(QApplication::font().pointSizeF(), normal.pointSizeF());
+            reopened.close();
+        }
+    }
+
+    void helpPanelExplainsTheCurrentPage()
+    {
+        gpumem::ui::MainWindow window;
+        window.show();
+        window.pages()->setCurrentIndex(3);
+        window.findChild<QAction *>(QStringLiteral("helpAction"))->trigger();
+        auto *dock = window.findChild<QDockWidget *>(QStringLiteral("helpDock"));
+        QVERIFY(dock->isVisible());
+        const QString help = window.findChild<QTextBrowser *>(QStringLiteral("helpBrowser"))->toPlainText();
+        QVERIFY(help.contains(QStringLiteral("under-prediction rate")));
+        window.pages()->setCurrentIndex(0);
+        QVERIFY(window.findChild<QTextBrowser *>(QStringLiteral("helpBrowser"))
+                    ->toPlainText()
+                    .startsWith(QStringLiteral("Data")));
+    }
+
+    void demoLoadsABuiltInDatasetAndTrains()
+    {
+        QTemporaryDir datasets;
+        QVERIFY(QFile::copy(gpumem::tests::testDataPath("jobs_training.csv"),
+                            datasets.filePath(QStringLiteral("demo.csv"))));
+        qputenv("GPUMEM_DATASET_DIR", datasets.path().toLocal8Bit());
+        QCOMPARE(gpumem::ui::builtInDatasets(), QStringList{datasets.filePath(QStringLiteral("demo.csv"))});
+        gpumem::ui::MainWindow window;
+        window.show();
+        QSignalSpy finished(window.trainingPage(), &gpumem::ui::TrainingPage::trainingFinished);
+        window.findChild<QAction *>(QStringLiteral("demoAction"))->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+        QVERIFY(finished.at(0).at(0).toBool());
+        QCOMPARE(window.state()->presetName(), QStringLiteral("fast"));
+        QCOMPARE(window.pages()->currentWidget(), window.trainingPage());
+        QVERIFY(window.windowTitle().startsWith(QStringLiteral("demo.csv")));
+        // The loaded file is now among the recent files.
+        QCOMPARE(QSettings().value(QStringLiteral("data/recentFiles")).toStringList().value(0),
+                 datasets.filePath(QStringLiteral("demo.csv")));
+        qunsetenv("GPUMEM_DATASET_DIR");
+    }
+
+    void savesAndOpensProjects()
+    {
+        QTemporaryDir directory;
+        const QString project = directory.filePath(QStringLiteral("p.gpumem.json"));
+        {
+            gpumem::ui::MainWindow window;
+            QSignalSpy loaded(window.dataPage(), &gpumem::ui::DataPage::loadFinished);
+            window.openData(gpumem::tests::testDataPath("jobs.csv"));
+            QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+            window.state()->setRole(1, gpumem::data::ColumnRole::Ignored);
+            QVERIFY(window.saveProject(project));
+        }
+        gpumem::ui::MainWindow window;
+        QVERIFY(window.loadProject(project));
+        QCOMPARE(window.state()->roles()[1], gpumem::data::ColumnRole::Ignored);
+        QVERIFY(window.windowTitle().startsWith(QStringLiteral("p.gpumem.json")));
     }
 };
 

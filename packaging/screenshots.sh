@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Saves screenshots of every workbench page into docs/screenshots/: starts the
+# app under Xvfb with --screenshot-dir, which loads a dataset, shows the model,
+# trains with the fast preset, compares the models on 3 folds and predicts.
+# Uses the first built-in dataset (datasets/*.csv), else the test fixture; a
+# throw-away settings folder keeps the user's settings out of the pictures.
+#   packaging/screenshots.sh [BUILD_DIR] [DATA.csv]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build/dev}
+data=${2:-}
+if [[ -z $data ]]; then
+  data=$(find "$root/datasets" -maxdepth 1 -name '*.csv' | sort | head -n 1)
+fi
+[[ -n $data ]] || data="$root/tests/data/jobs_training.csv"
+out="$root/docs/screenshots"
+settings=$(mktemp -d)
+trap 'rm -rf "$settings"' EXIT
+mkdir -p "$out"
+echo "screenshots of $data into $out"
+XDG_CONFIG_HOME="$settings" GPUMEM_DATASET_DIR="$(dirname "$data")" \
+  xvfb-run -a -s "-screen 0 1600x1000x24" "$build/app/gpumem-workbench" --screenshot-dir "$out" "$data"
+ls -1 "$out"

@@ -1,0 +1,153 @@
+#include "UiTestSupport.h"
+#include "models/RegressorRegistry.h"
+#include "ui/ChartExport.h"
+#include "ui/ComparePage.h"
+#include "ui/ReportWriter.h"
+#include "ui/WorkbenchState.h"
+
+#include <QAbstractBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QFile>
+#include <QImage>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QXYSeries>
+
+#include <cmath>
+
+class TestComparePage : public QObject
+{
+    Q_OBJECT
+
+  private:
+    // Two quick models when the build has them; the network alone otherwise.
+    static QStringList quickModels()
+    {
+        QStringList names{QStringLiteral("bigru_transformer")};
+        for (const auto &name : gpumem::models::regressorNames())
+            if (name != "bigru_transformer" && names.size() < 2)
+                names << QString::fromStdString(name);
+        return names;
+    }
+
+  private Q_SLOTS:
+    void initTestCase() { gpumem::tests::isolateSettings("test_ComparePage"); }
+
+    void runsTwoFoldComparisonAndFillsCharts()
+    {
+        gpumem::ui::WorkbenchState state;
+        state.setTable(gpumem::tests::trainingTable(), gpumem::tests::testDataPath("jobs_training.csv"));
+        state.setHyperparameters(gpumem::tests::quickHyperparameters(2));
+        gpumem::ui::ComparePage page(&state);
+        page.show();
+        const QStringList models = quickModels();
+        page.setSelectedModels(models);
+        QCOMPARE(page.selectedModels(), models);
+        page.setFolds(2);
+        QSignalSpy finished(&page, &gpumem::ui::ComparePage::comparisonFinished);
+        QVERIFY(page.start());
+        QVERIFY(!page.findChild<QPushButton *>(QStringLiteral("runComparison"))->isEnabled());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 180000);
+        QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(page.statusText()));
+
+        const auto result = state.comparison();
+        QVERIFY(result);
+        QCOMPARE(result->models.size(), static_cast<std::size_t>(models.size()));
+        QCOMPARE(result->models.front().folds.size(), std::size_t{2});
+        // Five metric charts, then a scatter and a residual histogram per model.
+        QCOMPARE(page.chartViews().size(), static_cast<std::size_t>(5 + 2 * models.size()));
+        QChart *rmse = page.findChild<QChartView *>(QStringLiteral("chart_rmse"))->chart();
+        QVERIFY(rmse->title().contains(QStringLiteral("lower is better")));
+        auto *bars = qobject_cast<QAbstractBarSeries *>(rmse->series().front());
+        QVERIFY(bars);
+        QCOMPARE(bars->barSets().front()->count(), models.size());
+        // The first model is drawn on top, which is the last bar from the axis.
+        QCOMPARE(bars->barSets().front()->at(models.size() - 1), result->models.front().mean.rmse);
+        QVERIFY(page.findChild<QChartView *>(QStringLiteral("chart_r2"))
+                    ->chart()
+                    ->title()
+                    .contains(QStringLiteral("higher is better")));
+        // The scatter plots every row once: each row is a test row in exactly one of the 2 folds.
+        QChart *scatter = page.findChild<QChartView *>(QStringLiteral("scatter_bigru_transformer"))->chart();
+        QVERIFY(scatter);
+        QCOMPARE(static_cast<QXYSeries *>(scatter->series().front())->count(), 80);
+
+        QTableWidget *metrics = page.metricsTable();
+        QCOMPARE(metrics->rowCount(), static_cast<int>(models.size()));
+        int highlighted = 0;
+        for (int row = 0; row < metrics->rowCount(); ++row)
+            for (int column = 1; column <= 5; ++column)
+                highlighted += metrics->item(row, column)->font().bold() ? 1 : 0;
+        QCOMPARE(highlighted, 5);
+
+        // Under-predictions are listed with the shortfall actual − predicted, largest first.
+        QAbstractItemModel *worst = page.worstTable()->model();
+        QVERIFY(worst->rowCount() > 0);
+        for (int row = 0; row + 1 < worst->rowCount(); ++row)
+            QVERIFY(worst->index(row, 4).data(Qt::UserRole).toDouble() >=
+                    worst->index(row + 1, 4).data(Qt::UserRole).toDouble());
+        const double actual = worst->index(0, 2).data(Qt::UserRole).toDouble();
+        const double predicted = worst->index(0, 3).data(Qt::UserRole).toDouble();
+        QCOMPARE(worst->index(0, 4).data(Qt::UserRole).toDouble(), actual - predicted);
+
+        // Every chart saves as PNG and SVG, with its title and axis labels.
+        QTemporaryDir directory;
+        QChartView *rmseView = page.findChild<QChartView *>(QStringLiteral("chart_rmse"));
+        const QString png = directory.filePath(QStringLiteral("rmse.png"));
+        const QString svg = directory.filePath(QStringLiteral("rmse.svg"));
+        QVERIFY(gpumem::ui::saveWidgetPng(rmseView, png));
+        QVERIFY(gpumem::ui::saveWidgetSvg(rmseView, svg));
+        QCOMPARE(QImage(png).size(), rmseView->size() * rmseView->devicePixelRatio());
+        QFile svgFile(svg);
+        QVERIFY(svgFile.open(QIODevice::ReadOnly));
+        const QString drawing = QString::fromUtf8(svgFile.readAll());
+        QVERIFY(drawing.contains(QStringLiteral("<svg")));
+        QVERIFY(drawing.contains(QStringLiteral("lower is better")));
+
+        // The report of what is on show, as PDF and HTML.
+        const gpumem::ui::ReportContent content = page.reportContent();
+        QCOMPARE(content.figures.size(), page.chartViews().size());
+        const QString pdf = directory.filePath(QStringLiteral("report.pdf"));
+        const QString html = directory.filePath(QStringLiteral("report.html"));
+        gpumem::ui::writePdfReport(pdf, content);
+        gpumem::ui::writeHtmlReport(html, content);
+        QFile pdfFile(pdf);
+        QVERIFY(pdfFile.open(QIODevice::ReadOnly));
+        QVERIFY(pdfFile.read(5) == "%PDF-");
+        QVERIFY(pdfFile.size() > 20000);
+        QFile htmlFile(html);
+        QVERIFY(htmlFile.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(htmlFile.readAll());
+        QCOMPARE(text.count(QStringLiteral("<img src=\"data:image/png;base64,")),
+                 static_cast<qsizetype>(page.chartViews().size()));
+        QVERIFY(text.contains(QStringLiteral("jobs_training.csv")));
+        QVERIFY(text.contains(QStringLiteral("<td class=\"name\">d_model</td><td>16</td>")));
+        QVERIFY(text.contains(QStringLiteral("LibTorch"), Qt::CaseInsensitive));
+    }
+
+    void cancelsARunningComparison()
+    {
+        gpumem::ui::WorkbenchState state;
+        state.setTable(gpumem::tests::trainingTable(), gpumem::tests::testDataPath("jobs_training.csv"));
+        state.setHyperparameters(gpumem::tests::quickHyperparameters(5000));
+        gpumem::ui::ComparePage page(&state);
+        page.setSelectedModels({QStringLiteral("bigru_transformer")});
+        page.setFolds(2);
+        QSignalSpy finished(&page, &gpumem::ui::ComparePage::comparisonFinished);
+        QVERIFY(page.start());
+        QTest::qWait(500);
+        page.cancel();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+        QCOMPARE(finished.at(0).at(0).toBool(), false);
+        QVERIFY(!page.isRunning());
+    }
+};
+
+QTEST_MAIN(TestComparePage)
+#include "test_ComparePage.moc"

@@ -1,0 +1,144 @@
+#include "UiTestSupport.h"
+#include "ui/DataPage.h"
+#include "ui/QCustomPlotInclude.h"
+#include "ui/TableCopy.h"
+#include "ui/WorkbenchState.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTest>
+
+using gpumem::data::ColumnRole;
+
+class TestDataPage : public QObject
+{
+    Q_OBJECT
+
+  private:
+    // Opens path in page and waits for the background load.
+    static bool load(gpumem::ui::DataPage &page, const QString &path)
+    {
+        QSignalSpy finished(&page, &gpumem::ui::DataPage::loadFinished);
+        page.openFile(path);
+        if (!finished.wait(20000) && finished.isEmpty())
+            return false;
+        return finished.at(0).at(0).toBool();
+    }
+
+  private Q_SLOTS:
+    void initTestCase() { gpumem::tests::isolateSettings("test_DataPage"); }
+
+    void loadsCsvIntoLazyTable()
+    {
+        gpumem::ui::WorkbenchState state;
+        gpumem::ui::DataPage page(&state);
+        page.show();
+        QVERIFY(load(page, gpumem::tests::testDataPath("jobs.csv")));
+        auto *view = page.findChild<QTableView *>(QStringLiteral("dataTable"));
+        QVERIFY(view);
+        QCOMPARE(view->model()->rowCount(), 4);
+        QCOMPARE(view->model()->columnCount(), 5);
+        // Row 2 of tests/data/jobs.csv: r2,64,sgd,"[...]",1490
+        QCOMPARE(view->model()->index(1, 0).data().toString(), QStringLiteral("r2"));
+        QCOMPARE(view->model()->index(1, 1).data().toString(), QStringLiteral("64"));
+        QCOMPARE(view->model()->index(1, 4).data().toString(), QStringLiteral("1490"));
+        QVERIFY(view->model()->index(1, 3).data().toString().startsWith(QStringLiteral("3 layers: linear, ReLU")));
+    }
+
+    void prefillsRolesAndLetsTheUserChangeThem()
+    {
+        gpumem::ui::WorkbenchState state;
+        gpumem::ui::DataPage page(&state);
+        page.show();
+        QVERIFY(load(page, gpumem::tests::testDataPath("jobs.csv")));
+        // memory_mib speaks of memory, so it is the inferred target; the run ids are ignored.
+        QCOMPARE(state.targetName(), std::string("memory_mib"));
+        QCOMPARE(state.roles()[0], ColumnRole::Ignored);
+        QCOMPARE(state.roles()[3], ColumnRole::Sequence);
+        auto *editor = page.findChild<QTableWidget *>(QStringLiteral("columnEditor"));
+        QCOMPARE(editor->rowCount(), 5);
+        QCOMPARE(editor->item(1, 1)->text(), QStringLiteral("numeric"));
+
+        auto *batchRole = page.findChild<QComboBox *>(QStringLiteral("role_batch"));
+        QVERIFY(batchRole);
+        QCOMPARE(batchRole->currentText(), QStringLiteral("feature"));
+        const int ignored = batchRole->findText(QStringLiteral("ignored"));
+        batchRole->setCurrentIndex(ignored);
+        Q_EMIT batchRole->activated(ignored);
+        QCOMPARE(state.roles()[1], ColumnRole::Ignored);
+        auto *view = page.findChild<QTableView *>(QStringLiteral("dataTable"));
+        QVERIFY(view->model()->headerData(1, Qt::Horizontal).toString().contains(QStringLiteral("ignored")));
+
+        // Making batch the target turns the old target into a feature: one target per dataset.
+        const int target = batchRole->findText(QStringLiteral("target"));
+        batchRole->setCurrentIndex(target);
+        Q_EMIT batchRole->activated(target);
+        QCOMPARE(state.targetName(), std::string("batch"));
+        QCOMPARE(state.roles()[4], ColumnRole::Feature);
+        auto *memoryRole = page.findChild<QComboBox *>(QStringLiteral("role_memory_mib"));
+        QCOMPARE(memoryRole->currentText(), QStringLiteral("feature"));
+    }
+
+    void showsSummaryAndTargetHistogram()
+    {
+        gpumem::ui::WorkbenchState state;
+        gpumem::ui::DataPage page(&state);
+        page.show();
+        QVERIFY(load(page, gpumem::tests::testDataPath("jobs.csv")));
+        auto *editor = page.findChild<QTableWidget *>(QStringLiteral("columnEditor"));
+        editor->setCurrentCell(4, 0);
+        const QString summary = page.findChild<QLabel *>(QStringLiteral("columnSummary"))->text();
+        // memory_mib: 1545, 1490, 1610, 1702 → min 1490, max 1702, mean 1586.75.
+        QVERIFY2(summary.contains(QStringLiteral("min 1490")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("max 1702")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("mean 1586.75")), qPrintable(summary));
+        auto *histogram = page.findChild<QCustomPlot *>(QStringLiteral("targetHistogram"));
+        QCOMPARE(histogram->plottableCount(), 1);
+        auto *bars = qobject_cast<QCPBars *>(histogram->plottable(0));
+        double total = 0.0;
+        for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it)
+            total += it->value;
+        QCOMPARE(total, 4.0);
+    }
+
+    void showsOneLineErrorForBadFile()
+    {
+        gpumem::ui::WorkbenchState state;
+        gpumem::ui::DataPage page(&state);
+        page.show();
+        QVERIFY(!load(page, gpumem::tests::testDataPath("ragged.csv")));
+        auto *panel = page.findChild<QLabel *>(QStringLiteral("dataErrorPanel"));
+        QVERIFY(panel->isVisible());
+        // Line 3 of ragged.csv has two fields where the header has three.
+        QVERIFY2(panel->text().contains(QStringLiteral("ragged.csv:3")), qPrintable(panel->text()));
+        QVERIFY(!panel->text().contains(QLatin1Char('\n')));
+        QVERIFY(!state.table());
+
+        // A good file afterwards hides the panel.
+        QVERIFY(load(page, gpumem::tests::testDataPath("jobs.csv")));
+        QVERIFY(!panel->isVisible());
+    }
+
+    void copiesSelectionAsTabSeparatedText()
+    {
+        gpumem::ui::WorkbenchState state;
+        gpumem::ui::DataPage page(&state);
+        page.show();
+        QVERIFY(load(page, gpumem::tests::testDataPath("jobs.csv")));
+        auto *view = page.findChild<QTableView *>(QStringLiteral("dataTable"));
+        view->selectionModel()->select(view->model()->index(0, 1), QItemSelectionModel::Select);
+        view->selectionModel()->select(view->model()->index(0, 2), QItemSelectionModel::Select);
+        view->selectionModel()->select(view->model()->index(1, 1), QItemSelectionModel::Select);
+        view->selectionModel()->select(view->model()->index(1, 2), QItemSelectionModel::Select);
+        const QStringList lines = gpumem::ui::selectionAsTabSeparatedText(view).split(QLatin1Char('\n'));
+        QCOMPARE(lines.at(1), QStringLiteral("32\tadam"));
+        QCOMPARE(lines.at(2), QStringLiteral("64\tsgd"));
+        QVERIFY(lines.at(0).startsWith(QStringLiteral("batch")));
+    }
+};
+
+QTEST_MAIN(TestDataPage)
+#include "test_DataPage.moc"

@@ -1,0 +1,91 @@
+#include "UiTestSupport.h"
+#include "data/Dataset.h"
+#include "models/NeuralNetworkRegressor.h"
+#include "ui/PredictPage.h"
+#include "ui/TrainingPage.h"
+#include "ui/WorkbenchState.h"
+
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+class TestPredictPage : public QObject
+{
+    Q_OBJECT
+
+  private:
+    std::shared_ptr<gpumem::models::NeuralNetworkRegressor> mModel;
+    std::shared_ptr<const gpumem::data::Table> mTable;
+
+  private Q_SLOTS:
+    void initTestCase()
+    {
+        gpumem::tests::isolateSettings("test_PredictPage");
+        mTable = gpumem::tests::trainingTable();
+        gpumem::ui::WorkbenchState state;
+        state.setTable(mTable, gpumem::tests::testDataPath("jobs_training.csv"));
+        std::vector<std::string> warnings;
+        const auto dataset = state.buildDataset(warnings);
+        mModel = std::make_shared<gpumem::models::NeuralNetworkRegressor>(gpumem::tests::quickHyperparameters(3));
+        std::vector<Eigen::Index> rows(dataset->rowCount());
+        for (std::size_t row = 0; row < rows.size(); ++row)
+            rows[row] = static_cast<Eigen::Index>(row);
+        mModel->fit(*dataset, rows);
+    }
+
+    void predictsOneJobLive()
+    {
+        gpumem::ui::WorkbenchState state;
+        state.setTable(mTable, gpumem::tests::testDataPath("jobs_training.csv"));
+        gpumem::ui::TrainingPage training(&state);
+        gpumem::ui::PredictPage page(&state, &training);
+        page.setModel(mModel, QStringLiteral("test model"));
+        QVERIFY(page.hasModel());
+        // The form starts from the first data row, so the prediction is the model's for that row.
+        std::vector<std::string> warnings;
+        const auto dataset = state.buildDataset(warnings);
+        const double firstRow = mModel->predict(*dataset)[0];
+        QVERIFY2(std::isfinite(page.currentPrediction()), qPrintable(page.predictionText()));
+        QCOMPARE(std::round(page.currentPrediction() * 1000.0), std::round(firstRow * 1000.0));
+
+        const double before = page.currentPrediction();
+        QVERIFY(page.setInput(QStringLiteral("batch"), QStringLiteral("256")));
+        QVERIFY(std::isfinite(page.currentPrediction()));
+        QVERIFY(page.currentPrediction() != before);
+        QVERIFY(page.predictionText().contains(QStringLiteral("MiB")));
+
+        // A malformed layer list shows core's message instead of a number.
+        QVERIFY(page.setInput(QStringLiteral("layers"), QStringLiteral("[('linear', 10")));
+        QVERIFY(std::isnan(page.currentPrediction()));
+        QVERIFY(!page.predictionText().contains(QStringLiteral("MiB")));
+    }
+
+    void predictsAWholeFileLikeTheCommandLine()
+    {
+        gpumem::ui::WorkbenchState state;
+        gpumem::ui::TrainingPage training(&state);
+        gpumem::ui::PredictPage page(&state, &training);
+        page.setModel(mModel, QStringLiteral("test model"));
+        QTemporaryDir directory;
+        const QString output = directory.filePath(QStringLiteral("predictions.csv"));
+        QSignalSpy finished(&page, &gpumem::ui::PredictPage::predictionFinished);
+        page.predictFile(gpumem::tests::testDataPath("jobs_training.csv"), output);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(page.statusText()));
+        QFile file(output);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(file.readAll()).trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 81);
+        QCOMPARE(lines.front(), QStringLiteral("prediction,actual,error"));
+        // Row 1 of jobs_training.csv has memory_mib 1353; error = prediction − actual.
+        const QStringList first = lines.at(1).split(QLatin1Char(','));
+        QCOMPARE(first.at(1).toDouble(), 1353.0);
+        QVERIFY(std::abs(first.at(2).toDouble() - (first.at(0).toDouble() - 1353.0)) < 1e-6 * 1353.0);
+    }
+};
+
+QTEST_MAIN(TestPredictPage)
+#include "test_PredictPage.moc"

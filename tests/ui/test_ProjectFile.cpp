@@ -1,0 +1,163 @@
+#include "UiTestSupport.h"
+#include "io/InputError.h"
+#include "io/JsonValue.h"
+#include "models/RegressorRegistry.h"
+#include "ui/ProjectFile.h"
+#include "ui/WorkbenchState.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using gpumem::data::ColumnRole;
+
+class TestProjectFile : public QObject
+{
+    Q_OBJECT
+
+  private:
+    static gpumem::evaluation::ExperimentResult handMadeResult(Eigen::Index rows)
+    {
+        gpumem::evaluation::ExperimentResult result;
+        result.splits.resize(2);
+        result.best = "bigru_transformer";
+        result.seconds = 1.5;
+        gpumem::evaluation::ModelResult model{"bigru_transformer",
+                                              "BiGRU-Transformer",
+                                              gpumem::models::regressorHyperparameters("bigru_transformer"),
+                                              {},
+                                              {},
+                                              {},
+                                              0.25,
+                                              0.5,
+                                              {},
+                                              {}};
+        model.mean.rmse = 12.5;
+        model.mean.r2 = 0.75;
+        model.mean.underRate = 0.5;
+        model.standardDeviation.rmse = 2.0;
+        model.mean.mape = std::nan("");
+        for (int fold = 0; fold < 2; ++fold) {
+            gpumem::evaluation::FoldResult foldResult;
+            foldResult.fold = fold;
+            foldResult.metrics.rmse = 11.0 + 3.0 * fold;
+            model.folds.push_back(foldResult);
+        }
+        model.predictions = Eigen::VectorXd::LinSpaced(rows, 1000.0, 2000.0);
+        model.predictions[1] = std::nan(""); // a row never tested
+        result.models.push_back(model);
+        gpumem::evaluation::PairedTest test;
+        test.model = "random_forest";
+        test.versus = "bigru_transformer";
+        test.test = "paired_t";
+        test.metric = "rmse per fold";
+        test.pairs = 2;
+        test.statistic = 1.25;
+        test.pValue = 0.043;
+        result.significance.push_back(test);
+        return result;
+    }
+
+  private Q_SLOTS:
+    void initTestCase() { gpumem::tests::isolateSettings("test_ProjectFile"); }
+
+    void savesAndReloadsTheWholeExperiment()
+    {
+        QTemporaryDir directory;
+        const QString dataPath = directory.filePath(QStringLiteral("jobs.csv"));
+        QVERIFY(QFile::copy(gpumem::tests::testDataPath("jobs.csv"), dataPath));
+
+        gpumem::ui::WorkbenchState state;
+        state.setTable(std::make_shared<const gpumem::data::Table>(gpumem::data::loadTable(dataPath.toStdString())),
+                       dataPath);
+        state.setRole(1, ColumnRole::Ignored);
+        state.setBadCellPolicy(gpumem::data::BadCellPolicy::DropRow);
+        auto hyperparameters = state.hyperparameters();
+        hyperparameters.set("epochs", std::int64_t{7});
+        hyperparameters.set("schedule", std::string("cosine"));
+        state.setHyperparameters(hyperparameters);
+        state.setPresetName(QStringLiteral("custom"));
+        std::vector<std::string> warnings;
+        state.setComparison(std::make_shared<const gpumem::evaluation::ExperimentResult>(handMadeResult(4)),
+                            state.buildDataset(warnings));
+
+        const QString projectPath = directory.filePath(QStringLiteral("experiment.gpumem.json"));
+        gpumem::ui::writeProjectFile(projectPath, state);
+        const auto json = gpumem::io::readJsonFile(projectPath.toStdString());
+        QCOMPARE(json.at("format").toString(), std::string("gpumem-workbench-project"));
+        QCOMPARE(json.at("data").at("roles").at("batch").toString(), std::string("ignored"));
+        QCOMPARE(json.at("data").at("relative_path").toString(), std::string("jobs.csv"));
+
+        gpumem::ui::WorkbenchState reloaded;
+        gpumem::ui::readProjectFile(projectPath, reloaded);
+        QVERIFY(reloaded.table());
+        QCOMPARE(reloaded.table()->rowCount(), std::size_t{4});
+        QCOMPARE(reloaded.roles(), state.roles());
+        QCOMPARE(reloaded.badCellPolicy(), gpumem::data::BadCellPolicy::DropRow);
+        QCOMPARE(reloaded.presetName(), QStringLiteral("custom"));
+        QCOMPARE(reloaded.hyperparameters().integer("epochs"), std::int64_t{7});
+        QCOMPARE(reloaded.hyperparameters().choice("schedule"), std::string("cosine"));
+
+        const auto comparison = reloaded.comparison();
+        QVERIFY(comparison);
+        QCOMPARE(comparison->splits.size(), std::size_t{2});
+        QCOMPARE(comparison->best, std::string("bigru_transformer"));
+        const auto &model = comparison->models.front();
+        QCOMPARE(model.title, std::string("BiGRU-Transformer"));
+        QCOMPARE(model.mean.rmse, 12.5);
+        QCOMPARE(model.standardDeviation.rmse, 2.0);
+        QVERIFY(std::isnan(model.mean.mape));
+        QCOMPARE(model.folds.size(), std::size_t{2});
+        QCOMPARE(model.folds[1].metrics.rmse, 14.0);
+        QCOMPARE(model.predictions.size(), Eigen::Index{4});
+        QCOMPARE(model.predictions[0], 1000.0);
+        QVERIFY(std::isnan(model.predictions[1]));
+        QCOMPARE(model.predictions[3], 2000.0);
+        QCOMPARE(comparison->significance.front().pValue, 0.043);
+        QVERIFY(reloaded.comparisonDataset());
+        QCOMPARE(reloaded.comparisonDataset()->rowCount(), std::size_t{4});
+    }
+
+    void findsMovedDataNextToTheProject()
+    {
+        QTemporaryDir first;
+        const QString dataPath = first.filePath(QStringLiteral("jobs.csv"));
+        QVERIFY(QFile::copy(gpumem::tests::testDataPath("jobs.csv"), dataPath));
+        gpumem::ui::WorkbenchState state;
+        state.setTable(std::make_shared<const gpumem::data::Table>(gpumem::data::loadTable(dataPath.toStdString())),
+                       dataPath);
+        const QString projectPath = first.filePath(QStringLiteral("p.gpumem.json"));
+        gpumem::ui::writeProjectFile(projectPath, state);
+
+        QTemporaryDir second;
+        QVERIFY(QFile::rename(dataPath, second.filePath(QStringLiteral("jobs.csv"))));
+        QVERIFY(QFile::rename(projectPath, second.filePath(QStringLiteral("p.gpumem.json"))));
+        gpumem::ui::WorkbenchState reloaded;
+        gpumem::ui::readProjectFile(second.filePath(QStringLiteral("p.gpumem.json")), reloaded);
+        QCOMPARE(reloaded.dataPath(), second.filePath(QStringLiteral("jobs.csv")));
+    }
+
+    void rejectsFilesThatAreNotProjects()
+    {
+        QTemporaryDir directory;
+        const QString path = directory.filePath(QStringLiteral("preset.json"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\"epochs\": 3}\n");
+        file.close();
+        gpumem::ui::WorkbenchState state;
+        try {
+            gpumem::ui::readProjectFile(path, state);
+            QFAIL("a preset was read as a project");
+        } catch (const gpumem::io::InputError &error) {
+            QVERIFY(QString::fromStdString(error.what()).contains(QStringLiteral("preset.json")));
+        }
+        QVERIFY(!state.table());
+    }
+};
+
+QTEST_MAIN(TestProjectFile)
+#include "test_ProjectFile.moc"

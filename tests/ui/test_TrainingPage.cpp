@@ -1,0 +1,79 @@
+#include "UiTestSupport.h"
+#include "ui/LossPlot.h"
+#include "ui/TrainingPage.h"
+#include "ui/WorkbenchState.h"
+
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTest>
+
+class TestTrainingPage : public QObject
+{
+    Q_OBJECT
+
+  private Q_SLOTS:
+    void initTestCase() { gpumem::tests::isolateSettings("test_TrainingPage"); }
+
+    void trainsLiveAndKeepsTheModel()
+    {
+        gpumem::ui::WorkbenchState state;
+        state.setTable(gpumem::tests::trainingTable(), gpumem::tests::testDataPath("jobs_training.csv"));
+        state.setHyperparameters(gpumem::tests::quickHyperparameters(3));
+        gpumem::ui::TrainingPage page(&state);
+        page.show();
+        QSignalSpy finished(&page, &gpumem::ui::TrainingPage::trainingFinished);
+        QVERIFY(page.start());
+        QVERIFY(page.isRunning());
+        QVERIFY(!page.findChild<QPushButton *>(QStringLiteral("startTraining"))->isEnabled());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+        QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(page.statusText()));
+        QVERIFY(page.trainedModel());
+        QVERIFY(page.trainedModel()->isFitted());
+        // 80 rows, 10% kept for validation: 72 training rows in batches of 8 → 9 batches per epoch.
+        QCOMPARE(page.plot()->batchPointCount(), 3 * 9);
+        QCOMPARE(page.plot()->epochPointCount(), 3);
+        QVERIFY(page.findChild<QPushButton *>(QStringLiteral("startTraining"))->isEnabled());
+        QVERIFY(page.findChild<QPushButton *>(QStringLiteral("saveModel"))->isEnabled());
+    }
+
+    void pausesResumesAndStops()
+    {
+        gpumem::ui::WorkbenchState state;
+        state.setTable(gpumem::tests::trainingTable(), gpumem::tests::testDataPath("jobs_training.csv"));
+        state.setHyperparameters(gpumem::tests::quickHyperparameters(5000));
+        gpumem::ui::TrainingPage page(&state);
+        page.show();
+        QSignalSpy finished(&page, &gpumem::ui::TrainingPage::trainingFinished);
+        QVERIFY(page.start());
+        QTRY_VERIFY_WITH_TIMEOUT(page.plot()->batchPointCount() > 3, 60000);
+        QTRY_VERIFY(page.plot()->replotCount() > 0);
+
+        page.pause();
+        QVERIFY(page.findChild<QPushButton *>(QStringLiteral("resumeTraining"))->isEnabled());
+        QVERIFY(!page.findChild<QPushButton *>(QStringLiteral("pauseTraining"))->isEnabled());
+        // Paused training produces no batches: after the one in flight, the count holds still.
+        QTest::qWait(300);
+        const int paused = page.plot()->batchPointCount();
+        QTest::qWait(300);
+        QCOMPARE(page.plot()->batchPointCount(), paused);
+
+        page.resume();
+        QTRY_VERIFY_WITH_TIMEOUT(page.plot()->batchPointCount() > paused, 30000);
+        page.stop();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        QCOMPARE(finished.at(0).at(0).toBool(), false);
+        QVERIFY(!page.trainedModel());
+        QVERIFY(!page.isRunning());
+    }
+
+    void refusesToStartWithoutData()
+    {
+        gpumem::ui::WorkbenchState state;
+        gpumem::ui::TrainingPage page(&state);
+        QVERIFY(!page.start());
+        QVERIFY(page.statusText().contains(QStringLiteral("No data")));
+    }
+};
+
+QTEST_MAIN(TestTrainingPage)
+#include "test_TrainingPage.moc"

@@ -1,0 +1,118 @@
+#pragma once
+
+#include "evaluation/Experiment.h"
+#include "training/TrainingProgress.h"
+#include "ui/ReportWriter.h"
+
+#include <QFutureWatcher>
+#include <QWidget>
+
+#include <map>
+#include <memory>
+
+class QChart;
+class QChartView;
+class QComboBox;
+class QDoubleSpinBox;
+class QGridLayout;
+class QLabel;
+class QListWidget;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QStandardItemModel;
+class QTableView;
+class QTableWidget;
+class QTabWidget;
+
+namespace gpumem::ui {
+
+class ProgressBridge;
+class WorkbenchState;
+
+// The comparison page: choose models, k-fold or hold-out and a seed; run the
+// comparison in the background with per-model progress and cancel; then read
+// the results side by side: a bar chart per metric with fold error bars, the
+// metrics table (best highlighted, significance marked), predicted-vs-actual
+// scatter and residual histogram per model, and the worst under-predictions.
+class ComparePage : public QWidget
+{
+    Q_OBJECT
+
+  public:
+    explicit ComparePage(WorkbenchState *state, QWidget *parent = nullptr);
+    ~ComparePage() override;
+
+    // Ticks exactly the given models (registry names) in the list.
+    void setSelectedModels(const QStringList &names);
+    QStringList selectedModels() const;
+    void setFolds(int folds);
+    // Starts the comparison; returns false (and shows why) when it cannot run.
+    bool start();
+    void cancel();
+    bool isRunning() const;
+
+    // The charts on show, for tests and export.
+    std::vector<QChartView *> chartViews() const { return mChartViews; }
+    QTableWidget *metricsTable() const { return mMetrics; }
+    QTableView *worstTable() const { return mWorstView; }
+    QString statusText() const;
+    // Gathers the report of the comparison on show.
+    ReportContent reportContent();
+
+  Q_SIGNALS:
+    void comparisonFinished(bool succeeded);
+
+  private:
+    struct Outcome
+    {
+        std::shared_ptr<const evaluation::ExperimentResult> result;
+        QString error;
+    };
+    struct ModelProgress
+    {
+        int row = 0;
+        int foldsDone = 0;
+        int folds = 1;
+        QProgressBar *bar = nullptr;
+    };
+
+    void finish();
+    void takeBatches();
+    void takeEpochs();
+    void setModelFraction(const QString &model, double withinFold);
+    void showResults();
+    void clearCharts();
+    QChartView *addChart(QChart *chart, QGridLayout *grid, int index, int columns, const QString &name);
+    void fillMetricsTable(const evaluation::ExperimentResult &result);
+    void fillWorstTable(const evaluation::ExperimentResult &result, const data::Dataset &dataset);
+    void rememberSettings() const;
+    void updateButtons();
+
+    WorkbenchState *mState;
+    ProgressBridge *mBridge;
+    QListWidget *mModels;
+    QComboBox *mValidation;
+    QSpinBox *mFolds;
+    QDoubleSpinBox *mTestFraction;
+    QSpinBox *mSeed;
+    QPushButton *mRun;
+    QPushButton *mCancel;
+    QProgressBar *mOverall;
+    QTableWidget *mProgressTable;
+    QLabel *mStatus;
+    QTabWidget *mResults;
+    QGridLayout *mMetricGrid;
+    QGridLayout *mScatterGrid;
+    QGridLayout *mResidualGrid;
+    QTableWidget *mMetrics;
+    QStandardItemModel *mWorst;
+    QTableView *mWorstView;
+    std::vector<QChartView *> mChartViews;
+    std::map<QString, ModelProgress> mProgress;
+    QFutureWatcher<Outcome> mWatcher;
+    std::shared_ptr<const data::Dataset> mRunningDataset;
+    std::shared_ptr<training::TrainingControl> mControl; // shared with the runner; thread-safe itself
+};
+
+} // namespace gpumem::ui

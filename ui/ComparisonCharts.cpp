@@ -1,0 +1,248 @@
+#include "ui/ComparisonCharts.h"
+
+#include "ui/QtText.h"
+
+#include <QAreaSeries>
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QHorizontalBarSeries>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace gpumem::ui {
+
+namespace {
+
+void styleChart(QChart *chart, const QString &title)
+{
+    chart->setTitle(title);
+    QFont titleFont = chart->titleFont();
+    titleFont.setBold(true);
+    chart->setTitleFont(titleFont);
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+}
+
+} // namespace
+
+const std::vector<MetricInfo> &chartedMetrics()
+{
+    static const std::vector<MetricInfo> metrics = {
+        {"mse", QObject::tr("MSE"), QObject::tr("MiB²"), false, &evaluation::RegressionMetrics::mse},
+        {"rmse", QObject::tr("RMSE"), QObject::tr("MiB"), false, &evaluation::RegressionMetrics::rmse},
+        {"mae", QObject::tr("MAE"), QObject::tr("MiB"), false, &evaluation::RegressionMetrics::mae},
+        {"r2", QObject::tr("R²"), QString(), true, &evaluation::RegressionMetrics::r2},
+        {"under_rate", QObject::tr("Under-prediction rate"), QString(), false,
+         &evaluation::RegressionMetrics::underRate},
+    };
+    return metrics;
+}
+
+QString metricHeading(const MetricInfo &metric)
+{
+    const QString unit = metric.unit.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(metric.unit);
+    return metric.title + unit +
+           (metric.higherIsBetter ? QObject::tr("  ↑ higher is better") : QObject::tr("  ↓ lower is better"));
+}
+
+QChart *metricBarChart(const evaluation::ExperimentResult &result, const MetricInfo &metric)
+{
+    auto *chart = new QChart;
+    styleChart(chart, metricHeading(metric));
+    auto *set = new QBarSet(metric.title);
+    set->setColor(metric.higherIsBetter ? QColor(44, 160, 44) : QColor(31, 119, 180));
+    QStringList categories;
+    double low = 0.0;
+    double high = 0.0;
+    // Horizontal bars grow upwards from the first category: adding the models last
+    // to first puts the first model on top, in the metrics table's order.
+    for (auto it = result.models.rbegin(); it != result.models.rend(); ++it) {
+        const auto &model = *it;
+        const double mean = model.mean.*metric.member;
+        const double spread = model.standardDeviation.*metric.member;
+        *set << mean;
+        categories << qtText(model.title);
+        low = std::min(low, mean - spread);
+        high = std::max(high, mean + spread);
+    }
+    // Horizontal bars: the model names sit on the left, where there is room to read them.
+    auto *bars = new QHorizontalBarSeries;
+    bars->append(set);
+    bars->setBarWidth(0.6);
+    chart->addSeries(bars);
+    auto *axisModels = new QBarCategoryAxis;
+    axisModels->append(categories);
+    auto *axisValues = new QValueAxis;
+    axisValues->setRange(low, high > low ? high * 1.08 : low + 1.0);
+    axisValues->setLabelFormat(QStringLiteral("%.4g"));
+    axisValues->setTitleText(metric.unit.isEmpty() ? metric.title : metric.unit);
+    axisValues->applyNiceNumbers();
+    chart->addAxis(axisModels, Qt::AlignLeft);
+    chart->addAxis(axisValues, Qt::AlignBottom);
+    bars->attachAxis(axisModels);
+    bars->attachAxis(axisValues);
+
+    // Error bars: a cap, the whisker and a cap per model, at the category's index.
+    for (std::size_t index = 0; index < result.models.size(); ++index) {
+        const auto &model = result.models[index];
+        if (model.folds.size() < 2)
+            continue;
+        const double mean = model.mean.*metric.member;
+        const double spread = model.standardDeviation.*metric.member;
+        const double y = static_cast<double>(result.models.size() - 1 - index);
+        auto *whisker = new QLineSeries;
+        whisker->setPen(QPen(Qt::black, 1.5));
+        *whisker << QPointF(mean - spread, y - 0.12) << QPointF(mean - spread, y + 0.12) << QPointF(mean - spread, y)
+                 << QPointF(mean + spread, y) << QPointF(mean + spread, y - 0.12) << QPointF(mean + spread, y + 0.12);
+        chart->addSeries(whisker);
+        whisker->attachAxis(axisValues);
+        whisker->attachAxis(axisModels);
+    }
+    chart->legend()->hide();
+    return chart;
+}
+
+QChart *predictedVsActualChart(const QString &title, const Eigen::VectorXd &actual, const Eigen::VectorXd &predicted,
+                               int maxPoints)
+{
+    auto *chart = new QChart;
+    styleChart(chart, title);
+    auto *points = new QScatterSeries;
+    points->setName(QObject::tr("jobs"));
+    points->setMarkerSize(5);
+    points->setColor(QColor(31, 119, 180, 150));
+    points->setBorderColor(Qt::transparent);
+    const Eigen::Index rows = std::min(actual.size(), predicted.size());
+    const Eigen::Index step = std::max<Eigen::Index>(1, rows / std::max(1, maxPoints));
+    double low = std::numeric_limits<double>::infinity();
+    double high = -low;
+    QList<QPointF> data;
+    for (Eigen::Index row = 0; row < rows; row += step) {
+        if (!std::isfinite(predicted[row]) || !std::isfinite(actual[row]))
+            continue;
+        data << QPointF(actual[row], predicted[row]);
+        low = std::min({low, actual[row], predicted[row]});
+        high = std::max({high, actual[row], predicted[row]});
+    }
+    points->replace(data);
+    if (!std::isfinite(low)) {
+        low = 0.0;
+        high = 1.0;
+    }
+    const double pad = (high - low) * 0.04 + 1.0;
+    low -= pad;
+    high += pad;
+    chart->addSeries(points);
+
+    auto *diagonal = new QLineSeries;
+    diagonal->setName(QObject::tr("y = x (perfect)"));
+    diagonal->setPen(QPen(QColor(60, 60, 60), 1.5));
+    *diagonal << QPointF(low, low) << QPointF(high, high);
+    chart->addSeries(diagonal);
+
+    std::vector<QLineSeries *> capacities;
+    for (int gib : {16, 24, 40, 80}) {
+        const double mib = gib * 1024.0;
+        if (mib < low || mib > high)
+            continue;
+        auto *line = new QLineSeries;
+        line->setName(QObject::tr("%1 GiB GPU").arg(gib));
+        line->setPen(QPen(QColor(214, 39, 40, 170), 1.2, Qt::DashLine));
+        *line << QPointF(low, mib) << QPointF(high, mib);
+        chart->addSeries(line);
+        capacities.push_back(line);
+    }
+    auto *axisX = new QValueAxis;
+    axisX->setRange(low, high);
+    axisX->setTitleText(QObject::tr("actual peak memory (MiB)"));
+    axisX->setLabelFormat(QStringLiteral("%.0f"));
+    axisX->applyNiceNumbers();
+    auto *axisY = new QValueAxis;
+    axisY->setRange(low, high);
+    axisY->setTitleText(QObject::tr("predicted (MiB)"));
+    axisY->setLabelFormat(QStringLiteral("%.0f"));
+    axisY->applyNiceNumbers();
+    // The lines span the rounded axes, corner to corner.
+    diagonal->replace({QPointF(axisX->min(), axisX->min()), QPointF(axisX->max(), axisX->max())});
+    for (QLineSeries *line : capacities)
+        line->replace({QPointF(axisX->min(), line->at(0).y()), QPointF(axisX->max(), line->at(0).y())});
+    chart->addAxis(axisX, Qt::AlignBottom);
+    chart->addAxis(axisY, Qt::AlignLeft);
+    for (QAbstractSeries *series : chart->series()) {
+        series->attachAxis(axisX);
+        series->attachAxis(axisY);
+    }
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    return chart;
+}
+
+QChart *residualHistogramChart(const QString &title, const Eigen::VectorXd &actual, const Eigen::VectorXd &predicted)
+{
+    auto *chart = new QChart;
+    styleChart(chart, title);
+    std::vector<double> residuals;
+    const Eigen::Index rows = std::min(actual.size(), predicted.size());
+    for (Eigen::Index row = 0; row < rows; ++row)
+        if (std::isfinite(predicted[row]) && std::isfinite(actual[row]))
+            residuals.push_back(predicted[row] - actual[row]);
+    if (residuals.empty())
+        return chart;
+    const auto [minimum, maximum] = std::minmax_element(residuals.begin(), residuals.end());
+    // Symmetric around zero, so that under- and over-prediction are read at a glance.
+    const double reach = std::max({std::abs(*minimum), std::abs(*maximum), 1.0});
+    // An even bin count puts zero on a bin edge, so no bar mixes under- and over-prediction.
+    const int bins = std::clamp(static_cast<int>(std::sqrt(static_cast<double>(residuals.size()))), 6, 40) / 2 * 2;
+    const double width = 2.0 * reach / bins;
+    std::vector<double> counts(static_cast<std::size_t>(bins), 0.0);
+    for (double residual : residuals)
+        counts[static_cast<std::size_t>(std::clamp(static_cast<int>((residual + reach) / width), 0, bins - 1))] += 1.0;
+
+    auto *under = new QLineSeries;
+    auto *over = new QLineSeries;
+    auto *baseUnder = new QLineSeries;
+    auto *baseOver = new QLineSeries;
+    double top = 0.0;
+    for (int bin = 0; bin < bins; ++bin) {
+        const double left = -reach + bin * width;
+        const double count = counts[static_cast<std::size_t>(bin)];
+        top = std::max(top, count);
+        QLineSeries *target = left + width / 2 < 0.0 ? under : over;
+        QLineSeries *base = left + width / 2 < 0.0 ? baseUnder : baseOver;
+        *target << QPointF(left, count) << QPointF(left + width, count);
+        *base << QPointF(left, 0.0) << QPointF(left + width, 0.0);
+    }
+    auto *underArea = new QAreaSeries(under, baseUnder);
+    underArea->setName(QObject::tr("under-predicted"));
+    underArea->setColor(QColor(214, 39, 40, 190));
+    underArea->setBorderColor(QColor(150, 20, 20));
+    auto *overArea = new QAreaSeries(over, baseOver);
+    overArea->setName(QObject::tr("over-predicted"));
+    overArea->setColor(QColor(31, 119, 180, 190));
+    overArea->setBorderColor(QColor(20, 70, 130));
+    chart->addSeries(underArea);
+    chart->addSeries(overArea);
+    auto *axisX = new QValueAxis;
+    axisX->setRange(-reach, reach);
+    axisX->setTitleText(QObject::tr("predicted − actual (MiB)"));
+    axisX->setLabelFormat(QStringLiteral("%.0f"));
+    auto *axisY = new QValueAxis;
+    axisY->setRange(0.0, top * 1.1);
+    axisY->setTitleText(QObject::tr("jobs"));
+    axisY->setLabelFormat(QStringLiteral("%.0f"));
+    chart->addAxis(axisX, Qt::AlignBottom);
+    chart->addAxis(axisY, Qt::AlignLeft);
+    for (QAbstractSeries *series : chart->series()) {
+        series->attachAxis(axisX);
+        series->attachAxis(axisY);
+    }
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    return chart;
+}
+
+} // namespace gpumem::ui

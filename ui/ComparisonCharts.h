@@ -1,0 +1,45 @@
+#pragma once
+
+#include "evaluation/Experiment.h"
+
+#include <Eigen/Core>
+#include <QString>
+
+#include <vector>
+
+class QChart;
+
+namespace gpumem::ui {
+
+// One metric of the comparison as the charts and tables show it.
+struct MetricInfo
+{
+    const char *key; // as in reports, e.g. "rmse"
+    QString title;   // e.g. "RMSE"
+    QString unit;    // e.g. "MiB"; empty when unitless
+    bool higherIsBetter;
+    double evaluation::RegressionMetrics::*member;
+};
+
+// The metrics charted per comparison: MSE, RMSE, MAE, R² and the under-prediction rate.
+const std::vector<MetricInfo> &chartedMetrics();
+
+// Returns the title with an arrow saying which way is better, e.g. "RMSE (MiB) ↓ lower is better".
+QString metricHeading(const MetricInfo &metric);
+
+// Returns a horizontal bar chart of one metric: one bar per model (its mean over folds) with
+// an error bar of ± one standard deviation over folds. The caller owns the chart.
+QChart *metricBarChart(const evaluation::ExperimentResult &result, const MetricInfo &metric);
+
+// Returns a scatter chart of predicted against actual memory for one model's
+// out-of-fold predictions, with the line y = x and dashed lines at common GPU
+// capacities (16, 24, 40, 80 GiB) that fall inside the range. Rows never tested
+// (NaN) are left out; above maxPoints rows an even subsample is drawn.
+QChart *predictedVsActualChart(const QString &title, const Eigen::VectorXd &actual, const Eigen::VectorXd &predicted,
+                               int maxPoints = 4000);
+
+// Returns a histogram of residuals (predicted − actual, MiB) of one model; the
+// bars left of zero are under-predictions.
+QChart *residualHistogramChart(const QString &title, const Eigen::VectorXd &actual, const Eigen::VectorXd &predicted);
+
+} // namespace gpumem::ui

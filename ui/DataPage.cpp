@@ -1,0 +1,399 @@
+#include "ui/DataPage.h"
+
+#include "data/ColumnSummary.h"
+#include "data/TableLoader.h"
+#include "io/InputError.h"
+#include "ui/ChartExport.h"
+#include "ui/QCustomPlotInclude.h"
+#include "ui/QtText.h"
+#include "ui/TableCopy.h"
+#include "ui/TableModel.h"
+#include "ui/WorkbenchState.h"
+
+#include <QComboBox>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QSignalBlocker>
+#include <QSplitter>
+#include <QTableView>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+#include <cmath>
+
+namespace gpumem::ui {
+
+namespace {
+
+enum EditorColumn
+{
+    NameColumn,
+    TypeColumn,
+    RoleColumn,
+    MissingColumn,
+    EditorColumns
+};
+
+const data::ColumnRole roleOrder[] = {data::ColumnRole::Feature, data::ColumnRole::Target, data::ColumnRole::Sequence,
+                                      data::ColumnRole::Ignored};
+
+QString roleHelp(data::ColumnRole role)
+{
+    switch (role) {
+    case data::ColumnRole::Feature: return QObject::tr("An input of every model");
+    case data::ColumnRole::Target: return QObject::tr("The value to predict (peak GPU memory); must be numeric");
+    case data::ColumnRole::Sequence:
+        return QObject::tr("The layer sequence: tokens for the neural network, summary features for the others");
+    case data::ColumnRole::Ignored: return QObject::tr("Left out of every model");
+    }
+    return {};
+}
+
+QString formatNumber(double value)
+{
+    return QString::number(value, 'g', 6);
+}
+
+} // namespace
+
+DataPage::DataPage(WorkbenchState *state, QWidget *parent)
+    : QWidget(parent)
+    , mState(state)
+    , mModel(new TableModel(this))
+    , mView(new QTableView(this))
+    , mColumnEditor(new QTableWidget(this))
+    , mInfo(new QLabel(tr("No data loaded. Open a CSV file (Ctrl+O), drop one here, or pick a built-in dataset "
+                          "from the File menu."),
+                       this))
+    , mError(new QLabel(this))
+    , mSummary(new QLabel(this))
+    , mBadCells(new QComboBox(this))
+    , mBusy(new QProgressBar(this))
+    , mHistogram(new QCustomPlot(this))
+{
+    setObjectName(QStringLiteral("dataPage"));
+    mError->setObjectName(QStringLiteral("dataErrorPanel"));
+    mError->setStyleSheet(QStringLiteral("QLabel { background: #fde2e2; color: #8a1010; border: 1px solid #d88; "
+                                         "padding: 6px; }"));
+    mError->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    mError->setToolTip(tr("Why the file could not be loaded: file:line:column and the reason"));
+    mError->hide();
+    mInfo->setObjectName(QStringLiteral("dataInfo"));
+    mInfo->setWordWrap(true);
+
+    mBadCells->setObjectName(QStringLiteral("badCellPolicy"));
+    mBadCells->addItem(tr("Stop at a bad cell"), static_cast<int>(data::BadCellPolicy::Fail));
+    mBadCells->addItem(tr("Drop rows with bad cells"), static_cast<int>(data::BadCellPolicy::DropRow));
+    mBadCells->setToolTip(tr("What training and comparison do with a row whose used columns hold a missing or "
+                             "non-finite cell: stop with an error naming it (as gpumem does by default), or "
+                             "leave the row out"));
+    connect(mBadCells, &QComboBox::currentIndexChanged, this,
+            [this] { mState->setBadCellPolicy(static_cast<data::BadCellPolicy>(mBadCells->currentData().toInt())); });
+
+    mBusy->setRange(0, 0);
+    mBusy->setMaximumWidth(160);
+    mBusy->setToolTip(tr("Loading the file in the background"));
+    mBusy->hide();
+
+    mView->setObjectName(QStringLiteral("dataTable"));
+    mView->setModel(mModel);
+    mView->setToolTip(tr("The loaded rows. Red cells are missing or invalid; the target column is tinted blue."));
+    // Fixed row heights let the view skip measuring rows, which keeps a million rows smooth.
+    mView->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    mView->verticalHeader()->setDefaultSectionSize(mView->fontMetrics().height() + 6);
+    mView->horizontalHeader()->setDefaultSectionSize(140);
+    mView->setSelectionBehavior(QAbstractItemView::SelectItems);
+    installTableCopy(mView);
+
+    mColumnEditor->setObjectName(QStringLiteral("columnEditor"));
+    mColumnEditor->setColumnCount(EditorColumns);
+    mColumnEditor->setHorizontalHeaderLabels({tr("Column"), tr("Type"), tr("Role"), tr("Bad cells")});
+    mColumnEditor->horizontalHeader()->setSectionResizeMode(NameColumn, QHeaderView::Stretch);
+    mColumnEditor->verticalHeader()->hide();
+    mColumnEditor->setSelectionBehavior(QAbstractItemView::SelectRows);
+    mColumnEditor->setSelectionMode(QAbstractItemView::SingleSelection);
+    mColumnEditor->setToolTip(tr("Each column's inferred type and its role. Choose the target (what to predict), "
+                                 "features, the layer-sequence column, or leave columns out."));
+    installTableCopy(mColumnEditor);
+    connect(mColumnEditor, &QTableWidget::currentCellChanged, this, [this](int row) { showColumnSummary(row); });
+
+    mSummary->setObjectName(QStringLiteral("columnSummary"));
+    mSummary->setWordWrap(true);
+    mSummary->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    mSummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    mSummary->setToolTip(tr("Statistics of the selected column; bad cells are left out"));
+
+    mHistogram->setObjectName(QStringLiteral("targetHistogram"));
+    mHistogram->setMinimumHeight(200);
+    mHistogram->setToolTip(tr("How the target values are distributed"));
+    mHistogram->xAxis->setLabel(tr("target"));
+    mHistogram->yAxis->setLabel(tr("rows"));
+    mHistogram->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    installChartExport(mHistogram, QStringLiteral("target_histogram"));
+
+    auto *top = new QHBoxLayout;
+    top->addWidget(mInfo, 1);
+    top->addWidget(mBusy);
+    top->addWidget(new QLabel(tr("Bad cells:"), this));
+    top->addWidget(mBadCells);
+
+    auto *side = new QWidget(this);
+    auto *sideLayout = new QVBoxLayout(side);
+    sideLayout->setContentsMargins(0, 0, 0, 0);
+    sideLayout->addWidget(new QLabel(tr("<b>Columns</b> — type and role"), side));
+    sideLayout->addWidget(mColumnEditor, 3);
+    sideLayout->addWidget(new QLabel(tr("<b>Selected column</b>"), side));
+    sideLayout->addWidget(mSummary, 1);
+    sideLayout->addWidget(new QLabel(tr("<b>Target distribution</b>"), side));
+    sideLayout->addWidget(mHistogram, 2);
+
+    auto *splitter = new QSplitter(this);
+    splitter->addWidget(mView);
+    splitter->addWidget(side);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(mError);
+    layout->addLayout(top);
+    layout->addWidget(splitter, 1);
+
+    connect(&mLoader, &QFutureWatcher<LoadOutcome>::finished, this, &DataPage::finishLoading);
+    connect(mState, &WorkbenchState::tableChanged, this, &DataPage::showTable);
+    connect(mState, &WorkbenchState::rolesChanged, this, &DataPage::showRoles);
+}
+
+DataPage::~DataPage()
+{
+    // The load owns only its own data; waiting keeps the watcher from outliving the page's slot.
+    mLoader.waitForFinished();
+}
+
+void DataPage::openFile(const QString &path)
+{
+    if (mLoader.isRunning())
+        return;
+    mLoadingPath = path;
+    mBusy->show();
+    mInfo->setText(tr("Loading %1 …").arg(QFileInfo(path).fileName()));
+    const std::string file = coreText(path);
+    mLoader.setFuture(QtConcurrent::run([file]() {
+        LoadOutcome outcome;
+        try {
+            outcome.table = std::make_shared<const data::Table>(data::loadTable(file));
+        } catch (const std::exception &error) {
+            // io::InputError's message is already one line naming file:line:column.
+            outcome.error = QString::fromStdString(error.what());
+        }
+        return outcome;
+    }));
+}
+
+bool DataPage::isLoading() const
+{
+    return mLoader.isRunning();
+}
+
+QString DataPage::errorText() const
+{
+    return mError->isVisible() || !mError->text().isEmpty() ? mError->text() : QString();
+}
+
+void DataPage::finishLoading()
+{
+    mBusy->hide();
+    const LoadOutcome outcome = mLoader.result();
+    if (!outcome.table) {
+        showError(outcome.error);
+        if (mState->table())
+            showTable();
+        else
+            mInfo->setText(tr("No data loaded."));
+        Q_EMIT loadFinished(false, mLoadingPath);
+        return;
+    }
+    mError->clear();
+    mError->hide();
+    mState->setTable(outcome.table, mLoadingPath);
+    Q_EMIT loadFinished(true, mLoadingPath);
+}
+
+void DataPage::showError(const QString &message)
+{
+    mError->setText(message);
+    mError->show();
+}
+
+void DataPage::showTable()
+{
+    const auto table = mState->table();
+    mModel->setTable(table);
+    if (!table) {
+        mColumnEditor->setRowCount(0);
+        return;
+    }
+    mInfo->setText(tr("<b>%1</b> — %L2 rows × %3 columns")
+                       .arg(QFileInfo(mState->dataPath()).fileName().toHtmlEscaped())
+                       .arg(table->rowCount())
+                       .arg(table->columnCount()));
+    mInfo->setToolTip(mState->dataPath());
+
+    mUpdatingEditor = true;
+    mColumnEditor->setRowCount(static_cast<int>(table->columnCount()));
+    for (std::size_t column = 0; column < table->columnCount(); ++column) {
+        const data::Column &cells = table->column(column);
+        const int row = static_cast<int>(column);
+        auto *name = new QTableWidgetItem(QString::fromStdString(cells.name));
+        name->setFlags(name->flags() & ~Qt::ItemIsEditable);
+        mColumnEditor->setItem(row, NameColumn, name);
+        auto *type = new QTableWidgetItem(qtText(data::columnTypeName(cells.type)));
+        type->setFlags(type->flags() & ~Qt::ItemIsEditable);
+        type->setToolTip(tr("Inferred from every cell of the file"));
+        mColumnEditor->setItem(row, TypeColumn, type);
+        auto *bad = new QTableWidgetItem(QString::number(cells.missingCount + cells.invalidCount));
+        bad->setFlags(bad->flags() & ~Qt::ItemIsEditable);
+        if (cells.firstBadCell)
+            bad->setToolTip(tr("First at line %1: %2")
+                                .arg(cells.firstBadCell->line)
+                                .arg(QString::fromStdString(cells.firstBadCell->reason)));
+        mColumnEditor->setItem(row, MissingColumn, bad);
+
+        auto *roleBox = new QComboBox(mColumnEditor);
+        roleBox->setObjectName(QStringLiteral("role_%1").arg(QString::fromStdString(cells.name)));
+        for (const auto role : roleOrder) {
+            roleBox->addItem(qtText(data::columnRoleName(role)), static_cast<int>(role));
+            roleBox->setItemData(roleBox->count() - 1, roleHelp(role), Qt::ToolTipRole);
+        }
+        roleBox->setToolTip(tr("What column %1 is used for").arg(QString::fromStdString(cells.name)));
+        connect(roleBox, &QComboBox::activated, this, [this, column, roleBox] {
+            if (!mUpdatingEditor)
+                mState->setRole(column, static_cast<data::ColumnRole>(roleBox->currentData().toInt()));
+        });
+        mColumnEditor->setCellWidget(row, RoleColumn, roleBox);
+    }
+    mColumnEditor->resizeColumnToContents(TypeColumn);
+    mColumnEditor->resizeColumnToContents(RoleColumn);
+    mUpdatingEditor = false;
+    showRoles();
+    mColumnEditor->setCurrentCell(0, NameColumn);
+}
+
+void DataPage::showRoles()
+{
+    const auto table = mState->table();
+    if (!table)
+        return;
+    const auto &roles = mState->roles();
+    mModel->setRoles(roles);
+    {
+        // A project file may bring its own policy.
+        const QSignalBlocker blocker(mBadCells);
+        mBadCells->setCurrentIndex(mBadCells->findData(static_cast<int>(mState->badCellPolicy())));
+    }
+    mUpdatingEditor = true;
+    for (std::size_t column = 0; column < roles.size() && column < table->columnCount(); ++column)
+        if (auto *box = qobject_cast<QComboBox *>(mColumnEditor->cellWidget(static_cast<int>(column), RoleColumn)))
+            box->setCurrentIndex(box->findData(static_cast<int>(roles[column])));
+    mUpdatingEditor = false;
+    showTargetHistogram();
+    showColumnSummary(mColumnEditor->currentRow());
+}
+
+void DataPage::showColumnSummary(int row)
+{
+    const auto table = mState->table();
+    if (!table || row < 0 || static_cast<std::size_t>(row) >= table->columnCount()) {
+        mSummary->clear();
+        return;
+    }
+    const data::Column &column = table->column(static_cast<std::size_t>(row));
+    const data::ColumnSummary summary = data::summarizeColumn(column, table->rowCount());
+    QString text =
+        QStringLiteral("<b>%1</b> (%2)<br>")
+            .arg(QString::fromStdString(column.name).toHtmlEscaped(), qtText(data::columnTypeName(column.type)));
+    text += tr("%L1 present, %L2 missing, %L3 invalid").arg(summary.present).arg(summary.missing).arg(summary.invalid);
+    switch (column.type) {
+    case data::ColumnType::Numeric:
+        text += tr("<br>min %1 · max %2<br>mean %3 · std. dev. %4")
+                    .arg(formatNumber(summary.minimum), formatNumber(summary.maximum), formatNumber(summary.mean),
+                         formatNumber(summary.standardDeviation));
+        break;
+    case data::ColumnType::Categorical:
+    case data::ColumnType::Identifier: {
+        QStringList top;
+        for (const auto &value : summary.topValues)
+            top << QString::fromStdString(value).toHtmlEscaped();
+        text += tr("<br>%L1 distinct values").arg(summary.distinct);
+        if (!top.isEmpty())
+            text += tr("<br>most frequent: %1").arg(top.join(QStringLiteral(", ")));
+        break;
+    }
+    case data::ColumnType::Sequence: {
+        QStringList types;
+        for (const auto &type : summary.layerTypes)
+            types << QString::fromStdString(type).toHtmlEscaped();
+        text += tr("<br>layers per row: %1 to %2, mean %3<br>%4 numbers per layer<br>layer types: %5")
+                    .arg(formatNumber(summary.minimum), formatNumber(summary.maximum), formatNumber(summary.mean))
+                    .arg(summary.fieldsPerLayer)
+                    .arg(types.join(QStringLiteral(", ")));
+        break;
+    }
+    case data::ColumnType::Empty: break;
+    }
+    if (column.firstNonNumericCell)
+        text += tr("<br>cannot be the target: line %1: %2")
+                    .arg(column.firstNonNumericCell->line)
+                    .arg(QString::fromStdString(column.firstNonNumericCell->reason).toHtmlEscaped());
+    mSummary->setText(text);
+}
+
+void DataPage::showTargetHistogram()
+{
+    mHistogram->clearPlottables();
+    const auto table = mState->table();
+    const auto target = table ? table->columnIndex(mState->targetName()) : std::nullopt;
+    if (!target || table->column(*target).type != data::ColumnType::Numeric) {
+        mHistogram->replot();
+        return;
+    }
+    const data::Column &column = table->column(*target);
+    double low = std::numeric_limits<double>::infinity();
+    double high = -low;
+    std::size_t present = 0;
+    for (double value : column.numbers)
+        if (std::isfinite(value)) {
+            low = std::min(low, value);
+            high = std::max(high, value);
+            ++present;
+        }
+    if (present == 0) {
+        mHistogram->replot();
+        return;
+    }
+    const int bins = std::clamp(static_cast<int>(std::sqrt(static_cast<double>(present))), 1, 60);
+    const double width = high > low ? (high - low) / bins : 1.0;
+    QVector<double> centres(bins), counts(bins, 0.0);
+    for (int bin = 0; bin < bins; ++bin)
+        centres[bin] = low + (bin + 0.5) * width;
+    for (double value : column.numbers)
+        if (std::isfinite(value))
+            counts[std::clamp(static_cast<int>((value - low) / width), 0, bins - 1)] += 1.0;
+    auto *bars = new QCPBars(mHistogram->xAxis, mHistogram->yAxis);
+    bars->setWidth(width * 0.9);
+    bars->setData(centres, counts, true);
+    bars->setPen(QPen(QColor(40, 90, 160)));
+    bars->setBrush(QColor(90, 140, 210));
+    mHistogram->xAxis->setLabel(QString::fromStdString(column.name));
+    mHistogram->rescaleAxes();
+    mHistogram->yAxis->setRangeLower(0.0);
+    mHistogram->xAxis->scaleRange(1.05);
+    mHistogram->replot();
+}
+
+} // namespace gpumem::ui

@@ -1,0 +1,74 @@
+#pragma once
+
+#include <QFutureWatcher>
+#include <QWidget>
+
+#include <memory>
+
+class QComboBox;
+class QCustomPlot;
+class QLabel;
+class QProgressBar;
+class QTableView;
+class QTableWidget;
+
+namespace gpumem::data {
+class Table;
+}
+
+namespace gpumem::ui {
+
+class TableModel;
+class WorkbenchState;
+
+// The data page: the loaded table in a lazy view, a column editor for roles
+// (prefilled from core's inference), statistics of the selected column, a
+// histogram of the target and a one-line error panel for files core rejects.
+// Loading runs on a pool thread; the page stays usable meanwhile.
+class DataPage : public QWidget
+{
+    Q_OBJECT
+
+  public:
+    explicit DataPage(WorkbenchState *state, QWidget *parent = nullptr);
+    ~DataPage() override;
+
+    // Starts loading path in the background; loadFinished() tells the outcome.
+    void openFile(const QString &path);
+    bool isLoading() const;
+    // The message of the last failed load, or an empty string.
+    QString errorText() const;
+
+  Q_SIGNALS:
+    void loadFinished(bool succeeded, const QString &path);
+
+  private:
+    struct LoadOutcome
+    {
+        std::shared_ptr<const data::Table> table;
+        QString error;
+    };
+
+    void finishLoading();
+    void showTable();
+    void showRoles();
+    void showColumnSummary(int column);
+    void showTargetHistogram();
+    void showError(const QString &message);
+
+    WorkbenchState *mState;
+    TableModel *mModel;
+    QTableView *mView;
+    QTableWidget *mColumnEditor;
+    QLabel *mInfo;
+    QLabel *mError;
+    QLabel *mSummary;
+    QComboBox *mBadCells;
+    QProgressBar *mBusy;
+    QCustomPlot *mHistogram;
+    QFutureWatcher<LoadOutcome> mLoader;
+    QString mLoadingPath;
+    bool mUpdatingEditor = false;
+};
+
+} // namespace gpumem::ui

@@ -1,0 +1,73 @@
+#include "ui/HelpText.h"
+
+#include <QObject>
+
+namespace gpumem::ui {
+
+QString pageHelp(int page)
+{
+    switch (page) {
+    case 0:
+        return QObject::tr(
+            "<h2>Data</h2>"
+            "<p>Each row of the CSV file is one measured deep-learning job: its configuration (batch size, "
+            "layers, optimizer, …) and the <b>peak GPU memory</b> it needed.</p>"
+            "<ul><li><b>Open</b> a file with Ctrl+O, drop it on the window, or pick a built-in dataset from "
+            "File ▸ Built-in datasets.</li>"
+            "<li>The <b>Columns</b> list shows the type inferred from every cell. Choose each column's "
+            "<b>role</b>: the <i>target</i> to predict (numeric), <i>features</i> (inputs), the <i>sequence</i> "
+            "column holding the layer list, or <i>ignored</i>.</li>"
+            "<li>Red cells are missing or invalid. <b>Bad cells</b> decides whether training stops at them "
+            "(like <code>gpumem</code>) or drops those rows.</li>"
+            "<li>A file that cannot be read shows one line naming file:line:column and the reason.</li>"
+            "<li>Ctrl+C copies the selected cells as tab-separated text.</li></ul>");
+    case 1:
+        return QObject::tr(
+            "<h2>Model</h2>"
+            "<p>The form lists every hyperparameter of the BiGRU-optimised Transformer; hover over a name for "
+            "what it does, its range and default. Values outside the range cannot be entered.</p>"
+            "<ul><li><b>Presets</b>: <i>default</i> (accurate), <i>fast</i> (seconds, for demos), <i>gpu</i> "
+            "(larger). Save your own as JSON and use it with <code>gpumem train --config</code>.</li>"
+            "<li>The <b>architecture</b> on the right is what the values build for the loaded data: tokens are "
+            "embedded, read in both directions by the BiGRU, related to each other by the Transformer encoder, "
+            "pooled into one vector, and the head predicts the memory. Each box shows its output tensor shape "
+            "and parameter count.</li></ul>");
+    case 2:
+        return QObject::tr(
+            "<h2>Training</h2>"
+            "<p><b>Start</b> (F5) trains on the loaded data with the model page's values; <b>Pause</b>, "
+            "<b>Resume</b> and <b>Stop</b> act after the current batch.</p>"
+            "<ul><li>The faint blue curve is each batch's loss, the bold one its smoothed trend (slider). Black "
+            "dots are the epoch's training loss, red diamonds the validation loss on held-back rows: when red "
+            "rises while black falls, the model starts to overfit.</li>"
+            "<li>Losses are on the model's scaled target (log of MiB by default), so they are small numbers.</li>"
+            "<li>Wheel zooms, drag pans, double-click resets. Log scale shows late, small gains.</li>"
+            "<li>The green curve below is the learning rate the schedule sets.</li></ul>");
+    case 3:
+        return QObject::tr(
+            "<h2>Compare</h2>"
+            "<p>Fits every chosen model on the <b>same</b> folds (or hold-out split) and scores each on rows it "
+            "did not see.</p>"
+            "<ul><li><b>MSE, RMSE, MAE</b> are errors in MiB (lower is better); <b>R²</b> is the share of "
+            "variance explained (higher is better); the <b>under-prediction rate</b> is the share of jobs "
+            "predicted below their real need — each would run out of memory.</li>"
+            "<li>Error bars show the spread over folds. In the table the best value of each metric is "
+            "highlighted; * marks a model whose RMSE differs from the best one's with p &lt; 0.05 "
+            "(** p &lt; 0.01, paired test over folds).</li>"
+            "<li>In the scatter plots points below the diagonal are under-predicted; dashed lines mark common "
+            "GPU capacities.</li>"
+            "<li>Right-click a chart to save it as PNG or SVG; File ▸ Export writes the whole comparison as "
+            "PDF or HTML.</li></ul>");
+    case 4:
+        return QObject::tr(
+            "<h2>Predict</h2>"
+            "<p>Load a model folder saved by the Training page or <code>gpumem train</code> (or use the model "
+            "just trained). Enter one job's values — the prediction updates as you type, e.g. while you change "
+            "the batch size — or predict a whole CSV file and save the result with the columns "
+            "<code>prediction</code>, <code>actual</code> and <code>error</code>, like <code>gpumem "
+            "predict</code>.</p>");
+    default: return {};
+    }
+}
+
+} // namespace gpumem::ui

@@ -1,0 +1,63 @@
+#pragma once
+
+#include <QWidget>
+
+class QCheckBox;
+class QCustomPlot;
+class QLabel;
+class QSlider;
+class QTimer;
+
+namespace gpumem::ui {
+
+// The live loss chart of a training: per-batch training loss (raw, faint, with an
+// exponentially smoothed curve over it), per-epoch training and validation loss,
+// and the learning rate below. Points are appended in bursts and the chart is
+// redrawn at most once per 40 ms. Wheel zooms, drag pans, double-click resets
+// (and resumes following new points); hovering reads out the values.
+// GUI thread only.
+class LossPlot : public QWidget
+{
+    Q_OBJECT
+
+  public:
+    explicit LossPlot(QWidget *parent = nullptr);
+
+    void clear();
+    // x is in epochs (epoch - 1 + batch / batches for batches).
+    void addBatch(double x, double loss, double learningRate);
+    void addEpoch(double x, double trainLoss, double validationLoss);
+    // Redraws soon (coalesced: bursts of calls give one redraw).
+    void scheduleReplot();
+
+    void setLogarithmic(bool logarithmic);
+    // Smoothing weight in [0, 1): 0 shows the raw curve only.
+    void setSmoothing(double weight);
+
+    int batchPointCount() const;
+    int epochPointCount() const;
+    int replotCount() const { return mReplots; }
+    QCustomPlot *lossChart() const { return mLoss; }
+    QCustomPlot *learningRateChart() const { return mLearningRate; }
+
+  private:
+    void replot();
+    void recomputeSmoothed();
+    double smoothedNext(double loss);
+    void showReadout(QMouseEvent *event);
+    void resetView();
+
+    QCustomPlot *mLoss;
+    QCustomPlot *mLearningRate;
+    QCheckBox *mLogarithmic;
+    QSlider *mSmoothing;
+    QLabel *mReadout;
+    QTimer *mReplotTimer;
+    double mSmoothingWeight = 0.9;
+    double mSmoothedSum = 0.0;    // the moving average's running sum
+    double mSmoothedWeight = 0.0; // the weight it has gathered
+    bool mFollow = true;
+    int mReplots = 0;
+};
+
+} // namespace gpumem::ui

@@ -1,0 +1,236 @@
+#include "ui/ModelPage.h"
+
+#include "cli/ModelOptions.h"
+#include "data/FeatureEncoder.h"
+#include "io/AtomicFileWriter.h"
+#include "io/InputError.h"
+#include "io/JsonValue.h"
+#include "models/NeuralNetworkHyperparameters.h"
+#include "models/NeuralNetworkRegressor.h"
+#include "ui/ArchitectureView.h"
+#include "ui/HyperparameterForm.h"
+#include "ui/QtText.h"
+#include "ui/WorkbenchState.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include <sstream>
+
+namespace gpumem::ui {
+
+namespace {
+
+// Sizes shown before any data is loaded: a GPUMemNet-like MLP dataset, as
+// `gpumem describe-model` uses without a file.
+constexpr std::int64_t exampleFeatures = 40;
+constexpr std::int64_t exampleLayerTypes = 16;
+constexpr std::int64_t exampleFieldsPerLayer = 2;
+constexpr std::int64_t exampleLayers = 17;
+
+} // namespace
+
+ModelPage::ModelPage(WorkbenchState *state, QWidget *parent)
+    : QWidget(parent)
+    , mState(state)
+    , mForm(new HyperparameterForm(state->hyperparameters(), this))
+    , mArchitecture(new ArchitectureView(this))
+    , mPresets(new QComboBox(this))
+    , mStatus(new QLabel(this))
+{
+    setObjectName(QStringLiteral("modelPage"));
+    mForm->setObjectName(QStringLiteral("hyperparameterForm"));
+    mPresets->setObjectName(QStringLiteral("presetBox"));
+    mPresets->setToolTip(tr("Shipped presets: default (accurate, minutes), fast (seconds, for demos), gpu (larger, "
+                            "for a CUDA machine). Choosing one resets every value to the preset."));
+    for (const auto &name : cli::presetNames())
+        mPresets->addItem(qtText(name));
+    connect(mPresets, &QComboBox::activated, this, [this] { applyPreset(mPresets->currentText()); });
+
+    auto *loadButton = new QPushButton(tr("Load preset…"), this);
+    loadButton->setToolTip(tr("Apply a JSON object of hyperparameters (as gpumem --config reads) on top of the "
+                              "defaults"));
+    connect(loadButton, &QPushButton::clicked, this, [this] {
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Load preset"), {}, tr("Presets (*.json);;All files (*)"));
+        if (!path.isEmpty())
+            loadPresetFile(path);
+    });
+    auto *saveButton = new QPushButton(tr("Save preset…"), this);
+    saveButton->setToolTip(tr("Save the values as a JSON preset, usable with gpumem train --config FILE"));
+    connect(saveButton, &QPushButton::clicked, this, [this] {
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Save preset"), {}, tr("Presets (*.json);;All files (*)"));
+        if (!path.isEmpty())
+            savePresetFile(path);
+    });
+
+    mStatus->setObjectName(QStringLiteral("modelStatus"));
+    mStatus->setWordWrap(true);
+
+    auto *presetRow = new QHBoxLayout;
+    presetRow->addWidget(new QLabel(tr("Preset:"), this));
+    presetRow->addWidget(mPresets, 1);
+    presetRow->addWidget(loadButton);
+    presetRow->addWidget(saveButton);
+
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidget(mForm);
+    scroll->setWidgetResizable(true);
+    scroll->setToolTip(tr("Hover over a name to read what it does, its range and default"));
+
+    auto *left = new QWidget(this);
+    auto *leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addLayout(presetRow);
+    leftLayout->addWidget(scroll, 1);
+    leftLayout->addWidget(mStatus);
+
+    auto *splitter = new QSplitter(this);
+    splitter->addWidget(left);
+    splitter->addWidget(mArchitecture);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 3);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(splitter);
+
+    connect(mForm, &HyperparameterForm::valuesChanged, this, &ModelPage::formEdited);
+    connect(mState, &WorkbenchState::hyperparametersChanged, this, [this] {
+        mForm->setValues(mState->hyperparameters());
+        const int index = mPresets->findText(mState->presetName());
+        if (index >= 0)
+            mPresets->setCurrentIndex(index);
+        showArchitecture();
+    });
+    connect(mState, &WorkbenchState::rolesChanged, this, &ModelPage::dataChanged);
+    const int index = mPresets->findText(mState->presetName());
+    if (index >= 0)
+        mPresets->setCurrentIndex(index);
+    showArchitecture();
+}
+
+bool ModelPage::applyPreset(const QString &name)
+{
+    try {
+        const std::string path = cli::presetPath(coreText(name));
+        models::Hyperparameters hyperparameters = models::neuralNetworkHyperparameters();
+        hyperparameters.apply(io::readJsonFile(path), path);
+        mState->setPresetName(name);
+        mState->setHyperparameters(hyperparameters);
+        mStatus->setText(tr("Preset %1 applied.").arg(name));
+        return true;
+    } catch (const std::exception &error) {
+        mStatus->setText(QString::fromStdString(error.what()));
+        return false;
+    }
+}
+
+bool ModelPage::loadPresetFile(const QString &path)
+{
+    try {
+        models::Hyperparameters hyperparameters = models::neuralNetworkHyperparameters();
+        hyperparameters.apply(io::readJsonFile(coreText(path)), coreText(path));
+        mState->setPresetName(QFileInfo(path).completeBaseName());
+        mState->setHyperparameters(hyperparameters);
+        mStatus->setText(tr("Loaded %1.").arg(QFileInfo(path).fileName()));
+        return true;
+    } catch (const std::exception &error) {
+        mStatus->setText(QString::fromStdString(error.what()));
+        return false;
+    }
+}
+
+bool ModelPage::savePresetFile(const QString &path)
+{
+    try {
+        std::ostringstream text;
+        io::JsonWriter writer(text);
+        mForm->values().writeValues(writer);
+        text << '\n';
+        io::writeFileAtomically(coreText(path), text.str());
+        mStatus->setText(tr("Saved %1.").arg(QFileInfo(path).fileName()));
+        return true;
+    } catch (const std::exception &error) {
+        mStatus->setText(QString::fromStdString(error.what()));
+        return false;
+    }
+}
+
+void ModelPage::formEdited()
+{
+    try {
+        mState->setHyperparameters(mForm->values());
+        mStatus->clear();
+    } catch (const std::exception &error) {
+        mStatus->setText(QString::fromStdString(error.what()));
+    }
+}
+
+void ModelPage::dataChanged()
+{
+    mSizesKnown = false;
+    showArchitecture();
+}
+
+ModelPage::DataSizes ModelPage::dataSizes()
+{
+    if (mSizesKnown)
+        return mSizes;
+    mSizes = {exampleFeatures, exampleLayerTypes, exampleFieldsPerLayer, exampleLayers,
+              tr("example sizes (no data loaded)")};
+    if (mState->table()) {
+        try {
+            // The encoder decides how many feature tokens the data gives; the GUI only asks it.
+            std::vector<std::string> warnings;
+            const auto dataset = mState->buildDataset(warnings);
+            std::vector<Eigen::Index> rows(dataset->rowCount());
+            for (std::size_t row = 0; row < rows.size(); ++row)
+                rows[row] = static_cast<Eigen::Index>(row);
+            data::FeatureEncoder encoder;
+            encoder.fit(*dataset, rows);
+            mSizes.features = static_cast<std::int64_t>(encoder.featureNames().size());
+            mSizes.layerTypes = static_cast<std::int64_t>(encoder.encoding().layerTypes.size());
+            mSizes.fieldsPerLayer = encoder.encoding().fieldsPerLayer;
+            mSizes.typicalLayers = dataset->hasSequence()
+                                       ? static_cast<std::int64_t>(dataset->sequence().totalLayers() /
+                                                                   std::max<std::size_t>(1, dataset->rowCount()))
+                                       : 0;
+            mSizes.source = QFileInfo(mState->dataPath()).fileName();
+        } catch (const std::exception &) {
+            // Roles not usable yet (e.g. no target): keep the example sizes; the data page says why.
+        }
+    }
+    mSizesKnown = true;
+    return mSizes;
+}
+
+void ModelPage::showArchitecture()
+{
+    const DataSizes sizes = dataSizes();
+    try {
+        const auto &hyperparameters = mState->hyperparameters();
+        const auto blocks = models::describeArchitecture(hyperparameters, sizes.features, sizes.layerTypes,
+                                                         sizes.fieldsPerLayer, sizes.typicalLayers);
+        std::vector<ArchitectureBox> boxes;
+        for (const auto &block : blocks)
+            boxes.push_back({qtText(block.name), qtText(block.detail), qtText(block.outputShape), block.parameters});
+        QString caption =
+            tr("%1 for %2 feature tokens").arg(qtText(hyperparameters.choice("architecture"))).arg(sizes.features);
+        if (sizes.layerTypes > 0 && hyperparameters.boolean("layer_tokens"))
+            caption += tr(" and layer tokens (%1 layer types)").arg(sizes.layerTypes);
+        caption += tr("; sizes from %1").arg(sizes.source);
+        mArchitecture->setBlocks(boxes, caption);
+    } catch (const std::exception &error) {
+        mArchitecture->setMessage(QString::fromStdString(error.what()));
+    }
+}
+
+} // namespace gpumem::ui

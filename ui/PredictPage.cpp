@@ -1,0 +1,392 @@
+#include "ui/PredictPage.h"
+
+#include "cli/PredictCommand.h"
+#include "cli/PredictionFile.h"
+#include "data/Dataset.h"
+#include "data/TableLoader.h"
+#include "io/AtomicFileWriter.h"
+#include "models/RegressorRegistry.h"
+#include "ui/QtText.h"
+#include "ui/TableCopy.h"
+#include "ui/TableModel.h"
+#include "ui/TrainingPage.h"
+#include "ui/WorkbenchState.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace gpumem::ui {
+
+namespace {
+
+QString csvField(const QString &text)
+{
+    QString quoted = text;
+    quoted.replace(QLatin1Char('"'), QStringLiteral("\"\""));
+    return QLatin1Char('"') + quoted + QLatin1Char('"');
+}
+
+// Every text column may be a feature of the model, so none may become an identifier.
+data::TableLoadOptions predictionLoadOptions()
+{
+    data::TableLoadOptions options;
+    options.categoricalLimit = std::numeric_limits<std::size_t>::max();
+    return options;
+}
+
+QString sequenceText(const data::SequenceColumn &sequences, std::size_t row)
+{
+    QStringList layers;
+    for (std::size_t layer = sequences.layerBegin(row); layer < sequences.layerEnd(row); ++layer) {
+        QStringList fields{QStringLiteral("'%1'").arg(qtText(sequences.layerTypes()[sequences.layerType(layer)]))};
+        for (int field = 0; field < sequences.fieldsPerLayer(); ++field)
+            fields << QString::number(sequences.field(layer, field), 'g', 15);
+        layers << QStringLiteral("(%1)").arg(fields.join(QStringLiteral(", ")));
+    }
+    return QStringLiteral("[%1]").arg(layers.join(QStringLiteral(", ")));
+}
+
+} // namespace
+
+PredictPage::PredictPage(WorkbenchState *state, TrainingPage *training, QWidget *parent)
+    : QWidget(parent)
+    , mState(state)
+    , mTraining(training)
+    , mModelInfo(new QLabel(tr("No model loaded. Load a model folder, or train one on the Training page."), this))
+    , mFormHost(new QWidget(this))
+    , mPredictionLabel(new QLabel(this))
+    , mStatus(new QLabel(this))
+    , mPredictFile(new QPushButton(tr("Predict a CSV file…"), this))
+    , mPreviewModel(new TableModel(this))
+    , mPreview(new QTableView(this))
+    , mPrediction(std::nan(""))
+{
+    setObjectName(QStringLiteral("predictPage"));
+    mModelInfo->setObjectName(QStringLiteral("modelInfo"));
+    mModelInfo->setWordWrap(true);
+    auto *load = new QPushButton(tr("Load model folder…"), this);
+    load->setObjectName(QStringLiteral("loadModel"));
+    load->setToolTip(tr("Open a folder written by gpumem train or the Training page's Save model"));
+    connect(load, &QPushButton::clicked, this, [this] {
+        const QString directory = QFileDialog::getExistingDirectory(this, tr("Load model folder"));
+        if (!directory.isEmpty())
+            loadModel(directory);
+    });
+    auto *useTrained = new QPushButton(tr("Use the trained model"), this);
+    useTrained->setObjectName(QStringLiteral("useTrainedModel"));
+    useTrained->setToolTip(tr("Predict with the model the Training page trained last"));
+    connect(useTrained, &QPushButton::clicked, this, [this] {
+        if (mTraining->trainedModel())
+            setModel(mTraining->trainedModel(), tr("trained in this session"));
+    });
+    connect(mTraining, &TrainingPage::trainingFinished, this, [this, useTrained](bool succeeded) {
+        useTrained->setEnabled(mTraining->trainedModel() != nullptr);
+        if (succeeded && !mModel)
+            setModel(mTraining->trainedModel(), tr("trained in this session"));
+    });
+    useTrained->setEnabled(false);
+
+    mPredictionLabel->setObjectName(QStringLiteral("predictionLabel"));
+    QFont big = mPredictionLabel->font();
+    big.setPointSizeF(big.pointSizeF() * 1.8);
+    big.setBold(true);
+    mPredictionLabel->setFont(big);
+    mPredictionLabel->setToolTip(tr("The predicted peak GPU memory of the job described on the left"));
+    mPredictionLabel->setWordWrap(true);
+    mStatus->setObjectName(QStringLiteral("predictStatus"));
+    mStatus->setWordWrap(true);
+    mPredictFile->setObjectName(QStringLiteral("predictFile"));
+    mPredictFile->setToolTip(tr("Predict every row of a CSV file and save prediction, actual and error columns, "
+                                "as gpumem predict does"));
+    mPredictFile->setEnabled(false);
+    connect(mPredictFile, &QPushButton::clicked, this, &PredictPage::chooseFile);
+    mPreview->setObjectName(QStringLiteral("predictionPreview"));
+    mPreview->setModel(mPreviewModel);
+    mPreview->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    mPreview->setToolTip(tr("The saved predictions"));
+    installTableCopy(mPreview);
+
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(load);
+    buttons->addWidget(useTrained);
+    buttons->addWidget(mPredictFile);
+    buttons->addStretch(1);
+
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidget(mFormHost);
+    scroll->setWidgetResizable(true);
+    auto *jobBox = new QGroupBox(tr("One job — the prediction updates as you edit"), this);
+    auto *jobLayout = new QVBoxLayout(jobBox);
+    jobLayout->addWidget(scroll, 1);
+    jobLayout->addWidget(mPredictionLabel);
+    jobBox->setMinimumWidth(440);
+
+    auto *splitter = new QSplitter(this);
+    splitter->addWidget(jobBox);
+    splitter->addWidget(mPreview);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 3);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(buttons);
+    layout->addWidget(mModelInfo);
+    layout->addWidget(splitter, 1);
+    layout->addWidget(mStatus);
+    connect(&mWatcher, &QFutureWatcher<FileOutcome>::finished, this, &PredictPage::finishFile);
+}
+
+PredictPage::~PredictPage()
+{
+    mWatcher.waitForFinished();
+}
+
+bool PredictPage::loadModel(const QString &directory)
+{
+    try {
+        setModel(std::shared_ptr<models::Regressor>(models::loadRegressor(coreText(directory))),
+                 QFileInfo(directory).fileName());
+        return true;
+    } catch (const std::exception &error) {
+        mStatus->setText(QString::fromStdString(error.what()));
+        return false;
+    }
+}
+
+void PredictPage::setModel(std::shared_ptr<models::Regressor> model, const QString &description)
+{
+    if (isPredictingFile() || !model)
+        return;
+    mModel = std::move(model);
+    const auto &encoding = mModel->schema().encoding;
+    QStringList columns;
+    for (const auto &name : encoding.numericColumns)
+        columns << qtText(name).toHtmlEscaped();
+    for (const auto &categorical : encoding.categoricals)
+        columns << qtText(categorical.column).toHtmlEscaped();
+    if (!encoding.sequenceColumn.empty())
+        columns << qtText(encoding.sequenceColumn).toHtmlEscaped();
+    mModelInfo->setText(tr("<b>%1</b> (%2) predicts <b>%3</b> from %4.")
+                            .arg(qtText(models::regressorTitle(mModel->name())), description.toHtmlEscaped(),
+                                 qtText(mModel->schema().target).toHtmlEscaped(), columns.join(QStringLiteral(", "))));
+    mPredictFile->setEnabled(true);
+    buildForm();
+    predictOne();
+}
+
+void PredictPage::buildForm()
+{
+    delete mFormHost->layout();
+    mInputs.clear();
+    // A copy: deleting a child changes the parent's list.
+    const QObjectList children = mFormHost->children();
+    qDeleteAll(children);
+    auto *outer = new QVBoxLayout(mFormHost);
+    mForm = new QFormLayout;
+    outer->addLayout(mForm);
+    outer->addStretch(1);
+    const auto &encoding = mModel->schema().encoding;
+    const auto table = mState->table();
+    const auto firstPresentRow =
+        [&table](const std::string &name) -> std::optional<std::pair<std::size_t, std::size_t>> {
+        if (!table)
+            return std::nullopt;
+        const auto column = table->columnIndex(name);
+        if (!column)
+            return std::nullopt;
+        for (std::size_t row = 0; row < table->rowCount(); ++row)
+            if (!table->column(*column).isBad(row))
+                return std::make_pair(*column, row);
+        return std::nullopt;
+    };
+    for (const auto &name : encoding.numericColumns) {
+        auto *box = new QDoubleSpinBox(mFormHost);
+        box->setRange(-1e15, 1e15);
+        box->setDecimals(3);
+        box->setObjectName(QStringLiteral("input_%1").arg(qtText(name)));
+        box->setToolTip(tr("Numeric input %1, as in the training data").arg(qtText(name)));
+        if (const auto cell = firstPresentRow(name)) {
+            const auto &numbers = table->column(cell->first).numbers;
+            // Whole-number columns (batch size, layer counts) are edited as whole numbers.
+            if (std::all_of(numbers.begin(), numbers.end(),
+                            [](double value) { return std::isnan(value) || value == std::floor(value); }))
+                box->setDecimals(0);
+            box->setValue(numbers[cell->second]);
+        }
+        connect(box, &QDoubleSpinBox::valueChanged, this, &PredictPage::predictOne);
+        mForm->addRow(qtText(name), box);
+        mInputs[name] = box;
+    }
+    for (const auto &categorical : encoding.categoricals) {
+        auto *box = new QComboBox(mFormHost);
+        for (const auto &category : categorical.categories)
+            box->addItem(qtText(category));
+        box->setObjectName(QStringLiteral("input_%1").arg(qtText(categorical.column)));
+        box->setToolTip(tr("Category of %1 seen in training").arg(qtText(categorical.column)));
+        connect(box, &QComboBox::currentIndexChanged, this, &PredictPage::predictOne);
+        mForm->addRow(qtText(categorical.column), box);
+        mInputs[categorical.column] = box;
+    }
+    if (!encoding.sequenceColumn.empty()) {
+        auto *edit = new QPlainTextEdit(mFormHost);
+        edit->setObjectName(QStringLiteral("input_%1").arg(qtText(encoding.sequenceColumn)));
+        edit->setToolTip(tr("The layer list, one tuple per layer: [('linear', 1173, 2753031), ('ReLU', 1173, 0), …]"));
+        edit->setPlaceholderText(QStringLiteral("[('linear', 512, 401920), ('ReLU', 512, 0), ('linear', 10, 5130)]"));
+        if (const auto cell = firstPresentRow(encoding.sequenceColumn);
+            cell && table->column(cell->first).type == data::ColumnType::Sequence)
+            edit->setPlainText(sequenceText(table->column(cell->first).sequences, cell->second));
+        edit->setMinimumHeight(100);
+        edit->setMaximumHeight(220);
+        connect(edit, &QPlainTextEdit::textChanged, this, &PredictPage::predictOne);
+        mForm->addRow(qtText(encoding.sequenceColumn), edit);
+        mInputs[encoding.sequenceColumn] = edit;
+    }
+}
+
+bool PredictPage::setInput(const QString &column, const QString &text)
+{
+    const auto it = mInputs.find(coreText(column));
+    if (it == mInputs.end())
+        return false;
+    if (auto *box = qobject_cast<QDoubleSpinBox *>(it->second))
+        box->setValue(text.toDouble());
+    else if (auto *combo = qobject_cast<QComboBox *>(it->second))
+        combo->setCurrentText(text);
+    else if (auto *edit = qobject_cast<QPlainTextEdit *>(it->second))
+        edit->setPlainText(text);
+    return true;
+}
+
+QString PredictPage::predictionText() const
+{
+    return mPredictionLabel->text();
+}
+
+void PredictPage::predictOne()
+{
+    if (!mModel || isPredictingFile())
+        return;
+    QStringList header;
+    QStringList row;
+    for (const auto &[name, editor] : mInputs) {
+        header << csvField(qtText(name));
+        if (auto *box = qobject_cast<QDoubleSpinBox *>(editor))
+            row << QString::number(box->value(), 'g', 17);
+        else if (auto *combo = qobject_cast<QComboBox *>(editor))
+            row << csvField(combo->currentText());
+        else if (auto *edit = qobject_cast<QPlainTextEdit *>(editor))
+            row << csvField(edit->toPlainText().simplified());
+    }
+    // The row is written twice: a text column needs a repeated value to be read as
+    // categorical, exactly as in a real file.
+    const QString text = header.join(QLatin1Char(',')) + QLatin1Char('\n') + row.join(QLatin1Char(',')) +
+                         QLatin1Char('\n') + row.join(QLatin1Char(',')) + QLatin1Char('\n');
+    try {
+        const data::Table table = data::loadTableFromText(text.toStdString(), "job", predictionLoadOptions());
+        const auto roles = data::assignRoles(table, cli::rolesForModel(mModel->schema(), table));
+        std::vector<std::string> warnings;
+        const data::Dataset dataset = data::Dataset::fromTable(table, roles, data::BadCellPolicy::Fail, warnings);
+        mPrediction = mModel->predict(dataset)[0];
+        mPredictionLabel->setText(
+            tr("%L1 MiB  (%2 GiB)").arg(mPrediction, 0, 'f', 0).arg(mPrediction / 1024.0, 0, 'f', 2));
+        mPredictionLabel->setStyleSheet(QString());
+    } catch (const std::exception &error) {
+        mPrediction = std::nan("");
+        mPredictionLabel->setText(QString::fromStdString(error.what()));
+        mPredictionLabel->setStyleSheet(QStringLiteral("color: #a01010; font-size: small; font-weight: normal;"));
+    }
+}
+
+void PredictPage::chooseFile()
+{
+    const QString input =
+        QFileDialog::getOpenFileName(this, tr("Jobs to predict"), {}, tr("CSV files (*.csv);;All files (*)"));
+    if (input.isEmpty())
+        return;
+    const QString output = QFileDialog::getSaveFileName(
+        this, tr("Save predictions"), QFileInfo(input).completeBaseName() + QStringLiteral("_predictions.csv"),
+        tr("CSV files (*.csv)"));
+    if (!output.isEmpty())
+        predictFile(input, output);
+}
+
+void PredictPage::predictFile(const QString &inputPath, const QString &outputPath)
+{
+    if (!mModel || isPredictingFile())
+        return;
+    mOutputPath = outputPath;
+    mStatus->setText(tr("Predicting %1 …").arg(QFileInfo(inputPath).fileName()));
+    mPredictFile->setEnabled(false);
+    auto model = mModel;
+    const data::BadCellPolicy policy = mState->badCellPolicy();
+    const std::string input = coreText(inputPath);
+    const std::string output = coreText(outputPath);
+    mWatcher.setFuture(QtConcurrent::run([model, policy, input, output]() {
+        FileOutcome outcome;
+        try {
+            // The same steps as `gpumem predict`, so the saved file has the same rows and columns.
+            const data::Table table = data::loadTable(input, predictionLoadOptions());
+            const auto roles = data::assignRoles(table, cli::rolesForModel(model->schema(), table));
+            std::vector<std::string> warnings;
+            const auto usable = data::selectUsableRows(table, roles, policy, warnings);
+            const data::Dataset dataset = data::Dataset::fromTable(table, roles, usable);
+            const Eigen::VectorXd predicted = model->predict(dataset);
+            const std::string csv = cli::predictionCsv(table.rowCount(), usable, dataset, predicted);
+            io::writeFileAtomically(output, csv);
+            outcome.csv = QString::fromStdString(csv);
+            for (const auto &warning : warnings)
+                outcome.warnings += QString::fromStdString(warning) + QLatin1Char(' ');
+        } catch (const std::exception &error) {
+            outcome.error = QString::fromStdString(error.what());
+        }
+        return outcome;
+    }));
+}
+
+bool PredictPage::isPredictingFile() const
+{
+    return mWatcher.isRunning();
+}
+
+QString PredictPage::statusText() const
+{
+    return mStatus->text();
+}
+
+void PredictPage::finishFile()
+{
+    const FileOutcome outcome = mWatcher.result();
+    mPredictFile->setEnabled(mModel != nullptr);
+    if (!outcome.error.isEmpty()) {
+        mStatus->setText(outcome.error);
+        Q_EMIT predictionFinished(false);
+        return;
+    }
+    try {
+        mPreviewModel->setTable(std::make_shared<const data::Table>(
+            data::loadTableFromText(outcome.csv.toStdString(), coreText(mOutputPath))));
+    } catch (const std::exception &) {
+        // The preview is a courtesy; the file itself is written.
+    }
+    mStatus->setText(tr("Saved %1. %2").arg(mOutputPath, outcome.warnings));
+    Q_EMIT predictionFinished(true);
+}
+
+} // namespace gpumem::ui

@@ -1,0 +1,79 @@
+#pragma once
+
+#include "evaluation/Experiment.h"
+#include "training/TrainingProgress.h"
+
+#include <QObject>
+#include <QString>
+
+#include <chrono>
+#include <mutex>
+#include <vector>
+
+namespace gpumem::ui {
+
+// A progress event from core, tagged with the model and fold it belongs to
+// (empty model and fold 0 for a single training).
+struct BatchEvent
+{
+    QString model;
+    int fold = 0;
+    training::BatchProgress progress;
+};
+
+struct EpochEvent
+{
+    QString model;
+    int fold = 0;
+    training::EpochProgress progress;
+};
+
+// The one adapter from core's observers (training and experiment) to Qt signals.
+// Core calls it on a worker thread; it buffers batch and epoch events under a
+// short lock and signals only when the buffer turns non-empty, so a burst of
+// events costs one queued signal; the GUI thread then moves the whole buffer
+// out with takeBatches()/takeEpochs(). Rare events (fit started, model
+// finished) become signals directly. Create it on the GUI thread; connect to
+// its signals with Qt::QueuedConnection.
+class ProgressBridge : public QObject, public training::TrainingObserver, public evaluation::ExperimentObserver
+{
+    Q_OBJECT
+
+  public:
+    explicit ProgressBridge(QObject *parent = nullptr);
+
+    // Moves the buffered events out. GUI thread.
+    std::vector<BatchEvent> takeBatches();
+    std::vector<EpochEvent> takeEpochs();
+
+    // training::TrainingObserver, called on the training thread.
+    void batchFinished(const training::BatchProgress &progress) override;
+    void epochFinished(const training::EpochProgress &progress) override;
+
+    // evaluation::ExperimentObserver, called on the runner's threads one at a time.
+    void fitStarted(const std::string &model, int fold, int folds) override;
+    void batchFinished(const std::string &model, int fold, const training::BatchProgress &progress) override;
+    void epochFinished(const std::string &model, int fold, const training::EpochProgress &progress) override;
+    void foldFinished(const std::string &model, const evaluation::FoldResult &result) override;
+    void modelFinished(const evaluation::ModelResult &result) override;
+    void progressChanged(double fraction) override;
+
+  Q_SIGNALS:
+    // Emitted from the worker thread when the batch buffer turns non-empty.
+    void batchesReady();
+    void epochsReady();
+    void fitStarting(const QString &model, int fold, int folds);
+    void foldCompleted(const QString &model, int fold);
+    void modelCompleted(const QString &model);
+    void progressAdvanced(double fraction);
+
+  private:
+    void addBatch(BatchEvent event);
+    void addEpoch(EpochEvent event);
+
+    std::mutex mMutex;                // guards mBatches and mEpochs
+    std::vector<BatchEvent> mBatches; // guarded by mMutex
+    std::vector<EpochEvent> mEpochs;  // guarded by mMutex
+};
+
+} // namespace gpumem::ui

@@ -1,0 +1,158 @@
+#include "ui/ScreenshotTour.h"
+
+#include "models/RegressorRegistry.h"
+#include "ui/ComparePage.h"
+#include "ui/DataPage.h"
+#include "ui/MainWindow.h"
+#include "ui/ModelPage.h"
+#include "ui/PredictPage.h"
+#include "ui/TrainingPage.h"
+#include "ui/WorkbenchState.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTimer>
+
+namespace gpumem::ui {
+
+namespace {
+// Time for a page's layout and queued redraws to settle before it is grabbed.
+constexpr int settleMilliseconds = 400;
+} // namespace
+
+ScreenshotTour::ScreenshotTour(MainWindow *window, QString directory, QString dataPath, QObject *parent)
+    : QObject(parent)
+    , mWindow(window)
+    , mDirectory(std::move(directory))
+    , mDataPath(std::move(dataPath))
+{
+}
+
+void ScreenshotTour::start()
+{
+    QDir().mkpath(mDirectory);
+    mWindow->resize(1500, 940);
+    connect(
+        mWindow->dataPage(), &DataPage::loadFinished, this,
+        [this](bool succeeded) {
+            if (!succeeded) {
+                save(QStringLiteral("00-error"));
+                QApplication::exit(1);
+                return;
+            }
+            // Select the target's row so that the summary shows its statistics.
+            const auto target = mWindow->state()->table()->columnIndex(mWindow->state()->targetName());
+            if (auto *editor = mWindow->dataPage()->findChild<QTableWidget *>(QStringLiteral("columnEditor"));
+                editor && target)
+                editor->setCurrentCell(static_cast<int>(*target), 0);
+            QTimer::singleShot(settleMilliseconds, this, [this] {
+                save(QStringLiteral("01-data"));
+                showModel();
+            });
+        },
+        Qt::SingleShotConnection);
+    mWindow->openData(mDataPath);
+}
+
+void ScreenshotTour::save(const QString &name)
+{
+    mWindow->grab().save(QDir(mDirectory).filePath(name + QStringLiteral(".png")), "PNG");
+}
+
+void ScreenshotTour::showModel()
+{
+    mWindow->modelPage()->applyPreset(QStringLiteral("fast"));
+    mWindow->pages()->setCurrentWidget(mWindow->modelPage());
+    QTimer::singleShot(settleMilliseconds, this, [this] {
+        save(QStringLiteral("02-model"));
+        train();
+    });
+}
+
+void ScreenshotTour::train()
+{
+    mWindow->pages()->setCurrentWidget(mWindow->trainingPage());
+    connect(
+        mWindow->trainingPage(), &TrainingPage::trainingFinished, this,
+        [this] {
+            QTimer::singleShot(settleMilliseconds, this, [this] {
+                save(QStringLiteral("03-training"));
+                compare();
+            });
+        },
+        Qt::SingleShotConnection);
+    mWindow->trainingPage()->start();
+}
+
+void ScreenshotTour::compare()
+{
+    // The comparison the workbench is about: the network against the tree ensembles.
+    const QStringList compared{QStringLiteral("bigru_transformer"), QStringLiteral("decision_tree"),
+                               QStringLiteral("random_forest"), QStringLiteral("adaboost"), QStringLiteral("xgboost")};
+    QStringList models;
+    for (const auto &name : models::regressorNames())
+        if (compared.contains(QString::fromStdString(name)))
+            models << QString::fromStdString(name);
+    ComparePage *page = mWindow->comparePage();
+    page->setSelectedModels(models);
+    page->setFolds(3);
+    mWindow->pages()->setCurrentWidget(page);
+    connect(
+        page, &ComparePage::comparisonFinished, this,
+        [this] { QTimer::singleShot(settleMilliseconds, this, [this] { showComparison(); }); },
+        Qt::SingleShotConnection);
+    if (!page->start())
+        QApplication::exit(1);
+}
+
+void ScreenshotTour::showComparison()
+{
+    auto *results = mWindow->comparePage()->findChild<QTabWidget *>(QStringLiteral("compareResults"));
+    const QStringList names{QStringLiteral("04-compare-metrics"), QStringLiteral("05-compare-scatter"),
+                            QStringLiteral("06-compare-residuals"), QStringLiteral("07-compare-worst")};
+    // One tab per step, each given time to lay out its charts before the grab.
+    for (int tab = 0; tab < names.size(); ++tab)
+        QTimer::singleShot(tab * settleMilliseconds * 2, this, [this, results, tab, names] {
+            results->setCurrentIndex(tab);
+            QTimer::singleShot(settleMilliseconds, this, [this, names, tab] {
+                save(names[tab]);
+                if (tab + 1 == names.size())
+                    predict();
+            });
+        });
+}
+
+void ScreenshotTour::predict()
+{
+    mWindow->pages()->setCurrentWidget(mWindow->predictPage());
+    if (mWindow->trainingPage()->trainedModel())
+        mWindow->predictPage()->setModel(mWindow->trainingPage()->trainedModel(), tr("trained in this session"));
+    // Predict the shown file into a scratch file, so that the preview table is filled too.
+    const QString output = QDir(mDirectory).filePath(QStringLiteral(".predictions.csv"));
+    connect(
+        mWindow->predictPage(), &PredictPage::predictionFinished, this,
+        [this, output] {
+            QTimer::singleShot(settleMilliseconds, this, [this, output] {
+                QFile::remove(output);
+                save(QStringLiteral("08-predict"));
+                showHelpPanel();
+            });
+        },
+        Qt::SingleShotConnection);
+    mWindow->predictPage()->predictFile(mDataPath, output);
+}
+
+void ScreenshotTour::showHelpPanel()
+{
+    mWindow->pages()->setCurrentWidget(mWindow->modelPage());
+    mWindow->showHelp();
+    QTimer::singleShot(settleMilliseconds, this, [this] {
+        save(QStringLiteral("09-help"));
+        QApplication::quit();
+    });
+}
+
+} // namespace gpumem::ui

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+namespace gpumem::ui {
+
+class MainWindow;
+
+// A scripted walk through the pages that saves a PNG of the window at each step
+// (for the documentation): loads a dataset, shows the model, trains with the
+// fast preset, runs a 2-fold comparison, predicts, then quits the application.
+// Every step waits for the previous one's signal; nothing blocks the event loop.
+class ScreenshotTour : public QObject
+{
+    Q_OBJECT
+
+  public:
+    // dataPath: the CSV to show (a built-in dataset by default).
+    ScreenshotTour(MainWindow *window, QString directory, QString dataPath, QObject *parent = nullptr);
+
+    // Begins the walk; the application quits when it is done.
+    void start();
+
+  private:
+    void save(const QString &name);
+    void showModel();
+    void train();
+    void compare();
+    void showComparison();
+    void predict();
+    void showHelpPanel();
+
+    MainWindow *mWindow;
+    QString mDirectory;
+    QString mDataPath;
+};
+
+} // namespace gpumem::ui

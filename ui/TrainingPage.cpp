@@ -1,0 +1,323 @@
+#include "ui/TrainingPage.h"
+
+#include "models/NeuralNetworkRegressor.h"
+#include "runtime/LibraryVersions.h"
+#include "runtime/ThreadSettings.h"
+#include "ui/LossPlot.h"
+#include "ui/ProgressBridge.h"
+#include "ui/QtText.h"
+#include "ui/WorkbenchState.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QThread>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <cmath>
+
+namespace gpumem::ui {
+
+namespace {
+const char *const deviceKey = "training/device";
+const char *const threadsKey = "training/threads";
+} // namespace
+
+QString durationText(double seconds)
+{
+    if (!std::isfinite(seconds) || seconds < 0.0)
+        return QStringLiteral("–");
+    const auto total = static_cast<qint64>(std::llround(seconds));
+    if (total >= 3600)
+        return QStringLiteral("%1:%2:%3")
+            .arg(total / 3600)
+            .arg(total / 60 % 60, 2, 10, QLatin1Char('0'))
+            .arg(total % 60, 2, 10, QLatin1Char('0'));
+    return QStringLiteral("%1:%2").arg(total / 60).arg(total % 60, 2, 10, QLatin1Char('0'));
+}
+
+TrainingPage::TrainingPage(WorkbenchState *state, QWidget *parent)
+    : QWidget(parent)
+    , mState(state)
+    , mBridge(new ProgressBridge(this))
+    , mPlot(new LossPlot(this))
+    , mStart(new QPushButton(tr("Start"), this))
+    , mPause(new QPushButton(tr("Pause"), this))
+    , mResume(new QPushButton(tr("Resume"), this))
+    , mStop(new QPushButton(tr("Stop"), this))
+    , mSave(new QPushButton(tr("Save model…"), this))
+    , mDevice(new QComboBox(this))
+    , mThreads(new QSpinBox(this))
+    , mProgress(new QProgressBar(this))
+    , mSpeed(new QLabel(this))
+    , mStatus(new QLabel(tr("Load data, choose the hyperparameters, then press Start."), this))
+{
+    setObjectName(QStringLiteral("trainingPage"));
+    mStart->setObjectName(QStringLiteral("startTraining"));
+    mPause->setObjectName(QStringLiteral("pauseTraining"));
+    mResume->setObjectName(QStringLiteral("resumeTraining"));
+    mStop->setObjectName(QStringLiteral("stopTraining"));
+    mSave->setObjectName(QStringLiteral("saveModel"));
+    mStart->setToolTip(tr("Train the network on the loaded data with the model page's values (F5)"));
+    mStart->setShortcut(Qt::Key_F5);
+    mPause->setToolTip(tr("Pause after the current batch; the weights stay in memory"));
+    mResume->setToolTip(tr("Continue a paused training"));
+    mStop->setToolTip(tr("Stop after the current batch; the model is not kept"));
+    mSave->setToolTip(tr("Save the trained model as a folder that gpumem predict and the Predict page read"));
+
+    mDevice->setObjectName(QStringLiteral("deviceBox"));
+    mDevice->addItem(tr("auto"), QStringLiteral("auto"));
+    mDevice->addItem(tr("CPU"), QStringLiteral("cpu"));
+    if (runtime::libraryVersions().cudaAvailable)
+        mDevice->addItem(tr("CUDA GPU"), QStringLiteral("cuda"));
+    mDevice->setToolTip(tr("Where to train: auto uses a CUDA GPU when LibTorch sees one, else the CPU"));
+    mThreads->setObjectName(QStringLiteral("threadsBox"));
+    mThreads->setRange(1, std::max(1, QThread::idealThreadCount()));
+    mThreads->setValue(1);
+    mThreads->setToolTip(tr("CPU threads: each batch is split across this many workers (results do not depend "
+                            "on it). One is fastest for small models on small machines."));
+
+    QSettings settings;
+    mDevice->setCurrentIndex(std::max(0, mDevice->findData(settings.value(deviceKey, QStringLiteral("auto")))));
+    mThreads->setValue(settings.value(threadsKey, 1).toInt());
+    connect(mDevice, &QComboBox::currentIndexChanged, this,
+            [this] { QSettings().setValue(deviceKey, mDevice->currentData()); });
+    connect(mThreads, &QSpinBox::valueChanged, this, [](int threads) { QSettings().setValue(threadsKey, threads); });
+
+    mProgress->setObjectName(QStringLiteral("trainingProgress"));
+    mProgress->setRange(0, 1000);
+    mProgress->setValue(0);
+    mProgress->setTextVisible(true);
+    mProgress->setFormat(QStringLiteral("%p%"));
+    mProgress->setToolTip(tr("Share of all batches done"));
+    mSpeed->setObjectName(QStringLiteral("trainingSpeed"));
+    mSpeed->setToolTip(tr("Epoch, training throughput and the estimated time left"));
+    mStatus->setObjectName(QStringLiteral("trainingStatus"));
+    mStatus->setWordWrap(true);
+
+    auto *buttons = new QHBoxLayout;
+    for (QPushButton *button : {mStart, mPause, mResume, mStop, mSave})
+        buttons->addWidget(button);
+    buttons->addSpacing(20);
+    buttons->addWidget(new QLabel(tr("Device:"), this));
+    buttons->addWidget(mDevice);
+    buttons->addWidget(new QLabel(tr("Threads:"), this));
+    buttons->addWidget(mThreads);
+    buttons->addStretch(1);
+
+    auto *progressRow = new QHBoxLayout;
+    progressRow->addWidget(mProgress, 1);
+    progressRow->addWidget(mSpeed, 1);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(buttons);
+    layout->addLayout(progressRow);
+    layout->addWidget(mStatus);
+    layout->addWidget(mPlot, 1);
+
+    connect(mStart, &QPushButton::clicked, this, &TrainingPage::start);
+    connect(mPause, &QPushButton::clicked, this, &TrainingPage::pause);
+    connect(mResume, &QPushButton::clicked, this, &TrainingPage::resume);
+    connect(mStop, &QPushButton::clicked, this, &TrainingPage::stop);
+    connect(mSave, &QPushButton::clicked, this, &TrainingPage::saveModel);
+    // The bridge emits from the training thread; queued delivery runs these on the
+    // GUI thread, where the plot may be touched. Explicit, so that it stays queued
+    // even if the bridge is ever moved or called from the GUI thread.
+    connect(mBridge, &ProgressBridge::batchesReady, this, &TrainingPage::takeBatches, Qt::QueuedConnection);
+    connect(mBridge, &ProgressBridge::epochsReady, this, &TrainingPage::takeEpochs, Qt::QueuedConnection);
+    connect(&mWatcher, &QFutureWatcher<Outcome>::finished, this, &TrainingPage::finish);
+    updateButtons();
+}
+
+TrainingPage::~TrainingPage()
+{
+    if (mControl)
+        mControl->cancel();
+    mWatcher.waitForFinished();
+}
+
+bool TrainingPage::isRunning() const
+{
+    return mWatcher.isRunning();
+}
+
+QString TrainingPage::statusText() const
+{
+    return mStatus->text();
+}
+
+bool TrainingPage::start()
+{
+    if (isRunning())
+        return false;
+    std::shared_ptr<const data::Dataset> dataset;
+    std::vector<std::string> warnings;
+    try {
+        if (!mState->table())
+            throw std::runtime_error(tr("No data loaded: open a CSV file first.").toStdString());
+        dataset = mState->buildDataset(warnings);
+        if (!dataset->hasTarget())
+            throw std::runtime_error(tr("No target column: choose one on the Data page.").toStdString());
+    } catch (const std::exception &error) {
+        mStatus->setText(QString::fromStdString(error.what()));
+        return false;
+    }
+    const models::Hyperparameters hyperparameters = mState->hyperparameters();
+    models::ComputeSettings compute;
+    compute.device = coreText(mDevice->currentData().toString());
+    compute.threads = mThreads->value();
+
+    mPlot->clear();
+    mProgress->setValue(0);
+    mSpeed->clear();
+    QString status = tr("Training on %L1 rows…").arg(dataset->rowCount());
+    for (const auto &warning : warnings)
+        status += QStringLiteral(" ") + QString::fromStdString(warning);
+    mStatus->setText(status);
+    mControl = std::make_shared<training::TrainingControl>();
+    ProgressBridge *bridge = mBridge;
+    auto control = mControl;
+    mWatcher.setFuture(QtConcurrent::run([dataset, hyperparameters, compute, bridge, control]() {
+        Outcome outcome;
+        try {
+            // Thread settings and grad mode are per thread in LibTorch: set them here, on
+            // the thread that trains (fit() itself switches grad off where it evaluates).
+            runtime::setComputeThreads(compute.threads);
+            auto model = std::make_shared<models::NeuralNetworkRegressor>(hyperparameters, compute);
+            std::vector<Eigen::Index> rows(dataset->rowCount());
+            for (std::size_t row = 0; row < rows.size(); ++row)
+                rows[row] = static_cast<Eigen::Index>(row);
+            outcome.result = model->fit(*dataset, rows, bridge, control.get());
+            outcome.device = QString::fromStdString(model->deviceName());
+            outcome.model = std::move(model);
+        } catch (const std::exception &error) {
+            outcome.error = QString::fromStdString(error.what());
+        }
+        return outcome;
+    }));
+    updateButtons();
+    return true;
+}
+
+void TrainingPage::pause()
+{
+    if (mControl && isRunning()) {
+        mControl->pause();
+        mStatus->setText(tr("Paused after the current batch. Resume to continue."));
+    }
+    updateButtons();
+}
+
+void TrainingPage::resume()
+{
+    if (mControl && isRunning()) {
+        mControl->resume();
+        mStatus->setText(tr("Training…"));
+    }
+    updateButtons();
+}
+
+void TrainingPage::stop()
+{
+    if (mControl && isRunning()) {
+        mControl->cancel();
+        mStatus->setText(tr("Stopping…"));
+    }
+    updateButtons();
+}
+
+void TrainingPage::takeBatches()
+{
+    const auto batches = mBridge->takeBatches();
+    if (batches.empty())
+        return;
+    for (const auto &event : batches) {
+        const auto &progress = event.progress;
+        const double x =
+            progress.epoch - 1 + static_cast<double>(progress.batch) / std::max<std::int64_t>(1, progress.batches);
+        mPlot->addBatch(x, progress.trainLoss, progress.learningRate);
+    }
+    const auto &last = batches.back().progress;
+    const double total = static_cast<double>(last.epochs) * static_cast<double>(last.batches);
+    const double done =
+        static_cast<double>(last.epoch - 1) * static_cast<double>(last.batches) + static_cast<double>(last.batch);
+    mProgress->setValue(total > 0 ? static_cast<int>(1000.0 * done / total) : 0);
+    mSpeed->setText(tr("epoch %1/%2 · %L3 samples/s · elapsed %4 · ETA %5")
+                        .arg(last.epoch)
+                        .arg(last.epochs)
+                        .arg(static_cast<qlonglong>(std::llround(last.samplesPerSecond)))
+                        .arg(durationText(last.elapsedSeconds), durationText(last.remainingSeconds)));
+    mPlot->scheduleReplot();
+}
+
+void TrainingPage::takeEpochs()
+{
+    for (const auto &event : mBridge->takeEpochs())
+        mPlot->addEpoch(event.progress.epoch, event.progress.trainLoss, event.progress.validationLoss);
+    mPlot->scheduleReplot();
+}
+
+void TrainingPage::finish()
+{
+    // Whatever is still buffered belongs to the finished run.
+    takeBatches();
+    takeEpochs();
+    const Outcome outcome = mWatcher.result();
+    mControl.reset();
+    bool succeeded = false;
+    if (!outcome.error.isEmpty()) {
+        mStatus->setText(outcome.error);
+    } else {
+        mLastResult = outcome.result;
+        const auto reason = outcome.result.stopReason;
+        succeeded = reason == training::StopReason::Completed || reason == training::StopReason::EarlyStopped;
+        if (succeeded) {
+            mTrained = outcome.model;
+            mProgress->setValue(mProgress->maximum());
+        }
+        mStatus->setText(
+            tr("%1 in %2 on %3 (best epoch %4).%5")
+                .arg(QString::fromStdString(outcome.result.message), durationText(outcome.result.seconds),
+                     outcome.device)
+                .arg(outcome.result.bestEpoch)
+                .arg(succeeded ? tr(" Save the model, or try it on the Predict page.") : tr(" No model was kept.")));
+    }
+    updateButtons();
+    Q_EMIT trainingFinished(succeeded);
+}
+
+void TrainingPage::updateButtons()
+{
+    const bool running = isRunning();
+    const bool paused = running && mControl && mControl->isPaused();
+    mStart->setEnabled(!running);
+    mPause->setEnabled(running && !paused);
+    mResume->setEnabled(paused);
+    mStop->setEnabled(running);
+    mSave->setEnabled(!running && mTrained);
+    mDevice->setEnabled(!running);
+    mThreads->setEnabled(!running);
+}
+
+void TrainingPage::saveModel()
+{
+    if (!mTrained)
+        return;
+    const QString directory = QFileDialog::getSaveFileName(this, tr("Save model folder"), {}, tr("Model folder (*)"));
+    if (directory.isEmpty())
+        return;
+    try {
+        mTrained->save(coreText(directory));
+        mStatus->setText(tr("Saved the model to %1.").arg(directory));
+    } catch (const std::exception &error) {
+        mStatus->setText(QString::fromStdString(error.what()));
+    }
+}
+
+} // namespace gpumem::ui

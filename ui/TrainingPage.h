@@ -1,0 +1,92 @@
+#pragma once
+
+#include "training/TrainingProgress.h"
+
+#include <QFutureWatcher>
+#include <QWidget>
+
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+
+namespace gpumem::models {
+class Regressor;
+}
+
+namespace gpumem::ui {
+
+class LossPlot;
+class ProgressBridge;
+class WorkbenchState;
+
+// The training page: trains the neural network with the model page's values on
+// the data page's dataset, in a pool thread, with start, pause, resume and stop;
+// shows the live loss and learning-rate curves, a progress bar with ETA and
+// samples per second, and lets the user pick the device and thread count.
+class TrainingPage : public QWidget
+{
+    Q_OBJECT
+
+  public:
+    explicit TrainingPage(WorkbenchState *state, QWidget *parent = nullptr);
+    ~TrainingPage() override;
+
+    // Starts a training; returns false (and shows why) when the data or values are unusable.
+    bool start();
+    void pause();
+    void resume();
+    void stop();
+    bool isRunning() const;
+
+    // The last trained model, or null.
+    std::shared_ptr<models::Regressor> trainedModel() const { return mTrained; }
+    LossPlot *plot() const { return mPlot; }
+    QString statusText() const;
+    // The result of the last finished training (its epochs carry samples per second).
+    const training::TrainingResult &lastResult() const { return mLastResult; }
+
+  Q_SIGNALS:
+    void trainingFinished(bool succeeded);
+
+  private:
+    struct Outcome
+    {
+        std::shared_ptr<models::Regressor> model;
+        training::TrainingResult result;
+        QString device;
+        QString error;
+    };
+
+    void takeBatches();
+    void takeEpochs();
+    void finish();
+    void updateButtons();
+    void saveModel();
+
+    WorkbenchState *mState;
+    ProgressBridge *mBridge;
+    LossPlot *mPlot;
+    QPushButton *mStart;
+    QPushButton *mPause;
+    QPushButton *mResume;
+    QPushButton *mStop;
+    QPushButton *mSave;
+    QComboBox *mDevice;
+    QSpinBox *mThreads;
+    QProgressBar *mProgress;
+    QLabel *mSpeed;
+    QLabel *mStatus;
+    QFutureWatcher<Outcome> mWatcher;
+    std::shared_ptr<training::TrainingControl> mControl; // shared with the training thread; thread-safe itself
+    std::shared_ptr<models::Regressor> mTrained;
+    training::TrainingResult mLastResult;
+};
+
+// Returns seconds as "m:ss" (or "h:mm:ss").
+QString durationText(double seconds);
+
+} // namespace gpumem::ui

@@ -1,0 +1,82 @@
+#pragma once
+
+#include "data/ColumnRoles.h"
+#include "data/Dataset.h"
+#include "data/Table.h"
+#include "evaluation/Experiment.h"
+#include "models/Hyperparameters.h"
+
+#include <QObject>
+#include <QString>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gpumem::ui {
+
+// What the pages share: the loaded table and its column roles, the neural
+// network's hyperparameters and compute settings, and the last comparison.
+// Lives on the GUI thread and is only touched there; workers receive copies
+// (or shared pointers to immutable tables and datasets), never this object.
+class WorkbenchState : public QObject
+{
+    Q_OBJECT
+
+  public:
+    explicit WorkbenchState(QObject *parent = nullptr);
+
+    // The table on show, or null before a file is loaded. Immutable once set.
+    std::shared_ptr<const data::Table> table() const { return mTable; }
+    QString dataPath() const { return mDataPath; }
+    // Replaces the table, with roles inferred by core (defaults and the most likely target).
+    void setTable(std::shared_ptr<const data::Table> table, const QString &path);
+
+    const std::vector<data::ColumnRole> &roles() const { return mRoles; }
+    // Sets one column's role; making a column the target (or the sequence) turns the
+    // previous one into a feature, since a dataset has one of each.
+    void setRole(std::size_t column, data::ColumnRole role);
+    // Replaces every role (e.g. from a project file); the size must match the table.
+    void setRoles(const std::vector<data::ColumnRole> &roles);
+    // The roles as the command line would request them (--target, --features, …).
+    data::RoleRequest roleRequest() const;
+    // Returns the target column's name, or an empty string.
+    std::string targetName() const;
+
+    data::BadCellPolicy badCellPolicy() const { return mBadCellPolicy; }
+    void setBadCellPolicy(data::BadCellPolicy policy);
+
+    // Builds the dataset the roles select, checked by core. Throws io::InputError
+    // (e.g. a non-numeric target, a bad cell under the fail policy).
+    std::shared_ptr<const data::Dataset> buildDataset(std::vector<std::string> &warnings) const;
+
+    const models::Hyperparameters &hyperparameters() const { return mHyperparameters; }
+    void setHyperparameters(const models::Hyperparameters &hyperparameters);
+    QString presetName() const { return mPresetName; }
+    void setPresetName(const QString &name) { mPresetName = name; }
+
+    // The last finished comparison, or null.
+    std::shared_ptr<const evaluation::ExperimentResult> comparison() const { return mComparison; }
+    // The dataset the comparison ran on (its actual values and row lines).
+    std::shared_ptr<const data::Dataset> comparisonDataset() const { return mComparisonDataset; }
+    void setComparison(std::shared_ptr<const evaluation::ExperimentResult> result,
+                       std::shared_ptr<const data::Dataset> dataset);
+
+  Q_SIGNALS:
+    void tableChanged();
+    void rolesChanged();
+    void hyperparametersChanged();
+    void comparisonChanged();
+
+  private:
+    std::shared_ptr<const data::Table> mTable;
+    QString mDataPath;
+    std::vector<data::ColumnRole> mRoles;
+    data::BadCellPolicy mBadCellPolicy = data::BadCellPolicy::Fail;
+    models::Hyperparameters mHyperparameters;
+    QString mPresetName;
+    std::shared_ptr<const evaluation::ExperimentResult> mComparison;
+    std::shared_ptr<const data::Dataset> mComparisonDataset;
+};
+
+} // namespace gpumem::ui
