@@ -166,6 +166,8 @@ int runCompare(const std::vector<std::string> &arguments, std::ostream &out, std
     for (const auto &model : result.models)
         for (const auto &warning : model.warnings)
             err << "warning: " << model.name << ": " << warning << '\n';
+    for (const auto &warning : result.warnings)
+        err << "warning: " << warning << '\n';
 
     report::ComparisonContext context;
     context.dataset = path;

@@ -191,9 +191,10 @@ ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSet
     // of workers cannot change any result.
     const std::size_t jobCount = settings.models.size() * static_cast<std::size_t>(foldCount);
     std::atomic<std::size_t> nextJob{0};
-    std::mutex observerMutex; // serialises observer calls and guards finishedJobs and firstError
+    std::mutex observerMutex; // serialises observer calls and guards finishedJobs, failureOf and firstError
     std::size_t finishedJobs = 0;
-    std::exception_ptr firstError;
+    std::exception_ptr firstError;                              // a failure that is not the model's fault
+    std::vector<std::string> failureOf(settings.models.size()); // per model: why it failed, or empty
     std::vector<std::vector<std::string>> fitWarnings(jobCount);
     std::vector<char> fitFinished(jobCount, 0); // each job writes only its own slot
     training::TrainingControl ownControl;
@@ -251,14 +252,27 @@ ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSet
             const std::size_t job = nextJob.fetch_add(1);
             if (job >= jobCount || sharedControl.isCancelled())
                 return;
+            const std::size_t m = job / static_cast<std::size_t>(foldCount);
+            {
+                const std::lock_guard lock(observerMutex);
+                if (!failureOf[m].empty())
+                    continue; // the model already failed on another fold
+            }
             try {
                 runJob(job);
-            } catch (...) {
+            } catch (const std::bad_alloc &) {
+                // Out of memory is the machine's state, not one model's: stop everything.
                 const std::lock_guard lock(observerMutex);
                 if (!firstError)
                     firstError = std::current_exception();
-                sharedControl.cancel(); // stop the other fits: the run has failed
+                sharedControl.cancel();
                 return;
+            } catch (const std::exception &error) {
+                // One model's failure (unusable hyperparameters, a numerical
+                // breakdown) leaves the others to finish; the result names it.
+                const std::lock_guard lock(observerMutex);
+                if (failureOf[m].empty())
+                    failureOf[m] = error.what()[0] ? error.what() : "failed";
             }
         }
     };
@@ -276,6 +290,11 @@ ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSet
     result.cancelled = sharedControl.isCancelled();
     for (std::size_t m = 0; m < modelResults.size(); ++m) {
         ModelResult &model = modelResults[m];
+        if (!failureOf[m].empty()) {
+            result.failures.push_back({model.name, failureOf[m]});
+            result.warnings.push_back(model.name + " failed: " + failureOf[m]);
+            continue;
+        }
         bool complete = true;
         for (int fold = 0; fold < foldCount; ++fold) {
             const std::size_t job = m * static_cast<std::size_t>(foldCount) + static_cast<std::size_t>(fold);
@@ -297,6 +316,10 @@ ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSet
         }
         result.models.push_back(std::move(model));
     }
+
+    if (result.models.empty() && !result.failures.empty() && !result.cancelled)
+        throw io::InputError("every model failed; " + result.failures.front().model + ": " +
+                             result.failures.front().message);
 
     const auto best = std::min_element(result.models.begin(), result.models.end(),
                                        [](const ModelResult &left, const ModelResult &right) {

@@ -62,8 +62,16 @@ struct ModelResult
     std::vector<std::string> warnings;
 };
 
-// The result of a comparison. When cancelled, models holds only the models whose
-// every fold finished.
+// A model that could not be fitted or scored, and why (one line).
+struct ModelFailure
+{
+    std::string model;
+    std::string message;
+};
+
+// The result of a comparison. models holds the models whose every fold
+// finished; a model that failed is in failures instead (and named in warnings),
+// and the others still run.
 struct ExperimentResult
 {
     std::vector<Split> splits;
@@ -71,6 +79,7 @@ struct ExperimentResult
     std::vector<ModelResult> models;      // in the order of ExperimentSettings::models
     std::string best;                     // the model with the lowest mean RMSE
     std::vector<PairedTest> significance; // each other model against the best
+    std::vector<ModelFailure> failures;
     bool cancelled = false;
     double seconds = 0.0; // wall-clock time of the whole run
     std::vector<std::string> warnings;
@@ -95,7 +104,8 @@ class ExperimentObserver
 // Fits every model of settings on identical splits of dataset and scores each on
 // its test rows. control (optional) pauses or cancels every running fit; a
 // cancelled run returns promptly with cancelled set. Throws io::InputError for
-// unusable settings (unknown model, too few rows for the folds) before fitting.
+// unusable settings (unknown model, too few rows for the folds) before fitting,
+// and when every model failed; rethrows std::bad_alloc.
 ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSettings &settings,
                                ExperimentObserver *observer = nullptr, training::TrainingControl *control = nullptr);
 

@@ -5,6 +5,7 @@
 #include "models/HyperparameterSpecs.h"
 
 #include <Eigen/Cholesky>
+#include <Eigen/SVD>
 
 #include <cmath>
 #include <limits>
@@ -45,9 +46,26 @@ training::TrainingResult RidgeRegressor::fitMatrix(const Eigen::MatrixXd &featur
     const Eigen::VectorXd right = centred.transpose() * (target.array() - targetMean).matrix();
     const Eigen::LDLT<Eigen::MatrixXd> factorisation(gram);
     Eigen::VectorXd coefficients = factorisation.solve(right);
-    if (factorisation.info() != Eigen::Success || !coefficients.allFinite())
-        throw io::InputError("ridge regression found no unique solution (collinear features with alpha 0?); "
-                             "raise alpha");
+    // A pivot that vanishes next to the largest means XᵀX + αI is singular to
+    // working precision: LDLT's solution is then one of many, or garbage.
+    const Eigen::VectorXd pivots = factorisation.vectorD().cwiseAbs();
+    const bool nearlySingular = pivots.size() > 0 && !(pivots.minCoeff() > 1e-12 * pivots.maxCoeff());
+    if (factorisation.info() != Eigen::Success || nearlySingular || !coefficients.allFinite()) {
+        // Features of very different scales (parameter counts near 1e8 beside
+        // 0/1 columns) can make XᵀX + αI numerically singular. The singular
+        // values of the centred matrix give the same ridge solution stably,
+        // w = V·diag(s / (s² + α))·Uᵀy, and the least-norm one when α is 0.
+        const Eigen::BDCSVD<Eigen::MatrixXd> svd(centred, Eigen::ComputeThinU | Eigen::ComputeThinV);
+        const Eigen::VectorXd &singular = svd.singularValues();
+        const double cutoff = singular.size() > 0 ? singular[0] * 1e-12 * static_cast<double>(features.rows()) : 0.0;
+        Eigen::VectorXd shrink(singular.size());
+        for (Eigen::Index i = 0; i < singular.size(); ++i)
+            shrink[i] = singular[i] > cutoff ? singular[i] / (singular[i] * singular[i] + alpha) : 0.0;
+        coefficients =
+            svd.matrixV() * shrink.asDiagonal() * svd.matrixU().transpose() * (target.array() - targetMean).matrix();
+    }
+    if (!coefficients.allFinite())
+        throw io::InputError("ridge regression found no finite solution (are the features finite?)");
     mCoefficients = std::move(coefficients);
     mIntercept = targetMean - featureMeans.dot(mCoefficients);
 

@@ -87,6 +87,8 @@ void writeHtmlReport(std::ostream &out, const ComparisonContext &context, const 
     if (result.cancelled)
         out << "<p><b>The run was cancelled: only the models that finished every split are shown.</b></p>\n";
 
+    for (const auto &failure : result.failures)
+        out << "<p><b>" << htmlEscaped(failure.model) << " failed:</b> " << htmlEscaped(failure.message) << "</p>\n";
     out << "<h2>Metrics</h2>\n";
     writeMetricsTable(out, result);
     out << "<p class='note'>" << (result.splits.size() > 1 ? "Means ± standard deviation over the folds. " : "")

@@ -74,6 +74,14 @@ void writeJsonReport(std::ostream &out, const ComparisonContext &context, const 
         json.endObject();
     }
     json.endArray();
+    json.key("failures").beginArray();
+    for (const auto &failure : result.failures) {
+        json.beginObject();
+        json.key("model").value(failure.model);
+        json.key("message").value(failure.message);
+        json.endObject();
+    }
+    json.endArray();
     json.key("cancelled").value(result.cancelled);
     json.key("seconds").value(result.seconds);
     runtime::writeLibraryVersions(json);

@@ -68,6 +68,8 @@ void writeMarkdownReport(std::ostream &out, const ComparisonContext &context,
         << context.rows << " rows, " << describeSplitting(context) << ".";
     if (result.cancelled)
         out << " **The run was cancelled: only the models that finished every split are shown.**";
+    for (const auto &failure : result.failures)
+        out << " **" << markdownCell(failure.model) << " failed:** " << markdownCell(failure.message) << '.';
     out << "\n\n";
 
     writeMetricTable(out, result, {"mse", "rmse", "mae", "r2"}, false);

@@ -90,6 +90,7 @@ class TestExperiment : public QObject
     void parallelFitsChangeNothing();
     void holdOutScoresOnlyTheTestRows();
     void cancelStopsTheRun();
+    void aFailingModelLeavesTheOthersToFinish();
     void badSettingsAreRefusedBeforeFitting();
 };
 
@@ -195,6 +196,29 @@ void TestExperiment::cancelStopsTheRun()
     QVERIFY(result.cancelled);
     QVERIFY(result.models.empty());
     QVERIFY(result.significance.empty());
+}
+
+void TestExperiment::aFailingModelLeavesTheOthersToFinish()
+{
+    const data::Dataset dataset = linearDataset(30);
+    evaluation::ModelSpec broken = quickNetwork(1);
+    broken.hyperparameters.setAssignment("heads=3"); // does not divide d_model = 8
+    evaluation::ExperimentSettings settings;
+    settings.models = {broken, quickNetwork(1)};
+    settings.folds = 3;
+    settings.parallelFits = 2;
+    const auto result = evaluation::runExperiment(dataset, settings);
+    QCOMPARE(result.models.size(), std::size_t{1});
+    QCOMPARE(result.failures.size(), std::size_t{1});
+    QCOMPARE(result.failures.front().model, std::string("bigru_transformer"));
+    QVERIFY2(result.failures.front().message.find("heads") != std::string::npos,
+             result.failures.front().message.c_str());
+    QCOMPARE(result.warnings.size(), std::size_t{1});
+    QCOMPARE(result.best, std::string("bigru_transformer"));
+    QVERIFY(result.models.front().predictions.allFinite());
+
+    settings.models = {broken};
+    QVERIFY_THROWS_EXCEPTION(io::InputError, evaluation::runExperiment(dataset, settings));
 }
 
 void TestExperiment::badSettingsAreRefusedBeforeFitting()

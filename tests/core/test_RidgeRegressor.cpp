@@ -53,6 +53,20 @@ class TestRidgeRegressor : public QObject
         QCOMPARE(ridge.intercept(), 0.0);
     }
 
+    void duplicateFeaturesWithoutPenaltyShareTheWeight()
+    {
+        // b repeats a, so with alpha 0 XᵀX is singular and every w_a + w_b = 2 fits
+        // y = 2a; the least-norm solution splits it: w_a = w_b = 1, intercept 0.
+        const auto dataset = gpumem::tests::baselineDataset("a,b,memory\n1,1,2\n2,2,4\n3,3,6\n5,5,10\n");
+        auto hyperparameters = ridgeHyperparameters();
+        hyperparameters.set("alpha", 0.0);
+        RidgeRegressor ridge(hyperparameters, {});
+        ridge.fit(dataset, gpumem::tests::firstRows(4));
+        QVERIFY(std::abs(ridge.coefficients()(0) - 1.0) < 1e-9);
+        QVERIFY(std::abs(ridge.coefficients()(1) - 1.0) < 1e-9);
+        QVERIFY(std::abs(ridge.intercept()) < 1e-8);
+    }
+
     void twoFeaturesMatchCramersRule()
     {
         // Centred x1 = −1 0 1 0, x2 = 0 −1 0 1 (means 1 and 1), y = 1 2 5 4
