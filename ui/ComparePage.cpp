@@ -554,7 +554,8 @@ void ComparePage::fillMetricsTable(const evaluation::ExperimentResult &result)
     mMetrics->setRowCount(static_cast<int>(result.models.size()));
     std::map<std::string, double> pValues;
     for (const auto &test : result.significance)
-        pValues[test.model] = test.pValue;
+        if (test.reported) // the t-test over few folds, Wilcoxon otherwise (see docs/comparison-report.md)
+            pValues[test.model] = test.pValue;
     for (std::size_t row = 0; row < result.models.size(); ++row) {
         const auto &model = result.models[row];
         QString name = qtText(model.title);

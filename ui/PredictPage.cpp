@@ -121,6 +121,7 @@ PredictPage::PredictPage(WorkbenchState *state, TrainingPage *training, QWidget 
     mPreview->setObjectName(QStringLiteral("predictionPreview"));
     mPreview->setModel(mPreviewModel);
     mPreview->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    mPreview->setWordWrap(false); // numbers must not break across lines
     mPreview->setToolTip(tr("The saved predictions"));
     installTableCopy(mPreview);
 
@@ -304,8 +305,10 @@ void PredictPage::predictOne()
         std::vector<std::string> warnings;
         const data::Dataset dataset = data::Dataset::fromTable(table, roles, data::BadCellPolicy::Fail, warnings);
         mPrediction = mModel->predict(dataset)[0];
+        // Small jobs (a CPU probe's few MiB) keep their decimals; GPU-sized ones read as whole MiB.
+        const int decimals = std::abs(mPrediction) < 10.0 ? 3 : std::abs(mPrediction) < 100.0 ? 1 : 0;
         mPredictionLabel->setText(
-            tr("%L1 MiB  (%2 GiB)").arg(mPrediction, 0, 'f', 0).arg(mPrediction / 1024.0, 0, 'f', 2));
+            tr("%L1 MiB  (%2 GiB)").arg(mPrediction, 0, 'f', decimals).arg(mPrediction / 1024.0, 0, 'g', 3));
         mPredictionLabel->setStyleSheet(QString());
     } catch (const std::exception &error) {
         mPrediction = std::nan("");
@@ -382,6 +385,7 @@ void PredictPage::finishFile()
     try {
         mPreviewModel->setTable(std::make_shared<const data::Table>(
             data::loadTableFromText(outcome.csv.toStdString(), coreText(mOutputPath))));
+        mPreview->resizeColumnsToContents();
     } catch (const std::exception &) {
         // The preview is a courtesy; the file itself is written.
     }

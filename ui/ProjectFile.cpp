@@ -97,6 +97,7 @@ void writeComparison(io::JsonWriter &json, const evaluation::ExperimentResult &r
         json.key("pairs").value(test.pairs);
         json.key("statistic").value(test.statistic);
         json.key("p_value").value(test.pValue);
+        json.key("reported").value(test.reported);
         json.endObject();
     }
     json.endArray();
@@ -153,6 +154,8 @@ evaluation::ExperimentResult readComparison(const io::JsonValue &object, const s
         test.pairs = static_cast<int>(item.numberOr("pairs", 0));
         test.statistic = item.numberOr("statistic", 0.0);
         test.pValue = item.numberOr("p_value", 1.0);
+        const io::JsonValue *reported = item.find("reported");
+        test.reported = reported && reported->toBool();
         result.significance.push_back(test);
     }
     return result;
