@@ -135,8 +135,9 @@ QChart *predictedVsActualChart(const QString &title, const Eigen::VectorXd &actu
         low = 0.0;
         high = 1.0;
     }
+    // Memory is never negative: keep the axes at zero unless a model predicted below it.
     const double pad = (high - low) * 0.04 + 1.0;
-    low -= pad;
+    low = low >= 0.0 ? std::max(0.0, low - pad) : low - pad;
     high += pad;
     chart->addSeries(points);
 
