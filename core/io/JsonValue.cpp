@@ -1,8 +1,8 @@
 #include "io/JsonValue.h"
 
 #include "io/InputError.h"
-#include "io/RegularFile.h"
 #include "io/JsonWriter.h"
+#include "io/RegularFile.h"
 
 #include <algorithm>
 #include <charconv>

@@ -36,7 +36,9 @@ std::string readRegularFile(const std::string &path, std::uint64_t maxBytes)
     const Descriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)};
     if (file.value < 0)
         throw InputError(path, 0, 0, std::string("cannot open the file for reading: ") + std::strerror(errno));
-    struct stat status{};
+    struct stat status
+    {
+    };
     if (::fstat(file.value, &status) != 0)
         throw InputError(path, 0, 0, std::string("cannot read the file: ") + std::strerror(errno));
     if (S_ISDIR(status.st_mode))
@@ -45,8 +47,8 @@ std::string readRegularFile(const std::string &path, std::uint64_t maxBytes)
         throw InputError(path, 0, 0, "is not a regular file (a device, FIFO or socket); give a file");
     const auto size = static_cast<std::uint64_t>(status.st_size);
     if (size > maxBytes)
-        throw InputError(path, 0, 0, "is " + mebibytes(size) + ", more than the " + mebibytes(maxBytes) +
-                                         " such a file may hold");
+        throw InputError(path, 0, 0,
+                         "is " + mebibytes(size) + ", more than the " + mebibytes(maxBytes) + " such a file may hold");
 
     std::string content(static_cast<std::size_t>(size), '\0');
     std::size_t filled = 0;

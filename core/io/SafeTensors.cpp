@@ -110,8 +110,8 @@ TensorRecord readRecord(const std::string &name, const nlohmann::json &entry)
         bytes *= size;
     }
     if (bytes != record.end - record.begin)
-        throw InputError(where + " holds " + std::to_string(record.end - record.begin) + " bytes, but its dtype and shape need " +
-                         std::to_string(bytes));
+        throw InputError(where + " holds " + std::to_string(record.end - record.begin) +
+                         " bytes, but its dtype and shape need " + std::to_string(bytes));
     return record;
 }
 
@@ -128,9 +128,8 @@ std::int64_t TensorRecord::elementCount() const
 std::size_t dtypeSize(const std::string &dtype)
 {
     static const std::map<std::string, std::size_t> sizes = {
-        {"F64", 8}, {"F32", 4}, {"F16", 2}, {"BF16", 2}, {"I64", 8}, {"I32", 4},
-        {"I16", 2}, {"I8", 1},  {"U8", 1},  {"BOOL", 1}, {"U16", 2}, {"U32", 4},
-        {"U64", 8}};
+        {"F64", 8}, {"F32", 4}, {"F16", 2},  {"BF16", 2}, {"I64", 8}, {"I32", 4}, {"I16", 2},
+        {"I8", 1},  {"U8", 1},  {"BOOL", 1}, {"U16", 2},  {"U32", 4}, {"U64", 8}};
     const auto found = sizes.find(dtype);
     return found == sizes.end() ? 0 : found->second;
 }
@@ -149,13 +148,14 @@ SafeTensorsFile SafeTensorsFile::parse(std::string bytes, const std::string &sou
         throw InputError(sourceName, 0, 0, "too short for a safetensors file (no header length)");
     const std::uint64_t headerSize = readLittleEndian64(bytes);
     if (headerSize > maxSafeTensorsHeaderBytes)
-        throw InputError(sourceName, 0, 0, "the safetensors header claims " + std::to_string(headerSize) +
-                                               " bytes, more than the limit of " +
-                                               std::to_string(maxSafeTensorsHeaderBytes));
+        throw InputError(sourceName, 0, 0,
+                         "the safetensors header claims " + std::to_string(headerSize) +
+                             " bytes, more than the limit of " + std::to_string(maxSafeTensorsHeaderBytes));
     if (headerSize > bytes.size() - 8)
-        throw InputError(sourceName, 0, 0, "the safetensors header claims " + std::to_string(headerSize) +
-                                               " bytes, but the file holds only " + std::to_string(bytes.size() - 8) +
-                                               " after the length");
+        throw InputError(sourceName, 0, 0,
+                         "the safetensors header claims " + std::to_string(headerSize) +
+                             " bytes, but the file holds only " + std::to_string(bytes.size() - 8) +
+                             " after the length");
     const std::string headerText = bytes.substr(8, static_cast<std::size_t>(headerSize));
 
     nlohmann::json header;
@@ -164,7 +164,8 @@ SafeTensorsFile SafeTensorsFile::parse(std::string bytes, const std::string &sou
     } catch (const nlohmann::json::parse_error &error) {
         const auto [line, column] = lineAndColumn(headerText, error.byte == 0 ? 0 : error.byte - 1);
         std::string message = error.what();
-        // nlohmann's text reads "[json.exception.parse_error.101] parse error at line 1, column 2: ..."; keep the reason.
+        // nlohmann's text reads "[json.exception.parse_error.101] parse error at line 1, column 2: ..."; keep the
+        // reason.
         const std::size_t reason = message.rfind(": ");
         throw InputError(sourceName, line, column,
                          "safetensors header: " + (reason == std::string::npos ? message : message.substr(reason + 2)));
@@ -218,7 +219,8 @@ SafeTensorsFile SafeTensorsFile::parse(std::string bytes, const std::string &sou
     return file;
 }
 
-std::string serializeSafeTensors(const std::vector<TensorView> &tensors, const std::map<std::string, std::string> &metadata)
+std::string serializeSafeTensors(const std::vector<TensorView> &tensors,
+                                 const std::map<std::string, std::string> &metadata)
 {
     nlohmann::ordered_json header = nlohmann::ordered_json::object();
     if (!metadata.empty())
@@ -237,7 +239,8 @@ std::string serializeSafeTensors(const std::vector<TensorView> &tensors, const s
                 throw std::invalid_argument("negative dimension in tensor '" + tensor.name + "'");
             bytes *= static_cast<std::uint64_t>(dimension);
         }
-        header[tensor.name] = {{"dtype", tensor.dtype}, {"shape", tensor.shape}, {"data_offsets", {offset, offset + bytes}}};
+        header[tensor.name] = {
+            {"dtype", tensor.dtype}, {"shape", tensor.shape}, {"data_offsets", {offset, offset + bytes}}};
         sizes.push_back(bytes);
         offset += bytes;
     }

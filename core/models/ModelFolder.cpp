@@ -28,7 +28,8 @@ std::uint64_t readSeed(const io::JsonValue &value)
     const double number = value.toNumber();
     if (!(number >= -9.2e18 && number < 1.8e19) || number != std::floor(number))
         throw io::InputError("\"seed\" must be a whole number that fits 64 bits");
-    return number < 0 ? static_cast<std::uint64_t>(static_cast<std::int64_t>(number)) : static_cast<std::uint64_t>(number);
+    return number < 0 ? static_cast<std::uint64_t>(static_cast<std::int64_t>(number))
+                      : static_cast<std::uint64_t>(number);
 }
 
 void checkFileList(const io::JsonValue &metadata)
@@ -38,7 +39,8 @@ void checkFileList(const io::JsonValue &metadata)
         throw io::InputError("model.json lacks the \"files\" list of digests");
     for (const auto &[name, record] : files->toObject()) {
         if (!isPlainFileName(name))
-            throw io::InputError("\"files\" names " + io::quoteForMessage(name) + ", which is not a file of the folder");
+            throw io::InputError("\"files\" names " + io::quoteForMessage(name) +
+                                 ", which is not a file of the folder");
         readWholeNumber(record.at("bytes"), 0, static_cast<std::int64_t>(maxModelFileBytes), "a file's size");
         const std::string &digest = record.at("sha256").toString();
         if (digest.size() != 64 || digest.find_first_not_of("0123456789abcdef") != std::string::npos)
@@ -139,13 +141,14 @@ ModelSchema readSchema(const io::JsonValue &metadata)
     if (encoding.numericColumns.size() + categoricals.size() > maxModelColumns)
         throw io::InputError("the schema names more than " + std::to_string(maxModelColumns) + " columns");
     for (const auto &categorical : categoricals)
-        encoding.categoricals.push_back({categorical.at("column").toString(),
-                                         readStrings(categorical.at("categories"), maxModelCategories,
-                                                     "categorical column '" + categorical.at("column").toString() +
-                                                         "'")});
+        encoding.categoricals.push_back(
+            {categorical.at("column").toString(),
+             readStrings(categorical.at("categories"), maxModelCategories,
+                         "categorical column '" + categorical.at("column").toString() + "'")});
     encoding.sequenceColumn = schema.at("sequence_column").toString();
     encoding.layerTypes = readStrings(schema.at("layer_types"), maxModelLayerTypes, "the schema's layer types");
-    encoding.fieldsPerLayer = static_cast<int>(readWholeNumber(schema.at("fields_per_layer"), 0, 64, "\"fields_per_layer\""));
+    encoding.fieldsPerLayer =
+        static_cast<int>(readWholeNumber(schema.at("fields_per_layer"), 0, 64, "\"fields_per_layer\""));
     return {schema.at("target").toString(), encoding};
 }
 

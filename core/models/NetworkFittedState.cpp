@@ -53,7 +53,8 @@ data::Standardizer readScaler(const io::JsonValue &object, std::size_t columns, 
 {
     const auto &flags = object.at("log").toArray();
     if (flags.size() != columns)
-        throw io::InputError(what + " has " + std::to_string(flags.size()) + " log flags, not " + std::to_string(columns));
+        throw io::InputError(what + " has " + std::to_string(flags.size()) + " log flags, not " +
+                             std::to_string(columns));
     std::vector<bool> logColumns;
     for (const auto &flag : flags)
         logColumns.push_back(flag.toBool());
@@ -113,8 +114,8 @@ NetworkFittedState NetworkFittedState::read(const io::JsonValue &fitted, std::si
     state.featureCount = readWholeNumber(network.at("feature_count"), 1, static_cast<std::int64_t>(maxModelColumns) * 4,
                                          "\"feature_count\"");
     if (static_cast<std::size_t>(state.featureCount) != encodedFeatureCount)
-        throw io::InputError("\"feature_count\" is " + std::to_string(state.featureCount) + ", but the schema encodes " +
-                             std::to_string(encodedFeatureCount) + " features");
+        throw io::InputError("\"feature_count\" is " + std::to_string(state.featureCount) +
+                             ", but the schema encodes " + std::to_string(encodedFeatureCount) + " features");
     state.layerVocabulary = readStrings(fitted.at("layer_vocabulary"), maxModelLayerTypes, "\"layer_vocabulary\"");
     state.layerTypeCount = readWholeNumber(network.at("layer_type_count"), 0,
                                            static_cast<std::int64_t>(maxModelLayerTypes) + 1, "\"layer_type_count\"");

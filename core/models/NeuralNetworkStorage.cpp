@@ -49,7 +49,8 @@ void writeWeights(const BiGruTransformer &network, const std::string &path)
     for (const auto &[name, tensor] : stateTensors(network)) {
         contiguous.push_back(tensor.detach().to(torch::kCPU, torch::kFloat32).contiguous());
         if (!torch::isfinite(contiguous.back()).all().item<bool>())
-            throw io::InputError("the network's weight '" + name + "' holds a non-finite value; the model was not saved");
+            throw io::InputError("the network's weight '" + name +
+                                 "' holds a non-finite value; the model was not saved");
         views.push_back({name, "F32", contiguous.back().sizes().vec(), contiguous.back().data_ptr()});
     }
     std::ofstream out(path, std::ios::binary);
@@ -145,24 +146,23 @@ NeuralNetworkRegressor NeuralNetworkRegressor::load(const std::string &directory
         throw io::InputError(directory + "/model.json", 0, 0,
                              "the folder holds a '" + modelNameOf(metadata) + "' model, not " + modelName);
     auto impl = std::make_unique<Impl>(neuralNetworkHyperparameters(), compute);
-    readModelFolder(metadata, directory, impl->hyperparameters, impl->compute.seed, impl->schema,
-                    [&](const io::JsonValue &fitted) {
-                        impl->encoder = data::FeatureEncoder(impl->schema.encoding);
-                        NetworkFittedState state =
-                            NetworkFittedState::read(fitted, impl->encoder.featureNames().size());
-                        impl->featureScaler = std::move(state.featureScaler);
-                        impl->fieldScaler = std::move(state.fieldScaler);
-                        impl->layerVocabulary = std::move(state.layerVocabulary);
-                        impl->targetTransform = state.targetTransform;
-                        impl->options = impl->optionsFor(state.featureCount, state.layerTypeCount, state.fieldsPerLayer);
+    readModelFolder(
+        metadata, directory, impl->hyperparameters, impl->compute.seed, impl->schema, [&](const io::JsonValue &fitted) {
+            impl->encoder = data::FeatureEncoder(impl->schema.encoding);
+            NetworkFittedState state = NetworkFittedState::read(fitted, impl->encoder.featureNames().size());
+            impl->featureScaler = std::move(state.featureScaler);
+            impl->fieldScaler = std::move(state.fieldScaler);
+            impl->layerVocabulary = std::move(state.layerVocabulary);
+            impl->targetTransform = state.targetTransform;
+            impl->options = impl->optionsFor(state.featureCount, state.layerTypeCount, state.fieldsPerLayer);
 
-                        const std::string weightsPath = directory + "/" + NetworkFittedState::weightsFile;
-                        const io::SafeTensorsFile weights = io::SafeTensorsFile::parse(
-                            readRecordedFile(metadata, directory, NetworkFittedState::weightsFile), weightsPath);
-                        checkSizesAgainstWeights(weights, state, impl->options.dModel, weightsPath);
-                        impl->network = BiGruTransformer(impl->options);
-                        loadWeights(impl->network, weights, weightsPath);
-                    });
+            const std::string weightsPath = directory + "/" + NetworkFittedState::weightsFile;
+            const io::SafeTensorsFile weights = io::SafeTensorsFile::parse(
+                readRecordedFile(metadata, directory, NetworkFittedState::weightsFile), weightsPath);
+            checkSizesAgainstWeights(weights, state, impl->options.dModel, weightsPath);
+            impl->network = BiGruTransformer(impl->options);
+            loadWeights(impl->network, weights, weightsPath);
+        });
     impl->network->to(impl->device);
     impl->snapshotForCpu();
     return NeuralNetworkRegressor(std::move(impl));

@@ -5,9 +5,9 @@
 #include "models/XGBoostRegressor.h"
 
 #include "io/InputError.h"
-#include "models/ModelFolder.h"
 #include "models/FitProgress.h"
 #include "models/HyperparameterSpecs.h"
+#include "models/ModelFolder.h"
 
 #include <xgboost/c_api.h>
 

@@ -76,8 +76,8 @@ void rerecord(const QString &folder, const QString &file)
     QJsonObject metadata = readModelJson(folder);
     QJsonObject files = metadata.value("files").toObject();
     files.insert(file, QJsonObject{{"bytes", bytes.size()},
-                                   {"sha256", QString::fromStdString(gpumem::io::sha256Hex(
-                                                  std::string(bytes.constData(), static_cast<std::size_t>(bytes.size()))))}});
+                                   {"sha256", QString::fromStdString(gpumem::io::sha256Hex(std::string(
+                                                  bytes.constData(), static_cast<std::size_t>(bytes.size()))))}});
     metadata.insert("files", files);
     writeModelJson(folder, metadata);
 }
@@ -91,12 +91,13 @@ std::size_t indexOf(const std::vector<gpumem::io::TensorView> &views, const std:
 }
 
 // Rewrites the network's weights file through edit, which may change any tensor.
-void editWeights(const QString &folder, const std::function<void(std::vector<gpumem::io::TensorView> &,
-                                                                  std::vector<std::vector<char>> &)> &edit)
+void editWeights(
+    const QString &folder,
+    const std::function<void(std::vector<gpumem::io::TensorView> &, std::vector<std::vector<char>> &)> &edit)
 {
     const QByteArray bytes = readAll(folder + "/weights.safetensors");
-    const auto file = gpumem::io::SafeTensorsFile::parse(std::string(bytes.constData(), static_cast<std::size_t>(bytes.size())),
-                                                         "weights.safetensors");
+    const auto file = gpumem::io::SafeTensorsFile::parse(
+        std::string(bytes.constData(), static_cast<std::size_t>(bytes.size())), "weights.safetensors");
     std::vector<std::vector<char>> buffers;
     std::vector<gpumem::io::TensorView> views;
     for (const auto &tensor : file.tensors()) {
@@ -127,10 +128,19 @@ class TestModelFolderTrust : public QObject
     QString trainNetwork(const QString &name, const char *dModel)
     {
         const QString folder = mScratch.filePath(name);
-        const Run train = runGpumem({"train", jobs, "--target", "memory_mib", "--set", "epochs=1", "--set", dModel,
-                                     "--set", "gru_hidden=8", "--set", "heads=2", "--set", "encoder_layers=1", "--set",
-                                     "feedforward=32", "--set", "head_hidden=16", "--set", "validation_fraction=0",
-                                     "--set", "layer_tokens=true", "--device", "cpu", "--out", folder.toStdString()});
+        const Run train = runGpumem({"train",    jobs,
+                                     "--target", "memory_mib",
+                                     "--set",    "epochs=1",
+                                     "--set",    dModel,
+                                     "--set",    "gru_hidden=8",
+                                     "--set",    "heads=2",
+                                     "--set",    "encoder_layers=1",
+                                     "--set",    "feedforward=32",
+                                     "--set",    "head_hidden=16",
+                                     "--set",    "validation_fraction=0",
+                                     "--set",    "layer_tokens=true",
+                                     "--device", "cpu",
+                                     "--out",    folder.toStdString()});
         if (train.exitCode != 0)
             qWarning() << train.err.c_str();
         return folder;
@@ -315,10 +325,14 @@ class TestModelFolderTrust : public QObject
         QTest::addColumn<QString>("key");
         QTest::addColumn<double>("value");
         QTest::addColumn<QString>("message");
-        QTest::newRow("zero feature scale") << "feature_scaling" << "scale" << 0.0 << "scale between";
-        QTest::newRow("huge feature mean") << "feature_scaling" << "mean" << 1e300 << "finite mean";
-        QTest::newRow("target mean 1e308") << "target_transform" << "mean" << 1e308 << "infinite values";
-        QTest::newRow("negative target scale") << "target_transform" << "scale" << -1.0 << "infinite values";
+        QTest::newRow("zero feature scale") << "feature_scaling"
+                                            << "scale" << 0.0 << "scale between";
+        QTest::newRow("huge feature mean") << "feature_scaling"
+                                           << "mean" << 1e300 << "finite mean";
+        QTest::newRow("target mean 1e308") << "target_transform"
+                                           << "mean" << 1e308 << "infinite values";
+        QTest::newRow("negative target scale") << "target_transform"
+                                               << "scale" << -1.0 << "infinite values";
     }
 
     void refusesScalersThatPredictGarbage()

@@ -97,9 +97,10 @@ class TestSafeTensors : public QObject
         row("header larger than the cap", huge, "more than the limit");
         row("not JSON", handMade("{\"w\": [", ""), "w.safetensors:1:");
         row("not an object", handMade("[1, 2]", ""), "must be a JSON object");
-        row("duplicate name", handMade(R"({"w":{"dtype":"U8","shape":[4],"data_offsets":[0,4]},)"
-                                       R"("w":{"dtype":"U8","shape":[4],"data_offsets":[4,8]}})",
-                                       eight),
+        row("duplicate name",
+            handMade(R"({"w":{"dtype":"U8","shape":[4],"data_offsets":[0,4]},)"
+                     R"("w":{"dtype":"U8","shape":[4],"data_offsets":[4,8]}})",
+                     eight),
             "appears twice");
         row("unknown dtype", handMade(R"({"w":{"dtype":"F7","shape":[1],"data_offsets":[0,1]}})", "x"),
             "no known dtype");
@@ -110,11 +111,12 @@ class TestSafeTensors : public QObject
         row("size disagrees with shape", handMade(R"({"w":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})", eight),
             "need 12");
         // 2^62 × 4 bytes overflows 64 bits; it must not wrap around to a small size.
-        row("shape overflows", handMade(R"({"w":{"dtype":"F32","shape":[4611686018427387904,4],"data_offsets":[0,0]}})", ""),
-            "too large");
-        row("overlap", handMade(R"({"a":{"dtype":"U8","shape":[4],"data_offsets":[0,4]},)"
-                                R"("b":{"dtype":"U8","shape":[4],"data_offsets":[2,6]}})",
-                                std::string(6, 'x')),
+        row("shape overflows",
+            handMade(R"({"w":{"dtype":"F32","shape":[4611686018427387904,4],"data_offsets":[0,0]}})", ""), "too large");
+        row("overlap",
+            handMade(R"({"a":{"dtype":"U8","shape":[4],"data_offsets":[0,4]},)"
+                     R"("b":{"dtype":"U8","shape":[4],"data_offsets":[2,6]}})",
+                     std::string(6, 'x')),
             "overlaps another");
         row("gap", handMade(R"({"a":{"dtype":"U8","shape":[4],"data_offsets":[4,8]}})", eight), "gap");
         row("offset past the data", handMade(R"({"a":{"dtype":"U8","shape":[8],"data_offsets":[0,8]}})", "xx"),
@@ -124,7 +126,8 @@ class TestSafeTensors : public QObject
         row("metadata not strings", handMade(R"({"__metadata__":{"k":1}})", ""), "object of strings");
         row("unknown member", handMade(R"({"w":{"dtype":"U8","shape":[1],"data_offsets":[0,1],"code":"x"}})", "x"),
             "unknown member 'code'");
-        row("too many dimensions", handMade(R"({"w":{"dtype":"U8","shape":[1,1,1,1,1,1,1,1,1],"data_offsets":[0,1]}})", "x"),
+        row("too many dimensions",
+            handMade(R"({"w":{"dtype":"U8","shape":[1,1,1,1,1,1,1,1,1],"data_offsets":[0,1]}})", "x"),
             "at most 8 dimensions");
     }
 

@@ -45,12 +45,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         gpumem::models::Hyperparameters hyperparameters = gpumem::models::neuralNetworkHyperparameters();
         std::uint64_t seed = 0;
         gpumem::models::ModelSchema schema;
-        gpumem::models::readModelFolder(metadata, scratchFolder(), hyperparameters, seed, schema,
-                                        [&](const gpumem::io::JsonValue &fitted) {
-                                            const gpumem::data::FeatureEncoder encoder(schema.encoding);
-                                            gpumem::models::NetworkFittedState::read(fitted,
-                                                                                     encoder.featureNames().size());
-                                        });
+        gpumem::models::readModelFolder(
+            metadata, scratchFolder(), hyperparameters, seed, schema, [&](const gpumem::io::JsonValue &fitted) {
+                const gpumem::data::FeatureEncoder encoder(schema.encoding);
+                gpumem::models::NetworkFittedState::read(fitted, encoder.featureNames().size());
+            });
     } catch (const gpumem::io::InputError &) {
     }
     try {
