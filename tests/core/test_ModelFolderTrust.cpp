@@ -2,7 +2,7 @@
 // weights files. Each case below is a folder someone could hand over, and each
 // must end in exit 1 with one line naming the file, before anything is sized by
 // it, run from it or predicted with it.
-#include "cli/CommandLine.h"
+#include "CommandLineRun.h"
 #include "io/SafeTensors.h"
 #include "io/Sha256.h"
 
@@ -21,20 +21,8 @@
 
 namespace {
 
-struct Run
-{
-    int exitCode;
-    std::string out;
-    std::string err;
-};
-
-Run runGpumem(const std::vector<std::string> &arguments)
-{
-    std::ostringstream out;
-    std::ostringstream err;
-    const int exitCode = gpumem::cli::runCommandLine(arguments, out, err);
-    return {exitCode, out.str(), err.str()};
-}
+using gpumem::tests::Run;
+using gpumem::tests::runGpumem;
 
 const std::string jobs = GPUMEM_TEST_DATA_DIR "/jobs_training.csv";
 
@@ -154,6 +142,25 @@ class TestModelFolderTrust : public QObject
         return copy;
     }
 
+    // A copy of the trained network whose model.json "fitted" member went through edit.
+    QString editedFitted(const std::function<void(QJsonObject &)> &edit)
+    {
+        const QString folder = copyOf(mNetwork);
+        QJsonObject metadata = readModelJson(folder);
+        QJsonObject fitted = metadata.value("fitted").toObject();
+        edit(fitted);
+        metadata.insert("fitted", fitted);
+        writeModelJson(folder, metadata);
+        return folder;
+    }
+
+    static void setNetworkCount(QJsonObject &fitted, const char *name, double value)
+    {
+        QJsonObject network = fitted.value("network").toObject();
+        network.insert(name, value);
+        fitted.insert("network", network);
+    }
+
     // predict on folder fails with one line on stderr that contains every fragment.
     void expectRefused(const QString &folder, const QStringList &fragments)
     {
@@ -271,52 +278,30 @@ class TestModelFolderTrust : public QObject
     void refusesCountsThatDisagreeWithTheWeights()
     {
         // 100,000 extra layer types would map past the embedding table.
-        QString folder = copyOf(mNetwork);
-        QJsonObject metadata = readModelJson(folder);
-        QJsonObject fitted = metadata.value("fitted").toObject();
-        QJsonArray vocabulary = fitted.value("layer_vocabulary").toArray();
-        for (int i = 0; i < 100000; ++i)
-            vocabulary.append(QString("type%1").arg(i));
-        fitted.insert("layer_vocabulary", vocabulary);
-        metadata.insert("fitted", fitted);
-        writeModelJson(folder, metadata);
-        expectRefused(folder, {"layer_vocabulary", "more than the 4096"});
-
+        expectRefused(editedFitted([](QJsonObject &fitted) {
+                          QJsonArray vocabulary = fitted.value("layer_vocabulary").toArray();
+                          for (int i = 0; i < 100000; ++i)
+                              vocabulary.append(QString("type%1").arg(i));
+                          fitted.insert("layer_vocabulary", vocabulary);
+                      }),
+                      {"layer_vocabulary", "more than the 4096"});
         // layer_type_count = 2e7 must not allocate a 2.6 GB embedding table.
-        folder = copyOf(mNetwork);
-        metadata = readModelJson(folder);
-        fitted = metadata.value("fitted").toObject();
-        QJsonObject network = fitted.value("network").toObject();
-        network.insert("layer_type_count", 2e7);
-        fitted.insert("network", network);
-        metadata.insert("fitted", fitted);
-        writeModelJson(folder, metadata);
-        expectRefused(folder, {"layer_type_count"});
-
+        expectRefused(editedFitted([](QJsonObject &fitted) { setNetworkCount(fitted, "layer_type_count", 2e7); }),
+                      {"layer_type_count"});
         // A count that agrees with a longer vocabulary still disagrees with the weights.
-        folder = copyOf(mNetwork);
-        metadata = readModelJson(folder);
-        fitted = metadata.value("fitted").toObject();
-        network = fitted.value("network").toObject();
-        vocabulary = fitted.value("layer_vocabulary").toArray();
-        vocabulary.append("extra");
-        network.insert("layer_type_count", vocabulary.size() + 1);
-        fitted.insert("layer_vocabulary", vocabulary);
-        fitted.insert("network", network);
-        metadata.insert("fitted", fitted);
-        writeModelJson(folder, metadata);
-        expectRefused(folder, {"layer_type_embedding.weight", "model.json describes"});
-
+        expectRefused(editedFitted([](QJsonObject &fitted) {
+                          QJsonArray vocabulary = fitted.value("layer_vocabulary").toArray();
+                          vocabulary.append("extra");
+                          fitted.insert("layer_vocabulary", vocabulary);
+                          setNetworkCount(fitted, "layer_type_count", static_cast<double>(vocabulary.size() + 1));
+                      }),
+                      {"layer_type_embedding.weight", "model.json describes"});
         // A feature count that disagrees with the schema.
-        folder = copyOf(mNetwork);
-        metadata = readModelJson(folder);
-        fitted = metadata.value("fitted").toObject();
-        network = fitted.value("network").toObject();
-        network.insert("feature_count", network.value("feature_count").toInt() + 34);
-        fitted.insert("network", network);
-        metadata.insert("fitted", fitted);
-        writeModelJson(folder, metadata);
-        expectRefused(folder, {"feature_count", "schema encodes"});
+        expectRefused(editedFitted([](QJsonObject &fitted) {
+                          const int features = fitted.value("network").toObject().value("feature_count").toInt();
+                          setNetworkCount(fitted, "feature_count", features + 34);
+                      }),
+                      {"feature_count", "schema encodes"});
     }
 
     void refusesScalersThatPredictGarbage_data()
@@ -341,21 +326,18 @@ class TestModelFolderTrust : public QObject
         QFETCH(QString, key);
         QFETCH(double, value);
         QFETCH(QString, message);
-        const QString folder = copyOf(mNetwork);
-        QJsonObject metadata = readModelJson(folder);
-        QJsonObject fitted = metadata.value("fitted").toObject();
-        QJsonObject scaling = fitted.value(member).toObject();
-        if (scaling.value(key).isArray()) {
-            QJsonArray values = scaling.value(key).toArray();
-            values.replace(0, value);
-            scaling.insert(key, values);
-        } else {
-            scaling.insert(key, value);
-        }
-        fitted.insert(member, scaling);
-        metadata.insert("fitted", fitted);
-        writeModelJson(folder, metadata);
-        expectRefused(folder, {message});
+        expectRefused(editedFitted([&](QJsonObject &fitted) {
+                          QJsonObject scaling = fitted.value(member).toObject();
+                          if (scaling.value(key).isArray()) {
+                              QJsonArray values = scaling.value(key).toArray();
+                              values.replace(0, value);
+                              scaling.insert(key, values);
+                          } else {
+                              scaling.insert(key, value);
+                          }
+                          fitted.insert(member, scaling);
+                      }),
+                      {message});
     }
 
     void refusesFileListsThatLeaveTheFolder()
