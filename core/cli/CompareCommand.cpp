@@ -8,6 +8,7 @@
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
 #include "io/NumberText.h"
+#include "io/OutputPlan.h"
 #include "models/RegressorRegistry.h"
 #include "report/ComparisonReport.h"
 
@@ -151,10 +152,19 @@ int runCompare(const std::vector<std::string> &arguments, std::ostream &out, std
     settings.parallelFits =
         static_cast<int>(std::min<std::uint64_t>(parseWholeNumber(parsed.value("jobs", "1"), "--jobs", true), 64));
     std::vector<std::string> reportPaths = parsed.list("report");
-    for (const auto &path : reportPaths)
-        report::reportFormatForPath(path); // refuse an unknown extension before the long run
-
+    for (const auto &reportPath : reportPaths)
+        report::reportFormatForPath(reportPath); // refuse an unknown extension before the long run
     const std::string path = parsed.positionals().front();
+    io::OutputPlan outputs;
+    outputs.addInput(path, "DATA.csv");
+    if (parsed.has("config"))
+        outputs.addInput(parsed.value("config"), "--config");
+    for (const auto &reportPath : reportPaths)
+        outputs.addOutputFile(reportPath, "--report");
+    if (parsed.has("predictions"))
+        outputs.addOutputFile(parsed.value("predictions"), "--predictions");
+    outputs.check();
+
     const LoadedData loaded = loadData(path, parsed);
     const data::Dataset dataset = data::Dataset::fromTable(*loaded.table, loaded.roles, loaded.usableRows);
     for (const auto &warning : loaded.warnings)
