@@ -32,13 +32,15 @@ evaluation::RegressionMetrics metricsOn(const Eigen::VectorXd &actual, const Eig
     return evaluation::computeMetrics(actualRows, predictedRows);
 }
 
-// Returns e.g. "0.02 s", "12.3 s" or "3m05s": a fit of a tree takes milliseconds.
+// Returns e.g. "0.004 s", "0.02 s", "12.3 s" or "3m05s": a fit of a tree takes milliseconds.
 std::string formatSeconds(double seconds)
 {
     if (seconds >= 60.0)
         return formatDuration(seconds);
+    if (seconds < 0.001)
+        return "under 0.001 s";
     char text[32];
-    std::snprintf(text, sizeof text, seconds < 10.0 ? "%.2f s" : "%.1f s", std::max(0.0, seconds));
+    std::snprintf(text, sizeof text, seconds < 0.01 ? "%.3f s" : seconds < 10.0 ? "%.2f s" : "%.1f s", seconds);
     return text;
 }
 
@@ -166,8 +168,7 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
                 << " (best epoch " << result.bestEpoch << ")\n";
         else
             out << "fitted " << modelName << " on " << groupedCount(split.train.size()) << " rows in "
-                << formatSeconds(result.seconds) << (result.message.empty() ? "" : " (" + result.message + ")")
-                << '\n';
+                << formatSeconds(result.seconds) << (result.message.empty() ? "" : " (" + result.message + ")") << '\n';
         out << "train (" << split.train.size() << " rows): " << describeMetrics(trainMetrics) << '\n';
         if (!split.test.empty())
             out << "test  (" << split.test.size()

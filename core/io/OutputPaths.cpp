@@ -131,6 +131,12 @@ FileDestination resolveFileDestination(const std::string &path)
     return destination;
 }
 
+bool namesDeviceOrPipe(const std::string &path)
+{
+    struct stat info = {};
+    return ::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode) && !S_ISDIR(info.st_mode);
+}
+
 bool isModelFolder(const std::string &path)
 {
     std::error_code error;

@@ -35,6 +35,10 @@ struct FileDestination
 // writable, or when a file to write through is not writable.
 FileDestination resolveFileDestination(const std::string &path);
 
+// Returns whether path (after symlinks) exists as something else than a regular
+// file or a folder: a device, FIFO or socket such as /dev/null or a piped /dev/stdout.
+bool namesDeviceOrPipe(const std::string &path);
+
 // Returns whether path is a folder whose model.json parses and holds
 // "format": "gpumem-model".
 bool isModelFolder(const std::string &path);

@@ -4,7 +4,6 @@
 #include "io/OutputPaths.h"
 
 #include <filesystem>
-#include <sys/stat.h>
 
 namespace gpumem::io {
 
@@ -26,12 +25,6 @@ bool sameFile(const Identified &left, const Identified &right)
     // Hard links share no name, only the file.
     std::error_code error;
     return fs::equivalent(left.identity, right.identity, error) && !error;
-}
-
-bool isDeviceOrPipe(const std::string &path)
-{
-    struct stat info = {};
-    return ::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode) && !S_ISDIR(info.st_mode);
 }
 
 bool liesInside(const std::string &path, const std::string &folder)
@@ -66,7 +59,7 @@ void OutputPlan::check() const
     for (const auto &output : mOutputs) {
         const Identified identified{output.path, output.label, pathIdentity(output.path)};
         // Writing twice through a device or pipe, or through one that is also read, destroys nothing.
-        if (!output.folder && isDeviceOrPipe(output.path)) {
+        if (!output.folder && namesDeviceOrPipe(output.path)) {
             resolveFileDestination(output.path);
             continue;
         }
@@ -76,8 +69,7 @@ void OutputPlan::check() const
                                  output.label + " would overwrite the input " + input.label + "; choose another path");
             if (liesInside(identified.identity, input.identity))
                 throw InputError(output.path, 0, 0,
-                                 output.label + " lies inside the input " + input.label +
-                                     "; choose a path outside it");
+                                 output.label + " lies inside the input " + input.label + "; choose a path outside it");
             if (output.folder && liesInside(input.identity, identified.identity))
                 throw InputError(output.path, 0, 0,
                                  output.label + " would replace the folder that holds the input " + input.label +

@@ -179,23 +179,23 @@ class TestOutputSafety : public QObject
         QTest::addColumn<QString>("expected");
         const QStringList compare{"compare", "{d}", "--target", "memory_mib", "--models", "ridge", "--folds", "2"};
         const QStringList train{"train", "{d}", "--target", "memory_mib", "--model", "ridge"};
-        QTest::newRow("report is the data") << (compare + QStringList{"--report", "{dir}/d.csv"})
-                                            << "--report would overwrite the input DATA.csv";
+        QTest::newRow("report is the data")
+            << (compare + QStringList{"--report", "{dir}/d.csv"}) << "--report would overwrite the input DATA.csv";
         QTest::newRow("report is the data by another name")
             << (compare + QStringList{"--report", "{dir}/sub/.././d.csv"}) << "would overwrite the input DATA.csv";
-        QTest::newRow("report is a symlink to the data") << (compare + QStringList{"--report", "{dir}/link.csv"})
-                                                         << "would overwrite the input DATA.csv";
-        QTest::newRow("compare predictions are the data") << (compare + QStringList{"--predictions", "{d}"})
-                                                          << "--predictions would overwrite the input DATA.csv";
+        QTest::newRow("report is a symlink to the data")
+            << (compare + QStringList{"--report", "{dir}/link.csv"}) << "would overwrite the input DATA.csv";
+        QTest::newRow("compare predictions are the data")
+            << (compare + QStringList{"--predictions", "{d}"}) << "--predictions would overwrite the input DATA.csv";
         QTest::newRow("train predictions are the data")
             << (train + QStringList{"--out", "{dir}/new-model", "--predictions", "{d}"})
             << "--predictions would overwrite the input DATA.csv";
-        QTest::newRow("train out is the data") << (train + QStringList{"--out", "{d}"})
-                                               << "--out would overwrite the input DATA.csv";
+        QTest::newRow("train out is the data")
+            << (train + QStringList{"--out", "{d}"}) << "--out would overwrite the input DATA.csv";
         QTest::newRow("train out holds the data") << (train + QStringList{"--out", "{dir}"})
                                                   << "--out would replace the folder that holds the input DATA.csv";
-        QTest::newRow("predict out is the data") << QStringList{"predict", "{model}", "{d}", "--out", "{d}"}
-                                                 << "--out would overwrite the input DATA.csv";
+        QTest::newRow("predict out is the data")
+            << QStringList{"predict", "{model}", "{d}", "--out", "{d}"} << "--out would overwrite the input DATA.csv";
         QTest::newRow("predict out is inside the model")
             << QStringList{"predict", "{model}", "{d}", "--out", "{model}/p.csv"}
             << "--out lies inside the input MODEL_DIR";
@@ -210,10 +210,10 @@ class TestOutputSafety : public QObject
         QTest::newRow("train predictions inside the new model")
             << (train + QStringList{"--out", "{model}", "--predictions", "{model}/p.csv"})
             << "--predictions and --out overlap";
-        QTest::newRow("output folder missing") << (compare + QStringList{"--report", "{dir}/missing/r.json"})
-                                               << "does not exist";
-        QTest::newRow("report is a folder") << (compare + QStringList{"--report", "{dir}/sub.json"})
-                                            << "is a folder; give a file name";
+        QTest::newRow("output folder missing")
+            << (compare + QStringList{"--report", "{dir}/missing/r.json"}) << "does not exist";
+        QTest::newRow("report is a folder")
+            << (compare + QStringList{"--report", "{dir}/sub.json"}) << "is a folder; give a file name";
     }
 
     void outputsOntoInputsAreRefused()
@@ -249,9 +249,9 @@ class TestOutputSafety : public QObject
         if (::access("/dev/null", W_OK) != 0)
             QSKIP("/dev/null is not writable here");
         QTemporaryDir scratch;
-        const Run run = runGpumem({"compare", trainingData, "--target", "memory_mib", "--models", "ridge", "--folds",
-                                   "2", "--report", "/dev/null", "--report", path(scratch, "r.json"), "--predictions",
-                                   "/dev/null"});
+        const Run run =
+            runGpumem({"compare", trainingData, "--target", "memory_mib", "--models", "ridge", "--folds", "2",
+                       "--report", "/dev/null", "--report", path(scratch, "r.json"), "--predictions", "/dev/null"});
         QCOMPARE(run.exitCode, 0);
         QVERIFY2(run.err.find("gpumem") == std::string::npos, run.err.c_str());
         struct stat info = {};
