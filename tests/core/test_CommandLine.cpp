@@ -245,7 +245,7 @@ class TestCommandLine : public QObject
         QVERIFY(summary.value("test_metrics").toObject().value("rmse").toDouble() > 0.0);
         QVERIFY(lines.first().contains(QStringLiteral("\"event\":\"batch\"")));
         QVERIFY(QFile::exists(QString::fromStdString(model + "/model.json")));
-        QVERIFY(QFile::exists(QString::fromStdString(model + "/weights.pt")));
+        QVERIFY(QFile::exists(QString::fromStdString(model + "/weights.safetensors")));
 
         const std::string predictions = folder.filePath(QStringLiteral("predictions.csv")).toStdString();
         const Run predict = runGpumem({"predict", model, data, "--out", predictions});
