@@ -67,13 +67,13 @@ std::string outOfFoldCsv(std::size_t tableRows, const std::vector<std::size_t> &
 }
 
 // Returns the format a report is written in: the extension's, or JSON for a
-// device or pipe named without one (e.g. --report /dev/stdout).
+// device, pipe or descriptor named without one (e.g. --report /dev/stdout).
 report::ReportFormat reportFormatFor(const std::string &path)
 {
     try {
         return report::reportFormatForPath(path);
     } catch (const io::InputError &) {
-        if (io::namesDeviceOrPipe(path))
+        if (io::resolveFileDestination(path).method == io::FileDestination::Method::WriteThrough)
             return report::ReportFormat::Json;
         throw;
     }
@@ -206,6 +206,7 @@ int runCompare(const std::vector<std::string> &arguments, std::ostream &out, std
     context.testFraction = settings.testFraction;
     context.seed = settings.seed;
 
+    out.flush(); // a report sent to /dev/stdout follows what was printed so far
     for (const auto &reportPath : reportPaths) {
         std::ostringstream text;
         report::writeReport(text, reportFormatFor(reportPath), context, result);

@@ -92,9 +92,10 @@ int runPredict(const std::vector<std::string> &arguments, std::ostream &out, std
     const Eigen::VectorXd predicted = model->predict(dataset);
 
     const std::string csv = predictionCsv(table.rowCount(), usable, dataset, predicted);
-    if (parsed.has("out"))
+    if (parsed.has("out")) {
+        out.flush(); // anything printed so far comes before a --out /dev/stdout
         io::writeFileAtomically(parsed.value("out"), csv);
-    else
+    } else
         out << csv;
     return 0;
 }

@@ -135,6 +135,7 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
         std::vector<std::string> splits(dataset.rowCount(), "train");
         for (Eigen::Index row : split.test)
             splits[static_cast<std::size_t>(row)] = "test";
+        out.flush(); // predictions sent to /dev/stdout follow the progress printed so far
         io::writeFileAtomically(parsed.value("predictions"),
                                 predictionCsv(loaded.table->rowCount(), loaded.usableRows, dataset, predicted, splits));
     }

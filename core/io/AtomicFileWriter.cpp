@@ -45,8 +45,11 @@ AtomicFileWriter::AtomicFileWriter(std::string destination)
 {
     int descriptor = -1;
     if (mTarget.method == FileDestination::Method::WriteThrough) {
-        // Appending keeps what a descriptor-named file already holds; devices and FIFOs ignore it.
-        descriptor = ::open(mTarget.path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY);
+        // A duplicate shares the descriptor's position, so a report sent to a redirected
+        // /dev/stdout lands where the program's own output continues.
+        descriptor = mTarget.ownDescriptor >= 0
+                         ? ::fcntl(mTarget.ownDescriptor, F_DUPFD_CLOEXEC, 0)
+                         : ::open(mTarget.path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY);
     } else {
         for (int attempt = 0; attempt < 16 && descriptor < 0; ++attempt) {
             mTemporaryPath = temporaryPathFor(mTarget.path);

@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -27,37 +28,60 @@ std::string withoutTrailingSlashes(std::string path)
     return path;
 }
 
+std::string canonicalParent(const fs::path &path)
+{
+    std::error_code error;
+    const fs::path parent = fs::weakly_canonical(fs::absolute(path, error).parent_path(), error);
+    return error ? path.parent_path().string() : parent.string();
+}
+
 // Whether path lies in /proc, where a link such as /proc/self/fd/1 names an open
 // descriptor rather than a file that may be replaced.
 bool liesInProc(const fs::path &path)
 {
-    std::error_code error;
-    const fs::path parent = fs::weakly_canonical(fs::absolute(path, error).parent_path(), error);
-    const std::string text = (error ? path : parent).string();
-    return text == "/proc" || text.rfind("/proc/", 0) == 0;
+    const std::string parent = canonicalParent(path);
+    return parent == "/proc" || parent.rfind("/proc/", 0) == 0;
+}
+
+// Returns N when path is the link /proc/self/fd/N (or /proc/PID/fd/N of this
+// process), else -1.
+int ownDescriptorNamedBy(const fs::path &path)
+{
+    if (canonicalParent(path) != "/proc/" + std::to_string(::getpid()) + "/fd")
+        return -1;
+    const std::string name = path.filename().string();
+    if (name.empty() || name.size() > 9 || name.find_first_not_of("0123456789") != std::string::npos)
+        return -1;
+    return std::stoi(name);
 }
 
 struct LinkEnd
 {
     std::string path;     // the last name of the chain of links (it may not exist)
     bool namesDescriptor; // a link of the chain lies in /proc
+    int ownDescriptor;    // the descriptor of this process the chain names, or -1
 };
 
 LinkEnd followLinks(const std::string &path)
 {
     fs::path current = path;
     bool namesDescriptor = false;
+    int ownDescriptor = -1;
     for (int hop = 0; hop < 40; ++hop) {
         std::error_code error;
         if (!fs::is_symlink(fs::symlink_status(current, error)) || error)
             break;
-        namesDescriptor = namesDescriptor || liesInProc(current);
+        if (liesInProc(current)) {
+            namesDescriptor = true;
+            if (ownDescriptor < 0)
+                ownDescriptor = ownDescriptorNamedBy(current);
+        }
         fs::path target = fs::read_symlink(current, error);
         if (error)
             break;
         current = target.is_relative() ? current.parent_path() / target : target;
     }
-    return {current.string(), namesDescriptor};
+    return {current.string(), namesDescriptor, ownDescriptor};
 }
 
 // Throws unless the folder that holds file exists and lets this process create and rename files in it.
@@ -104,6 +128,7 @@ FileDestination resolveFileDestination(const std::string &path)
         const LinkEnd end = followLinks(path);
         target = end.path;
         namesDescriptor = end.namesDescriptor;
+        destination.ownDescriptor = end.ownDescriptor;
         if (::stat(path.c_str(), &info) != 0) {
             if (errno != ENOENT)
                 throw InputError(path, 0, 0, "cannot write: " + errnoText(errno));
@@ -118,8 +143,13 @@ FileDestination resolveFileDestination(const std::string &path)
     if (!S_ISREG(info.st_mode) || namesDescriptor) {
         destination.method = FileDestination::Method::WriteThrough;
         destination.path = path;
-        if (::access(path.c_str(), W_OK) != 0)
+        if (destination.ownDescriptor >= 0) {
+            const int flags = ::fcntl(destination.ownDescriptor, F_GETFL);
+            if (flags < 0 || (flags & O_ACCMODE) == O_RDONLY)
+                throw InputError(path, 0, 0, "cannot write: the descriptor is not open for writing");
+        } else if (::access(path.c_str(), W_OK) != 0) {
             throw InputError(path, 0, 0, "cannot write: " + errnoText(errno));
+        }
         return destination;
     }
     destination.path = target;
@@ -129,12 +159,6 @@ FileDestination resolveFileDestination(const std::string &path)
     destination.group = info.st_gid;
     checkParentIsWritable(target, path);
     return destination;
-}
-
-bool namesDeviceOrPipe(const std::string &path)
-{
-    struct stat info = {};
-    return ::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode) && !S_ISDIR(info.st_mode);
 }
 
 bool isModelFolder(const std::string &path)

@@ -23,6 +23,10 @@ struct FileDestination
     Method method = Method::Replace;
     // The file to replace (symlinks resolved, so the link itself is kept) or to write through.
     std::string path;
+    // For WriteThrough: the descriptor of this process that path names (as
+    // /dev/stdout names 1), written through a duplicate so that the output joins
+    // what the process writes there; -1 when path is opened itself.
+    int ownDescriptor = -1;
     // Whether path exists as a regular file; its mode and owner are then kept.
     bool exists = false;
     mode_t mode = 0;
@@ -34,10 +38,6 @@ struct FileDestination
 // it names a folder, when the folder that would receive it is missing or not
 // writable, or when a file to write through is not writable.
 FileDestination resolveFileDestination(const std::string &path);
-
-// Returns whether path (after symlinks) exists as something else than a regular
-// file or a folder: a device, FIFO or socket such as /dev/null or a piped /dev/stdout.
-bool namesDeviceOrPipe(const std::string &path);
 
 // Returns whether path is a folder whose model.json parses and holds
 // "format": "gpumem-model".

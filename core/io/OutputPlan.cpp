@@ -58,11 +58,9 @@ void OutputPlan::check() const
     std::vector<Identified> outputs;
     for (const auto &output : mOutputs) {
         const Identified identified{output.path, output.label, pathIdentity(output.path)};
-        // Writing twice through a device or pipe, or through one that is also read, destroys nothing.
-        if (!output.folder && namesDeviceOrPipe(output.path)) {
-            resolveFileDestination(output.path);
+        // Writing twice through a device, pipe or descriptor, or through one that is also read, destroys nothing.
+        if (!output.folder && resolveFileDestination(output.path).method == FileDestination::Method::WriteThrough)
             continue;
-        }
         for (const auto &input : inputs) {
             if (sameFile(identified, input))
                 throw InputError(output.path, 0, 0,

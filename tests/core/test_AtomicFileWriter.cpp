@@ -10,6 +10,7 @@
 #include <QTest>
 
 #include <csignal>
+#include <fcntl.h>
 #include <fstream>
 #include <functional>
 #include <sys/resource.h>
@@ -177,6 +178,26 @@ class TestAtomicFileWriter : public QObject
         QCOMPARE(::stat("/dev/null", &info), 0);
         QVERIFY(S_ISCHR(info.st_mode));
         QCOMPARE(QDir("/dev").entryList({"null.tmp-*"}, QDir::AllEntries | QDir::System), QStringList());
+    }
+
+    void writesThroughADescriptorNamedByProcAtItsPosition()
+    {
+        // A report to /dev/stdout redirected to a file must join that file, not replace it.
+        QTemporaryDir folder;
+        const QString path = folder.filePath(QStringLiteral("stdout.txt"));
+        const int descriptor = ::open(path.toLocal8Bit().constData(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        QVERIFY(descriptor >= 0);
+        QCOMPARE(::write(descriptor, "table\n", 6), ssize_t(6));
+        struct stat before = {};
+        QCOMPARE(::stat(path.toLocal8Bit().constData(), &before), 0);
+        gpumem::io::writeFileAtomically("/dev/fd/" + std::to_string(descriptor), "report\n");
+        QCOMPARE(::write(descriptor, "end\n", 4), ssize_t(4));
+        ::close(descriptor);
+        struct stat after = {};
+        QCOMPARE(::stat(path.toLocal8Bit().constData(), &after), 0);
+        QCOMPARE(after.st_ino, before.st_ino);
+        QCOMPARE(contentOf(path), QByteArray("table\nreport\nend\n"));
+        QCOMPARE(entriesOf(folder.path()), QStringList{"stdout.txt"});
     }
 
     void refusesAFolderWhereAFileBelongs()

@@ -199,8 +199,8 @@ class TestOutputSafety : public QObject
         QTest::newRow("predict out is inside the model")
             << QStringList{"predict", "{model}", "{d}", "--out", "{model}/p.csv"}
             << "--out lies inside the input MODEL_DIR";
-        QTest::newRow("predict out is the model") << QStringList{"predict", "{model}", "{d}", "--out", "{model}"}
-                                                  << "--out would overwrite the input MODEL_DIR";
+        QTest::newRow("predict out is the model")
+            << QStringList{"predict", "{model}", "{d}", "--out", "{model}"} << "is a folder; give a file name";
         QTest::newRow("two reports at one path")
             << (compare + QStringList{"--report", "{dir}/x.html", "--report", "{dir}/./x.html"})
             << "given twice as --report";
