@@ -84,10 +84,13 @@ void AtomicDirectoryWriter::discardTemporaryFolder()
 
 void AtomicDirectoryWriter::commit()
 {
+    // Every file, also those a library wrote under path() without filePath().
     int syncError = 0;
-    for (const auto &name : mFileNames)
-        if (syncError == 0)
-            syncError = syncPath(mTemporaryPath + '/' + name, O_RDONLY);
+    std::error_code listError;
+    for (fs::directory_iterator entry(mTemporaryPath, listError), end; !listError && entry != end && syncError == 0;
+         entry.increment(listError))
+        if (entry->is_regular_file(listError))
+            syncError = syncPath(entry->path().string(), O_RDONLY);
     if (syncError == 0)
         syncError = syncPath(mTemporaryPath, O_RDONLY | O_DIRECTORY);
     if (syncError != 0) {
@@ -104,40 +107,34 @@ void AtomicDirectoryWriter::commit()
         throw;
     }
     std::error_code error;
-    const bool occupied = fs::exists(target, error) && !fs::is_empty(target, error);
-    if (!occupied) {
-        // rename() replaces a missing or empty folder in one step.
-        if (::rename(mTemporaryPath.c_str(), target.c_str()) != 0) {
-            const int renameError = errno;
-            discardTemporaryFolder();
-            throw InputError(mDestination, 0, 0, std::string("cannot write: ") + std::strerror(renameError));
-        }
-    } else {
-        // A folder cannot be renamed over a non-empty one: the old one moves aside
-        // first, and back again if the new one cannot take its place. A signal in
-        // between puts it back too (see TemporaryPath::Kind::MovedAsideFolder).
-        const std::string previous = siblingPath(target, ".old-");
-        TemporaryPath movedAside(previous, TemporaryPath::Kind::MovedAsideFolder, target);
+    // rename() replaces a missing or empty folder in one step, but cannot replace a
+    // non-empty one: that one moves aside first, and back again if the new one cannot
+    // take its place. A signal in between puts it back too (TemporaryPath::Kind::MovedAsideFolder).
+    std::string previous;
+    std::unique_ptr<TemporaryPath> movedAside;
+    if (fs::exists(target, error) && !fs::is_empty(target, error)) {
+        previous = siblingPath(target, ".old-");
+        movedAside = std::make_unique<TemporaryPath>(previous, TemporaryPath::Kind::MovedAsideFolder, target);
         if (::rename(target.c_str(), previous.c_str()) != 0) {
             const int renameError = errno;
             discardTemporaryFolder();
             throw InputError(mDestination, 0, 0, std::string("cannot replace: ") + std::strerror(renameError));
         }
-        if (::rename(mTemporaryPath.c_str(), target.c_str()) != 0) {
-            const int renameError = errno;
+    }
+    if (::rename(mTemporaryPath.c_str(), target.c_str()) != 0) {
+        const int renameError = errno;
+        if (!previous.empty())
             ::rename(previous.c_str(), target.c_str());
-            movedAside.release();
-            discardTemporaryFolder();
-            throw InputError(mDestination, 0, 0, std::string("cannot write: ") + std::strerror(renameError));
-        }
-        mCommitted = true;
-        mFileRegistrations.clear();
-        mRegistration.reset();
-        fs::remove_all(previous, error);
+        movedAside.reset();
+        discardTemporaryFolder();
+        throw InputError(mDestination, 0, 0, std::string("cannot write: ") + std::strerror(renameError));
     }
     mCommitted = true;
     mFileRegistrations.clear();
     mRegistration.reset();
+    if (!previous.empty())
+        fs::remove_all(previous, error);
+    movedAside.reset();
     syncPath(fs::path(target).parent_path().string(), O_RDONLY | O_DIRECTORY);
 }
 

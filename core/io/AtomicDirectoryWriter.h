@@ -28,11 +28,11 @@ class AtomicDirectoryWriter
 
     // The temporary folder to write into.
     const std::string &path() const { return mTemporaryPath; }
-    // Returns path()/name, and remembers that file so that it is removed, and
-    // synced to disk on commit, by name.
+    // Returns path()/name, and remembers that file so that a signal removes it by
+    // name. Files written under path() directly are removed and synced as well.
     std::string filePath(const std::string &name) const;
 
-    // Syncs the files, checks the destination again and moves the finished folder
+    // Syncs every file, checks the destination again and moves the finished folder
     // onto it; throws InputError naming the destination when it cannot (an
     // existing destination is then left as it was, and the temporary folder removed).
     void commit();

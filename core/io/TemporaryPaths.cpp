@@ -48,9 +48,9 @@ int stateFor(TemporaryPath::Kind kind)
     return FileSlot;
 }
 
-std::string absolute(const std::string &path)
+std::string absolutePath(const std::string &path)
 {
-    // The registry outlives no chdir, but an absolute path keeps the handler independent of one.
+    // The program does not change folders, but an absolute path keeps the handler independent of that.
     std::error_code error;
     const std::filesystem::path full = std::filesystem::absolute(path, error);
     return error ? path : full.string();
@@ -105,8 +105,8 @@ extern "C" void removeTemporaryPathsAndReraise(int signalNumber)
 
 TemporaryPath::TemporaryPath(const std::string &path, Kind kind, const std::string &restoreTo)
 {
-    const std::string full = absolute(path);
-    const std::string fullRestore = restoreTo.empty() ? std::string() : absolute(restoreTo);
+    const std::string full = absolutePath(path);
+    const std::string fullRestore = restoreTo.empty() ? std::string() : absolutePath(restoreTo);
     if (full.size() >= pathCapacity || fullRestore.size() >= pathCapacity)
         return;
     for (int slot = 0; slot < slotCount; ++slot) {
