@@ -95,8 +95,9 @@ int runPredict(const std::vector<std::string> &arguments, std::ostream &out, std
     if (parsed.has("out")) {
         out.flush(); // anything printed so far comes before a --out /dev/stdout
         io::writeFileAtomically(parsed.value("out"), csv);
-    } else
+    } else {
         out << csv;
+    }
     return 0;
 }
 

@@ -75,8 +75,16 @@ AtomicFileWriter::AtomicFileWriter(std::string destination)
             (void)::fchown(descriptor, mTarget.owner, mTarget.group);
         (void)::fchmod(descriptor, mTarget.mode);
     }
-    mBuffer = std::make_unique<DescriptorBuffer>(descriptor);
-    mStream = std::make_unique<std::ostream>(mBuffer.get());
+    // A constructor that throws runs no destructor: the temporary file goes here.
+    try {
+        mBuffer = std::make_unique<DescriptorBuffer>(descriptor);
+        mStream = std::make_unique<std::ostream>(mBuffer.get());
+    } catch (...) {
+        if (!mBuffer)
+            ::close(descriptor);
+        discardTemporaryFile();
+        throw;
+    }
 }
 
 AtomicFileWriter::~AtomicFileWriter()
