@@ -96,9 +96,10 @@ void checkParentIsWritable(const std::string &file, const std::string &shownPath
                          "cannot write: the folder " + quoteForMessage(parent, 200) + " does not exist");
     if (!S_ISDIR(info.st_mode))
         throw InputError(shownPath, 0, 0, "cannot write: " + quoteForMessage(parent, 200) + " is not a folder");
-    if (::access(parent.c_str(), W_OK | X_OK) != 0)
-        throw InputError(shownPath, 0, 0,
-                         "cannot write in the folder " + quoteForMessage(parent, 200) + ": " + errnoText(errno));
+    if (::access(parent.c_str(), W_OK | X_OK) != 0) {
+        const std::string reason = errnoText(errno);
+        throw InputError(shownPath, 0, 0, "cannot write in the folder " + quoteForMessage(parent, 200) + ": " + reason);
+    }
 }
 
 bool isEmptyFolder(const std::string &path)
