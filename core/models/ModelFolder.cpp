@@ -1,6 +1,7 @@
 #include "models/ModelFolder.h"
 
 #include "io/InputError.h"
+#include "io/OutputPaths.h"
 #include "io/RegularFile.h"
 #include "io/Sha256.h"
 
@@ -10,7 +11,7 @@ namespace gpumem::models {
 
 namespace {
 
-constexpr const char *formatName = "gpumem-model";
+constexpr const char *formatName = io::modelFolderFormat;
 constexpr int formatVersion = 2;
 
 // A name in the "files" list must stay inside the folder: one plain file name.

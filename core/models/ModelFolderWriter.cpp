@@ -8,6 +8,8 @@
 #include "io/Sha256.h"
 #include "runtime/LibraryVersions.h"
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -59,13 +61,16 @@ void writeModelFolder(const std::string &directory, const std::string &modelName
         runtime::writeLibraryVersions(json);
         json.endObject();
     } catch (const io::InputError &error) {
-        if (!error.file().empty())
+        // Errors inside the temporary folder are reported against the folder the user named.
+        if (!error.file().empty() && error.file().rfind(folder.path(), 0) != 0)
             throw;
-        throw io::InputError(directory, 0, 0, "the trained " + modelName + " model " + error.message() + "; not saved");
+        throw io::InputError(directory, 0, 0,
+                             (error.file().empty() ? "the trained " + modelName + " model " : std::string()) +
+                                 error.message() + "; not saved");
     }
     out.close();
     if (!out)
-        throw io::InputError(metadataPath, 0, 0, "cannot write (disk full?)");
+        throw io::InputError(directory, 0, 0, std::string("cannot write model.json (disk full?): ") + std::strerror(errno));
     folder.commit();
 }
 

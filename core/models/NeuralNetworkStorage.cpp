@@ -14,6 +14,8 @@
 #include "io/InputError.h"
 #include "io/SafeTensors.h"
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <set>
 
@@ -58,7 +60,7 @@ void writeWeights(const BiGruTransformer &network, const std::string &path)
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     out.close();
     if (!out)
-        throw io::InputError(path, 0, 0, "cannot write the weights (disk full?)");
+        throw io::InputError(std::string("cannot write the weights (disk full?): ") + std::strerror(errno));
 }
 
 // Checks the counts model.json gives against the weights file before a network of

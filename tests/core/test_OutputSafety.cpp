@@ -1,5 +1,5 @@
-// Issue 10, "Data loss": no output of gpumem may destroy what the user has.
-#include "cli/CommandLine.h"
+// No output of gpumem may destroy what the user has: inputs, folders it did not write, device nodes.
+#include "CommandLineRun.h"
 
 #include <QDir>
 #include <QFile>
@@ -16,20 +16,8 @@
 
 namespace {
 
-struct Run
-{
-    int exitCode;
-    std::string out;
-    std::string err;
-};
-
-Run runGpumem(const std::vector<std::string> &arguments)
-{
-    std::ostringstream out;
-    std::ostringstream err;
-    const int exitCode = gpumem::cli::runCommandLine(arguments, out, err);
-    return {exitCode, out.str(), err.str()};
-}
+using gpumem::tests::Run;
+using gpumem::tests::runGpumem;
 
 const std::string trainingData = GPUMEM_TEST_DATA_DIR "/jobs_training.csv";
 
