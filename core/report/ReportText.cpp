@@ -1,5 +1,7 @@
 #include "report/ReportText.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -12,9 +14,7 @@ std::string formatPValue(double pValue)
         return "n/a";
     if (pValue < 0.0001)
         return "< 0.0001";
-    char text[32];
-    std::snprintf(text, sizeof text, "%.4f", pValue);
-    return text;
+    return fmt::format("{:.4f}", pValue);
 }
 
 std::string csvField(const std::string &text)
