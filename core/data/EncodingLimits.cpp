@@ -73,8 +73,8 @@ std::vector<std::string> checkEncodingLimits(const Table &table, const std::vect
             const std::size_t types = distinctLayerTypes(column.sequences, rows);
             width.sequence += sequenceFeatureCount(types, column.sequences.fieldsPerLayer());
             if (types > maxLayerTypes)
-                warnings.push_back("column " + io::quoteForMessage(column.name, 60) + " has " +
-                                   std::to_string(types) + " layer types; the " + std::to_string(maxLayerTypes) +
+                warnings.push_back("column " + io::quoteForMessage(column.name, 60) + " has " + std::to_string(types) +
+                                   " layer types; the " + std::to_string(maxLayerTypes) +
                                    " most frequent are kept and the other " + std::to_string(types - maxLayerTypes) +
                                    " are counted as one 'other' type");
         }

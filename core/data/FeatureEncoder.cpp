@@ -42,7 +42,8 @@ std::vector<std::int32_t> slotsOf(const std::vector<std::string> &from, const st
 // The layer types seen in trainingRows, in order of first appearance; when there
 // are more than maxLayerTypes, only the most frequent ones followed by the shared
 // "other" type, so that a file of thousands of distinct types stays small.
-std::vector<std::string> frequentLayerTypes(const SequenceColumn &sequence, const std::vector<Eigen::Index> &trainingRows)
+std::vector<std::string> frequentLayerTypes(const SequenceColumn &sequence,
+                                            const std::vector<Eigen::Index> &trainingRows)
 {
     std::vector<std::int64_t> frequency(sequence.layerTypes().size(), 0);
     for (Eigen::Index row : trainingRows) {

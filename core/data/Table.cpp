@@ -68,7 +68,8 @@ std::vector<std::string> Table::nonNumericCellNotes() const
         const std::int64_t count = column.nonNumericCount;
         notes.push_back("column " + io::quoteForMessage(column.name, 60) + " is numeric except for " +
                         std::to_string(count) + (count == 1 ? " cell: line " : " cells, first: line ") +
-                        std::to_string(column.firstNonNumericCell->line) + ' ' + io::quoteForMessage(column.firstNonNumericValue));
+                        std::to_string(column.firstNonNumericCell->line) + ' ' +
+                        io::quoteForMessage(column.firstNonNumericValue));
     }
     return notes;
 }

@@ -447,15 +447,15 @@ class TwoPassLoader
 
 Table loadTable(const std::string &path, const TableLoadOptions &options)
 {
-    // The file is read twice and must not be endless: a device such as /dev/zero
-    // or a pipe is refused before a byte is read.
-    std::error_code error;
-    const auto status = std::filesystem::status(path, error);
-    if (!error && std::filesystem::is_directory(status))
-        throw io::InputError(path, 0, 0, "is a folder, not a CSV file");
-    if (!error && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
-        throw io::InputError(path, 0, 0, "is not a regular file (a device, pipe or socket), not a CSV file");
     auto open = [path]() -> std::unique_ptr<std::istream> {
+        // The file is read twice and must not be endless: a device such as /dev/zero
+        // or a pipe is refused before a byte is read, on each pass.
+        std::error_code error;
+        const auto status = std::filesystem::status(path, error);
+        if (!error && std::filesystem::is_directory(status))
+            throw io::InputError(path, 0, 0, "is a folder, not a CSV file");
+        if (!error && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+            throw io::InputError(path, 0, 0, "is not a regular file (a device, pipe or socket), not a CSV file");
         auto file = std::make_unique<std::ifstream>(path, std::ios::binary);
         if (!*file)
             throw io::InputError(path, 0, 0, "cannot open the file for reading");

@@ -59,8 +59,7 @@ bool contains(const std::string &text, const std::string &part)
 }
 
 // Runs `gpumem inspect` expecting failure with one line that starts with prefix and holds part.
-void expectOneLineFailure(const std::vector<std::string> &arguments, const std::string &prefix,
-                          const std::string &part)
+void expectOneLineFailure(const std::vector<std::string> &arguments, const std::string &prefix, const std::string &part)
 {
     const Run run = runGpumem(arguments);
     QCOMPARE(run.exitCode, 1);
@@ -171,10 +170,9 @@ class TestHostileData : public QObject
         for (std::size_t k = 0; k <= gpumem::data::maxFieldsPerLayer; ++k)
             wide += ", 1";
         wide += ")]";
-        const std::string file = "layers,memory\n\"" +
-                                 distinctLayers(int(gpumem::data::maxLayersPerSequence)) + "\",1\n\"" +
-                                 distinctLayers(int(gpumem::data::maxLayersPerSequence) + 1) + "\",2\n\"" + wide +
-                                 "\",3\n";
+        const std::string file = "layers,memory\n\"" + distinctLayers(int(gpumem::data::maxLayersPerSequence)) +
+                                 "\",1\n\"" + distinctLayers(int(gpumem::data::maxLayersPerSequence) + 1) + "\",2\n\"" +
+                                 wide + "\",3\n";
         const Table table = gpumem::data::loadTableFromText(file, "long.csv");
         const auto &column = table.column(0);
         QCOMPARE(column.type, ColumnType::Sequence);
@@ -281,8 +279,8 @@ class TestHostileData : public QObject
         gpumem::data::RoleRequest request;
         request.target = "memory";
         std::vector<std::string> warnings;
-        const Dataset dataset = Dataset::fromTable(table, gpumem::data::assignRoles(table, request),
-                                                   BadCellPolicy::DropRow, warnings);
+        const Dataset dataset =
+            Dataset::fromTable(table, gpumem::data::assignRoles(table, request), BadCellPolicy::DropRow, warnings);
         FeatureEncoder encoder;
         encoder.fit(dataset, allRows(dataset));
         QVERIFY(encoder.transform(dataset).allFinite());
@@ -328,15 +326,15 @@ class TestHostileData : public QObject
         expectOneLineFailure({"inspect", dataFile("hostile_stray_cell.csv"), "--target", "memory"},
                              dataFile("hostile_stray_cell.csv") + ":17:1:",
                              "'1,5' is not a number (column 'batch' is numeric except for 1 cell)");
-        const Run run = runGpumem(
-            {"inspect", dataFile("hostile_stray_cell.csv"), "--target", "memory", "--on-bad-cell", "drop"});
+        const Run run =
+            runGpumem({"inspect", dataFile("hostile_stray_cell.csv"), "--target", "memory", "--on-bad-cell", "drop"});
         QCOMPARE(run.exitCode, 0);
         QVERIFY2(contains(run.err, "warning: column 'batch' is numeric except for 1 cell: line 17 '1,5'\n"),
                  run.err.c_str());
         QVERIFY2(contains(run.out, "Rows usable: 19 of 20"), run.out.c_str());
 
-        const Run json = runGpumem({"inspect", dataFile("hostile_stray_cell.csv"), "--target", "memory",
-                                    "--on-bad-cell", "drop", "--json"});
+        const Run json = runGpumem(
+            {"inspect", dataFile("hostile_stray_cell.csv"), "--target", "memory", "--on-bad-cell", "drop", "--json"});
         const QJsonObject stray =
             parseJson(json.out).value("columns").toArray()[0].toObject().value("non_numeric_cells").toObject();
         QCOMPARE(stray.value("count").toInt(), 1);

@@ -41,8 +41,7 @@ gpumem::data::TableLoadOptions optionsFrom(std::uint8_t choice)
 void encode(const gpumem::data::Table &table, const std::vector<gpumem::data::ColumnRole> &roles)
 {
     std::vector<std::string> warnings;
-    const auto dataset =
-        gpumem::data::Dataset::fromTable(table, roles, gpumem::data::BadCellPolicy::DropRow, warnings);
+    const auto dataset = gpumem::data::Dataset::fromTable(table, roles, gpumem::data::BadCellPolicy::DropRow, warnings);
     std::vector<Eigen::Index> rows;
     for (Eigen::Index row = 0; row < static_cast<Eigen::Index>(dataset.rowCount()); row += 2)
         rows.push_back(row);
