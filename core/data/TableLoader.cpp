@@ -278,8 +278,11 @@ class TwoPassLoader
         }
         if (looksLikeLayerSequence(cell)) {
             ++profile.sequenceLike;
-            profile.openParentheses += static_cast<std::size_t>(std::count(cell.begin(), cell.end(), '('));
-            profile.commas += static_cast<std::size_t>(std::count(cell.begin(), cell.end(), ','));
+            // No cell may reserve more than the parser would ever accept from it.
+            constexpr std::size_t maxNumbers = maxLayersPerSequence * maxFieldsPerLayer;
+            profile.openParentheses +=
+                std::min(static_cast<std::size_t>(std::count(cell.begin(), cell.end(), '(')), maxLayersPerSequence);
+            profile.commas += std::min(static_cast<std::size_t>(std::count(cell.begin(), cell.end(), ',')), maxNumbers);
         }
     }
 
