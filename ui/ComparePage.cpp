@@ -6,10 +6,12 @@
 #include "runtime/ThreadSettings.h"
 #include "ui/ChartExport.h"
 #include "ui/ComparisonCharts.h"
+#include "ui/MetricsTableModel.h"
 #include "ui/ProgressBridge.h"
 #include "ui/QtText.h"
 #include "ui/TableCopy.h"
 #include "ui/WorkbenchState.h"
+#include "ui/WorstRowsModel.h"
 
 #include <QChart>
 #include <QChartView>
@@ -30,7 +32,6 @@
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
-#include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
@@ -49,43 +50,6 @@ const char *const validationKey = "compare/validation";
 const char *const testFractionKey = "compare/testFraction";
 const char *const seedKey = "compare/seed";
 constexpr int worstRowsPerModel = 25;
-
-QString significanceMark(double pValue)
-{
-    if (pValue < 0.01)
-        return QStringLiteral("**");
-    if (pValue < 0.05)
-        return QStringLiteral("*");
-    return {};
-}
-
-QString metricText(const evaluation::MetricDescription &metric, double value)
-{
-    return std::isnan(value) ? QStringLiteral("–") : qtText(evaluation::formatMetric(metric, value));
-}
-
-QString tableHtml(const QAbstractItemModel *model, int rowLimit, const std::vector<std::vector<bool>> &best = {})
-{
-    QString html = QStringLiteral("<table><tr>");
-    for (int column = 0; column < model->columnCount(); ++column)
-        html += QStringLiteral("<th>%1</th>").arg(model->headerData(column, Qt::Horizontal).toString().toHtmlEscaped());
-    html += QStringLiteral("</tr>\n");
-    for (int row = 0; row < std::min(rowLimit, model->rowCount()); ++row) {
-        html += QStringLiteral("<tr>");
-        for (int column = 0; column < model->columnCount(); ++column) {
-            const bool isBest = static_cast<std::size_t>(row) < best.size() &&
-                                static_cast<std::size_t>(column) < best[static_cast<std::size_t>(row)].size() &&
-                                best[static_cast<std::size_t>(row)][static_cast<std::size_t>(column)];
-            html += QStringLiteral("<td class=\"%1\">%2</td>")
-                        .arg(column == 0 ? QStringLiteral("name")
-                             : isBest    ? QStringLiteral("best")
-                                         : QString(),
-                             model->index(row, column).data().toString().toHtmlEscaped());
-        }
-        html += QStringLiteral("</tr>\n");
-    }
-    return html + QStringLiteral("</table>\n");
-}
 
 } // namespace
 
@@ -107,8 +71,9 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
     , mMetricGrid(new QGridLayout)
     , mScatterGrid(new QGridLayout)
     , mResidualGrid(new QGridLayout)
-    , mMetrics(new QTableWidget(this))
-    , mWorst(new QStandardItemModel(this))
+    , mMetrics(new MetricsTableModel(this))
+    , mMetricsView(new QTableView(this))
+    , mWorst(new WorstRowsModel(this))
     , mWorstView(new QTableView(this))
 {
     setObjectName(QStringLiteral("comparePage"));
@@ -202,16 +167,22 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
         scroll->setWidgetResizable(true);
         return scroll;
     };
-    mMetrics->setObjectName(QStringLiteral("metricsTable"));
-    mMetrics->setToolTip(tr("Mean ± standard deviation over folds; the best value per metric is highlighted. * and "
-                            "** mark RMSE that differs from the best model's with p < 0.05 and p < 0.01"));
-    mMetrics->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    installTableCopy(mMetrics);
+    mMetricsView->setObjectName(QStringLiteral("metricsTable"));
+    mMetricsView->setToolTip(tr("Mean ± standard deviation over folds; the best value per metric is highlighted. * "
+                                "and ** mark RMSE that differs from the best model's with p < 0.05 and p < 0.01"));
+    auto *metricsProxy = new QSortFilterProxyModel(this);
+    metricsProxy->setSourceModel(mMetrics);
+    metricsProxy->setSortRole(Qt::UserRole);
+    mMetricsView->setModel(metricsProxy);
+    mMetricsView->setSortingEnabled(true);
+    mMetricsView->sortByColumn(-1, Qt::AscendingOrder); // the comparison's order until a header is clicked
+    mMetricsView->verticalHeader()->hide();
+    installTableCopy(mMetricsView);
     auto *metricsPage = new QWidget;
     auto *metricsLayout = new QVBoxLayout(metricsPage);
     auto *chartArea = gridPage(mMetricGrid, QStringLiteral("metricCharts"));
     metricsLayout->addWidget(chartArea, 3);
-    metricsLayout->addWidget(mMetrics, 1);
+    metricsLayout->addWidget(mMetricsView, 1);
     mResults->addTab(metricsPage, tr("Metrics"));
     mResults->addTab(gridPage(mScatterGrid, QStringLiteral("scatterCharts")), tr("Predicted vs actual"));
     mResults->addTab(gridPage(mResidualGrid, QStringLiteral("residualCharts")), tr("Residuals"));
@@ -506,18 +477,20 @@ QChartView *ComparePage::addChart(QChart *chart, QGridLayout *grid, int index, i
 void ComparePage::showResults()
 {
     clearCharts();
-    mMetrics->clear();
-    mMetrics->setRowCount(0);
-    mWorst->clear();
     const auto result = mState->comparison();
     const auto dataset = mState->comparisonDataset();
+    mMetrics->setResult(result && !result->models.empty() ? result : nullptr);
+    mWorst->setResult(dataset ? result : nullptr, dataset ? dataset->rowLines() : std::vector<std::int64_t>{},
+                      worstRowsPerModel);
+    mMetricsView->resizeColumnsToContents();
+    mWorstView->sortByColumn(4, Qt::DescendingOrder);
+    mWorstView->resizeColumnsToContents();
     if (!result || result->models.empty())
         return;
     int index = 0;
     for (const auto *metric : chartedMetrics())
         addChart(metricBarChart(*result, *metric), mMetricGrid, index++, 3,
                  QStringLiteral("chart_%1").arg(metric->key));
-    fillMetricsTable(*result);
     if (!dataset)
         return;
     index = 0;
@@ -531,139 +504,39 @@ void ComparePage::showResults()
                  QStringLiteral("residuals_%1").arg(qtText(model.name)));
         ++index;
     }
-    fillWorstTable(*result, *dataset);
-}
-
-void ComparePage::fillMetricsTable(const evaluation::ExperimentResult &result)
-{
-    const auto &metrics = evaluation::metricDescriptions();
-    QStringList headers{tr("Model")};
-    for (const auto &metric : metrics)
-        headers << metricHeading(metric).replace(QStringLiteral("  "), QStringLiteral("\n"));
-    headers << tr("Train time (s)") << tr("p vs best (RMSE)");
-    mMetrics->setColumnCount(headers.size());
-    mMetrics->setHorizontalHeaderLabels(headers);
-    mMetrics->setRowCount(static_cast<int>(result.models.size()));
-    std::map<std::string, double> pValues;
-    for (const auto &test : result.significance)
-        if (test.reported) // the t-test over few folds, Wilcoxon otherwise (see docs/comparison-report.md)
-            pValues[test.model] = test.pValue;
-    for (std::size_t row = 0; row < result.models.size(); ++row) {
-        const auto &model = result.models[row];
-        QString name = qtText(model.title);
-        if (model.name == result.best)
-            name += tr(" (best)");
-        else if (pValues.count(model.name))
-            name += significanceMark(pValues[model.name]);
-        mMetrics->setItem(static_cast<int>(row), 0, new QTableWidgetItem(name));
-        for (std::size_t column = 0; column < metrics.size(); ++column) {
-            const auto &metric = metrics[column];
-            QString text = metricText(metric, model.mean.*metric.member);
-            if (model.folds.size() > 1)
-                text += QStringLiteral(" ± ") + metricText(metric, model.standardDeviation.*metric.member);
-            auto *item = new QTableWidgetItem(text);
-            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            if (evaluation::isBestModel(result, model, metric)) {
-                item->setBackground(QColor(210, 240, 210));
-                QFont font = item->font();
-                font.setBold(true);
-                item->setFont(font);
-                item->setToolTip(tr("Best %1").arg(QString::fromUtf8(metric.title)));
-            }
-            mMetrics->setItem(static_cast<int>(row), static_cast<int>(column) + 1, item);
-        }
-        auto *time = new QTableWidgetItem(QString::number(model.trainSeconds, 'f', 2));
-        time->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        mMetrics->setItem(static_cast<int>(row), static_cast<int>(metrics.size()) + 1, time);
-        const auto p = pValues.find(model.name);
-        auto *pItem =
-            new QTableWidgetItem(p == pValues.end() ? QStringLiteral("–")
-                                                    : QString::number(p->second, 'g', 3) + significanceMark(p->second));
-        pItem->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        mMetrics->setItem(static_cast<int>(row), static_cast<int>(metrics.size()) + 2, pItem);
-    }
-    mMetrics->resizeColumnsToContents();
-    mMetrics->horizontalHeader()->setMinimumSectionSize(80);
-}
-
-void ComparePage::fillWorstTable(const evaluation::ExperimentResult &result, const data::Dataset &dataset)
-{
-    mWorst->setHorizontalHeaderLabels(
-        {tr("Model"), tr("File line"), tr("Actual (MiB)"), tr("Predicted (MiB)"), tr("Shortfall (MiB)")});
-    const auto numberItem = [](double value) {
-        auto *item = new QStandardItem(QString::number(value, 'f', 0));
-        item->setData(value, Qt::UserRole);
-        item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        return item;
-    };
-    for (const auto &under : evaluation::worstUnderPredictions(result, worstRowsPerModel)) {
-        const QString title = qtText(result.models[under.model].title);
-        auto *name = new QStandardItem(title);
-        name->setData(title, Qt::UserRole);
-        const auto line = static_cast<double>(dataset.rowLines()[static_cast<std::size_t>(under.row)]);
-        mWorst->appendRow({name, numberItem(line), numberItem(under.actual), numberItem(under.predicted),
-                           numberItem(under.shortfall())});
-    }
-    mWorstView->sortByColumn(4, Qt::DescendingOrder);
-    mWorstView->resizeColumnsToContents();
 }
 
 ReportContent ComparePage::reportContent()
 {
     ReportContent content;
-    content.title = tr("GPU memory model comparison");
-    content.created = QDateTime::currentDateTime();
-    const auto result = mState->comparison();
-    const auto dataset = mState->comparisonDataset();
-    if (!result)
+    content.result = mState->comparison();
+    if (!content.result)
         return content;
+    const auto dataset = mState->comparisonDataset();
     const auto request = mState->roleRequest();
-    QStringList features;
-    for (const auto &feature : request.features)
-        features << qtText(feature);
-    content.datasetHtml =
-        tr("<p>File: %1<br>Rows used: %2<br>Target: %3<br>Features: %4<br>Sequence column: %5</p>\n")
-            .arg(mState->dataPath().toHtmlEscaped())
-            .arg(dataset ? static_cast<qlonglong>(dataset->rowCount()) : 0)
-            .arg(qtText(request.target).toHtmlEscaped(), features.join(QStringLiteral(", ")).toHtmlEscaped(),
-                 request.sequenceColumn.empty() ? tr("none") : qtText(request.sequenceColumn).toHtmlEscaped());
-    QStringList modelTitles;
-    for (const auto &model : result->models)
-        modelTitles << qtText(model.title);
-    content.settingsHtml = tr("<p>Splits: %1 (%2)<br>Models: %3<br>Run time: %4 s%5</p>\n")
-                               .arg(result->splits.size())
-                               .arg(result->splits.size() > 1 ? tr("k-fold cross-validation") : tr("hold-out"))
-                               .arg(modelTitles.join(QStringLiteral(", ")).toHtmlEscaped())
-                               .arg(result->seconds, 0, 'f', 1)
-                               .arg(result->cancelled ? tr(" (cancelled)") : QString());
-
-    // The metrics table with the highlighted cells, as on screen.
-    std::vector<std::vector<bool>> best(static_cast<std::size_t>(mMetrics->rowCount()));
-    for (int row = 0; row < mMetrics->rowCount(); ++row)
-        for (int column = 0; column < mMetrics->columnCount(); ++column)
-            best[static_cast<std::size_t>(row)].push_back(mMetrics->item(row, column) &&
-                                                          mMetrics->item(row, column)->font().bold());
-    content.metricsHtml = tableHtml(mMetrics->model(), mMetrics->rowCount(), best) +
-                          tr("<p>* p &lt; 0.05, ** p &lt; 0.01: RMSE differs from the best model's (paired test over "
-                             "folds).</p>\n");
-    content.worstHtml = tableHtml(mWorstView->model(), 20);
-
-    const models::Hyperparameters *hyperparameters = &mState->hyperparameters();
-    for (const auto &model : result->models)
-        if (model.name == "bigru_transformer")
-            hyperparameters = &model.hyperparameters;
-    QString values = QStringLiteral("<table>");
-    for (const auto &spec : hyperparameters->specs())
-        values += QStringLiteral("<tr><td class=\"name\">%1</td><td>%2</td></tr>")
-                      .arg(qtText(spec.name).toHtmlEscaped(), qtText(hyperparameters->text(spec.name)).toHtmlEscaped());
-    content.hyperparametersHtml = values + QStringLiteral("</table>\n");
-    QString versions = QStringLiteral("<table>");
-    for (const auto &[name, version] : runtime::libraryVersions().entries())
-        versions += QStringLiteral("<tr><td class=\"name\">%1</td><td class=\"name\">%2</td></tr>")
-                        .arg(qtText(name).toHtmlEscaped(), qtText(version).toHtmlEscaped());
-    content.versionsHtml = versions + QStringLiteral("</table>\n");
-    for (QChartView *view : mChartViews)
-        content.figures.push_back({view->chart()->title(), widgetImage(view, QSize(800, 500))});
+    report::ComparisonContext &context = content.context;
+    context.dataset = coreText(QFileInfo(mState->dataPath()).fileName());
+    context.target = request.target;
+    context.rows = dataset ? dataset->rowCount() : static_cast<std::size_t>(content.result->actual.size());
+    context.features = request.features;
+    if (!request.sequenceColumn.empty())
+        context.features.push_back(request.sequenceColumn);
+    const auto &splits = content.result->splits;
+    context.folds = static_cast<int>(splits.size());
+    if (splits.size() == 1 && !splits.front().test.empty())
+        context.testFraction = static_cast<double>(splits.front().test.size()) /
+                               static_cast<double>(splits.front().test.size() + splits.front().train.size());
+    context.seed = static_cast<std::uint64_t>(mSeed->value());
+    if (dataset)
+        context.rowLines = dataset->rowLines();
+    // The charts on screen stand in for the report's own: the metric bars and the scatter plots.
+    for (QChartView *view : mChartViews) {
+        QString id = view->objectName();
+        if (id.startsWith(QStringLiteral("chart_")))
+            id.replace(0, 6, QStringLiteral("metric_"));
+        if (id.startsWith(QStringLiteral("metric_")) || id.startsWith(QStringLiteral("scatter_")))
+            content.images.emplace(coreText(id), widgetImage(view, QSize(800, 500)));
+    }
     return content;
 }
 

@@ -197,6 +197,7 @@ int runCompare(const std::vector<std::string> &arguments, std::ostream &out, std
     context.folds = static_cast<int>(result.splits.size());
     context.testFraction = settings.testFraction;
     context.seed = settings.seed;
+    context.rowLines = dataset.rowLines();
 
     out.flush(); // a report sent to /dev/stdout follows what was printed so far
     for (const auto &reportPath : reportPaths) {

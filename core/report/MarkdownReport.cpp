@@ -106,11 +106,19 @@ void writeMarkdownReport(std::ostream &out, const ComparisonContext &context,
         out << '\n';
     }
 
+    out << "\n## Worst under-predictions\n\n| Model | Job | Actual (MiB) | Predicted (MiB) | Shortfall (MiB) |\n"
+           "|:--|:--|--:|--:|--:|\n";
+    for (const auto &under : evaluation::worstUnderPredictions(result, reportedUnderPredictions))
+        out << "| " << markdownCell(result.models[under.model].title) << " | " << jobName(context, under.row) << " | "
+            << formatSignificant(under.actual, 5) << " | " << formatSignificant(under.predicted, 5) << " | "
+            << formatSignificant(under.shortfall(), 4) << " |\n";
+    out << "\nThe jobs each model predicted furthest below their real peak, out of fold.\n";
+
     out << "\n## Hyperparameters\n\n";
     for (const auto &model : result.models) {
         out << "- **" << markdownCell(model.title) << "**:";
         for (const auto &spec : model.hyperparameters.specs())
-            out << ' ' << model.hyperparameters.text(spec.name);
+            out << " `" << spec.name << '=' << model.hyperparameters.text(spec.name) << '`';
         out << '\n';
     }
 }
