@@ -431,19 +431,29 @@ void ComparePage::finish()
         return;
     }
     const auto &result = *outcome.result;
-    QString status =
-        result.cancelled
-            ? tr("Cancelled after %1 s; models finished: %2.").arg(result.seconds, 0, 'f', 1).arg(result.models.size())
-            : tr("Finished in %1 s. Best (lowest RMSE): %2.")
-                  .arg(result.seconds, 0, 'f', 1)
-                  .arg(qtText(result.best.empty() ? "–" : models::regressorTitle(result.best)));
+    if (result.cancelled) {
+        // A cancelled run replaces nothing: the comparison on show stays, and the rows say what was stopped.
+        for (const auto &[model, progress] : mProgress)
+            if (progress.bar->value() < 1000)
+                mProgressTable->item(progress.row, 2)->setText(tr("cancelled"));
+        mStatus->setText(mState->comparison()
+                             ? tr("Cancelled after %1 s; the results on show are the previous comparison's.")
+                                   .arg(result.seconds, 0, 'f', 1)
+                             : tr("Cancelled after %1 s.").arg(result.seconds, 0, 'f', 1));
+        mRunningDataset.reset();
+        Q_EMIT comparisonFinished(false);
+        return;
+    }
+    QString status = tr("Finished in %1 s. Best (lowest RMSE): %2.")
+                         .arg(result.seconds, 0, 'f', 1)
+                         .arg(qtText(result.best.empty() ? "–" : models::regressorTitle(result.best)));
     for (const auto &warning : result.warnings)
         status += QStringLiteral(" ") + QString::fromStdString(warning);
     mStatus->setText(status);
-    mOverall->setValue(result.cancelled ? mOverall->value() : 1000);
+    mOverall->setValue(1000);
     mState->setComparison(outcome.result, mRunningDataset);
     mRunningDataset.reset();
-    Q_EMIT comparisonFinished(!result.cancelled);
+    Q_EMIT comparisonFinished(true);
 }
 
 void ComparePage::updateButtons()

@@ -15,6 +15,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QXYSeries>
@@ -160,15 +161,28 @@ class TestComparePage : public QObject
         state.setTable(gpumem::tests::trainingTable(), gpumem::tests::testDataPath("jobs_training.csv"));
         state.setHyperparameters(gpumem::tests::quickHyperparameters(5000));
         gpumem::ui::ComparePage page(&state);
-        page.setSelectedModels({QStringLiteral("bigru_transformer")});
-        page.setFolds(2);
         QSignalSpy finished(&page, &gpumem::ui::ComparePage::comparisonFinished);
+        // A quick comparison first, whose results must survive the cancelled one.
+        page.setSelectedModels({QStringLiteral("decision_tree")});
+        page.setFolds(2);
+        QVERIFY(page.start());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+        const auto previous = state.comparison();
+        QVERIFY(previous);
+
+        page.setSelectedModels({QStringLiteral("bigru_transformer")});
         QVERIFY(page.start());
         QTest::qWait(500);
         page.cancel();
-        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
-        QCOMPARE(finished.at(0).at(0).toBool(), false);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 60000);
+        QCOMPARE(finished.at(1).at(0).toBool(), false);
         QVERIFY(!page.isRunning());
+        // Regression: cancelling wiped the results on show and left rows saying "waiting".
+        QCOMPARE(state.comparison(), previous);
+        QCOMPARE(page.metricsTable()->model()->rowCount(), 1);
+        auto *progress = page.findChild<QTableWidget *>(QStringLiteral("modelProgress"));
+        QVERIFY(progress);
+        QCOMPARE(progress->item(0, 2)->text(), QStringLiteral("cancelled"));
     }
 };
 
