@@ -14,6 +14,8 @@ namespace gpumem::ui {
 
 namespace {
 
+constexpr int minimumPairsForSignificance = 5;
+
 const std::vector<evaluation::MetricDescription> &metrics()
 {
     return evaluation::metricDescriptions();
@@ -77,7 +79,10 @@ QVariant MetricsTableModel::data(const QModelIndex &index, int role) const
     const auto &model = mResult->models[static_cast<std::size_t>(index.row())];
     const int column = index.column();
     const int metricCount = static_cast<int>(metrics().size());
-    const evaluation::PairedTest *test = report::reportedTest(*mResult, model.name);
+    // Fewer than 5 pairs (folds) cannot make a difference significant: no mark is shown then.
+    const evaluation::PairedTest *reported = report::reportedTest(*mResult, model.name);
+    const evaluation::PairedTest *test =
+        reported && reported->pairs >= minimumPairsForSignificance ? reported : nullptr;
     if (role == Qt::TextAlignmentRole)
         return column == 0 ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
 
@@ -97,6 +102,8 @@ QVariant MetricsTableModel::data(const QModelIndex &index, int role) const
             return {};
         if (time)
             return QString::number(value, 'f', 2);
+        if (reported && !test)
+            return tr("needs ≥ %1 folds").arg(minimumPairsForSignificance);
         return test ? QString::number(value, 'g', 3) + significanceMark(value) : QStringLiteral("–");
     }
 
