@@ -71,8 +71,8 @@ int checkedExit(int exitCode, std::ostream &out, std::ostream &err, const std::s
     return exitCode;
 }
 
-int runCommand(const Command &command, const std::vector<std::string> &arguments, std::ostream &out,
-               std::ostream &err, bool verbose)
+int runCommand(const Command &command, const std::vector<std::string> &arguments, std::ostream &out, std::ostream &err,
+               bool verbose)
 {
     const ScopedWarningStream warnings(err);
     try {

@@ -42,8 +42,9 @@ Split holdOutSplit(Eigen::Index rowCount, double testFraction, std::uint64_t see
 {
     // Both conditions come from the user (a small file, --test-fraction), so they are input errors.
     if (rowCount < 2) {
-        throw io::InputError("a hold-out split needs at least 2 rows, one to train on and one to test on; the data has " +
-                             std::to_string(rowCount));
+        throw io::InputError(
+            "a hold-out split needs at least 2 rows, one to train on and one to test on; the data has " +
+            std::to_string(rowCount));
     }
     // Written as a negated range test so that NaN is rejected too.
     if (!(testFraction > 0.0 && testFraction < 1.0)) {

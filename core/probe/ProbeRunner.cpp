@@ -1,7 +1,7 @@
 #include "probe/ProbeRunner.h"
 
-#include "io/AtomicFileWriter.h"
 #include "data/LayerSequenceParser.h"
+#include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
 #include "probe/CudaMemoryStats.h"
 #include "probe/JobLayers.h"
@@ -12,8 +12,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
@@ -179,8 +179,8 @@ std::string checkedRowKey(const std::vector<std::string> &cells, const RowExpect
     }
     for (const char *name : {"total_parameters", "total_activations"})
         if (!cell(name).empty() && !isNumber(cell(name), true))
-            fail(indexOf(name), "column '" + std::string(name) + "' needs a whole number, not " +
-                                    io::quoteForMessage(cell(name)));
+            fail(indexOf(name),
+                 "column '" + std::string(name) + "' needs a whole number, not " + io::quoteForMessage(cell(name)));
     if (cell("device") != expected.device)
         fail(indexOf("device"), "measured on " + io::quoteForMessage(cell("device")) + ", not on " + expected.device +
                                     "; resume with the same --device, or write to another --out");
@@ -188,8 +188,8 @@ std::string checkedRowKey(const std::vector<std::string> &cells, const RowExpect
         fail(indexOf("libtorch"), "the libtorch version is empty");
     for (const char *name : {"peak_allocated_mib", "peak_reserved_mib", "cuda_context_mib"})
         if (!cell(name).empty() && !isNumber(cell(name), false))
-            fail(indexOf(name), "column '" + std::string(name) + "' needs a number of MiB, not " +
-                                    io::quoteForMessage(cell(name)));
+            fail(indexOf(name),
+                 "column '" + std::string(name) + "' needs a number of MiB, not " + io::quoteForMessage(cell(name)));
     const std::string &status = cell("status");
     if (status != jobStatusName(JobStatus::Ok) && status != jobStatusName(JobStatus::OutOfMemory) &&
         status != jobStatusName(JobStatus::Invalid))

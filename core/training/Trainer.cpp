@@ -245,8 +245,8 @@ TrainingResult trainModel(torch::nn::Module &model, const TrainerSettings &setti
     auto optimizer = makeOptimizer(model, settings);
     // With workers, every thread of this training computes with one kernel
     // thread, whatever other threads (parallel fits) set meanwhile.
-    const std::size_t maxShares = shareCount(
-        std::min(trainingRows.size(), static_cast<std::size_t>(batchSize)), settings.workers);
+    const std::size_t maxShares =
+        shareCount(std::min(trainingRows.size(), static_cast<std::size_t>(batchSize)), settings.workers);
     std::optional<KernelThreadsGuard> singleThreaded;
     std::unique_ptr<ShareWorkers> helpers;
     if (maxShares > 1) {

@@ -122,12 +122,14 @@ class TestCommandLineContracts : public QObject
             << QStringList{"train", jobs, "--target", "memory_mib", "--out", "unused", "--set", "random_forest.bogus=1"}
             << "gpumem train: --set: unknown hyperparameter 'bogus' of random_forest; known: n_estimators, bootstrap,";
         QTest::newRow("qualified --set, compared model")
-            << QStringList{"compare", jobs, "--target", "memory_mib", "--models", "random_forest", "--set",
-                           "random_forest.bogus=1"}
+            << QStringList{"compare",  jobs,
+                           "--target", "memory_mib",
+                           "--models", "random_forest",
+                           "--set",    "random_forest.bogus=1"}
             << "gpumem compare: --set: unknown hyperparameter 'bogus' of random_forest; known: n_estimators,";
         QTest::newRow("a baseline's name without its model")
-            << QStringList{"train", jobs, "--target", "memory_mib", "--out", "unused", "--model", "random_forest",
-                           "--set", "n_estimators=3"}
+            << QStringList{"train",  jobs,      "--target",      "memory_mib", "--out",
+                           "unused", "--model", "random_forest", "--set",      "n_estimators=3"}
             << "gpumem train: --set: unknown hyperparameter 'n_estimators' of bigru_transformer (for random_forest "
                "write random_forest.n_estimators=VALUE); known: architecture,";
         QTest::newRow("unknown model")
@@ -307,8 +309,8 @@ class TestCommandLineContracts : public QObject
     {
         QTemporaryDir folder;
         const QString path = QDir(folder.path()).filePath("jobs.csv");
-        const Run first = runGpumem({"probe", "--family", "mlp", "--count", "2", "--steps", "1", "--out",
-                                     path.toStdString()});
+        const Run first =
+            runGpumem({"probe", "--family", "mlp", "--count", "2", "--steps", "1", "--out", path.toStdString()});
         QCOMPARE(first.exitCode, 0);
         QFile file(path);
         QVERIFY(file.open(QIODevice::ReadWrite | QIODevice::Append));
@@ -318,8 +320,8 @@ class TestCommandLineContracts : public QObject
             QFile read(path);
             return read.open(QIODevice::ReadOnly) ? read.readAll() : QByteArray();
         }();
-        const Run resumed = runGpumem({"probe", "--family", "mlp", "--count", "3", "--steps", "1", "--out",
-                                       path.toStdString(), "--resume"});
+        const Run resumed = runGpumem(
+            {"probe", "--family", "mlp", "--count", "3", "--steps", "1", "--out", path.toStdString(), "--resume"});
         QCOMPARE(resumed.exitCode, 1);
         QCOMPARE(resumed.err, "gpumem probe: " + path.toStdString() + ":4:4: row has 3 fields, the header has 23\n");
         QFile after(path);
@@ -345,9 +347,10 @@ class TestCommandLineContracts : public QObject
         QCOMPARE(compute.threads, static_cast<int>(hardware));
         const std::string count = std::to_string(hardware);
         QCOMPARE(warnings.str(), "warning: --threads 1000 is more than this machine's " + count +
-                                     " hardware threads; using " + count + "\nwarning: --jobs 5000 is more than this "
-                                     "machine's " + count + " hardware threads; running at most " + count +
-                                     " fits at once\n");
+                                     " hardware threads; using " + count +
+                                     "\nwarning: --jobs 5000 is more than this "
+                                     "machine's " +
+                                     count + " hardware threads; running at most " + count + " fits at once\n");
 
         // Within the hardware: no warning, the count as given.
         const auto one = parser.parse({"--threads", "1"});
@@ -388,8 +391,7 @@ class TestCommandLineContracts : public QObject
         QCOMPARE(compare.exitCode, 1);
         QCOMPARE(compare.err, std::string("gpumem compare: 5-fold cross-validation needs at least 5 rows, the data "
                                           "has 1; use fewer folds\n"));
-        const Run oneFold =
-            runGpumem({"compare", path, "--target", "memory_mib", "--models", "ridge", "--folds", "1"});
+        const Run oneFold = runGpumem({"compare", path, "--target", "memory_mib", "--models", "ridge", "--folds", "1"});
         QCOMPARE(oneFold.err, std::string("gpumem compare: cross-validation needs at least 2 folds, not 1\n"));
     }
 };

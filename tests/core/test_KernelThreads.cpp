@@ -69,13 +69,13 @@ class TestKernelThreads : public QObject
     void guardedCountSurvivesAnotherThreadsSetting()
     {
         std::unique_ptr<KernelThreadsGuard> guard;
-        const int seen = onFreshThread([&] { guard = std::make_unique<KernelThreadsGuard>(1); },
-                                       [] { at::set_num_threads(2); },
-                                       [&] {
-                                           const int count = at::get_num_threads();
-                                           guard.reset();
-                                           return count;
-                                       });
+        const int seen =
+            onFreshThread([&] { guard = std::make_unique<KernelThreadsGuard>(1); }, [] { at::set_num_threads(2); },
+                          [&] {
+                              const int count = at::get_num_threads();
+                              guard.reset();
+                              return count;
+                          });
         QCOMPARE(seen, 1);
     }
 

@@ -135,23 +135,38 @@ class TestProbeRunner : public QObject
         QTest::addColumn<QString>("message");
         // Each edit damages the second data row (line 3) the way a hand edit or another program might.
         // The column is a name, or the 1-based field where the header and the row part.
-        QTest::newRow("missing field") << ",[^,]*$" << "" << 3 << "23" << "row has 22 fields, the header has 23";
-        QTest::newRow("extra field") << "$" << ",extra" << 3 << "24" << "row has 24 fields, the header has 23";
-        QTest::newRow("not a number") << "^mlp,[0-9]+," << "mlp,lots," << 3 << "batch_size"
+        QTest::newRow("missing field") << ",[^,]*$"
+                                       << "" << 3 << "23"
+                                       << "row has 22 fields, the header has 23";
+        QTest::newRow("extra field") << "$"
+                                     << ",extra" << 3 << "24"
+                                     << "row has 24 fields, the header has 23";
+        QTest::newRow("not a number") << "^mlp,[0-9]+,"
+                                      << "mlp,lots," << 3 << "batch_size"
                                       << "column 'batch_size' needs a whole number, not 'lots'";
-        QTest::newRow("unknown choice") << ",(sgd|sgd_momentum|adam|adamw)," << ",lion," << 3 << "optimizer"
+        QTest::newRow("unknown choice") << ",(sgd|sgd_momentum|adam|adamw),"
+                                        << ",lion," << 3 << "optimizer"
                                         << "column 'optimizer' holds 'lion' (known: sgd, sgd_momentum, adam, adamw)";
-        QTest::newRow("another family") << "^mlp," << "cnn," << 3 << "family" << "family 'cnn' in a file of mlp jobs";
-        QTest::newRow("broken layer sequence") << "\"\\[\\(" << "\"[(oops, " << 3 << "layer_sequence"
+        QTest::newRow("another family") << "^mlp,"
+                                        << "cnn," << 3 << "family"
+                                        << "family 'cnn' in a file of mlp jobs";
+        QTest::newRow("broken layer sequence") << "\"\\[\\("
+                                               << "\"[(oops, " << 3 << "layer_sequence"
                                                << "malformed layer sequence:";
-        QTest::newRow("broken quoting") << "\"\\[" << "x\"[" << 3 << "layer_sequence" << "broken quoting";
-        QTest::newRow("negative peak") << ",cpu,([^,]*),[0-9.]+," << ",cpu,\\1,-3," << 3 << "peak_allocated_mib"
+        QTest::newRow("broken quoting") << "\"\\["
+                                        << "x\"[" << 3 << "layer_sequence"
+                                        << "broken quoting";
+        QTest::newRow("negative peak") << ",cpu,([^,]*),[0-9.]+,"
+                                       << ",cpu,\\1,-3," << 3 << "peak_allocated_mib"
                                        << "column 'peak_allocated_mib' needs a number of MiB, not '-3'";
-        QTest::newRow("other device") << ",cpu," << ",cuda," << 3 << "device"
+        QTest::newRow("other device") << ",cpu,"
+                                      << ",cuda," << 3 << "device"
                                       << "measured on 'cuda', not on cpu; resume with the same --device";
-        QTest::newRow("unknown status") << ",ok," << ",done," << 3 << "status"
+        QTest::newRow("unknown status") << ",ok,"
+                                        << ",done," << 3 << "status"
                                         << "status 'done' (known: ok, out_of_memory, invalid)";
-        QTest::newRow("ok without a peak") << ",cpu,([^,]*),[0-9.]+," << ",cpu,\\1,," << 3 << "peak_allocated_mib"
+        QTest::newRow("ok without a peak") << ",cpu,([^,]*),[0-9.]+,"
+                                           << ",cpu,\\1,," << 3 << "peak_allocated_mib"
                                            << "a row with status ok needs its peak_allocated_mib";
     }
 
