@@ -1,9 +1,12 @@
 #include "cli/CommandLine.h"
+#include "io/TemporaryPaths.h"
 
 #include <iostream>
 
 int main(int argc, char **argv)
 {
     std::ios::sync_with_stdio(false);
+    // Ctrl-C or a scheduler's SIGTERM during a save must not leave half-written files behind.
+    gpumem::io::removeTemporaryPathsOnSignals();
     return gpumem::cli::runCommandLine({argv + 1, argv + argc}, std::cout, std::cerr);
 }

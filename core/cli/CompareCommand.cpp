@@ -8,6 +8,8 @@
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
 #include "io/NumberText.h"
+#include "io/OutputPaths.h"
+#include "io/OutputPlan.h"
 #include "models/RegressorRegistry.h"
 #include "report/ComparisonReport.h"
 
@@ -64,6 +66,19 @@ std::string outOfFoldCsv(std::size_t tableRows, const std::vector<std::size_t> &
     return csv.str();
 }
 
+// Returns the format a report is written in: the extension's, or JSON for a
+// device, pipe or descriptor named without one (e.g. --report /dev/stdout).
+report::ReportFormat reportFormatFor(const std::string &path)
+{
+    try {
+        return report::reportFormatForPath(path);
+    } catch (const io::InputError &) {
+        if (io::resolveFileDestination(path).method == io::FileDestination::Method::WriteThrough)
+            return report::ReportFormat::Json;
+        throw;
+    }
+}
+
 void printTable(std::ostream &out, const evaluation::ExperimentResult &result)
 {
     TextTable table({"model", "MSE", "RMSE", "MAE", "R²", "under", "train s", "p vs best"},
@@ -109,7 +124,9 @@ int runCompare(const std::vector<std::string> &arguments, std::ostream &out, std
     addModelOptions(parser);
     addComputeOptions(parser);
     parser.option("jobs", "N", "fit up to N (model, fold) pairs at the same time (default 1); results do not change")
-        .option("report", "FILE", "write a report: .json, .md, .csv or .html by extension (repeatable)")
+        .option("report", "FILE",
+                "write a report: .json, .md, .csv or .html by extension, JSON to a device such as "
+                "/dev/stdout (repeatable)")
         .option("predictions", "FILE.csv", "write every row's fold, actual value and each model's prediction")
         .flag("json", "print the JSON report on stdout instead of the table");
 
@@ -151,10 +168,19 @@ int runCompare(const std::vector<std::string> &arguments, std::ostream &out, std
     settings.parallelFits =
         static_cast<int>(std::min<std::uint64_t>(parseWholeNumber(parsed.value("jobs", "1"), "--jobs", true), 64));
     std::vector<std::string> reportPaths = parsed.list("report");
-    for (const auto &path : reportPaths)
-        report::reportFormatForPath(path); // refuse an unknown extension before the long run
-
+    for (const auto &reportPath : reportPaths)
+        reportFormatFor(reportPath); // refuse an unknown extension before the long run
     const std::string path = parsed.positionals().front();
+    io::OutputPlan outputs;
+    outputs.addInput(path, "DATA.csv");
+    if (parsed.has("config"))
+        outputs.addInput(parsed.value("config"), "--config");
+    for (const auto &reportPath : reportPaths)
+        outputs.addOutputFile(reportPath, "--report");
+    if (parsed.has("predictions"))
+        outputs.addOutputFile(parsed.value("predictions"), "--predictions");
+    outputs.check();
+
     const LoadedData loaded = loadData(path, parsed);
     const data::Dataset dataset = data::Dataset::fromTable(*loaded.table, loaded.roles, loaded.usableRows);
     for (const auto &warning : loaded.warnings)
@@ -180,8 +206,12 @@ int runCompare(const std::vector<std::string> &arguments, std::ostream &out, std
     context.testFraction = settings.testFraction;
     context.seed = settings.seed;
 
-    for (const auto &reportPath : reportPaths)
-        report::saveReport(reportPath, context, result);
+    out.flush(); // a report sent to /dev/stdout follows what was printed so far
+    for (const auto &reportPath : reportPaths) {
+        std::ostringstream text;
+        report::writeReport(text, reportFormatFor(reportPath), context, result);
+        io::writeFileAtomically(reportPath, text.str());
+    }
     if (parsed.has("predictions"))
         io::writeFileAtomically(parsed.value("predictions"),
                                 outOfFoldCsv(loaded.table->rowCount(), loaded.usableRows, result));

@@ -8,6 +8,7 @@
 #include "data/TableLoader.h"
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
+#include "io/OutputPlan.h"
 #include "models/RegressorRegistry.h"
 
 namespace gpumem::cli {
@@ -65,6 +66,13 @@ int runPredict(const std::vector<std::string> &arguments, std::ostream &out, std
         out << parser.helpText();
         return 0;
     }
+    if (parsed.has("out")) {
+        io::OutputPlan outputs;
+        outputs.addInput(parsed.positionals()[0], "MODEL_DIR");
+        outputs.addInput(parsed.positionals()[1], "DATA.csv");
+        outputs.addOutputFile(parsed.value("out"), "--out");
+        outputs.check();
+    }
     models::ComputeSettings compute = computeSettingsFrom(parsed);
     const std::unique_ptr<models::Regressor> model = models::loadRegressor(parsed.positionals()[0], compute);
 
@@ -84,10 +92,12 @@ int runPredict(const std::vector<std::string> &arguments, std::ostream &out, std
     const Eigen::VectorXd predicted = model->predict(dataset);
 
     const std::string csv = predictionCsv(table.rowCount(), usable, dataset, predicted);
-    if (parsed.has("out"))
+    if (parsed.has("out")) {
+        out.flush(); // anything printed so far comes before a --out /dev/stdout
         io::writeFileAtomically(parsed.value("out"), csv);
-    else
+    } else {
         out << csv;
+    }
     return 0;
 }
 

@@ -9,8 +9,11 @@
 #include "evaluation/Splits.h"
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
+#include "io/OutputPlan.h"
 #include "models/RegressorRegistry.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <unistd.h>
 
 namespace gpumem::cli {
@@ -27,6 +30,34 @@ evaluation::RegressionMetrics metricsOn(const Eigen::VectorXd &actual, const Eig
         predictedRows[static_cast<Eigen::Index>(i)] = predicted[rows[i]];
     }
     return evaluation::computeMetrics(actualRows, predictedRows);
+}
+
+// Returns e.g. "0.004 s", "0.02 s", "12.3 s" or "3m05s": a fit of a tree takes milliseconds.
+std::string formatSeconds(double seconds)
+{
+    if (seconds >= 60.0)
+        return formatDuration(seconds);
+    if (seconds < 0.001)
+        return "under 0.001 s";
+    char text[32];
+    std::snprintf(text, sizeof text, seconds < 0.01 ? "%.3f s" : seconds < 10.0 ? "%.2f s" : "%.1f s", seconds);
+    return text;
+}
+
+// Returns count with thousands separated by commas, e.g. "1,234".
+std::string groupedCount(std::size_t count)
+{
+    std::string digits = std::to_string(count);
+    for (auto position = static_cast<std::ptrdiff_t>(digits.size()) - 3; position > 0; position -= 3)
+        digits.insert(static_cast<std::size_t>(position), 1, ',');
+    return digits;
+}
+
+// Networks train in epochs and keep the best one; trees and analytic models fit in one go.
+bool trainsInEpochs(const models::Regressor &model)
+{
+    const auto &specs = model.hyperparameters().specs();
+    return std::any_of(specs.begin(), specs.end(), [](const auto &spec) { return spec.name == "epochs"; });
 }
 
 } // namespace
@@ -61,6 +92,17 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
     const models::ComputeSettings compute = computeSettingsFrom(parsed);
     const double testFraction = parseFraction(parsed.value("test-fraction", "0"), "--test-fraction");
 
+    const std::string outDirectory = parsed.value("out");
+    // Checked before the training, which can take minutes, and again when the model is saved.
+    io::OutputPlan outputs;
+    outputs.addInput(path, "DATA.csv");
+    if (parsed.has("config"))
+        outputs.addInput(parsed.value("config"), "--config");
+    outputs.addOutputFolder(outDirectory, "--out");
+    if (parsed.has("predictions"))
+        outputs.addOutputFile(parsed.value("predictions"), "--predictions");
+    outputs.check();
+
     const LoadedData loaded = loadData(path, parsed);
     const data::Dataset dataset = data::Dataset::fromTable(*loaded.table, loaded.roles, loaded.usableRows);
     const bool json = parsed.has("json");
@@ -88,12 +130,12 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
 
     const Eigen::VectorXd predicted = model->predict(dataset);
     const auto trainMetrics = metricsOn(dataset.target(), predicted, split.train);
-    const std::string outDirectory = parsed.value("out");
     model->save(outDirectory);
     if (parsed.has("predictions")) {
         std::vector<std::string> splits(dataset.rowCount(), "train");
         for (Eigen::Index row : split.test)
             splits[static_cast<std::size_t>(row)] = "test";
+        out.flush(); // predictions sent to /dev/stdout follow the progress printed so far
         io::writeFileAtomically(parsed.value("predictions"),
                                 predictionCsv(loaded.table->rowCount(), loaded.usableRows, dataset, predicted, splits));
     }
@@ -122,8 +164,12 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
         summary.endObject();
         out << '\n';
     } else {
-        out << result.message << " in " << formatDuration(result.seconds) << " on " << model->deviceName()
-            << " (best epoch " << result.bestEpoch << ")\n";
+        if (trainsInEpochs(*model))
+            out << result.message << " in " << formatSeconds(result.seconds) << " on " << model->deviceName()
+                << " (best epoch " << result.bestEpoch << ")\n";
+        else
+            out << "fitted " << modelName << " on " << groupedCount(split.train.size()) << " rows in "
+                << formatSeconds(result.seconds) << (result.message.empty() ? "" : " (" + result.message + ")") << '\n';
         out << "train (" << split.train.size() << " rows): " << describeMetrics(trainMetrics) << '\n';
         if (!split.test.empty())
             out << "test  (" << split.test.size()

@@ -1,9 +1,17 @@
 #include "io/AtomicDirectoryWriter.h"
 
+#include "io/DescriptorBuffer.h"
 #include "io/InputError.h"
+#include "io/OutputPaths.h"
+#include "io/TemporaryPaths.h"
 
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <random>
+#include <unistd.h>
 
 namespace gpumem::io {
 
@@ -13,8 +21,19 @@ namespace {
 
 std::string siblingPath(const std::string &destination, const char *kind)
 {
-    std::random_device device;
+    static thread_local std::random_device device;
     return destination + kind + std::to_string(device() % 100000000u);
+}
+
+// Returns 0, or the errno of a failed fsync: some file systems report a full disk only here.
+int syncPath(const std::string &path, int flags)
+{
+    const int descriptor = ::open(path.c_str(), flags | O_CLOEXEC);
+    if (descriptor < 0)
+        return 0;
+    const int error = ::fsync(descriptor) == 0 || errno == EINVAL || errno == EROFS ? 0 : errno;
+    ::close(descriptor);
+    return error;
 }
 
 } // namespace
@@ -22,46 +41,101 @@ std::string siblingPath(const std::string &destination, const char *kind)
 AtomicDirectoryWriter::AtomicDirectoryWriter(std::string destination)
     : mDestination(std::move(destination))
 {
-    while (!mDestination.empty() && mDestination.back() == '/' && mDestination.size() > 1)
-        mDestination.pop_back();
-    mTemporaryPath = siblingPath(mDestination, ".tmp-");
+    const std::string target = resolveModelFolderDestination(mDestination);
     std::error_code error;
-    if (!fs::create_directory(mTemporaryPath, error))
-        throw InputError(mDestination, 0, 0, "cannot create a folder beside it: " + error.message());
+    for (int attempt = 0; attempt < 16; ++attempt) {
+        mTemporaryPath = siblingPath(target, ".tmp-");
+        // Registered before it exists, so that no signal can fall between creating and remembering it.
+        mRegistration = std::make_unique<TemporaryPath>(mTemporaryPath, TemporaryPath::Kind::Folder);
+        if (fs::create_directory(mTemporaryPath, error) || error)
+            break;
+    }
+    if (error || !fs::is_directory(mTemporaryPath)) {
+        mRegistration.reset();
+        throw InputError(mDestination, 0, 0,
+                         "cannot create a folder beside it: " + (error ? error.message() : "the names are taken"));
+    }
 }
 
 AtomicDirectoryWriter::~AtomicDirectoryWriter()
 {
-    if (!mCommitted) {
-        std::error_code ignored;
-        fs::remove_all(mTemporaryPath, ignored);
+    if (!mCommitted)
+        discardTemporaryFolder();
+}
+
+std::string AtomicDirectoryWriter::filePath(const std::string &name) const
+{
+    const std::string path = mTemporaryPath + '/' + name;
+    if (std::find(mFileNames.begin(), mFileNames.end(), name) == mFileNames.end()) {
+        mFileNames.push_back(name);
+        mFileRegistrations.push_back(std::make_unique<TemporaryPath>(path, TemporaryPath::Kind::File));
     }
+    return path;
+}
+
+void AtomicDirectoryWriter::discardTemporaryFolder()
+{
+    std::error_code ignored;
+    if (!mTemporaryPath.empty())
+        fs::remove_all(mTemporaryPath, ignored);
+    mFileRegistrations.clear();
+    mRegistration.reset();
 }
 
 void AtomicDirectoryWriter::commit()
 {
-    std::error_code error;
-    if (fs::exists(mDestination, error) && !fs::is_directory(mDestination, error))
-        throw InputError(mDestination, 0, 0, "exists and is not a folder");
-    // A folder cannot be renamed over a non-empty one: move the old one aside first,
-    // and back again if the new one cannot take its place.
-    std::string previous;
-    if (fs::exists(mDestination, error)) {
-        previous = siblingPath(mDestination, ".old-");
-        fs::rename(mDestination, previous, error);
-        if (error)
-            throw InputError(mDestination, 0, 0, "cannot replace: " + error.message());
+    // Every file, also those a library wrote under path() without filePath().
+    int syncError = 0;
+    std::error_code listError;
+    for (fs::directory_iterator entry(mTemporaryPath, listError), end; !listError && entry != end && syncError == 0;
+         entry.increment(listError))
+        if (entry->is_regular_file(listError))
+            syncError = syncPath(entry->path().string(), O_RDONLY);
+    if (syncError == 0)
+        syncError = syncPath(mTemporaryPath, O_RDONLY | O_DIRECTORY);
+    if (syncError != 0) {
+        discardTemporaryFolder();
+        throw InputError(mDestination, 0, 0, describeWriteError(syncError));
     }
-    fs::rename(mTemporaryPath, mDestination, error);
-    if (error) {
-        std::error_code ignored;
+
+    // Training may have taken minutes: the destination is checked again right before it is replaced.
+    std::string target;
+    try {
+        target = resolveModelFolderDestination(mDestination);
+    } catch (const InputError &) {
+        discardTemporaryFolder();
+        throw;
+    }
+    std::error_code error;
+    // rename() replaces a missing or empty folder in one step, but cannot replace a
+    // non-empty one: that one moves aside first, and back again if the new one cannot
+    // take its place. A signal in between puts it back too (TemporaryPath::Kind::MovedAsideFolder).
+    std::string previous;
+    std::unique_ptr<TemporaryPath> movedAside;
+    if (fs::exists(target, error) && !fs::is_empty(target, error)) {
+        previous = siblingPath(target, ".old-");
+        movedAside = std::make_unique<TemporaryPath>(previous, TemporaryPath::Kind::MovedAsideFolder, target);
+        if (::rename(target.c_str(), previous.c_str()) != 0) {
+            const int renameError = errno;
+            discardTemporaryFolder();
+            throw InputError(mDestination, 0, 0, std::string("cannot replace: ") + std::strerror(renameError));
+        }
+    }
+    if (::rename(mTemporaryPath.c_str(), target.c_str()) != 0) {
+        const int renameError = errno;
         if (!previous.empty())
-            fs::rename(previous, mDestination, ignored);
-        throw InputError(mDestination, 0, 0, "cannot write: " + error.message());
+            ::rename(previous.c_str(), target.c_str());
+        movedAside.reset();
+        discardTemporaryFolder();
+        throw InputError(mDestination, 0, 0, std::string("cannot write: ") + std::strerror(renameError));
     }
     mCommitted = true;
+    mFileRegistrations.clear();
+    mRegistration.reset();
     if (!previous.empty())
         fs::remove_all(previous, error);
+    movedAside.reset();
+    syncPath(fs::path(target).parent_path().string(), O_RDONLY | O_DIRECTORY);
 }
 
 } // namespace gpumem::io

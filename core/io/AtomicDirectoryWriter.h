@@ -1,17 +1,26 @@
 #pragma once
 
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace gpumem::io {
 
+class TemporaryPath;
+
 // Builds a folder (e.g. a saved model) so that readers only ever see a complete
 // one: files are written into a temporary folder beside the destination, and
-// commit() renames it into place, replacing an existing folder. Destroying the
-// writer without commit() removes the temporary folder. Not thread-safe.
+// commit() renames it into place. An existing destination is replaced only when
+// it is empty or a model folder this program wrote (see
+// resolveModelFolderDestination); anything else of the user's is refused, both
+// when the writer is created and when it commits. Destroying the writer without
+// commit(), a failed commit() and a signal (see removeTemporaryPathsOnSignals)
+// all remove the temporary folder. Not thread-safe.
 class AtomicDirectoryWriter
 {
   public:
-    // Creates the temporary folder; throws InputError when the parent is not writable.
+    // Checks the destination and creates the temporary folder; throws InputError
+    // when the destination may not be replaced or its parent is not writable.
     explicit AtomicDirectoryWriter(std::string destination);
     ~AtomicDirectoryWriter();
     AtomicDirectoryWriter(const AtomicDirectoryWriter &) = delete;
@@ -19,16 +28,24 @@ class AtomicDirectoryWriter
 
     // The temporary folder to write into.
     const std::string &path() const { return mTemporaryPath; }
-    // Returns path()/name.
-    std::string filePath(const std::string &name) const { return mTemporaryPath + '/' + name; }
+    // Returns path()/name, and remembers that file so that a signal removes it by
+    // name. Files written under path() directly are removed and synced as well.
+    std::string filePath(const std::string &name) const;
 
-    // Moves the finished folder onto the destination; throws InputError when it
-    // cannot (an existing destination is then left as it was).
+    // Syncs every file, checks the destination again and moves the finished folder
+    // onto it; throws InputError naming the destination when it cannot (an
+    // existing destination is then left as it was, and the temporary folder removed).
     void commit();
 
   private:
-    std::string mDestination;
+    void discardTemporaryFolder();
+
+    std::string mDestination; // as given, for messages
     std::string mTemporaryPath;
+    std::unique_ptr<TemporaryPath> mRegistration;
+    // filePath() is a query for the caller, but its registration is bookkeeping of the writer.
+    mutable std::vector<std::string> mFileNames;
+    mutable std::vector<std::unique_ptr<TemporaryPath>> mFileRegistrations;
     bool mCommitted = false;
 };
 

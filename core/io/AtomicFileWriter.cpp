@@ -1,12 +1,16 @@
 #include "io/AtomicFileWriter.h"
 
+#include "io/DescriptorBuffer.h"
 #include "io/InputError.h"
+#include "io/TemporaryPaths.h"
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <random>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace gpumem::io {
@@ -16,15 +20,17 @@ namespace {
 std::string temporaryPathFor(const std::string &destination)
 {
     // A random suffix keeps two writers of the same destination from sharing a temporary file.
-    std::random_device device;
+    static thread_local std::random_device device;
     char suffix[16];
     std::snprintf(suffix, sizeof suffix, "%08x", static_cast<unsigned>(device()));
     return destination + ".tmp-" + suffix;
 }
 
-void syncFile(const std::string &path)
+void syncFolderOf(const std::string &path)
 {
-    const int descriptor = ::open(path.c_str(), O_RDONLY);
+    // The rename itself must reach the disk, or a crash may bring back the old name.
+    std::string folder = std::filesystem::path(path).parent_path().string();
+    const int descriptor = ::open(folder.empty() ? "." : folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (descriptor < 0)
         return;
     ::fsync(descriptor);
@@ -35,32 +41,90 @@ void syncFile(const std::string &path)
 
 AtomicFileWriter::AtomicFileWriter(std::string destination)
     : mDestination(std::move(destination))
-    , mTemporaryPath(temporaryPathFor(mDestination))
+    , mTarget(resolveFileDestination(mDestination))
 {
-    mStream.open(mTemporaryPath, std::ios::binary | std::ios::trunc);
-    if (!mStream)
-        throw InputError(mDestination, 0, 0, std::string("cannot write: ") + std::strerror(errno));
+    int descriptor = -1;
+    if (mTarget.method == FileDestination::Method::WriteThrough) {
+        // A duplicate shares the descriptor's position, so a report sent to a redirected
+        // /dev/stdout lands where the program's own output continues.
+        descriptor = mTarget.ownDescriptor >= 0
+                         ? ::fcntl(mTarget.ownDescriptor, F_DUPFD_CLOEXEC, 0)
+                         : ::open(mTarget.path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY);
+    } else {
+        for (int attempt = 0; attempt < 16 && descriptor < 0; ++attempt) {
+            mTemporaryPath = temporaryPathFor(mTarget.path);
+            // Registered before it exists, so that no signal can fall between creating and remembering it.
+            mRegistration = std::make_unique<TemporaryPath>(mTemporaryPath, TemporaryPath::Kind::File);
+            // O_EXCL: never write into a file (or through a link) that someone else put there.
+            descriptor = ::open(mTemporaryPath.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+            if (descriptor < 0 && errno != EEXIST)
+                break;
+        }
+    }
+    if (descriptor < 0) {
+        const int error = errno;
+        mRegistration.reset();
+        mTemporaryPath.clear();
+        throw InputError(mDestination, 0, 0, std::string("cannot write: ") + std::strerror(error));
+    }
+    if (mTarget.exists) {
+        // The replacement takes the place of the user's file, so it keeps its permissions
+        // (and, where allowed, its owner) instead of the defaults of a new file.
+        struct stat created = {};
+        if (::fstat(descriptor, &created) == 0 && (created.st_uid != mTarget.owner || created.st_gid != mTarget.group))
+            (void)::fchown(descriptor, mTarget.owner, mTarget.group);
+        (void)::fchmod(descriptor, mTarget.mode);
+    }
+    // A constructor that throws runs no destructor: the temporary file goes here.
+    try {
+        mBuffer = std::make_unique<DescriptorBuffer>(descriptor);
+        mStream = std::make_unique<std::ostream>(mBuffer.get());
+    } catch (...) {
+        if (!mBuffer)
+            ::close(descriptor);
+        discardTemporaryFile();
+        throw;
+    }
 }
 
 AtomicFileWriter::~AtomicFileWriter()
 {
-    if (!mCommitted) {
-        mStream.close();
-        std::remove(mTemporaryPath.c_str());
-    }
+    if (!mCommitted)
+        discardTemporaryFile();
+}
+
+void AtomicFileWriter::discardTemporaryFile()
+{
+    if (mBuffer)
+        mBuffer->close(false);
+    if (!mTemporaryPath.empty())
+        ::unlink(mTemporaryPath.c_str());
+    mTemporaryPath.clear();
+    if (mRegistration)
+        mRegistration->release();
 }
 
 void AtomicFileWriter::commit()
 {
-    mStream.flush();
-    const bool written = static_cast<bool>(mStream);
-    mStream.close();
-    if (!written || mStream.fail())
-        throw InputError(mDestination, 0, 0, "cannot write (disk full?)");
+    mStream->flush();
+    const bool streamWritten = static_cast<bool>(*mStream);
+    const bool replacing = mTarget.method == FileDestination::Method::Replace;
     // Sync before the rename so that a crash cannot leave the new name pointing at empty data.
-    syncFile(mTemporaryPath);
-    if (std::rename(mTemporaryPath.c_str(), mDestination.c_str()) != 0)
-        throw InputError(mDestination, 0, 0, std::string("cannot replace: ") + std::strerror(errno));
+    const bool closed = mBuffer->close(replacing);
+    if (!streamWritten || !closed) {
+        const int error = mBuffer->error();
+        discardTemporaryFile();
+        throw InputError(mDestination, 0, 0, describeWriteError(error));
+    }
+    if (replacing) {
+        if (std::rename(mTemporaryPath.c_str(), mTarget.path.c_str()) != 0) {
+            const int error = errno;
+            discardTemporaryFile();
+            throw InputError(mDestination, 0, 0, std::string("cannot replace: ") + std::strerror(error));
+        }
+        mRegistration->release();
+        syncFolderOf(mTarget.path);
+    }
     mCommitted = true;
 }
 

@@ -2,6 +2,7 @@
 
 #include "io/InputError.h"
 #include "io/JsonWriter.h"
+#include "io/RegularFile.h"
 
 #include <algorithm>
 #include <charconv>
@@ -605,17 +606,7 @@ JsonValue parseJson(std::string_view text, const std::string &sourceName)
 
 JsonValue readJsonFile(const std::string &path)
 {
-    std::error_code error;
-    // An std::ifstream opens a folder without complaint and then reads nothing.
-    if (std::filesystem::is_directory(path, error))
-        throw InputError(path, 0, 0, "is a folder, not a JSON file");
-    std::ifstream file(path, std::ios::binary);
-    if (!file)
-        throw InputError(path, 0, 0, "cannot open the file for reading");
-    const std::string text{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
-    if (file.bad())
-        throw InputError(path, 0, 0, "cannot read the file");
-    return parseJson(text, path);
+    return parseJson(readRegularFile(path, maxJsonFileBytes), path);
 }
 
 void writeJson(JsonWriter &writer, const JsonValue &value)

@@ -1,5 +1,7 @@
 #include "io/JsonWriter.h"
 
+#include "io/InputError.h"
+
 #include <charconv>
 #include <cmath>
 #include <stdexcept>
@@ -143,8 +145,11 @@ JsonWriter &JsonWriter::value(std::string_view text)
 
 JsonWriter &JsonWriter::value(double number)
 {
-    if (!std::isfinite(number))
+    if (!std::isfinite(number)) {
+        if (mRefuseNonFinite)
+            throw InputError("holds a non-finite number (" + std::to_string(number) + "), which it must not");
         return null();
+    }
     beforeValue();
     char buffer[32];
     const auto result = std::to_chars(buffer, buffer + sizeof buffer, number);

@@ -37,6 +37,10 @@ class JsonWriter
     // Writes a whole array of strings.
     JsonWriter &value(const std::vector<std::string> &texts);
 
+    // From now on, a non-finite number throws io::InputError instead of becoming
+    // null: for files that must never hold one, such as a model folder's model.json.
+    void refuseNonFiniteNumbers() { mRefuseNonFinite = true; }
+
   private:
     enum class Scope
     {
@@ -52,6 +56,7 @@ class JsonWriter
     std::vector<Scope> mScopes;
     bool mFirstInScope = true;
     bool mKeyPending = false;
+    bool mRefuseNonFinite = false;
 };
 
 } // namespace gpumem::io

@@ -13,26 +13,40 @@ namespace gpumem::models {
 
 // The parts of model.json every model folder shares, so that loadRegressor()
 // can tell the models apart and each model reads the schema the same way:
-//   {"format": "gpumem-model", "format_version": 1, "model": NAME,
-//    "hyperparameters": {...}, "seed": S, "schema": {...}, ..., "library_versions": {...}}
+//   {"format": "gpumem-model", "format_version": 2, "model": NAME,
+//    "hyperparameters": {...}, "seed": S, "schema": {...}, "fitted": {...},
+//    "files": {NAME: {"bytes": N, "sha256": HEX}}, "library_versions": {...}}
+// A model folder is untrusted input: it may come from anyone. Reading it runs
+// no code, every count is checked against the limits below before anything is
+// sized by it, and every file beside model.json must match its recorded digest.
+
+// What a model folder may hold at most: columns of the schema, categories of one
+// categorical column, distinct layer types, and bytes of one file beside model.json.
+constexpr std::size_t maxModelColumns = 4096;
+constexpr std::size_t maxModelCategories = 4096;
+constexpr std::size_t maxModelLayerTypes = 4096;
+constexpr std::uint64_t maxModelFileBytes = 2ull << 30;
 
 // Writes the "format", "format_version" and "model" members of an open object.
 void writeModelHeader(io::JsonWriter &json, const std::string &modelName);
 // Writes "schema": {"target", "numeric", "categorical", "sequence_column", "layer_types", "fields_per_layer"}.
 void writeSchema(io::JsonWriter &json, const ModelSchema &schema);
 
-// Reads directory/model.json and checks its format and version. Throws
-// io::InputError naming the file when it is missing or not a gpumem model folder.
+// Reads directory/model.json (a regular file of at most io::maxJsonFileBytes) and
+// checks its format, version and file list. Throws io::InputError naming the file
+// when it is missing or not a gpumem model folder of this version.
 io::JsonValue readModelMetadata(const std::string &directory);
 // Returns the "model" member of metadata read by readModelMetadata().
 std::string modelNameOf(const io::JsonValue &metadata);
-// Reads the "schema" member written by writeSchema(). Throws io::InputError when malformed.
+// Reads the "schema" member written by writeSchema(), within the limits above.
+// Throws io::InputError when malformed.
 ModelSchema readSchema(const io::JsonValue &metadata);
 
 // Writes directory/model.json atomically (an interrupted save leaves the old
 // folder or none): header, "hyperparameters", "seed", "schema", then "fitted"
 // as writeFitted writes it (given the folder being written, for models that
-// keep files of their own there), then "library_versions".
+// keep files of their own there), the digest of every such file, then
+// "library_versions". A non-finite number anywhere refuses the save.
 void writeModelFolder(const std::string &directory, const std::string &modelName,
                       const Hyperparameters &hyperparameters, std::uint64_t seed, const ModelSchema &schema,
                       const std::function<void(io::JsonWriter &, const std::string &folder)> &writeFitted);
@@ -42,7 +56,17 @@ void readModelFolder(const io::JsonValue &metadata, const std::string &directory
                      std::uint64_t &seed, ModelSchema &schema,
                      const std::function<void(const io::JsonValue &fitted)> &readFitted);
 
+// Returns the content of directory/name, a file the folder's "files" list records,
+// after checking its size and SHA-256 against the record: a flipped bit or a file
+// swapped in from another folder is refused with io::InputError naming the file.
+std::string readRecordedFile(const io::JsonValue &metadata, const std::string &directory, const std::string &name);
+
 // Reads an array of strings. Throws io::InputError when it is anything else.
 std::vector<std::string> readStrings(const io::JsonValue &array);
+// Reads an array of strings of at most maxCount items.
+std::vector<std::string> readStrings(const io::JsonValue &array, std::size_t maxCount, const std::string &what);
+// Reads a whole number in [minimum, maximum]; throws io::InputError naming what otherwise.
+std::int64_t readWholeNumber(const io::JsonValue &value, std::int64_t minimum, std::int64_t maximum,
+                             const std::string &what);
 
 } // namespace gpumem::models

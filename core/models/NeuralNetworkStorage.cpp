@@ -1,19 +1,23 @@
 // Saving and loading the neural regressor as a model folder:
-//   model.json   hyperparameters, schema, scalers, target transform, training summary, library versions
-//   weights.pt   the network's parameters (LibTorch archive)
+//   model.json            hyperparameters, schema, scalers, target transform, training summary,
+//                         the digest of weights.safetensors, library versions
+//   weights.safetensors   every parameter and buffer of the network, float32, by its module path
+// Loading executes nothing from the folder: the weights file is data only, and
+// every tensor's name, dtype and shape must match the network that model.json
+// describes before a single value is copied.
 #include "models/NeuralNetworkHyperparameters.h"
 #include "models/NeuralNetworkImpl.h"
 
 #include "models/ModelFolder.h"
-#include "runtime/LibraryVersions.h"
+#include "models/NetworkFittedState.h"
 
-#include "io/AtomicDirectoryWriter.h"
-#include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
-#include "io/JsonValue.h"
-#include "io/JsonWriter.h"
+#include "io/SafeTensors.h"
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
+#include <set>
 
 namespace gpumem::models {
 
@@ -21,47 +25,87 @@ namespace {
 
 constexpr const char *modelName = "bigru_transformer";
 
-void writeVector(io::JsonWriter &json, const Eigen::RowVectorXd &values)
+// Every tensor the network's state holds, by its module path ("encoder.0.expand.weight").
+std::vector<std::pair<std::string, torch::Tensor>> stateTensors(const BiGruTransformer &network)
 {
-    json.beginArray();
-    for (Eigen::Index i = 0; i < values.size(); ++i)
-        json.value(values[i]);
-    json.endArray();
+    std::vector<std::pair<std::string, torch::Tensor>> tensors;
+    for (const auto &item : network->named_parameters(true))
+        tensors.emplace_back(item.key(), item.value());
+    for (const auto &item : network->named_buffers(true))
+        tensors.emplace_back(item.key(), item.value());
+    return tensors;
 }
 
-void writeScaler(io::JsonWriter &json, const data::Standardizer &scaler)
+std::string shapeText(const std::vector<std::int64_t> &shape)
 {
-    json.beginObject();
-    json.key("log").beginArray();
-    for (bool flag : scaler.logColumns())
-        json.value(flag);
-    json.endArray();
-    json.key("mean");
-    writeVector(json, scaler.means());
-    json.key("scale");
-    writeVector(json, scaler.scales());
-    json.endObject();
+    std::string text = "[";
+    for (std::size_t i = 0; i < shape.size(); ++i)
+        text += (i ? ", " : "") + std::to_string(shape[i]);
+    return text + "]";
 }
 
-Eigen::RowVectorXd readVector(const io::JsonValue &array)
+void writeWeights(const BiGruTransformer &network, const std::string &path)
 {
-    const auto &items = array.toArray();
-    Eigen::RowVectorXd values(static_cast<Eigen::Index>(items.size()));
-    for (std::size_t i = 0; i < items.size(); ++i)
-        values[static_cast<Eigen::Index>(i)] = items[i].toNumber();
-    return values;
-}
-
-data::Standardizer readScaler(const io::JsonValue &object)
-{
-    std::vector<bool> logColumns;
-    for (const auto &flag : object.at("log").toArray())
-        logColumns.push_back(flag.toBool());
-    try {
-        return data::Standardizer(std::move(logColumns), readVector(object.at("mean")), readVector(object.at("scale")));
-    } catch (const std::invalid_argument &error) {
-        throw io::InputError(error.what());
+    std::vector<torch::Tensor> contiguous; // keeps the CPU copies alive while the views point at them
+    std::vector<io::TensorView> views;
+    for (const auto &[name, tensor] : stateTensors(network)) {
+        contiguous.push_back(tensor.detach().to(torch::kCPU, torch::kFloat32).contiguous());
+        if (!torch::isfinite(contiguous.back()).all().item<bool>())
+            throw io::InputError("the network's weight '" + name +
+                                 "' holds a non-finite value; the model was not saved");
+        views.push_back({name, "F32", contiguous.back().sizes().vec(), contiguous.back().data_ptr()});
     }
+    std::ofstream out(path, std::ios::binary);
+    const std::string bytes = io::serializeSafeTensors(views, {{"format", "gpumem-bigru-transformer"}});
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    out.close();
+    if (!out)
+        throw io::InputError(std::string("cannot write the weights (disk full?): ") + std::strerror(errno));
+}
+
+// Checks the counts model.json gives against the weights file before a network of
+// that size is built, so that an edited model.json cannot make loading allocate
+// an embedding table of millions of rows.
+void checkSizesAgainstWeights(const io::SafeTensorsFile &weights, const NetworkFittedState &state, std::int64_t dModel,
+                              const std::string &path)
+{
+    const auto expect = [&](const std::string &name, const std::vector<std::int64_t> &shape) {
+        const io::TensorRecord *tensor = weights.find(name);
+        if (!tensor || tensor->shape != shape)
+            throw io::InputError(path, 0, 0,
+                                 "tensor '" + name + "' " +
+                                     (tensor ? "has shape " + shapeText(tensor->shape) : std::string("is missing")) +
+                                     ", but model.json describes " + shapeText(shape));
+    };
+    expect("feature_weight", {state.featureCount, dModel});
+    if (state.layerTypeCount > 0)
+        expect("layer_type_embedding.weight", {state.layerTypeCount, dModel});
+}
+
+void loadWeights(BiGruTransformer &network, const io::SafeTensorsFile &weights, const std::string &path)
+{
+    std::set<std::string> expected;
+    torch::NoGradGuard noGrad;
+    for (auto &[name, tensor] : stateTensors(network)) {
+        expected.insert(name);
+        const io::TensorRecord *record = weights.find(name);
+        if (!record)
+            throw io::InputError(path, 0, 0, "lacks the tensor '" + name + "' that the network needs");
+        if (record->dtype != "F32")
+            throw io::InputError(path, 0, 0, "tensor '" + name + "' is " + record->dtype + ", not F32");
+        if (record->shape != tensor.sizes().vec())
+            throw io::InputError(path, 0, 0,
+                                 "tensor '" + name + "' has shape " + shapeText(record->shape) + ", but the network " +
+                                     "model.json describes needs " + shapeText(tensor.sizes().vec()));
+        const torch::Tensor stored =
+            torch::from_blob(const_cast<char *>(weights.data(*record)), record->shape, torch::kFloat32);
+        if (!torch::isfinite(stored).all().item<bool>())
+            throw io::InputError(path, 0, 0, "tensor '" + name + "' holds a non-finite value");
+        tensor.copy_(stored);
+    }
+    for (const io::TensorRecord &record : weights.tensors())
+        if (!expected.count(record.name))
+            throw io::InputError(path, 0, 0, "holds a tensor '" + record.name + "' that the network does not have");
 }
 
 } // namespace
@@ -71,102 +115,59 @@ void NeuralNetworkRegressor::save(const std::string &directory) const
     const Impl &impl = *mImpl;
     if (!impl.network)
         throw io::InputError("the model has not been trained");
-    io::AtomicDirectoryWriter folder(directory);
-    try {
-        torch::save(impl.network, folder.filePath("weights.pt"));
-    } catch (const c10::Error &error) {
-        throw io::InputError(folder.filePath("weights.pt"), 0, 0, "cannot write the weights: " + error.msg());
-    }
+    NetworkFittedState state;
+    state.featureScaler = impl.featureScaler;
+    state.fieldScaler = impl.fieldScaler;
+    state.layerVocabulary = impl.layerVocabulary;
+    state.targetTransform = impl.targetTransform;
+    state.featureCount = impl.options.featureCount;
+    state.layerTypeCount = impl.options.layerTypeCount;
+    state.fieldsPerLayer = impl.options.fieldsPerLayer;
 
-    std::ofstream out(folder.filePath("model.json"), std::ios::binary);
-    io::JsonWriter json(out);
-    json.beginObject();
-    writeModelHeader(json, modelName);
-    json.key("hyperparameters");
-    impl.hyperparameters.writeValues(json);
-    json.key("seed").value(static_cast<std::int64_t>(impl.compute.seed));
-
-    writeSchema(json, impl.schema);
-
-    json.key("feature_scaling");
-    writeScaler(json, impl.featureScaler);
-    json.key("layer_vocabulary").value(impl.layerVocabulary);
-    if (impl.usesLayerTokens()) {
-        json.key("field_scaling");
-        writeScaler(json, impl.fieldScaler);
-    }
-    json.key("target_transform").beginObject();
-    json.key("log1p").value(impl.targetTransform.usesLog1p());
-    json.key("mean").value(impl.targetTransform.mean());
-    json.key("scale").value(impl.targetTransform.scale());
-    json.endObject();
-    json.key("network").beginObject();
-    json.key("feature_count").value(impl.options.featureCount);
-    json.key("layer_type_count").value(impl.options.layerTypeCount);
-    json.key("fields_per_layer").value(impl.options.fieldsPerLayer);
-    json.endObject();
-
-    const training::TrainingResult &training = impl.lastTraining;
-    json.key("training").beginObject();
-    json.key("stop_reason").value(training::stopReasonName(training.stopReason));
-    json.key("epochs_run").value(training.epochs.size());
-    json.key("best_epoch").value(training.bestEpoch);
-    json.key("seconds").value(training.seconds);
-    json.key("device").value(impl.device.str());
-    json.endObject();
-
-    runtime::writeLibraryVersions(json);
-    json.endObject();
-    out.close();
-    if (!out)
-        throw io::InputError(folder.filePath("model.json"), 0, 0, "cannot write (disk full?)");
-    folder.commit();
+    writeModelFolder(directory, modelName, impl.hyperparameters, impl.compute.seed, impl.schema,
+                     [&](io::JsonWriter &json, const std::string &folder) {
+                         writeWeights(impl.network, folder + "/" + NetworkFittedState::weightsFile);
+                         json.beginObject();
+                         state.write(json);
+                         const training::TrainingResult &training = impl.lastTraining;
+                         json.key("training").beginObject();
+                         json.key("stop_reason").value(training::stopReasonName(training.stopReason));
+                         json.key("epochs_run").value(training.epochs.size());
+                         json.key("best_epoch").value(training.bestEpoch);
+                         json.key("seconds").value(training.seconds);
+                         json.key("device").value(impl.device.str());
+                         json.endObject();
+                         json.endObject();
+                     });
 }
 
 NeuralNetworkRegressor NeuralNetworkRegressor::load(const std::string &directory, ComputeSettings compute)
 {
-    const std::string metadataPath = directory + "/model.json";
     const io::JsonValue metadata = readModelMetadata(directory);
-    try {
-        if (modelNameOf(metadata) != modelName)
-            throw io::InputError("the folder holds a '" + modelNameOf(metadata) + "' model, not " + modelName);
+    if (modelNameOf(metadata) != modelName)
+        throw io::InputError(directory + "/model.json", 0, 0,
+                             "the folder holds a '" + modelNameOf(metadata) + "' model, not " + modelName);
+    auto impl = std::make_unique<Impl>(neuralNetworkHyperparameters(), compute);
+    readModelFolder(
+        metadata, directory, impl->hyperparameters, impl->compute.seed, impl->schema, [&](const io::JsonValue &fitted) {
+            impl->encoder = data::FeatureEncoder(impl->schema.encoding);
+            NetworkFittedState state = NetworkFittedState::read(fitted, impl->encoder.featureNames().size());
+            impl->featureScaler = std::move(state.featureScaler);
+            impl->fieldScaler = std::move(state.fieldScaler);
+            impl->layerVocabulary = std::move(state.layerVocabulary);
+            impl->targetTransform = state.targetTransform;
+            impl->options = impl->optionsFor(state.featureCount, state.layerTypeCount, state.fieldsPerLayer);
 
-        Hyperparameters hyperparameters = neuralNetworkHyperparameters();
-        hyperparameters.apply(metadata.at("hyperparameters"), metadataPath);
-        compute.seed = static_cast<std::uint64_t>(metadata.at("seed").toNumber());
-        auto impl = std::make_unique<Impl>(std::move(hyperparameters), compute);
-
-        impl->schema = readSchema(metadata);
-        impl->encoder = data::FeatureEncoder(impl->schema.encoding);
-        impl->featureScaler = readScaler(metadata.at("feature_scaling"));
-        impl->layerVocabulary = readStrings(metadata.at("layer_vocabulary"));
-        if (const io::JsonValue *fieldScaling = metadata.find("field_scaling"))
-            impl->fieldScaler = readScaler(*fieldScaling);
-        const io::JsonValue &target = metadata.at("target_transform");
-        impl->targetTransform = data::TargetTransform(target.at("log1p").toBool(), target.at("mean").toNumber(),
-                                                      target.at("scale").toNumber());
-        const io::JsonValue &network = metadata.at("network");
-        impl->options = impl->optionsFor(static_cast<std::int64_t>(network.at("feature_count").toNumber()),
-                                         static_cast<std::int64_t>(network.at("layer_type_count").toNumber()),
-                                         static_cast<std::int64_t>(network.at("fields_per_layer").toNumber()));
-        if (static_cast<std::size_t>(impl->options.featureCount) != impl->encoder.featureNames().size() ||
-            impl->featureScaler.means().size() != impl->options.featureCount)
-            throw io::InputError("the feature count disagrees with the schema");
-        impl->network = BiGruTransformer(impl->options);
-        const std::string weightsPath = directory + "/weights.pt";
-        try {
-            torch::load(impl->network, weightsPath);
-        } catch (const c10::Error &error) {
-            throw io::InputError(weightsPath, 0, 0, "cannot read the weights: " + error.msg().substr(0, 200));
-        }
-        impl->network->to(impl->device);
-        impl->snapshotForCpu();
-        return NeuralNetworkRegressor(std::move(impl));
-    } catch (const io::InputError &error) {
-        if (!error.file().empty())
-            throw;
-        throw io::InputError(metadataPath, 0, 0, error.message());
-    }
+            const std::string weightsPath = directory + "/" + NetworkFittedState::weightsFile;
+            const io::SafeTensorsFile weights = io::SafeTensorsFile::parse(
+                readRecordedFile(metadata, directory, NetworkFittedState::weightsFile), weightsPath);
+            checkSizesAgainstWeights(weights, state, impl->options.dModel, weightsPath);
+            impl->network = BiGruTransformer(impl->options);
+            loadWeights(impl->network, weights, weightsPath);
+        });
+    impl->network->to(impl->device);
+    impl->snapshotForCpu();
+    return NeuralNetworkRegressor(std::move(impl));
 }
 
 } // namespace gpumem::models

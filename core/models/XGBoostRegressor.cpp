@@ -7,6 +7,7 @@
 #include "io/InputError.h"
 #include "models/FitProgress.h"
 #include "models/HyperparameterSpecs.h"
+#include "models/ModelFolder.h"
 
 #include <xgboost/c_api.h>
 
@@ -201,11 +202,13 @@ void XGBoostRegressor::readFitted(const io::JsonValue &fitted, const std::string
         rounds < 1.0 || rounds > 1e6)
         throw io::InputError("the XGBoost feature and round counts must be whole numbers");
     const std::string path = directory + "/" + kBoosterFile;
+    // The bytes handed to XGBoost are the ones whose digest model.json records.
+    const std::string boosterJson = readRecordedFile(readModelMetadata(directory), directory, kBoosterFile);
     BoosterHandle handle = nullptr;
     check(XGBoosterCreate(nullptr, 0, &handle), "create a booster");
     std::shared_ptr<void> booster = ownedBooster(handle);
     setParameter(handle, "verbosity", "0");
-    if (XGBoosterLoadModel(handle, path.c_str()) != 0)
+    if (XGBoosterLoadModelFromBuffer(handle, boosterJson.data(), static_cast<bst_ulong>(boosterJson.size())) != 0)
         throw io::InputError(path, 0, 0, std::string("XGBoost cannot read the booster: ") + XGBGetLastError());
     setParameter(handle, "nthread", std::to_string(std::max(1, compute().threads)));
     mBooster = std::move(booster);

@@ -1,11 +1,24 @@
+#include "io/AtomicDirectoryWriter.h"
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
+#include "io/TemporaryPaths.h"
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <csignal>
+#include <fcntl.h>
+#include <fstream>
+#include <functional>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using gpumem::io::AtomicDirectoryWriter;
 using gpumem::io::AtomicFileWriter;
 
 namespace {
@@ -15,6 +28,58 @@ QByteArray contentOf(const QString &path)
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("<unreadable>");
 }
+
+QStringList entriesOf(const QString &folder)
+{
+    return QDir(folder).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
+}
+
+mode_t modeOf(const QString &path)
+{
+    struct stat info = {};
+    return ::stat(path.toLocal8Bit().constData(), &info) == 0 ? info.st_mode & 07777 : 0;
+}
+
+std::string messageOf(const std::function<void()> &action)
+{
+    try {
+        action();
+    } catch (const gpumem::io::InputError &error) {
+        return error.what();
+    }
+    return "<no error>";
+}
+
+void writeModelFolder(const QString &folder, const QByteArray &name)
+{
+    QDir().mkpath(folder);
+    QFile file(folder + "/model.json");
+    file.open(QIODevice::WriteOnly);
+    file.write(R"({"format": "gpumem-model", "format_version": 1, "model": ")" + name + "\"}");
+}
+
+// Sets a file-size limit for the scope, so writes past it fail with EFBIG as on a full disk.
+class FileSizeLimit
+{
+  public:
+    explicit FileSizeLimit(rlim_t bytes)
+    {
+        ::getrlimit(RLIMIT_FSIZE, &mPrevious);
+        mPreviousHandler = std::signal(SIGXFSZ, SIG_IGN);
+        rlimit limited = mPrevious;
+        limited.rlim_cur = bytes;
+        ::setrlimit(RLIMIT_FSIZE, &limited);
+    }
+    ~FileSizeLimit()
+    {
+        ::setrlimit(RLIMIT_FSIZE, &mPrevious);
+        std::signal(SIGXFSZ, mPreviousHandler);
+    }
+
+  private:
+    rlimit mPrevious = {};
+    void (*mPreviousHandler)(int) = nullptr;
+};
 
 } // namespace
 
@@ -58,6 +123,220 @@ class TestAtomicFileWriter : public QObject
             QCOMPARE(error.file(), path);
             QVERIFY2(error.message().find("cannot write") == 0, error.what());
         }
+    }
+
+    void keepsTheModeOfAnExistingFile()
+    {
+        QTemporaryDir folder;
+        const QString path = folder.filePath(QStringLiteral("shared.csv"));
+        gpumem::io::writeFileAtomically(path.toStdString(), "old");
+        QCOMPARE(::chmod(path.toLocal8Bit().constData(), 0640), 0);
+        gpumem::io::writeFileAtomically(path.toStdString(), "new");
+        QCOMPARE(modeOf(path), mode_t(0640));
+        QCOMPARE(contentOf(path), QByteArray("new"));
+    }
+
+    void givesANewFileTheUmaskMode()
+    {
+        QTemporaryDir folder;
+        const QString path = folder.filePath(QStringLiteral("new.csv"));
+        const mode_t previous = ::umask(022);
+        gpumem::io::writeFileAtomically(path.toStdString(), "x");
+        ::umask(previous);
+        QCOMPARE(modeOf(path), mode_t(0644));
+    }
+
+    void writesTheTargetOfASymlinkAndKeepsTheLink()
+    {
+        QTemporaryDir folder;
+        QVERIFY(QDir().mkpath(folder.filePath("real")));
+        const QString target = folder.filePath(QStringLiteral("real/report.json"));
+        gpumem::io::writeFileAtomically(target.toStdString(), "old");
+        QCOMPARE(::symlink("real/report.json", folder.filePath("link.json").toLocal8Bit().constData()), 0);
+        gpumem::io::writeFileAtomically(folder.filePath("link.json").toStdString(), "new");
+        QVERIFY(QFileInfo(folder.filePath("link.json")).isSymLink());
+        QCOMPARE(contentOf(target), QByteArray("new"));
+        QCOMPARE(entriesOf(folder.filePath("real")), QStringList{"report.json"});
+    }
+
+    void createsTheTargetOfADanglingSymlink()
+    {
+        QTemporaryDir folder;
+        QCOMPARE(::symlink("later.csv", folder.filePath("link.csv").toLocal8Bit().constData()), 0);
+        gpumem::io::writeFileAtomically(folder.filePath("link.csv").toStdString(), "made");
+        QVERIFY(QFileInfo(folder.filePath("link.csv")).isSymLink());
+        QCOMPARE(contentOf(folder.filePath("later.csv")), QByteArray("made"));
+    }
+
+    void writesThroughADeviceAndLeavesItADevice()
+    {
+        if (::access("/dev/null", W_OK) != 0)
+            QSKIP("/dev/null is not writable here");
+        // The bug: as root, the rename replaced /dev/null with a regular file.
+        gpumem::io::writeFileAtomically("/dev/null", "discarded");
+        struct stat info = {};
+        QCOMPARE(::stat("/dev/null", &info), 0);
+        QVERIFY(S_ISCHR(info.st_mode));
+        QCOMPARE(QDir("/dev").entryList({"null.tmp-*"}, QDir::AllEntries | QDir::System), QStringList());
+    }
+
+    void writesThroughADescriptorNamedByProcAtItsPosition()
+    {
+        // A report to /dev/stdout redirected to a file must join that file, not replace it.
+        QTemporaryDir folder;
+        const QString path = folder.filePath(QStringLiteral("stdout.txt"));
+        const int descriptor = ::open(path.toLocal8Bit().constData(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        QVERIFY(descriptor >= 0);
+        QCOMPARE(::write(descriptor, "table\n", 6), ssize_t(6));
+        struct stat before = {};
+        QCOMPARE(::stat(path.toLocal8Bit().constData(), &before), 0);
+        gpumem::io::writeFileAtomically("/dev/fd/" + std::to_string(descriptor), "report\n");
+        QCOMPARE(::write(descriptor, "end\n", 4), ssize_t(4));
+        ::close(descriptor);
+        struct stat after = {};
+        QCOMPARE(::stat(path.toLocal8Bit().constData(), &after), 0);
+        QCOMPARE(after.st_ino, before.st_ino);
+        QCOMPARE(contentOf(path), QByteArray("table\nreport\nend\n"));
+        QCOMPARE(entriesOf(folder.path()), QStringList{"stdout.txt"});
+    }
+
+    void refusesAFolderWhereAFileBelongs()
+    {
+        QTemporaryDir folder;
+        const std::string message =
+            messageOf([&] { gpumem::io::writeFileAtomically(folder.path().toStdString(), "x"); });
+        QVERIFY2(message.find("is a folder") != std::string::npos, message.c_str());
+        QVERIFY(QFileInfo(folder.path()).isDir());
+    }
+
+    void aFullDiskKeepsTheOldFileAndLeavesNoTemporaryFile()
+    {
+        QTemporaryDir folder;
+        const QString path = folder.filePath(QStringLiteral("report.json"));
+        gpumem::io::writeFileAtomically(path.toStdString(), "old content");
+        std::string message;
+        {
+            FileSizeLimit limit(1000);
+            message = messageOf([&] { gpumem::io::writeFileAtomically(path.toStdString(), std::string(200000, 'x')); });
+        }
+        QVERIFY2(message.find("cannot write (disk full?): File too large") != std::string::npos, message.c_str());
+        QVERIFY2(message.find('\n') == std::string::npos, message.c_str());
+        QCOMPARE(contentOf(path), QByteArray("old content"));
+        QCOMPARE(entriesOf(folder.path()), QStringList{"report.json"});
+    }
+
+    void folderWriterRefusesAFolderThatIsNotAModelFolder()
+    {
+        QTemporaryDir folder;
+        const QString project = folder.filePath("project");
+        QVERIFY(QDir().mkpath(project));
+        gpumem::io::writeFileAtomically((project + "/jobs.csv").toStdString(), "a,b\n1,2\n");
+        const std::string message = messageOf([&] { AtomicDirectoryWriter writer(project.toStdString()); });
+        QVERIFY2(message.find("is not a gpumem model folder") != std::string::npos, message.c_str());
+        QCOMPARE(entriesOf(folder.path()), QStringList{"project"});
+        QCOMPARE(contentOf(project + "/jobs.csv"), QByteArray("a,b\n1,2\n"));
+    }
+
+    void folderWriterChecksTheDestinationAgainOnCommit()
+    {
+        QTemporaryDir folder;
+        const QString destination = folder.filePath("model");
+        AtomicDirectoryWriter writer(destination.toStdString());
+        std::ofstream(writer.filePath("model.json")) << "{}";
+        // While the model trained, the user put something else at the destination.
+        QVERIFY(QDir().mkpath(destination));
+        gpumem::io::writeFileAtomically((destination + "/thesis.tex").toStdString(), "chapter 1");
+        const std::string message = messageOf([&] { writer.commit(); });
+        QVERIFY2(message.find("is not a gpumem model folder") != std::string::npos, message.c_str());
+        QCOMPARE(entriesOf(folder.path()), QStringList{"model"});
+        QCOMPARE(entriesOf(destination), QStringList{"thesis.tex"});
+    }
+
+    void folderWriterReplacesAModelFolder()
+    {
+        QTemporaryDir folder;
+        const QString destination = folder.filePath("model");
+        writeModelFolder(destination, "old");
+        {
+            AtomicDirectoryWriter writer(destination.toStdString());
+            std::ofstream(writer.filePath("model.json")) << "new";
+            writer.commit();
+        }
+        QCOMPARE(contentOf(destination + "/model.json"), QByteArray("new"));
+        QCOMPARE(entriesOf(folder.path()), QStringList{"model"});
+    }
+
+    void signalDuringASaveLeavesNoTemporaryFiles()
+    {
+        QTemporaryDir folder;
+        const QString report = folder.filePath("report.json");
+        gpumem::io::writeFileAtomically(report.toStdString(), "old report");
+        const QString model = folder.filePath("model");
+        writeModelFolder(model, "old");
+        const QByteArray oldModel = contentOf(model + "/model.json");
+
+        const pid_t child = ::fork();
+        QVERIFY(child >= 0);
+        if (child == 0) {
+            gpumem::io::removeTemporaryPathsOnSignals();
+            AtomicFileWriter file(report.toStdString());
+            file.stream() << "half a report" << std::flush;
+            AtomicDirectoryWriter writer(model.toStdString());
+            std::ofstream(writer.filePath("model.json")) << "half a model";
+            // Written without filePath(), as a library given only the folder does.
+            std::ofstream(writer.path() + "/booster.json") << "half a booster";
+            ::raise(SIGTERM);
+            ::_exit(3); // not reached: the handler re-raises with the default action
+        }
+        int status = 0;
+        QCOMPARE(::waitpid(child, &status, 0), child);
+        QVERIFY2(WIFSIGNALED(status), "the child must end by the signal");
+        QCOMPARE(WTERMSIG(status), SIGTERM);
+        QCOMPARE(entriesOf(folder.path()), (QStringList{"model", "report.json"}));
+        QCOMPARE(contentOf(report), QByteArray("old report"));
+        QCOMPARE(entriesOf(model), QStringList{"model.json"});
+        QCOMPARE(contentOf(model + "/model.json"), oldModel);
+    }
+
+    void anIgnoredSignalStaysIgnored()
+    {
+        const pid_t child = ::fork();
+        QVERIFY(child >= 0);
+        if (child == 0) {
+            std::signal(SIGHUP, SIG_IGN); // as under nohup
+            gpumem::io::removeTemporaryPathsOnSignals();
+            ::raise(SIGHUP);
+            ::_exit(0);
+        }
+        int status = 0;
+        QCOMPARE(::waitpid(child, &status, 0), child);
+        QVERIFY(WIFEXITED(status));
+        QCOMPARE(WEXITSTATUS(status), 0);
+    }
+
+    void cleanupPutsAModelFolderMovedAsideBack()
+    {
+        QTemporaryDir folder;
+        const QString aside = folder.filePath("model.old-1");
+        writeModelFolder(aside, "old");
+        {
+            // A signal between moving the old folder aside and renaming the new one into place.
+            gpumem::io::TemporaryPath movedAside(aside.toStdString(), gpumem::io::TemporaryPath::Kind::MovedAsideFolder,
+                                                 folder.filePath("model").toStdString());
+            QVERIFY(movedAside.remembered());
+            gpumem::io::removeTemporaryPaths();
+        }
+        QCOMPARE(entriesOf(folder.path()), QStringList{"model"});
+        QVERIFY(contentOf(folder.filePath("model/model.json")).contains("\"old\""));
+
+        // After the new one took its place, the old one is removed instead.
+        writeModelFolder(aside, "old");
+        {
+            gpumem::io::TemporaryPath movedAside(aside.toStdString(), gpumem::io::TemporaryPath::Kind::MovedAsideFolder,
+                                                 folder.filePath("model").toStdString());
+            gpumem::io::removeTemporaryPaths();
+        }
+        QCOMPARE(entriesOf(folder.path()), QStringList{"model"});
     }
 };
 

@@ -1,4 +1,4 @@
-#include "cli/CommandLine.h"
+#include "CommandLineRun.h"
 
 #include "io/AtomicFileWriter.h"
 
@@ -13,20 +13,8 @@
 
 namespace {
 
-struct Run
-{
-    int exitCode;
-    std::string out;
-    std::string err;
-};
-
-Run runGpumem(const std::vector<std::string> &arguments)
-{
-    std::ostringstream out;
-    std::ostringstream err;
-    const int exitCode = gpumem::cli::runCommandLine(arguments, out, err);
-    return {exitCode, out.str(), err.str()};
-}
+using gpumem::tests::Run;
+using gpumem::tests::runGpumem;
 
 std::string dataFile(const char *name)
 {
@@ -245,7 +233,7 @@ class TestCommandLine : public QObject
         QVERIFY(summary.value("test_metrics").toObject().value("rmse").toDouble() > 0.0);
         QVERIFY(lines.first().contains(QStringLiteral("\"event\":\"batch\"")));
         QVERIFY(QFile::exists(QString::fromStdString(model + "/model.json")));
-        QVERIFY(QFile::exists(QString::fromStdString(model + "/weights.pt")));
+        QVERIFY(QFile::exists(QString::fromStdString(model + "/weights.safetensors")));
 
         const std::string predictions = folder.filePath(QStringLiteral("predictions.csv")).toStdString();
         const Run predict = runGpumem({"predict", model, data, "--out", predictions});

@@ -498,7 +498,7 @@ class TestJsonValue : public QObject
             QCOMPARE(error.file(), missing);
             QCOMPARE(error.line(), 0);
             QCOMPARE(QString::fromStdString(error.what()),
-                     QString::fromStdString(missing + ": cannot open the file for reading"));
+                     QString::fromStdString(missing + ": cannot open the file for reading: No such file or directory"));
         }
         QVERIFY_THROWS_EXCEPTION(InputError, gpumem::io::readJsonFile(folder.path().toStdString()));
     }

@@ -1,5 +1,7 @@
 #include "io/JsonWriter.h"
 
+#include "io/InputError.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -70,6 +72,17 @@ class TestJsonWriter : public QObject
         JsonWriter json(out, 0);
         json.beginArray().value(0.1).value(1e300).value(-2.5).value(std::numeric_limits<double>::infinity()).endArray();
         QCOMPARE(out.str(), std::string("[0.1,1e+300,-2.5,null]"));
+    }
+
+    void refusesNonFiniteNumbersWhenAsked()
+    {
+        // Regression: a ridge model with a NaN intercept was saved as "intercept": null.
+        std::ostringstream out;
+        JsonWriter json(out, 0);
+        json.refuseNonFiniteNumbers();
+        json.beginArray().value(1.5);
+        QVERIFY_THROWS_EXCEPTION(gpumem::io::InputError, json.value(std::nan("")));
+        QVERIFY_THROWS_EXCEPTION(gpumem::io::InputError, json.value(-std::numeric_limits<double>::infinity()));
     }
 
     void compactModeWritesOneLine()

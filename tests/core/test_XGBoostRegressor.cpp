@@ -96,9 +96,14 @@ class TestXGBoostRegressor : public QObject
         QCOMPARE(loaded->name(), std::string("xgboost"));
         QCOMPARE(loaded->predict(dataset), model.predict(dataset));
 
-        // A damaged booster file is an input error, not a crash.
+        // A damaged booster file is an input error, not a crash: its digest no longer matches.
         std::ofstream(directory + "/booster.json", std::ios::trunc) << "{\"learner\": 3}";
-        QVERIFY_THROWS_EXCEPTION(gpumem::io::InputError, gpumem::models::loadRegressor(directory));
+        try {
+            gpumem::models::loadRegressor(directory);
+            QFAIL("a damaged booster loaded");
+        } catch (const gpumem::io::InputError &error) {
+            QVERIFY2(std::string(error.what()).find("SHA-256") != std::string::npos, error.what());
+        }
         QFile::remove(QString::fromStdString(directory + "/booster.json"));
         QVERIFY_THROWS_EXCEPTION(gpumem::io::InputError, gpumem::models::loadRegressor(directory));
     }

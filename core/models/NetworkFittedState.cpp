@@ -1,0 +1,139 @@
+#include "models/NetworkFittedState.h"
+
+#include "io/InputError.h"
+#include "models/ModelFolder.h"
+
+#include <cmath>
+
+namespace gpumem::models {
+
+namespace {
+
+// A trained model's scaled outputs stay within a few deviations of the training
+// targets; its transform must map this many deviations to a sane memory size.
+constexpr double checkedDeviations = 8.0;
+// No job needs a zebibyte (2^50 MiB): a transform that predicts beyond it is damaged.
+constexpr double maxPredictableMiB = 1e15;
+
+void writeVector(io::JsonWriter &json, const Eigen::RowVectorXd &values)
+{
+    json.beginArray();
+    for (Eigen::Index i = 0; i < values.size(); ++i)
+        json.value(values[i]);
+    json.endArray();
+}
+
+void writeScaler(io::JsonWriter &json, const data::Standardizer &scaler)
+{
+    json.beginObject();
+    json.key("log").beginArray();
+    for (bool flag : scaler.logColumns())
+        json.value(flag);
+    json.endArray();
+    json.key("mean");
+    writeVector(json, scaler.means());
+    json.key("scale");
+    writeVector(json, scaler.scales());
+    json.endObject();
+}
+
+Eigen::RowVectorXd readVector(const io::JsonValue &array, std::size_t expectedSize, const std::string &what)
+{
+    const auto &items = array.toArray();
+    if (items.size() != expectedSize)
+        throw io::InputError(what + " holds " + std::to_string(items.size()) + " values, not " +
+                             std::to_string(expectedSize));
+    Eigen::RowVectorXd values(static_cast<Eigen::Index>(items.size()));
+    for (std::size_t i = 0; i < items.size(); ++i)
+        values[static_cast<Eigen::Index>(i)] = items[i].toNumber();
+    return values;
+}
+
+data::Standardizer readScaler(const io::JsonValue &object, std::size_t columns, const std::string &what)
+{
+    const auto &flags = object.at("log").toArray();
+    if (flags.size() != columns)
+        throw io::InputError(what + " has " + std::to_string(flags.size()) + " log flags, not " +
+                             std::to_string(columns));
+    std::vector<bool> logColumns;
+    for (const auto &flag : flags)
+        logColumns.push_back(flag.toBool());
+    Eigen::RowVectorXd means = readVector(object.at("mean"), columns, what + "'s means");
+    Eigen::RowVectorXd scales = readVector(object.at("scale"), columns, what + "'s scales");
+    // A zero, tiny or huge scale turns every input into an infinity or a NaN.
+    for (Eigen::Index i = 0; i < means.size(); ++i)
+        if (!std::isfinite(means[i]) || std::abs(means[i]) > 1e100 || !(scales[i] >= 1e-100 && scales[i] <= 1e100))
+            throw io::InputError(what + " of column " + std::to_string(i + 1) +
+                                 " must have a finite mean and a scale between 1e-100 and 1e100");
+    return data::Standardizer(std::move(logColumns), std::move(means), std::move(scales));
+}
+
+data::TargetTransform readTargetTransform(const io::JsonValue &object)
+{
+    const data::TargetTransform transform(object.at("log1p").toBool(), object.at("mean").toNumber(),
+                                          object.at("scale").toNumber());
+    const double highest = transform.inverse(checkedDeviations);
+    const double lowest = transform.inverse(-checkedDeviations);
+    if (!(transform.scale() > 0.0) || !(std::abs(highest) <= maxPredictableMiB) ||
+        !(std::abs(lowest) <= maxPredictableMiB))
+        throw io::InputError("the target transform (mean " + std::to_string(transform.mean()) + ", scale " +
+                             std::to_string(transform.scale()) + ") would predict infinite values");
+    return transform;
+}
+
+} // namespace
+
+void NetworkFittedState::write(io::JsonWriter &json) const
+{
+    json.key("weights").value(weightsFile);
+    json.key("feature_scaling");
+    writeScaler(json, featureScaler);
+    json.key("layer_vocabulary").value(layerVocabulary);
+    if (layerTypeCount > 0) {
+        json.key("field_scaling");
+        writeScaler(json, fieldScaler);
+    }
+    json.key("target_transform").beginObject();
+    json.key("log1p").value(targetTransform.usesLog1p());
+    json.key("mean").value(targetTransform.mean());
+    json.key("scale").value(targetTransform.scale());
+    json.endObject();
+    json.key("network").beginObject();
+    json.key("feature_count").value(featureCount);
+    json.key("layer_type_count").value(layerTypeCount);
+    json.key("fields_per_layer").value(fieldsPerLayer);
+    json.endObject();
+}
+
+NetworkFittedState NetworkFittedState::read(const io::JsonValue &fitted, std::size_t encodedFeatureCount)
+{
+    if (fitted.at("weights").toString() != weightsFile)
+        throw io::InputError(std::string("the network's weights file must be ") + weightsFile);
+    NetworkFittedState state;
+    const io::JsonValue &network = fitted.at("network");
+    state.featureCount = readWholeNumber(network.at("feature_count"), 1, static_cast<std::int64_t>(maxModelColumns) * 4,
+                                         "\"feature_count\"");
+    if (static_cast<std::size_t>(state.featureCount) != encodedFeatureCount)
+        throw io::InputError("\"feature_count\" is " + std::to_string(state.featureCount) +
+                             ", but the schema encodes " + std::to_string(encodedFeatureCount) + " features");
+    state.layerVocabulary = readStrings(fitted.at("layer_vocabulary"), maxModelLayerTypes, "\"layer_vocabulary\"");
+    state.layerTypeCount = readWholeNumber(network.at("layer_type_count"), 0,
+                                           static_cast<std::int64_t>(maxModelLayerTypes) + 1, "\"layer_type_count\"");
+    const bool layerTokens = state.layerTypeCount > 0;
+    if (layerTokens && static_cast<std::size_t>(state.layerTypeCount) != state.layerVocabulary.size() + 1)
+        throw io::InputError("\"layer_type_count\" is " + std::to_string(state.layerTypeCount) +
+                             ", but the layer vocabulary holds " + std::to_string(state.layerVocabulary.size()) +
+                             " types (plus one for unknown types)");
+    state.fieldsPerLayer = readWholeNumber(network.at("fields_per_layer"), 0, 64, "\"fields_per_layer\"");
+    if (layerTokens != (state.fieldsPerLayer > 0))
+        throw io::InputError("\"fields_per_layer\" and \"layer_type_count\" must both be 0 or both be positive");
+
+    state.featureScaler = readScaler(fitted.at("feature_scaling"), encodedFeatureCount, "the feature scaling");
+    if (layerTokens)
+        state.fieldScaler = readScaler(fitted.at("field_scaling"), static_cast<std::size_t>(state.fieldsPerLayer),
+                                       "the layer field scaling");
+    state.targetTransform = readTargetTransform(fitted.at("target_transform"));
+    return state;
+}
+
+} // namespace gpumem::models

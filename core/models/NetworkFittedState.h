@@ -1,0 +1,41 @@
+#pragma once
+
+#include "data/Standardizer.h"
+#include "data/TargetTransform.h"
+#include "io/JsonValue.h"
+#include "io/JsonWriter.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gpumem::models {
+
+// What a trained BiGRU-Transformer keeps besides its weights, as the "fitted"
+// member of its model.json records it: the scalers, the layer vocabulary, the
+// target transform and the counts that size the network. Torch-free, so that the
+// model-folder fuzzer reaches every check made before a tensor is allocated.
+struct NetworkFittedState
+{
+    data::Standardizer featureScaler;
+    data::Standardizer fieldScaler;           // fieldsPerLayer columns; empty without layer tokens
+    std::vector<std::string> layerVocabulary; // index + 1 is the embedding row; 0 is unknown
+    data::TargetTransform targetTransform;
+    std::int64_t featureCount = 0;
+    std::int64_t layerTypeCount = 0; // embedding rows: the vocabulary and the unknown type, or 0
+    std::int64_t fieldsPerLayer = 0;
+
+    // The name of the weights file in the model folder.
+    static constexpr const char *weightsFile = "weights.safetensors";
+
+    // Writes the members (the caller has opened the "fitted" object).
+    void write(io::JsonWriter &json) const;
+
+    // Reads and checks what write() wrote: every count within the model-folder
+    // limits and consistent with the others and with encodedFeatureCount (the
+    // schema's encoded width), every scaler finite with positive scales, and a
+    // target transform whose predictions stay finite. Throws io::InputError.
+    static NetworkFittedState read(const io::JsonValue &fitted, std::size_t encodedFeatureCount);
+};
+
+} // namespace gpumem::models

@@ -1,0 +1,30 @@
+#pragma once
+
+// Runs `gpumem` in-process for the command-line tests.
+
+#include "cli/CommandLine.h"
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace gpumem::tests {
+
+// What one run of the command line printed and returned.
+struct Run
+{
+    int exitCode;
+    std::string out;
+    std::string err;
+};
+
+// Runs `gpumem arguments…` through cli::runCommandLine, capturing both streams.
+inline Run runGpumem(const std::vector<std::string> &arguments)
+{
+    std::ostringstream out;
+    std::ostringstream err;
+    const int exitCode = gpumem::cli::runCommandLine(arguments, out, err);
+    return {exitCode, out.str(), err.str()};
+}
+
+} // namespace gpumem::tests
