@@ -1,3 +1,4 @@
+#include "CommandLineRun.h"
 #include "cli/ArgumentParser.h"
 #include "cli/CommandLine.h"
 #include "cli/ErrorMessage.h"
@@ -20,20 +21,8 @@
 
 namespace {
 
-struct Run
-{
-    int exitCode;
-    std::string out;
-    std::string err;
-};
-
-Run runGpumem(const std::vector<std::string> &arguments)
-{
-    std::ostringstream out;
-    std::ostringstream err;
-    const int exitCode = gpumem::cli::runCommandLine(arguments, out, err);
-    return {exitCode, out.str(), err.str()};
-}
+using gpumem::tests::Run;
+using gpumem::tests::runGpumem;
 
 std::string dataFile(const char *name)
 {
