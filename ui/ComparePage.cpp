@@ -1,5 +1,6 @@
 #include "ui/ComparePage.h"
 
+#include "evaluation/Ranking.h"
 #include "models/RegressorRegistry.h"
 #include "runtime/LibraryVersions.h"
 #include "runtime/ThreadSettings.h"
@@ -58,15 +59,9 @@ QString significanceMark(double pValue)
     return {};
 }
 
-QString metricText(double value, const char *key)
+QString metricText(const evaluation::MetricDescription &metric, double value)
 {
-    if (!std::isfinite(value))
-        return QStringLiteral("–");
-    if (std::string_view(key) == "mse")
-        return QString::number(value, 'g', 4);
-    if (std::string_view(key) == "under_rate")
-        return QString::number(100.0 * value, 'f', 1) + QStringLiteral(" %");
-    return QString::number(value, 'f', std::string_view(key) == "r2" ? 4 : 1);
+    return std::isnan(value) ? QStringLiteral("–") : qtText(evaluation::formatMetric(metric, value));
 }
 
 QString tableHtml(const QAbstractItemModel *model, int rowLimit, const std::vector<std::vector<bool>> &best = {})
@@ -118,11 +113,7 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
 {
     setObjectName(QStringLiteral("comparePage"));
     QSettings settings;
-    const QStringList chosen =
-        settings
-            .value(modelsKey, QStringList{QStringLiteral("bigru_transformer"), QStringLiteral("random_forest"),
-                                          QStringLiteral("xgboost")})
-            .toStringList();
+    const QStringList chosen = settings.value(modelsKey, qtTexts(models::defaultComparisonModels())).toStringList();
     mModels->setObjectName(QStringLiteral("modelList"));
     mModels->setToolTip(tr("The models to compare; every one sees the same splits. The neural network uses the "
                            "Model page's values, the others their library defaults."));
@@ -523,8 +514,9 @@ void ComparePage::showResults()
     if (!result || result->models.empty())
         return;
     int index = 0;
-    for (const auto &metric : chartedMetrics())
-        addChart(metricBarChart(*result, metric), mMetricGrid, index++, 3, QStringLiteral("chart_%1").arg(metric.key));
+    for (const auto *metric : chartedMetrics())
+        addChart(metricBarChart(*result, *metric), mMetricGrid, index++, 3,
+                 QStringLiteral("chart_%1").arg(metric->key));
     fillMetricsTable(*result);
     if (!dataset)
         return;
@@ -544,7 +536,7 @@ void ComparePage::showResults()
 
 void ComparePage::fillMetricsTable(const evaluation::ExperimentResult &result)
 {
-    const auto &metrics = chartedMetrics();
+    const auto &metrics = evaluation::metricDescriptions();
     QStringList headers{tr("Model")};
     for (const auto &metric : metrics)
         headers << metricHeading(metric).replace(QStringLiteral("  "), QStringLiteral("\n"));
@@ -566,11 +558,18 @@ void ComparePage::fillMetricsTable(const evaluation::ExperimentResult &result)
         mMetrics->setItem(static_cast<int>(row), 0, new QTableWidgetItem(name));
         for (std::size_t column = 0; column < metrics.size(); ++column) {
             const auto &metric = metrics[column];
-            QString text = metricText(model.mean.*metric.member, metric.key);
+            QString text = metricText(metric, model.mean.*metric.member);
             if (model.folds.size() > 1)
-                text += QStringLiteral(" ± ") + metricText(model.standardDeviation.*metric.member, metric.key);
+                text += QStringLiteral(" ± ") + metricText(metric, model.standardDeviation.*metric.member);
             auto *item = new QTableWidgetItem(text);
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (evaluation::isBestModel(result, model, metric)) {
+                item->setBackground(QColor(210, 240, 210));
+                QFont font = item->font();
+                font.setBold(true);
+                item->setFont(font);
+                item->setToolTip(tr("Best %1").arg(QString::fromUtf8(metric.title)));
+            }
             mMetrics->setItem(static_cast<int>(row), static_cast<int>(column) + 1, item);
         }
         auto *time = new QTableWidgetItem(QString::number(model.trainSeconds, 'f', 2));
@@ -583,29 +582,6 @@ void ComparePage::fillMetricsTable(const evaluation::ExperimentResult &result)
         pItem->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         mMetrics->setItem(static_cast<int>(row), static_cast<int>(metrics.size()) + 2, pItem);
     }
-    // Highlight the best mean of each metric column.
-    for (std::size_t column = 0; column < metrics.size(); ++column) {
-        const auto &metric = metrics[column];
-        int bestRow = -1;
-        double bestValue = 0.0;
-        for (std::size_t row = 0; row < result.models.size(); ++row) {
-            const double value = result.models[row].mean.*metric.member;
-            if (!std::isfinite(value))
-                continue;
-            if (bestRow < 0 || (metric.higherIsBetter ? value > bestValue : value < bestValue)) {
-                bestRow = static_cast<int>(row);
-                bestValue = value;
-            }
-        }
-        if (bestRow >= 0) {
-            QTableWidgetItem *item = mMetrics->item(bestRow, static_cast<int>(column) + 1);
-            item->setBackground(QColor(210, 240, 210));
-            QFont font = item->font();
-            font.setBold(true);
-            item->setFont(font);
-            item->setToolTip(tr("Best %1").arg(metric.title));
-        }
-    }
     mMetrics->resizeColumnsToContents();
     mMetrics->horizontalHeader()->setMinimumSectionSize(80);
 }
@@ -614,32 +590,19 @@ void ComparePage::fillWorstTable(const evaluation::ExperimentResult &result, con
 {
     mWorst->setHorizontalHeaderLabels(
         {tr("Model"), tr("File line"), tr("Actual (MiB)"), tr("Predicted (MiB)"), tr("Shortfall (MiB)")});
-    const Eigen::VectorXd &actual = dataset.target();
-    for (const auto &model : result.models) {
-        if (model.predictions.size() != actual.size())
-            continue;
-        std::vector<Eigen::Index> under;
-        for (Eigen::Index row = 0; row < actual.size(); ++row)
-            if (std::isfinite(model.predictions[row]) && model.predictions[row] < actual[row])
-                under.push_back(row);
-        const auto shortfall = [&](Eigen::Index row) { return actual[row] - model.predictions[row]; };
-        const auto keep = std::min<std::size_t>(under.size(), worstRowsPerModel);
-        std::partial_sort(under.begin(), under.begin() + static_cast<std::ptrdiff_t>(keep), under.end(),
-                          [&](Eigen::Index left, Eigen::Index right) { return shortfall(left) > shortfall(right); });
-        for (std::size_t index = 0; index < keep; ++index) {
-            const Eigen::Index row = under[index];
-            const auto numberItem = [](double value, int decimals) {
-                auto *item = new QStandardItem(QString::number(value, 'f', decimals));
-                item->setData(value, Qt::UserRole);
-                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-                return item;
-            };
-            auto *name = new QStandardItem(qtText(model.title));
-            name->setData(qtText(model.title), Qt::UserRole);
-            mWorst->appendRow(
-                {name, numberItem(static_cast<double>(dataset.rowLines()[static_cast<std::size_t>(row)]), 0),
-                 numberItem(actual[row], 0), numberItem(model.predictions[row], 0), numberItem(shortfall(row), 0)});
-        }
+    const auto numberItem = [](double value) {
+        auto *item = new QStandardItem(QString::number(value, 'f', 0));
+        item->setData(value, Qt::UserRole);
+        item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        return item;
+    };
+    for (const auto &under : evaluation::worstUnderPredictions(result, worstRowsPerModel)) {
+        const QString title = qtText(result.models[under.model].title);
+        auto *name = new QStandardItem(title);
+        name->setData(title, Qt::UserRole);
+        const auto line = static_cast<double>(dataset.rowLines()[static_cast<std::size_t>(under.row)]);
+        mWorst->appendRow({name, numberItem(line), numberItem(under.actual), numberItem(under.predicted),
+                           numberItem(under.shortfall())});
     }
     mWorstView->sortByColumn(4, Qt::DescendingOrder);
     mWorstView->resizeColumnsToContents();

@@ -90,14 +90,8 @@ template <typename Field> RegressionMetrics combine(const std::vector<FoldResult
             values.push_back(fold.metrics.*member);
         combined.*member = field(values);
     };
-    apply(&RegressionMetrics::mse);
-    apply(&RegressionMetrics::rmse);
-    apply(&RegressionMetrics::mae);
-    apply(&RegressionMetrics::r2);
-    apply(&RegressionMetrics::mape);
-    apply(&RegressionMetrics::maxError);
-    apply(&RegressionMetrics::underRate);
-    apply(&RegressionMetrics::overAllocation);
+    for (const auto &metric : metricDescriptions())
+        apply(metric.member);
     return combined;
 }
 

@@ -3,6 +3,7 @@
 // predicted against actual per model), readable offline and printable.
 #include "report/ComparisonReport.h"
 
+#include "evaluation/Ranking.h"
 #include "report/ReportText.h"
 #include "report/SvgCharts.h"
 #include "runtime/LibraryVersions.h"
@@ -50,17 +51,11 @@ void writeMetricsTable(std::ostream &out, const evaluation::ExperimentResult &re
     for (const auto &model : result.models) {
         out << "<tr><td>" << htmlEscaped(model.title) << "</td>";
         for (const auto &metric : evaluation::metricDescriptions()) {
-            double best = metric.higherIsBetter ? -std::numeric_limits<double>::infinity()
-                                                : std::numeric_limits<double>::infinity();
-            for (const auto &other : result.models)
-                if (!std::isnan(other.mean.*metric.member))
-                    best = metric.higherIsBetter ? std::max(best, other.mean.*metric.member)
-                                                 : std::min(best, other.mean.*metric.member);
-            const double value = model.mean.*metric.member;
-            const std::string text = formatMetric(metric.key, value);
-            out << "<td class='number" << (text == formatMetric(metric.key, best) ? " best" : "") << "'>" << text;
+            const std::string text = formatMetric(metric, model.mean.*metric.member);
+            out << "<td class='number" << (evaluation::isBestModel(result, model, metric) ? " best" : "") << "'>"
+                << text;
             if (folds)
-                out << " <span class='note'>± " << formatMetric(metric.key, model.standardDeviation.*metric.member)
+                out << " <span class='note'>± " << formatMetric(metric, model.standardDeviation.*metric.member)
                     << "</span>";
             out << "</td>";
         }
@@ -97,8 +92,9 @@ void writeHtmlReport(std::ostream &out, const ComparisonContext &context, const 
            "report); * p &lt; 0.05.</p>\n";
 
     out << "<h2>Charts</h2>\n<div class='charts'>\n";
-    for (const char *key : {"mse", "rmse", "mae", "r2", "under_rate"}) {
-        const auto &metric = evaluation::metricDescription(key);
+    for (const auto &metric : evaluation::metricDescriptions()) {
+        if (!metric.summary)
+            continue;
         std::vector<Bar> bars;
         for (const auto &model : result.models)
             bars.push_back({model.title, model.mean.*metric.member,
