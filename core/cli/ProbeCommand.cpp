@@ -3,6 +3,8 @@
 #include "cli/ArgumentParser.h"
 #include "cli/TrainingReporter.h"
 #include "io/InputError.h"
+#include "io/OutputPaths.h"
+#include "io/OutputPlan.h"
 #include "probe/ProbeRunner.h"
 
 #include <chrono>
@@ -101,6 +103,18 @@ int runProbe(const std::vector<std::string> &arguments, std::ostream &out, std::
     options.family = probe::parseJobFamily(parsed.value("family"));
     options.count = parseWholeNumber(parsed.value("count"), "--count", true);
     options.outPath = parsed.value("out");
+    {
+        // Checked before the first job: the folder must take the file, and the file must be one the
+        // run can resume and rename into place (not a device or a pipe).
+        io::OutputPlan outputs;
+        outputs.addOutputFile(options.outPath, "--out");
+        outputs.check();
+        const io::FileDestination destination = io::resolveFileDestination(options.outPath);
+        if (destination.method != io::FileDestination::Method::Replace)
+            throw io::InputError(options.outPath, 0, 0,
+                                 "is not a regular file; probe writes a dataset it can resume, so give a file path");
+        options.outPath = destination.path; // a symlink's target: the link itself stays
+    }
     options.device = parsed.value("device", "cpu");
     if (options.device != "cpu" && options.device != "cuda")
         throw io::InputError("--device takes cpu or cuda, not " + io::quoteForMessage(options.device));

@@ -119,7 +119,8 @@ PairedTest wilcoxonSignedRank(const std::vector<double> &a, const std::vector<do
     for (std::size_t i = 0; i < differences.size(); ++i)
         if (differences[i] > 0.0)
             positive += ranks[i];
-    const double total = n * (n + 1) / 2.0;
+    // In doubles: n(n + 1) overflows an int beyond 46,340 differing rows (a large hold-out).
+    const double total = static_cast<double>(n) * (n + 1.0) / 2.0;
     const double smaller = std::min(positive, total - positive);
     result.statistic = smaller;
 

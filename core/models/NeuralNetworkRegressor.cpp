@@ -2,7 +2,6 @@
 
 #include "data/SeededRandom.h"
 #include "io/InputError.h"
-#include "runtime/ThreadSettings.h"
 #include "training/Trainer.h"
 
 #include <torch/cuda.h>
@@ -364,9 +363,8 @@ training::TrainingResult NeuralNetworkRegressor::fit(const data::Dataset &datase
     settings.patience = static_cast<int>(h.integer("patience"));
     settings.seed = impl.compute.seed;
     // Workers share one random generator, so dropout would make runs depend on timing.
+    // The trainer fixes each worker's kernels to one thread itself (training::KernelThreadsGuard).
     settings.workers = impl.device.is_cpu() && !dropout ? std::max(1, impl.compute.threads) : 1;
-    if (settings.workers > 1)
-        runtime::setComputeThreads(1); // the workers are the parallelism
 
     BiGruTransformer &network = impl.network;
     const auto loss = [&](const std::vector<Eigen::Index> &rows) {
@@ -376,8 +374,6 @@ training::TrainingResult NeuralNetworkRegressor::fit(const data::Dataset &datase
         return torch::mse_loss(predicted, inputs.target.index_select(0, rowIndex(rows).to(impl.device)));
     };
     impl.lastTraining = training::trainModel(*network, settings, fitRows, validationRows, loss, observer, control);
-    if (settings.workers > 1)
-        runtime::setComputeThreads(impl.compute.threads);
     impl.snapshotForCpu();
     return impl.lastTraining;
 }

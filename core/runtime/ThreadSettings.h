@@ -2,7 +2,7 @@
 
 namespace gpumem::runtime {
 
-// Sets how many CPU threads LibTorch (intra-op, OpenMP) and OpenBLAS use.
+// Sets how many CPU threads LibTorch (intra-op, OpenMP) uses; OpenBLAS always uses one.
 // Chosen on purpose: on small machines the two pools oversubscribe the cores,
 // and a small GRU + Transformer step has been measured 2x slower with 2 threads
 // than with 1 on a 2-core machine. threads <= 0 picks the number of hardware

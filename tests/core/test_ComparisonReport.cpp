@@ -3,12 +3,16 @@
 // hold every model with the best values marked.
 #include "io/InputError.h"
 #include "io/JsonValue.h"
+#include "io/JsonWriter.h"
 #include "models/Hyperparameters.h"
+#include "models/RegressorRegistry.h"
 #include "report/ComparisonReport.h"
+#include "report/ExperimentJson.h"
 
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -97,6 +101,49 @@ class TestComparisonReport : public QObject
     Q_OBJECT
 
   private Q_SLOTS:
+    void experimentJsonReadsBackWhatItWrote()
+    {
+        // One writer and one reader for the report and the project file: every member survives.
+        evaluation::ExperimentResult written = comparison();
+        for (auto &model : written.models) // the reader takes each model's hyperparameters from the registry
+            model.hyperparameters = models::regressorHyperparameters(model.name);
+        written.models[0].hyperparameters.setAssignment("n_estimators=7");
+        written.models[1].predictions[2] = std::nan(""); // a row the model never tested
+        written.models[0].folds[1].stopReason = training::StopReason::EarlyStopped;
+        written.warnings = {"a warning"};
+        std::ostringstream text;
+        {
+            io::JsonWriter json(text);
+            json.beginObject();
+            report::writeExperimentMembers(json, written, true);
+            json.endObject();
+        }
+        const auto read = report::readExperimentResult(io::parseJson(text.str(), "project"), "project");
+        QCOMPARE(read.splits.size(), written.splits.size());
+        QCOMPARE(read.best, written.best);
+        QCOMPARE(read.warnings, written.warnings);
+        QVERIFY(read.actual.isApprox(written.actual));
+        QCOMPARE(read.models.size(), written.models.size());
+        for (std::size_t index = 0; index < read.models.size(); ++index) {
+            const auto &model = read.models[index];
+            const auto &original = written.models[index];
+            QCOMPARE(model.title, original.title);
+            for (const auto &metric : evaluation::metricDescriptions()) {
+                QCOMPARE(model.mean.*metric.member, original.mean.*metric.member);
+                QCOMPARE(model.folds[1].metrics.*metric.member, original.folds[1].metrics.*metric.member);
+            }
+            QCOMPARE(model.folds[1].trainSeconds, original.folds[1].trainSeconds);
+            QCOMPARE(model.folds[1].stopReason, original.folds[1].stopReason);
+            for (const auto &spec : original.hyperparameters.specs())
+                QCOMPARE(model.hyperparameters.text(spec.name), original.hyperparameters.text(spec.name));
+            for (Eigen::Index row = 0; row < original.predictions.size(); ++row)
+                QVERIFY(model.predictions[row] == original.predictions[row] ||
+                        (std::isnan(model.predictions[row]) && std::isnan(original.predictions[row])));
+        }
+        QCOMPARE(read.significance.front().pValue, 0.0123);
+        QVERIFY(read.significance.front().reported);
+    }
+
     void jsonParsesBackWithTheDocumentedSchema();
     void markdownHasThePaperTableWithTheBestInBold();
     void csvHasOneRowPerModelAndFold();

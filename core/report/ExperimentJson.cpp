@@ -1,0 +1,210 @@
+#include "report/ExperimentJson.h"
+
+#include "io/InputError.h"
+#include "models/RegressorRegistry.h"
+#include "report/MetricsJson.h"
+
+#include <cmath>
+#include <limits>
+
+namespace gpumem::report {
+
+namespace {
+
+constexpr double notANumber = std::numeric_limits<double>::quiet_NaN();
+
+void writeRows(io::JsonWriter &json, const Eigen::VectorXd &values)
+{
+    json.beginArray();
+    for (Eigen::Index row = 0; row < values.size(); ++row)
+        json.value(values[row]); // NaN (never tested) becomes null
+    json.endArray();
+}
+
+Eigen::VectorXd readRows(const io::JsonValue &array)
+{
+    const auto &items = array.toArray();
+    Eigen::VectorXd values(static_cast<Eigen::Index>(items.size()));
+    for (std::size_t row = 0; row < items.size(); ++row)
+        values[static_cast<Eigen::Index>(row)] = items[row].isNull() ? notANumber : items[row].toNumber();
+    return values;
+}
+
+std::vector<std::string> stringsOf(const io::JsonValue *array)
+{
+    std::vector<std::string> texts;
+    if (array)
+        for (const auto &item : array->toArray())
+            texts.push_back(item.toString());
+    return texts;
+}
+
+training::StopReason stopReasonNamed(const std::string &name)
+{
+    for (const auto reason : {training::StopReason::Completed, training::StopReason::EarlyStopped,
+                              training::StopReason::Cancelled, training::StopReason::NotFinite})
+        if (training::stopReasonName(reason) == name)
+            return reason;
+    throw io::InputError("unknown stop reason " + io::quoteForMessage(name));
+}
+
+void writeModel(io::JsonWriter &json, const evaluation::ModelResult &model, bool withRows)
+{
+    json.beginObject();
+    json.key("name").value(model.name);
+    json.key("title").value(model.title);
+    json.key("library").value(models::regressorLibrary(model.name));
+    json.key("hyperparameters");
+    model.hyperparameters.writeValues(json);
+    json.key("metrics");
+    writeMetrics(json, model.mean);
+    json.key("std");
+    writeMetrics(json, model.standardDeviation);
+    json.key("per_fold").beginArray();
+    for (const auto &fold : model.folds)
+        writeMetrics(json, fold.metrics);
+    json.endArray();
+    json.key("train_seconds").value(model.trainSeconds);
+    json.key("predict_seconds").value(model.predictSeconds);
+    json.key("per_fold_train_seconds").beginArray();
+    for (const auto &fold : model.folds)
+        json.value(fold.trainSeconds);
+    json.endArray();
+    json.key("per_fold_predict_seconds").beginArray();
+    for (const auto &fold : model.folds)
+        json.value(fold.predictSeconds);
+    json.endArray();
+    json.key("stop_reasons").beginArray();
+    for (const auto &fold : model.folds)
+        json.value(training::stopReasonName(fold.stopReason));
+    json.endArray();
+    json.key("warnings").value(model.warnings);
+    if (withRows) {
+        json.key("predictions");
+        writeRows(json, model.predictions);
+    }
+    json.endObject();
+}
+
+evaluation::ModelResult readModel(const io::JsonValue &item, const std::string &source)
+{
+    evaluation::ModelResult model;
+    model.name = item.at("name").toString();
+    model.title = item.at("title").toString();
+    model.hyperparameters = models::regressorHyperparameters(model.name);
+    model.hyperparameters.apply(item.at("hyperparameters"), source);
+    model.mean = readMetrics(item.at("metrics"));
+    model.standardDeviation = readMetrics(item.at("std"));
+    model.trainSeconds = item.numberOr("train_seconds", 0.0);
+    model.predictSeconds = item.numberOr("predict_seconds", 0.0);
+    const auto &perFold = item.at("per_fold").toArray();
+    const io::JsonValue *trainSeconds = item.find("per_fold_train_seconds");
+    const io::JsonValue *predictSeconds = item.find("per_fold_predict_seconds");
+    const std::vector<std::string> stopReasons = stringsOf(item.find("stop_reasons"));
+    for (std::size_t index = 0; index < perFold.size(); ++index) {
+        evaluation::FoldResult fold;
+        fold.fold = static_cast<int>(index);
+        fold.metrics = readMetrics(perFold[index]);
+        if (trainSeconds && index < trainSeconds->toArray().size())
+            fold.trainSeconds = trainSeconds->toArray()[index].toNumber();
+        if (predictSeconds && index < predictSeconds->toArray().size())
+            fold.predictSeconds = predictSeconds->toArray()[index].toNumber();
+        if (index < stopReasons.size())
+            fold.stopReason = stopReasonNamed(stopReasons[index]);
+        model.folds.push_back(std::move(fold));
+    }
+    model.warnings = stringsOf(item.find("warnings"));
+    if (const io::JsonValue *predictions = item.find("predictions"))
+        model.predictions = readRows(*predictions);
+    return model;
+}
+
+} // namespace
+
+void writeExperimentMembers(io::JsonWriter &json, const evaluation::ExperimentResult &result, bool withRows)
+{
+    json.key("splits").value(result.splits.size());
+    json.key("models").beginArray();
+    for (const auto &model : result.models)
+        writeModel(json, model, withRows);
+    json.endArray();
+    json.key("best").value(result.best);
+    json.key("significance").beginArray();
+    for (const auto &test : result.significance) {
+        json.beginObject();
+        json.key("model").value(test.model);
+        json.key("versus").value(test.versus);
+        json.key("test").value(test.test);
+        json.key("p_value").value(test.pValue);
+        json.key("statistic").value(test.statistic);
+        json.key("paired").value(test.metric);
+        json.key("pairs").value(test.pairs);
+        json.key("reported").value(test.reported);
+        json.endObject();
+    }
+    json.endArray();
+    json.key("failures").beginArray();
+    for (const auto &failure : result.failures) {
+        json.beginObject();
+        json.key("model").value(failure.model);
+        json.key("message").value(failure.message);
+        json.endObject();
+    }
+    json.endArray();
+    json.key("cancelled").value(result.cancelled);
+    json.key("seconds").value(result.seconds);
+    json.key("warnings").value(result.warnings);
+    if (withRows) {
+        json.key("actual");
+        writeRows(json, result.actual);
+    }
+}
+
+evaluation::ExperimentResult readExperimentResult(const io::JsonValue &object, const std::string &source)
+{
+    try {
+        evaluation::ExperimentResult result;
+        for (const auto &item : object.at("models").toArray())
+            result.models.push_back(readModel(item, source));
+        const std::size_t splits = object.find("splits")   ? static_cast<std::size_t>(object.numberOr("splits", 0))
+                                   : result.models.empty() ? 0
+                                                           : result.models.front().folds.size();
+        if (splits > 1000)
+            throw io::InputError("\"splits\" must be at most 1000");
+        result.splits.resize(splits);
+        result.best = object.at("best").toString();
+        for (const auto &item : object.at("significance").toArray()) {
+            evaluation::PairedTest test;
+            test.model = item.at("model").toString();
+            test.versus = item.at("versus").toString();
+            test.test = item.at("test").toString();
+            test.metric = item.at("paired").toString();
+            test.pairs = static_cast<int>(item.numberOr("pairs", 0));
+            test.statistic = item.numberOr("statistic", notANumber);
+            test.pValue = item.numberOr("p_value", notANumber);
+            const io::JsonValue *reported = item.find("reported");
+            test.reported = reported && reported->toBool();
+            result.significance.push_back(test);
+        }
+        if (const io::JsonValue *failures = object.find("failures"))
+            for (const auto &item : failures->toArray())
+                result.failures.push_back({item.at("model").toString(), item.at("message").toString()});
+        result.cancelled = object.at("cancelled").toBool();
+        result.seconds = object.numberOr("seconds", 0.0);
+        result.warnings = stringsOf(object.find("warnings"));
+        if (const io::JsonValue *actual = object.find("actual"))
+            result.actual = readRows(*actual);
+        for (const auto &model : result.models)
+            if (result.actual.size() != 0 && model.predictions.size() != 0 &&
+                model.predictions.size() != result.actual.size())
+                throw io::InputError("model '" + model.name + "' has " + std::to_string(model.predictions.size()) +
+                                     " predictions for " + std::to_string(result.actual.size()) + " rows");
+        return result;
+    } catch (const io::InputError &error) {
+        if (!error.file().empty())
+            throw;
+        throw io::InputError(source, 0, 0, "comparison: " + error.message());
+    }
+}
+
+} // namespace gpumem::report

@@ -1,0 +1,26 @@
+#pragma once
+
+#include "evaluation/Experiment.h"
+#include "io/JsonValue.h"
+#include "io/JsonWriter.h"
+
+#include <string>
+
+namespace gpumem::report {
+
+// The one JSON form of a comparison's result: the members "splits", "models",
+// "best", "significance", "failures", "cancelled", "seconds" and "warnings" of
+// the comparison report (docs/comparison-report.md). The workbench's project
+// file embeds the same members, with the rows' actual values and each model's
+// out-of-fold predictions added, so one reader reads both.
+
+// Writes the members into the object json has open; withRows adds "actual" and
+// each model's "predictions" (per dataset row, null where never tested).
+void writeExperimentMembers(io::JsonWriter &json, const evaluation::ExperimentResult &result, bool withRows);
+
+// Reads what writeExperimentMembers() wrote (with or without rows). Models are
+// looked up in the registry for their hyperparameters; errors throw
+// io::InputError naming source.
+evaluation::ExperimentResult readExperimentResult(const io::JsonValue &object, const std::string &source);
+
+} // namespace gpumem::report
