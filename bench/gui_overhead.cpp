@@ -4,11 +4,11 @@
 // runs it next to `gpumem train` with the same settings.
 //   gpumem_gui_overhead DATA.csv TARGET SEQUENCE_COLUMN IGNORED_COLUMNS EPOCHS
 
-#include "cli/ModelOptions.h"
 #include "data/ColumnRoles.h"
 #include "data/TableLoader.h"
 #include "io/JsonValue.h"
 #include "models/NeuralNetworkHyperparameters.h"
+#include "models/Presets.h"
 #include "ui/LossPlot.h"
 #include "ui/TrainingPage.h"
 #include "ui/WorkbenchState.h"
@@ -39,7 +39,7 @@ int main(int argc, char **argv)
         request.ignored.push_back(column);
     state.setRoles(gpumem::data::assignRoles(*table, request));
     gpumem::models::Hyperparameters hyperparameters = gpumem::models::neuralNetworkHyperparameters();
-    const std::string preset = gpumem::cli::presetPath("fast");
+    const std::string preset = gpumem::models::presetPath("fast");
     hyperparameters.apply(gpumem::io::readJsonFile(preset), preset);
     hyperparameters.setFromText("epochs", argv[5]);
     state.setHyperparameters(hyperparameters);

@@ -1,6 +1,6 @@
 #include "ui/ModelPage.h"
 
-#include "cli/ModelOptions.h"
+#include "models/Presets.h"
 #include "data/FeatureEncoder.h"
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
@@ -50,7 +50,7 @@ ModelPage::ModelPage(WorkbenchState *state, QWidget *parent)
     mPresets->setObjectName(QStringLiteral("presetBox"));
     mPresets->setToolTip(tr("Shipped presets: default (accurate, minutes), fast (seconds, for demos), gpu (larger, "
                             "for a CUDA machine). Choosing one resets every value to the preset."));
-    for (const auto &name : cli::presetNames())
+    for (const auto &name : models::presetNames())
         mPresets->addItem(qtText(name));
     connect(mPresets, &QComboBox::activated, this, [this] { applyPreset(mPresets->currentText()); });
 
@@ -120,9 +120,8 @@ ModelPage::ModelPage(WorkbenchState *state, QWidget *parent)
 bool ModelPage::applyPreset(const QString &name)
 {
     try {
-        const std::string path = cli::presetPath(coreText(name));
         models::Hyperparameters hyperparameters = models::neuralNetworkHyperparameters();
-        hyperparameters.apply(io::readJsonFile(path), path);
+        models::applyHyperparameterFile(hyperparameters, models::presetPath(coreText(name)));
         mState->setPresetName(name);
         mState->setHyperparameters(hyperparameters);
         mStatus->setText(tr("Preset %1 applied.").arg(name));

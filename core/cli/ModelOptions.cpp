@@ -4,6 +4,7 @@
 #include "io/InputError.h"
 #include "io/JsonValue.h"
 #include "models/NeuralNetworkHyperparameters.h"
+#include "models/Presets.h"
 #include "models/RegressorRegistry.h"
 #include "runtime/ThreadSettings.h"
 
@@ -18,19 +19,6 @@ namespace gpumem::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::vector<fs::path> presetDirectories()
-{
-    std::vector<fs::path> directories;
-    if (const char *overridden = std::getenv("GPUMEM_PRESET_DIR"))
-        directories.emplace_back(overridden);
-    std::error_code error;
-    const fs::path executable = fs::read_symlink("/proc/self/exe", error);
-    if (!error)
-        directories.push_back(executable.parent_path().parent_path() / "share/gpumem-workbench/presets");
-    directories.emplace_back(GPUMEM_SOURCE_PRESET_DIR);
-    return directories;
-}
 
 const char *const kNetwork = "bigru_transformer";
 
@@ -75,19 +63,6 @@ void checkAssignment(const std::string &assignment)
                          "; known: " + known.namesText());
 }
 
-// Applies a preset or --config file, first refusing a name the network does not have.
-void applyFile(models::Hyperparameters &hyperparameters, const std::string &path)
-{
-    const io::JsonValue object = io::readJsonFile(path);
-    if (object.isObject())
-        for (const auto &member : object.toObject())
-            if (!hyperparameters.contains(member.first))
-                throw io::InputError(path, 0, 0,
-                                     "unknown hyperparameter " + io::quoteForMessage(member.first) + " of " + kNetwork +
-                                         "; known: " + hyperparameters.namesText());
-    hyperparameters.apply(object, path);
-}
-
 } // namespace
 
 void addModelOptions(ArgumentParser &parser)
@@ -105,42 +80,15 @@ void addComputeOptions(ArgumentParser &parser)
         .option("seed", "N", "random seed for weights, shuffling and splits (default 42)");
 }
 
-std::string presetPath(const std::string &name)
-{
-    for (const auto &directory : presetDirectories()) {
-        const fs::path candidate = directory / (name + ".json");
-        std::error_code error;
-        if (fs::is_regular_file(candidate, error))
-            return candidate.string();
-    }
-    std::string known;
-    for (const auto &preset : presetNames())
-        known += (known.empty() ? "" : ", ") + preset;
-    throw io::InputError("--preset: no preset named " + io::quoteForMessage(name) +
-                         (known.empty() ? std::string("; no preset folder found") : "; presets: " + known));
-}
-
-std::vector<std::string> presetNames()
-{
-    std::set<std::string> names;
-    for (const auto &directory : presetDirectories()) {
-        std::error_code error;
-        for (fs::directory_iterator it(directory, error), end; !error && it != end; it.increment(error))
-            if (it->path().extension() == ".json")
-                names.insert(it->path().stem().string());
-    }
-    return {names.begin(), names.end()};
-}
-
 models::Hyperparameters hyperparametersFrom(const ParsedArguments &arguments)
 {
     for (const auto &assignment : arguments.list("set")) // comma-split is harmless: values hold no commas
         checkAssignment(assignment);
     models::Hyperparameters hyperparameters = models::neuralNetworkHyperparameters();
     if (arguments.has("preset"))
-        applyFile(hyperparameters, presetPath(arguments.value("preset")));
+        models::applyHyperparameterFile(hyperparameters, models::presetPath(arguments.value("preset")));
     if (arguments.has("config"))
-        applyFile(hyperparameters, arguments.value("config"));
+        models::applyHyperparameterFile(hyperparameters, arguments.value("config"));
     for (const auto &assignment : arguments.list("set"))
         if (modelOfAssignment(assignment).empty())
             hyperparameters.setAssignment(assignment);

@@ -37,10 +37,4 @@ models::Hyperparameters hyperparametersFor(const std::string &model, const Parse
 // command has it (the experiment runner applies that cap).
 models::ComputeSettings computeSettingsFrom(const ParsedArguments &arguments);
 
-// Returns the file of a named preset: GPUMEM_PRESET_DIR, then the installed
-// share/gpumem-workbench/presets, then the source tree. Throws when none has it.
-std::string presetPath(const std::string &name);
-// Returns the names of the presets found, sorted.
-std::vector<std::string> presetNames();
-
 } // namespace gpumem::cli

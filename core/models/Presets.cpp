@@ -1,0 +1,72 @@
+#include "models/Presets.h"
+
+#include "ModelsConfig.h"
+
+#include "io/InputError.h"
+#include "io/JsonValue.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+
+namespace gpumem::models {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<fs::path> presetDirectories()
+{
+    std::vector<fs::path> directories;
+    if (const char *overridden = std::getenv("GPUMEM_PRESET_DIR"))
+        directories.emplace_back(overridden);
+    std::error_code error;
+    const fs::path executable = fs::read_symlink("/proc/self/exe", error);
+    if (!error)
+        directories.push_back(executable.parent_path().parent_path() / "share/gpumem-workbench/presets");
+    directories.emplace_back(GPUMEM_SOURCE_PRESET_DIR);
+    return directories;
+}
+
+} // namespace
+
+std::string presetPath(const std::string &name)
+{
+    for (const auto &directory : presetDirectories()) {
+        const fs::path candidate = directory / (name + ".json");
+        std::error_code error;
+        if (fs::is_regular_file(candidate, error))
+            return candidate.string();
+    }
+    std::string known;
+    for (const auto &preset : presetNames())
+        known += (known.empty() ? "" : ", ") + preset;
+    throw io::InputError("--preset: no preset named " + io::quoteForMessage(name) +
+                         (known.empty() ? std::string("; no preset folder found") : "; presets: " + known));
+}
+
+std::vector<std::string> presetNames()
+{
+    std::set<std::string> names;
+    for (const auto &directory : presetDirectories()) {
+        std::error_code error;
+        for (fs::directory_iterator it(directory, error), end; !error && it != end; it.increment(error))
+            if (it->path().extension() == ".json")
+                names.insert(it->path().stem().string());
+    }
+    return {names.begin(), names.end()};
+}
+
+void applyHyperparameterFile(Hyperparameters &hyperparameters, const std::string &path)
+{
+    const io::JsonValue object = io::readJsonFile(path);
+    if (object.isObject())
+        for (const auto &member : object.toObject())
+            if (!hyperparameters.contains(member.first))
+                throw io::InputError(path, 0, 0,
+                                     "unknown hyperparameter " + io::quoteForMessage(member.first) +
+                                         " of bigru_transformer; known: " + hyperparameters.namesText());
+    hyperparameters.apply(object, path);
+}
+
+} // namespace gpumem::models
