@@ -38,9 +38,11 @@ const char *const recentKey = "data/recentFiles";
 constexpr int recentLimit = 8;
 constexpr double largeFontScale = 1.5;
 
-bool isCsv(const QUrl &url)
+// What the window opens when dropped on it: data files and projects.
+bool isOpenable(const QUrl &url)
 {
-    return url.isLocalFile() && url.toLocalFile().endsWith(QStringLiteral(".csv"), Qt::CaseInsensitive);
+    return url.isLocalFile() && (url.toLocalFile().endsWith(QStringLiteral(".csv"), Qt::CaseInsensitive) ||
+                                 isProjectPath(url.toLocalFile()));
 }
 } // namespace
 
@@ -216,6 +218,14 @@ void MainWindow::rememberRecent(const QString &path)
     rebuildRecentMenu();
 }
 
+void MainWindow::openFile(const QString &path)
+{
+    if (isProjectPath(path))
+        loadProject(path);
+    else
+        openData(path);
+}
+
 void MainWindow::openData(const QString &path)
 {
     mPages->setCurrentWidget(mDataPage);
@@ -233,22 +243,23 @@ void MainWindow::openDataDialog()
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 {
     const auto urls = event->mimeData()->urls();
-    if (std::any_of(urls.begin(), urls.end(), isCsv))
+    if (std::any_of(urls.begin(), urls.end(), isOpenable))
         event->acceptProposedAction();
 }
 
 void MainWindow::dropEvent(QDropEvent *event)
 {
     for (const QUrl &url : event->mimeData()->urls())
-        if (isCsv(url)) {
-            openData(url.toLocalFile());
+        if (isOpenable(url)) {
+            openFile(url.toLocalFile());
             event->acceptProposedAction();
             return;
         }
 }
 
-bool MainWindow::saveProject(const QString &path)
+bool MainWindow::saveProject(const QString &chosenPath)
 {
+    const QString path = withProjectSuffix(chosenPath);
     try {
         writeProjectFile(path, *mState);
         mProjectPath = path;
@@ -265,11 +276,13 @@ bool MainWindow::saveProject(const QString &path)
 bool MainWindow::loadProject(const QString &path)
 {
     try {
-        readProjectFile(path, *mState);
+        const QStringList notes = readProjectFile(path, *mState);
         mProjectPath = path;
         mProjectModified = false;
         updateTitle();
         statusBar()->showMessage(tr("Opened project %1").arg(QFileInfo(path).fileName()), 5000);
+        if (!notes.isEmpty())
+            QMessageBox::information(this, tr("Open project"), notes.join(QStringLiteral("\n\n")));
         return true;
     } catch (const std::exception &error) {
         QMessageBox::warning(this, tr("Open project"), QString::fromStdString(error.what()));

@@ -37,6 +37,8 @@ class MainWindow : public QMainWindow
 
     // Loads a CSV file in the background and remembers it among the recent files.
     void openData(const QString &path);
+    // Opens a project (a name ending in .gpumem.json) or a data file.
+    void openFile(const QString &path);
     // Saves or loads the whole experiment as one JSON project file.
     bool saveProject(const QString &path);
     bool loadProject(const QString &path);

@@ -5,12 +5,14 @@
 #include "io/InputError.h"
 #include "io/JsonValue.h"
 #include "io/JsonWriter.h"
+#include "io/Sha256.h"
 #include "models/NeuralNetworkHyperparameters.h"
 #include "report/ExperimentJson.h"
 #include "ui/QtText.h"
 #include "ui/WorkbenchState.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 
 #include <sstream>
@@ -22,7 +24,31 @@ namespace {
 const char *const formatName = "gpumem-workbench-project";
 constexpr int formatVersion = 2;
 
+// The SHA-256 of the file at path, read in pieces so that a large CSV is never held whole.
+std::string fileDigest(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    io::Sha256 digest;
+    while (!file.atEnd()) {
+        const QByteArray piece = file.read(1 << 20);
+        digest.update(piece.constData(), static_cast<std::size_t>(piece.size()));
+    }
+    return digest.hexDigest();
+}
+
 } // namespace
+
+QString withProjectSuffix(const QString &path)
+{
+    return path.endsWith(projectSuffix, Qt::CaseInsensitive) ? path : path + projectSuffix;
+}
+
+bool isProjectPath(const QString &path)
+{
+    return path.endsWith(projectSuffix, Qt::CaseInsensitive);
+}
 
 void writeProjectFile(const QString &path, const WorkbenchState &state)
 {
@@ -38,6 +64,8 @@ void writeProjectFile(const QString &path, const WorkbenchState &state)
         .value(coreText(dataPath.isEmpty()
                             ? QString()
                             : QFileInfo(path).absoluteDir().relativeFilePath(QFileInfo(dataPath).absoluteFilePath())));
+    // The digest tells a later open whether the data still is what this project was made on.
+    json.key("sha256").value(dataPath.isEmpty() ? std::string() : fileDigest(dataPath));
     json.key("bad_cell_policy").value(data::badCellPolicyName(state.badCellPolicy()));
     json.key("roles").beginObject();
     if (const auto table = state.table())
@@ -62,8 +90,9 @@ void writeProjectFile(const QString &path, const WorkbenchState &state)
     io::writeFileAtomically(coreText(path), text.str());
 }
 
-void readProjectFile(const QString &path, WorkbenchState &state)
+QStringList readProjectFile(const QString &path, WorkbenchState &state)
 {
+    QStringList notes;
     const std::string source = coreText(path);
     const io::JsonValue project = io::readJsonFile(source);
     const io::JsonValue *format = project.find("format");
@@ -83,9 +112,23 @@ void readProjectFile(const QString &path, WorkbenchState &state)
         // The project may have moved together with its data: try the path relative to it.
         const QString relative =
             QFileInfo(path).absoluteDir().filePath(QString::fromStdString(dataObject.at("relative_path").toString()));
-        if (QFileInfo::exists(relative))
+        if (QFileInfo::exists(relative)) {
+            notes << QObject::tr("The data file %1 was not found; using %2, at the same place relative to the project.")
+                         .arg(dataPath, QDir::cleanPath(relative));
             dataPath = relative;
+        } else {
+            throw io::InputError(source, 0, 0,
+                                 "the data file " + coreText(dataPath) +
+                                     " is missing, and is not beside the project either; move it back or open the "
+                                     "data and save the project again");
+        }
     }
+    if (const io::JsonValue *recorded = dataObject.find("sha256"); recorded && !recorded->toString().empty() &&
+                                                                   !dataPath.isEmpty() &&
+                                                                   fileDigest(dataPath) != recorded->toString())
+        notes << QObject::tr("The data file %1 changed since the project was saved: its comparison and "
+                             "hyperparameters were made on other data.")
+                     .arg(QFileInfo(dataPath).fileName());
     std::shared_ptr<const data::Table> table;
     if (!dataPath.isEmpty())
         table = std::make_shared<const data::Table>(data::loadTable(coreText(dataPath)));
@@ -136,6 +179,7 @@ void readProjectFile(const QString &path, WorkbenchState &state)
         }
     }
     state.setComparison(comparison, dataset);
+    return notes;
 }
 
 } // namespace gpumem::ui

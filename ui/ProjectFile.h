@@ -1,21 +1,33 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 
 namespace gpumem::ui {
 
 class WorkbenchState;
 
+// The ending of project files; Save adds it when the name lacks it.
+inline const QString projectSuffix = QStringLiteral(".gpumem.json");
+
+// Returns path with projectSuffix appended unless it already ends so.
+QString withProjectSuffix(const QString &path);
+
+// Returns whether path names a project file rather than data (by its ending).
+bool isProjectPath(const QString &path);
+
 // Writes the whole experiment as one JSON project file, atomically: the data
-// file (absolute and relative to the project), bad-cell policy and column roles,
+// file (absolute and relative to the project, with its size and SHA-256), bad-cell policy and column roles,
 // the neural network's preset and hyperparameters, and the last comparison
 // (metrics per model and fold, out-of-fold predictions, significance).
 // Throws io::InputError when the file cannot be written.
 void writeProjectFile(const QString &path, const WorkbenchState &state);
 
 // Reads a project file into state: loads the data file it names (synchronously),
-// applies its roles, hyperparameters and comparison. Throws io::InputError
-// naming the file (and line and column for malformed JSON) on failure.
-void readProjectFile(const QString &path, WorkbenchState &state);
+// applies its roles, hyperparameters and comparison. Returns notes for the user:
+// the data file was found beside the project instead of where it was, or its
+// content changed since the project was saved. Throws io::InputError naming the
+// file (and line and column for malformed JSON) on failure, leaving state as it was.
+QStringList readProjectFile(const QString &path, WorkbenchState &state);
 
 } // namespace gpumem::ui

@@ -20,8 +20,9 @@ int main(int argc, char **argv)
                                                     "models side by side."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("DATA.csv"), QStringLiteral("a CSV file to open"),
-                                 QStringLiteral("[DATA.csv]"));
+    parser.addPositionalArgument(QStringLiteral("FILE"),
+                                 QStringLiteral("a CSV file of jobs, or a project (.gpumem.json), to open"),
+                                 QStringLiteral("[DATA.csv | PROJECT.gpumem.json]"));
     const QCommandLineOption screenshots(QStringLiteral("screenshot-dir"),
                                          QStringLiteral("walk through the pages, save a PNG of each into DIR, quit"),
                                          QStringLiteral("DIR"));
@@ -38,7 +39,7 @@ int main(int argc, char **argv)
         auto *tour = new gpumem::ui::ScreenshotTour(&window, parser.value(screenshots), data, &window);
         tour->start();
     } else if (!files.isEmpty()) {
-        window.openData(files.front());
+        window.openFile(files.front());
     }
     return QApplication::exec();
 }

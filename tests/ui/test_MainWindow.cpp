@@ -125,9 +125,12 @@ class TestMainWindow : public QObject
             QVERIFY(window.saveProject(project));
         }
         gpumem::ui::MainWindow window;
-        QVERIFY(window.loadProject(project));
+        window.openFile(project); // as `gpumem-workbench p.gpumem.json` and a drop on the window do
         QCOMPARE(window.state()->roles()[1], gpumem::data::ColumnRole::Ignored);
         QVERIFY(window.windowTitle().startsWith(QStringLiteral("p.gpumem.json")));
+        // Save adds the ending a project needs when the name lacks it.
+        QVERIFY(window.saveProject(directory.filePath(QStringLiteral("second"))));
+        QVERIFY(QFile::exists(directory.filePath(QStringLiteral("second.gpumem.json"))));
     }
 
     void asksBeforeQuittingWithUnsavedWork()

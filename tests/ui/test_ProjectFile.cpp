@@ -136,8 +136,37 @@ class TestProjectFile : public QObject
         QVERIFY(QFile::rename(dataPath, second.filePath(QStringLiteral("jobs.csv"))));
         QVERIFY(QFile::rename(projectPath, second.filePath(QStringLiteral("p.gpumem.json"))));
         gpumem::ui::WorkbenchState reloaded;
-        gpumem::ui::readProjectFile(second.filePath(QStringLiteral("p.gpumem.json")), reloaded);
+        const QStringList notes =
+            gpumem::ui::readProjectFile(second.filePath(QStringLiteral("p.gpumem.json")), reloaded);
         QCOMPARE(reloaded.dataPath(), second.filePath(QStringLiteral("jobs.csv")));
+        // The user is told where the data was found instead.
+        QCOMPARE(notes.size(), 1);
+        QVERIFY(notes.front().contains(QStringLiteral("was not found")));
+
+        // Data that changed since the save is named; data that is gone is an error, and nothing changes.
+        QFile data(second.filePath(QStringLiteral("jobs.csv")));
+        QVERIFY(data.open(QIODevice::Append));
+        data.write("r9,64,adam,\"[('linear', 10, 100)]\",1500\n");
+        data.close();
+        gpumem::ui::WorkbenchState changed;
+        const QStringList changedNotes =
+            gpumem::ui::readProjectFile(second.filePath(QStringLiteral("p.gpumem.json")), changed);
+        QVERIFY(!changedNotes.isEmpty() && changedNotes.back().contains(QStringLiteral("changed since")));
+        QVERIFY(QFile::remove(second.filePath(QStringLiteral("jobs.csv"))));
+        gpumem::ui::WorkbenchState missing;
+        QVERIFY_THROWS_EXCEPTION(
+            gpumem::io::InputError,
+            gpumem::ui::readProjectFile(second.filePath(QStringLiteral("p.gpumem.json")), missing));
+        QVERIFY(!missing.table());
+    }
+
+    void projectNamesGetTheirEnding()
+    {
+        QCOMPARE(gpumem::ui::withProjectSuffix(QStringLiteral("/tmp/run")), QStringLiteral("/tmp/run.gpumem.json"));
+        QCOMPARE(gpumem::ui::withProjectSuffix(QStringLiteral("/tmp/run.GPUMEM.json")),
+                 QStringLiteral("/tmp/run.GPUMEM.json"));
+        QVERIFY(gpumem::ui::isProjectPath(QStringLiteral("a/b.gpumem.json")));
+        QVERIFY(!gpumem::ui::isProjectPath(QStringLiteral("a/b.csv")));
     }
 
     void rejectsFilesThatAreNotProjects()
