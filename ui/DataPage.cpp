@@ -1,5 +1,6 @@
 #include "ui/DataPage.h"
 
+#include "data/ColumnRoles.h"
 #include "data/ColumnSummary.h"
 #include "data/TableLoader.h"
 #include "io/InputError.h"
@@ -39,9 +40,6 @@ enum EditorColumn
     MissingColumn,
     EditorColumns
 };
-
-const data::ColumnRole roleOrder[] = {data::ColumnRole::Feature, data::ColumnRole::Target, data::ColumnRole::Sequence,
-                                      data::ColumnRole::Ignored};
 
 QString roleHelp(data::ColumnRole role)
 {
@@ -283,7 +281,8 @@ void DataPage::showTable()
 
         auto *roleBox = new QComboBox(mColumnEditor);
         roleBox->setObjectName(QStringLiteral("role_%1").arg(QString::fromStdString(cells.name)));
-        for (const auto role : roleOrder) {
+        // Only the roles core allows for the column's type are offered (a numeric column is never the sequence).
+        for (const auto role : data::allowedRoles(cells)) {
             roleBox->addItem(qtText(data::columnRoleName(role)), static_cast<int>(role));
             roleBox->setItemData(roleBox->count() - 1, roleHelp(role), Qt::ToolTipRole);
         }

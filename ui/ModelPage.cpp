@@ -1,12 +1,12 @@
 #include "ui/ModelPage.h"
 
-#include "models/Presets.h"
 #include "data/FeatureEncoder.h"
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
 #include "io/JsonValue.h"
 #include "models/NeuralNetworkHyperparameters.h"
 #include "models/NeuralNetworkRegressor.h"
+#include "models/Presets.h"
 #include "ui/ArchitectureView.h"
 #include "ui/HyperparameterForm.h"
 #include "ui/QtText.h"

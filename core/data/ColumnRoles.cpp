@@ -24,7 +24,8 @@ const Column &requireColumn(const Table &table, const std::string &name, const c
 // Whole words only: "Number of embeddings" must not match "mb".
 bool speaksOfMemory(const std::string &name)
 {
-    static const std::set<std::string> words = {"memory", "mem", "mib", "gib", "mb", "gb", "bytes", "peak", "vram"};
+    static const std::set<std::string> words = {"memory", "mem",   "mib",  "gib",  "mb",
+                                                "gb",     "bytes", "peak", "vram", "target"};
     std::string word;
     for (std::size_t i = 0; i <= name.size(); ++i) {
         const auto c = i < name.size() ? static_cast<unsigned char>(name[i]) : ' ';
@@ -39,8 +40,12 @@ bool speaksOfMemory(const std::string &name)
     return false;
 }
 
+} // namespace
+
 bool isConstant(const Column &column)
 {
+    if (column.type == ColumnType::Categorical || column.type == ColumnType::Identifier)
+        return column.categories.size() <= 1;
     double first = std::nan("");
     for (double value : column.numbers) {
         if (std::isnan(value))
@@ -52,8 +57,6 @@ bool isConstant(const Column &column)
     }
     return true;
 }
-
-} // namespace
 
 std::string_view columnRoleName(ColumnRole role)
 {
@@ -83,6 +86,18 @@ std::vector<ColumnRole> defaultRoles(const Table &table)
         }
     }
     return roles;
+}
+
+std::vector<ColumnRole> allowedRoles(const Column &column)
+{
+    switch (column.type) {
+    case ColumnType::Numeric: return {ColumnRole::Feature, ColumnRole::Target, ColumnRole::Ignored};
+    case ColumnType::Categorical:
+    case ColumnType::Identifier: return {ColumnRole::Feature, ColumnRole::Ignored};
+    case ColumnType::Sequence: return {ColumnRole::Sequence, ColumnRole::Ignored};
+    case ColumnType::Empty: break;
+    }
+    return {ColumnRole::Ignored};
 }
 
 std::vector<ColumnRole> assignRoles(const Table &table, const RoleRequest &request)

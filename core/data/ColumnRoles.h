@@ -31,8 +31,17 @@ struct RoleRequest
 
 // Returns the role inferred from a column's type alone: numeric and categorical
 // columns are features, the first sequence column is the sequence, identifiers
-// and empty columns are ignored.
+// and empty columns are ignored. Constant columns stay features: the analytic
+// models read a probe dataset's "family" column even when every row shares it.
 std::vector<ColumnRole> defaultRoles(const Table &table);
+
+// The roles a column of this type can take: a target must be numeric, only a
+// layer-sequence column can be the sequence, a sequence column cannot be a plain
+// feature, and every column can be ignored.
+std::vector<ColumnRole> allowedRoles(const Column &column);
+
+// Whether column holds at most one distinct value (missing cells aside).
+bool isConstant(const Column &column);
 
 // Returns one role per column of table after applying request to the defaults.
 // Throws io::InputError naming the column (and, for a non-numeric target, the

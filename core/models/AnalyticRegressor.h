@@ -21,12 +21,10 @@ namespace gpumem::models {
 class AnalyticRegressor : public RegressorBase
 {
   public:
-
     training::TrainingResult fit(const data::Dataset &dataset, const std::vector<Eigen::Index> &trainingRows,
                                  training::TrainingObserver *observer = nullptr,
                                  training::TrainingControl *control = nullptr) override;
     Eigen::VectorXd predict(const data::Dataset &dataset) const override;
-
 
     double scale() const { return mScale; }
     double offset() const { return mOffset; }

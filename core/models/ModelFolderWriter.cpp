@@ -70,7 +70,8 @@ void writeModelFolder(const std::string &directory, const std::string &modelName
     }
     out.close();
     if (!out)
-        throw io::InputError(directory, 0, 0, std::string("cannot write model.json (disk full?): ") + std::strerror(errno));
+        throw io::InputError(directory, 0, 0,
+                             std::string("cannot write model.json (disk full?): ") + std::strerror(errno));
     folder.commit();
 }
 

@@ -125,6 +125,20 @@ class TestColumnRoles : public QObject
         // Memory first, then the other varying numeric columns; "embeddings" holds "mb" but is not a memory word.
         QCOMPARE(gpumem::data::targetCandidates(table),
                  (std::vector<std::string>{"Max GPU Memory (MiB)", "embeddings", "batch"}));
+        // A column called "target" is preferred too.
+        const auto named = gpumem::data::loadTableFromText("batch,target\n8,100\n16,200\n", "t.csv");
+        QCOMPARE(gpumem::data::targetCandidates(named).front(), std::string("target"));
+    }
+
+    void offersOnlyTheRolesATypeCanTake()
+    {
+        const auto table = jobsTable();
+        const auto roles = [&](const char *name) {
+            return gpumem::data::allowedRoles(table.column(*table.columnIndex(name)));
+        };
+        QCOMPARE(roles("batch"), (Roles{ColumnRole::Feature, ColumnRole::Target, ColumnRole::Ignored}));
+        QCOMPARE(roles("act"), (Roles{ColumnRole::Feature, ColumnRole::Ignored}));
+        QCOMPARE(roles("layers"), (Roles{ColumnRole::Sequence, ColumnRole::Ignored}));
     }
 };
 
