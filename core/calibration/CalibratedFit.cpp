@@ -3,6 +3,8 @@
 #include "calibration/Coverage.h"
 #include "io/InputError.h"
 
+#include <algorithm>
+
 namespace gpumem::calibration {
 
 CalibratedFit fitCalibrated(models::Regressor &model, const data::Dataset &dataset,
@@ -21,9 +23,23 @@ CalibratedFit fitCalibrated(models::Regressor &model, const data::Dataset &datas
         result.training.stopReason == training::StopReason::Cancelled)
         return result;
     result.predicted = model.predict(dataset);
-    result.calibration =
-        Calibration::fit(settings.score, dataset.numericFeatures(), dataset.numericFeatureNames(), dataset.target(),
-                         result.predicted, result.rows, settings.coverage, settings.seed);
+    // The difficulty may read only columns the model itself reads: predict loads
+    // those alone (formula and allocator_sim read none of the plain numeric columns).
+    const std::vector<std::string> &modelColumns = model.schema().encoding.numericColumns;
+    std::vector<std::string> names;
+    std::vector<Eigen::Index> columns;
+    for (std::size_t column = 0; column < dataset.numericFeatureNames().size(); ++column) {
+        const std::string &name = dataset.numericFeatureNames()[column];
+        if (std::find(modelColumns.begin(), modelColumns.end(), name) != modelColumns.end()) {
+            names.push_back(name);
+            columns.push_back(static_cast<Eigen::Index>(column));
+        }
+    }
+    Eigen::MatrixXd features(dataset.numericFeatures().rows(), static_cast<Eigen::Index>(columns.size()));
+    for (std::size_t column = 0; column < columns.size(); ++column)
+        features.col(static_cast<Eigen::Index>(column)) = dataset.numericFeatures().col(columns[column]);
+    result.calibration = Calibration::fit(settings.score, features, names, dataset.target(), result.predicted,
+                                          result.rows, settings.coverage, settings.seed);
     return result;
 }
 

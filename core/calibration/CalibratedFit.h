@@ -28,7 +28,9 @@ struct CalibratedFit
 
 // Splits trainingRows (splitCalibrationRows), fits model on the fit rows with
 // observer and control, predicts every row of dataset and calibrates on the
-// calibration rows. Only trainingRows are read for the fit and the calibration, so
+// calibration rows (the difficulty score reads only the numeric columns of the
+// model's schema, so the calibration asks predict for no column the model lacks).
+// Only trainingRows are read for the fit and the calibration, so
 // a caller that passes one compare fold's training rows calibrates inside that
 // fold. Throws io::InputError for bad settings or a model that cannot be fitted.
 CalibratedFit fitCalibrated(models::Regressor &model, const data::Dataset &dataset,

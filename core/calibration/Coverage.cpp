@@ -11,7 +11,7 @@ namespace gpumem::calibration {
 double parseCoverage(const std::string &text, const std::string &option)
 {
     const std::string refusal =
-        option + " takes a number strictly between 0 and 1, not " + io::quoteForMessage("'" + text + "'", 42);
+        option + " takes a number strictly between 0 and 1, not " + io::quoteForMessage(text, 40);
     if (text.empty())
         throw io::InputError(refusal);
     char *end = nullptr;
