@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace gpumem::calibration {
 
@@ -93,8 +94,14 @@ DifficultyModel DifficultyModel::fit(const Eigen::MatrixXd &features, const std:
     const Eigen::VectorXd fitted = (inputs * slopes).array() + intercept;
     if (!fitted.allFinite())
         throw io::InputError("the difficulty estimate did not converge to finite values");
-    model.lowest = fitted.minCoeff() - 1.0;
-    model.highest = fitted.maxCoeff() + 1.0;
+    // A score divides by the scale, so a job whose difficulty is underestimated is
+    // what inflates the top scores, and with them the margin at high coverage: no
+    // job's scale goes below that of the easiest quarter of the fitted rows. Above,
+    // one unit of room lets a job larger than any seen get a wider margin, but not an absurd one.
+    std::vector<double> sorted(fitted.data(), fitted.data() + fitted.size());
+    std::sort(sorted.begin(), sorted.end());
+    model.lowest = sorted[(sorted.size() - 1) / 4];
+    model.highest = sorted.back() + 1.0;
     return model;
 }
 

@@ -36,8 +36,9 @@ class DifficultyModel
 
     // The fitted state, as model.json stores it. inputs are the size term then one
     // per column; coefficients are the intercept then one per input. The log-scale
-    // estimate is clamped to [lowest, highest], one unit beyond what the fit rows
-    // produced, so that an unusual job cannot get an absurd margin.
+    // estimate is clamped to [lowest, highest]: from the lower quartile of what the
+    // fit rows produced (an underestimated difficulty would inflate the top scores)
+    // to one unit above their largest, so that an unusual job cannot get an absurd margin.
     double floor = 0.0;
     std::vector<std::string> columns;
     std::vector<double> means;
