@@ -6,7 +6,8 @@
 # scores, and calibration_summary.py scores each level on the test rows next to
 # the relative and absolute scores and the fixed-headroom rules. The network's
 # default preset trains for many minutes on 2 cores; GPUMEM_CALIBRATION_MODELS="xgboost ridge"
-# runs a subset.
+# runs a subset (an empty list skips that part); GPUMEM_CALIBRATION_SCORE_MODELS likewise
+# for the comparison of scores over seeds.
 #   bench/calibration.sh
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,7 +17,7 @@ out="$root/bench/out"
 mkdir -p "$out"
 common=(--target "Max GPU Memory (MiB)" --ignore "Avg GPUTL,Avg GRACT,Avg SMACT,Avg SMOCC,Avg FP32A"
         --sequence-column Activations-Params --test-fraction 0.2 --seed 42 --threads 1 --coverage 0.95)
-models=${GPUMEM_CALIBRATION_MODELS:-bigru_transformer decision_tree random_forest adaboost xgboost ridge formula allocator_sim}
+models=${GPUMEM_CALIBRATION_MODELS-bigru_transformer decision_tree random_forest adaboost xgboost ridge formula allocator_sim}
 
 for model in $models; do
   preset=()
@@ -30,3 +31,27 @@ for model in $models; do
   done
   /usr/bin/python3 "$root/bench/calibration_summary.py" "$model" "$out/calibration-$model.csv" "${levels[@]}"
 done
+
+# The choice of score: every cheap model with each score on GPUMEM_CALIBRATION_SEEDS
+# seeded 80/20 splits (default 10; the split, the calibration rows and the fit all
+# follow --seed), predict at the three levels, means over the seeds.
+seeds=${GPUMEM_CALIBRATION_SEEDS:-10}
+score_models=${GPUMEM_CALIBRATION_SCORE_MODELS-decision_tree random_forest adaboost xgboost ridge formula allocator_sim}
+rows="$out/calibration-scores.tsv"
+: > "$rows"
+for model in $score_models; do
+  for score in absolute relative difficulty; do
+    for seed in $(seq 1 "$seeds"); do
+      name="$out/scores-$model-$score-$seed"
+      "$gpumem" train "$data" "${common[@]}" --model "$model" --calibration-score "$score" \
+        --seed "$seed" --out "$name" --predictions "$name.csv" > /dev/null
+      levels=()
+      for coverage in 0.90 0.95 0.99; do
+        "$gpumem" predict "$name" "$data" --coverage "$coverage" --out "$name-$coverage.csv"
+        levels+=("$coverage=$name-$coverage.csv")
+      done
+      /usr/bin/python3 "$root/bench/calibration_scores.py" row "$model" "$score" "$seed" "$name.csv" "${levels[@]}" >> "$rows"
+    done
+  done
+done
+/usr/bin/python3 "$root/bench/calibration_scores.py" table "$rows"

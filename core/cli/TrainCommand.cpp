@@ -298,17 +298,17 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
         if (calibrating) {
             const calibration::Calibration &stored = *calibrated.calibration;
             char line[200];
-            std::snprintf(line, sizeof line, "upper bound: %s score, coverage %g, margin %.6g, %zu calibration rows\n",
+            std::snprintf(line, sizeof line, "upper bound: %s score, coverage %g, margin %.6g (%zu calibration rows)\n",
                           std::string(calibration::scoreName(stored.score())).c_str(), stored.coverage(),
                           stored.margin(stored.coverage()), calibrated.rows.calibration.size());
             out << line;
             if (boundReport) {
-                std::snprintf(line, sizeof line, "best fixed headroom on the calibration rows: %+.2f%%\n",
-                              boundReport->bestHeadroomPercent);
-                out << "test bound:        " << calibration::describeBoundMetrics(boundReport->bound) << '\n'
-                    << "test +10% rule:    " << calibration::describeBoundMetrics(boundReport->tenPercent) << '\n'
-                    << "test best fixed:   " << calibration::describeBoundMetrics(boundReport->bestHeadroom) << '\n'
-                    << line;
+                std::snprintf(line, sizeof line,
+                              "test %+.2f%% headroom (the smallest reaching %g on the calibration rows): ",
+                              boundReport->bestHeadroomPercent, stored.coverage());
+                out << "test bound:         " << calibration::describeBoundMetrics(boundReport->bound) << '\n'
+                    << "test +10% headroom: " << calibration::describeBoundMetrics(boundReport->tenPercent) << '\n'
+                    << line << calibration::describeBoundMetrics(boundReport->bestHeadroom) << '\n';
             }
         }
         out << "saved " << outDirectory << '\n';

@@ -5,17 +5,25 @@
 #include "calibration/CalibrationJson.h"
 #include "calibration/CalibrationRows.h"
 #include "calibration/Coverage.h"
+#include "data/ColumnRoles.h"
+#include "data/Dataset.h"
 #include "data/SeededRandom.h"
+#include "data/TableLoader.h"
 #include "evaluation/Splits.h"
 #include "io/InputError.h"
 #include "io/JsonValue.h"
 #include "io/JsonWriter.h"
+#include "models/ModelFolder.h"
+#include "models/RegressorRegistry.h"
+
+#include <QTemporaryDir>
 
 #include <QTest>
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <fstream>
 #include <limits>
 #include <map>
 #include <set>
@@ -452,6 +460,41 @@ class TestCalibration : public QObject
             QVERIFY2(message.find(expected.toStdString()) != std::string::npos, message.c_str());
             QVERIFY(message.find('\n') == std::string::npos);
         }
+    }
+
+    void addsAMemberOnlyToSavesInsideItsScope()
+    {
+        // The calibration rides in the same atomic save as any model, and only while asked for.
+        QTemporaryDir folder;
+        const std::string csv = "x,memory\n1,10\n2,20\n3,31\n4,39\n";
+        const std::string path = folder.filePath("jobs.csv").toStdString();
+        {
+            std::ofstream out(path);
+            out << csv;
+        }
+        const data::Table table = data::loadTable(path);
+        data::RoleRequest request;
+        request.target = "memory";
+        std::vector<std::string> warnings;
+        const auto dataset =
+            data::Dataset::fromTable(table, data::assignRoles(table, request), data::BadCellPolicy::Fail, warnings);
+        auto model = models::createRegressor("ridge", models::regressorHyperparameters("ridge"));
+        model->fit(dataset, {0, 1, 2, 3});
+        const Calibration calibrated = fittedCalibration(Score::Relative);
+        const std::string inside = folder.filePath("inside").toStdString();
+        const std::string outside = folder.filePath("outside").toStdString();
+        {
+            const models::ModelFolderMember member(
+                "calibration", [&](io::JsonWriter &json) { calibration::writeCalibration(json, calibrated); });
+            model->save(inside);
+        }
+        model->save(outside);
+        const auto stored = calibration::readStoredCalibration(inside);
+        QVERIFY(stored.has_value());
+        QVERIFY(stored->sortedScores() == calibrated.sortedScores());
+        QVERIFY(!calibration::readStoredCalibration(outside).has_value());
+        QVERIFY(models::loadRegressor(inside)->isFitted()); // the model reads its folder as before
+        QVERIFY_EXCEPTION_THROWN(models::ModelFolderMember("files", [](io::JsonWriter &) {}), std::invalid_argument);
     }
 
     void refusesAHugeScoreArray()

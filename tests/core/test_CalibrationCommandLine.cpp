@@ -290,8 +290,9 @@ class TestCalibrationCommandLine : public QObject
 
         const Run text = runGpumem(trainArguments(mJobs, "random_forest", path("report-text")));
         QVERIFY(text.out.find("test bound:") != std::string::npos);
-        QVERIFY(text.out.find("test +10% rule:") != std::string::npos);
-        QVERIFY(text.out.find("best fixed headroom") != std::string::npos);
+        QVERIFY(text.out.find("test +10% headroom: under-predicts") != std::string::npos);
+        QVERIFY(text.out.find("headroom (the smallest reaching 0.8 on the calibration rows): under-predicts") !=
+                std::string::npos);
     }
 
     void refusesBadCoverageInOneLine_data()
