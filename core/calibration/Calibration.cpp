@@ -44,7 +44,7 @@ Score parseScore(std::string_view name)
     for (Score score : {Score::Absolute, Score::Relative, Score::Difficulty})
         if (scoreName(score) == name)
             return score;
-    throw io::InputError("unknown calibration score " + io::quoteForMessage("'" + std::string(name) + "'") +
+    throw io::InputError("unknown calibration score " + io::quoteForMessage(std::string(name)) +
                          "; choose absolute, relative or difficulty");
 }
 

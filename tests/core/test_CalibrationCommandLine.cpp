@@ -360,6 +360,29 @@ class TestCalibrationCommandLine : public QObject
         QVERIFY(stray.err.find("--calibration-fraction takes effect only with --coverage") != std::string::npos);
     }
 
+    void refusesBadCalibrationOptionsInOneLine()
+    {
+        std::vector<std::string> arguments = trainArguments(mJobs, "ridge", path("bad-options"));
+        arguments.insert(arguments.end(), {"--calibration-score", "quantile"});
+        const Run score = runGpumem(arguments);
+        QCOMPARE(score.exitCode, 1);
+        QVERIFY2(isOneLine(score.err), score.err.c_str());
+        QVERIFY(score.err.find("unknown calibration score 'quantile'; choose absolute, relative or difficulty") !=
+                std::string::npos);
+        for (const char *fraction : {"0", "1", "-0.1", "half"}) {
+            arguments = trainArguments(mJobs, "ridge", path("bad-options"));
+            arguments[13] = fraction; // the value of --calibration-fraction
+            const Run refused = runGpumem(arguments);
+            QCOMPARE(refused.exitCode, 1);
+            QVERIFY2(isOneLine(refused.err), refused.err.c_str());
+            QVERIFY2(refused.err.find("--calibration-fraction") != std::string::npos, refused.err.c_str());
+        }
+        const Run help = runGpumem({"train", "--help"});
+        QVERIFY(help.out.find("--coverage C") != std::string::npos);
+        QVERIFY(help.out.find("--calibration-score absolute|relative|difficulty") != std::string::npos);
+        QVERIFY(runGpumem({"predict", "--help"}).out.find("--coverage C") != std::string::npos);
+    }
+
     void refusesAHostileStoredCalibration_data()
     {
         QTest::addColumn<QString>("change");
