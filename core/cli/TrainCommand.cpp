@@ -77,7 +77,11 @@ struct BoundReport
     double bestHeadroomPercent = 0.0;
     calibration::BoundMetrics bestHeadroom;
     std::vector<calibration::TradeOffPoint> tradeOff;
+    std::vector<std::pair<double, double>> shareWithinCapacity; // (capacity MiB, share of test jobs)
 };
+
+// The memory of common GPUs, GiB: which of them a job's bound fits.
+constexpr double commonCapacitiesGiB[] = {8, 12, 16, 24, 40, 48, 80, 141};
 
 BoundReport reportBound(const calibration::Calibration &calibrated, const data::Dataset &dataset,
                         const Eigen::VectorXd &predicted, const Eigen::VectorXd &bounds,
@@ -95,6 +99,9 @@ BoundReport reportBound(const calibration::Calibration &calibrated, const data::
     const Eigen::VectorXd scales =
         calibrated.scales(dataset.numericFeatures(), dataset.numericFeatureNames(), predicted);
     report.tradeOff = calibration::tradeOffCurve(calibrated, scales, predicted, actual, testRows);
+    for (double capacity : commonCapacitiesGiB)
+        report.shareWithinCapacity.emplace_back(capacity * 1024.0,
+                                                calibration::shareWithinCapacity(bounds, testRows, capacity * 1024.0));
     return report;
 }
 
@@ -121,6 +128,14 @@ void writeCalibrationSummary(io::JsonWriter &json, const calibration::Calibratio
             json.key("margin").value(point.margin);
             json.key("under_prediction_rate").value(point.underPredictionRate);
             json.key("mean_over_allocation_mib").value(point.meanOverAllocation);
+            json.endObject();
+        }
+        json.endArray();
+        json.key("test_share_within_capacity").beginArray();
+        for (const auto &[capacity, share] : report->shareWithinCapacity) {
+            json.beginObject();
+            json.key("capacity_mib").value(capacity);
+            json.key("share").value(share);
             json.endObject();
         }
         json.endArray();

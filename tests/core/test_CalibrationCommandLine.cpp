@@ -287,6 +287,12 @@ class TestCalibrationCommandLine : public QObject
         const QJsonArray curve = calibration.value("test_trade_off").toArray();
         QCOMPARE(curve.size(), 101);
         QCOMPARE(curve.first().toObject().value("margin").toDouble(), 0.0);
+        // Every job here needs about 1.4-1.6 GiB, so every bound fits each common GPU from 8 GiB up.
+        const QJsonArray capacities = calibration.value("test_share_within_capacity").toArray();
+        QCOMPARE(capacities.size(), 8);
+        QCOMPARE(capacities.first().toObject().value("capacity_mib").toDouble(), 8192.0);
+        QCOMPARE(capacities.last().toObject().value("capacity_mib").toDouble(), 141.0 * 1024.0);
+        QCOMPARE(capacities.first().toObject().value("share").toDouble(), 1.0);
 
         const Run text = runGpumem(trainArguments(mJobs, "random_forest", path("report-text")));
         QVERIFY(text.out.find("test bound:") != std::string::npos);
