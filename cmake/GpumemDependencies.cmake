@@ -4,6 +4,8 @@
 find_package(Eigen3 3.3 REQUIRED NO_MODULE)
 find_package(Threads REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
+find_package(fmt 9 REQUIRED)
+find_package(Boost 1.74 REQUIRED)
 
 if(GPUMEM_WITH_TORCH)
   # Debian's TorchConfig appends flags to CMAKE_CXX_FLAGS; they are harmless.

@@ -1,14 +1,17 @@
 #include "ui/ComparePage.h"
 
+#include "evaluation/Ranking.h"
 #include "models/RegressorRegistry.h"
 #include "runtime/LibraryVersions.h"
 #include "runtime/ThreadSettings.h"
 #include "ui/ChartExport.h"
 #include "ui/ComparisonCharts.h"
+#include "ui/MetricsTableModel.h"
 #include "ui/ProgressBridge.h"
 #include "ui/QtText.h"
 #include "ui/TableCopy.h"
 #include "ui/WorkbenchState.h"
+#include "ui/WorstRowsModel.h"
 
 #include <QChart>
 #include <QChartView>
@@ -29,7 +32,6 @@
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
-#include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
@@ -48,49 +50,6 @@ const char *const validationKey = "compare/validation";
 const char *const testFractionKey = "compare/testFraction";
 const char *const seedKey = "compare/seed";
 constexpr int worstRowsPerModel = 25;
-
-QString significanceMark(double pValue)
-{
-    if (pValue < 0.01)
-        return QStringLiteral("**");
-    if (pValue < 0.05)
-        return QStringLiteral("*");
-    return {};
-}
-
-QString metricText(double value, const char *key)
-{
-    if (!std::isfinite(value))
-        return QStringLiteral("–");
-    if (std::string_view(key) == "mse")
-        return QString::number(value, 'g', 4);
-    if (std::string_view(key) == "under_rate")
-        return QString::number(100.0 * value, 'f', 1) + QStringLiteral(" %");
-    return QString::number(value, 'f', std::string_view(key) == "r2" ? 4 : 1);
-}
-
-QString tableHtml(const QAbstractItemModel *model, int rowLimit, const std::vector<std::vector<bool>> &best = {})
-{
-    QString html = QStringLiteral("<table><tr>");
-    for (int column = 0; column < model->columnCount(); ++column)
-        html += QStringLiteral("<th>%1</th>").arg(model->headerData(column, Qt::Horizontal).toString().toHtmlEscaped());
-    html += QStringLiteral("</tr>\n");
-    for (int row = 0; row < std::min(rowLimit, model->rowCount()); ++row) {
-        html += QStringLiteral("<tr>");
-        for (int column = 0; column < model->columnCount(); ++column) {
-            const bool isBest = static_cast<std::size_t>(row) < best.size() &&
-                                static_cast<std::size_t>(column) < best[static_cast<std::size_t>(row)].size() &&
-                                best[static_cast<std::size_t>(row)][static_cast<std::size_t>(column)];
-            html += QStringLiteral("<td class=\"%1\">%2</td>")
-                        .arg(column == 0 ? QStringLiteral("name")
-                             : isBest    ? QStringLiteral("best")
-                                         : QString(),
-                             model->index(row, column).data().toString().toHtmlEscaped());
-        }
-        html += QStringLiteral("</tr>\n");
-    }
-    return html + QStringLiteral("</table>\n");
-}
 
 } // namespace
 
@@ -112,17 +71,14 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
     , mMetricGrid(new QGridLayout)
     , mScatterGrid(new QGridLayout)
     , mResidualGrid(new QGridLayout)
-    , mMetrics(new QTableWidget(this))
-    , mWorst(new QStandardItemModel(this))
+    , mMetrics(new MetricsTableModel(this))
+    , mMetricsView(new QTableView(this))
+    , mWorst(new WorstRowsModel(this))
     , mWorstView(new QTableView(this))
 {
     setObjectName(QStringLiteral("comparePage"));
     QSettings settings;
-    const QStringList chosen =
-        settings
-            .value(modelsKey, QStringList{QStringLiteral("bigru_transformer"), QStringLiteral("random_forest"),
-                                          QStringLiteral("xgboost")})
-            .toStringList();
+    const QStringList chosen = settings.value(modelsKey, qtTexts(models::defaultComparisonModels())).toStringList();
     mModels->setObjectName(QStringLiteral("modelList"));
     mModels->setToolTip(tr("The models to compare; every one sees the same splits. The neural network uses the "
                            "Model page's values, the others their library defaults."));
@@ -211,16 +167,22 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
         scroll->setWidgetResizable(true);
         return scroll;
     };
-    mMetrics->setObjectName(QStringLiteral("metricsTable"));
-    mMetrics->setToolTip(tr("Mean ± standard deviation over folds; the best value per metric is highlighted. * and "
-                            "** mark RMSE that differs from the best model's with p < 0.05 and p < 0.01"));
-    mMetrics->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    installTableCopy(mMetrics);
+    mMetricsView->setObjectName(QStringLiteral("metricsTable"));
+    mMetricsView->setToolTip(tr("Mean ± standard deviation over folds; the best value per metric is highlighted. * "
+                                "and ** mark RMSE that differs from the best model's with p < 0.05 and p < 0.01"));
+    auto *metricsProxy = new QSortFilterProxyModel(this);
+    metricsProxy->setSourceModel(mMetrics);
+    metricsProxy->setSortRole(Qt::UserRole);
+    mMetricsView->setModel(metricsProxy);
+    mMetricsView->setSortingEnabled(true);
+    mMetricsView->sortByColumn(-1, Qt::AscendingOrder); // the comparison's order until a header is clicked
+    mMetricsView->verticalHeader()->hide();
+    installTableCopy(mMetricsView);
     auto *metricsPage = new QWidget;
     auto *metricsLayout = new QVBoxLayout(metricsPage);
     auto *chartArea = gridPage(mMetricGrid, QStringLiteral("metricCharts"));
     metricsLayout->addWidget(chartArea, 3);
-    metricsLayout->addWidget(mMetrics, 1);
+    metricsLayout->addWidget(mMetricsView, 1);
     mResults->addTab(metricsPage, tr("Metrics"));
     mResults->addTab(gridPage(mScatterGrid, QStringLiteral("scatterCharts")), tr("Predicted vs actual"));
     mResults->addTab(gridPage(mResidualGrid, QStringLiteral("residualCharts")), tr("Residuals"));
@@ -469,19 +431,29 @@ void ComparePage::finish()
         return;
     }
     const auto &result = *outcome.result;
-    QString status =
-        result.cancelled
-            ? tr("Cancelled after %1 s; models finished: %2.").arg(result.seconds, 0, 'f', 1).arg(result.models.size())
-            : tr("Finished in %1 s. Best (lowest RMSE): %2.")
-                  .arg(result.seconds, 0, 'f', 1)
-                  .arg(qtText(result.best.empty() ? "–" : models::regressorTitle(result.best)));
+    if (result.cancelled) {
+        // A cancelled run replaces nothing: the comparison on show stays, and the rows say what was stopped.
+        for (const auto &[model, progress] : mProgress)
+            if (progress.bar->value() < 1000)
+                mProgressTable->item(progress.row, 2)->setText(tr("cancelled"));
+        mStatus->setText(mState->comparison()
+                             ? tr("Cancelled after %1 s; the results on show are the previous comparison's.")
+                                   .arg(result.seconds, 0, 'f', 1)
+                             : tr("Cancelled after %1 s.").arg(result.seconds, 0, 'f', 1));
+        mRunningDataset.reset();
+        Q_EMIT comparisonFinished(false);
+        return;
+    }
+    QString status = tr("Finished in %1 s. Best (lowest RMSE): %2.")
+                         .arg(result.seconds, 0, 'f', 1)
+                         .arg(qtText(result.best.empty() ? "–" : models::regressorTitle(result.best)));
     for (const auto &warning : result.warnings)
         status += QStringLiteral(" ") + QString::fromStdString(warning);
     mStatus->setText(status);
-    mOverall->setValue(result.cancelled ? mOverall->value() : 1000);
+    mOverall->setValue(1000);
     mState->setComparison(outcome.result, mRunningDataset);
     mRunningDataset.reset();
-    Q_EMIT comparisonFinished(!result.cancelled);
+    Q_EMIT comparisonFinished(true);
 }
 
 void ComparePage::updateButtons()
@@ -515,17 +487,20 @@ QChartView *ComparePage::addChart(QChart *chart, QGridLayout *grid, int index, i
 void ComparePage::showResults()
 {
     clearCharts();
-    mMetrics->clear();
-    mMetrics->setRowCount(0);
-    mWorst->clear();
     const auto result = mState->comparison();
     const auto dataset = mState->comparisonDataset();
+    mMetrics->setResult(result && !result->models.empty() ? result : nullptr);
+    mWorst->setResult(dataset ? result : nullptr, dataset ? dataset->rowLines() : std::vector<std::int64_t>{},
+                      worstRowsPerModel);
+    mMetricsView->resizeColumnsToContents();
+    mWorstView->sortByColumn(4, Qt::DescendingOrder);
+    mWorstView->resizeColumnsToContents();
     if (!result || result->models.empty())
         return;
     int index = 0;
-    for (const auto &metric : chartedMetrics())
-        addChart(metricBarChart(*result, metric), mMetricGrid, index++, 3, QStringLiteral("chart_%1").arg(metric.key));
-    fillMetricsTable(*result);
+    for (const auto *metric : chartedMetrics())
+        addChart(metricBarChart(*result, *metric), mMetricGrid, index++, 3,
+                 QStringLiteral("chart_%1").arg(metric->key));
     if (!dataset)
         return;
     index = 0;
@@ -539,168 +514,39 @@ void ComparePage::showResults()
                  QStringLiteral("residuals_%1").arg(qtText(model.name)));
         ++index;
     }
-    fillWorstTable(*result, *dataset);
-}
-
-void ComparePage::fillMetricsTable(const evaluation::ExperimentResult &result)
-{
-    const auto &metrics = chartedMetrics();
-    QStringList headers{tr("Model")};
-    for (const auto &metric : metrics)
-        headers << metricHeading(metric).replace(QStringLiteral("  "), QStringLiteral("\n"));
-    headers << tr("Train time (s)") << tr("p vs best (RMSE)");
-    mMetrics->setColumnCount(headers.size());
-    mMetrics->setHorizontalHeaderLabels(headers);
-    mMetrics->setRowCount(static_cast<int>(result.models.size()));
-    std::map<std::string, double> pValues;
-    for (const auto &test : result.significance)
-        if (test.reported) // the t-test over few folds, Wilcoxon otherwise (see docs/comparison-report.md)
-            pValues[test.model] = test.pValue;
-    for (std::size_t row = 0; row < result.models.size(); ++row) {
-        const auto &model = result.models[row];
-        QString name = qtText(model.title);
-        if (model.name == result.best)
-            name += tr(" (best)");
-        else if (pValues.count(model.name))
-            name += significanceMark(pValues[model.name]);
-        mMetrics->setItem(static_cast<int>(row), 0, new QTableWidgetItem(name));
-        for (std::size_t column = 0; column < metrics.size(); ++column) {
-            const auto &metric = metrics[column];
-            QString text = metricText(model.mean.*metric.member, metric.key);
-            if (model.folds.size() > 1)
-                text += QStringLiteral(" ± ") + metricText(model.standardDeviation.*metric.member, metric.key);
-            auto *item = new QTableWidgetItem(text);
-            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            mMetrics->setItem(static_cast<int>(row), static_cast<int>(column) + 1, item);
-        }
-        auto *time = new QTableWidgetItem(QString::number(model.trainSeconds, 'f', 2));
-        time->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        mMetrics->setItem(static_cast<int>(row), static_cast<int>(metrics.size()) + 1, time);
-        const auto p = pValues.find(model.name);
-        auto *pItem =
-            new QTableWidgetItem(p == pValues.end() ? QStringLiteral("–")
-                                                    : QString::number(p->second, 'g', 3) + significanceMark(p->second));
-        pItem->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        mMetrics->setItem(static_cast<int>(row), static_cast<int>(metrics.size()) + 2, pItem);
-    }
-    // Highlight the best mean of each metric column.
-    for (std::size_t column = 0; column < metrics.size(); ++column) {
-        const auto &metric = metrics[column];
-        int bestRow = -1;
-        double bestValue = 0.0;
-        for (std::size_t row = 0; row < result.models.size(); ++row) {
-            const double value = result.models[row].mean.*metric.member;
-            if (!std::isfinite(value))
-                continue;
-            if (bestRow < 0 || (metric.higherIsBetter ? value > bestValue : value < bestValue)) {
-                bestRow = static_cast<int>(row);
-                bestValue = value;
-            }
-        }
-        if (bestRow >= 0) {
-            QTableWidgetItem *item = mMetrics->item(bestRow, static_cast<int>(column) + 1);
-            item->setBackground(QColor(210, 240, 210));
-            QFont font = item->font();
-            font.setBold(true);
-            item->setFont(font);
-            item->setToolTip(tr("Best %1").arg(metric.title));
-        }
-    }
-    mMetrics->resizeColumnsToContents();
-    mMetrics->horizontalHeader()->setMinimumSectionSize(80);
-}
-
-void ComparePage::fillWorstTable(const evaluation::ExperimentResult &result, const data::Dataset &dataset)
-{
-    mWorst->setHorizontalHeaderLabels(
-        {tr("Model"), tr("File line"), tr("Actual (MiB)"), tr("Predicted (MiB)"), tr("Shortfall (MiB)")});
-    const Eigen::VectorXd &actual = dataset.target();
-    for (const auto &model : result.models) {
-        if (model.predictions.size() != actual.size())
-            continue;
-        std::vector<Eigen::Index> under;
-        for (Eigen::Index row = 0; row < actual.size(); ++row)
-            if (std::isfinite(model.predictions[row]) && model.predictions[row] < actual[row])
-                under.push_back(row);
-        const auto shortfall = [&](Eigen::Index row) { return actual[row] - model.predictions[row]; };
-        const auto keep = std::min<std::size_t>(under.size(), worstRowsPerModel);
-        std::partial_sort(under.begin(), under.begin() + static_cast<std::ptrdiff_t>(keep), under.end(),
-                          [&](Eigen::Index left, Eigen::Index right) { return shortfall(left) > shortfall(right); });
-        for (std::size_t index = 0; index < keep; ++index) {
-            const Eigen::Index row = under[index];
-            const auto numberItem = [](double value, int decimals) {
-                auto *item = new QStandardItem(QString::number(value, 'f', decimals));
-                item->setData(value, Qt::UserRole);
-                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-                return item;
-            };
-            auto *name = new QStandardItem(qtText(model.title));
-            name->setData(qtText(model.title), Qt::UserRole);
-            mWorst->appendRow(
-                {name, numberItem(static_cast<double>(dataset.rowLines()[static_cast<std::size_t>(row)]), 0),
-                 numberItem(actual[row], 0), numberItem(model.predictions[row], 0), numberItem(shortfall(row), 0)});
-        }
-    }
-    mWorstView->sortByColumn(4, Qt::DescendingOrder);
-    mWorstView->resizeColumnsToContents();
 }
 
 ReportContent ComparePage::reportContent()
 {
     ReportContent content;
-    content.title = tr("GPU memory model comparison");
-    content.created = QDateTime::currentDateTime();
-    const auto result = mState->comparison();
-    const auto dataset = mState->comparisonDataset();
-    if (!result)
+    content.result = mState->comparison();
+    if (!content.result)
         return content;
+    const auto dataset = mState->comparisonDataset();
     const auto request = mState->roleRequest();
-    QStringList features;
-    for (const auto &feature : request.features)
-        features << qtText(feature);
-    content.datasetHtml =
-        tr("<p>File: %1<br>Rows used: %2<br>Target: %3<br>Features: %4<br>Sequence column: %5</p>\n")
-            .arg(mState->dataPath().toHtmlEscaped())
-            .arg(dataset ? static_cast<qlonglong>(dataset->rowCount()) : 0)
-            .arg(qtText(request.target).toHtmlEscaped(), features.join(QStringLiteral(", ")).toHtmlEscaped(),
-                 request.sequenceColumn.empty() ? tr("none") : qtText(request.sequenceColumn).toHtmlEscaped());
-    QStringList modelTitles;
-    for (const auto &model : result->models)
-        modelTitles << qtText(model.title);
-    content.settingsHtml = tr("<p>Splits: %1 (%2)<br>Models: %3<br>Run time: %4 s%5</p>\n")
-                               .arg(result->splits.size())
-                               .arg(result->splits.size() > 1 ? tr("k-fold cross-validation") : tr("hold-out"))
-                               .arg(modelTitles.join(QStringLiteral(", ")).toHtmlEscaped())
-                               .arg(result->seconds, 0, 'f', 1)
-                               .arg(result->cancelled ? tr(" (cancelled)") : QString());
-
-    // The metrics table with the highlighted cells, as on screen.
-    std::vector<std::vector<bool>> best(static_cast<std::size_t>(mMetrics->rowCount()));
-    for (int row = 0; row < mMetrics->rowCount(); ++row)
-        for (int column = 0; column < mMetrics->columnCount(); ++column)
-            best[static_cast<std::size_t>(row)].push_back(mMetrics->item(row, column) &&
-                                                          mMetrics->item(row, column)->font().bold());
-    content.metricsHtml = tableHtml(mMetrics->model(), mMetrics->rowCount(), best) +
-                          tr("<p>* p &lt; 0.05, ** p &lt; 0.01: RMSE differs from the best model's (paired test over "
-                             "folds).</p>\n");
-    content.worstHtml = tableHtml(mWorstView->model(), 20);
-
-    const models::Hyperparameters *hyperparameters = &mState->hyperparameters();
-    for (const auto &model : result->models)
-        if (model.name == "bigru_transformer")
-            hyperparameters = &model.hyperparameters;
-    QString values = QStringLiteral("<table>");
-    for (const auto &spec : hyperparameters->specs())
-        values += QStringLiteral("<tr><td class=\"name\">%1</td><td>%2</td></tr>")
-                      .arg(qtText(spec.name).toHtmlEscaped(), qtText(hyperparameters->text(spec.name)).toHtmlEscaped());
-    content.hyperparametersHtml = values + QStringLiteral("</table>\n");
-    QString versions = QStringLiteral("<table>");
-    for (const auto &[name, version] : runtime::libraryVersions().entries())
-        versions += QStringLiteral("<tr><td class=\"name\">%1</td><td class=\"name\">%2</td></tr>")
-                        .arg(qtText(name).toHtmlEscaped(), qtText(version).toHtmlEscaped());
-    content.versionsHtml = versions + QStringLiteral("</table>\n");
-    for (QChartView *view : mChartViews)
-        content.figures.push_back({view->chart()->title(), widgetImage(view, QSize(800, 500))});
+    report::ComparisonContext &context = content.context;
+    context.dataset = coreText(QFileInfo(mState->dataPath()).fileName());
+    context.target = request.target;
+    context.rows = dataset ? dataset->rowCount() : static_cast<std::size_t>(content.result->actual.size());
+    context.features = request.features;
+    if (!request.sequenceColumn.empty())
+        context.features.push_back(request.sequenceColumn);
+    const auto &splits = content.result->splits;
+    context.folds = static_cast<int>(splits.size());
+    if (splits.size() == 1 && !splits.front().test.empty())
+        context.testFraction = static_cast<double>(splits.front().test.size()) /
+                               static_cast<double>(splits.front().test.size() + splits.front().train.size());
+    context.seed = static_cast<std::uint64_t>(mSeed->value());
+    if (dataset)
+        context.rowLines = dataset->rowLines();
+    // The charts on screen stand in for the report's own: the metric bars and the scatter plots.
+    for (QChartView *view : mChartViews) {
+        QString id = view->objectName();
+        if (id.startsWith(QStringLiteral("chart_")))
+            id.replace(0, 6, QStringLiteral("metric_"));
+        if (id.startsWith(QStringLiteral("metric_")) || id.startsWith(QStringLiteral("scatter_")))
+            content.images.emplace(coreText(id), widgetImage(view, QSize(800, 500)));
+    }
     return content;
 }
 

@@ -20,15 +20,16 @@ class QListWidget;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
-class QStandardItemModel;
 class QTableView;
 class QTableWidget;
 class QTabWidget;
 
 namespace gpumem::ui {
 
+class MetricsTableModel;
 class ProgressBridge;
 class WorkbenchState;
+class WorstRowsModel;
 
 // The comparison page: choose models, k-fold or hold-out and a seed; run the
 // comparison in the background with per-model progress and cancel; then read
@@ -54,7 +55,7 @@ class ComparePage : public QWidget
 
     // The charts on show, for tests and export.
     std::vector<QChartView *> chartViews() const { return mChartViews; }
-    QTableWidget *metricsTable() const { return mMetrics; }
+    QTableView *metricsTable() const { return mMetricsView; }
     QTableView *worstTable() const { return mWorstView; }
     QString statusText() const;
     // Gathers the report of the comparison on show.
@@ -84,8 +85,6 @@ class ComparePage : public QWidget
     void showResults();
     void clearCharts();
     QChartView *addChart(QChart *chart, QGridLayout *grid, int index, int columns, const QString &name);
-    void fillMetricsTable(const evaluation::ExperimentResult &result);
-    void fillWorstTable(const evaluation::ExperimentResult &result, const data::Dataset &dataset);
     void rememberSettings() const;
     void updateButtons();
 
@@ -105,8 +104,9 @@ class ComparePage : public QWidget
     QGridLayout *mMetricGrid;
     QGridLayout *mScatterGrid;
     QGridLayout *mResidualGrid;
-    QTableWidget *mMetrics;
-    QStandardItemModel *mWorst;
+    MetricsTableModel *mMetrics;
+    QTableView *mMetricsView;
+    WorstRowsModel *mWorst;
     QTableView *mWorstView;
     std::vector<QChartView *> mChartViews;
     std::map<QString, ModelProgress> mProgress;

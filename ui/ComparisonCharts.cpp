@@ -31,31 +31,28 @@ void styleChart(QChart *chart, const QString &title)
 
 } // namespace
 
-const std::vector<MetricInfo> &chartedMetrics()
+std::vector<const evaluation::MetricDescription *> chartedMetrics()
 {
-    static const std::vector<MetricInfo> metrics = {
-        {"mse", QObject::tr("MSE"), QObject::tr("MiB²"), false, &evaluation::RegressionMetrics::mse},
-        {"rmse", QObject::tr("RMSE"), QObject::tr("MiB"), false, &evaluation::RegressionMetrics::rmse},
-        {"mae", QObject::tr("MAE"), QObject::tr("MiB"), false, &evaluation::RegressionMetrics::mae},
-        {"r2", QObject::tr("R²"), QString(), true, &evaluation::RegressionMetrics::r2},
-        {"under_rate", QObject::tr("Under-prediction rate"), QString(), false,
-         &evaluation::RegressionMetrics::underRate},
-    };
+    std::vector<const evaluation::MetricDescription *> metrics;
+    for (const auto &metric : evaluation::metricDescriptions())
+        if (metric.summary)
+            metrics.push_back(&metric);
     return metrics;
 }
 
-QString metricHeading(const MetricInfo &metric)
+QString metricHeading(const evaluation::MetricDescription &metric)
 {
-    const QString unit = metric.unit.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(metric.unit);
-    return metric.title + unit +
+    const QString unit = *metric.unit == '\0' ? QString() : QStringLiteral(" (%1)").arg(QString::fromUtf8(metric.unit));
+    return QString::fromUtf8(metric.title) + unit +
            (metric.higherIsBetter ? QObject::tr("  ↑ higher is better") : QObject::tr("  ↓ lower is better"));
 }
 
-QChart *metricBarChart(const evaluation::ExperimentResult &result, const MetricInfo &metric)
+QChart *metricBarChart(const evaluation::ExperimentResult &result, const evaluation::MetricDescription &metric)
 {
     auto *chart = new QChart;
     styleChart(chart, metricHeading(metric));
-    auto *set = new QBarSet(metric.title);
+    const QString title = QString::fromUtf8(metric.title);
+    auto *set = new QBarSet(title);
     set->setColor(metric.higherIsBetter ? QColor(44, 160, 44) : QColor(31, 119, 180));
     QStringList categories;
     double low = 0.0;
@@ -81,7 +78,7 @@ QChart *metricBarChart(const evaluation::ExperimentResult &result, const MetricI
     auto *axisValues = new QValueAxis;
     axisValues->setRange(low, high > low ? high * 1.08 : low + 1.0);
     axisValues->setLabelFormat(QStringLiteral("%.4g"));
-    axisValues->setTitleText(metric.unit.isEmpty() ? metric.title : metric.unit);
+    axisValues->setTitleText(*metric.unit == '\0' ? title : QString::fromUtf8(metric.unit));
     axisValues->applyNiceNumbers();
     chart->addAxis(axisModels, Qt::AlignLeft);
     chart->addAxis(axisValues, Qt::AlignBottom);

@@ -11,25 +11,15 @@ class QChart;
 
 namespace gpumem::ui {
 
-// One metric of the comparison as the charts and tables show it.
-struct MetricInfo
-{
-    const char *key; // as in reports, e.g. "rmse"
-    QString title;   // e.g. "RMSE"
-    QString unit;    // e.g. "MiB"; empty when unitless
-    bool higherIsBetter;
-    double evaluation::RegressionMetrics::*member;
-};
-
-// The metrics charted per comparison: MSE, RMSE, MAE, R² and the under-prediction rate.
-const std::vector<MetricInfo> &chartedMetrics();
+// The metrics charted per comparison: the headline ones of evaluation::metricDescriptions().
+std::vector<const evaluation::MetricDescription *> chartedMetrics();
 
 // Returns the title with an arrow saying which way is better, e.g. "RMSE (MiB) ↓ lower is better".
-QString metricHeading(const MetricInfo &metric);
+QString metricHeading(const evaluation::MetricDescription &metric);
 
 // Returns a horizontal bar chart of one metric: one bar per model (its mean over folds) with
 // an error bar of ± one standard deviation over folds. The caller owns the chart.
-QChart *metricBarChart(const evaluation::ExperimentResult &result, const MetricInfo &metric);
+QChart *metricBarChart(const evaluation::ExperimentResult &result, const evaluation::MetricDescription &metric);
 
 // Returns a scatter chart of predicted against actual memory for one model's
 // out-of-fold predictions, with the line y = x and dashed lines at common GPU

@@ -186,7 +186,17 @@ void DataPage::openFile(const QString &path)
     mLoader.setFuture(QtConcurrent::run([file]() {
         LoadOutcome outcome;
         try {
-            outcome.table = std::make_shared<const data::Table>(data::loadTable(file));
+            auto table = std::make_shared<const data::Table>(data::loadTable(file));
+            // The roles WorkbenchState::setTable will infer (defaults and the most likely
+            // target) are checked here, off the GUI thread: a file that leaves no feature
+            // column ("x,y" of text, or only the target) becomes a load error instead of
+            // an exception escaping the finished handler, and the previous data stays.
+            data::RoleRequest request;
+            const auto candidates = data::targetCandidates(*table);
+            if (!candidates.empty())
+                request.target = candidates.front();
+            data::assignRoles(*table, request);
+            outcome.table = std::move(table);
         } catch (const std::exception &error) {
             // io::InputError's message is already one line naming file:line:column.
             outcome.error = QString::fromStdString(error.what());
@@ -218,9 +228,16 @@ void DataPage::finishLoading()
         Q_EMIT loadFinished(false, mLoadingPath);
         return;
     }
+    try {
+        mState->setTable(outcome.table, mLoadingPath);
+    } catch (const std::exception &error) {
+        // Not expected after the check above; an exception must still never leave a slot.
+        showError(QString::fromStdString(error.what()));
+        Q_EMIT loadFinished(false, mLoadingPath);
+        return;
+    }
     mError->clear();
     mError->hide();
-    mState->setTable(outcome.table, mLoadingPath);
     Q_EMIT loadFinished(true, mLoadingPath);
 }
 

@@ -88,6 +88,13 @@ MainWindow::MainWindow(QWidget *parent)
     connect(mPages, &QTabWidget::currentChanged, this, &MainWindow::updateHelp);
 
     createMenus();
+    // Anything the project file holds that changes makes the project unsaved.
+    for (const auto signal : {&WorkbenchState::tableChanged, &WorkbenchState::rolesChanged,
+                              &WorkbenchState::hyperparametersChanged, &WorkbenchState::comparisonChanged})
+        connect(mState, signal, this, [this] {
+            mProjectModified = true;
+            updateTitle();
+        });
     statusBar()->showMessage(tr("Ready — open a CSV file (Ctrl+O), drop one on the window, or try Help ▸ Demo"));
 
     connect(mDataPage, &DataPage::loadFinished, this, [this](bool succeeded, const QString &path) {
@@ -245,6 +252,7 @@ bool MainWindow::saveProject(const QString &path)
     try {
         writeProjectFile(path, *mState);
         mProjectPath = path;
+        mProjectModified = false;
         updateTitle();
         statusBar()->showMessage(tr("Saved project %1").arg(QFileInfo(path).fileName()), 5000);
         return true;
@@ -259,6 +267,7 @@ bool MainWindow::loadProject(const QString &path)
     try {
         readProjectFile(path, *mState);
         mProjectPath = path;
+        mProjectModified = false;
         updateTitle();
         statusBar()->showMessage(tr("Opened project %1").arg(QFileInfo(path).fileName()), 5000);
         return true;
@@ -361,7 +370,36 @@ void MainWindow::updateTitle()
         title = QFileInfo(mState->dataPath()).fileName() + QStringLiteral(" — ") + title;
     if (!mProjectPath.isEmpty())
         title = QFileInfo(mProjectPath).fileName() + QStringLiteral(" · ") + title;
-    setWindowTitle(title);
+    // A leading star marks unsaved work, as editors do.
+    setWindowTitle((mProjectModified && mState->table() ? QStringLiteral("*") : QString()) + title);
+}
+
+bool MainWindow::confirmDiscardingWork()
+{
+    QStringList unsaved;
+    if (mProjectModified && mState->table())
+        unsaved << tr("the project (data, roles, hyperparameters and comparison)");
+    if (mTrainingPage->hasUnsavedModel())
+        unsaved << tr("the trained model");
+    if (unsaved.isEmpty())
+        return true;
+    QMessageBox box(QMessageBox::Warning, tr("Quit"), tr("Save your work before quitting?"),
+                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+    box.setObjectName(QStringLiteral("unsavedWorkBox"));
+    box.setInformativeText(tr("Not saved: %1.").arg(unsaved.join(tr("; "))));
+    box.setDefaultButton(QMessageBox::Save);
+    const int answer = box.exec();
+    if (answer == QMessageBox::Discard)
+        return true;
+    if (answer != QMessageBox::Save)
+        return false;
+    if (mTrainingPage->hasUnsavedModel() && !mTrainingPage->saveModel())
+        return false;
+    if (mProjectModified && mState->table()) {
+        saveProjectOrAsk();
+        return !mProjectModified;
+    }
+    return true;
 }
 
 void MainWindow::showAbout()
@@ -379,6 +417,10 @@ void MainWindow::showAbout()
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    if (!confirmDiscardingWork()) {
+        event->ignore();
+        return;
+    }
     QSettings settings;
     settings.setValue(geometryKey, saveGeometry());
     settings.setValue(stateKey, saveState());

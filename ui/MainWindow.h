@@ -66,6 +66,8 @@ class MainWindow : public QMainWindow
     void exportReport(const QString &format);
     void updateHelp();
     void updateTitle();
+    // Asks what to do with unsaved work (the project, a trained model); true when the window may close.
+    bool confirmDiscardingWork();
 
     WorkbenchState *mState;
     QTabWidget *mPages;
@@ -82,6 +84,7 @@ class MainWindow : public QMainWindow
     QFont mNormalFont;
     bool mLargeFont = false;
     bool mDemoPending = false;
+    bool mProjectModified = false; // data, roles, hyperparameters or comparison changed since the last save or open
 };
 
 } // namespace gpumem::ui

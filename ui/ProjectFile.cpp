@@ -1,6 +1,5 @@
 #include "ui/ProjectFile.h"
 
-#include "cli/MetricsFormat.h"
 #include "data/TableLoader.h"
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
@@ -8,6 +7,7 @@
 #include "io/JsonWriter.h"
 #include "models/NeuralNetworkHyperparameters.h"
 #include "models/RegressorRegistry.h"
+#include "report/MetricsJson.h"
 #include "ui/QtText.h"
 #include "ui/WorkbenchState.h"
 
@@ -29,24 +29,6 @@ double numberOrNan(const io::JsonValue &value)
     return value.isNull() ? std::nan("") : value.toNumber();
 }
 
-evaluation::RegressionMetrics readMetrics(const io::JsonValue &object)
-{
-    evaluation::RegressionMetrics metrics;
-    const auto read = [&object](const char *key) {
-        const io::JsonValue *value = object.find(key);
-        return value ? numberOrNan(*value) : std::nan("");
-    };
-    metrics.mse = read("mse");
-    metrics.rmse = read("rmse");
-    metrics.mae = read("mae");
-    metrics.r2 = read("r2");
-    metrics.mape = read("mape");
-    metrics.maxError = read("max_error");
-    metrics.underRate = read("under_rate");
-    metrics.overAllocation = read("over_alloc");
-    return metrics;
-}
-
 void writeComparison(io::JsonWriter &json, const evaluation::ExperimentResult &result)
 {
     json.beginObject();
@@ -65,9 +47,9 @@ void writeComparison(io::JsonWriter &json, const evaluation::ExperimentResult &r
         json.key("train_seconds").value(model.trainSeconds);
         json.key("predict_seconds").value(model.predictSeconds);
         json.key("mean");
-        cli::writeMetrics(json, model.mean);
+        report::writeMetrics(json, model.mean);
         json.key("standard_deviation");
-        cli::writeMetrics(json, model.standardDeviation);
+        report::writeMetrics(json, model.standardDeviation);
         json.key("folds").beginArray();
         for (const auto &fold : model.folds) {
             json.beginObject();
@@ -75,7 +57,7 @@ void writeComparison(io::JsonWriter &json, const evaluation::ExperimentResult &r
             json.key("train_seconds").value(fold.trainSeconds);
             json.key("predict_seconds").value(fold.predictSeconds);
             json.key("metrics");
-            cli::writeMetrics(json, fold.metrics);
+            report::writeMetrics(json, fold.metrics);
             json.endObject();
         }
         json.endArray();
@@ -128,14 +110,14 @@ evaluation::ExperimentResult readComparison(const io::JsonValue &object, const s
         evaluation::ModelResult model{name, item.at("title").toString(), hyperparameters, {}, {}, {}, 0.0, 0.0, {}, {}};
         model.trainSeconds = item.numberOr("train_seconds", 0.0);
         model.predictSeconds = item.numberOr("predict_seconds", 0.0);
-        model.mean = readMetrics(item.at("mean"));
-        model.standardDeviation = readMetrics(item.at("standard_deviation"));
+        model.mean = report::readMetrics(item.at("mean"));
+        model.standardDeviation = report::readMetrics(item.at("standard_deviation"));
         for (const auto &foldItem : item.at("folds").toArray()) {
             evaluation::FoldResult fold;
             fold.fold = static_cast<int>(foldItem.numberOr("fold", 0));
             fold.trainSeconds = foldItem.numberOr("train_seconds", 0.0);
             fold.predictSeconds = foldItem.numberOr("predict_seconds", 0.0);
-            fold.metrics = readMetrics(foldItem.at("metrics"));
+            fold.metrics = report::readMetrics(foldItem.at("metrics"));
             model.folds.push_back(fold);
         }
         const auto &predictions = item.at("predictions").toArray();

@@ -1,9 +1,11 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gpumem::ui {
 
@@ -17,6 +19,15 @@ inline QString qtText(std::string_view text)
 inline std::string coreText(const QString &text)
 {
     return text.toStdString();
+}
+
+// Returns a list of UTF-8 texts from core as a QStringList.
+inline QStringList qtTexts(const std::vector<std::string> &texts)
+{
+    QStringList list;
+    for (const auto &text : texts)
+        list << qtText(text);
+    return list;
 }
 
 } // namespace gpumem::ui

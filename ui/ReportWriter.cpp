@@ -10,6 +10,8 @@
 #include <QTextDocument>
 #include <QUrl>
 
+#include <sstream>
+
 namespace gpumem::ui {
 
 namespace {
@@ -23,50 +25,35 @@ QByteArray pngBytes(const QImage &image)
     return bytes;
 }
 
-QString figureName(std::size_t index)
+std::string imageTag(const std::string &source, const report::ReportChart &chart, int width)
 {
-    return QStringLiteral("figure%1.png").arg(index);
+    return "<img src=\"" + source + "\" width=\"" + std::to_string(width) + "\" alt=\"" +
+           coreText(qtText(chart.caption).toHtmlEscaped()) + "\">";
+}
+
+// Core's report, with each chart the workbench shows replaced by renderImage's tag for it.
+std::string reportHtml(const ReportContent &content, bool printable,
+                       const std::function<std::string(const report::ReportChart &, const QImage &)> &renderImage)
+{
+    report::HtmlReportOptions options;
+    options.printable = printable;
+    options.renderChart = [&](const report::ReportChart &chart, const std::string &svg) {
+        const auto image = content.images.find(chart.id);
+        return image == content.images.end() ? svg : renderImage(chart, image->second);
+    };
+    std::ostringstream html;
+    report::writeHtmlReport(html, content.context, *content.result, options);
+    return html.str();
 }
 
 } // namespace
 
-QString reportHtml(const ReportContent &content, bool embedImages)
-{
-    QString html =
-        QStringLiteral("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>%1</title>"
-                       "<style>body{font-family:sans-serif;margin:2em;max-width:1100px}"
-                       "table{border-collapse:collapse;margin:0.5em 0}"
-                       "td,th{border:1px solid #bbb;padding:3px 8px;text-align:right}"
-                       "th{background:#eee}td.name{text-align:left}.best{background:#d8f0d8;font-weight:bold}"
-                       "figure{display:inline-block;margin:0.5em}figcaption{font-size:90%;color:#444}"
-                       "</style></head><body>\n")
-            .arg(content.title.toHtmlEscaped());
-    html += QStringLiteral("<h1>%1</h1>\n<p>%2</p>\n")
-                .arg(content.title.toHtmlEscaped(), content.created.toString(Qt::ISODate).toHtmlEscaped());
-    html += QStringLiteral("<h2>Data</h2>\n") + content.datasetHtml;
-    html += QStringLiteral("<h2>Settings</h2>\n") + content.settingsHtml;
-    html += QStringLiteral("<h2>Metrics</h2>\n") + content.metricsHtml;
-    html += QStringLiteral("<h2>Charts</h2>\n");
-    for (std::size_t index = 0; index < content.figures.size(); ++index) {
-        const ReportFigure &figure = content.figures[index];
-        const QString source = embedImages ? QStringLiteral("data:image/png;base64,") +
-                                                 QString::fromLatin1(pngBytes(figure.image).toBase64())
-                                           : figureName(index);
-        html += QStringLiteral("<figure><img src=\"%1\" width=\"%2\" alt=\"%3\"><figcaption>%3</figcaption></figure>\n")
-                    .arg(source)
-                    .arg(std::min(figure.image.width(), 520))
-                    .arg(figure.caption.toHtmlEscaped());
-    }
-    html += QStringLiteral("<h2>Worst under-predictions</h2>\n") + content.worstHtml;
-    html += QStringLiteral("<h2>Neural network hyperparameters</h2>\n") + content.hyperparametersHtml;
-    html += QStringLiteral("<h2>Library versions</h2>\n") + content.versionsHtml;
-    html += QStringLiteral("</body></html>\n");
-    return html;
-}
-
 void writeHtmlReport(const QString &path, const ReportContent &content)
 {
-    io::writeFileAtomically(coreText(path), reportHtml(content, true).toStdString());
+    const std::string html = reportHtml(content, false, [](const report::ReportChart &chart, const QImage &image) {
+        return imageTag("data:image/png;base64," + pngBytes(image).toBase64().toStdString(), chart, 520);
+    });
+    io::writeFileAtomically(coreText(path), html);
 }
 
 void writePdfReport(const QString &path, const ReportContent &content)
@@ -78,13 +65,19 @@ void writePdfReport(const QString &path, const ReportContent &content)
         QPdfWriter writer(&buffer);
         writer.setPageSize(QPageSize(QPageSize::A4));
         writer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
-        writer.setTitle(content.title);
+        writer.setTitle(QObject::tr("GPU memory model comparison"));
         writer.setCreator(QStringLiteral("GPU Memory Workbench"));
         writer.setResolution(150);
         QTextDocument document;
-        for (std::size_t index = 0; index < content.figures.size(); ++index)
-            document.addResource(QTextDocument::ImageResource, QUrl(figureName(index)), content.figures[index].image);
-        document.setHtml(reportHtml(content, false));
+        int figure = 0;
+        const std::string html = reportHtml(content, true, [&](const report::ReportChart &chart, const QImage &image) {
+            const std::string name = "figure" + std::to_string(figure++) + ".png";
+            document.addResource(QTextDocument::ImageResource, QUrl(qtText(name)), image);
+            // Qt lays the page out at 96 px per inch: two of these fill the 180 mm between A4's margins.
+            return imageTag(name, chart, 330);
+        });
+        document.setHtml(qtText(html));
+        // A document without a page size is laid out on the printer's pages, with their numbers at the foot.
         document.print(&writer);
     }
     // Built in memory first, so that the file on disk is only ever the old or the complete new report.

@@ -1,42 +1,33 @@
 #pragma once
 
-#include <QDateTime>
+#include "report/ComparisonReport.h"
+
 #include <QImage>
 #include <QString>
 
-#include <vector>
+#include <map>
+#include <memory>
+#include <string>
 
 namespace gpumem::ui {
 
-// One chart of a report, rendered.
-struct ReportFigure
-{
-    QString caption;
-    QImage image;
-};
-
-// Everything a comparison report shows, as HTML fragments and images, gathered
-// by the compare page so that the writers only lay it out.
+// What a report of the comparison on show needs: core's report of it (the same
+// content as `gpumem compare --report`) and the images of the charts the user
+// sees, by report chart id ("metric_rmse", "scatter_random_forest"), drawn in
+// place of the report's own SVG charts.
 struct ReportContent
 {
-    QString title;
-    QDateTime created;
-    QString datasetHtml;         // file, rows, target, features
-    QString settingsHtml;        // folds or hold-out, seed, models
-    QString hyperparametersHtml; // name = value of the neural network
-    QString metricsHtml;         // the metrics table
-    QString worstHtml;           // the worst under-predictions
-    QString versionsHtml;        // library versions
-    std::vector<ReportFigure> figures;
+    report::ComparisonContext context;
+    std::shared_ptr<const evaluation::ExperimentResult> result;
+    std::map<std::string, QImage> images;
 };
 
-// Returns the report as one HTML document; images are embedded as data URLs
-// when embedImages, else referenced as figureN.png for a QTextDocument resource.
-QString reportHtml(const ReportContent &content, bool embedImages);
-
-// Writes a self-contained HTML report, atomically. Throws io::InputError on failure.
+// Writes core's HTML report with the chart images embedded, atomically. Throws
+// io::InputError on failure.
 void writeHtmlReport(const QString &path, const ReportContent &content);
-// Writes an A4 PDF report with the same content, atomically. Throws io::InputError on failure.
+
+// Writes the same report as an A4 PDF, charts two to a row, page numbers at the
+// foot of each page, atomically. Throws io::InputError on failure.
 void writePdfReport(const QString &path, const ReportContent &content);
 
 } // namespace gpumem::ui

@@ -279,6 +279,7 @@ void TrainingPage::finish()
         succeeded = reason == training::StopReason::Completed || reason == training::StopReason::EarlyStopped;
         if (succeeded) {
             mTrained = outcome.model;
+            mTrainedSaved = false;
             mProgress->setValue(mProgress->maximum());
         }
         mStatus->setText(
@@ -305,18 +306,21 @@ void TrainingPage::updateButtons()
     mThreads->setEnabled(!running);
 }
 
-void TrainingPage::saveModel()
+bool TrainingPage::saveModel()
 {
     if (!mTrained)
-        return;
+        return false;
     const QString directory = QFileDialog::getSaveFileName(this, tr("Save model folder"), {}, tr("Model folder (*)"));
     if (directory.isEmpty())
-        return;
+        return false;
     try {
         mTrained->save(coreText(directory));
+        mTrainedSaved = true;
         mStatus->setText(tr("Saved the model to %1.").arg(directory));
+        return true;
     } catch (const std::exception &error) {
         mStatus->setText(QString::fromStdString(error.what()));
+        return false;
     }
 }
 

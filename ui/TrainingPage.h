@@ -44,6 +44,10 @@ class TrainingPage : public QWidget
 
     // The last trained model, or null.
     std::shared_ptr<models::Regressor> trainedModel() const { return mTrained; }
+    // Whether a model was trained and not saved since.
+    bool hasUnsavedModel() const { return mTrained && !mTrainedSaved; }
+    // Asks for a folder and saves the trained model there; true when it was saved.
+    bool saveModel();
     LossPlot *plot() const { return mPlot; }
     QString statusText() const;
     // The result of the last finished training (its epochs carry samples per second).
@@ -65,7 +69,6 @@ class TrainingPage : public QWidget
     void takeEpochs();
     void finish();
     void updateButtons();
-    void saveModel();
 
     WorkbenchState *mState;
     ProgressBridge *mBridge;
@@ -83,6 +86,7 @@ class TrainingPage : public QWidget
     QFutureWatcher<Outcome> mWatcher;
     std::shared_ptr<training::TrainingControl> mControl; // shared with the training thread; thread-safe itself
     std::shared_ptr<models::Regressor> mTrained;
+    bool mTrainedSaved = false;
     training::TrainingResult mLastResult;
 };
 

@@ -6,17 +6,33 @@
 #include <algorithm>
 #include <charconv>
 #include <sstream>
+#include <stdexcept>
 
 namespace gpumem::cli {
 
+void ParsedArguments::requireDeclared(const std::string &option) const
+{
+    // A lookup of an undeclared name would always answer "not given", hiding the typo.
+    if (!declares(option))
+        throw std::logic_error("the command asks for option --" + option + ", which it never declared");
+}
+
+bool ParsedArguments::has(const std::string &option) const
+{
+    requireDeclared(option);
+    return mValues.count(option) != 0;
+}
+
 std::string ParsedArguments::value(const std::string &option, const std::string &fallback) const
 {
+    requireDeclared(option);
     const auto it = mValues.find(option);
     return it == mValues.end() || it->second.empty() ? fallback : it->second.back();
 }
 
 std::vector<std::string> ParsedArguments::list(const std::string &option) const
 {
+    requireDeclared(option);
     std::vector<std::string> items;
     const auto it = mValues.find(option);
     if (it == mValues.end())
@@ -93,6 +109,8 @@ const ArgumentParser::Argument *ArgumentParser::findOption(const std::string &na
 ParsedArguments ArgumentParser::parse(const std::vector<std::string> &arguments) const
 {
     ParsedArguments parsed;
+    for (const auto &option : mOptions)
+        parsed.mDeclared.insert(option.name);
     const std::string seeHelp = " (see '" + mUsage.substr(0, mUsage.find(" [")) + " --help')";
     bool optionsEnded = false;
     for (std::size_t i = 0; i < arguments.size(); ++i) {

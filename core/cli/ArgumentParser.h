@@ -2,17 +2,23 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
 namespace gpumem::cli {
 
-// The options and positionals one invocation gave, after parsing.
+// The options and positionals one invocation gave, after parsing. Asking
+// has(), value() or list() about an option the parser never declared (a
+// misspelt name in the program) throws std::logic_error instead of quietly
+// answering "not given".
 class ParsedArguments
 {
   public:
     bool helpRequested() const { return mHelpRequested; }
-    bool has(const std::string &option) const { return mValues.count(option) != 0; }
+    // True when the parser declared option, whether or not it was given.
+    bool declares(const std::string &option) const { return mDeclared.count(option) != 0; }
+    bool has(const std::string &option) const;
     // The last value given for option, or fallback when it was not given.
     std::string value(const std::string &option, const std::string &fallback = {}) const;
     // Every value given for a repeatable option, comma-separated lists split.
@@ -21,7 +27,10 @@ class ParsedArguments
 
   private:
     friend class ArgumentParser;
+    void requireDeclared(const std::string &option) const;
+
     bool mHelpRequested = false;
+    std::set<std::string> mDeclared;
     std::map<std::string, std::vector<std::string>> mValues;
     std::vector<std::string> mPositionals;
 };

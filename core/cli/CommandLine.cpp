@@ -2,11 +2,13 @@
 
 #include "cli/CompareCommand.h"
 #include "cli/DescribeModelCommand.h"
+#include "cli/ErrorMessage.h"
 #include "cli/InspectCommand.h"
 #include "cli/PredictCommand.h"
 #include "cli/ProbeCommand.h"
 #include "cli/TextTable.h"
 #include "cli/TrainCommand.h"
+#include "cli/Warnings.h"
 #include "io/InputError.h"
 #include "runtime/LibraryVersions.h"
 
@@ -43,7 +45,9 @@ void printUsage(std::ostream &out)
     for (const auto &command : commands)
         table.addRow({std::string("  ") + command.name, command.summary});
     table.print(out, false);
-    out << "\nOptions:\n  --version  show library versions and devices\n  -h, --help show this help\n"
+    out << "\nOptions:\n  --version  show library versions and devices\n"
+           "  --verbose  after an error's one line, print its full detail (before or after COMMAND)\n"
+           "  -h, --help show this help\n"
            "\nRun 'gpumem COMMAND --help' for a command's options.\n";
 }
 
@@ -55,36 +59,65 @@ void printVersions(std::ostream &out)
     table.print(out, false);
 }
 
+// A result on standard output that could not be written (a full disk, a closed
+// pipe) fails the command even when the command itself succeeded.
+int checkedExit(int exitCode, std::ostream &out, std::ostream &err, const std::string &command)
+{
+    out.flush();
+    if (out.fail() && exitCode == 0) {
+        err << "gpumem" << (command.empty() ? "" : " " + command) << ": cannot write to standard output\n";
+        return 1;
+    }
+    return exitCode;
+}
+
+int runCommand(const Command &command, const std::vector<std::string> &arguments, std::ostream &out, std::ostream &err,
+               bool verbose)
+{
+    const ScopedWarningStream warnings(err);
+    try {
+        return command.run(arguments, out, err);
+    } catch (const std::bad_alloc &) {
+        err << "gpumem " << command.name << ": out of memory\n";
+    } catch (const std::exception &error) {
+        printError(err, command.name, error, verbose);
+    }
+    return 1;
+}
+
 } // namespace
 
 int runCommandLine(const std::vector<std::string> &arguments, std::ostream &out, std::ostream &err)
 {
-    if (arguments.empty()) {
+    // --verbose is global: accepted before or after the command's name, up to a "--".
+    std::vector<std::string> remaining;
+    bool verbose = false;
+    bool optionsEnded = false;
+    for (const auto &argument : arguments) {
+        optionsEnded = optionsEnded || argument == "--";
+        if (!optionsEnded && argument == "--verbose")
+            verbose = true;
+        else
+            remaining.push_back(argument);
+    }
+    if (remaining.empty()) {
         printUsage(err);
         return 1;
     }
-    const std::string &name = arguments.front();
+    const std::string &name = remaining.front();
     if (name == "--help" || name == "-h" || name == "help") {
         printUsage(out);
-        return 0;
+        return checkedExit(0, out, err, {});
     }
     if (name == "--version") {
         printVersions(out);
-        return 0;
+        return checkedExit(0, out, err, {});
     }
     for (const auto &command : commands) {
         if (name != command.name)
             continue;
-        try {
-            return command.run({arguments.begin() + 1, arguments.end()}, out, err);
-        } catch (const io::InputError &error) {
-            err << "gpumem " << name << ": " << error.what() << '\n';
-        } catch (const std::bad_alloc &) {
-            err << "gpumem " << name << ": out of memory\n";
-        } catch (const std::exception &error) {
-            err << "gpumem " << name << ": internal error: " << error.what() << '\n';
-        }
-        return 1;
+        const int exitCode = runCommand(command, {remaining.begin() + 1, remaining.end()}, out, err, verbose);
+        return checkedExit(exitCode, out, err, name);
     }
     err << "gpumem: unknown command " << io::quoteForMessage(name) << " (see 'gpumem --help')\n";
     return 1;

@@ -13,27 +13,17 @@
 #include "models/RegressorRegistry.h"
 #include "report/ComparisonReport.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <sstream>
 #include <unistd.h>
 
 namespace gpumem::cli {
 
 namespace {
-
-// The paper's comparison plus the linear reference, where this build has them.
-std::vector<std::string> defaultModels()
-{
-    std::vector<std::string> models;
-    const std::vector<std::string> available = models::regressorNames();
-    for (const char *name : {"bigru_transformer", "decision_tree", "random_forest", "adaboost", "xgboost", "ridge"})
-        if (std::find(available.begin(), available.end(), name) != available.end())
-            models.emplace_back(name);
-    return models;
-}
 
 // One row per input row, in file order: the test fold that scored it, the actual
 // value and every model's out-of-fold prediction (empty for rows no model scored).
@@ -81,25 +71,26 @@ report::ReportFormat reportFormatFor(const std::string &path)
 
 void printTable(std::ostream &out, const evaluation::ExperimentResult &result)
 {
-    TextTable table({"model", "MSE", "RMSE", "MAE", "R²", "under", "train s", "p vs best"},
-                    {TextTable::Alignment::Left, TextTable::Alignment::Right, TextTable::Alignment::Right,
-                     TextTable::Alignment::Right, TextTable::Alignment::Right, TextTable::Alignment::Right,
-                     TextTable::Alignment::Right, TextTable::Alignment::Right});
+    std::vector<const evaluation::MetricDescription *> metrics;
+    for (const auto &metric : evaluation::metricDescriptions())
+        metrics.push_back(&metric);
+    std::vector<std::string> headers{"model"};
+    for (const auto *metric : metrics)
+        headers.push_back(metric->shortTitle);
+    headers.insert(headers.end(), {"train s", "p vs best"});
+    std::vector<TextTable::Alignment> alignments(headers.size(), TextTable::Alignment::Right);
+    alignments.front() = TextTable::Alignment::Left;
+    TextTable table(headers, alignments);
     for (const auto &model : result.models) {
-        char cells[6][32];
-        std::snprintf(cells[0], sizeof cells[0], "%.4g", model.mean.mse);
-        std::snprintf(cells[1], sizeof cells[1], "%.4g", model.mean.rmse);
-        std::snprintf(cells[2], sizeof cells[2], "%.4g", model.mean.mae);
-        std::snprintf(cells[3], sizeof cells[3], "%.5f", model.mean.r2);
-        std::snprintf(cells[4], sizeof cells[4], "%.1f%%", 100.0 * model.mean.underRate);
-        std::snprintf(cells[5], sizeof cells[5], "%.2f", model.trainSeconds);
+        std::vector<std::string> cells{model.name};
+        for (const auto *metric : metrics)
+            cells.push_back(evaluation::formatMetric(*metric, model.mean.*metric->member));
+        cells.push_back(fmt::format("{:.2f}", model.trainSeconds));
         std::string significance = model.name == result.best ? "best" : "";
-        if (const auto *test = report::reportedTest(result, model.name)) {
-            char p[32];
-            std::snprintf(p, sizeof p, "%.4f%s", test->pValue, test->pValue < 0.05 ? " *" : "");
-            significance = p;
-        }
-        table.addRow({model.name, cells[0], cells[1], cells[2], cells[3], cells[4], cells[5], significance});
+        if (const auto *test = report::reportedTest(result, model.name))
+            significance = fmt::format("{:.4f}{}", test->pValue, test->pValue < 0.05 ? " *" : "");
+        cells.push_back(significance);
+        table.addRow(cells);
     }
     table.print(out);
 }
@@ -144,7 +135,8 @@ int runCompare(const std::vector<std::string> &arguments, std::ostream &out, std
         throw io::InputError("give --folds or --test-fraction, not both");
 
     evaluation::ExperimentSettings settings;
-    const std::vector<std::string> names = parsed.has("models") ? parsed.list("models") : defaultModels();
+    const std::vector<std::string> names =
+        parsed.has("models") ? parsed.list("models") : models::defaultComparisonModels();
     for (const auto &name : names) {
         for (const auto &spec : settings.models)
             if (spec.name == name)
@@ -205,6 +197,7 @@ int runCompare(const std::vector<std::string> &arguments, std::ostream &out, std
     context.folds = static_cast<int>(result.splits.size());
     context.testFraction = settings.testFraction;
     context.seed = settings.seed;
+    context.rowLines = dataset.rowLines();
 
     out.flush(); // a report sent to /dev/stdout follows what was printed so far
     for (const auto &reportPath : reportPaths) {

@@ -2,6 +2,8 @@
 
 #include "cli/TrainingReporter.h"
 
+#include <fmt/format.h>
+
 #include <cstdio>
 
 namespace gpumem::cli {
@@ -32,10 +34,9 @@ void ComparisonReporter::foldFinished(const std::string &model, const evaluation
 {
     if (mTerminal)
         return;
-    char line[256];
-    std::snprintf(line, sizeof line, "%s fold %d/%d: RMSE %.4g  R² %.5f  (%.1f s)\n", model.c_str(), fold.fold + 1,
-                  mFolds, fold.metrics.rmse, fold.metrics.r2, fold.trainSeconds);
-    mErr << line << std::flush;
+    mErr << fmt::format("{} fold {}/{}: RMSE {:.4g}  R² {:.5f}  ({:.1f} s)\n", model, fold.fold + 1, mFolds,
+                        fold.metrics.rmse, fold.metrics.r2, fold.trainSeconds)
+         << std::flush;
 }
 
 void ComparisonReporter::progressChanged(double fraction)
@@ -55,10 +56,9 @@ void ComparisonReporter::redraw()
     const double elapsed = std::chrono::duration<double>(now - mStart).count();
     const std::string remaining =
         mFraction > 0.0 ? "ETA " + formatDuration(elapsed * (1.0 - mFraction) / mFraction) : "ETA …";
-    char line[320];
-    std::snprintf(line, sizeof line, "\r[%s] %3.0f%%  %-44.44s  %s   ", progressBar(mFraction, 24).c_str(),
-                  100.0 * mFraction, mActivity.c_str(), remaining.c_str());
-    mErr << line << std::flush;
+    mErr << fmt::format("\r[{}] {:3.0f}%  {:<44.44}  {}   ", progressBar(mFraction, 24), 100.0 * mFraction, mActivity,
+                        remaining)
+         << std::flush;
     mBarShown = true;
 }
 

@@ -1,5 +1,6 @@
 #include "cli/DataOptions.h"
 
+#include "data/EncodingLimits.h"
 #include "data/TableLoader.h"
 #include "io/InputError.h"
 
@@ -27,6 +28,7 @@ void addDataOptions(ArgumentParser &parser)
         .option("on-bad-cell", "fail|drop",
                 "missing or non-finite cells in used columns: stop (default) or drop the row")
         .option("delimiter", "auto|comma|semicolon|tab", "field delimiter (default: detected)")
+        .flag("decimal-comma", "numbers use a decimal comma, 1,5 for 1.5 (default: detected in ';' files)")
         .option("categorical-limit", "N", "text columns with more distinct values are identifiers (default 50)");
 }
 
@@ -37,6 +39,8 @@ LoadedData loadData(const std::string &path, const ParsedArguments &arguments)
     if (arguments.has("categorical-limit"))
         loadOptions.categoricalLimit = static_cast<std::size_t>(
             parseWholeNumber(arguments.value("categorical-limit"), "--categorical-limit", true));
+    if (arguments.has("decimal-comma"))
+        loadOptions.decimalComma = true;
     const data::BadCellPolicy policy = data::parseBadCellPolicy(arguments.value("on-bad-cell", "fail"));
 
     data::RoleRequest request;
@@ -48,7 +52,11 @@ LoadedData loadData(const std::string &path, const ParsedArguments &arguments)
     LoadedData loaded;
     loaded.table = data::loadTable(path, loadOptions);
     loaded.roles = data::assignRoles(*loaded.table, request);
+    loaded.warnings = loaded.table->nonNumericCellNotes();
     loaded.usableRows = data::selectUsableRows(*loaded.table, loaded.roles, policy, loaded.warnings);
+    // Checked here too, so that inspect refuses what training would, before any model is built.
+    const auto encodingWarnings = data::checkEncodingLimits(*loaded.table, loaded.roles, loaded.usableRows);
+    loaded.warnings.insert(loaded.warnings.end(), encodingWarnings.begin(), encodingWarnings.end());
     return loaded;
 }
 

@@ -13,7 +13,7 @@ namespace gpumem::cli {
 
 // The data-selection options every data-reading subcommand shares (--target,
 // --features, --ignore, --sequence-column, --on-bad-cell, --delimiter,
-// --categorical-limit), so inspect, train and compare read a file identically.
+// --decimal-comma, --categorical-limit), so inspect, train and compare read a file identically.
 void addDataOptions(ArgumentParser &parser);
 
 // A file loaded and checked the way the options ask.
@@ -28,7 +28,9 @@ struct LoadedData
 // Parses --delimiter: auto (0), comma, semicolon or tab. Throws io::InputError otherwise.
 char parseDelimiter(const std::string &text);
 
-// Loads path and applies the data options; throws io::InputError on bad input.
+// Loads path and applies the data options; throws io::InputError on bad input,
+// including data that would encode into more than data::maxEncodedFeatures features.
+// Warnings name stray text cells in numeric columns and capped layer types.
 LoadedData loadData(const std::string &path, const ParsedArguments &arguments);
 
 } // namespace gpumem::cli

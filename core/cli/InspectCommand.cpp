@@ -55,7 +55,8 @@ void printText(const LoadedData &loaded, std::ostream &out)
 {
     const data::Table &table = *loaded.table;
     out << table.source() << ": " << table.rowCount() << " rows, " << table.columnCount() << " columns, "
-        << delimiterName(table.delimiter()) << "-separated\n\n";
+        << delimiterName(table.delimiter()) << "-separated" << (table.decimalComma() ? ", decimal comma" : "")
+        << "\n\n";
     TextTable columns({"#", "column", "type", "role", "missing", "invalid", "values"},
                       {TextTable::Alignment::Right, TextTable::Alignment::Left, TextTable::Alignment::Left,
                        TextTable::Alignment::Left, TextTable::Alignment::Right, TextTable::Alignment::Right,
@@ -85,6 +86,7 @@ void printJson(const LoadedData &loaded, std::ostream &out)
     json.key("rows").value(table.rowCount());
     json.key("usable_rows").value(loaded.usableRows.size());
     json.key("delimiter").value(std::string(1, table.delimiter()));
+    json.key("decimal_comma").value(table.decimalComma());
     json.key("columns").beginArray();
     for (const auto &column : table.columns()) {
         const data::ColumnSummary summary = data::summarizeColumn(column, table.rowCount());
@@ -115,6 +117,13 @@ void printJson(const LoadedData &loaded, std::ostream &out)
             json.key("layer_types").value(summary.layerTypes);
             break;
         case data::ColumnType::Empty: break;
+        }
+        if (column.nonNumericCount > 0 && column.firstNonNumericCell) {
+            json.key("non_numeric_cells").beginObject();
+            json.key("count").value(column.nonNumericCount);
+            json.key("first_line").value(column.firstNonNumericCell->line);
+            json.key("first_value").value(column.firstNonNumericValue);
+            json.endObject();
         }
         if (column.firstBadCell) {
             json.key("first_bad_cell").beginObject();

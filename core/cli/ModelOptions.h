@@ -16,8 +16,9 @@ void addModelOptions(ArgumentParser &parser);
 void addComputeOptions(ArgumentParser &parser);
 
 // Starts from the neural network's defaults, then applies the preset, the
-// --config file and every unqualified --set in order. Throws io::InputError
-// naming the file or hyperparameter.
+// --config file and every unqualified --set in order. First checks every --set,
+// qualified ones too, against its model's hyperparameters. Throws io::InputError
+// naming the file or hyperparameter and listing the known names.
 models::Hyperparameters hyperparametersFrom(const ParsedArguments &arguments);
 
 // Returns the model an assignment names before a dot ("random_forest" for
@@ -26,10 +27,14 @@ std::string modelOfAssignment(const std::string &assignment);
 
 // Returns the hyperparameters of a registry model: the neural network's as
 // hyperparametersFrom() builds them, any other model's defaults; then every
-// --set qualified with the model's name ("adaboost.loss=square").
+// --set qualified with the model's name ("adaboost.loss=square"). Checks the
+// preset, --config and every --set even when they are for another model.
 models::Hyperparameters hyperparametersFor(const std::string &model, const ParsedArguments &arguments);
 
-// Reads --device and --seed, and applies --threads to LibTorch and OpenBLAS.
+// Reads --device and --seed (42 where the command has no --seed), and applies
+// --threads to LibTorch and OpenBLAS. --threads above the machine's hardware
+// threads is capped with a warning (cli::warn), and so is --jobs where the
+// command has it (the experiment runner applies that cap).
 models::ComputeSettings computeSettingsFrom(const ParsedArguments &arguments);
 
 // Returns the file of a named preset: GPUMEM_PRESET_DIR, then the installed

@@ -2,6 +2,8 @@
 
 #include "io/JsonWriter.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -11,14 +13,11 @@ namespace gpumem::cli {
 std::string formatDuration(double seconds)
 {
     const auto total = static_cast<long>(std::llround(std::max(0.0, seconds)));
-    char text[32];
     if (total >= 3600)
-        std::snprintf(text, sizeof text, "%ldh%02ldm", total / 3600, total % 3600 / 60);
-    else if (total >= 60)
-        std::snprintf(text, sizeof text, "%ldm%02lds", total / 60, total % 60);
-    else
-        std::snprintf(text, sizeof text, "%lds", total);
-    return text;
+        return fmt::format("{}h{:02}m", total / 3600, total % 3600 / 60);
+    if (total >= 60)
+        return fmt::format("{}m{:02}s", total / 60, total % 60);
+    return fmt::format("{}s", total);
 }
 
 std::string progressBar(double fraction, int width)
@@ -73,13 +72,11 @@ void TrainingReporter::batchFinished(const training::BatchProgress &progress)
                          static_cast<double>(progress.batch) / static_cast<double>(progress.batches)) /
                         static_cast<double>(progress.epochs);
     const std::string bar = progressBar(done, 28);
-    char line[256];
-    std::snprintf(line, sizeof line, "\r[%s] %3.0f%%  epoch %d/%d  loss %.4g%s  lr %.2g  %.0f rows/s  ETA %s   ",
-                  bar.c_str(), 100.0 * done, progress.epoch, progress.epochs, progress.trainLoss,
-                  mLastValidationLoss >= 0.0 ? ("  val " + std::to_string(mLastValidationLoss).substr(0, 7)).c_str()
-                                             : "",
-                  progress.learningRate, progress.samplesPerSecond, formatDuration(progress.remainingSeconds).c_str());
-    mErr << line << std::flush;
+    const std::string validation = mLastValidationLoss >= 0.0 ? fmt::format("  val {:.4g}", mLastValidationLoss) : "";
+    mErr << fmt::format("\r[{}] {:3.0f}%  epoch {}/{}  loss {:.4g}{}  lr {:.2g}  {:.0f} rows/s  ETA {}   ", bar,
+                        100.0 * done, progress.epoch, progress.epochs, progress.trainLoss, validation,
+                        progress.learningRate, progress.samplesPerSecond, formatDuration(progress.remainingSeconds))
+         << std::flush;
     mBarShown = true;
 }
 
@@ -106,18 +103,12 @@ void TrainingReporter::epochFinished(const training::EpochProgress &progress)
         json.endObject();
         mOut << '\n' << std::flush;
     } else if (mStyle == Style::EpochLines) {
-        char line[200];
-        std::snprintf(line, sizeof line, "epoch %d/%d  train loss %.5g", progress.epoch, progress.epochs,
-                      progress.trainLoss);
-        mErr << line;
-        if (progress.validationLoss >= 0.0) {
-            std::snprintf(line, sizeof line, "  validation loss %.5g%s", progress.validationLoss,
-                          progress.best ? " *" : "");
-            mErr << line;
-        }
-        std::snprintf(line, sizeof line, "  %.0f rows/s  ETA %s\n", progress.samplesPerSecond,
-                      formatDuration(progress.remainingSeconds).c_str());
-        mErr << line << std::flush;
+        mErr << fmt::format("epoch {}/{}  train loss {:.5g}", progress.epoch, progress.epochs, progress.trainLoss);
+        if (progress.validationLoss >= 0.0)
+            mErr << fmt::format("  validation loss {:.5g}{}", progress.validationLoss, progress.best ? " *" : "");
+        mErr << fmt::format("  {:.0f} rows/s  ETA {}\n", progress.samplesPerSecond,
+                            formatDuration(progress.remainingSeconds))
+             << std::flush;
     }
 }
 

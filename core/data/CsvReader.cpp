@@ -1,5 +1,6 @@
 #include "data/CsvReader.h"
 
+#include "data/Utf8Check.h"
 #include "io/InputError.h"
 
 #include <algorithm>
@@ -85,6 +86,29 @@ CsvReader::CsvReader(std::istream &in, std::string sourceName, char delimiter)
         const std::size_t sampleEnd = std::min(mEnd, mPosition + detectionSampleBytes);
         mDelimiter = detectDelimiter(std::string(mBuffer.data() + mPosition, mBuffer.data() + sampleEnd));
     }
+    rejectBinaryStart();
+}
+
+void CsvReader::rejectBinaryStart() const
+{
+    // A NUL early in the file says "binary" more plainly than the invalid UTF-8
+    // that usually comes before it (an image's signature, say).
+    const char *begin = mBuffer.data() + mPosition;
+    const char *end = mBuffer.data() + std::min(mEnd, mPosition + detectionSampleBytes);
+    const char *nul = std::find(begin, end, '\0');
+    if (nul == end)
+        return;
+    std::int64_t line = 1;
+    std::int64_t field = 1;
+    for (const char *c = begin; c != nul; ++c) {
+        if (*c == '\n' || (*c == '\r' && c[1] != '\n')) {
+            ++line;
+            field = 1;
+        } else if (*c == mDelimiter) {
+            ++field;
+        }
+    }
+    fail(line, field, "NUL byte in the text: this looks like a binary file, not CSV");
 }
 
 bool CsvReader::refill()
@@ -139,18 +163,23 @@ bool CsvReader::readRecord(std::vector<std::string> &fields)
     mRecordLine = mLine;
     std::size_t count = 0;
     for (;;) {
+        if (count == maxFieldsPerRecord)
+            fail(mLine, static_cast<std::int64_t>(count + 1),
+                 "more than " + std::to_string(maxFieldsPerRecord) + " fields in one record");
         if (count == fields.size())
             fields.emplace_back();
         std::string &field = fields[count];
         field.clear();
         ++count;
         const auto fieldNumber = static_cast<std::int64_t>(count);
+        const std::int64_t fieldLine = mLine;
         if (peek() == '"') {
             advance();
             readQuotedField(field, fieldNumber);
         } else {
             readPlainField(field, fieldNumber);
         }
+        checkUtf8(field, fieldLine, fieldNumber);
         const int c = peek();
         if (c == mDelimiter) {
             advance();
@@ -169,6 +198,25 @@ bool CsvReader::readRecord(std::vector<std::string> &fields)
     }
     fields.resize(count);
     return true;
+}
+
+void CsvReader::checkUtf8(const std::string &field, std::int64_t firstLine, std::int64_t fieldNumber) const
+{
+    // Text that is not UTF-8 would be stored as replacement characters somewhere
+    // downstream, so a category could differ between training and prediction.
+    const std::size_t offset = firstInvalidUtf8Byte(field);
+    if (offset == std::string::npos)
+        return;
+    std::int64_t line = firstLine;
+    for (std::size_t i = 0; i < offset; ++i)
+        if (field[i] == '\n' || (field[i] == '\r' && field[i + 1] != '\n'))
+            ++line;
+    static constexpr char hexDigits[] = "0123456789ABCDEF";
+    const auto byte = static_cast<unsigned char>(field[offset]);
+    const std::string hex = {'0', 'x', hexDigits[byte >> 4], hexDigits[byte & 0xF]};
+    fail(line, fieldNumber,
+         "invalid UTF-8 (byte " + hex + " at byte " + std::to_string(offset + 1) +
+             " of the field); save the file as UTF-8");
 }
 
 void CsvReader::readPlainField(std::string &field, std::int64_t fieldNumber)

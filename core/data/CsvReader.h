@@ -10,14 +10,18 @@ namespace gpumem::data {
 // Streams records out of CSV text (RFC 4180): quoted fields with doubled quotes
 // and embedded line breaks, LF or CRLF line ends, a UTF-8 byte-order mark, and
 // a delimiter that is detected (comma, semicolon or tab) unless given.
-// Blank lines are skipped. Memory stays bounded by the longest record.
-// Malformed text throws io::InputError naming the source, line and field.
+// Blank lines are skipped. Memory stays bounded by the longest record, which
+// maxFieldBytes and maxFieldsPerRecord cap. Malformed text, including bytes that
+// are not well-formed UTF-8, throws io::InputError naming the source, line and field.
 // Not thread-safe; one reader per stream.
 class CsvReader
 {
   public:
     // The longest field accepted; longer ones are reported as errors (typically an unterminated quote).
     static constexpr std::size_t maxFieldBytes = std::size_t(64) << 20;
+    // The most fields one record may hold (the header included), so that a line of
+    // nothing but delimiters cannot allocate gigabytes of empty strings.
+    static constexpr std::size_t maxFieldsPerRecord = std::size_t(1) << 18;
 
     // Reads from in; sourceName names the input in error messages. A delimiter of 0
     // is detected from the first 64 KiB.
@@ -38,6 +42,8 @@ class CsvReader
     bool refill();
     void readQuotedField(std::string &field, std::int64_t fieldNumber);
     void readPlainField(std::string &field, std::int64_t fieldNumber);
+    void rejectBinaryStart() const;
+    void checkUtf8(const std::string &field, std::int64_t firstLine, std::int64_t fieldNumber) const;
     [[noreturn]] void fail(std::int64_t line, std::int64_t fieldNumber, const std::string &message) const;
 
     std::istream &mIn;

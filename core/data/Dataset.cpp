@@ -1,5 +1,6 @@
 #include "data/Dataset.h"
 
+#include "data/EncodingLimits.h"
 #include "io/InputError.h"
 
 namespace gpumem::data {
@@ -70,13 +71,17 @@ std::vector<std::size_t> selectUsableRows(const Table &table, const std::vector<
 Dataset Dataset::fromTable(const Table &table, const std::vector<ColumnRole> &roles, BadCellPolicy policy,
                            std::vector<std::string> &warnings)
 {
-    return fromTable(table, roles, selectUsableRows(table, roles, policy, warnings));
+    Dataset dataset = fromTable(table, roles, selectUsableRows(table, roles, policy, warnings));
+    warnings.insert(warnings.end(), dataset.mWarnings.begin(), dataset.mWarnings.end());
+    return dataset;
 }
 
 Dataset Dataset::fromTable(const Table &table, const std::vector<ColumnRole> &roles,
                            const std::vector<std::size_t> &kept)
 {
     Dataset dataset;
+    dataset.mWarnings = checkEncodingLimits(table, roles, kept);
+    dataset.mSource = table.source();
     dataset.mDroppedRowCount = table.rowCount() - kept.size();
     const auto rows = static_cast<Eigen::Index>(kept.size());
     for (std::size_t i = 0; i < kept.size(); ++i)
@@ -94,6 +99,7 @@ Dataset Dataset::fromTable(const Table &table, const std::vector<ColumnRole> &ro
             break;
         case ColumnRole::Sequence:
             dataset.mSequenceName = column.name;
+            dataset.mSequenceColumnIndex = i;
             dataset.mSequence = column.sequences.selectRows(kept);
             break;
         case ColumnRole::Feature:

@@ -48,9 +48,15 @@ class Dataset
     static Dataset fromTable(const Table &table, const std::vector<ColumnRole> &roles, BadCellPolicy policy,
                              std::vector<std::string> &warnings);
     // Selects the columns by role and the given rows, which must hold no bad cell in used columns.
+    // Both overloads throw io::InputError when the columns would encode into more than
+    // maxEncodedFeatures features (checkEncodingLimits), before anything large is built.
     static Dataset fromTable(const Table &table, const std::vector<ColumnRole> &roles,
                              const std::vector<std::size_t> &rows);
 
+    // The file the rows come from, for messages.
+    const std::string &source() const { return mSource; }
+    // Notes on how the data will be encoded, e.g. that rare layer types share one count.
+    const std::vector<std::string> &warnings() const { return mWarnings; }
     std::size_t rowCount() const { return mRowLines.size(); }
     // The 1-based file line of each row, for messages that point back at the file.
     const std::vector<std::int64_t> &rowLines() const { return mRowLines; }
@@ -67,9 +73,13 @@ class Dataset
 
     bool hasSequence() const { return !mSequenceName.empty(); }
     const std::string &sequenceName() const { return mSequenceName; }
+    // The 0-based position of the sequence column in the file.
+    std::size_t sequenceColumnIndex() const { return mSequenceColumnIndex; }
     const SequenceColumn &sequence() const { return mSequence; }
 
   private:
+    std::string mSource;
+    std::vector<std::string> mWarnings;
     std::vector<std::int64_t> mRowLines;
     std::size_t mDroppedRowCount = 0;
     std::string mTargetName;
@@ -78,6 +88,7 @@ class Dataset
     Eigen::MatrixXd mNumericFeatures;
     std::vector<CategoricalFeature> mCategoricalFeatures;
     std::string mSequenceName;
+    std::size_t mSequenceColumnIndex = 0;
     SequenceColumn mSequence;
 };
 

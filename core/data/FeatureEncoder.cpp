@@ -1,8 +1,10 @@
 #include "data/FeatureEncoder.h"
 
+#include "data/EncodingLimits.h"
 #include "io/InputError.h"
 
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
 
 namespace gpumem::data {
@@ -37,6 +39,59 @@ std::vector<std::int32_t> slotsOf(const std::vector<std::string> &from, const st
                          ", which the model was trained with");
 }
 
+// The layer types seen in trainingRows, in order of first appearance; when there
+// are more than maxLayerTypes, only the most frequent ones followed by the shared
+// "other" type, so that a file of thousands of distinct types stays small.
+std::vector<std::string> frequentLayerTypes(const SequenceColumn &sequence,
+                                            const std::vector<Eigen::Index> &trainingRows)
+{
+    std::vector<std::int64_t> frequency(sequence.layerTypes().size(), 0);
+    for (Eigen::Index row : trainingRows) {
+        const auto r = static_cast<std::size_t>(row);
+        for (std::size_t layer = sequence.layerBegin(r); layer < sequence.layerEnd(r); ++layer)
+            ++frequency[sequence.layerType(layer)];
+    }
+    std::vector<std::size_t> seen;
+    for (std::size_t type = 0; type < frequency.size(); ++type)
+        if (frequency[type] > 0)
+            seen.push_back(type);
+    const bool capped = seen.size() > maxLayerTypes;
+    if (capped) {
+        // Ties go to the type seen first, so the choice does not depend on the sort.
+        std::stable_sort(seen.begin(), seen.end(),
+                         [&frequency](std::size_t a, std::size_t b) { return frequency[a] > frequency[b]; });
+        seen.resize(maxLayerTypes);
+        std::sort(seen.begin(), seen.end());
+    }
+    std::vector<std::string> types;
+    types.reserve(seen.size() + 1);
+    for (std::size_t type : seen)
+        types.push_back(sequence.layerTypes()[type]);
+    if (capped)
+        types.emplace_back(FeatureEncoding::otherLayerType);
+    return types;
+}
+
+// Names the first cell of the dataset whose encoding is not finite. Only sums of
+// layer fields can overflow (every stored cell is finite), so the cell is the
+// row's layer sequence.
+void rejectNonFinite(const Eigen::MatrixXd &encoded, const Dataset &dataset, const std::vector<std::string> &names)
+{
+    if (encoded.allFinite())
+        return;
+    for (Eigen::Index r = 0; r < encoded.rows(); ++r) {
+        for (Eigen::Index c = 0; c < encoded.cols(); ++c) {
+            if (std::isfinite(encoded(r, c)))
+                continue;
+            throw io::InputError(dataset.source(), dataset.rowLines()[static_cast<std::size_t>(r)],
+                                 dataset.hasSequence() ? static_cast<std::int64_t>(dataset.sequenceColumnIndex() + 1)
+                                                       : 0,
+                                 "feature " + io::quoteForMessage(names[static_cast<std::size_t>(c)], 60) +
+                                     " is not finite (the layer values add up beyond the largest number)");
+        }
+    }
+}
+
 } // namespace
 
 FeatureEncoder::FeatureEncoder(FeatureEncoding encoding)
@@ -63,17 +118,15 @@ void FeatureEncoder::fit(const Dataset &dataset, const std::vector<Eigen::Index>
         const SequenceColumn &sequence = dataset.sequence();
         mEncoding.sequenceColumn = dataset.sequenceName();
         mEncoding.fieldsPerLayer = sequence.fieldsPerLayer();
-        std::vector<bool> seen(sequence.layerTypes().size(), false);
-        for (Eigen::Index row : trainingRows) {
-            const auto r = static_cast<std::size_t>(row);
-            for (std::size_t layer = sequence.layerBegin(r); layer < sequence.layerEnd(r); ++layer)
-                seen[sequence.layerType(layer)] = true;
-        }
-        for (std::size_t type = 0; type < seen.size(); ++type)
-            if (seen[type])
-                mEncoding.layerTypes.push_back(sequence.layerTypes()[type]);
+        mEncoding.layerTypes = frequentLayerTypes(sequence, trainingRows);
     }
     nameFeatures();
+    EncodedWidth width;
+    width.numeric = mEncoding.numericColumns.size();
+    for (const auto &categorical : mEncoding.categoricals)
+        width.oneHot += categorical.categories.size();
+    width.sequence = mFeatureNames.size() - width.numeric - width.oneHot;
+    checkEncodedWidth(dataset.source(), width);
 }
 
 void FeatureEncoder::nameFeatures()
@@ -131,7 +184,13 @@ Eigen::MatrixXd FeatureEncoder::transform(const Dataset &dataset) const
         throw io::InputError("the layers of column " + io::quoteForMessage(mEncoding.sequenceColumn, 60) + " carry " +
                              std::to_string(sequence.fieldsPerLayer()) + " numbers, the model was trained with " +
                              std::to_string(mEncoding.fieldsPerLayer));
-    const std::vector<std::int32_t> typeToSlot = slotsOf(sequence.layerTypes(), mEncoding.layerTypes);
+    std::vector<std::int32_t> typeToSlot = slotsOf(sequence.layerTypes(), mEncoding.layerTypes);
+    if (mEncoding.countsOtherLayerTypes()) {
+        const auto otherSlot = static_cast<std::int32_t>(mEncoding.layerTypes.size() - 1);
+        for (std::int32_t &slot : typeToSlot)
+            if (slot < 0)
+                slot = otherSlot;
+    }
     const Eigen::Index countColumn = column + 1;
     const Eigen::Index fieldColumn = countColumn + static_cast<Eigen::Index>(mEncoding.layerTypes.size());
     for (Eigen::Index r = 0; r < rows; ++r) {
@@ -149,6 +208,7 @@ Eigen::MatrixXd FeatureEncoder::transform(const Dataset &dataset) const
             }
         }
     }
+    rejectNonFinite(encoded, dataset, mFeatureNames);
     return encoded;
 }
 

@@ -13,6 +13,10 @@ namespace gpumem::data {
 // and applied to another file whose categories are numbered differently.
 struct FeatureEncoding
 {
+    // The name of the one count that the layer types beyond maxLayerTypes share;
+    // when present it is the last entry of layerTypes.
+    static constexpr const char *otherLayerType = "<other>";
+
     struct Categorical
     {
         std::string column;
@@ -24,6 +28,9 @@ struct FeatureEncoding
     std::string sequenceColumn;          // empty when there is none
     std::vector<std::string> layerTypes; // counted layer types, in output order
     int fieldsPerLayer = 0;
+
+    // Returns whether rare and unseen layer types are counted under otherLayerType.
+    bool countsOtherLayerTypes() const { return !layerTypes.empty() && layerTypes.back() == otherLayerType; }
 };
 
 // Turns a Dataset into the flat feature matrix that tabular models need:
@@ -31,7 +38,10 @@ struct FeatureEncoding
 // layer sequence summarised (length, count of each layer type, sum and maximum
 // of each numeric field). Categories and layer types are learned from the
 // training rows only, so nothing about held-out rows leaks into the encoding;
-// values never seen in training encode as all zeros.
+// values never seen in training encode as all zeros. Only the maxLayerTypes most
+// frequent layer types are counted one by one; when there are more, the rest and
+// any type unseen in training share one "<other>" count. The encoded width is
+// held to maxEncodedFeatures (EncodingLimits.h).
 class FeatureEncoder
 {
   public:
@@ -40,10 +50,12 @@ class FeatureEncoder
     explicit FeatureEncoder(FeatureEncoding encoding);
 
     // Learns the categories and layer types present in trainingRows of dataset.
+    // Throws io::InputError when the encoding would exceed maxEncodedFeatures columns.
     void fit(const Dataset &dataset, const std::vector<Eigen::Index> &trainingRows);
 
     // Returns the encoded matrix of every row of dataset: rows × featureNames().size().
-    // Throws io::InputError when dataset lacks a column the encoder was fitted on.
+    // Throws io::InputError when dataset lacks a column the encoder was fitted on, or
+    // when a feature is not finite (layer values whose sum overflows), naming the cell.
     Eigen::MatrixXd transform(const Dataset &dataset) const;
 
     // Column names of the encoded matrix, e.g. "Batch Size", "act=ReLU", "layers.count[linear]".

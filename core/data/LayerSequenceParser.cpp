@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <string>
 
 namespace gpumem::data {
 
@@ -111,6 +112,8 @@ void readTuple(Cursor &cursor, LayerTuple &layer)
     while (cursor.accept(',')) {
         if (cursor.accept(')'))
             break; // trailing comma, as Python allows
+        if (layer.fields.size() == maxFieldsPerLayer)
+            cursor.fail("a layer tuple holds more than " + std::to_string(maxFieldsPerLayer) + " numbers");
         layer.fields.push_back(cursor.readNumber());
         cursor.skipBlanks();
         if (cursor.current() == ')') {
@@ -143,6 +146,8 @@ void parseLayerSequence(std::string_view text, std::vector<LayerTuple> &layers)
     cursor.expect('[', "to open the layer list");
     if (!cursor.accept(']')) {
         for (;;) {
+            if (count == maxLayersPerSequence)
+                cursor.fail("more than " + std::to_string(maxLayersPerSequence) + " layers in one sequence");
             if (count == layers.size())
                 layers.emplace_back();
             readTuple(cursor, layers[count]);

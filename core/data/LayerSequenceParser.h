@@ -30,10 +30,18 @@ class LayerSequenceError : public std::runtime_error
     std::size_t mOffset;
 };
 
+// The most layers one cell may list; longer sequences are rejected before any
+// storage grows, so one cell cannot make the models allocate without bound.
+constexpr std::size_t maxLayersPerSequence = 8192;
+// The most numbers one layer tuple may carry after its type.
+constexpr std::size_t maxFieldsPerLayer = 64;
+
 // Parses a Python-style list of tuples, "[('linear', 1173, 2753031), ('ReLU', 1173, 0)]",
 // into layers (reusing their storage). Each tuple holds a quoted layer type followed by
 // at least one finite number; whitespace and trailing commas are allowed as in Python.
-// Throws LayerSequenceError on anything else. Does not recurse, so any input is safe.
+// Throws LayerSequenceError on anything else, and for more than maxLayersPerSequence
+// layers or maxFieldsPerLayer numbers in a layer. Does not recurse and runs in time
+// linear in the cell, so any input is safe.
 void parseLayerSequence(std::string_view text, std::vector<LayerTuple> &layers);
 
 // Returns true when text, after leading blanks, starts like a layer sequence ('[').

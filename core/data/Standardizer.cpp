@@ -48,14 +48,21 @@ void Standardizer::fit(const Eigen::MatrixXd &features, const std::vector<Eigen:
     }
     const Eigen::MatrixXd values = logged(features);
     mMeans = Eigen::RowVectorXd::Zero(columns);
-    for (Eigen::Index row : trainingRows)
-        mMeans += values.row(row);
-    mMeans /= static_cast<double>(trainingRows.size());
-    // Two passes (mean, then squared deviations) stay accurate for large values like byte counts.
-    Eigen::RowVectorXd squares = Eigen::RowVectorXd::Zero(columns);
-    for (Eigen::Index row : trainingRows)
-        squares += (values.row(row) - mMeans).array().square().matrix();
-    mScales = (squares / static_cast<double>(trainingRows.size())).array().sqrt().matrix();
+    mScales = Eigen::RowVectorXd::Zero(columns);
+    Eigen::VectorXd column(static_cast<Eigen::Index>(trainingRows.size()));
+    for (Eigen::Index c = 0; c < columns; ++c) {
+        for (std::size_t i = 0; i < trainingRows.size(); ++i)
+            column[static_cast<Eigen::Index>(i)] = values(trainingRows[i], c);
+        // Statistics of the column divided by a power of two (exactly) cannot
+        // overflow, even for values near the largest double.
+        const double unit = powerOfTwoScale(column);
+        column /= unit;
+        const double mean = column.mean();
+        // Two passes (mean, then squared deviations) stay accurate for large values like byte counts.
+        const double variance = (column.array() - mean).square().mean();
+        mMeans[c] = mean * unit;
+        mScales[c] = std::sqrt(variance) * unit;
+    }
     for (Eigen::Index c = 0; c < columns; ++c)
         if (!(mScales[c] > 1e-12 * std::max(1.0, std::fabs(mMeans[c]))))
             mScales[c] = 1.0;
@@ -65,7 +72,20 @@ Eigen::MatrixXd Standardizer::transform(const Eigen::MatrixXd &features) const
 {
     if (features.cols() != mMeans.size())
         throw std::invalid_argument("Standardizer::transform: column count differs from fit");
-    return ((logged(features).rowwise() - mMeans).array().rowwise() / mScales.array()).matrix();
+    // Halving both sides first (exact) keeps x - mean finite even for opposite values near the largest double.
+    const Eigen::MatrixXd halved = logged(features) * 0.5;
+    return (((halved.rowwise() - mMeans * 0.5).array().rowwise() / mScales.array()) * 2.0).matrix();
+}
+
+double powerOfTwoScale(const Eigen::Ref<const Eigen::VectorXd> &values)
+{
+    const double largest = values.size() == 0 ? 0.0 : values.cwiseAbs().maxCoeff();
+    if (!(largest > 0.0) || !std::isfinite(largest))
+        return 1.0;
+    int exponent = 0;
+    std::frexp(largest, &exponent); // largest = m * 2^exponent with m in [0.5, 1)
+    // 2^(exponent - 1) is representable even for the largest double, where 2^exponent is not.
+    return std::ldexp(1.0, exponent - 1);
 }
 
 } // namespace gpumem::data

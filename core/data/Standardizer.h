@@ -11,7 +11,8 @@ namespace gpumem::data {
 // whose training values are non-negative and reach above 100 (byte counts,
 // parameters, batch sizes), so that values spanning orders of magnitude become
 // comparable. Constant columns are centred and left unscaled, so they become zero
-// instead of dividing by zero.
+// instead of dividing by zero. Values up to the largest double (1e308) give finite
+// statistics and finite standardized values: no sum or difference overflows.
 class Standardizer
 {
   public:
@@ -36,5 +37,9 @@ class Standardizer
     Eigen::RowVectorXd mMeans;
     Eigen::RowVectorXd mScales;
 };
+
+// Returns a power of two near the largest magnitude in values (1 when they are
+// all zero), so that dividing by it is exact and leaves every value in (-2, 2).
+double powerOfTwoScale(const Eigen::Ref<const Eigen::VectorXd> &values);
 
 } // namespace gpumem::data

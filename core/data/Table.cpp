@@ -1,5 +1,7 @@
 #include "data/Table.h"
 
+#include "io/InputError.h"
+
 #include <cmath>
 
 namespace gpumem::data {
@@ -28,9 +30,11 @@ bool Column::isBad(std::size_t row) const
     return true;
 }
 
-Table::Table(std::string source, char delimiter, std::vector<Column> columns, std::vector<std::int64_t> rowLines)
+Table::Table(std::string source, char delimiter, std::vector<Column> columns, std::vector<std::int64_t> rowLines,
+             bool decimalComma)
     : mSource(std::move(source))
     , mDelimiter(delimiter)
+    , mDecimalComma(decimalComma)
     , mColumns(std::move(columns))
     , mRowLines(std::move(rowLines))
 {
@@ -53,6 +57,21 @@ std::string Table::columnNameList() const
         list += column.name;
     }
     return list;
+}
+
+std::vector<std::string> Table::nonNumericCellNotes() const
+{
+    std::vector<std::string> notes;
+    for (const auto &column : mColumns) {
+        if (column.type != ColumnType::Numeric || column.nonNumericCount == 0 || !column.firstNonNumericCell)
+            continue;
+        const std::int64_t count = column.nonNumericCount;
+        notes.push_back("column " + io::quoteForMessage(column.name, 60) + " is numeric except for " +
+                        std::to_string(count) + (count == 1 ? " cell: line " : " cells, first: line ") +
+                        std::to_string(column.firstNonNumericCell->line) + ' ' +
+                        io::quoteForMessage(column.firstNonNumericValue));
+    }
+    return notes;
 }
 
 } // namespace gpumem::data

@@ -47,9 +47,12 @@ struct Column
     std::int64_t missingCount = 0; // empty, NA, NaN, null, None cells
     std::int64_t invalidCount = 0; // non-finite numbers, malformed sequences
     std::optional<BadCell> firstBadCell;
-    // Numeric columns keep none; others the first cell that is not a number,
-    // which explains why the column cannot be a target.
+    // The first cell that is not a number, which explains why a text column cannot
+    // be a target; in a numeric column, the first of nonNumericCount stray cells.
     std::optional<BadCell> firstNonNumericCell;
+    std::string firstNonNumericValue; // that cell's text, cut to 40 bytes for messages
+    // Numeric columns: present cells that are not numbers (each also counted invalid).
+    std::int64_t nonNumericCount = 0;
 
     // Returns whether the cell of row is missing or invalid.
     bool isBad(std::size_t row) const;
@@ -59,10 +62,13 @@ struct Column
 class Table
 {
   public:
-    Table(std::string source, char delimiter, std::vector<Column> columns, std::vector<std::int64_t> rowLines);
+    Table(std::string source, char delimiter, std::vector<Column> columns, std::vector<std::int64_t> rowLines,
+          bool decimalComma = false);
 
     const std::string &source() const { return mSource; }
     char delimiter() const { return mDelimiter; }
+    // Whether numbers were read with a decimal comma ("1,5").
+    bool decimalComma() const { return mDecimalComma; }
     std::size_t rowCount() const { return mRowLines.size(); }
     std::size_t columnCount() const { return mColumns.size(); }
     const std::vector<Column> &columns() const { return mColumns; }
@@ -75,10 +81,14 @@ class Table
     std::optional<std::size_t> columnIndex(std::string_view name) const;
     // Returns the column names joined by ", ", for error messages.
     std::string columnNameList() const;
+    // Returns one line per numeric column that holds stray text cells, e.g.
+    // "column 'batch' is numeric except for 1 cell: line 17 '1,5'".
+    std::vector<std::string> nonNumericCellNotes() const;
 
   private:
     std::string mSource;
     char mDelimiter;
+    bool mDecimalComma;
     std::vector<Column> mColumns;
     std::vector<std::int64_t> mRowLines;
 };

@@ -82,13 +82,24 @@ bool overflows(std::string_view number)
     return magnitude > 0;
 }
 
-// Classifies a cell and, for numbers, parses it. Locale-independent.
-CellKind classifyCell(std::string_view raw, double &number)
+// Classifies a cell and, for numbers, parses it. Locale-independent: with a
+// decimal comma, "1,5" is read as 1.5 and any '.' makes the cell text, since
+// "1.234,5" could mean either thousands or decimals. scratch holds the rewritten digits.
+CellKind classifyCell(std::string_view raw, double &number, bool decimalComma, std::string &scratch)
 {
     const std::string_view text = trimmed(raw);
     if (isMissingToken(text))
         return CellKind::Missing;
     std::string_view digits = text;
+    if (decimalComma) {
+        if (digits.find('.') != std::string_view::npos)
+            return CellKind::Text;
+        if (digits.find(',') != std::string_view::npos) {
+            scratch.assign(digits);
+            std::replace(scratch.begin(), scratch.end(), ',', '.');
+            digits = scratch;
+        }
+    }
     if (digits.front() == '+')
         digits.remove_prefix(1);
     const auto result = std::from_chars(digits.data(), digits.data() + digits.size(), number);
@@ -106,17 +117,32 @@ CellKind classifyCell(std::string_view raw, double &number)
     return std::isfinite(number) ? CellKind::Number : CellKind::NonFinite;
 }
 
+bool isNumber(CellKind kind)
+{
+    return kind == CellKind::Number || kind == CellKind::NonFinite;
+}
+
+// How a column's cells read as numbers under one decimal mark.
+struct NumberProfile
+{
+    std::int64_t numeric = 0; // finite or not
+    std::optional<BadCell> firstNonNumeric;
+    std::string firstNonNumericValue;
+};
+
 // What the first pass learns about a column, in bounded memory.
 struct ColumnProfile
 {
     std::int64_t present = 0;
-    std::int64_t numeric = 0; // finite or not
+    NumberProfile withPoint;
+    NumberProfile withComma; // only counted while a decimal comma is possible
     std::int64_t sequenceLike = 0;
     // Upper bounds on the layers and numbers of sequence cells, so that pass two
     // reserves once instead of doubling vectors of hundreds of megabytes.
     std::size_t openParentheses = 0;
     std::size_t commas = 0;
-    std::optional<BadCell> firstNonNumeric;
+
+    const NumberProfile &numbers(bool decimalComma) const { return decimalComma ? withComma : withPoint; }
 };
 
 std::vector<std::string> readHeader(CsvReader &reader, const std::string &source)
@@ -151,14 +177,19 @@ void checkFieldCount(const CsvReader &reader, const std::vector<std::string> &fi
 
 // Pass one tells numbers, sequences and text apart; categorical versus
 // identifier is decided after pass two, from the dictionary it builds anyway.
-ColumnType decideType(const ColumnProfile &profile)
+// A column of numbers with a few stray cells ("1,5", "0x10") stays numeric, so
+// that one typo becomes a bad cell instead of a one-hot column of every value.
+ColumnType decideType(const ColumnProfile &profile, bool decimalComma)
 {
     if (profile.present == 0)
         return ColumnType::Empty;
-    if (profile.numeric == profile.present)
+    const std::int64_t numeric = profile.numbers(decimalComma).numeric;
+    if (numeric == profile.present)
         return ColumnType::Numeric;
     if (profile.sequenceLike == profile.present)
         return ColumnType::Sequence;
+    if (static_cast<double>(numeric) >= numericShare * static_cast<double>(profile.present))
+        return ColumnType::Numeric;
     return ColumnType::Categorical;
 }
 
@@ -199,6 +230,7 @@ class TwoPassLoader
         mDelimiter = reader.delimiter();
         mHeader = readHeader(reader, mSource);
         std::vector<ColumnProfile> profiles(mHeader.size());
+        mCommaPossible = mOptions.decimalComma.value_or(mDelimiter == ';');
         std::vector<std::string> fields;
         while (reader.readRecord(fields)) {
             checkFieldCount(reader, fields, mHeader.size());
@@ -208,25 +240,49 @@ class TwoPassLoader
         }
         if (mRowCount == 0)
             throw io::InputError(mSource, 0, 0, "the file has a header but no data rows");
+        // Detected only when unambiguous: decimal commas seen and not one decimal point.
+        mDecimalComma =
+            mOptions.decimalComma.value_or(mCommaPossible && mCommaDecimalCells > 0 && mPointDecimalCells == 0);
         return profiles;
+    }
+
+    static void countNumber(NumberProfile &profile, CellKind kind, const std::string &cell, std::int64_t line)
+    {
+        if (isNumber(kind)) {
+            ++profile.numeric;
+        } else if (!profile.firstNonNumeric) {
+            profile.firstNonNumeric = BadCell{line, "not a number: " + io::quoteForMessage(cell)};
+            // Cut on a character boundary: the text goes into JSON reports as it is.
+            std::size_t cut = std::min<std::size_t>(cell.size(), 40);
+            while (cut > 0 && cut < cell.size() && (static_cast<unsigned char>(cell[cut]) & 0xC0) == 0x80)
+                --cut;
+            profile.firstNonNumericValue = cell.substr(0, cut);
+        }
     }
 
     void profileCell(ColumnProfile &profile, const std::string &cell, std::int64_t line)
     {
         double number = 0.0;
-        const CellKind kind = classifyCell(cell, number);
+        const CellKind kind = classifyCell(cell, number, false, mScratch);
         if (kind == CellKind::Missing)
             return;
         ++profile.present;
-        if (kind == CellKind::Number || kind == CellKind::NonFinite) {
-            ++profile.numeric;
-        } else if (!profile.firstNonNumeric) {
-            profile.firstNonNumeric = BadCell{line, "not a number: " + io::quoteForMessage(cell)};
+        countNumber(profile.withPoint, kind, cell, line);
+        if (mCommaPossible) {
+            const CellKind commaKind = classifyCell(cell, number, true, mScratch);
+            countNumber(profile.withComma, commaKind, cell, line);
+            if (isNumber(kind) && cell.find('.') != std::string::npos)
+                ++mPointDecimalCells;
+            if (isNumber(commaKind) && cell.find(',') != std::string::npos)
+                ++mCommaDecimalCells;
         }
         if (looksLikeLayerSequence(cell)) {
             ++profile.sequenceLike;
-            profile.openParentheses += static_cast<std::size_t>(std::count(cell.begin(), cell.end(), '('));
-            profile.commas += static_cast<std::size_t>(std::count(cell.begin(), cell.end(), ','));
+            // No cell may reserve more than the parser would ever accept from it.
+            constexpr std::size_t maxNumbers = maxLayersPerSequence * maxFieldsPerLayer;
+            profile.openParentheses +=
+                std::min(static_cast<std::size_t>(std::count(cell.begin(), cell.end(), '(')), maxLayersPerSequence);
+            profile.commas += std::min(static_cast<std::size_t>(std::count(cell.begin(), cell.end(), ',')), maxNumbers);
         }
     }
 
@@ -236,8 +292,12 @@ class TwoPassLoader
         for (std::size_t i = 0; i < columns.size(); ++i) {
             columns[i].name = mHeader[i];
             columns[i].index = i;
-            columns[i].type = decideType(profiles[i]);
-            columns[i].firstNonNumericCell = profiles[i].firstNonNumeric;
+            const NumberProfile &numbers = profiles[i].numbers(mDecimalComma);
+            columns[i].type = decideType(profiles[i], mDecimalComma);
+            columns[i].firstNonNumericCell = numbers.firstNonNumeric;
+            columns[i].firstNonNumericValue = numbers.firstNonNumericValue;
+            if (columns[i].type == ColumnType::Numeric)
+                columns[i].nonNumericCount = profiles[i].present - numbers.numeric;
             reserveStorage(columns[i], profiles[i]);
         }
         std::vector<std::unordered_map<std::string, std::int32_t>> categoryCodes(columns.size());
@@ -259,7 +319,7 @@ class TwoPassLoader
         for (Column &column : columns)
             if (column.type == ColumnType::Categorical)
                 column.type = textColumnType(column, mOptions.categoricalLimit);
-        return Table(mSource, mDelimiter, std::move(columns), std::move(rowLines));
+        return Table(mSource, mDelimiter, std::move(columns), std::move(rowLines), mDecimalComma);
     }
 
     void reserveStorage(Column &column, const ColumnProfile &profile) const
@@ -286,7 +346,7 @@ class TwoPassLoader
                    std::int64_t line)
     {
         double number = 0.0;
-        const CellKind kind = classifyCell(cell, number);
+        const CellKind kind = classifyCell(cell, number, mDecimalComma, mScratch);
         if (kind == CellKind::Missing) {
             ++column.missingCount;
             noteBadCell(column, line, "missing value in " + columnLabel(column.name));
@@ -297,6 +357,12 @@ class TwoPassLoader
                 ++column.invalidCount;
                 noteBadCell(column, line,
                             io::quoteForMessage(cell) + " is not a finite number (" + columnLabel(column.name) + ")");
+            } else if (kind == CellKind::Text) {
+                ++column.invalidCount;
+                noteBadCell(column, line,
+                            io::quoteForMessage(cell) + " is not a number (" + columnLabel(column.name) +
+                                " is numeric except for " + std::to_string(column.nonNumericCount) +
+                                (column.nonNumericCount == 1 ? " cell)" : " cells)"));
             }
             column.numbers.push_back(kind == CellKind::Number ? number : std::numeric_limits<double>::quiet_NaN());
             break;
@@ -326,6 +392,14 @@ class TwoPassLoader
     {
         try {
             parseLayerSequence(cell, mLayers);
+            if (const int field = overflowingField(mLayers)) {
+                noteBadCell(column, line,
+                            "the layer values in " + columnLabel(column.name) + " (number " + std::to_string(field) +
+                                " of each layer) add up beyond the largest number");
+                ++column.invalidCount;
+                column.sequences.appendAbsentRow();
+                return;
+            }
             column.sequences.appendRow(mLayers);
             return;
         } catch (const LayerSequenceError &error) {
@@ -340,10 +414,33 @@ class TwoPassLoader
         column.sequences.appendAbsentRow();
     }
 
+    // The 1-based field whose sum over the layers is not finite, or 0. The feature
+    // encoder sums each field the same way, so a sequence accepted here encodes finitely.
+    int overflowingField(const std::vector<LayerTuple> &layers)
+    {
+        mSums.clear();
+        for (const LayerTuple &layer : layers) {
+            if (mSums.size() < layer.fields.size())
+                mSums.resize(layer.fields.size(), 0.0);
+            for (std::size_t field = 0; field < layer.fields.size(); ++field)
+                mSums[field] += layer.fields[field];
+        }
+        for (std::size_t field = 0; field < mSums.size(); ++field)
+            if (!std::isfinite(mSums[field]))
+                return static_cast<int>(field + 1);
+        return 0;
+    }
+
     StreamOpener mOpen;
     std::string mSource;
     TableLoadOptions mOptions;
     char mDelimiter = ',';
+    bool mCommaPossible = false;
+    bool mDecimalComma = false;
+    std::int64_t mPointDecimalCells = 0;
+    std::int64_t mCommaDecimalCells = 0;
+    std::string mScratch;      // rewritten digits of a decimal-comma cell
+    std::vector<double> mSums; // per-field sums of one layer sequence
     std::vector<std::string> mHeader;
     std::size_t mRowCount = 0;
     std::vector<LayerTuple> mLayers; // reused across cells to avoid reallocations
@@ -353,10 +450,15 @@ class TwoPassLoader
 
 Table loadTable(const std::string &path, const TableLoadOptions &options)
 {
-    std::error_code error;
-    if (std::filesystem::is_directory(path, error))
-        throw io::InputError(path, 0, 0, "is a folder, not a CSV file");
     auto open = [path]() -> std::unique_ptr<std::istream> {
+        // The file is read twice and must not be endless: a device such as /dev/zero
+        // or a pipe is refused before a byte is read, on each pass.
+        std::error_code error;
+        const auto status = std::filesystem::status(path, error);
+        if (!error && std::filesystem::is_directory(status))
+            throw io::InputError(path, 0, 0, "is a folder, not a CSV file");
+        if (!error && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+            throw io::InputError(path, 0, 0, "is not a regular file (a device, pipe or socket), not a CSV file");
         auto file = std::make_unique<std::ifstream>(path, std::ios::binary);
         if (!*file)
             throw io::InputError(path, 0, 0, "cannot open the file for reading");

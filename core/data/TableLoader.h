@@ -5,6 +5,7 @@
 #include <functional>
 #include <istream>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace gpumem::data {
@@ -13,15 +14,24 @@ struct TableLoadOptions
 {
     char delimiter = 0;                // 0 detects comma, semicolon or tab
     std::size_t categoricalLimit = 50; // more distinct strings than this make an identifier column
+    // Whether numbers use a decimal comma ("1,5"); unset detects it: a semicolon-separated
+    // file whose numbers have decimal commas and never a decimal point.
+    std::optional<bool> decimalComma;
 };
+
+// A column counts as numeric when at least this share of its present cells are
+// numbers; the other cells are then invalid (bad) cells, not categories.
+constexpr double numericShare = 0.9;
 
 // Loads a CSV file with a header row into typed columns. The file is streamed
 // twice: once to infer each column's type from every cell, once to store the
 // typed values, so memory holds the typed table and one record, never the text.
-// Throws io::InputError (file, line, column, reason) for an empty file, a header
-// without rows, duplicate column names, ragged rows and malformed CSV. Missing and
-// non-finite cells are not errors here: they are counted per column (Column::isBad)
-// and judged later by the bad-cell policy, where roles are known.
+// Throws io::InputError (file, line, column, reason) for a path that is not a
+// regular file (a folder, device or pipe), an empty file, a header without rows,
+// duplicate column names, ragged rows and malformed CSV or UTF-8. Missing and
+// non-finite cells, text in a mostly numeric column, and layer sequences whose
+// values add up beyond the largest number are not errors here: they are counted
+// per column (Column::isBad) and judged later by the bad-cell policy, where roles are known.
 Table loadTable(const std::string &path, const TableLoadOptions &options = {});
 
 // Loads CSV text held in memory; sourceName names it in error messages.

@@ -1,5 +1,6 @@
 #include "data/TargetTransform.h"
 
+#include "data/Standardizer.h"
 #include "io/InputError.h"
 
 #include <cmath>
@@ -11,26 +12,27 @@ void TargetTransform::fit(const Eigen::VectorXd &target, const std::vector<Eigen
 {
     if (trainingRows.empty())
         throw std::invalid_argument("TargetTransform::fit needs at least one training row");
-    double sum = 0.0;
-    for (Eigen::Index row : trainingRows) {
-        if (mUseLog1p && !(target[row] > -1.0))
-            throw io::InputError("log1p target transform needs targets above -1, found " + std::to_string(target[row]));
-        sum += mUseLog1p ? std::log1p(target[row]) : target[row];
+    Eigen::VectorXd values(static_cast<Eigen::Index>(trainingRows.size()));
+    for (std::size_t i = 0; i < trainingRows.size(); ++i) {
+        const double value = target[trainingRows[i]];
+        if (mUseLog1p && !(value > -1.0))
+            throw io::InputError("log1p target transform needs targets above -1, found " + std::to_string(value));
+        values[static_cast<Eigen::Index>(i)] = mUseLog1p ? std::log1p(value) : value;
     }
-    mMean = sum / static_cast<double>(trainingRows.size());
-    double squares = 0.0;
-    for (Eigen::Index row : trainingRows) {
-        const double deviation = (mUseLog1p ? std::log1p(target[row]) : target[row]) - mMean;
-        squares += deviation * deviation;
-    }
-    mScale = std::sqrt(squares / static_cast<double>(trainingRows.size()));
+    // Divided by a power of two (exactly), sums of targets near 1e308 stay finite.
+    const double unit = powerOfTwoScale(values);
+    values /= unit;
+    const double mean = values.mean();
+    mMean = mean * unit;
+    mScale = std::sqrt((values.array() - mean).square().mean()) * unit;
     if (!(mScale > 0.0))
         mScale = 1.0;
 }
 
 double TargetTransform::forward(double value) const
 {
-    return ((mUseLog1p ? std::log1p(value) : value) - mMean) / mScale;
+    // Halved first (exactly) so that value - mean cannot overflow.
+    return ((mUseLog1p ? std::log1p(value) : value) * 0.5 - mMean * 0.5) / mScale * 2.0;
 }
 
 double TargetTransform::inverse(double value) const

@@ -2,6 +2,9 @@
 
 #include "io/InputError.h"
 #include "models/RegressorRegistry.h"
+#include "training/KernelThreads.h"
+
+#include <c10/util/Exception.h>
 
 #include <algorithm>
 #include <atomic>
@@ -11,7 +14,7 @@
 #include <limits>
 #include <memory>
 #include <mutex>
-#include <stdexcept>
+#include <sstream>
 #include <thread>
 
 namespace gpumem::evaluation {
@@ -27,18 +30,23 @@ double secondsSince(Clock::time_point start)
 
 std::vector<Split> splitsFor(Eigen::Index rows, const ExperimentSettings &settings)
 {
-    try {
-        if (settings.testFraction > 0.0)
-            return {holdOutSplit(rows, settings.testFraction, settings.seed)};
-        return kFoldSplits(rows, settings.folds, settings.seed);
-    } catch (const std::invalid_argument &) {
-        if (settings.testFraction > 0.0)
-            throw io::InputError("a hold-out of " + std::to_string(settings.testFraction) +
-                                 " needs at least 2 rows and a fraction inside (0, 1); the data has " +
-                                 std::to_string(rows) + " rows");
-        throw io::InputError(std::to_string(settings.folds) + "-fold cross-validation needs 2 to " +
-                             std::to_string(rows) + " folds (one per row at most)");
-    }
+    // The split functions refuse too few rows or folds with io::InputError, in words for the user.
+    if (settings.testFraction > 0.0)
+        return {holdOutSplit(rows, settings.testFraction, settings.seed)};
+    return kFoldSplits(rows, settings.folds, settings.seed);
+}
+
+// Returns the first non-blank line of a failure: LibTorch and XGBoost append
+// stack traces of dozens of lines, which would bury the reason in the report.
+std::string failureLine(const std::exception &error)
+{
+    const auto *torchError = dynamic_cast<const c10::Error *>(&error);
+    std::istringstream lines(torchError ? torchError->what_without_backtrace() : error.what());
+    std::string line;
+    while (std::getline(lines, line))
+        if (line.find_first_not_of(" \t\r") != std::string::npos)
+            return line.substr(line.find_first_not_of(" \t\r"));
+    return "failed";
 }
 
 // Forwards one fit's training progress to the experiment observer, tagged with
@@ -82,14 +90,8 @@ template <typename Field> RegressionMetrics combine(const std::vector<FoldResult
             values.push_back(fold.metrics.*member);
         combined.*member = field(values);
     };
-    apply(&RegressionMetrics::mse);
-    apply(&RegressionMetrics::rmse);
-    apply(&RegressionMetrics::mae);
-    apply(&RegressionMetrics::r2);
-    apply(&RegressionMetrics::mape);
-    apply(&RegressionMetrics::maxError);
-    apply(&RegressionMetrics::underRate);
-    apply(&RegressionMetrics::overAllocation);
+    for (const auto &metric : metricDescriptions())
+        apply(metric.member);
     return combined;
 }
 
@@ -248,6 +250,9 @@ ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSet
     };
 
     const auto worker = [&]() {
+        // Pinned before any fit: a worker thread's first LibTorch operation would otherwise
+        // take whatever thread count another fit had set at that moment.
+        const training::KernelThreadsGuard kernelThreads(settings.compute.threads);
         for (;;) {
             const std::size_t job = nextJob.fetch_add(1);
             if (job >= jobCount || sharedControl.isCancelled())
@@ -272,12 +277,15 @@ ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSet
                 // breakdown) leaves the others to finish; the result names it.
                 const std::lock_guard lock(observerMutex);
                 if (failureOf[m].empty())
-                    failureOf[m] = error.what()[0] ? error.what() : "failed";
+                    failureOf[m] = failureLine(error);
             }
         }
     };
 
-    const int workers = std::clamp(settings.parallelFits, 1, static_cast<int>(std::max<std::size_t>(jobCount, 1)));
+    // More workers than hardware threads only wait on one another.
+    const auto hardware = static_cast<std::size_t>(std::max(1u, std::thread::hardware_concurrency()));
+    const int workers =
+        std::clamp(settings.parallelFits, 1, static_cast<int>(std::max<std::size_t>(std::min(jobCount, hardware), 1)));
     std::vector<std::thread> threads;
     for (int i = 1; i < workers; ++i)
         threads.emplace_back(worker);

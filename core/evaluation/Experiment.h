@@ -32,7 +32,8 @@ struct ExperimentSettings
     double testFraction = 0.0;
     std::uint64_t seed = 42; // the splits and every model's own seed
     models::ComputeSettings compute;
-    // How many (model, fold) fits run at the same time. Results never depend on it.
+    // How many (model, fold) fits run at the same time, at most one per hardware
+    // thread. Results never depend on it.
     int parallelFits = 1;
 };
 

@@ -1,5 +1,7 @@
 #include "evaluation/Metrics.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -30,6 +32,23 @@ void requireComparable(const ConstVectorRef &actual, const ConstVectorRef &predi
     }
 }
 
+// The q-quantile of |actual − predicted| with linear interpolation between order
+// statistics (NumPy's default), so reports agree with numpy.percentile.
+double percentileOfAbsoluteErrors(const ConstVectorRef &actual, const ConstVectorRef &predicted, double q)
+{
+    std::vector<double> errors(static_cast<std::size_t>(actual.size()));
+    for (Eigen::Index row = 0; row < actual.size(); ++row)
+        errors[static_cast<std::size_t>(row)] = std::abs(actual[row] - predicted[row]);
+    const double position = q * static_cast<double>(errors.size() - 1);
+    const auto below = static_cast<std::size_t>(std::floor(position));
+    const std::size_t above = std::min(below + 1, errors.size() - 1);
+    std::nth_element(errors.begin(), errors.begin() + static_cast<std::ptrdiff_t>(below), errors.end());
+    const double lower = errors[below];
+    const double upper =
+        above == below ? lower : *std::min_element(errors.begin() + static_cast<std::ptrdiff_t>(above), errors.end());
+    return lower + (position - static_cast<double>(below)) * (upper - lower);
+}
+
 bool containsNotANumber(const ConstVectorRef &values)
 {
     // An index loop rather than begin()/end(), which Eigen only offers from 3.4 on.
@@ -50,8 +69,7 @@ RegressionMetrics computeMetrics(const ConstVectorRef &actual, const ConstVector
     // A diverged model predicts NaN; answering NaN everywhere makes that visible
     // instead of letting comparisons silently count such rows as hits.
     if (containsNotANumber(actual) || containsNotANumber(predicted)) {
-        return RegressionMetrics{kNotANumber, kNotANumber, kNotANumber, kNotANumber,
-                                 kNotANumber, kNotANumber, kNotANumber, kNotANumber};
+        return filledMetrics(kNotANumber);
     }
 
     const Eigen::Index rowCount = actual.size();
@@ -104,6 +122,7 @@ RegressionMetrics computeMetrics(const ConstVectorRef &actual, const ConstVector
     metrics.mape =
         relativeErrorCount == 0 ? kNotANumber : 100.0 * relativeErrorSum / static_cast<double>(relativeErrorCount);
     metrics.maxError = maxError;
+    metrics.p95Error = percentileOfAbsoluteErrors(actual, predicted, 0.95);
     metrics.underRate = static_cast<double>(underCount) / count;
     metrics.overAllocation = overAllocationSum / count;
     return metrics;
@@ -175,15 +194,24 @@ std::vector<double> uniformBinEdges(double width, double upTo)
 
 const std::vector<MetricDescription> &metricDescriptions()
 {
+    using Group = MetricGroup;
+    using Style = MetricStyle;
+    // key, title, short title, unit, higher is better, crowns best, summary, group, style, member
     static const std::vector<MetricDescription> descriptions = {
-        {"mse", "MSE", "MiB²", false, &RegressionMetrics::mse},
-        {"rmse", "RMSE", "MiB", false, &RegressionMetrics::rmse},
-        {"mae", "MAE", "MiB", false, &RegressionMetrics::mae},
-        {"r2", "R²", "", true, &RegressionMetrics::r2},
-        {"mape", "MAPE", "%", false, &RegressionMetrics::mape},
-        {"max_error", "Max error", "MiB", false, &RegressionMetrics::maxError},
-        {"under_rate", "Under-prediction rate", "", false, &RegressionMetrics::underRate},
-        {"over_alloc", "Mean over-allocation", "MiB", false, &RegressionMetrics::overAllocation},
+        {"mse", "MSE", "MSE", "MiB²", false, true, true, Group::Accuracy, Style::Significant, &RegressionMetrics::mse},
+        {"rmse", "RMSE", "RMSE", "MiB", false, true, true, Group::Accuracy, Style::Significant,
+         &RegressionMetrics::rmse},
+        {"mae", "MAE", "MAE", "MiB", false, true, true, Group::Accuracy, Style::Significant, &RegressionMetrics::mae},
+        {"r2", "R²", "R²", "", true, true, true, Group::Accuracy, Style::Score, &RegressionMetrics::r2},
+        {"mape", "MAPE", "MAPE", "%", false, true, false, Group::Risk, Style::Percent, &RegressionMetrics::mape},
+        {"max_error", "Max error", "max err", "MiB", false, true, false, Group::Risk, Style::Significant,
+         &RegressionMetrics::maxError},
+        {"p95_error", "95th-percentile error", "p95 err", "MiB", false, true, false, Group::Risk, Style::Significant,
+         &RegressionMetrics::p95Error},
+        {"under_rate", "Under-prediction rate", "under", "", false, false, true, Group::Risk, Style::Share,
+         &RegressionMetrics::underRate},
+        {"over_alloc", "Mean over-allocation", "over", "MiB", false, false, false, Group::Risk, Style::Significant,
+         &RegressionMetrics::overAllocation},
     };
     return descriptions;
 }
@@ -194,6 +222,41 @@ const MetricDescription &metricDescription(const std::string &key)
         if (key == description.key)
             return description;
     throw std::invalid_argument("unknown metric '" + key + "'");
+}
+
+std::string formatMetric(const MetricDescription &metric, double value)
+{
+    if (std::isnan(value))
+        return "n/a";
+    switch (metric.style) {
+    case MetricStyle::Score: return fmt::format("{:.5f}", value);
+    case MetricStyle::Share: return fmt::format("{:.1f}%", 100.0 * value);
+    case MetricStyle::Percent: return fmt::format("{:.2f}%", value);
+    case MetricStyle::Significant: break;
+    }
+    return formatSignificant(value, 4);
+}
+
+std::string formatSignificant(double value, int digits)
+{
+    if (std::isnan(value))
+        return "n/a";
+    if (std::isinf(value))
+        return value > 0 ? "inf" : "-inf";
+    if (value == 0.0)
+        return "0";
+    const int magnitude = static_cast<int>(std::floor(std::log10(std::abs(value))));
+    if (magnitude >= 12 || magnitude < -6)
+        return fmt::format("{:.{}g}", value, digits);
+    return fmt::format("{:.{}f}", value, std::max(0, digits - 1 - magnitude));
+}
+
+RegressionMetrics filledMetrics(double value)
+{
+    RegressionMetrics metrics;
+    for (const auto &metric : metricDescriptions())
+        metrics.*metric.member = value;
+    return metrics;
 }
 
 } // namespace gpumem::evaluation

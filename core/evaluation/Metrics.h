@@ -19,27 +19,64 @@ struct RegressionMetrics
     double mape =
         0.0; // Mean absolute percentage error in percent, over rows whose actual value is not 0; NaN if there are none.
     double maxError = 0.0;       // Largest absolute error, MiB.
+    double p95Error = 0.0;       // 95th percentile of the absolute errors (linear interpolation), MiB.
     double underRate = 0.0;      // Share (0..1) of rows predicted below the actual value: the out-of-memory risk.
     double overAllocation = 0.0; // Mean over all rows of max(predicted - actual, 0): MiB reserved beyond need.
 };
 
-// How one metric of RegressionMetrics is named and read, so reports, the
-// command line and the workbench label and rank it the same way.
+// Which table a metric belongs to: the paper's accuracy table or the scheduler's
+// view of the out-of-memory risk.
+enum class MetricGroup
+{
+    Accuracy,
+    Risk,
+};
+
+// How a metric's value is written for people.
+enum class MetricStyle
+{
+    Significant, // 4 significant digits, e.g. "18.95", "359.1"
+    Score,       // 5 decimals, e.g. "0.99812" (R²)
+    Share,       // a 0..1 share as a percentage with one decimal, e.g. "47.2%"
+    Percent,     // a value already in percent, two decimals, e.g. "3.14%"
+};
+
+// The one description of a metric of RegressionMetrics. Everything that computes
+// means over folds, fills in missing values, prints, charts, saves or reads
+// metrics loops over metricDescriptions(), so adding a metric means adding a
+// member, its computation and its description here, and nothing else.
 struct MetricDescription
 {
-    const char *key;     // the report key, e.g. "under_rate"
-    const char *title;   // for people, e.g. "Under-prediction rate"
-    const char *unit;    // e.g. "MiB", "MiB²", "%" (empty when unitless)
-    bool higherIsBetter; // true only for R²
+    const char *key;        // the report key, e.g. "under_rate"
+    const char *title;      // for people, e.g. "Under-prediction rate"
+    const char *shortTitle; // for narrow table columns, e.g. "under"
+    const char *unit;       // e.g. "MiB", "MiB²", "%" (empty when unitless)
+    bool higherIsBetter;    // true only for R²
+    // Whether the best model on this metric is highlighted. Not for the risk
+    // metrics: a lower under-prediction rate alone can mean memory wasted.
+    bool crownsBest;
+    bool summary; // one of the headline metrics: the command line's table and the charts
+    MetricGroup group;
+    MetricStyle style;
     double RegressionMetrics::*member;
 };
 
 // Returns every metric in report order: mse, rmse, mae, r2, mape, max_error,
-// under_rate, over_alloc. Thread-safe.
+// p95_error, under_rate, over_alloc. Thread-safe.
 const std::vector<MetricDescription> &metricDescriptions();
 
 // Returns the description of key; throws std::invalid_argument for an unknown key.
 const MetricDescription &metricDescription(const std::string &key);
+
+// Returns value as metric's style writes it, e.g. "18.95", "0.99812", "47.2%"; NaN gives "n/a".
+std::string formatMetric(const MetricDescription &metric, double value);
+
+// Returns value rounded to digits significant digits, without an exponent for
+// everyday magnitudes (e.g. 0.0123, 1234); NaN gives "n/a".
+std::string formatSignificant(double value, int digits);
+
+// Returns metrics with every member set to value (e.g. NaN for a model that produced no result).
+RegressionMetrics filledMetrics(double value);
 
 // Computes the regression metrics of predicted against actual (same length, in MiB).
 // When all actual values are equal, r2 is 1 for a perfect prediction and 0 otherwise,

@@ -1,5 +1,7 @@
 #include "evaluation/Significance.h"
 
+#include <boost/math/distributions/students_t.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -10,52 +12,6 @@
 namespace gpumem::evaluation {
 
 namespace {
-
-// The regularised incomplete beta function I_x(a, b) from its continued fraction
-// (modified Lentz), used where it converges fast: x < (a + 1) / (a + b + 2);
-// the symmetry I_x(a, b) = 1 − I_{1−x}(b, a) covers the rest.
-double incompleteBetaFraction(double x, double a, double b)
-{
-    constexpr double tiny = 1e-300;
-    constexpr double epsilon = 1e-15;
-    double c = 1.0;
-    double d = 1.0 - (a + b) * x / (a + 1.0);
-    d = 1.0 / (std::abs(d) < tiny ? tiny : d);
-    double fraction = d;
-    for (int m = 1; m <= 500; ++m) {
-        const double twoM = 2.0 * m;
-        // Even step: m(b − m)x / ((a + 2m − 1)(a + 2m)).
-        double numerator = m * (b - m) * x / ((a + twoM - 1.0) * (a + twoM));
-        d = 1.0 + numerator * d;
-        c = 1.0 + numerator / c;
-        d = 1.0 / (std::abs(d) < tiny ? tiny : d);
-        c = std::abs(c) < tiny ? tiny : c;
-        fraction *= d * c;
-        // Odd step: −(a + m)(a + b + m)x / ((a + 2m)(a + 2m + 1)).
-        numerator = -(a + m) * (a + b + m) * x / ((a + twoM) * (a + twoM + 1.0));
-        d = 1.0 + numerator * d;
-        c = 1.0 + numerator / c;
-        d = 1.0 / (std::abs(d) < tiny ? tiny : d);
-        c = std::abs(c) < tiny ? tiny : c;
-        const double step = d * c;
-        fraction *= step;
-        if (std::abs(step - 1.0) < epsilon)
-            break;
-    }
-    const double logFront = std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x);
-    return std::exp(logFront) * fraction / a;
-}
-
-double regularisedIncompleteBeta(double x, double a, double b)
-{
-    if (x <= 0.0)
-        return 0.0;
-    if (x >= 1.0)
-        return 1.0;
-    if (x < (a + 1.0) / (a + b + 2.0))
-        return incompleteBetaFraction(x, a, b);
-    return 1.0 - incompleteBetaFraction(1.0 - x, b, a);
-}
 
 double standardNormalTwoSided(double z)
 {
@@ -93,8 +49,9 @@ double studentTTwoSided(double t, double degreesOfFreedom)
         return std::numeric_limits<double>::quiet_NaN();
     if (std::isinf(t))
         return 0.0;
-    // P(|T| ≥ |t|) = I_{ν/(ν+t²)}(ν/2, 1/2).
-    return regularisedIncompleteBeta(degreesOfFreedom / (degreesOfFreedom + t * t), degreesOfFreedom / 2.0, 0.5);
+    // The complement keeps its precision in the far tail, where 1 − cdf would round to 0.
+    const boost::math::students_t distribution(degreesOfFreedom);
+    return 2.0 * boost::math::cdf(boost::math::complement(distribution, std::abs(t)));
 }
 
 PairedTest pairedTTest(const std::vector<double> &a, const std::vector<double> &b)

@@ -1,17 +1,25 @@
 #include "evaluation/Splits.h"
 
 #include "data/SeededRandom.h"
+#include "io/InputError.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
-#include <stdexcept>
+#include <cstdio>
 #include <string>
 #include <utility>
 
 namespace gpumem::evaluation {
 
 namespace {
+
+std::string numberText(double value)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", value);
+    return text;
+}
 
 // Builds a split whose test part is shuffled[testBegin, testEnd); sorting makes
 // the result independent of the order of rows inside a part.
@@ -32,14 +40,15 @@ Split splitAround(const std::vector<Eigen::Index> &shuffled, std::size_t testBeg
 
 Split holdOutSplit(Eigen::Index rowCount, double testFraction, std::uint64_t seed)
 {
+    // Both conditions come from the user (a small file, --test-fraction), so they are input errors.
     if (rowCount < 2) {
-        throw std::invalid_argument("holdOutSplit: need at least 2 rows to hold some out, got " +
-                                    std::to_string(rowCount));
+        throw io::InputError(
+            "a hold-out split needs at least 2 rows, one to train on and one to test on; the data has " +
+            std::to_string(rowCount));
     }
     // Written as a negated range test so that NaN is rejected too.
     if (!(testFraction > 0.0 && testFraction < 1.0)) {
-        throw std::invalid_argument("holdOutSplit: the test fraction must lie strictly between 0 and 1, not " +
-                                    std::to_string(testFraction));
+        throw io::InputError("the test fraction must lie strictly between 0 and 1, not " + numberText(testFraction));
     }
 
     const double wanted = std::round(static_cast<double>(rowCount) * testFraction);
@@ -51,11 +60,12 @@ Split holdOutSplit(Eigen::Index rowCount, double testFraction, std::uint64_t see
 std::vector<Split> kFoldSplits(Eigen::Index rowCount, int folds, std::uint64_t seed)
 {
     if (folds < 2) {
-        throw std::invalid_argument("kFoldSplits: need at least 2 folds, got " + std::to_string(folds));
+        throw io::InputError("cross-validation needs at least 2 folds, not " + std::to_string(folds));
     }
+    // Every fold tests at least one row.
     if (folds > rowCount) {
-        throw std::invalid_argument("kFoldSplits: " + std::to_string(folds) +
-                                    " folds need at least as many rows, got " + std::to_string(rowCount));
+        throw io::InputError(std::to_string(folds) + "-fold cross-validation needs at least " + std::to_string(folds) +
+                             " rows, the data has " + std::to_string(rowCount) + "; use fewer folds");
     }
 
     const std::vector<Eigen::Index> shuffled = data::shuffledRows(rowCount, seed);

@@ -19,7 +19,8 @@ struct Split
 // Returns a random hold-out split of rowCount rows whose test part has
 // round(rowCount · testFraction) rows (halves round up), clamped so that both parts
 // keep at least one row. The shuffle is data::shuffledRows, so a seed gives the same split on every platform and
-// standard library. Throws std::invalid_argument when rowCount < 2 or testFraction is not inside (0, 1). Thread-safe: a
+// standard library. Throws io::InputError, saying why in words for the user, when rowCount < 2
+// or testFraction is not inside (0, 1). Thread-safe: a
 // pure function of its arguments.
 Split holdOutSplit(Eigen::Index rowCount, double testFraction, std::uint64_t seed);
 
@@ -27,8 +28,8 @@ Split holdOutSplit(Eigen::Index rowCount, double testFraction, std::uint64_t see
 // the rows are shuffled once (reproducibly, as in holdOutSplit) and cut into folds
 // consecutive test parts, the first rowCount % folds of them one row larger, like
 // scikit-learn's KFold. The test parts partition 0..rowCount-1; each train part is
-// the complement of its test part. Throws std::invalid_argument when folds < 2 or
-// folds > rowCount. Thread-safe: a pure function of its arguments.
+// the complement of its test part. Throws io::InputError, saying why in words for
+// the user, when folds < 2 or folds > rowCount. Thread-safe: a pure function of its arguments.
 std::vector<Split> kFoldSplits(Eigen::Index rowCount, int folds, std::uint64_t seed);
 
 } // namespace gpumem::evaluation

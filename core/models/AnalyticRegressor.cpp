@@ -9,8 +9,7 @@
 namespace gpumem::models {
 
 AnalyticRegressor::AnalyticRegressor(Hyperparameters hyperparameters, ComputeSettings compute)
-    : mHyperparameters(std::move(hyperparameters))
-    , mCompute(std::move(compute))
+    : RegressorBase(std::move(hyperparameters), std::move(compute))
 {
 }
 
@@ -18,7 +17,7 @@ Eigen::VectorXd AnalyticRegressor::estimates(const data::Dataset &dataset, const
                                              training::TrainingObserver *observer, training::TrainingControl *control,
                                              bool &cancelled) const
 {
-    const JobRowReader reader(dataset, name(), mHyperparameters.choice("assumed_optimizer"));
+    const JobRowReader reader(dataset, name(), hyperparameters().choice("assumed_optimizer"));
     const auto count = static_cast<Eigen::Index>(rows.empty() ? dataset.rowCount() : rows.size());
     Eigen::VectorXd result(count);
     const auto start = std::chrono::steady_clock::now();
@@ -53,12 +52,9 @@ training::TrainingResult AnalyticRegressor::fit(const data::Dataset &dataset,
                                                 training::TrainingObserver *observer,
                                                 training::TrainingControl *control)
 {
-    if (!dataset.hasTarget())
-        throw io::InputError("the data has no target column to learn from");
-    if (trainingRows.empty())
-        throw io::InputError("no training rows to learn from");
+    requireTrainingData(dataset, trainingRows);
     const auto start = std::chrono::steady_clock::now();
-    mFitted = false;
+    setFitted(false);
     training::TrainingResult result;
     bool cancelled = false;
     const Eigen::VectorXd estimate = estimates(dataset, trainingRows, observer, control, cancelled);
@@ -80,9 +76,9 @@ training::TrainingResult AnalyticRegressor::fit(const data::Dataset &dataset,
     }
     // The mean residual minimises the squared error for a fixed scale.
     mOffset = meanTarget - mScale * meanEstimate;
-    mSchema.target = dataset.targetName();
-    mSchema.encoding = JobRowReader(dataset, name(), mHyperparameters.choice("assumed_optimizer")).columnsUsed();
-    mFitted = true;
+    setSchema({dataset.targetName(),
+               JobRowReader(dataset, name(), hyperparameters().choice("assumed_optimizer")).columnsUsed()});
+    setFitted(true);
 
     training::EpochProgress epoch;
     epoch.epoch = 1;
@@ -104,35 +100,26 @@ training::TrainingResult AnalyticRegressor::fit(const data::Dataset &dataset,
 
 Eigen::VectorXd AnalyticRegressor::predict(const data::Dataset &dataset) const
 {
-    if (!mFitted)
-        throw io::InputError("the " + name() + " model has not been trained");
+    requireFitted();
     bool cancelled = false;
     const Eigen::VectorXd estimate = estimates(dataset, {}, nullptr, nullptr, cancelled);
     return (mScale * estimate.array() + mOffset).matrix();
 }
 
-void AnalyticRegressor::save(const std::string &directory) const
+void AnalyticRegressor::writeFitted(io::JsonWriter &json, const std::string &) const
 {
-    if (!mFitted)
-        throw io::InputError("the " + name() + " model has not been trained");
-    writeModelFolder(directory, name(), mHyperparameters, mCompute.seed, mSchema,
-                     [this](io::JsonWriter &json, const std::string &) {
-                         json.beginObject();
-                         json.key("scale").value(mScale);
-                         json.key("offset_mib").value(mOffset);
-                         json.endObject();
-                     });
+    json.beginObject();
+    json.key("scale").value(mScale);
+    json.key("offset_mib").value(mOffset);
+    json.endObject();
 }
 
-void AnalyticRegressor::restore(const io::JsonValue &metadata, const std::string &directory)
+void AnalyticRegressor::readFitted(const io::JsonValue &fitted, const std::string &)
 {
-    readModelFolder(metadata, directory, mHyperparameters, mCompute.seed, mSchema, [this](const io::JsonValue &fitted) {
-        mScale = fitted.at("scale").toNumber();
-        mOffset = fitted.at("offset_mib").toNumber();
-        if (!std::isfinite(mScale) || !std::isfinite(mOffset))
-            throw io::InputError("the fitted scale and offset must be finite numbers");
-    });
-    mFitted = true;
+    mScale = fitted.at("scale").toNumber();
+    mOffset = fitted.at("offset_mib").toNumber();
+    if (!std::isfinite(mScale) || !std::isfinite(mOffset))
+        throw io::InputError("the fitted scale and offset must be finite numbers");
 }
 
 } // namespace gpumem::models

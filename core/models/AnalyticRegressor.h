@@ -2,7 +2,7 @@
 
 #include "io/JsonValue.h"
 #include "models/JobRowReader.h"
-#include "models/Regressor.h"
+#include "models/RegressorBase.h"
 
 #include <Eigen/Core>
 
@@ -18,21 +18,15 @@ namespace gpumem::models {
 // training rows (offset: the CUDA context and everything else outside the
 // estimate). Subclasses decide whether the scale is fitted (else it stays 1).
 // Saves a model.json like every model folder, with "fitted": {"scale", "offset"}.
-class AnalyticRegressor : public Regressor
+class AnalyticRegressor : public RegressorBase
 {
   public:
-    const Hyperparameters &hyperparameters() const override { return mHyperparameters; }
-    const ModelSchema &schema() const override { return mSchema; }
-    bool isFitted() const override { return mFitted; }
 
     training::TrainingResult fit(const data::Dataset &dataset, const std::vector<Eigen::Index> &trainingRows,
                                  training::TrainingObserver *observer = nullptr,
                                  training::TrainingControl *control = nullptr) override;
     Eigen::VectorXd predict(const data::Dataset &dataset) const override;
-    void save(const std::string &directory) const override;
 
-    // Restores a model saved by save(); metadata is what readModelMetadata(directory) returned.
-    void restore(const io::JsonValue &metadata, const std::string &directory);
 
     double scale() const { return mScale; }
     double offset() const { return mOffset; }
@@ -46,17 +40,16 @@ class AnalyticRegressor : public Regressor
     virtual bool fitsScale() const = 0;
 
   private:
+    // "fitted": {"scale", "offset_mib"}.
+    void writeFitted(io::JsonWriter &json, const std::string &directory) const override;
+    void readFitted(const io::JsonValue &fitted, const std::string &directory) override;
     // Estimates the given rows (all when rows is empty), checking control between rows.
     Eigen::VectorXd estimates(const data::Dataset &dataset, const std::vector<Eigen::Index> &rows,
                               training::TrainingObserver *observer, training::TrainingControl *control,
                               bool &cancelled) const;
 
-    Hyperparameters mHyperparameters;
-    ComputeSettings mCompute;
-    ModelSchema mSchema;
     double mScale = 1.0;
     double mOffset = 0.0;
-    bool mFitted = false;
 };
 
 } // namespace gpumem::models

@@ -108,10 +108,20 @@ std::size_t Hyperparameters::indexOf(const std::string &name) const
     for (std::size_t i = 0; i < mSpecs.size(); ++i)
         if (mSpecs[i].name == name)
             return i;
-    std::string known;
+    throw io::InputError("unknown hyperparameter " + io::quoteForMessage(name) + "; known: " + namesText());
+}
+
+bool Hyperparameters::contains(const std::string &name) const
+{
+    return std::any_of(mSpecs.begin(), mSpecs.end(), [&](const HyperparameterSpec &spec) { return spec.name == name; });
+}
+
+std::string Hyperparameters::namesText() const
+{
+    std::string names;
     for (const auto &spec : mSpecs)
-        known += (known.empty() ? "" : ", ") + spec.name;
-    throw io::InputError("unknown hyperparameter " + io::quoteForMessage(name) + "; known: " + known);
+        names += (names.empty() ? "" : ", ") + spec.name;
+    return names;
 }
 
 const HyperparameterSpec &Hyperparameters::spec(const std::string &name) const

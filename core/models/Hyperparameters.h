@@ -49,6 +49,10 @@ class Hyperparameters
 
     const std::vector<HyperparameterSpec> &specs() const { return mSpecs; }
     const HyperparameterSpec &spec(const std::string &name) const;
+    // True when name is one of the described hyperparameters.
+    bool contains(const std::string &name) const;
+    // Returns every name in description order, comma-separated ("epochs, batch_size, …"), for messages.
+    std::string namesText() const;
 
     // Sets name from text as typed after --set ("epochs=20" gives name "epochs", text "20").
     void setFromText(const std::string &name, const std::string &text);

@@ -1,6 +1,7 @@
 #include "models/JobRowReader.h"
 
 #include "io/InputError.h"
+#include "io/NumberText.h"
 #include "probe/JobLayers.h"
 
 #include <algorithm>
@@ -94,10 +95,7 @@ std::string JobRowReader::text(std::size_t row, const std::string &column) const
 {
     const int numeric = findNumeric(mDataset, column);
     if (numeric >= 0) {
-        char number[40];
-        std::snprintf(number, sizeof number, "%.17g",
-                      mDataset.numericFeatures()(static_cast<Eigen::Index>(row), numeric));
-        return number;
+        return io::csvNumber(mDataset.numericFeatures()(static_cast<Eigen::Index>(row), numeric));
     }
     const auto *feature = findCategorical(mDataset, column);
     if (feature == nullptr)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "data/EncodingLimits.h"
 #include "io/JsonValue.h"
 #include "io/JsonWriter.h"
 #include "models/Regressor.h"
@@ -20,11 +21,13 @@ namespace gpumem::models {
 // no code, every count is checked against the limits below before anything is
 // sized by it, and every file beside model.json must match its recorded digest.
 
-// What a model folder may hold at most: columns of the schema, categories of one
-// categorical column, distinct layer types, and bytes of one file beside model.json.
-constexpr std::size_t maxModelColumns = 4096;
-constexpr std::size_t maxModelCategories = 4096;
-constexpr std::size_t maxModelLayerTypes = 4096;
+// What a model folder may hold at most: no more than training can produce
+// (data/EncodingLimits.h) — columns of the schema, categories of one categorical
+// column, distinct layer types with the shared "other" — and bytes of one file
+// beside model.json.
+constexpr std::size_t maxModelColumns = data::maxEncodedFeatures;
+constexpr std::size_t maxModelCategories = data::maxEncodedFeatures;
+constexpr std::size_t maxModelLayerTypes = data::maxLayerTypes + 1;
 constexpr std::uint64_t maxModelFileBytes = 2ull << 30;
 
 // Writes the "format", "format_version" and "model" members of an open object.

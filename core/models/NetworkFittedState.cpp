@@ -111,8 +111,8 @@ NetworkFittedState NetworkFittedState::read(const io::JsonValue &fitted, std::si
         throw io::InputError(std::string("the network's weights file must be ") + weightsFile);
     NetworkFittedState state;
     const io::JsonValue &network = fitted.at("network");
-    state.featureCount = readWholeNumber(network.at("feature_count"), 1, static_cast<std::int64_t>(maxModelColumns) * 4,
-                                         "\"feature_count\"");
+    state.featureCount = readWholeNumber(network.at("feature_count"), 1,
+                                         static_cast<std::int64_t>(data::maxEncodedFeatures), "\"feature_count\"");
     if (static_cast<std::size_t>(state.featureCount) != encodedFeatureCount)
         throw io::InputError("\"feature_count\" is " + std::to_string(state.featureCount) +
                              ", but the schema encodes " + std::to_string(encodedFeatureCount) + " features");

@@ -11,6 +11,7 @@
 #include "models/RandomForestRegressor.h"
 #include "models/RidgeRegressor.h"
 #include "models/XGBoostRegressor.h"
+#include "runtime/LibraryVersions.h"
 
 #include "ModelsConfig.h"
 
@@ -24,6 +25,8 @@ struct RegistryEntry
 {
     const char *name;
     const char *title;
+    bool inDefaultComparison; // the paper's comparison plus the linear reference
+    const char *library;      // the runtime::libraryVersions() entry of the library that computes it
     std::function<Hyperparameters()> defaults;
     std::function<std::unique_ptr<Regressor>(Hyperparameters, ComputeSettings)> create;
     // Loads a folder whose model.json (already read and checked) names this model.
@@ -31,9 +34,15 @@ struct RegistryEntry
 };
 
 // Tabular models are restored by building one at its defaults and reading the folder into it.
-template <typename Model> RegistryEntry tabularEntry(const char *name, const char *title, Hyperparameters (*defaults)())
+template <typename Model>
+RegistryEntry tabularEntry(const char *name, const char *title, bool inDefaultComparison, const char *library,
+                           Hyperparameters (*defaults)())
 {
-    return {name, title, defaults,
+    return {name,
+            title,
+            inDefaultComparison,
+            library,
+            defaults,
             [](Hyperparameters hyperparameters, ComputeSettings compute) -> std::unique_ptr<Regressor> {
                 return std::make_unique<Model>(std::move(hyperparameters), std::move(compute));
             },
@@ -48,7 +57,7 @@ template <typename Model> RegistryEntry tabularEntry(const char *name, const cha
 const std::vector<RegistryEntry> &registry()
 {
     static const std::vector<RegistryEntry> entries = {
-        {"bigru_transformer", "BiGRU-Transformer", neuralNetworkHyperparameters,
+        {"bigru_transformer", "BiGRU-Transformer", true, "LibTorch", neuralNetworkHyperparameters,
          [](Hyperparameters hyperparameters, ComputeSettings compute) -> std::unique_ptr<Regressor> {
              return std::make_unique<NeuralNetworkRegressor>(std::move(hyperparameters), std::move(compute));
          },
@@ -57,15 +66,17 @@ const std::vector<RegistryEntry> &registry()
              return std::make_unique<NeuralNetworkRegressor>(
                  NeuralNetworkRegressor::load(directory, std::move(compute)));
          }},
-        tabularEntry<DecisionTreeRegressor>("decision_tree", "Decision tree", decisionTreeHyperparameters),
-        tabularEntry<RandomForestRegressor>("random_forest", "Random forest", randomForestHyperparameters),
-        tabularEntry<AdaBoostRegressor>("adaboost", "AdaBoost", adaBoostHyperparameters),
+        tabularEntry<DecisionTreeRegressor>("decision_tree", "Decision tree", true, "Eigen",
+                                            decisionTreeHyperparameters),
+        tabularEntry<RandomForestRegressor>("random_forest", "Random forest", true, "Eigen",
+                                            randomForestHyperparameters),
+        tabularEntry<AdaBoostRegressor>("adaboost", "AdaBoost", true, "Eigen", adaBoostHyperparameters),
 #ifdef GPUMEM_WITH_XGBOOST
-        tabularEntry<XGBoostRegressor>("xgboost", "XGBoost", xgboostHyperparameters),
+        tabularEntry<XGBoostRegressor>("xgboost", "XGBoost", true, "XGBoost", xgboostHyperparameters),
 #endif
-        tabularEntry<RidgeRegressor>("ridge", "Ridge regression", ridgeHyperparameters),
-        tabularEntry<FormulaRegressor>("formula", "Analytic formula", formulaHyperparameters),
-        tabularEntry<AllocatorSimulationRegressor>("allocator_sim", "CUDA allocator simulation",
+        tabularEntry<RidgeRegressor>("ridge", "Ridge regression", true, "Eigen", ridgeHyperparameters),
+        tabularEntry<FormulaRegressor>("formula", "Analytic formula", false, "Eigen", formulaHyperparameters),
+        tabularEntry<AllocatorSimulationRegressor>("allocator_sim", "CUDA allocator simulation", false, "Eigen",
                                                    allocatorSimulationHyperparameters),
     };
     return entries;
@@ -92,9 +103,27 @@ std::vector<std::string> regressorNames()
     return names;
 }
 
+std::vector<std::string> defaultComparisonModels()
+{
+    std::vector<std::string> names;
+    for (const auto &entry : registry())
+        if (entry.inDefaultComparison)
+            names.emplace_back(entry.name);
+    return names;
+}
+
 std::string regressorTitle(const std::string &name)
 {
     return entryFor(name).title;
+}
+
+std::string regressorLibrary(const std::string &name)
+{
+    const std::string library = entryFor(name).library;
+    for (const auto &[entryName, version] : runtime::libraryVersions().entries())
+        if (entryName == library)
+            return library + ' ' + version;
+    return library;
 }
 
 Hyperparameters regressorHyperparameters(const std::string &name)

@@ -14,6 +14,14 @@ namespace gpumem::models {
 // builds without libxgboost.
 std::vector<std::string> regressorNames();
 
+// The models `gpumem compare` and the workbench compare unless told otherwise:
+// the paper's comparison (network, decision tree, random forest, AdaBoost,
+// XGBoost) and ridge regression as the linear reference, where this build has them.
+std::vector<std::string> defaultComparisonModels();
+
+// Returns the library that computes a model and its version, e.g. "XGBoost 1.7.4".
+std::string regressorLibrary(const std::string &name);
+
 // Returns the display name of a model for reports and the workbench, e.g. "Random forest".
 std::string regressorTitle(const std::string &name);
 

@@ -66,8 +66,12 @@ training::TrainingResult RidgeRegressor::fitMatrix(const Eigen::MatrixXd &featur
     }
     if (!coefficients.allFinite())
         throw io::InputError("ridge regression found no finite solution (are the features finite?)");
+    // Features near the largest double overflow the products above even when each value is finite.
+    const double intercept = targetMean - featureMeans.dot(coefficients);
+    if (!std::isfinite(intercept))
+        throw io::InputError("ridge regression overflowed: a feature's values are too large to fit (near 1e308?)");
     mCoefficients = std::move(coefficients);
-    mIntercept = targetMean - featureMeans.dot(mCoefficients);
+    mIntercept = intercept;
 
     return singleStepFit(((features * mCoefficients).array() + mIntercept - target.array()).square().mean(), observer);
 }

@@ -8,8 +8,7 @@
 namespace gpumem::models {
 
 TabularRegressor::TabularRegressor(Hyperparameters hyperparameters, ComputeSettings compute)
-    : mHyperparameters(std::move(hyperparameters))
-    , mCompute(std::move(compute))
+    : RegressorBase(std::move(hyperparameters), std::move(compute))
 {
 }
 
@@ -17,48 +16,31 @@ training::TrainingResult TabularRegressor::fit(const data::Dataset &dataset,
                                                const std::vector<Eigen::Index> &trainingRows,
                                                training::TrainingObserver *observer, training::TrainingControl *control)
 {
-    if (!dataset.hasTarget())
-        throw io::InputError("the data has no target column to learn from");
-    if (trainingRows.empty())
-        throw io::InputError("no training rows to learn from");
+    requireTrainingData(dataset, trainingRows);
     const auto start = std::chrono::steady_clock::now();
-    mFitted = false;
+    setFitted(false);
     mEncoder = data::FeatureEncoder();
     mEncoder.fit(dataset, trainingRows);
-    mSchema = {dataset.targetName(), mEncoder.encoding()};
+    setSchema({dataset.targetName(), mEncoder.encoding()});
 
     const Eigen::MatrixXd encoded = mEncoder.transform(dataset);
     const Eigen::MatrixXd features = encoded(trainingRows, Eigen::all);
     const Eigen::VectorXd target = dataset.target()(trainingRows);
     training::TrainingResult result = fitMatrix(features, target, observer, control);
-    mFitted = result.stopReason != training::StopReason::Cancelled;
+    setFitted(result.stopReason != training::StopReason::Cancelled);
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
 }
 
 Eigen::VectorXd TabularRegressor::predict(const data::Dataset &dataset) const
 {
-    if (!mFitted)
-        throw io::InputError("the " + name() + " model has not been trained");
+    requireFitted();
     return predictMatrix(mEncoder.transform(dataset));
 }
 
-void TabularRegressor::save(const std::string &directory) const
+void TabularRegressor::schemaRestored()
 {
-    if (!mFitted)
-        throw io::InputError("the " + name() + " model has not been trained");
-    writeModelFolder(directory, name(), mHyperparameters, mCompute.seed, mSchema,
-                     [this](io::JsonWriter &json, const std::string &folder) { writeFitted(json, folder); });
-}
-
-void TabularRegressor::restore(const io::JsonValue &metadata, const std::string &directory)
-{
-    readModelFolder(metadata, directory, mHyperparameters, mCompute.seed, mSchema,
-                    [this, &directory](const io::JsonValue &fitted) {
-                        mEncoder = data::FeatureEncoder(mSchema.encoding);
-                        readFitted(fitted, directory);
-                    });
-    mFitted = true;
+    mEncoder = data::FeatureEncoder(schema().encoding);
 }
 
 } // namespace gpumem::models

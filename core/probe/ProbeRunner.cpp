@@ -1,14 +1,19 @@
 #include "probe/ProbeRunner.h"
 
+#include "data/LayerSequenceParser.h"
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
+#include "probe/CudaMemoryStats.h"
 #include "probe/JobLayers.h"
 #include "probe/JobSampler.h"
 
 #include <torch/version.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
@@ -75,24 +80,129 @@ std::string readWholeFile(const std::string &path)
     return content.str();
 }
 
-// The configuration key of a row: its first cells, which never hold commas or quotes.
-std::string keyOfLine(const std::string &line, std::size_t configurationColumns)
+// Splits one line as csvCell and joinCells write it: cells between commas, a
+// quoted cell holding commas and doubled quotes. Returns 0, or the 1-based cell
+// whose quoting is broken.
+std::size_t splitCsvLine(const std::string &line, std::vector<std::string> &cells)
 {
-    std::string key;
-    std::size_t start = 0;
-    for (std::size_t column = 0; column < configurationColumns; ++column) {
-        const std::size_t end = line.find(',', start);
-        if (end == std::string::npos)
-            return {};
-        key += line.substr(start, end - start) + '|';
-        start = end + 1;
+    cells.clear();
+    std::size_t at = 0;
+    for (;;) {
+        std::string cell;
+        if (at < line.size() && line[at] == '"') {
+            for (++at;; ++at) {
+                if (at >= line.size())
+                    return cells.size() + 1; // the closing quote is missing
+                if (line[at] == '"') {
+                    if (at + 1 < line.size() && line[at + 1] == '"') {
+                        cell += '"';
+                        ++at;
+                        continue;
+                    }
+                    ++at;
+                    break;
+                }
+                cell += line[at];
+            }
+            if (at < line.size() && line[at] != ',')
+                return cells.size() + 1; // text after the closing quote
+        } else {
+            const std::size_t end = std::min(line.find(',', at), line.size());
+            cell = line.substr(at, end - at);
+            if (cell.find('"') != std::string::npos)
+                return cells.size() + 1;
+            at = end;
+        }
+        cells.push_back(std::move(cell));
+        if (at >= line.size())
+            return 0;
+        ++at; // the comma
     }
-    return key;
 }
 
-// Reads an earlier run's rows: checks the header, drops a half-written last
-// line, and collects the configuration keys. Returns the content to keep.
-std::string readExistingRows(const std::string &path, const std::string &header, std::size_t configurationColumns,
+bool isNumber(const std::string &text, bool whole)
+{
+    double value = 0.0;
+    const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
+    return !text.empty() && result.ec == std::errc() && result.ptr == text.data() + text.size() &&
+           std::isfinite(value) && value >= 0.0 && (!whole || value == std::floor(value));
+}
+
+// What a resumed file must agree with: this run's columns, family and device.
+struct RowExpectation
+{
+    std::vector<std::string> columns;
+    JobFamily family = JobFamily::Mlp;
+    std::string device;
+};
+
+// Checks every cell of an earlier run's row as this probe would have written
+// it, and returns the key of its configuration. Throws io::InputError naming the
+// line and the 1-based column of the first bad cell.
+std::string checkedRowKey(const std::vector<std::string> &cells, const RowExpectation &expected,
+                          const std::string &path, std::int64_t line)
+{
+    const std::vector<std::string> &columns = expected.columns;
+    if (cells.size() != columns.size())
+        throw io::InputError(path, line, static_cast<std::int64_t>(std::min(cells.size(), columns.size()) + 1),
+                             "row has " + std::to_string(cells.size()) + " fields, the header has " +
+                                 std::to_string(columns.size()));
+    const auto indexOf = [&](const std::string &name) {
+        return static_cast<std::size_t>(std::find(columns.begin(), columns.end(), name) - columns.begin());
+    };
+    const auto fail = [&](std::size_t index, const std::string &message) {
+        throw io::InputError(path, line, static_cast<std::int64_t>(index + 1), message);
+    };
+    const auto cell = [&](const char *name) -> const std::string & { return cells[indexOf(name)]; };
+
+    if (cells[0] != jobFamilyName(expected.family))
+        fail(0, "family " + io::quoteForMessage(cells[0]) + " in a file of " +
+                    std::string(jobFamilyName(expected.family)) + " jobs");
+    std::size_t asked = 0;
+    JobConfiguration job;
+    try {
+        job = JobConfiguration::fromColumns(expected.family, [&](const std::string &name) {
+            asked = indexOf(name);
+            return cells[asked];
+        });
+    } catch (const io::InputError &error) {
+        fail(asked, error.message()); // the column read last is the one refused
+    }
+
+    if (!cell("layer_sequence").empty()) {
+        std::vector<data::LayerTuple> layers;
+        try {
+            data::parseLayerSequence(cell("layer_sequence"), layers);
+        } catch (const data::LayerSequenceError &error) {
+            fail(indexOf("layer_sequence"), std::string("malformed layer sequence: ") + error.what());
+        }
+    }
+    for (const char *name : {"total_parameters", "total_activations"})
+        if (!cell(name).empty() && !isNumber(cell(name), true))
+            fail(indexOf(name),
+                 "column '" + std::string(name) + "' needs a whole number, not " + io::quoteForMessage(cell(name)));
+    if (cell("device") != expected.device)
+        fail(indexOf("device"), "measured on " + io::quoteForMessage(cell("device")) + ", not on " + expected.device +
+                                    "; resume with the same --device, or write to another --out");
+    if (cell("libtorch").empty())
+        fail(indexOf("libtorch"), "the libtorch version is empty");
+    for (const char *name : {"peak_allocated_mib", "peak_reserved_mib", "cuda_context_mib"})
+        if (!cell(name).empty() && !isNumber(cell(name), false))
+            fail(indexOf(name),
+                 "column '" + std::string(name) + "' needs a number of MiB, not " + io::quoteForMessage(cell(name)));
+    const std::string &status = cell("status");
+    if (status != jobStatusName(JobStatus::Ok) && status != jobStatusName(JobStatus::OutOfMemory) &&
+        status != jobStatusName(JobStatus::Invalid))
+        fail(indexOf("status"), "status " + io::quoteForMessage(status) + " (known: ok, out_of_memory, invalid)");
+    if (status == jobStatusName(JobStatus::Ok) && cell("peak_allocated_mib").empty())
+        fail(indexOf("peak_allocated_mib"), "a row with status ok needs its peak_allocated_mib");
+    return job.key();
+}
+
+// Reads an earlier run's rows: drops a half-written last line, checks the
+// header and every row (a bad one is refused, never rewritten: the file is the
+// user's), and collects the configuration keys. Returns the content to keep.
+std::string readExistingRows(const std::string &path, const RowExpectation &expected,
                              std::unordered_set<std::string> &keys, bool &repairedTail)
 {
     std::string content = readWholeFile(path);
@@ -100,6 +210,7 @@ std::string readExistingRows(const std::string &path, const std::string &header,
     const std::size_t complete = lastNewline == std::string::npos ? 0 : lastNewline + 1;
     repairedTail = complete != content.size();
     content.resize(complete);
+    const std::string header = joinCells(expected.columns);
     if (content.empty())
         return header + '\n';
     const std::size_t headerEnd = content.find('\n');
@@ -109,12 +220,12 @@ std::string readExistingRows(const std::string &path, const std::string &header,
                              "resume with the same --family, or write to another --out");
     std::size_t start = headerEnd + 1;
     std::int64_t line = 2;
+    std::vector<std::string> cells;
     while (start < content.size()) {
         const std::size_t end = content.find('\n', start);
-        const std::string key = keyOfLine(content.substr(start, end - start), configurationColumns);
-        if (key.empty())
-            throw io::InputError(path, line, 1, "not a probe row (too few cells)");
-        keys.insert(key);
+        if (const std::size_t broken = splitCsvLine(content.substr(start, end - start), cells))
+            throw io::InputError(path, line, static_cast<std::int64_t>(broken), "broken quoting");
+        keys.insert(checkedRowKey(cells, expected, path, line));
         start = end + 1;
         ++line;
     }
@@ -187,9 +298,12 @@ ProbeSummary ProbeRunner::run(const std::function<void(const ProbeProgress &)> &
         throw io::InputError("steps must be positive");
     if (mOptions.device != "cpu" && mOptions.device != "cuda")
         throw io::InputError("unknown device " + io::quoteForMessage(mOptions.device) + " (known: cpu, cuda)");
+    // Refused before the first job: otherwise every row would be recorded invalid and the run would "succeed".
+    if (mOptions.device == "cuda" && !CudaMemoryStats::available())
+        throw io::InputError("--device cuda: CUDA is not available (no device, or a LibTorch without CUDA); "
+                             "use --device cpu");
     const auto started = std::chrono::steady_clock::now();
     const std::string header = joinCells(columnNames(mOptions.family));
-    const std::size_t configurationColumns = JobConfiguration::columnNames(mOptions.family).size();
     const std::string partialPath = mOptions.outPath + ".partial";
 
     ProbeSummary summary;
@@ -200,7 +314,8 @@ ProbeSummary ProbeRunner::run(const std::function<void(const ProbeProgress &)> &
                                    : fileExists(mOptions.outPath) ? mOptions.outPath
                                                                   : std::string();
         if (!source.empty())
-            kept = readExistingRows(source, header, configurationColumns, keys, summary.repairedTail);
+            kept = readExistingRows(source, {columnNames(mOptions.family), mOptions.family, mOptions.device}, keys,
+                                    summary.repairedTail);
     }
     // The kept rows become the partial file in one step, so an interruption
     // now leaves either the old partial file or the repaired one.

@@ -60,6 +60,13 @@ std::string describeSplitting(const ComparisonContext &context)
     return std::to_string(context.folds) + "-fold cross-validation" + seed;
 }
 
+std::string jobName(const ComparisonContext &context, Eigen::Index row)
+{
+    const auto index = static_cast<std::size_t>(row);
+    return index < context.rowLines.size() ? "line " + std::to_string(context.rowLines[index])
+                                           : "row " + std::to_string(row + 1);
+}
+
 const evaluation::PairedTest *reportedTest(const evaluation::ExperimentResult &result, const std::string &model)
 {
     for (const auto &test : result.significance)

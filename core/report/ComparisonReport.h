@@ -3,6 +3,7 @@
 #include "evaluation/Experiment.h"
 
 #include <cstdint>
+#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -19,7 +20,13 @@ struct ComparisonContext
     int folds = 0;                     // splits: k for k-fold, 1 for a hold-out
     double testFraction = 0.0;         // the hold-out fraction; 0 for k-fold
     std::uint64_t seed = 0;
+    // The file line of each dataset row, for naming the worst under-predicted jobs;
+    // empty names them by row number.
+    std::vector<std::int64_t> rowLines;
 };
+
+// How many of each model's worst under-predictions the reports list.
+constexpr std::size_t reportedUnderPredictions = 5;
 
 // The report formats, chosen by the file's extension.
 enum class ReportFormat
@@ -42,15 +49,38 @@ void writeReport(std::ostream &out, ReportFormat format, const ComparisonContext
 // (a temporary file renamed into place). Throws io::InputError when it cannot.
 void saveReport(const std::string &path, const ComparisonContext &context, const evaluation::ExperimentResult &result);
 
+// A chart of the HTML report: an id another renderer can recognise it by
+// ("metric_rmse", "scatter_random_forest") and its caption.
+struct ReportChart
+{
+    std::string id;
+    std::string caption;
+};
+
+// How writeHtmlReport() lays the page out and draws its charts.
+struct HtmlReportOptions
+{
+    // Returns the HTML that stands for chart, given the SVG the page would embed;
+    // unset embeds the SVG. The workbench puts the images of the charts on screen here.
+    std::function<std::string(const ReportChart &chart, const std::string &svg)> renderChart;
+    // For paginated renderers without CSS grids (Qt's rich text, printing): charts
+    // two to a row in a plain table, tables at full width.
+    bool printable = false;
+};
+
 // The per-format writers writeReport() dispatches to.
 void writeJsonReport(std::ostream &out, const ComparisonContext &context, const evaluation::ExperimentResult &result);
 void writeMarkdownReport(std::ostream &out, const ComparisonContext &context,
                          const evaluation::ExperimentResult &result);
 void writeCsvReport(std::ostream &out, const ComparisonContext &context, const evaluation::ExperimentResult &result);
-void writeHtmlReport(std::ostream &out, const ComparisonContext &context, const evaluation::ExperimentResult &result);
+void writeHtmlReport(std::ostream &out, const ComparisonContext &context, const evaluation::ExperimentResult &result,
+                     const HtmlReportOptions &options = {});
 
 // Returns "5-fold cross-validation (seed 42)" or "hold-out of 20% (seed 42)".
 std::string describeSplitting(const ComparisonContext &context);
+
+// Names a dataset row for people: "line 17" (its line in the file) or "row 17".
+std::string jobName(const ComparisonContext &context, Eigen::Index row);
 
 // Returns the test that the report shows for model against the best one, or
 // nullptr (the best model itself, or a run without significance tests).

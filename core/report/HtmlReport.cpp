@@ -3,6 +3,7 @@
 // predicted against actual per model), readable offline and printable.
 #include "report/ComparisonReport.h"
 
+#include "evaluation/Ranking.h"
 #include "report/ReportText.h"
 #include "report/SvgCharts.h"
 #include "runtime/LibraryVersions.h"
@@ -29,6 +30,16 @@ td.best { font-weight: bold; background: #e8f4ea; } .note { color: #555; font-si
 .chart .point { fill: #1f77b4; fill-opacity: 0.45; } .chart .point.under { fill: #d62728; }
 )";
 
+// Qt's rich text knows a subset of CSS 2: no grids, widths on tables only.
+constexpr const char *printStyleSheet = R"(
+body { font-family: sans-serif; color: #222; } h1 { font-size: 16pt; } h2 { font-size: 13pt; margin-top: 14pt; }
+table { border-collapse: collapse; width: 100%; } th, td { padding: 2pt 6pt; border-bottom: 1px solid #ccc; }
+th { text-align: left; background: #f0f0f0; } td { white-space: nowrap; } td.number { text-align: right; }
+code { font-size: 8pt; }
+td.best { font-weight: bold; background: #e8f4ea; } .note { color: #555; font-size: 8pt; }
+table.charts td { border: none; text-align: center; vertical-align: top; width: 50%; }
+)";
+
 std::string dateToday()
 {
     const std::time_t now = std::time(nullptr);
@@ -39,47 +50,88 @@ std::string dateToday()
     return text;
 }
 
-void writeMetricsTable(std::ostream &out, const evaluation::ExperimentResult &result)
+// One table of the metrics of group; the accuracy table also gives time and significance.
+void writeMetricsTable(std::ostream &out, const evaluation::ExperimentResult &result, evaluation::MetricGroup group,
+                       bool printable)
 {
     const bool folds = result.splits.size() > 1;
+    const bool accuracy = group == evaluation::MetricGroup::Accuracy;
     out << "<table><tr><th>Model</th>";
     for (const auto &metric : evaluation::metricDescriptions())
-        out << "<th>" << htmlEscaped(metric.title) << (std::string(metric.unit).empty() ? "" : " (")
-            << htmlEscaped(metric.unit) << (std::string(metric.unit).empty() ? "" : ")") << "</th>";
-    out << "<th>Train (s)</th><th>p against best</th></tr>\n";
+        if (metric.group == group)
+            out << "<th>" << htmlEscaped(metric.title) << (std::string(metric.unit).empty() ? "" : " (")
+                << htmlEscaped(metric.unit) << (std::string(metric.unit).empty() ? "" : ")") << "</th>";
+    if (accuracy)
+        out << "<th>Train (s)</th><th>p against best</th>";
+    out << "</tr>\n";
     for (const auto &model : result.models) {
         out << "<tr><td>" << htmlEscaped(model.title) << "</td>";
         for (const auto &metric : evaluation::metricDescriptions()) {
-            double best = metric.higherIsBetter ? -std::numeric_limits<double>::infinity()
-                                                : std::numeric_limits<double>::infinity();
-            for (const auto &other : result.models)
-                if (!std::isnan(other.mean.*metric.member))
-                    best = metric.higherIsBetter ? std::max(best, other.mean.*metric.member)
-                                                 : std::min(best, other.mean.*metric.member);
-            const double value = model.mean.*metric.member;
-            const std::string text = formatMetric(metric.key, value);
-            out << "<td class='number" << (text == formatMetric(metric.key, best) ? " best" : "") << "'>" << text;
+            if (metric.group != group)
+                continue;
+            out << "<td class='number" << (evaluation::isBestModel(result, model, metric) ? " best" : "") << "'>"
+                << formatMetric(metric, model.mean.*metric.member);
+            // On paper the spread goes below the mean, so that the table keeps within the page.
             if (folds)
-                out << " <span class='note'>± " << formatMetric(metric.key, model.standardDeviation.*metric.member)
-                    << "</span>";
+                out << (printable ? "<br>" : " ") << "<span class='note'>± "
+                    << formatMetric(metric, model.standardDeviation.*metric.member) << "</span>";
             out << "</td>";
         }
-        out << "<td class='number'>" << formatSignificant(model.trainSeconds, 3) << "</td><td class='number'>";
-        if (const auto *test = reportedTest(result, model.name))
-            out << formatPValue(test->pValue) << (test->pValue < 0.05 ? " *" : "");
-        else
-            out << (model.name == result.best ? "best" : "–");
-        out << "</td></tr>\n";
+        if (accuracy) {
+            out << "<td class='number'>" << formatSignificant(model.trainSeconds, 3) << "</td><td class='number'>";
+            if (const auto *test = reportedTest(result, model.name))
+                out << formatPValue(test->pValue) << (test->pValue < 0.05 ? " *" : "");
+            else
+                out << (model.name == result.best ? "best" : "–");
+            out << "</td>";
+        }
+        out << "</tr>\n";
     }
     out << "</table>\n";
 }
 
+// Lays charts out: a CSS grid on screen, a two-column table for paginated renderers.
+class ChartGrid
+{
+  public:
+    ChartGrid(std::ostream &out, const HtmlReportOptions &options)
+        : mOut(out)
+        , mOptions(options)
+    {
+        mOut << (mOptions.printable ? "<table class='charts'>\n" : "<div class='charts'>\n");
+    }
+    ~ChartGrid()
+    {
+        if (mOptions.printable)
+            mOut << (mCount % 2 ? "<td></td></tr>\n" : "") << "</table>\n";
+        else
+            mOut << "</div>\n";
+    }
+    void add(const ReportChart &chart, const std::string &svg)
+    {
+        const std::string html = mOptions.renderChart ? mOptions.renderChart(chart, svg) : svg;
+        if (mOptions.printable)
+            mOut << (mCount % 2 ? "<td>" : "<tr><td>") << html << "<br><span class='note'>"
+                 << htmlEscaped(chart.caption) << "</span></td>" << (mCount % 2 ? "</tr>\n" : "");
+        else
+            mOut << html << '\n';
+        ++mCount;
+    }
+
+  private:
+    std::ostream &mOut;
+    const HtmlReportOptions &mOptions;
+    int mCount = 0;
+};
+
 } // namespace
 
-void writeHtmlReport(std::ostream &out, const ComparisonContext &context, const evaluation::ExperimentResult &result)
+void writeHtmlReport(std::ostream &out, const ComparisonContext &context, const evaluation::ExperimentResult &result,
+                     const HtmlReportOptions &options)
 {
     out << "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>Model comparison: "
-        << htmlEscaped(context.dataset) << "</title><style>" << styleSheet << "</style></head><body>\n";
+        << htmlEscaped(context.dataset) << "</title><style>" << (options.printable ? printStyleSheet : styleSheet)
+        << "</style></head><body>\n";
     out << "<h1>Peak GPU memory: model comparison</h1>\n<p>Data <code>" << htmlEscaped(context.dataset)
         << "</code>, target <code>" << htmlEscaped(context.target) << "</code>, " << context.rows << " rows, "
         << htmlEscaped(describeSplitting(context)) << ". Best model by RMSE: <b>"
@@ -90,44 +142,70 @@ void writeHtmlReport(std::ostream &out, const ComparisonContext &context, const 
     for (const auto &failure : result.failures)
         out << "<p><b>" << htmlEscaped(failure.model) << " failed:</b> " << htmlEscaped(failure.message) << "</p>\n";
     out << "<h2>Metrics</h2>\n";
-    writeMetricsTable(out, result);
-    out << "<p class='note'>" << (result.splits.size() > 1 ? "Means ± standard deviation over the folds. " : "")
+    writeMetricsTable(out, result, evaluation::MetricGroup::Accuracy, options.printable);
+    out << "<p class='note'>"
+        << (result.splits.size() > 1 ? "Means ± standard deviation over the folds; train "
+                                       "time summed over the folds. "
+                                     : "")
         << "Bold: the best value of each column. p: two-sided paired test against the best model (t-test over "
            "fewer than 6 folds, where the Wilcoxon signed-rank test cannot reach 0.05; both are in the JSON "
            "report); * p &lt; 0.05.</p>\n";
+    out << "<h2>Out-of-memory risk</h2>\n";
+    writeMetricsTable(out, result, evaluation::MetricGroup::Risk, options.printable);
+    out << "<p class='note'>Under-prediction rate: the share of jobs predicted below their real peak (a scheduler "
+           "trusting the prediction would crash them). Mean over-allocation: memory reserved beyond the need, per "
+           "job. No value is crowned here: fewer misses alone can mean memory wasted.</p>\n";
 
-    out << "<h2>Charts</h2>\n<div class='charts'>\n";
-    for (const char *key : {"mse", "rmse", "mae", "r2", "under_rate"}) {
-        const auto &metric = evaluation::metricDescription(key);
-        std::vector<Bar> bars;
-        for (const auto &model : result.models)
-            bars.push_back({model.title, model.mean.*metric.member,
-                            result.splits.size() > 1 ? model.standardDeviation.*metric.member : 0.0,
-                            model.name == result.best});
-        out << svgBarChart(metric.title, metric.unit, metric.higherIsBetter, bars) << '\n';
-    }
-    out << "</div>\n<h2>Predicted against actual</h2>\n<p class='note'>Each test row's prediction from the fold "
-           "that held it out; red points are under-predictions (an out-of-memory risk); dashed: y = x.</p>\n"
-           "<div class='charts'>\n";
-    for (const auto &model : result.models) {
-        std::vector<double> actual;
-        std::vector<double> predicted;
-        for (Eigen::Index row = 0; row < model.predictions.size() && row < result.actual.size(); ++row) {
-            if (std::isnan(model.predictions[row]))
+    out << "<h2>Charts</h2>\n";
+    {
+        ChartGrid grid(out, options);
+        for (const auto &metric : evaluation::metricDescriptions()) {
+            if (!metric.summary)
                 continue;
-            actual.push_back(result.actual[row]);
-            predicted.push_back(model.predictions[row]);
+            std::vector<Bar> bars;
+            for (const auto &model : result.models)
+                bars.push_back({model.title, model.mean.*metric.member,
+                                result.splits.size() > 1 ? model.standardDeviation.*metric.member : 0.0,
+                                model.name == result.best});
+            grid.add({std::string("metric_") + metric.key, metric.title},
+                     svgBarChart(metric.title, metric.unit, metric.higherIsBetter, bars));
         }
-        out << svgScatterPlot(model.title, actual, predicted) << '\n';
     }
-    out << "</div>\n<h2>Hyperparameters</h2>\n<table>\n";
+    out << "<h2>Predicted against actual</h2>\n<p class='note'>Each test row's prediction from the fold "
+           "that held it out; red points are under-predictions (an out-of-memory risk); dashed: y = x.</p>\n";
+    {
+        ChartGrid grid(out, options);
+        for (const auto &model : result.models) {
+            std::vector<double> actual;
+            std::vector<double> predicted;
+            for (Eigen::Index row = 0; row < model.predictions.size() && row < result.actual.size(); ++row) {
+                if (std::isnan(model.predictions[row]))
+                    continue;
+                actual.push_back(result.actual[row]);
+                predicted.push_back(model.predictions[row]);
+            }
+            grid.add({"scatter_" + model.name, model.title + ": predicted against actual"},
+                     svgScatterPlot(model.title, actual, predicted));
+        }
+    }
+    out << "<h2>Worst under-predictions</h2>\n<p class='note'>The jobs each model predicted furthest below their "
+           "real peak, out of fold.</p>\n<table><tr><th>Model</th><th>Job</th><th>Actual (MiB)</th>"
+           "<th>Predicted (MiB)</th><th>Shortfall (MiB)</th></tr>\n";
+    for (const auto &under : evaluation::worstUnderPredictions(result, reportedUnderPredictions))
+        out << "<tr><td>" << htmlEscaped(result.models[under.model].title) << "</td><td>"
+            << htmlEscaped(jobName(context, under.row)) << "</td><td class='number'>"
+            << formatSignificant(under.actual, 5) << "</td><td class='number'>" << formatSignificant(under.predicted, 5)
+            << "</td><td class='number'>" << formatSignificant(under.shortfall(), 4) << "</td></tr>\n";
+    out << "</table>\n";
+
+    out << "<h2>Hyperparameters</h2>\n";
     for (const auto &model : result.models) {
-        out << "<tr><th>" << htmlEscaped(model.title) << "</th><td>";
+        out << "<p><b>" << htmlEscaped(model.title) << "</b>:";
         for (const auto &spec : model.hyperparameters.specs())
-            out << htmlEscaped(model.hyperparameters.text(spec.name)) << ' ';
-        out << "</td></tr>\n";
+            out << " <code>" << htmlEscaped(spec.name + "=" + model.hyperparameters.text(spec.name)) << "</code>";
+        out << "</p>\n";
     }
-    out << "</table>\n<h2>Environment</h2>\n<table>\n<tr><th>Features</th><td>";
+    out << "<h2>Environment</h2>\n<table>\n<tr><th>Features</th><td>";
     for (std::size_t i = 0; i < context.features.size(); ++i)
         out << (i ? ", " : "") << htmlEscaped(context.features[i]);
     out << "</td></tr>\n";

@@ -2,6 +2,8 @@
 #include "report/ComparisonReport.h"
 
 #include "io/JsonWriter.h"
+#include "models/RegressorRegistry.h"
+#include "report/MetricsJson.h"
 #include "runtime/LibraryVersions.h"
 #include "training/TrainingProgress.h"
 
@@ -9,28 +11,21 @@ namespace gpumem::report {
 
 namespace {
 
-void writeMetricsObject(io::JsonWriter &json, const evaluation::RegressionMetrics &metrics)
-{
-    json.beginObject();
-    for (const auto &metric : evaluation::metricDescriptions())
-        json.key(metric.key).value(metrics.*metric.member);
-    json.endObject();
-}
-
 void writeModel(io::JsonWriter &json, const evaluation::ModelResult &model)
 {
     json.beginObject();
     json.key("name").value(model.name);
     json.key("title").value(model.title);
+    json.key("library").value(models::regressorLibrary(model.name));
     json.key("hyperparameters");
     model.hyperparameters.writeValues(json);
     json.key("metrics");
-    writeMetricsObject(json, model.mean);
+    writeMetrics(json, model.mean);
     json.key("std");
-    writeMetricsObject(json, model.standardDeviation);
+    writeMetrics(json, model.standardDeviation);
     json.key("per_fold").beginArray();
     for (const auto &fold : model.folds)
-        writeMetricsObject(json, fold.metrics);
+        writeMetrics(json, fold.metrics);
     json.endArray();
     json.key("train_seconds").value(model.trainSeconds);
     json.key("predict_seconds").value(model.predictSeconds);

@@ -3,6 +3,7 @@
 // scheduler's view (under-prediction and over-allocation), timing and significance.
 #include "report/ComparisonReport.h"
 
+#include "evaluation/Ranking.h"
 #include "report/ReportText.h"
 
 #include <cmath>
@@ -12,46 +13,39 @@ namespace gpumem::report {
 
 namespace {
 
-// Returns the best mean of a metric over the models (lowest, or highest for R²).
-double bestMean(const evaluation::ExperimentResult &result, const evaluation::MetricDescription &metric)
-{
-    double best =
-        metric.higherIsBetter ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
-    for (const auto &model : result.models) {
-        const double value = model.mean.*metric.member;
-        if (!std::isnan(value))
-            best = metric.higherIsBetter ? std::max(best, value) : std::min(best, value);
-    }
-    return best;
-}
-
 std::string headerCell(const evaluation::MetricDescription &metric)
 {
     const std::string unit = metric.unit;
     return std::string(metric.title) + (unit.empty() || unit == "%" ? "" : " (" + unit + ")");
 }
 
+// The metrics of group, or of the accuracy group without MSE for the spread table.
+std::vector<const evaluation::MetricDescription *> metricsOf(evaluation::MetricGroup group, bool spread = false)
+{
+    std::vector<const evaluation::MetricDescription *> metrics;
+    for (const auto &metric : evaluation::metricDescriptions())
+        if (metric.group == group && !(spread && std::string(metric.key) == "mse"))
+            metrics.push_back(&metric);
+    return metrics;
+}
+
 void writeMetricTable(std::ostream &out, const evaluation::ExperimentResult &result,
-                      const std::vector<std::string> &keys, bool withSpread)
+                      const std::vector<const evaluation::MetricDescription *> &metrics, bool withSpread)
 {
     out << "| Model |";
-    for (const auto &key : keys)
-        out << ' ' << headerCell(evaluation::metricDescription(key)) << " |";
+    for (const auto *metric : metrics)
+        out << ' ' << headerCell(*metric) << " |";
     out << "\n|:--|";
-    for (std::size_t i = 0; i < keys.size(); ++i)
+    for (std::size_t i = 0; i < metrics.size(); ++i)
         out << "--:|";
     out << '\n';
     for (const auto &model : result.models) {
         out << "| " << markdownCell(model.title) << " |";
-        for (const auto &key : keys) {
-            const auto &metric = evaluation::metricDescription(key);
-            const double value = model.mean.*metric.member;
-            const std::string text = formatMetric(key, value);
-            // Bold marks the best formatted value, so ties at the shown precision are all bold.
-            const bool best = !std::isnan(value) && text == formatMetric(key, bestMean(result, metric));
-            out << ' ' << (best ? "**" + text + "**" : text);
+        for (const auto *metric : metrics) {
+            const std::string text = formatMetric(*metric, model.mean.*metric->member);
+            out << ' ' << (evaluation::isBestModel(result, model, *metric) ? "**" + text + "**" : text);
             if (withSpread && result.splits.size() > 1)
-                out << " ± " << formatMetric(key, model.standardDeviation.*metric.member);
+                out << " ± " << formatMetric(*metric, model.standardDeviation.*metric->member);
             out << " |";
         }
         out << '\n';
@@ -72,19 +66,19 @@ void writeMarkdownReport(std::ostream &out, const ComparisonContext &context,
         out << " **" << markdownCell(failure.model) << " failed:** " << markdownCell(failure.message) << '.';
     out << "\n\n";
 
-    writeMetricTable(out, result, {"mse", "rmse", "mae", "r2"}, false);
+    writeMetricTable(out, result, metricsOf(evaluation::MetricGroup::Accuracy), false);
     out << "\n"
         << (result.splits.size() > 1 ? "Means over the folds; " : "On the held-out rows; ")
         << "**bold**: the best value of each column.\n\n";
 
     out << "## Out-of-memory risk\n\n";
-    writeMetricTable(out, result, {"under_rate", "over_alloc", "max_error", "mape"}, false);
+    writeMetricTable(out, result, metricsOf(evaluation::MetricGroup::Risk), false);
     out << "\nUnder-prediction rate: the share of jobs predicted below their real peak (a scheduler trusting "
            "the prediction would crash them). Mean over-allocation: memory reserved beyond the need, per job.\n\n";
 
     if (result.splits.size() > 1) {
         out << "## Spread over the folds\n\n";
-        writeMetricTable(out, result, {"rmse", "mae", "r2"}, true);
+        writeMetricTable(out, result, metricsOf(evaluation::MetricGroup::Accuracy, true), true);
         out << "\nMean ± sample standard deviation over the folds.\n\n";
     }
 
@@ -112,11 +106,19 @@ void writeMarkdownReport(std::ostream &out, const ComparisonContext &context,
         out << '\n';
     }
 
+    out << "\n## Worst under-predictions\n\n| Model | Job | Actual (MiB) | Predicted (MiB) | Shortfall (MiB) |\n"
+           "|:--|:--|--:|--:|--:|\n";
+    for (const auto &under : evaluation::worstUnderPredictions(result, reportedUnderPredictions))
+        out << "| " << markdownCell(result.models[under.model].title) << " | " << jobName(context, under.row) << " | "
+            << formatSignificant(under.actual, 5) << " | " << formatSignificant(under.predicted, 5) << " | "
+            << formatSignificant(under.shortfall(), 4) << " |\n";
+    out << "\nThe jobs each model predicted furthest below their real peak, out of fold.\n";
+
     out << "\n## Hyperparameters\n\n";
     for (const auto &model : result.models) {
         out << "- **" << markdownCell(model.title) << "**:";
         for (const auto &spec : model.hyperparameters.specs())
-            out << ' ' << model.hyperparameters.text(spec.name);
+            out << " `" << spec.name << '=' << model.hyperparameters.text(spec.name) << '`';
         out << '\n';
     }
 }

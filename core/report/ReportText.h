@@ -2,18 +2,14 @@
 
 // Number and text formatting shared by the report writers (private to core/report).
 
+#include "evaluation/Metrics.h"
+
 #include <string>
 
 namespace gpumem::report {
 
-// Returns value with a precision that suits the metric: 4 significant digits for
-// errors (e.g. "18.95", "359.1"), 5 decimals for R², a percentage for rates
-// (e.g. "47.2%"). NaN gives "n/a".
-std::string formatMetric(const std::string &key, double value);
-
-// Returns value rounded to digits significant digits, without exponent for
-// everyday magnitudes (e.g. 0.0123, 1234).
-std::string formatSignificant(double value, int digits);
+using evaluation::formatMetric;
+using evaluation::formatSignificant;
 
 // Returns a p-value for people: "0.0123", "< 0.0001".
 std::string formatPValue(double pValue);

@@ -2,6 +2,8 @@
 
 #include "report/ReportText.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -21,9 +23,7 @@ constexpr double bottom = 58.0;
 
 std::string coordinate(double value)
 {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f", value);
-    return text;
+    return fmt::format("{:.1f}", value);
 }
 
 // Returns about five round tick values covering [low, high].

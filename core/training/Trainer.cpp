@@ -1,13 +1,18 @@
 #include "training/Trainer.h"
 
 #include "data/SeededRandom.h"
+#include "training/KernelThreads.h"
 #include "training/LearningRateSchedule.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <future>
+#include <condition_variable>
+#include <exception>
 #include <map>
+#include <mutex>
+#include <optional>
+#include <thread>
 
 namespace gpumem::training {
 
@@ -81,15 +86,129 @@ double meanLoss(torch::nn::Module &model, const std::vector<Eigen::Index> &rows,
     return total / static_cast<double>(rows.size());
 }
 
-// Runs the forward and backward passes of rows, split across workers threads,
-// and returns the batch's mean loss. Each share's loss is weighted by its share of
-// the rows, so the gradients add up to those of the whole batch. With two shares the
-// sum is the same whichever finishes first (float addition commutes), so training
-// stays bit-reproducible; with more, the last bits may depend on timing.
-double accumulateGradients(const std::vector<Eigen::Index> &rows, int workers, const BatchLoss &loss)
+// How many shares a batch of rows is split into: one per worker, but at least
+// 8 rows each.
+std::size_t shareCount(std::size_t rows, int workers)
 {
-    const auto shares = static_cast<std::size_t>(
-        std::clamp<std::int64_t>(std::min<std::int64_t>(workers, static_cast<std::int64_t>(rows.size()) / 8), 1, 64));
+    return static_cast<std::size_t>(
+        std::clamp<std::int64_t>(std::min<std::int64_t>(workers, static_cast<std::int64_t>(rows) / 8), 1, 64));
+}
+
+// The helper threads of one training, started once and reused for every batch,
+// so that share k of every batch runs on the same thread with the same kernel
+// thread count. (Fresh threads per batch each had to set up LibTorch's thread
+// count again, and that set-up could pick up another fit's count; see
+// KernelThreadsGuard.)
+class ShareWorkers
+{
+  public:
+    explicit ShareWorkers(std::size_t helpers)
+    {
+        for (std::size_t share = 1; share <= helpers; ++share)
+            mThreads.emplace_back([this, share] { serve(share); });
+    }
+
+    ~ShareWorkers()
+    {
+        {
+            const std::lock_guard lock(mMutex);
+            mStopping = true;
+        }
+        mWake.notify_all();
+        for (auto &thread : mThreads)
+            thread.join();
+    }
+
+    ShareWorkers(const ShareWorkers &) = delete;
+    ShareWorkers &operator=(const ShareWorkers &) = delete;
+
+    // Runs task(0) on the calling thread and task(1) … task(shares - 1) on the
+    // helpers, waits for all, and returns the results in share order. Rethrows
+    // the exception of the lowest share that threw.
+    std::vector<double> run(std::size_t shares, const std::function<double(std::size_t)> &task)
+    {
+        {
+            const std::lock_guard lock(mMutex);
+            mTask = &task;
+            mShares = shares;
+            mResults.assign(shares, 0.0);
+            mErrors.assign(shares, nullptr);
+            mPending = shares - 1;
+            ++mGeneration;
+        }
+        mWake.notify_all();
+        double first = 0.0;
+        std::exception_ptr firstError;
+        try {
+            first = task(0);
+        } catch (...) {
+            firstError = std::current_exception();
+        }
+        std::unique_lock lock(mMutex);
+        mDone.wait(lock, [this] { return mPending == 0; });
+        mResults[0] = first;
+        mErrors[0] = firstError;
+        for (const auto &error : mErrors)
+            if (error)
+                std::rethrow_exception(error);
+        return mResults;
+    }
+
+  private:
+    void serve(std::size_t share)
+    {
+        // Kernels stay single-threaded: the workers are the parallelism.
+        const KernelThreadsGuard singleThreaded(1);
+        std::uint64_t seen = 0;
+        std::unique_lock lock(mMutex);
+        for (;;) {
+            mWake.wait(lock, [&] { return mStopping || mGeneration != seen; });
+            if (mStopping)
+                return;
+            seen = mGeneration;
+            if (share >= mShares)
+                continue; // a small batch needs fewer shares
+            const std::function<double(std::size_t)> &task = *mTask;
+            lock.unlock();
+            double value = 0.0;
+            std::exception_ptr error;
+            try {
+                value = task(share);
+            } catch (...) {
+                error = std::current_exception();
+            }
+            lock.lock();
+            mResults[share] = value;
+            mErrors[share] = error;
+            if (--mPending == 0)
+                mDone.notify_all();
+        }
+    }
+
+    std::vector<std::thread> mThreads;
+    std::mutex mMutex; // guards every member below
+    std::condition_variable mWake;
+    std::condition_variable mDone;
+    bool mStopping = false;
+    std::uint64_t mGeneration = 0; // counts the batches handed out
+    const std::function<double(std::size_t)> *mTask = nullptr;
+    std::size_t mShares = 0;
+    std::size_t mPending = 0; // helpers still running the current batch
+    std::vector<double> mResults;
+    std::vector<std::exception_ptr> mErrors;
+};
+
+// Runs the forward and backward passes of rows, split into shares across the
+// workers, and returns the batch's mean loss. Each share's loss is weighted by
+// its share of the rows, so the gradients add up to those of the whole batch.
+// The losses add up in share order; the gradients add up in the order the shares
+// finish, which for two shares gives the same sum either way (float addition
+// commutes), so training stays bit-reproducible; with more, the last bits may
+// depend on timing.
+double accumulateGradients(const std::vector<Eigen::Index> &rows, int workers, ShareWorkers *helpers,
+                           const BatchLoss &loss)
+{
+    const std::size_t shares = helpers ? shareCount(rows.size(), workers) : 1;
     const auto run = [&](std::size_t share) {
         const std::size_t begin = rows.size() * share / shares;
         const std::size_t end = rows.size() * (share + 1) / shares;
@@ -104,17 +223,9 @@ double accumulateGradients(const std::vector<Eigen::Index> &rows, int workers, c
     };
     if (shares == 1)
         return run(0);
-    std::vector<std::future<double>> helpers;
-    for (std::size_t share = 1; share < shares; ++share)
-        helpers.push_back(std::async(std::launch::async, [&run, share] {
-            // Kernels stay single-threaded: the workers are the parallelism. (The OpenMP
-            // thread count is per thread, so a new thread must be told.)
-            at::set_num_threads(1);
-            return run(share);
-        }));
-    double total = run(0);
-    for (auto &helper : helpers)
-        total += helper.get();
+    double total = 0.0;
+    for (double value : helpers->run(shares, run))
+        total += value;
     return total;
 }
 
@@ -132,6 +243,16 @@ TrainingResult trainModel(torch::nn::Module &model, const TrainerSettings &setti
     const std::int64_t batches = (rowCount + batchSize - 1) / batchSize;
     const std::int64_t totalSteps = std::max<std::int64_t>(1, batches * settings.epochs);
     auto optimizer = makeOptimizer(model, settings);
+    // With workers, every thread of this training computes with one kernel
+    // thread, whatever other threads (parallel fits) set meanwhile.
+    const std::size_t maxShares =
+        shareCount(std::min(trainingRows.size(), static_cast<std::size_t>(batchSize)), settings.workers);
+    std::optional<KernelThreadsGuard> singleThreaded;
+    std::unique_ptr<ShareWorkers> helpers;
+    if (maxShares > 1) {
+        singleThreaded.emplace(1);
+        helpers = std::make_unique<ShareWorkers>(maxShares - 1);
+    }
     LearningRateSchedule schedule(settings.schedule, settings.learningRate, totalSteps, settings.warmupFraction);
     WeightSnapshot best;
     double bestLoss = std::numeric_limits<double>::infinity();
@@ -157,7 +278,7 @@ TrainingResult trainModel(torch::nn::Module &model, const TrainerSettings &setti
             const double rate = schedule.rate(step);
             setLearningRate(*optimizer, rate);
             optimizer->zero_grad();
-            const double lossValue = accumulateGradients(rows, settings.workers, loss);
+            const double lossValue = accumulateGradients(rows, settings.workers, helpers.get(), loss);
             if (!std::isfinite(lossValue)) {
                 result.stopReason = StopReason::NotFinite;
                 result.message = "the training loss became " + std::string(std::isnan(lossValue) ? "NaN" : "infinite") +

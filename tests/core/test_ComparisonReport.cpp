@@ -153,7 +153,7 @@ void TestComparisonReport::csvHasOneRowPerModelAndFold()
         lines.push_back(line);
     // Header, then per model 2 folds + mean + std.
     QCOMPARE(lines.size(), std::size_t{1 + 2 * 4});
-    QCOMPARE(lines[0], std::string("model,title,fold,mse,rmse,mae,r2,mape,max_error,under_rate,over_alloc,"
+    QCOMPARE(lines[0], std::string("model,title,fold,mse,rmse,mae,r2,mape,max_error,p95_error,under_rate,over_alloc,"
                                    "train_seconds,predict_seconds"));
     QVERIFY(lines[1].rfind("random_forest,Random forest,1,729,27,", 0) == 0);
     QVERIFY(lines[3].rfind("random_forest,Random forest,mean,784,28,", 0) == 0);

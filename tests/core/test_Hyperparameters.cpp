@@ -16,6 +16,26 @@ class TestHyperparameters : public QObject
     Q_OBJECT
 
   private Q_SLOTS:
+    void namesItsHyperparameters()
+    {
+        const Hyperparameters hyperparameters = gpumem::models::neuralNetworkHyperparameters();
+        QVERIFY(hyperparameters.contains("epochs"));
+        QVERIFY(!hyperparameters.contains("epoch"));
+        QVERIFY(!hyperparameters.contains(""));
+        std::string expected;
+        for (const auto &spec : hyperparameters.specs())
+            expected += (expected.empty() ? "" : ", ") + spec.name;
+        QCOMPARE(hyperparameters.namesText(), expected);
+        QVERIFY(hyperparameters.namesText().rfind("architecture, layer_tokens, d_model", 0) == 0);
+        try {
+            Hyperparameters copy = hyperparameters;
+            copy.setAssignment("bogus=1");
+            QFAIL("an unknown name was accepted");
+        } catch (const gpumem::io::InputError &error) {
+            QCOMPARE(error.message(), "unknown hyperparameter 'bogus'; known: " + expected);
+        }
+    }
+
     void startsAtTheDefaults()
     {
         const Hyperparameters hyperparameters = gpumem::models::neuralNetworkHyperparameters();

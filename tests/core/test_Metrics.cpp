@@ -2,6 +2,7 @@
 
 #include <QList>
 #include <QObject>
+#include <QSet>
 #include <QString>
 #include <QTest>
 
@@ -58,6 +59,8 @@ class TestMetrics : public QObject
     void underRateAndOverAllocation_data();
     void underRateAndOverAllocation();
     void notANumberMakesEveryMetricNotANumber();
+    void percentileErrorMatchesNumpy();
+    void descriptionsAreOneRegistry();
     void acceptsVectorViews();
     void computeMetricsRejectsBadSizes_data();
     void computeMetricsRejectsBadSizes();
@@ -223,14 +226,45 @@ void TestMetrics::notANumberMakesEveryMetricNotANumber()
 {
     const RegressionMetrics metrics =
         gpumem::evaluation::computeMetrics(toVector({100, 200}), toVector({100, kNotANumber}));
-    QVERIFY(std::isnan(metrics.mse));
-    QVERIFY(std::isnan(metrics.rmse));
-    QVERIFY(std::isnan(metrics.mae));
-    QVERIFY(std::isnan(metrics.r2));
-    QVERIFY(std::isnan(metrics.mape));
-    QVERIFY(std::isnan(metrics.maxError));
-    QVERIFY(std::isnan(metrics.underRate));
-    QVERIFY(std::isnan(metrics.overAllocation));
+    for (const auto &metric : gpumem::evaluation::metricDescriptions())
+        QVERIFY2(std::isnan(metrics.*metric.member), metric.key);
+}
+
+void TestMetrics::percentileErrorMatchesNumpy()
+{
+    // numpy.percentile([10, 10, 30, 0], 95) = 27.0: position 0.95·3 = 2.85 between 10 and 30.
+    QCOMPARE(
+        gpumem::evaluation::computeMetrics(toVector({100, 200, 300, 400}), toVector({110, 190, 330, 400})).p95Error,
+        27.0);
+    // numpy.percentile(range(1, 101), 95) = 95.05.
+    QList<double> actual;
+    QList<double> predicted;
+    for (int error = 1; error <= 100; ++error) {
+        actual << 1000.0;
+        predicted << 1000.0 + (error % 2 ? error : -error);
+    }
+    QCOMPARE(gpumem::evaluation::computeMetrics(toVector(actual), toVector(predicted)).p95Error, 95.05);
+}
+
+void TestMetrics::descriptionsAreOneRegistry()
+{
+    // Every member of RegressionMetrics has exactly one description, keyed uniquely.
+    const auto &descriptions = gpumem::evaluation::metricDescriptions();
+    QSet<QString> keys;
+    for (std::size_t i = 0; i < descriptions.size(); ++i) {
+        keys.insert(QString::fromUtf8(descriptions[i].key));
+        for (std::size_t j = 0; j < i; ++j)
+            QVERIFY2(descriptions[i].member != descriptions[j].member, descriptions[i].key);
+    }
+    QCOMPARE(static_cast<std::size_t>(keys.size()), descriptions.size());
+    QCOMPARE(descriptions.size() * sizeof(double), sizeof(RegressionMetrics));
+    const auto &r2 = gpumem::evaluation::metricDescription("r2");
+    QCOMPARE(gpumem::evaluation::formatMetric(r2, 0.998123456), std::string("0.99812"));
+    QCOMPARE(gpumem::evaluation::formatMetric(gpumem::evaluation::metricDescription("under_rate"), 0.4723),
+             std::string("47.2%"));
+    QCOMPARE(gpumem::evaluation::formatMetric(gpumem::evaluation::metricDescription("rmse"), 18.9512),
+             std::string("18.95"));
+    QCOMPARE(gpumem::evaluation::formatMetric(r2, std::nan("")), std::string("n/a"));
 }
 
 void TestMetrics::acceptsVectorViews()

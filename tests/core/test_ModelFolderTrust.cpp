@@ -284,7 +284,7 @@ class TestModelFolderTrust : public QObject
                               vocabulary.append(QString("type%1").arg(i));
                           fitted.insert("layer_vocabulary", vocabulary);
                       }),
-                      {"layer_vocabulary", "more than the 4096"});
+                      {"layer_vocabulary", "more than the 257"});
         // layer_type_count = 2e7 must not allocate a 2.6 GB embedding table.
         expectRefused(editedFitted([](QJsonObject &fitted) { setNetworkCount(fitted, "layer_type_count", 2e7); }),
                       {"layer_type_count"});

@@ -1,9 +1,13 @@
 #include "io/InputError.h"
+#include "probe/CudaMemoryStats.h"
 #include "probe/ProbeRunner.h"
 
 #include <QFile>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <algorithm>
 
 using gpumem::probe::JobFamily;
 using gpumem::probe::ProbeOptions;
@@ -120,6 +124,117 @@ class TestProbeRunner : public QObject
         again.resume = true;
         QVERIFY_THROWS_EXCEPTION(gpumem::io::InputError, ProbeRunner(again).run());
         QCOMPARE(contents(path).count('\n'), 2); // untouched
+    }
+
+    void resumeRefusesAMalformedRow_data()
+    {
+        QTest::addColumn<QString>("pattern");
+        QTest::addColumn<QString>("replacement");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<QString>("column");
+        QTest::addColumn<QString>("message");
+        // Each edit damages the second data row (line 3) the way a hand edit or another program might.
+        // The column is a name, or the 1-based field where the header and the row part.
+        QTest::newRow("missing field") << ",[^,]*$"
+                                       << "" << 3 << "23"
+                                       << "row has 22 fields, the header has 23";
+        QTest::newRow("extra field") << "$"
+                                     << ",extra" << 3 << "24"
+                                     << "row has 24 fields, the header has 23";
+        QTest::newRow("not a number") << "^mlp,[0-9]+,"
+                                      << "mlp,lots," << 3 << "batch_size"
+                                      << "column 'batch_size' needs a whole number, not 'lots'";
+        QTest::newRow("unknown choice") << ",(sgd|sgd_momentum|adam|adamw),"
+                                        << ",lion," << 3 << "optimizer"
+                                        << "column 'optimizer' holds 'lion' (known: sgd, sgd_momentum, adam, adamw)";
+        QTest::newRow("another family") << "^mlp,"
+                                        << "cnn," << 3 << "family"
+                                        << "family 'cnn' in a file of mlp jobs";
+        QTest::newRow("broken layer sequence") << "\"\\[\\("
+                                               << "\"[(oops, " << 3 << "layer_sequence"
+                                               << "malformed layer sequence:";
+        QTest::newRow("broken quoting") << "\"\\["
+                                        << "x\"[" << 3 << "layer_sequence"
+                                        << "broken quoting";
+        QTest::newRow("negative peak") << ",cpu,([^,]*),[0-9.]+,"
+                                       << ",cpu,\\1,-3," << 3 << "peak_allocated_mib"
+                                       << "column 'peak_allocated_mib' needs a number of MiB, not '-3'";
+        QTest::newRow("other device") << ",cpu,"
+                                      << ",cuda," << 3 << "device"
+                                      << "measured on 'cuda', not on cpu; resume with the same --device";
+        QTest::newRow("unknown status") << ",ok,"
+                                        << ",done," << 3 << "status"
+                                        << "status 'done' (known: ok, out_of_memory, invalid)";
+        QTest::newRow("ok without a peak") << ",cpu,([^,]*),[0-9.]+,"
+                                           << ",cpu,\\1,," << 3 << "peak_allocated_mib"
+                                           << "a row with status ok needs its peak_allocated_mib";
+    }
+
+    // Regression: --resume kept a malformed row of the earlier file, and the result could not be read.
+    void resumeRefusesAMalformedRow()
+    {
+        QFETCH(QString, pattern);
+        QFETCH(QString, replacement);
+        QFETCH(int, line);
+        QFETCH(QString, column);
+        QFETCH(QString, message);
+        QTemporaryDir folder;
+        const QString path = folder.filePath("mlp.csv");
+        ProbeRunner(options(path, JobFamily::Mlp, 3)).run();
+        QList<QByteArray> lines = contents(path).split('\n');
+        QCOMPARE(lines.size(), 5); // header, 3 rows, the empty rest after the last newline
+        QString row = QString::fromUtf8(lines[line - 1]);
+        const QString damaged = QString(row).replace(QRegularExpression(pattern), replacement);
+        QVERIFY2(damaged != row, qPrintable(row));
+        lines[line - 1] = damaged.toUtf8();
+        write(path, lines.join('\n'));
+        const QByteArray before = contents(path);
+
+        ProbeOptions again = options(path, JobFamily::Mlp, 4);
+        again.resume = true;
+        const std::vector<std::string> names = ProbeRunner::columnNames(JobFamily::Mlp);
+        bool numbered = false;
+        std::int64_t expectedColumn = column.toLongLong(&numbered);
+        if (!numbered)
+            expectedColumn = std::find(names.begin(), names.end(), column.toStdString()) - names.begin() + 1;
+        try {
+            ProbeRunner(again).run();
+            QFAIL("the damaged row was accepted");
+        } catch (const gpumem::io::InputError &error) {
+            QCOMPARE(QString::fromStdString(error.file()), path);
+            QCOMPARE(error.line(), std::int64_t(line));
+            QCOMPARE(error.column(), expectedColumn);
+            QVERIFY2(error.message().rfind(message.toStdString(), 0) == 0, error.what());
+        }
+        QCOMPARE(contents(path), before); // the user's file is never rewritten
+        QVERIFY(!QFile::exists(path + ".partial"));
+    }
+
+    void resumeAcceptsItsOwnRowsOfEveryStatus()
+    {
+        QTemporaryDir folder;
+        const QString path = folder.filePath("limited.csv");
+        ProbeOptions limited = options(path, JobFamily::Transformer, 2);
+        limited.memoryLimitBytes = 4096; // out_of_memory rows, with empty peaks
+        ProbeRunner(limited).run();
+        limited.count = 3;
+        limited.resume = true;
+        const auto summary = ProbeRunner(limited).run();
+        QCOMPARE(summary.skipped, std::uint64_t{2});
+        QCOMPARE(summary.measured, std::uint64_t{1});
+    }
+
+    void cudaWithoutCudaIsRefusedUpFront()
+    {
+        if (gpumem::probe::CudaMemoryStats::available())
+            QSKIP("CUDA is available");
+        QTemporaryDir folder;
+        ProbeOptions cuda = options(folder.filePath("cuda.csv"), JobFamily::Mlp, 2);
+        cuda.device = "cuda";
+        // Regression: the run went through, writing every job as invalid.
+        QVERIFY_THROWS_EXCEPTION(gpumem::io::InputError, ProbeRunner(cuda).run());
+        QVERIFY(!QFile::exists(folder.filePath("cuda.csv")));
+        QVERIFY(!QFile::exists(folder.filePath("cuda.csv.partial")));
     }
 
     void failedJobsAreRecorded()

@@ -1,4 +1,5 @@
 #include "evaluation/Splits.h"
+#include "io/InputError.h"
 
 #include <QByteArray>
 #include <QList>
@@ -68,14 +69,15 @@ QByteArray splitProblem(const Split &split, Eigen::Index rowCount)
     return {};
 }
 
-template <typename Callable> bool throwsInvalidArgument(Callable call)
+// Returns the message of the io::InputError call throws, or "" when it throws none.
+template <typename Callable> std::string inputErrorOf(Callable call)
 {
     try {
         call();
-    } catch (const std::invalid_argument &) {
-        return true;
+    } catch (const gpumem::io::InputError &error) {
+        return error.message();
     }
-    return false;
+    return {};
 }
 
 } // namespace
@@ -203,23 +205,28 @@ void TestSplits::holdOutRejectsBadArguments_data()
 {
     QTest::addColumn<qint64>("rowCount");
     QTest::addColumn<double>("testFraction");
+    QTest::addColumn<QString>("message");
 
-    QTest::newRow("fraction 0") << qint64(10) << 0.0;
-    QTest::newRow("fraction 1") << qint64(10) << 1.0;
-    QTest::newRow("negative fraction") << qint64(10) << -0.1;
-    QTest::newRow("fraction above 1") << qint64(10) << 1.5;
-    QTest::newRow("not-a-number fraction") << qint64(10) << std::numeric_limits<double>::quiet_NaN();
-    QTest::newRow("one row") << qint64(1) << 0.5;
-    QTest::newRow("no rows") << qint64(0) << 0.5;
-    QTest::newRow("negative rows") << qint64(-5) << 0.5;
+    const QString outside = "the test fraction must lie strictly between 0 and 1, not ";
+    QTest::newRow("fraction 0") << qint64(10) << 0.0 << outside + "0";
+    QTest::newRow("fraction 1") << qint64(10) << 1.0 << outside + "1";
+    QTest::newRow("negative fraction") << qint64(10) << -0.1 << outside + "-0.1";
+    QTest::newRow("fraction above 1") << qint64(10) << 1.5 << outside + "1.5";
+    QTest::newRow("not-a-number fraction") << qint64(10) << std::numeric_limits<double>::quiet_NaN() << outside + "nan";
+    // Regression: one usable row reached the user as "internal error: holdOutSplit: …".
+    const QString fewRows = "a hold-out split needs at least 2 rows, one to train on and one to test on; the data has ";
+    QTest::newRow("one row") << qint64(1) << 0.5 << fewRows + "1";
+    QTest::newRow("no rows") << qint64(0) << 0.5 << fewRows + "0";
+    QTest::newRow("negative rows") << qint64(-5) << 0.5 << fewRows + "-5";
 }
 
 void TestSplits::holdOutRejectsBadArguments()
 {
     QFETCH(qint64, rowCount);
     QFETCH(double, testFraction);
+    QFETCH(QString, message);
 
-    QVERIFY(throwsInvalidArgument([&] { holdOutSplit(rowCount, testFraction, 0); }));
+    QCOMPARE(QString::fromStdString(inputErrorOf([&] { holdOutSplit(rowCount, testFraction, 0); })), message);
 }
 
 void TestSplits::kFoldSizes_data()
@@ -302,21 +309,29 @@ void TestSplits::kFoldRejectsBadArguments_data()
 {
     QTest::addColumn<qint64>("rowCount");
     QTest::addColumn<int>("folds");
+    QTest::addColumn<QString>("message");
 
-    QTest::newRow("one fold") << qint64(10) << 1;
-    QTest::newRow("no folds") << qint64(10) << 0;
-    QTest::newRow("negative folds") << qint64(10) << -3;
-    QTest::newRow("more folds than rows") << qint64(5) << 6;
-    QTest::newRow("no rows") << qint64(0) << 2;
-    QTest::newRow("negative rows") << qint64(-4) << 2;
+    QTest::newRow("one fold") << qint64(10) << 1 << "cross-validation needs at least 2 folds, not 1";
+    QTest::newRow("no folds") << qint64(10) << 0 << "cross-validation needs at least 2 folds, not 0";
+    QTest::newRow("negative folds") << qint64(10) << -3 << "cross-validation needs at least 2 folds, not -3";
+    // Regression: this read "needs 2 to 5 folds" (and "2 to 1" on one row).
+    QTest::newRow("more folds than rows")
+        << qint64(5) << 6 << "6-fold cross-validation needs at least 6 rows, the data has 5; use fewer folds";
+    QTest::newRow("one row") << qint64(1) << 5
+                             << "5-fold cross-validation needs at least 5 rows, the data has 1; use fewer folds";
+    QTest::newRow("no rows") << qint64(0) << 2
+                             << "2-fold cross-validation needs at least 2 rows, the data has 0; use fewer folds";
+    QTest::newRow("negative rows") << qint64(-4) << 2
+                                   << "2-fold cross-validation needs at least 2 rows, the data has -4; use fewer folds";
 }
 
 void TestSplits::kFoldRejectsBadArguments()
 {
     QFETCH(qint64, rowCount);
     QFETCH(int, folds);
+    QFETCH(QString, message);
 
-    QVERIFY(throwsInvalidArgument([&] { kFoldSplits(rowCount, folds, 0); }));
+    QCOMPARE(QString::fromStdString(inputErrorOf([&] { kFoldSplits(rowCount, folds, 0); })), message);
 }
 
 QTEST_GUILESS_MAIN(TestSplits)

@@ -38,7 +38,7 @@ class TestTableLoader : public QObject
         for (int i = 0; i < 6; ++i)
             text += "run" + std::to_string(i) + ',' + std::to_string(32 << i) + ',' + (i % 2 ? "relu" : "gelu") +
                     ",\"[('linear', " + std::to_string(i + 1) + ", 10)]\",note " + std::to_string(i) + ",\n";
-        const Table table = loadTableFromText(text, "t.csv", {0, 3});
+        const Table table = loadTableFromText(text, "t.csv", {0, 3, std::nullopt});
         QCOMPARE(table.rowCount(), std::size_t(6));
         QCOMPARE(table.column(0).type, ColumnType::Identifier);
         QCOMPARE(table.column(1).type, ColumnType::Numeric);

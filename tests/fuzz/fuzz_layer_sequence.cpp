@@ -5,6 +5,7 @@
 #include "data/SequenceColumn.h"
 
 #include <cstdint>
+#include <cstdlib>
 #include <stdexcept>
 #include <string_view>
 
@@ -14,6 +15,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     std::vector<gpumem::data::LayerTuple> layers;
     try {
         gpumem::data::parseLayerSequence(text, layers);
+        // The parser's bounds hold for whatever it accepts.
+        if (layers.size() > gpumem::data::maxLayersPerSequence)
+            std::abort();
+        for (const auto &layer : layers)
+            if (layer.fields.size() > gpumem::data::maxFieldsPerLayer)
+                std::abort();
         gpumem::data::SequenceColumn column;
         column.appendRow(layers);
         column.selectRows({0, 0});

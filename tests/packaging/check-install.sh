@@ -16,6 +16,7 @@ cmake --install "$build" --prefix "$prefix" >/dev/null
 cp "$prefix/share/gpumem-workbench/presets/fast.json" "$prefix/share/gpumem-workbench/presets/installed-only.json"
 "$prefix/bin/gpumem" describe-model --preset installed-only --json >/dev/null
 [[ -f "$prefix/share/gpumem-workbench/datasets/README.md" ]]
+grep -q "^License: GPL-3.0-or-later" "$prefix/share/doc/gpumem-workbench/copyright"
 for csv in "$source"/datasets/*.csv; do
   [[ -e $csv ]] || continue
   [[ -f "$prefix/share/gpumem-workbench/datasets/$(basename "$csv")" ]]

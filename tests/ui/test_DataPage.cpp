@@ -1,5 +1,6 @@
 #include "UiTestSupport.h"
 #include "ui/DataPage.h"
+#include "ui/MainWindow.h"
 #include "ui/QCustomPlotInclude.h"
 #include "ui/TableCopy.h"
 #include "ui/WorkbenchState.h"
@@ -120,6 +121,67 @@ class TestDataPage : public QObject
         // A good file afterwards hides the panel.
         QVERIFY(load(page, gpumem::tests::testDataPath("jobs.csv")));
         QVERIFY(!panel->isVisible());
+    }
+
+    void badFileKeepsThePreviousDataAndTheApplication_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("messagePart");
+        QTest::newRow("text only: x,y / hello,world") << "hostile_no_feature.csv"
+                                                      << "no feature or sequence column";
+        QTest::newRow("only the target: job,mem_mib") << "hostile_only_target.csv"
+                                                      << "no feature or sequence column";
+        QTest::newRow("invalid UTF-8") << "hostile_utf8_category.csv"
+                                       << "hostile_utf8_category.csv:3:2: invalid UTF-8";
+    }
+
+    // Bug: a CSV that leaves no feature column made assignRoles throw inside the load's
+    // finished handler; the workbench aborted (exit 134) and unsaved work was lost.
+    void badFileKeepsThePreviousDataAndTheApplication()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, messagePart);
+        gpumem::ui::MainWindow window;
+        window.show();
+        auto *page = window.dataPage();
+        gpumem::ui::WorkbenchState *state = window.state();
+        {
+            QSignalSpy finished(page, &gpumem::ui::DataPage::loadFinished);
+            window.openData(gpumem::tests::testDataPath("jobs.csv"));
+            QVERIFY(finished.wait(20000));
+            QVERIFY(finished.at(0).at(0).toBool());
+        }
+        state->setRole(1, ColumnRole::Ignored); // work the user has not saved
+        const auto previousTable = state->table();
+        const auto previousRoles = state->roles();
+
+        // The same entry point as File > Open and `gpumem-workbench FILE.csv`.
+        QSignalSpy finished(page, &gpumem::ui::DataPage::loadFinished);
+        window.openData(gpumem::tests::testDataPath(file.toUtf8().constData()));
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(finished.at(0).at(0).toBool(), false);
+
+        auto *panel = page->findChild<QLabel *>(QStringLiteral("dataErrorPanel"));
+        QVERIFY(panel->isVisible());
+        QVERIFY2(panel->text().contains(messagePart), qPrintable(panel->text()));
+        QVERIFY(!panel->text().contains(QLatin1Char('\n')));
+        QCOMPARE(page->errorText(), panel->text());
+        QCOMPARE(state->table(), previousTable);
+        QVERIFY(state->roles() == previousRoles);
+        QCOMPARE(state->dataPath(), gpumem::tests::testDataPath("jobs.csv"));
+        auto *view = page->findChild<QTableView *>(QStringLiteral("dataTable"));
+        QCOMPARE(view->model()->rowCount(), 4);
+        QVERIFY(window.isVisible());
+    }
+
+    void badFileAsTheFirstFileLeavesNoData()
+    {
+        gpumem::ui::WorkbenchState state;
+        gpumem::ui::DataPage page(&state);
+        page.show();
+        QVERIFY(!load(page, gpumem::tests::testDataPath("hostile_no_feature.csv")));
+        QVERIFY(!state.table());
+        QVERIFY(page.errorText().contains(QStringLiteral("hostile_no_feature.csv")));
     }
 
     void copiesSelectionAsTabSeparatedText()

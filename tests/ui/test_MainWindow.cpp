@@ -5,17 +5,20 @@
 #include "ui/TrainingPage.h"
 #include "ui/WorkbenchState.h"
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
 #include <QFile>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
+#include <QTimer>
 
 class TestMainWindow : public QObject
 {
@@ -102,7 +105,7 @@ class TestMainWindow : public QObject
         QVERIFY(finished.at(0).at(0).toBool());
         QCOMPARE(window.state()->presetName(), QStringLiteral("fast"));
         QCOMPARE(window.pages()->currentWidget(), window.trainingPage());
-        QVERIFY(window.windowTitle().startsWith(QStringLiteral("demo.csv")));
+        QVERIFY(window.windowTitle().startsWith(QStringLiteral("*demo.csv"))); // not saved as a project yet
         // The loaded file is now among the recent files.
         QCOMPARE(QSettings().value(QStringLiteral("data/recentFiles")).toStringList().value(0),
                  datasets.filePath(QStringLiteral("demo.csv")));
@@ -125,6 +128,32 @@ class TestMainWindow : public QObject
         QVERIFY(window.loadProject(project));
         QCOMPARE(window.state()->roles()[1], gpumem::data::ColumnRole::Ignored);
         QVERIFY(window.windowTitle().startsWith(QStringLiteral("p.gpumem.json")));
+    }
+
+    void asksBeforeQuittingWithUnsavedWork()
+    {
+        gpumem::ui::MainWindow window;
+        window.show();
+        QSignalSpy loaded(window.dataPage(), &gpumem::ui::DataPage::loadFinished);
+        window.openData(gpumem::tests::testDataPath("jobs.csv"));
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+        QVERIFY(window.windowTitle().startsWith(QLatin1Char('*')));
+
+        // Answers the question the window asks with button, once it is on screen.
+        const auto answer = [](QMessageBox::StandardButton button) {
+            QTimer::singleShot(0, [button] {
+                auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+                QVERIFY(box);
+                QCOMPARE(box->objectName(), QStringLiteral("unsavedWorkBox"));
+                QVERIFY(box->informativeText().contains(QStringLiteral("the project")));
+                box->button(button)->click();
+            });
+        };
+        answer(QMessageBox::Cancel);
+        QVERIFY(!window.close());
+        QVERIFY(window.isVisible());
+        answer(QMessageBox::Discard);
+        QVERIFY(window.close());
     }
 };
 

@@ -1,0 +1,86 @@
+#include "data/EncodingLimits.h"
+
+#include "io/InputError.h"
+
+namespace gpumem::data {
+
+namespace {
+
+// Distinct codes in rows of a categorical column (missing cells have none).
+std::size_t distinctCategories(const Column &column, const std::vector<std::size_t> &rows)
+{
+    std::vector<bool> seen(column.categories.size(), false);
+    std::size_t distinct = 0;
+    for (std::size_t row : rows) {
+        const std::int32_t code = column.codes[row];
+        if (code >= 0 && !seen[static_cast<std::size_t>(code)]) {
+            seen[static_cast<std::size_t>(code)] = true;
+            ++distinct;
+        }
+    }
+    return distinct;
+}
+
+std::size_t distinctLayerTypes(const SequenceColumn &sequences, const std::vector<std::size_t> &rows)
+{
+    std::vector<bool> seen(sequences.layerTypes().size(), false);
+    std::size_t distinct = 0;
+    for (std::size_t row : rows) {
+        for (std::size_t layer = sequences.layerBegin(row); layer < sequences.layerEnd(row); ++layer) {
+            const std::uint32_t type = sequences.layerType(layer);
+            if (!seen[type]) {
+                seen[type] = true;
+                ++distinct;
+            }
+        }
+    }
+    return distinct;
+}
+
+} // namespace
+
+std::size_t sequenceFeatureCount(std::size_t layerTypes, int fieldsPerLayer)
+{
+    const std::size_t counted = layerTypes > maxLayerTypes ? maxLayerTypes + 1 : layerTypes;
+    return 1 + counted + 2 * static_cast<std::size_t>(fieldsPerLayer);
+}
+
+void checkEncodedWidth(const std::string &source, const EncodedWidth &width)
+{
+    if (width.total() <= maxEncodedFeatures)
+        return;
+    throw io::InputError(source, 0, 0,
+                         "the used columns encode into " + std::to_string(width.total()) +
+                             " feature columns, more than the limit of " + std::to_string(maxEncodedFeatures) + " (" +
+                             std::to_string(width.numeric) + " numeric, " + std::to_string(width.oneHot) +
+                             " one-hot categories, " + std::to_string(width.sequence) +
+                             " layer-sequence summaries); leave columns out with --features or --ignore");
+}
+
+std::vector<std::string> checkEncodingLimits(const Table &table, const std::vector<ColumnRole> &roles,
+                                             const std::vector<std::size_t> &rows)
+{
+    std::vector<std::string> warnings;
+    EncodedWidth width;
+    for (std::size_t i = 0; i < table.columnCount(); ++i) {
+        const Column &column = table.column(i);
+        if (roles.at(i) == ColumnRole::Feature) {
+            if (column.type == ColumnType::Numeric)
+                ++width.numeric;
+            else
+                width.oneHot += distinctCategories(column, rows);
+        } else if (roles.at(i) == ColumnRole::Sequence) {
+            const std::size_t types = distinctLayerTypes(column.sequences, rows);
+            width.sequence += sequenceFeatureCount(types, column.sequences.fieldsPerLayer());
+            if (types > maxLayerTypes)
+                warnings.push_back("column " + io::quoteForMessage(column.name, 60) + " has " + std::to_string(types) +
+                                   " layer types; the " + std::to_string(maxLayerTypes) +
+                                   " most frequent are kept and the other " + std::to_string(types - maxLayerTypes) +
+                                   " are counted as one 'other' type");
+        }
+    }
+    checkEncodedWidth(table.source(), width);
+    return warnings;
+}
+
+} // namespace gpumem::data

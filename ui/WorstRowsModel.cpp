@@ -1,0 +1,71 @@
+#include "ui/WorstRowsModel.h"
+
+#include "ui/QtText.h"
+
+namespace gpumem::ui {
+
+WorstRowsModel::WorstRowsModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void WorstRowsModel::setResult(std::shared_ptr<const evaluation::ExperimentResult> result,
+                               std::vector<std::int64_t> rowLines, std::size_t perModel)
+{
+    beginResetModel();
+    mResult = std::move(result);
+    mRowLines = std::move(rowLines);
+    mRows =
+        mResult ? evaluation::worstUnderPredictions(*mResult, perModel) : std::vector<evaluation::UnderPrediction>{};
+    endResetModel();
+}
+
+int WorstRowsModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(mRows.size());
+}
+
+int WorstRowsModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : 5;
+}
+
+QVariant WorstRowsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case 0: return tr("Model");
+    case 1: return mRowLines.empty() ? tr("Row") : tr("File line");
+    case 2: return tr("Actual (MiB)");
+    case 3: return tr("Predicted (MiB)");
+    default: return tr("Shortfall (MiB)");
+    }
+}
+
+QVariant WorstRowsModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || (role != Qt::DisplayRole && role != Qt::UserRole && role != Qt::TextAlignmentRole))
+        return {};
+    const evaluation::UnderPrediction &row = mRows[static_cast<std::size_t>(index.row())];
+    if (index.column() == 0) {
+        const QString title = qtText(mResult->models[row.model].title);
+        return role == Qt::TextAlignmentRole ? QVariant() : QVariant(title);
+    }
+    if (role == Qt::TextAlignmentRole)
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    double value = 0.0;
+    switch (index.column()) {
+    case 1:
+        value = static_cast<std::size_t>(row.row) < mRowLines.size()
+                    ? static_cast<double>(mRowLines[static_cast<std::size_t>(row.row)])
+                    : static_cast<double>(row.row + 1);
+        break;
+    case 2: value = row.actual; break;
+    case 3: value = row.predicted; break;
+    default: value = row.shortfall();
+    }
+    return role == Qt::UserRole ? QVariant(value) : QVariant(QString::number(value, 'f', 0));
+}
+
+} // namespace gpumem::ui
