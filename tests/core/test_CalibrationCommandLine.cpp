@@ -10,6 +10,7 @@
 #include "data/TableLoader.h"
 #include "evaluation/Splits.h"
 #include "io/AtomicFileWriter.h"
+#include "models/ModelFolder.h"
 #include "models/RegressorRegistry.h"
 
 #include <QFile>
@@ -429,7 +430,7 @@ class TestCalibrationCommandLine : public QObject
             scores = many;
         } else if (change == "columns") {
             QJsonArray many;
-            for (int i = 0; i <= 4096; ++i)
+            for (std::size_t i = 0; i <= gpumem::models::maxModelColumns; ++i)
                 many.append(QStringLiteral("c"));
             difficulty["columns"] = many;
         } else if (change == "coverage") {
