@@ -1,5 +1,7 @@
 #include "cli/PredictCommand.h"
 
+#include "calibration/CalibrationJson.h"
+#include "calibration/Coverage.h"
 #include "cli/ArgumentParser.h"
 #include "cli/DataOptions.h"
 #include "cli/ModelOptions.h"
@@ -10,6 +12,8 @@
 #include "io/InputError.h"
 #include "io/OutputPlan.h"
 #include "models/RegressorRegistry.h"
+
+#include <optional>
 
 namespace gpumem::cli {
 
@@ -52,14 +56,17 @@ int runPredict(const std::vector<std::string> &arguments, std::ostream &out, std
         "gpumem predict MODEL_DIR DATA.csv [options]",
         "Predicts the peak GPU memory of every job in DATA.csv with a model saved by\n"
         "`gpumem train`. Writes CSV: one row per input row, in order, with the column\n"
-        "`prediction`, plus `actual` and `error` (prediction - actual) when DATA.csv has the target.");
+        "`prediction`, plus `actual` and `error` (prediction - actual) when DATA.csv has the target.\n"
+        "A model trained with --coverage adds `upper_bound`: the memory to request so that the stored\n"
+        "share of jobs (or the one --coverage asks for) fits.");
     parser.positional("MODEL_DIR", "a model folder written by gpumem train (any model)");
     parser.positional("DATA.csv", "the jobs to predict, with the columns the model was trained on");
     parser.option("out", "PRED.csv", "write here (atomically) instead of to stdout")
         .option("on-bad-cell", "fail|drop", "a row with a missing or invalid cell: stop (default) or leave it empty")
         .option("delimiter", "auto|comma|semicolon|tab", "field delimiter (default: detected)")
         .option("device", "auto|cpu|cuda", "where to compute (default auto)")
-        .option("threads", "N", "CPU threads (default 1)");
+        .option("threads", "N", "CPU threads (default 1)")
+        .option("coverage", "C", "serve the upper bound at this coverage instead of the stored one, e.g. 0.9");
 
     const ParsedArguments parsed = parser.parse(arguments);
     if (parsed.helpRequested()) {
@@ -73,8 +80,26 @@ int runPredict(const std::vector<std::string> &arguments, std::ostream &out, std
         outputs.addOutputFile(parsed.value("out"), "--out");
         outputs.check();
     }
+    const std::string modelDirectory = parsed.positionals()[0];
+    std::optional<double> coverage;
+    if (parsed.has("coverage"))
+        coverage = calibration::parseCoverage(parsed.value("coverage"), "--coverage");
     models::ComputeSettings compute = computeSettingsFrom(parsed);
-    const std::unique_ptr<models::Regressor> model = models::loadRegressor(parsed.positionals()[0], compute);
+    const std::unique_ptr<models::Regressor> model = models::loadRegressor(modelDirectory, compute);
+    const std::optional<calibration::Calibration> calibrated = calibration::readStoredCalibration(modelDirectory);
+    if (coverage && !calibrated)
+        throw io::InputError(modelDirectory, 0, 0,
+                             "the model was trained without --coverage, so it has no calibration to serve --coverage "
+                             "from; train it again with --coverage");
+    if (calibrated) {
+        // Refused before the data is read: the stored scores decide which levels can be served.
+        const double level = coverage.value_or(calibrated->coverage());
+        try {
+            calibrated->margin(level);
+        } catch (const io::InputError &error) {
+            throw io::InputError(modelDirectory, 0, 0, error.message());
+        }
+    }
 
     data::TableLoadOptions loadOptions;
     loadOptions.delimiter = parseDelimiter(parsed.value("delimiter"));
@@ -91,7 +116,11 @@ int runPredict(const std::vector<std::string> &arguments, std::ostream &out, std
     const data::Dataset dataset = data::Dataset::fromTable(table, roles, usable);
     const Eigen::VectorXd predicted = model->predict(dataset);
 
-    const std::string csv = predictionCsv(table.rowCount(), usable, dataset, predicted);
+    Eigen::VectorXd bounds;
+    if (calibrated)
+        bounds = calibrated->upperBounds(dataset.numericFeatures(), dataset.numericFeatureNames(), predicted,
+                                         coverage.value_or(calibrated->coverage()));
+    const std::string csv = predictionCsv(table.rowCount(), usable, dataset, predicted, {}, bounds);
     if (parsed.has("out")) {
         out.flush(); // anything printed so far comes before a --out /dev/stdout
         io::writeFileAtomically(parsed.value("out"), csv);

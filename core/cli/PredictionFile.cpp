@@ -8,17 +8,21 @@ namespace gpumem::cli {
 
 std::string predictionCsv(std::size_t tableRows, const std::vector<std::size_t> &usableRows,
                           const data::Dataset &dataset, const Eigen::VectorXd &predicted,
-                          const std::vector<std::string> &splits)
+                          const std::vector<std::string> &splits, const Eigen::VectorXd &upperBounds)
 {
     const bool withTarget = dataset.hasTarget();
     const bool withSplits = !splits.empty();
+    const bool withBounds = upperBounds.size() > 0;
     std::ostringstream csv;
-    csv << "prediction" << (withTarget ? ",actual,error" : "") << (withSplits ? ",split" : "") << '\n';
+    csv << "prediction" << (withBounds ? ",upper_bound" : "") << (withTarget ? ",actual,error" : "")
+        << (withSplits ? ",split" : "") << '\n';
     std::size_t next = 0; // the next dataset row
     for (std::size_t row = 0; row < tableRows; ++row) {
         if (next < usableRows.size() && usableRows[next] == row) {
             const auto index = static_cast<Eigen::Index>(next);
             csv << io::csvNumber(predicted[index]);
+            if (withBounds)
+                csv << ',' << io::csvNumber(upperBounds[index]);
             if (withTarget)
                 csv << ',' << io::csvNumber(dataset.target()[index]) << ','
                     << io::csvNumber(predicted[index] - dataset.target()[index]);
@@ -26,7 +30,7 @@ std::string predictionCsv(std::size_t tableRows, const std::vector<std::size_t> 
                 csv << ',' << splits[next];
             ++next;
         } else {
-            csv << std::string((withTarget ? 2 : 0) + (withSplits ? 1 : 0), ',');
+            csv << std::string((withBounds ? 1 : 0) + (withTarget ? 2 : 0) + (withSplits ? 1 : 0), ',');
         }
         csv << '\n';
     }

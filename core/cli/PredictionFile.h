@@ -10,12 +10,14 @@
 namespace gpumem::cli {
 
 // Returns the CSV text of a prediction file: one row per row of the input file
-// (tableRows of them), in order, with `prediction`, plus `actual` and `error`
-// (prediction - actual) when dataset has the target, plus `split` when splits
-// are given (one label per dataset row). usableRows maps dataset rows to file
-// rows; rows the bad-cell policy left out keep their place with empty cells.
+// (tableRows of them), in order, with `prediction`, then `upper_bound` when
+// upperBounds is not empty (one per dataset row: the calibrated request), then
+// `actual` and `error` (prediction - actual) when dataset has the target, then
+// `split` when splits are given (one label per dataset row). usableRows maps
+// dataset rows to file rows; rows the bad-cell policy left out keep their place
+// with empty cells.
 std::string predictionCsv(std::size_t tableRows, const std::vector<std::size_t> &usableRows,
                           const data::Dataset &dataset, const Eigen::VectorXd &predicted,
-                          const std::vector<std::string> &splits = {});
+                          const std::vector<std::string> &splits = {}, const Eigen::VectorXd &upperBounds = {});
 
 } // namespace gpumem::cli

@@ -1,5 +1,9 @@
 #include "cli/TrainCommand.h"
 
+#include "calibration/BoundMetrics.h"
+#include "calibration/CalibratedFit.h"
+#include "calibration/CalibrationJson.h"
+#include "calibration/Coverage.h"
 #include "cli/DataOptions.h"
 #include "cli/MetricsFormat.h"
 #include "cli/ModelOptions.h"
@@ -10,10 +14,12 @@
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
 #include "io/OutputPlan.h"
+#include "models/ModelFolder.h"
 #include "models/RegressorRegistry.h"
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <unistd.h>
 
 namespace gpumem::cli {
@@ -60,6 +66,83 @@ bool trainsInEpochs(const models::Regressor &model)
     return std::any_of(specs.begin(), specs.end(), [](const auto &spec) { return spec.name == "epochs"; });
 }
 
+// What train reports of a calibrated bound on the --test-fraction rows, beside the
+// rules users know: "+10%" headroom, and the smallest fixed headroom that reaches
+// the coverage on the calibration rows.
+struct BoundReport
+{
+    double margin = 0.0;
+    calibration::BoundMetrics bound;
+    calibration::BoundMetrics tenPercent;
+    double bestHeadroomPercent = 0.0;
+    calibration::BoundMetrics bestHeadroom;
+    std::vector<calibration::TradeOffPoint> tradeOff;
+    std::vector<std::pair<double, double>> shareWithinCapacity; // (capacity MiB, share of test jobs)
+};
+
+// The memory of common GPUs, GiB: which of them a job's bound fits.
+constexpr double commonCapacitiesGiB[] = {8, 12, 16, 24, 40, 48, 80, 141};
+
+BoundReport reportBound(const calibration::Calibration &calibrated, const data::Dataset &dataset,
+                        const Eigen::VectorXd &predicted, const Eigen::VectorXd &bounds,
+                        const calibration::CalibrationRows &rows, const std::vector<Eigen::Index> &testRows)
+{
+    const Eigen::VectorXd &actual = dataset.target();
+    BoundReport report;
+    report.margin = calibrated.margin(calibrated.coverage());
+    report.bound = calibration::boundMetrics(actual, bounds, testRows);
+    report.tenPercent = calibration::boundMetrics(actual, calibration::headroomBounds(predicted, 10.0), testRows);
+    report.bestHeadroomPercent =
+        calibration::smallestHeadroomPercent(actual, predicted, rows.calibration, calibrated.coverage());
+    report.bestHeadroom =
+        calibration::boundMetrics(actual, calibration::headroomBounds(predicted, report.bestHeadroomPercent), testRows);
+    const Eigen::VectorXd scales =
+        calibrated.scales(dataset.numericFeatures(), dataset.numericFeatureNames(), predicted);
+    report.tradeOff = calibration::tradeOffCurve(calibrated, scales, predicted, actual, testRows);
+    for (double capacity : commonCapacitiesGiB)
+        report.shareWithinCapacity.emplace_back(capacity * 1024.0,
+                                                calibration::shareWithinCapacity(bounds, testRows, capacity * 1024.0));
+    return report;
+}
+
+void writeCalibrationSummary(io::JsonWriter &json, const calibration::Calibration &calibrated,
+                             const calibration::CalibrationRows &rows, const std::optional<BoundReport> &report)
+{
+    json.beginObject();
+    json.key("score").value(calibration::scoreName(calibrated.score()));
+    json.key("coverage").value(calibrated.coverage());
+    json.key("margin").value(calibrated.margin(calibrated.coverage()));
+    json.key("fit_rows").value(rows.fit.size());
+    json.key("calibration_rows").value(rows.calibration.size());
+    if (report) {
+        json.key("test_bound");
+        calibration::writeBoundMetrics(json, report->bound);
+        json.key("test_headroom_10_percent");
+        calibration::writeBoundMetrics(json, report->tenPercent);
+        json.key("best_headroom_percent").value(report->bestHeadroomPercent);
+        json.key("test_best_headroom");
+        calibration::writeBoundMetrics(json, report->bestHeadroom);
+        json.key("test_trade_off").beginArray();
+        for (const auto &point : report->tradeOff) {
+            json.beginObject();
+            json.key("margin").value(point.margin);
+            json.key("under_prediction_rate").value(point.underPredictionRate);
+            json.key("mean_over_allocation_mib").value(point.meanOverAllocation);
+            json.endObject();
+        }
+        json.endArray();
+        json.key("test_share_within_capacity").beginArray();
+        for (const auto &[capacity, share] : report->shareWithinCapacity) {
+            json.beginObject();
+            json.key("capacity_mib").value(capacity);
+            json.key("share").value(share);
+            json.endObject();
+        }
+        json.endArray();
+    }
+    json.endObject();
+}
+
 } // namespace
 
 int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::ostream &err)
@@ -74,7 +157,14 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
     parser.option("model", "NAME", "the model to train (default bigru_transformer; see gpumem compare --help)");
     parser.option("test-fraction", "F", "hold out this share of rows (seeded) and report metrics on it (default 0)")
         .option("out", "MODEL_DIR", "the model folder to write (replaced atomically)")
-        .option("predictions", "FILE.csv", "also write every row's prediction, actual value and split (train/test)")
+        .option("predictions", "FILE.csv",
+                "also write every row's prediction, actual value and split (train/calibration/test)")
+        .option("coverage", "C",
+                "calibrate an upper bound that holds a share C of new jobs, e.g. 0.95, and store it with the model")
+        .option("calibration-fraction", "F",
+                "with --coverage: the share of the training rows set aside to calibrate (default 0.2)")
+        .option("calibration-score", "absolute|relative|difficulty",
+                "with --coverage: how residuals are normalised (default difficulty; see docs/calibration.md)")
         .flag("json", "print JSON Lines (progress events, then a summary) on stdout");
 
     const ParsedArguments parsed = parser.parse(arguments);
@@ -91,6 +181,24 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
     const models::Hyperparameters hyperparameters = hyperparametersFor(modelName, parsed);
     const models::ComputeSettings compute = computeSettingsFrom(parsed);
     const double testFraction = parseFraction(parsed.value("test-fraction", "0"), "--test-fraction");
+    const bool calibrating = parsed.has("coverage");
+    calibration::CalibrationSettings calibrationSettings;
+    calibrationSettings.seed = compute.seed;
+    if (calibrating) {
+        calibrationSettings.coverage = calibration::parseCoverage(parsed.value("coverage"), "--coverage");
+        if (parsed.has("calibration-fraction")) {
+            calibrationSettings.fraction =
+                parseFraction(parsed.value("calibration-fraction"), "--calibration-fraction");
+            if (calibrationSettings.fraction == 0.0)
+                throw io::InputError("--calibration-fraction must be above 0");
+        }
+        if (parsed.has("calibration-score"))
+            calibrationSettings.score = calibration::parseScore(parsed.value("calibration-score"));
+    } else {
+        for (const char *option : {"calibration-fraction", "calibration-score"})
+            if (parsed.has(option))
+                throw io::InputError(std::string("--") + option + " takes effect only with --coverage");
+    }
 
     const std::string outDirectory = parsed.value("out");
     // Checked before the training, which can take minutes, and again when the model is saved.
@@ -123,21 +231,45 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
                        : ::isatty(2) != 0 ? TrainingReporter::Style::ProgressBar
                                           : TrainingReporter::Style::EpochLines;
     TrainingReporter reporter(style, out, err);
-    const training::TrainingResult result = model->fit(dataset, split.train, &reporter);
+    calibration::CalibratedFit calibrated;
+    if (calibrating) {
+        calibrated = calibration::fitCalibrated(*model, dataset, split.train, calibrationSettings, &reporter);
+    } else {
+        calibrated.rows.fit = split.train;
+        calibrated.training = model->fit(dataset, split.train, &reporter);
+    }
     reporter.finish();
+    const training::TrainingResult &result = calibrated.training;
     if (result.stopReason == training::StopReason::NotFinite || result.stopReason == training::StopReason::Cancelled)
         throw io::InputError(result.message + "; no model was saved");
 
-    const Eigen::VectorXd predicted = model->predict(dataset);
-    const auto trainMetrics = metricsOn(dataset.target(), predicted, split.train);
-    model->save(outDirectory);
+    const Eigen::VectorXd predicted = calibrating ? calibrated.predicted : model->predict(dataset);
+    const std::vector<Eigen::Index> &fitRows = calibrated.rows.fit;
+    const auto trainMetrics = metricsOn(dataset.target(), predicted, fitRows);
+    Eigen::VectorXd bounds;
+    std::optional<BoundReport> boundReport;
+    if (calibrating) {
+        const calibration::Calibration &stored = *calibrated.calibration;
+        bounds =
+            stored.upperBounds(dataset.numericFeatures(), dataset.numericFeatureNames(), predicted, stored.coverage());
+        if (!split.test.empty())
+            boundReport = reportBound(stored, dataset, predicted, bounds, calibrated.rows, split.test);
+        // The calibration goes into model.json in the same atomic save as the model.
+        const models::ModelFolderMember member(
+            "calibration", [&stored](io::JsonWriter &writer) { calibration::writeCalibration(writer, stored); });
+        model->save(outDirectory);
+    } else {
+        model->save(outDirectory);
+    }
     if (parsed.has("predictions")) {
         std::vector<std::string> splits(dataset.rowCount(), "train");
+        for (Eigen::Index row : calibrated.rows.calibration)
+            splits[static_cast<std::size_t>(row)] = "calibration";
         for (Eigen::Index row : split.test)
             splits[static_cast<std::size_t>(row)] = "test";
         out.flush(); // predictions sent to /dev/stdout follow the progress printed so far
-        io::writeFileAtomically(parsed.value("predictions"),
-                                predictionCsv(loaded.table->rowCount(), loaded.usableRows, dataset, predicted, splits));
+        io::writeFileAtomically(parsed.value("predictions"), predictionCsv(loaded.table->rowCount(), loaded.usableRows,
+                                                                           dataset, predicted, splits, bounds));
     }
 
     const double samplesPerSecond = result.epochs.empty() ? 0.0 : result.epochs.back().samplesPerSecond;
@@ -152,13 +284,17 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
         summary.key("seconds").value(result.seconds);
         summary.key("samples_per_second").value(samplesPerSecond);
         summary.key("device").value(model->deviceName());
-        summary.key("train_rows").value(split.train.size());
+        summary.key("train_rows").value(fitRows.size());
         summary.key("test_rows").value(split.test.size());
         summary.key("train_metrics");
         writeMetrics(summary, trainMetrics);
         if (!split.test.empty()) {
             summary.key("test_metrics");
             writeMetrics(summary, metricsOn(dataset.target(), predicted, split.test));
+        }
+        if (calibrating) {
+            summary.key("calibration");
+            writeCalibrationSummary(summary, *calibrated.calibration, calibrated.rows, boundReport);
         }
         summary.key("model_dir").value(outDirectory);
         summary.endObject();
@@ -168,12 +304,28 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
             out << result.message << " in " << formatSeconds(result.seconds) << " on " << model->deviceName()
                 << " (best epoch " << result.bestEpoch << ")\n";
         else
-            out << "fitted " << modelName << " on " << groupedCount(split.train.size()) << " rows in "
+            out << "fitted " << modelName << " on " << groupedCount(fitRows.size()) << " rows in "
                 << formatSeconds(result.seconds) << (result.message.empty() ? "" : " (" + result.message + ")") << '\n';
-        out << "train (" << split.train.size() << " rows): " << describeMetrics(trainMetrics) << '\n';
+        out << "train (" << fitRows.size() << " rows): " << describeMetrics(trainMetrics) << '\n';
         if (!split.test.empty())
             out << "test  (" << split.test.size()
                 << " rows): " << describeMetrics(metricsOn(dataset.target(), predicted, split.test)) << '\n';
+        if (calibrating) {
+            const calibration::Calibration &stored = *calibrated.calibration;
+            char line[200];
+            std::snprintf(line, sizeof line, "upper bound: %s score, coverage %g, margin %.6g (%zu calibration rows)\n",
+                          std::string(calibration::scoreName(stored.score())).c_str(), stored.coverage(),
+                          stored.margin(stored.coverage()), calibrated.rows.calibration.size());
+            out << line;
+            if (boundReport) {
+                std::snprintf(line, sizeof line,
+                              "test %+.2f%% headroom (the smallest reaching %g on the calibration rows): ",
+                              boundReport->bestHeadroomPercent, stored.coverage());
+                out << "test bound:         " << calibration::describeBoundMetrics(boundReport->bound) << '\n'
+                    << "test +10% headroom: " << calibration::describeBoundMetrics(boundReport->tenPercent) << '\n'
+                    << line << calibration::describeBoundMetrics(boundReport->bestHeadroom) << '\n';
+            }
+        }
         out << "saved " << outDirectory << '\n';
     }
     return 0;

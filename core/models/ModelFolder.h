@@ -48,11 +48,33 @@ ModelSchema readSchema(const io::JsonValue &metadata);
 // Writes directory/model.json atomically (an interrupted save leaves the old
 // folder or none): header, "hyperparameters", "seed", "schema", then "fitted"
 // as writeFitted writes it (given the folder being written, for models that
-// keep files of their own there), the digest of every such file, then
+// keep files of their own there), the members of live ModelFolderMember scopes, the digest of every such file, then
 // "library_versions". A non-finite number anywhere refuses the save.
 void writeModelFolder(const std::string &directory, const std::string &modelName,
                       const Hyperparameters &hyperparameters, std::uint64_t seed, const ModelSchema &schema,
                       const std::function<void(io::JsonWriter &, const std::string &folder)> &writeFitted);
+// Adds one member to every model.json that writeModelFolder() writes on this
+// thread while it lives, after "fitted" and inside the same atomic save: what
+// every model type stores the same way (the calibration of `gpumem train
+// --coverage`) without each model knowing of it. The key must not be one that
+// writeModelFolder() writes itself. Scopes nest; the innermost member comes last.
+class ModelFolderMember
+{
+  public:
+    ModelFolderMember(std::string key, std::function<void(io::JsonWriter &)> writeValue);
+    ~ModelFolderMember();
+    ModelFolderMember(const ModelFolderMember &) = delete;
+    ModelFolderMember &operator=(const ModelFolderMember &) = delete;
+
+  private:
+    std::string mKey;
+    std::function<void(io::JsonWriter &)> mWriteValue;
+    ModelFolderMember *mOuter;
+    friend void writeModelFolder(const std::string &, const std::string &, const Hyperparameters &, std::uint64_t,
+                                 const ModelSchema &,
+                                 const std::function<void(io::JsonWriter &, const std::string &)> &);
+};
+
 // Reads what writeModelFolder() wrote into hyperparameters, seed and schema,
 // then hands the "fitted" member to readFitted. Errors name directory/model.json.
 void readModelFolder(const io::JsonValue &metadata, const std::string &directory, Hyperparameters &hyperparameters,

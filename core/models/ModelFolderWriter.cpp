@@ -13,10 +13,16 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <stdexcept>
+#include <vector>
 
 namespace gpumem::models {
 
 namespace {
+
+// The innermost live ModelFolderMember of this thread: saves on other threads
+// (compare fits models in parallel) never see another thread's members.
+thread_local ModelFolderMember *innermostMember = nullptr;
 
 // Records size and digest of every file the model wrote beside model.json.
 void writeFileList(io::JsonWriter &json, const std::string &folder)
@@ -39,6 +45,23 @@ void writeFileList(io::JsonWriter &json, const std::string &folder)
 
 } // namespace
 
+ModelFolderMember::ModelFolderMember(std::string key, std::function<void(io::JsonWriter &)> writeValue)
+    : mKey(std::move(key))
+    , mWriteValue(std::move(writeValue))
+    , mOuter(innermostMember)
+{
+    for (const char *reserved : {"format", "format_version", "model", "hyperparameters", "seed", "schema", "fitted",
+                                 "files", "library_versions"})
+        if (mKey == reserved)
+            throw std::invalid_argument("model.json member '" + mKey + "' is written by every model itself");
+    innermostMember = this;
+}
+
+ModelFolderMember::~ModelFolderMember()
+{
+    innermostMember = mOuter;
+}
+
 void writeModelFolder(const std::string &directory, const std::string &modelName,
                       const Hyperparameters &hyperparameters, std::uint64_t seed, const ModelSchema &schema,
                       const std::function<void(io::JsonWriter &, const std::string &folder)> &writeFitted)
@@ -57,6 +80,13 @@ void writeModelFolder(const std::string &directory, const std::string &modelName
         writeSchema(json, schema);
         json.key("fitted");
         writeFitted(json, folder.path());
+        std::vector<const ModelFolderMember *> members;
+        for (const ModelFolderMember *member = innermostMember; member; member = member->mOuter)
+            members.insert(members.begin(), member);
+        for (const ModelFolderMember *member : members) {
+            json.key(member->mKey);
+            member->mWriteValue(json);
+        }
         writeFileList(json, folder.path());
         runtime::writeLibraryVersions(json);
         json.endObject();

@@ -1,0 +1,41 @@
+#pragma once
+
+#include "calibration/Calibration.h"
+#include "calibration/CalibrationRows.h"
+#include "models/Regressor.h"
+
+#include <optional>
+
+namespace gpumem::calibration {
+
+// How fitCalibrated() sets rows aside and scores them.
+struct CalibrationSettings
+{
+    Score score = Score::Difficulty; // the score with the least over-allocation measured (docs/calibration.md)
+    double coverage = 0.95;          // the default level the calibration serves
+    double fraction = 0.2;           // the share of the training rows that calibrate
+    std::uint64_t seed = 42;         // which training rows calibrate (and, for Difficulty, how they halve)
+};
+
+// A model fitted on part of some training rows and calibrated on the rest.
+struct CalibratedFit
+{
+    CalibrationRows rows;
+    training::TrainingResult training;
+    Eigen::VectorXd predicted;              // every dataset row; empty when the fit did not finish
+    std::optional<Calibration> calibration; // absent when the fit was cancelled or diverged
+};
+
+// Splits trainingRows (splitCalibrationRows), fits model on the fit rows with
+// observer and control, predicts every row of dataset and calibrates on the
+// calibration rows (the difficulty score reads only the numeric columns of the
+// model's schema, so the calibration asks predict for no column the model lacks).
+// Only trainingRows are read for the fit and the calibration, so
+// a caller that passes one compare fold's training rows calibrates inside that
+// fold. Throws io::InputError for bad settings or a model that cannot be fitted.
+CalibratedFit fitCalibrated(models::Regressor &model, const data::Dataset &dataset,
+                            const std::vector<Eigen::Index> &trainingRows, const CalibrationSettings &settings,
+                            training::TrainingObserver *observer = nullptr,
+                            training::TrainingControl *control = nullptr);
+
+} // namespace gpumem::calibration

@@ -1,0 +1,136 @@
+#include "calibration/CalibrationJson.h"
+
+#include "calibration/Coverage.h"
+#include "io/InputError.h"
+#include "models/ModelFolder.h"
+
+#include <cmath>
+
+namespace gpumem::calibration {
+
+namespace {
+
+// exp() of a log-scale estimate beyond this overflows or underflows a double.
+constexpr double maxLogScale = 700.0;
+
+void writeNumbers(io::JsonWriter &json, const std::vector<double> &numbers)
+{
+    json.beginArray();
+    for (double number : numbers)
+        json.value(number);
+    json.endArray();
+}
+
+double readFinite(const io::JsonValue &value, const std::string &what)
+{
+    const double number = value.toNumber();
+    if (!std::isfinite(number))
+        throw io::InputError(what + " must be a finite number");
+    return number;
+}
+
+std::vector<double> readNumbers(const io::JsonValue &value, std::size_t maxCount, const std::string &what)
+{
+    const auto &items = value.toArray();
+    if (items.size() > maxCount)
+        throw io::InputError(what + " holds " + std::to_string(items.size()) + " numbers, more than the " +
+                             std::to_string(maxCount) + " allowed");
+    std::vector<double> numbers;
+    numbers.reserve(items.size());
+    for (const auto &item : items)
+        numbers.push_back(readFinite(item, what + "'s items"));
+    return numbers;
+}
+
+DifficultyModel readDifficulty(const io::JsonValue &value)
+{
+    DifficultyModel model;
+    model.floor = readFinite(value.at("floor"), "the difficulty's \"floor\"");
+    model.columns = models::readStrings(value.at("columns"), models::maxModelColumns, "the difficulty's columns");
+    const std::size_t inputs = model.columns.size() + 1;
+    model.means = readNumbers(value.at("means"), inputs, "the difficulty's \"means\"");
+    model.deviations = readNumbers(value.at("deviations"), inputs, "the difficulty's \"deviations\"");
+    model.coefficients = readNumbers(value.at("coefficients"), inputs + 1, "the difficulty's \"coefficients\"");
+    if (model.means.size() != inputs || model.deviations.size() != inputs || model.coefficients.size() != inputs + 1)
+        throw io::InputError("the difficulty's means, deviations and coefficients must hold " + std::to_string(inputs) +
+                             ", " + std::to_string(inputs) + " and " + std::to_string(inputs + 1) +
+                             " numbers for its " + std::to_string(model.columns.size()) + " columns");
+    for (double deviation : model.deviations)
+        if (!(deviation > 0.0))
+            throw io::InputError("the difficulty's \"deviations\" must be positive");
+    model.lowest = readFinite(value.at("lowest"), "the difficulty's \"lowest\"");
+    model.highest = readFinite(value.at("highest"), "the difficulty's \"highest\"");
+    if (!(model.lowest <= model.highest && model.lowest >= -maxLogScale && model.highest <= maxLogScale))
+        throw io::InputError("the difficulty's \"lowest\" and \"highest\" must be ordered and within +-" +
+                             std::to_string(static_cast<int>(maxLogScale)));
+    return model;
+}
+
+} // namespace
+
+void writeCalibration(io::JsonWriter &json, const Calibration &calibration)
+{
+    json.beginObject();
+    json.key("score").value(scoreName(calibration.score()));
+    json.key("coverage").value(calibration.coverage());
+    json.key("calibration_rows").value(calibration.calibrationRowCount());
+    json.key("scores");
+    writeNumbers(json, calibration.sortedScores());
+    if (const auto &difficulty = calibration.difficulty()) {
+        json.key("difficulty").beginObject();
+        json.key("floor").value(difficulty->floor);
+        json.key("columns").value(difficulty->columns);
+        json.key("means");
+        writeNumbers(json, difficulty->means);
+        json.key("deviations");
+        writeNumbers(json, difficulty->deviations);
+        json.key("coefficients");
+        writeNumbers(json, difficulty->coefficients);
+        json.key("lowest").value(difficulty->lowest);
+        json.key("highest").value(difficulty->highest);
+        json.endObject();
+    }
+    json.endObject();
+}
+
+Calibration readCalibration(const io::JsonValue &value)
+{
+    const Score score = parseScore(value.at("score").toString());
+    const double coverage = value.at("coverage").toNumber();
+    checkCoverage(coverage, "the calibration's \"coverage\"");
+    std::vector<double> scores = readNumbers(value.at("scores"), maxCalibrationScores, "the calibration's \"scores\"");
+    if (scores.empty())
+        throw io::InputError("the calibration's \"scores\" must not be empty");
+    for (std::size_t i = 1; i < scores.size(); ++i)
+        if (scores[i] < scores[i - 1])
+            throw io::InputError("the calibration's \"scores\" must be in ascending order (item " + std::to_string(i) +
+                                 " is smaller than the one before)");
+    const auto rows = static_cast<std::size_t>(
+        models::readWholeNumber(value.at("calibration_rows"), static_cast<std::int64_t>(scores.size()),
+                                2 * static_cast<std::int64_t>(maxCalibrationScores), "\"calibration_rows\""));
+    std::optional<DifficultyModel> difficulty;
+    const io::JsonValue *stored = value.find("difficulty");
+    if (score == Score::Difficulty) {
+        if (!stored)
+            throw io::InputError("a difficulty calibration lacks its \"difficulty\" member");
+        difficulty = readDifficulty(*stored);
+    } else if (stored) {
+        throw io::InputError("only a difficulty calibration has a \"difficulty\" member");
+    }
+    return Calibration(score, coverage, rows, std::move(scores), std::move(difficulty));
+}
+
+std::optional<Calibration> readStoredCalibration(const std::string &directory)
+{
+    const io::JsonValue metadata = models::readModelMetadata(directory);
+    const io::JsonValue *stored = metadata.find("calibration");
+    if (!stored)
+        return std::nullopt;
+    try {
+        return readCalibration(*stored);
+    } catch (const io::InputError &error) {
+        throw io::InputError(directory + "/model.json", 0, 0, "\"calibration\": " + error.message());
+    }
+}
+
+} // namespace gpumem::calibration

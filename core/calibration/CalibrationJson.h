@@ -1,0 +1,33 @@
+#pragma once
+
+#include "calibration/Calibration.h"
+#include "io/JsonValue.h"
+#include "io/JsonWriter.h"
+
+#include <optional>
+#include <string>
+
+namespace gpumem::calibration {
+
+// The calibration as the "calibration" member of model.json stores it:
+//   {"score": "difficulty", "coverage": 0.95, "calibration_rows": 480,
+//    "scores": [ascending...],
+//    "difficulty": {"floor", "columns", "means", "deviations", "coefficients", "lowest", "highest"}}
+// ("difficulty" only for that score). A model folder is untrusted input, so the
+// reader bounds every count and refuses anything non-finite or unsorted.
+
+// The most scores a stored calibration may hold.
+constexpr std::size_t maxCalibrationScores = 1u << 20;
+
+// Writes the calibration as one JSON object value (the caller writes the key).
+void writeCalibration(io::JsonWriter &json, const Calibration &calibration);
+
+// Reads a value writeCalibration() wrote. Throws io::InputError (without a file) when malformed.
+Calibration readCalibration(const io::JsonValue &value);
+
+// Returns the calibration stored in directory/model.json, or nothing when the
+// model was trained without one. Throws io::InputError naming directory/model.json
+// when the folder or its "calibration" member is malformed.
+std::optional<Calibration> readStoredCalibration(const std::string &directory);
+
+} // namespace gpumem::calibration
