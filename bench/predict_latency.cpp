@@ -2,11 +2,11 @@
 // scheduler calling it per job would: the model loaded once, then one-row
 // predictions repeated. Prints the median and 90th percentile in milliseconds.
 //   gpumem_predict_latency MODEL_DIR DATA.csv [REPETITIONS]
-#include "cli/PredictCommand.h"
 #include "data/Dataset.h"
 #include "data/TableLoader.h"
 #include "io/InputError.h"
 #include "models/NeuralNetworkRegressor.h"
+#include "prediction/Predictor.h"
 #include "runtime/ThreadSettings.h"
 
 #include <algorithm>
@@ -27,7 +27,7 @@ int main(int argc, char **argv)
         cpu.device = "cpu";
         const auto model = gpumem::models::NeuralNetworkRegressor::load(argv[1], cpu);
         const auto table = gpumem::data::loadTable(argv[2]);
-        const auto roles = gpumem::data::assignRoles(table, gpumem::cli::rolesForModel(model.schema(), table));
+        const auto roles = gpumem::data::assignRoles(table, gpumem::prediction::rolesForModel(model.schema(), table));
         std::vector<double> milliseconds;
         for (int repetition = 0; repetition < repetitions; ++repetition) {
             // A different job each time, as a scheduler would send.

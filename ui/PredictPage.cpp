@@ -1,17 +1,18 @@
 #include "ui/PredictPage.h"
 
-#include "cli/PredictCommand.h"
-#include "cli/PredictionFile.h"
+#include "calibration/Calibration.h"
 #include "data/Dataset.h"
 #include "data/TableLoader.h"
 #include "io/AtomicFileWriter.h"
 #include "models/RegressorRegistry.h"
+#include "prediction/PredictionFile.h"
 #include "ui/QtText.h"
 #include "ui/TableCopy.h"
 #include "ui/TableModel.h"
 #include "ui/TrainingPage.h"
 #include "ui/WorkbenchState.h"
 
+#include <QColor>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
@@ -24,8 +25,10 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTableView>
+#include <QTableWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -45,13 +48,6 @@ QString csvField(const QString &text)
 }
 
 // Every text column may be a feature of the model, so none may become an identifier.
-data::TableLoadOptions predictionLoadOptions()
-{
-    data::TableLoadOptions options;
-    options.categoricalLimit = std::numeric_limits<std::size_t>::max();
-    return options;
-}
-
 QString sequenceText(const data::SequenceColumn &sequences, std::size_t row)
 {
     QStringList layers;
@@ -64,6 +60,9 @@ QString sequenceText(const data::SequenceColumn &sequences, std::size_t row)
     return QStringLiteral("[%1]").arg(layers.join(QStringLiteral(", ")));
 }
 
+// Common GPU memory sizes (GiB): consumer and data-centre cards of recent generations.
+constexpr double commonCapacitiesGiB[] = {8, 12, 16, 24, 40, 48, 80, 141};
+
 } // namespace
 
 PredictPage::PredictPage(WorkbenchState *state, TrainingPage *training, QWidget *parent)
@@ -73,11 +72,14 @@ PredictPage::PredictPage(WorkbenchState *state, TrainingPage *training, QWidget 
     , mModelInfo(new QLabel(tr("No model loaded. Load a model folder, or train one on the Training page."), this))
     , mFormHost(new QWidget(this))
     , mPredictionLabel(new QLabel(this))
+    , mCoverage(new QDoubleSpinBox(this))
+    , mCapacities(new QTableWidget(this))
     , mStatus(new QLabel(this))
     , mPredictFile(new QPushButton(tr("Predict a CSV file…"), this))
     , mPreviewModel(new TableModel(this))
     , mPreview(new QTableView(this))
     , mPrediction(std::nan(""))
+    , mUpperBound(std::nan(""))
 {
     setObjectName(QStringLiteral("predictPage"));
     mModelInfo->setObjectName(QStringLiteral("modelInfo"));
@@ -95,12 +97,12 @@ PredictPage::PredictPage(WorkbenchState *state, TrainingPage *training, QWidget 
     useTrained->setToolTip(tr("Predict with the model the Training page trained last"));
     connect(useTrained, &QPushButton::clicked, this, [this] {
         if (mTraining->trainedModel())
-            setModel(mTraining->trainedModel(), tr("trained in this session"));
+            setModel({mTraining->trainedModel(), std::nullopt}, tr("trained in this session"));
     });
     connect(mTraining, &TrainingPage::trainingFinished, this, [this, useTrained](bool succeeded) {
         useTrained->setEnabled(mTraining->trainedModel() != nullptr);
-        if (succeeded && !mModel)
-            setModel(mTraining->trainedModel(), tr("trained in this session"));
+        if (succeeded && !hasModel())
+            setModel({mTraining->trainedModel(), std::nullopt}, tr("trained in this session"));
     });
     useTrained->setEnabled(false);
 
@@ -111,6 +113,24 @@ PredictPage::PredictPage(WorkbenchState *state, TrainingPage *training, QWidget 
     mPredictionLabel->setFont(big);
     mPredictionLabel->setToolTip(tr("The predicted peak GPU memory of the job described on the left"));
     mPredictionLabel->setWordWrap(true);
+    mCoverage->setObjectName(QStringLiteral("coverageBox"));
+    mCoverage->setRange(0.5, 0.999);
+    mCoverage->setDecimals(3);
+    mCoverage->setSingleStep(0.01);
+    mCoverage->setValue(0.95);
+    mCoverage->setEnabled(false);
+    mCoverage->setToolTip(tr("The share of jobs like this one whose real peak stays below the request (a model "
+                             "trained with --coverage only)"));
+    connect(mCoverage, &QDoubleSpinBox::valueChanged, this, &PredictPage::predictOne);
+    mCapacities->setObjectName(QStringLiteral("capacityTable"));
+    mCapacities->setColumnCount(2);
+    mCapacities->setHorizontalHeaderLabels({tr("GPU memory"), tr("Fits the request?")});
+    mCapacities->verticalHeader()->hide();
+    mCapacities->horizontalHeader()->setStretchLastSection(true);
+    mCapacities->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    mCapacities->setToolTip(tr("Common GPU capacities, and whether the job's request at the coverage fits"));
+    mCapacities->setMaximumHeight(220);
+    mCapacities->setVisible(false);
     mStatus->setObjectName(QStringLiteral("predictStatus"));
     mStatus->setWordWrap(true);
     mPredictFile->setObjectName(QStringLiteral("predictFile"));
@@ -138,6 +158,12 @@ PredictPage::PredictPage(WorkbenchState *state, TrainingPage *training, QWidget 
     auto *jobLayout = new QVBoxLayout(jobBox);
     jobLayout->addWidget(scroll, 1);
     jobLayout->addWidget(mPredictionLabel);
+    auto *coverageRow = new QHBoxLayout;
+    coverageRow->addWidget(new QLabel(tr("Coverage:"), jobBox));
+    coverageRow->addWidget(mCoverage);
+    coverageRow->addStretch(1);
+    jobLayout->addLayout(coverageRow);
+    jobLayout->addWidget(mCapacities);
     jobBox->setMinimumWidth(440);
 
     auto *splitter = new QSplitter(this);
@@ -162,8 +188,7 @@ PredictPage::~PredictPage()
 bool PredictPage::loadModel(const QString &directory)
 {
     try {
-        setModel(std::shared_ptr<models::Regressor>(models::loadRegressor(coreText(directory))),
-                 QFileInfo(directory).fileName());
+        setModel(prediction::loadSavedModel(coreText(directory)), QFileInfo(directory).fileName());
         return true;
     } catch (const std::exception &error) {
         mStatus->setText(QString::fromStdString(error.what()));
@@ -171,12 +196,12 @@ bool PredictPage::loadModel(const QString &directory)
     }
 }
 
-void PredictPage::setModel(std::shared_ptr<models::Regressor> model, const QString &description)
+void PredictPage::setModel(prediction::SavedModel saved, const QString &description)
 {
-    if (isPredictingFile() || !model)
+    if (isPredictingFile() || !saved.model)
         return;
-    mModel = std::move(model);
-    const auto &encoding = mModel->schema().encoding;
+    mSaved = std::move(saved);
+    const auto &encoding = mSaved.model->schema().encoding;
     QStringList columns;
     for (const auto &name : encoding.numericColumns)
         columns << qtText(name).toHtmlEscaped();
@@ -185,8 +210,19 @@ void PredictPage::setModel(std::shared_ptr<models::Regressor> model, const QStri
     if (!encoding.sequenceColumn.empty())
         columns << qtText(encoding.sequenceColumn).toHtmlEscaped();
     mModelInfo->setText(tr("<b>%1</b> (%2) predicts <b>%3</b> from %4.")
-                            .arg(qtText(models::regressorTitle(mModel->name())), description.toHtmlEscaped(),
-                                 qtText(mModel->schema().target).toHtmlEscaped(), columns.join(QStringLiteral(", "))));
+                            .arg(qtText(models::regressorTitle(mSaved.model->name())), description.toHtmlEscaped(),
+                                 qtText(mSaved.model->schema().target).toHtmlEscaped(),
+                                 columns.join(QStringLiteral(", "))) +
+                        (mSaved.calibration ? tr(" Calibrated upper bound: %1 score, stored coverage %2.")
+                                                  .arg(qtText(calibration::scoreName(mSaved.calibration->score())))
+                                                  .arg(mSaved.calibration->coverage())
+                                            : tr(" No calibrated upper bound (train with --coverage for one).")));
+    mCoverage->setEnabled(mSaved.calibration.has_value());
+    if (mSaved.calibration) {
+        const QSignalBlocker quiet(mCoverage);
+        mCoverage->setValue(mSaved.calibration->coverage());
+    }
+    mCapacities->setVisible(mSaved.calibration.has_value());
     mPredictFile->setEnabled(true);
     buildForm();
     predictOne();
@@ -203,7 +239,7 @@ void PredictPage::buildForm()
     mForm = new QFormLayout;
     outer->addLayout(mForm);
     outer->addStretch(1);
-    const auto &encoding = mModel->schema().encoding;
+    const auto &encoding = mSaved.model->schema().encoding;
     const auto table = mState->table();
     const auto firstPresentRow =
         [&table](const std::string &name) -> std::optional<std::pair<std::size_t, std::size_t>> {
@@ -282,7 +318,7 @@ QString PredictPage::predictionText() const
 
 void PredictPage::predictOne()
 {
-    if (!mModel || isPredictingFile())
+    if (!hasModel() || isPredictingFile())
         return;
     QStringList header;
     QStringList row;
@@ -300,20 +336,53 @@ void PredictPage::predictOne()
     const QString text = header.join(QLatin1Char(',')) + QLatin1Char('\n') + row.join(QLatin1Char(',')) +
                          QLatin1Char('\n') + row.join(QLatin1Char(',')) + QLatin1Char('\n');
     try {
-        const data::Table table = data::loadTableFromText(text.toStdString(), "job", predictionLoadOptions());
-        const auto roles = data::assignRoles(table, cli::rolesForModel(mModel->schema(), table));
-        std::vector<std::string> warnings;
-        const data::Dataset dataset = data::Dataset::fromTable(table, roles, data::BadCellPolicy::Fail, warnings);
-        mPrediction = mModel->predict(dataset)[0];
+        const data::Table table =
+            data::loadTableFromText(text.toStdString(), "job", prediction::predictionLoadOptions());
+        const prediction::Predictions predictions =
+            prediction::predictTable(mSaved, table, data::BadCellPolicy::Fail,
+                                     mSaved.calibration ? std::optional<double>(mCoverage->value()) : std::nullopt);
+        mPrediction = predictions.predicted[0];
+        mUpperBound = predictions.upperBounds.size() > 0 ? predictions.upperBounds[0] : std::nan("");
         // Small jobs (a CPU probe's few MiB) keep their decimals; GPU-sized ones read as whole MiB.
         const int decimals = std::abs(mPrediction) < 10.0 ? 3 : std::abs(mPrediction) < 100.0 ? 1 : 0;
-        mPredictionLabel->setText(
-            tr("%L1 MiB  (%2 GiB)").arg(mPrediction, 0, 'f', decimals).arg(mPrediction / 1024.0, 0, 'g', 3));
+        QString shown =
+            tr("predicted %L1 MiB  (%2 GiB)").arg(mPrediction, 0, 'f', decimals).arg(mPrediction / 1024.0, 0, 'g', 3);
+        if (!std::isnan(mUpperBound))
+            shown += tr(" · request %L1 MiB for %2%")
+                         .arg(mUpperBound, 0, 'f', decimals)
+                         .arg(100.0 * mCoverage->value(), 0, 'g', 3);
+        mPredictionLabel->setText(shown);
         mPredictionLabel->setStyleSheet(QString());
+        showCapacities();
     } catch (const std::exception &error) {
         mPrediction = std::nan("");
+        mUpperBound = std::nan("");
         mPredictionLabel->setText(QString::fromStdString(error.what()));
         mPredictionLabel->setStyleSheet(QStringLiteral("color: #a01010; font-size: small; font-weight: normal;"));
+    }
+}
+
+void PredictPage::setCoverage(double coverage)
+{
+    mCoverage->setValue(coverage);
+}
+
+void PredictPage::showCapacities()
+{
+    const bool shown = !std::isnan(mUpperBound);
+    mCapacities->setRowCount(shown ? static_cast<int>(std::size(commonCapacitiesGiB)) : 0);
+    if (!shown)
+        return;
+    int row = 0;
+    for (const double gib : commonCapacitiesGiB) {
+        const bool fits = mUpperBound <= gib * 1024.0;
+        auto *capacity = new QTableWidgetItem(tr("%1 GiB").arg(gib));
+        auto *answer = new QTableWidgetItem(
+            fits ? tr("fits (%L1 MiB to spare)").arg(gib * 1024.0 - mUpperBound, 0, 'f', 0) : tr("does not fit"));
+        answer->setForeground(fits ? QColor(30, 110, 40) : QColor(160, 20, 20));
+        mCapacities->setItem(row, 0, capacity);
+        mCapacities->setItem(row, 1, answer);
+        ++row;
     }
 }
 
@@ -332,26 +401,27 @@ void PredictPage::chooseFile()
 
 void PredictPage::predictFile(const QString &inputPath, const QString &outputPath)
 {
-    if (!mModel || isPredictingFile())
+    if (!hasModel() || isPredictingFile())
         return;
     mOutputPath = outputPath;
     mStatus->setText(tr("Predicting %1 …").arg(QFileInfo(inputPath).fileName()));
     mPredictFile->setEnabled(false);
-    auto model = mModel;
+    const prediction::SavedModel saved = mSaved;
+    const std::optional<double> coverage =
+        mSaved.calibration ? std::optional<double>(mCoverage->value()) : std::nullopt;
     const data::BadCellPolicy policy = mState->badCellPolicy();
     const std::string input = coreText(inputPath);
     const std::string output = coreText(outputPath);
-    mWatcher.setFuture(QtConcurrent::run([model, policy, input, output]() {
+    mWatcher.setFuture(QtConcurrent::run([saved, coverage, policy, input, output]() {
         FileOutcome outcome;
         try {
-            // The same steps as `gpumem predict`, so the saved file has the same rows and columns.
-            const data::Table table = data::loadTable(input, predictionLoadOptions());
-            const auto roles = data::assignRoles(table, cli::rolesForModel(model->schema(), table));
-            std::vector<std::string> warnings;
-            const auto usable = data::selectUsableRows(table, roles, policy, warnings);
-            const data::Dataset dataset = data::Dataset::fromTable(table, roles, usable);
-            const Eigen::VectorXd predicted = model->predict(dataset);
-            const std::string csv = cli::predictionCsv(table.rowCount(), usable, dataset, predicted);
+            // The same pipeline as `gpumem predict`, so the saved file has the same rows and columns.
+            const data::Table table = data::loadTable(input, prediction::predictionLoadOptions());
+            const prediction::Predictions predictions = prediction::predictTable(saved, table, policy, coverage);
+            const auto &warnings = predictions.warnings;
+            const std::string csv =
+                prediction::predictionCsv(table.rowCount(), predictions.usableRows, predictions.dataset,
+                                          predictions.predicted, {}, predictions.upperBounds);
             io::writeFileAtomically(output, csv);
             outcome.csv = QString::fromStdString(csv);
             for (const auto &warning : warnings)
@@ -376,7 +446,7 @@ QString PredictPage::statusText() const
 void PredictPage::finishFile()
 {
     const FileOutcome outcome = mWatcher.result();
-    mPredictFile->setEnabled(mModel != nullptr);
+    mPredictFile->setEnabled(hasModel());
     if (!outcome.error.isEmpty()) {
         mStatus->setText(outcome.error);
         Q_EMIT predictionFinished(false);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "prediction/Predictor.h"
+
 #include <QFutureWatcher>
 #include <QWidget>
 
@@ -7,15 +9,13 @@
 #include <memory>
 #include <string>
 
+class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
+class QTableWidget;
 class QPlainTextEdit;
 class QPushButton;
 class QTableView;
-
-namespace gpumem::models {
-class Regressor;
-}
 
 namespace gpumem::ui {
 
@@ -26,8 +26,10 @@ class WorkbenchState;
 // The prediction page: load a saved model folder (or take the model just
 // trained), enter one job's values — the predicted memory updates as they
 // change — or predict a whole CSV file and save it with the columns of
-// `gpumem predict` (prediction, actual, error). Every prediction goes through
-// core's loader and roles, so the page and the command line agree.
+// `gpumem predict` (prediction, upper_bound, actual, error). A model trained with
+// --coverage also shows the memory to request at a chosen coverage and which
+// common GPUs the job fits. Every prediction goes through core's prediction
+// pipeline (prediction::predictTable), so the page and the command line agree.
 class PredictPage : public QWidget
 {
     Q_OBJECT
@@ -38,9 +40,13 @@ class PredictPage : public QWidget
 
     // Loads a model folder; returns false (and shows why) on error.
     bool loadModel(const QString &directory);
-    // Uses an already fitted model.
-    void setModel(std::shared_ptr<models::Regressor> model, const QString &description);
-    bool hasModel() const { return mModel != nullptr; }
+    // Uses an already fitted model (with the calibration of its upper bound, when it has one).
+    void setModel(prediction::SavedModel saved, const QString &description);
+    bool hasModel() const { return mSaved.model != nullptr; }
+    // The memory to request for the job on show at the chosen coverage (MiB), NaN without a calibration.
+    double currentUpperBound() const { return mUpperBound; }
+    // Sets the coverage of the upper bounds (a calibrated model only).
+    void setCoverage(double coverage);
 
     // Sets one input of the single-job form by column name (text as typed).
     bool setInput(const QString &column, const QString &text);
@@ -67,17 +73,21 @@ class PredictPage : public QWidget
 
     void buildForm();
     void predictOne();
+    // Fills the capacity table from the upper bound on show.
+    void showCapacities();
     void finishFile();
     void chooseFile();
 
     WorkbenchState *mState;
     TrainingPage *mTraining;
-    std::shared_ptr<models::Regressor> mModel;
+    prediction::SavedModel mSaved;
     QLabel *mModelInfo;
     QWidget *mFormHost;
     QFormLayout *mForm = nullptr;
     std::map<std::string, QWidget *> mInputs; // column name → editor
     QLabel *mPredictionLabel;
+    QDoubleSpinBox *mCoverage;
+    QTableWidget *mCapacities; // which common GPUs the job fits at the coverage
     QLabel *mStatus;
     QPushButton *mPredictFile;
     TableModel *mPreviewModel;
@@ -85,6 +95,7 @@ class PredictPage : public QWidget
     QFutureWatcher<FileOutcome> mWatcher;
     QString mOutputPath;
     double mPrediction;
+    double mUpperBound;
 };
 
 } // namespace gpumem::ui

@@ -7,7 +7,6 @@
 #include "cli/DataOptions.h"
 #include "cli/MetricsFormat.h"
 #include "cli/ModelOptions.h"
-#include "cli/PredictionFile.h"
 #include "cli/TrainingReporter.h"
 #include "data/ColumnRoles.h"
 #include "evaluation/Splits.h"
@@ -16,6 +15,7 @@
 #include "io/OutputPlan.h"
 #include "models/ModelFolder.h"
 #include "models/RegressorRegistry.h"
+#include "prediction/PredictionFile.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -268,8 +268,9 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
         for (Eigen::Index row : split.test)
             splits[static_cast<std::size_t>(row)] = "test";
         out.flush(); // predictions sent to /dev/stdout follow the progress printed so far
-        io::writeFileAtomically(parsed.value("predictions"), predictionCsv(loaded.table->rowCount(), loaded.usableRows,
-                                                                           dataset, predicted, splits, bounds));
+        io::writeFileAtomically(
+            parsed.value("predictions"),
+            prediction::predictionCsv(loaded.table->rowCount(), loaded.usableRows, dataset, predicted, splits, bounds));
     }
 
     const double samplesPerSecond = result.epochs.empty() ? 0.0 : result.epochs.back().samplesPerSecond;

@@ -1,12 +1,15 @@
 #include "UiTestSupport.h"
+#include "calibration/CalibratedFit.h"
 #include "data/Dataset.h"
 #include "models/NeuralNetworkRegressor.h"
+#include "models/RegressorRegistry.h"
 #include "ui/PredictPage.h"
 #include "ui/TrainingPage.h"
 #include "ui/WorkbenchState.h"
 
 #include <QFile>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -42,7 +45,7 @@ class TestPredictPage : public QObject
         state.setTable(mTable, gpumem::tests::testDataPath("jobs_training.csv"));
         gpumem::ui::TrainingPage training(&state);
         gpumem::ui::PredictPage page(&state, &training);
-        page.setModel(mModel, QStringLiteral("test model"));
+        page.setModel({mModel, std::nullopt}, QStringLiteral("test model"));
         QVERIFY(page.hasModel());
         // The form starts from the first data row, so the prediction is the model's for that row.
         std::vector<std::string> warnings;
@@ -68,7 +71,7 @@ class TestPredictPage : public QObject
         gpumem::ui::WorkbenchState state;
         gpumem::ui::TrainingPage training(&state);
         gpumem::ui::PredictPage page(&state, &training);
-        page.setModel(mModel, QStringLiteral("test model"));
+        page.setModel({mModel, std::nullopt}, QStringLiteral("test model"));
         QTemporaryDir directory;
         const QString output = directory.filePath(QStringLiteral("predictions.csv"));
         QSignalSpy finished(&page, &gpumem::ui::PredictPage::predictionFinished);
@@ -84,6 +87,61 @@ class TestPredictPage : public QObject
         const QStringList first = lines.at(1).split(QLatin1Char(','));
         QCOMPARE(first.at(1).toDouble(), 1353.0);
         QVERIFY(std::abs(first.at(2).toDouble() - (first.at(0).toDouble() - 1353.0)) < 1e-6 * 1353.0);
+    }
+
+    void showsTheRequestAtACoverageAndWhichGpusFit()
+    {
+        gpumem::ui::WorkbenchState state;
+        state.setTable(mTable, gpumem::tests::testDataPath("jobs_training.csv"));
+        std::vector<std::string> warnings;
+        const auto dataset = state.buildDataset(warnings);
+        std::shared_ptr<gpumem::models::Regressor> ridge =
+            gpumem::models::createRegressor("ridge", gpumem::models::regressorHyperparameters("ridge"));
+        std::vector<Eigen::Index> rows(dataset->rowCount());
+        for (std::size_t row = 0; row < rows.size(); ++row)
+            rows[row] = static_cast<Eigen::Index>(row);
+        gpumem::calibration::CalibrationSettings settings;
+        settings.coverage = 0.9;
+        settings.fraction = 0.5;
+        settings.score = gpumem::calibration::Score::Absolute;
+        const auto fit = gpumem::calibration::fitCalibrated(*ridge, *dataset, rows, settings);
+        QVERIFY(fit.calibration);
+
+        gpumem::ui::TrainingPage training(&state);
+        gpumem::ui::PredictPage page(&state, &training);
+        page.setModel({ridge, fit.calibration}, QStringLiteral("calibrated ridge"));
+        // The request is the prediction plus the absolute margin at the stored coverage.
+        const double margin = fit.calibration->margin(0.9);
+        QVERIFY2(std::isfinite(page.currentUpperBound()), qPrintable(page.predictionText()));
+        QCOMPARE(page.currentUpperBound(), page.currentPrediction() + margin);
+        QVERIFY(page.predictionText().contains(QStringLiteral("request")));
+        QVERIFY(page.predictionText().contains(QStringLiteral("90%")));
+        // A lower coverage asks for less.
+        page.setCoverage(0.6);
+        QVERIFY(page.currentUpperBound() <= page.currentPrediction() + margin);
+        QCOMPARE(page.currentUpperBound(), page.currentPrediction() + fit.calibration->margin(0.6));
+
+        auto *capacities = page.findChild<QTableWidget *>(QStringLiteral("capacityTable"));
+        QVERIFY(capacities);
+        QCOMPARE(capacities->rowCount(), 8);
+        for (int row = 0; row < capacities->rowCount(); ++row) {
+            const double gib = capacities->item(row, 0)->text().split(QLatin1Char(' ')).front().toDouble();
+            QCOMPARE(capacities->item(row, 1)->text().startsWith(QStringLiteral("fits")),
+                     page.currentUpperBound() <= gib * 1024.0);
+        }
+
+        // The saved file has the command line's upper_bound column.
+        QTemporaryDir directory;
+        const QString output = directory.filePath(QStringLiteral("bounds.csv"));
+        QSignalSpy finished(&page, &gpumem::ui::PredictPage::predictionFinished);
+        page.predictFile(gpumem::tests::testDataPath("jobs_training.csv"), output);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        QFile file(output);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(file.readAll()).trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(lines.front(), QStringLiteral("prediction,upper_bound,actual,error"));
+        const QStringList first = lines.at(1).split(QLatin1Char(','));
+        QVERIFY(std::abs(first.at(1).toDouble() - (first.at(0).toDouble() + fit.calibration->margin(0.6))) < 1e-6);
     }
 };
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace gpumem::cli {
+namespace gpumem::prediction {
 
 // Returns the CSV text of a prediction file: one row per row of the input file
 // (tableRows of them), in order, with `prediction`, then `upper_bound` when
@@ -20,4 +20,4 @@ std::string predictionCsv(std::size_t tableRows, const std::vector<std::size_t> 
                           const data::Dataset &dataset, const Eigen::VectorXd &predicted,
                           const std::vector<std::string> &splits = {}, const Eigen::VectorXd &upperBounds = {});
 
-} // namespace gpumem::cli
+} // namespace gpumem::prediction

@@ -1,10 +1,10 @@
-#include "cli/PredictionFile.h"
+#include "prediction/PredictionFile.h"
 
 #include "io/NumberText.h"
 #include <charconv>
 #include <sstream>
 
-namespace gpumem::cli {
+namespace gpumem::prediction {
 
 std::string predictionCsv(std::size_t tableRows, const std::vector<std::size_t> &usableRows,
                           const data::Dataset &dataset, const Eigen::VectorXd &predicted,
@@ -37,4 +37,4 @@ std::string predictionCsv(std::size_t tableRows, const std::vector<std::size_t> 
     return csv.str();
 }
 
-} // namespace gpumem::cli
+} // namespace gpumem::prediction

@@ -1,0 +1,99 @@
+#include "prediction/Predictor.h"
+
+#include "calibration/CalibrationJson.h"
+#include "io/InputError.h"
+#include "models/RegressorRegistry.h"
+
+#include <cmath>
+#include <limits>
+
+namespace gpumem::prediction {
+
+SavedModel loadSavedModel(const std::string &directory, models::ComputeSettings compute)
+{
+    SavedModel saved;
+    saved.model = models::loadRegressor(directory, std::move(compute));
+    saved.calibration = calibration::readStoredCalibration(directory);
+    return saved;
+}
+
+data::TableLoadOptions predictionLoadOptions()
+{
+    data::TableLoadOptions options;
+    options.categoricalLimit = std::numeric_limits<std::size_t>::max();
+    return options;
+}
+
+data::RoleRequest rolesForModel(const models::ModelSchema &schema, const data::Table &table)
+{
+    data::RoleRequest request;
+    const data::FeatureEncoding &encoding = schema.encoding;
+    request.features = encoding.numericColumns;
+    for (const auto &categorical : encoding.categoricals)
+        request.features.push_back(categorical.column);
+    request.sequenceColumn = encoding.sequenceColumn;
+    std::vector<std::string> needed = request.features;
+    if (!request.sequenceColumn.empty())
+        needed.push_back(request.sequenceColumn);
+    for (const auto &column : needed)
+        if (!table.columnIndex(column))
+            throw io::InputError(table.source(), 1, 0,
+                                 "missing column " + io::quoteForMessage(column, 60) +
+                                     ", which the model was trained with; the file has: " + table.columnNameList());
+    for (const auto &column : encoding.numericColumns) {
+        const data::Column &found = table.column(*table.columnIndex(column));
+        if (found.type != data::ColumnType::Numeric) {
+            const data::BadCell cell = found.firstNonNumericCell.value_or(data::BadCell{0, "it has no values"});
+            throw io::InputError(table.source(), cell.line, static_cast<std::int64_t>(found.index + 1),
+                                 "column " + io::quoteForMessage(column, 60) +
+                                     " must be numeric, as in training, but " + cell.reason);
+        }
+    }
+    if (table.columnIndex(schema.target) &&
+        table.column(*table.columnIndex(schema.target)).type == data::ColumnType::Numeric)
+        request.target = schema.target;
+    if (request.features.empty() && request.sequenceColumn.empty())
+        throw io::InputError("the model has no input columns");
+    return request;
+}
+
+void checkCoverageServable(const SavedModel &saved, const std::string &directory, std::optional<double> coverage)
+{
+    if (coverage && !saved.calibration)
+        throw io::InputError(directory, 0, 0,
+                             "the model was trained without --coverage, so it has no calibration to serve --coverage "
+                             "from; train it again with --coverage");
+    if (!saved.calibration)
+        return;
+    try {
+        saved.calibration->margin(coverage.value_or(saved.calibration->coverage()));
+    } catch (const io::InputError &error) {
+        throw io::InputError(directory, 0, 0, error.message());
+    }
+}
+
+Predictions predictTable(const SavedModel &saved, const data::Table &table, data::BadCellPolicy policy,
+                         std::optional<double> coverage)
+{
+    const auto roles = data::assignRoles(table, rolesForModel(saved.model->schema(), table));
+    Predictions result;
+    result.usableRows = data::selectUsableRows(table, roles, policy, result.warnings);
+    result.dataset = data::Dataset::fromTable(table, roles, result.usableRows);
+    result.predicted = saved.model->predict(result.dataset);
+    // A damaged model can compute infinities from finite inputs; such a number must not reach a scheduler.
+    for (Eigen::Index row = 0; row < result.predicted.size(); ++row)
+        if (!std::isfinite(result.predicted[row]))
+            throw io::InputError(table.source(), result.dataset.rowLines()[static_cast<std::size_t>(row)], 0,
+                                 "the model predicted a non-finite value for this job; its folder may be damaged");
+    if (saved.calibration) {
+        result.coverage = coverage.value_or(saved.calibration->coverage());
+        result.upperBounds = saved.calibration->upperBounds(
+            result.dataset.numericFeatures(), result.dataset.numericFeatureNames(), result.predicted, result.coverage);
+    } else if (coverage) {
+        throw io::InputError("the model was trained without --coverage, so it has no calibration to serve "
+                             "--coverage from; train it again with --coverage");
+    }
+    return result;
+}
+
+} // namespace gpumem::prediction
