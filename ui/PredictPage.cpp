@@ -97,12 +97,12 @@ PredictPage::PredictPage(WorkbenchState *state, TrainingPage *training, QWidget 
     useTrained->setToolTip(tr("Predict with the model the Training page trained last"));
     connect(useTrained, &QPushButton::clicked, this, [this] {
         if (mTraining->trainedModel())
-            setModel({mTraining->trainedModel(), std::nullopt}, tr("trained in this session"));
+            setModel({mTraining->trainedModel(), mTraining->trainedCalibration()}, tr("trained in this session"));
     });
     connect(mTraining, &TrainingPage::trainingFinished, this, [this, useTrained](bool succeeded) {
         useTrained->setEnabled(mTraining->trainedModel() != nullptr);
         if (succeeded && !hasModel())
-            setModel({mTraining->trainedModel(), std::nullopt}, tr("trained in this session"));
+            setModel({mTraining->trainedModel(), mTraining->trainedCalibration()}, tr("trained in this session"));
     });
     useTrained->setEnabled(false);
 

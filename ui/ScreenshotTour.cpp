@@ -129,8 +129,9 @@ void ScreenshotTour::predict()
 {
     mWindow->pages()->setCurrentWidget(mWindow->predictPage());
     if (mWindow->trainingPage()->trainedModel())
-        mWindow->predictPage()->setModel({mWindow->trainingPage()->trainedModel(), std::nullopt},
-                                         tr("trained in this session"));
+        mWindow->predictPage()->setModel(
+            {mWindow->trainingPage()->trainedModel(), mWindow->trainingPage()->trainedCalibration()},
+            tr("trained in this session"));
     // Predict the shown file into a scratch file, so that the preview table is filled too.
     const QString output = QDir(mDirectory).filePath(QStringLiteral(".predictions.csv"));
     connect(

@@ -1,5 +1,8 @@
 #include "ui/TrainingPage.h"
 
+#include "calibration/CalibratedFit.h"
+#include "calibration/CalibrationJson.h"
+
 #include "models/NeuralNetworkRegressor.h"
 #include "runtime/LibraryVersions.h"
 #include "runtime/ThreadSettings.h"
@@ -8,7 +11,9 @@
 #include "ui/QtText.h"
 #include "ui/WorkbenchState.h"
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -54,6 +59,8 @@ TrainingPage::TrainingPage(WorkbenchState *state, QWidget *parent)
     , mSave(new QPushButton(tr("Save model…"), this))
     , mDevice(new QComboBox(this))
     , mThreads(new QSpinBox(this))
+    , mCalibrate(new QCheckBox(tr("Upper bound at coverage"), this))
+    , mCoverage(new QDoubleSpinBox(this))
     , mProgress(new QProgressBar(this))
     , mSpeed(new QLabel(this))
     , mStatus(new QLabel(tr("Load data, choose the hyperparameters, then press Start."), this))
@@ -90,6 +97,17 @@ TrainingPage::TrainingPage(WorkbenchState *state, QWidget *parent)
             [this] { QSettings().setValue(deviceKey, mDevice->currentData()); });
     connect(mThreads, &QSpinBox::valueChanged, this, [](int threads) { QSettings().setValue(threadsKey, threads); });
 
+    mCalibrate->setObjectName(QStringLiteral("calibrateBox"));
+    mCalibrate->setToolTip(tr("Set a fifth of the rows aside to calibrate an upper bound: the memory to request so "
+                              "that this share of new jobs fits (as gpumem train --coverage)"));
+    mCoverage->setObjectName(QStringLiteral("trainingCoverage"));
+    mCoverage->setRange(0.5, 0.999);
+    mCoverage->setDecimals(3);
+    mCoverage->setSingleStep(0.01);
+    mCoverage->setValue(0.95);
+    mCoverage->setEnabled(false);
+    connect(mCalibrate, &QCheckBox::toggled, mCoverage, &QWidget::setEnabled);
+
     mProgress->setObjectName(QStringLiteral("trainingProgress"));
     mProgress->setRange(0, 1000);
     mProgress->setValue(0);
@@ -109,6 +127,9 @@ TrainingPage::TrainingPage(WorkbenchState *state, QWidget *parent)
     buttons->addWidget(mDevice);
     buttons->addWidget(new QLabel(tr("Threads:"), this));
     buttons->addWidget(mThreads);
+    buttons->addSpacing(20);
+    buttons->addWidget(mCalibrate);
+    buttons->addWidget(mCoverage);
     buttons->addStretch(1);
 
     auto *progressRow = new QHBoxLayout;
@@ -183,7 +204,13 @@ bool TrainingPage::start()
     mControl = std::make_shared<training::TrainingControl>();
     ProgressBridge *bridge = mBridge;
     auto control = mControl;
-    mWatcher.setFuture(QtConcurrent::run([dataset, hyperparameters, compute, bridge, control]() {
+    std::optional<calibration::CalibrationSettings> calibrating;
+    if (mCalibrate->isChecked()) {
+        calibrating.emplace();
+        calibrating->coverage = mCoverage->value();
+        calibrating->seed = compute.seed;
+    }
+    mWatcher.setFuture(QtConcurrent::run([dataset, hyperparameters, compute, bridge, control, calibrating]() {
         Outcome outcome;
         try {
             // Thread settings and grad mode are per thread in LibTorch: set them here, on
@@ -193,7 +220,15 @@ bool TrainingPage::start()
             std::vector<Eigen::Index> rows(dataset->rowCount());
             for (std::size_t row = 0; row < rows.size(); ++row)
                 rows[row] = static_cast<Eigen::Index>(row);
-            outcome.result = model->fit(*dataset, rows, bridge, control.get());
+            if (calibrating) {
+                // The same split of the rows as `gpumem train --coverage`: fit on most, calibrate on the rest.
+                calibration::CalibratedFit fit =
+                    calibration::fitCalibrated(*model, *dataset, rows, *calibrating, bridge, control.get());
+                outcome.result = std::move(fit.training);
+                outcome.calibration = std::move(fit.calibration);
+            } else {
+                outcome.result = model->fit(*dataset, rows, bridge, control.get());
+            }
             outcome.device = QString::fromStdString(model->deviceName());
             outcome.model = std::move(model);
         } catch (const std::exception &error) {
@@ -279,6 +314,7 @@ void TrainingPage::finish()
         succeeded = reason == training::StopReason::Completed || reason == training::StopReason::EarlyStopped;
         if (succeeded) {
             mTrained = outcome.model;
+            mCalibration = outcome.calibration;
             mTrainedSaved = false;
             mProgress->setValue(mProgress->maximum());
         }
@@ -304,6 +340,14 @@ void TrainingPage::updateButtons()
     mSave->setEnabled(!running && mTrained);
     mDevice->setEnabled(!running);
     mThreads->setEnabled(!running);
+    mCalibrate->setEnabled(!running);
+    mCoverage->setEnabled(!running && mCalibrate->isChecked());
+}
+
+void TrainingPage::setCalibration(bool enabled, double coverage)
+{
+    mCalibrate->setChecked(enabled);
+    mCoverage->setValue(coverage);
 }
 
 bool TrainingPage::saveModel()
@@ -314,7 +358,7 @@ bool TrainingPage::saveModel()
     if (directory.isEmpty())
         return false;
     try {
-        mTrained->save(coreText(directory));
+        calibration::saveCalibratedModel(*mTrained, mCalibration, coreText(directory));
         mTrainedSaved = true;
         mStatus->setText(tr("Saved the model to %1.").arg(directory));
         return true;

@@ -1,13 +1,17 @@
 #pragma once
 
+#include "calibration/Calibration.h"
 #include "training/TrainingProgress.h"
 
 #include <QFutureWatcher>
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
+class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -44,6 +48,10 @@ class TrainingPage : public QWidget
 
     // The last trained model, or null.
     std::shared_ptr<models::Regressor> trainedModel() const { return mTrained; }
+    // The calibration of the trained model's upper bound, when "Calibrate" was on.
+    const std::optional<calibration::Calibration> &trainedCalibration() const { return mCalibration; }
+    // Turns the calibration of an upper bound at coverage on or off for the next training.
+    void setCalibration(bool enabled, double coverage = 0.95);
     // Whether a model was trained and not saved since.
     bool hasUnsavedModel() const { return mTrained && !mTrainedSaved; }
     // Asks for a folder and saves the trained model there; true when it was saved.
@@ -60,6 +68,7 @@ class TrainingPage : public QWidget
     struct Outcome
     {
         std::shared_ptr<models::Regressor> model;
+        std::optional<calibration::Calibration> calibration;
         training::TrainingResult result;
         QString device;
         QString error;
@@ -80,12 +89,15 @@ class TrainingPage : public QWidget
     QPushButton *mSave;
     QComboBox *mDevice;
     QSpinBox *mThreads;
+    QCheckBox *mCalibrate;
+    QDoubleSpinBox *mCoverage;
     QProgressBar *mProgress;
     QLabel *mSpeed;
     QLabel *mStatus;
     QFutureWatcher<Outcome> mWatcher;
     std::shared_ptr<training::TrainingControl> mControl; // shared with the training thread; thread-safe itself
     std::shared_ptr<models::Regressor> mTrained;
+    std::optional<calibration::Calibration> mCalibration;
     bool mTrainedSaved = false;
     training::TrainingResult mLastResult;
 };

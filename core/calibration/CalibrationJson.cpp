@@ -133,4 +133,16 @@ std::optional<Calibration> readStoredCalibration(const std::string &directory)
     }
 }
 
+void saveCalibratedModel(const models::Regressor &model, const std::optional<Calibration> &calibration,
+                         const std::string &directory)
+{
+    if (!calibration) {
+        model.save(directory);
+        return;
+    }
+    const models::ModelFolderMember member(
+        "calibration", [&calibration](io::JsonWriter &writer) { writeCalibration(writer, *calibration); });
+    model.save(directory);
+}
+
 } // namespace gpumem::calibration

@@ -3,6 +3,7 @@
 #include "calibration/Calibration.h"
 #include "io/JsonValue.h"
 #include "io/JsonWriter.h"
+#include "models/Regressor.h"
 
 #include <optional>
 #include <string>
@@ -29,5 +30,10 @@ Calibration readCalibration(const io::JsonValue &value);
 // model was trained without one. Throws io::InputError naming directory/model.json
 // when the folder or its "calibration" member is malformed.
 std::optional<Calibration> readStoredCalibration(const std::string &directory);
+
+// Saves model as a model folder (Regressor::save) with calibration, when given,
+// as the "calibration" member of its model.json, in the one atomic save.
+void saveCalibratedModel(const models::Regressor &model, const std::optional<Calibration> &calibration,
+                         const std::string &directory);
 
 } // namespace gpumem::calibration

@@ -254,13 +254,9 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
             stored.upperBounds(dataset.numericFeatures(), dataset.numericFeatureNames(), predicted, stored.coverage());
         if (!split.test.empty())
             boundReport = reportBound(stored, dataset, predicted, bounds, calibrated.rows, split.test);
-        // The calibration goes into model.json in the same atomic save as the model.
-        const models::ModelFolderMember member(
-            "calibration", [&stored](io::JsonWriter &writer) { calibration::writeCalibration(writer, stored); });
-        model->save(outDirectory);
-    } else {
-        model->save(outDirectory);
     }
+    // The calibration goes into model.json in the same atomic save as the model.
+    calibration::saveCalibratedModel(*model, calibrating ? calibrated.calibration : std::nullopt, outDirectory);
     if (parsed.has("predictions")) {
         std::vector<std::string> splits(dataset.rowCount(), "train");
         for (Eigen::Index row : calibrated.rows.calibration)

@@ -7,6 +7,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <cmath>
+
 class TestTrainingPage : public QObject
 {
     Q_OBJECT
@@ -34,6 +36,24 @@ class TestTrainingPage : public QObject
         QCOMPARE(page.plot()->epochPointCount(), 3);
         QVERIFY(page.findChild<QPushButton *>(QStringLiteral("startTraining"))->isEnabled());
         QVERIFY(page.findChild<QPushButton *>(QStringLiteral("saveModel"))->isEnabled());
+    }
+
+    void calibratesAnUpperBoundWhenAsked()
+    {
+        gpumem::ui::WorkbenchState state;
+        state.setTable(gpumem::tests::trainingTable(), gpumem::tests::testDataPath("jobs_training.csv"));
+        state.setHyperparameters(gpumem::tests::quickHyperparameters(2));
+        gpumem::ui::TrainingPage page(&state);
+        page.setCalibration(true, 0.8);
+        QSignalSpy finished(&page, &gpumem::ui::TrainingPage::trainingFinished);
+        QVERIFY(page.start());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+        QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(page.statusText()));
+        // A fifth of the 80 rows calibrate, as `gpumem train --coverage` sets them aside.
+        QVERIFY(page.trainedCalibration());
+        QCOMPARE(page.trainedCalibration()->coverage(), 0.8);
+        QCOMPARE(page.trainedCalibration()->calibrationRowCount(), std::size_t{16});
+        QVERIFY(std::isfinite(page.trainedCalibration()->margin(0.8)));
     }
 
     void pausesResumesAndStops()
