@@ -127,10 +127,12 @@ TrainingPage::TrainingPage(WorkbenchState *state, QWidget *parent)
     buttons->addWidget(mDevice);
     buttons->addWidget(new QLabel(tr("Threads:"), this));
     buttons->addWidget(mThreads);
-    buttons->addSpacing(20);
-    buttons->addWidget(mCalibrate);
-    buttons->addWidget(mCoverage);
     buttons->addStretch(1);
+    // On a row of their own, so that the page keeps within a 1024-pixel-wide screen.
+    auto *calibrationRow = new QHBoxLayout;
+    calibrationRow->addWidget(mCalibrate);
+    calibrationRow->addWidget(mCoverage);
+    calibrationRow->addStretch(1);
 
     auto *progressRow = new QHBoxLayout;
     progressRow->addWidget(mProgress, 1);
@@ -138,6 +140,7 @@ TrainingPage::TrainingPage(WorkbenchState *state, QWidget *parent)
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(buttons);
+    layout->addLayout(calibrationRow);
     layout->addLayout(progressRow);
     layout->addWidget(mStatus);
     layout->addWidget(mPlot, 1);
