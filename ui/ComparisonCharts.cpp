@@ -80,6 +80,9 @@ QChart *metricBarChart(const evaluation::ExperimentResult &result, const evaluat
     axisValues->setLabelFormat(QStringLiteral("%.4g"));
     axisValues->setTitleText(*metric.unit == '\0' ? title : QString::fromUtf8(metric.unit));
     axisValues->applyNiceNumbers();
+    // A score such as R² never exceeds 1: the axis ends there rather than at a rounder number past it.
+    if (metric.style == evaluation::MetricStyle::Score && axisValues->max() > 1.0)
+        axisValues->setMax(1.0);
     chart->addAxis(axisModels, Qt::AlignLeft);
     chart->addAxis(axisValues, Qt::AlignBottom);
     bars->attachAxis(axisModels);

@@ -69,6 +69,14 @@ LossPlot::LossPlot(QWidget *parent)
     mLoss->graph(EpochTrain)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
     mLoss->graph(EpochValidation)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, 6));
     mLoss->xAxis->setLabel(tr("epoch"));
+    // Epochs are whole: ticks at whole numbers only (1, 2, 5, 10, … apart as the range grows).
+    const auto epochTicks = [] {
+        auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
+        ticker->setTickStep(1.0);
+        ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+        return ticker;
+    };
+    mLoss->xAxis->setTicker(epochTicks());
     mLoss->yAxis->setLabel(tr("loss (scaled target)"));
     mLoss->legend->setVisible(true);
     mLoss->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
@@ -79,6 +87,7 @@ LossPlot::LossPlot(QWidget *parent)
     rate->setName(tr("learning rate"));
     rate->setPen(QPen(QColor(44, 160, 44), 1.5));
     mLearningRate->xAxis->setLabel(tr("epoch"));
+    mLearningRate->xAxis->setTicker(epochTicks());
     mLearningRate->yAxis->setLabel(tr("learning rate"));
     mLearningRate->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     mLearningRate->setMinimumHeight(120);

@@ -18,6 +18,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QValueAxis>
 #include <QXYSeries>
 
 #include <algorithm>
@@ -76,6 +77,10 @@ class TestComparePage : public QObject
                     ->chart()
                     ->title()
                     .contains(QStringLiteral("higher is better")));
+        // R² cannot pass 1, and neither does its axis.
+        const auto axes = page.findChild<QChartView *>(QStringLiteral("chart_r2"))->chart()->axes(Qt::Horizontal);
+        QVERIFY(!axes.isEmpty());
+        QVERIFY(static_cast<QValueAxis *>(axes.front())->max() <= 1.0);
         // The scatter plots every row once: each row is a test row in exactly one of the 2 folds.
         QChart *scatter = page.findChild<QChartView *>(QStringLiteral("scatter_bigru_transformer"))->chart();
         QVERIFY(scatter);
