@@ -4,6 +4,7 @@
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
 #include "io/JsonValue.h"
+#include "io/JsonWriter.h"
 #include "models/NeuralNetworkHyperparameters.h"
 #include "models/NeuralNetworkRegressor.h"
 #include "models/Presets.h"
@@ -22,6 +23,7 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <sstream>
 
 namespace gpumem::ui {
@@ -35,6 +37,15 @@ constexpr std::int64_t exampleLayerTypes = 16;
 constexpr std::int64_t exampleFieldsPerLayer = 2;
 constexpr std::int64_t exampleLayers = 17;
 
+// The values as JSON text: two sets of hyperparameters are equal when their texts are.
+std::string valuesText(const models::Hyperparameters &hyperparameters)
+{
+    std::ostringstream text;
+    io::JsonWriter json(text, 0);
+    hyperparameters.writeValues(json);
+    return text.str();
+}
+
 } // namespace
 
 ModelPage::ModelPage(WorkbenchState *state, QWidget *parent)
@@ -44,6 +55,7 @@ ModelPage::ModelPage(WorkbenchState *state, QWidget *parent)
     , mArchitecture(new ArchitectureView(this))
     , mPresets(new QComboBox(this))
     , mStatus(new QLabel(this))
+    , mPresetState(new QLabel(this))
 {
     setObjectName(QStringLiteral("modelPage"));
     mForm->setObjectName(QStringLiteral("hyperparameterForm"));
@@ -72,12 +84,15 @@ ModelPage::ModelPage(WorkbenchState *state, QWidget *parent)
             savePresetFile(path);
     });
 
+    mPresetState->setObjectName(QStringLiteral("presetState"));
+    mPresetState->setToolTip(tr("The values differ from the preset chosen last"));
     mStatus->setObjectName(QStringLiteral("modelStatus"));
     mStatus->setWordWrap(true);
 
     auto *presetRow = new QHBoxLayout;
     presetRow->addWidget(new QLabel(tr("Preset:"), this));
     presetRow->addWidget(mPresets, 1);
+    presetRow->addWidget(mPresetState);
     presetRow->addWidget(loadButton);
     presetRow->addWidget(saveButton);
 
@@ -108,12 +123,22 @@ ModelPage::ModelPage(WorkbenchState *state, QWidget *parent)
         const int index = mPresets->findText(mState->presetName());
         if (index >= 0)
             mPresets->setCurrentIndex(index);
+        updateFieldStates();
         showArchitecture();
     });
     connect(mState, &WorkbenchState::rolesChanged, this, &ModelPage::dataChanged);
     const int index = mPresets->findText(mState->presetName());
-    if (index >= 0)
+    if (index >= 0) {
         mPresets->setCurrentIndex(index);
+        try {
+            models::Hyperparameters preset = models::neuralNetworkHyperparameters();
+            models::applyHyperparameterFile(preset, models::presetPath(coreText(mState->presetName())));
+            mPresetValues = valuesText(preset);
+        } catch (const std::exception &) {
+            // A preset that is gone cannot be compared with: the form is then never called modified.
+        }
+    }
+    updateFieldStates();
     showArchitecture();
 }
 
@@ -122,6 +147,7 @@ bool ModelPage::applyPreset(const QString &name)
     try {
         models::Hyperparameters hyperparameters = models::neuralNetworkHyperparameters();
         models::applyHyperparameterFile(hyperparameters, models::presetPath(coreText(name)));
+        mPresetValues = valuesText(hyperparameters);
         mState->setPresetName(name);
         mState->setHyperparameters(hyperparameters);
         mStatus->setText(tr("Preset %1 applied.").arg(name));
@@ -136,7 +162,8 @@ bool ModelPage::loadPresetFile(const QString &path)
 {
     try {
         models::Hyperparameters hyperparameters = models::neuralNetworkHyperparameters();
-        hyperparameters.apply(io::readJsonFile(coreText(path)), coreText(path));
+        models::applyHyperparameterFile(hyperparameters, coreText(path));
+        mPresetValues = valuesText(hyperparameters);
         mState->setPresetName(QFileInfo(path).completeBaseName());
         mState->setHyperparameters(hyperparameters);
         mStatus->setText(tr("Loaded %1.").arg(QFileInfo(path).fileName()));
@@ -166,11 +193,48 @@ bool ModelPage::savePresetFile(const QString &path)
 void ModelPage::formEdited()
 {
     try {
-        mState->setHyperparameters(mForm->values());
+        const models::Hyperparameters values = mForm->values();
+        models::checkNetworkHyperparameters(values);
+        mState->setHyperparameters(values);
         mStatus->clear();
+        markFieldAtFault({});
     } catch (const std::exception &error) {
         mStatus->setText(QString::fromStdString(error.what()));
+        markFieldAtFault(error.what());
     }
+}
+
+QString ModelPage::presetState() const
+{
+    return mPresetState->text();
+}
+
+void ModelPage::updateFieldStates()
+{
+    const models::Hyperparameters &values = mState->hyperparameters();
+    const std::vector<std::string> unused = models::unusedNetworkHyperparameters(values);
+    for (const auto &spec : values.specs())
+        if (QWidget *editor = mForm->editor(spec.name))
+            editor->setEnabled(std::find(unused.begin(), unused.end(), spec.name) == unused.end());
+    const bool modified = !mPresetValues.empty() && valuesText(values) != mPresetValues;
+    mPresetState->setText(modified ? tr("modified") : QString());
+}
+
+void ModelPage::markFieldAtFault(const std::string &message)
+{
+    // The hyperparameter the message names first is the one to fix; a pink background shows where it is.
+    const std::string *fault = nullptr;
+    std::size_t earliest = std::string::npos;
+    for (const auto &spec : mState->hyperparameters().specs()) {
+        const std::size_t at = message.find(spec.name);
+        if (at != std::string::npos && (at < earliest || (at == earliest && spec.name.size() > fault->size()))) {
+            earliest = at;
+            fault = &spec.name;
+        }
+    }
+    for (const auto &spec : mState->hyperparameters().specs())
+        if (QWidget *editor = mForm->editor(spec.name))
+            editor->setStyleSheet(fault && *fault == spec.name ? QStringLiteral("background: #ffd9d9;") : QString());
 }
 
 void ModelPage::dataChanged()

@@ -32,6 +32,8 @@ class ModelPage : public QWidget
     bool savePresetFile(const QString &path);
 
     HyperparameterForm *form() const { return mForm; }
+    // "modified" once a value differs from the preset last applied, else empty.
+    QString presetState() const;
     ArchitectureView *architectureView() const { return mArchitecture; }
 
   private:
@@ -47,6 +49,10 @@ class ModelPage : public QWidget
     void formEdited();
     void showArchitecture();
     void dataChanged();
+    // Disables the fields the other values make irrelevant and says whether the preset was modified.
+    void updateFieldStates();
+    // Marks the field a message names (red frame) and clears the others.
+    void markFieldAtFault(const std::string &message);
     DataSizes dataSizes();
 
     WorkbenchState *mState;
@@ -54,6 +60,8 @@ class ModelPage : public QWidget
     ArchitectureView *mArchitecture;
     QComboBox *mPresets;
     QLabel *mStatus;
+    QLabel *mPresetState;
+    std::string mPresetValues; // the applied preset's values, as JSON text, to tell a modified form
     bool mSizesKnown = false;
     DataSizes mSizes;
 };

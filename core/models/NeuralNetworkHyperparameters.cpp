@@ -2,6 +2,8 @@
 
 #include "models/HyperparameterSpecs.h"
 
+#include "io/InputError.h"
+
 namespace gpumem::models {
 
 Hyperparameters neuralNetworkHyperparameters()
@@ -54,6 +56,26 @@ Hyperparameters neuralNetworkHyperparameters()
         integerSpec("patience", 0, 0, 100000, "epochs",
                     "Stop after this many epochs without a better validation loss; 0 never stops early."),
     });
+}
+
+std::vector<std::string> unusedNetworkHyperparameters(const Hyperparameters &hyperparameters)
+{
+    std::vector<std::string> unused;
+    const std::string &architecture = hyperparameters.choice("architecture");
+    if (architecture == "transformer_only")
+        unused.insert(unused.end(), {"gru_hidden", "gru_layers", "gru_dropout"});
+    if (architecture == "bigru_only")
+        unused.insert(unused.end(), {"heads", "encoder_layers", "feedforward", "norm"});
+    if (architecture != "transformer_only" && hyperparameters.integer("gru_layers") == 1)
+        unused.emplace_back("gru_dropout");
+    return unused;
+}
+
+void checkNetworkHyperparameters(const Hyperparameters &hyperparameters)
+{
+    if (hyperparameters.integer("patience") > 0 && hyperparameters.real("validation_fraction") == 0.0)
+        throw io::InputError("hyperparameters: patience " + std::to_string(hyperparameters.integer("patience")) +
+                             " needs a validation share to watch; set validation_fraction above 0 or patience to 0");
 }
 
 } // namespace gpumem::models

@@ -8,4 +8,13 @@ namespace gpumem::models {
 // their defaults (the `default` preset), ranges, units and one-sentence help.
 Hyperparameters neuralNetworkHyperparameters();
 
+// Returns the names whose values the other values make irrelevant: the GRU's
+// with architecture transformer_only, the encoder's with bigru_only, and
+// gru_dropout with a single GRU layer. The workbench disables their fields.
+std::vector<std::string> unusedNetworkHyperparameters(const Hyperparameters &hyperparameters);
+
+// Throws io::InputError, naming the hyperparameters, for combinations the
+// network cannot train with: patience without a validation share to watch.
+void checkNetworkHyperparameters(const Hyperparameters &hyperparameters);
+
 } // namespace gpumem::models

@@ -1,3 +1,4 @@
+#include "models/NeuralNetworkHyperparameters.h"
 #include "models/NeuralNetworkImpl.h"
 
 #include "data/SeededRandom.h"
@@ -360,6 +361,7 @@ training::TrainingResult NeuralNetworkRegressor::fit(const data::Dataset &datase
     settings.schedule = h.choice("schedule");
     settings.warmupFraction = h.real("warmup_fraction");
     settings.gradientClip = h.real("gradient_clip");
+    checkNetworkHyperparameters(h);
     settings.patience = static_cast<int>(h.integer("patience"));
     settings.seed = impl.compute.seed;
     // Workers share one random generator, so dropout would make runs depend on timing.

@@ -54,6 +54,31 @@ class TestModelPage : public QObject
                  static_cast<qsizetype>(state.hyperparameters().specs().size()));
     }
 
+    void disablesUnusedFieldsMarksThePresetAndTheFieldAtFault()
+    {
+        gpumem::ui::WorkbenchState state;
+        gpumem::ui::ModelPage page(&state);
+        QVERIFY(page.applyPreset(QStringLiteral("fast")));
+        QCOMPARE(page.presetState(), QString());
+        // bigru_only has no encoder: its fields are disabled, the GRU's stay.
+        auto *architecture = page.findChild<QComboBox *>(QStringLiteral("hp_architecture"));
+        architecture->setCurrentIndex(architecture->findText(QStringLiteral("bigru_only")));
+        QVERIFY(!page.findChild<QSpinBox *>(QStringLiteral("hp_heads"))->isEnabled());
+        QVERIFY(!page.findChild<QSpinBox *>(QStringLiteral("hp_encoder_layers"))->isEnabled());
+        QVERIFY(page.findChild<QSpinBox *>(QStringLiteral("hp_gru_hidden"))->isEnabled());
+        QCOMPARE(page.presetState(), QStringLiteral("modified"));
+        architecture->setCurrentIndex(architecture->findText(QStringLiteral("transformer_only")));
+        QVERIFY(page.findChild<QSpinBox *>(QStringLiteral("hp_heads"))->isEnabled());
+        QVERIFY(!page.findChild<QSpinBox *>(QStringLiteral("hp_gru_hidden"))->isEnabled());
+
+        // Patience without a validation share is refused, and the field at fault is marked.
+        page.findChild<QDoubleSpinBox *>(QStringLiteral("hp_validation_fraction"))->setValue(0.0);
+        page.findChild<QSpinBox *>(QStringLiteral("hp_patience"))->setValue(5);
+        QVERIFY(state.hyperparameters().integer("patience") != 5);
+        QVERIFY(!page.findChild<QSpinBox *>(QStringLiteral("hp_patience"))->styleSheet().isEmpty());
+        QVERIFY(page.findChild<QSpinBox *>(QStringLiteral("hp_heads"))->styleSheet().isEmpty());
+    }
+
     void architectureFollowsTheValues()
     {
         gpumem::ui::WorkbenchState state;
