@@ -1,0 +1,228 @@
+// Calibrated upper bounds in comparisons: every fold calibrates inside its own
+// training rows, the bound's metrics are recomputed independently from the
+// out-of-fold bounds, parallel fits change nothing, and without a coverage the
+// results carry no bound at all.
+#include "CommandLineRun.h"
+
+#include "calibration/BoundMetrics.h"
+#include "data/Dataset.h"
+#include "data/TableLoader.h"
+#include "evaluation/Experiment.h"
+#include "io/InputError.h"
+#include "models/RegressorRegistry.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+using namespace gpumem;
+
+namespace {
+
+std::string dataFile(const char *name)
+{
+    return std::string(GPUMEM_TEST_DATA_DIR "/") + name;
+}
+
+data::Dataset datasetOf(const data::Table &table, const std::string &target)
+{
+    data::RoleRequest request;
+    request.target = target;
+    std::vector<std::string> warnings;
+    return data::Dataset::fromTable(table, data::assignRoles(table, request), data::BadCellPolicy::Fail, warnings);
+}
+
+// y = 3·a − 2·b + 100 plus noise that grows with a: a model's misses depend on the job.
+data::Dataset noisyDataset(int rows)
+{
+    std::string text = "a,b,y\n";
+    for (int row = 0; row < rows; ++row) {
+        const int a = row % 13;
+        const int b = (row * 7) % 11;
+        const double noise = (a + 1) * std::sin(row * 1.7);
+        text += std::to_string(a) + ',' + std::to_string(b) + ',' + std::to_string(3 * a - 2 * b + 100 + noise) + '\n';
+    }
+    return datasetOf(data::loadTableFromText(text, "noisy.csv"), "y");
+}
+
+data::Dataset jobsDataset()
+{
+    return datasetOf(data::loadTable(dataFile("jobs_training.csv")), "memory_mib");
+}
+
+evaluation::ExperimentSettings calibratedSettings(std::vector<std::string> names, int folds, double coverage,
+                                                  calibration::Score score)
+{
+    evaluation::ExperimentSettings settings;
+    for (const auto &name : names)
+        settings.models.push_back({name, models::regressorHyperparameters(name)});
+    settings.folds = folds;
+    calibration::CalibrationSettings calibration;
+    calibration.coverage = coverage;
+    calibration.fraction = 0.5;
+    calibration.score = score;
+    calibration.seed = 7;
+    settings.calibration = calibration;
+    return settings;
+}
+
+} // namespace
+
+class TestCompareCoverage : public QObject
+{
+    Q_OBJECT
+
+  private Q_SLOTS:
+    // Regression: a fold's calibration rows must come from its training rows only;
+    // calibrating on test rows would make the reported coverage a promise kept on paper.
+    void calibrationRowsNeverOverlapTheTestRows()
+    {
+        const data::Dataset dataset = noisyDataset(120);
+        const auto result = evaluation::runExperiment(
+            dataset, calibratedSettings({"ridge", "decision_tree"}, 3, 0.9, calibration::Score::Absolute));
+        QCOMPARE(result.models.size(), std::size_t{2});
+        for (const auto &model : result.models) {
+            QVERIFY(model.bound.has_value());
+            for (const auto &fold : model.folds) {
+                QVERIFY(fold.bound.has_value());
+                const auto &split = result.splits[static_cast<std::size_t>(fold.fold)];
+                const std::set<Eigen::Index> test(split.test.begin(), split.test.end());
+                const std::set<Eigen::Index> train(split.train.begin(), split.train.end());
+                QCOMPARE(fold.bound->calibrationRows.size(), std::size_t{40}); // half of 80 training rows
+                QCOMPARE(fold.bound->calibrationRowCount, std::size_t{40});
+                for (Eigen::Index row : fold.bound->calibrationRows) {
+                    QVERIFY(test.count(row) == 0);
+                    QVERIFY(train.count(row) == 1);
+                }
+            }
+        }
+    }
+
+    // The fold's bound metrics, recomputed here from the out-of-fold bounds and
+    // predictions with plain loops, match what the runner reported.
+    void boundMetricsMatchTheOutOfFoldBounds()
+    {
+        const data::Dataset dataset = noisyDataset(120);
+        const auto result =
+            evaluation::runExperiment(dataset, calibratedSettings({"ridge"}, 3, 0.9, calibration::Score::Relative));
+        const auto &model = result.models.front();
+        double meanUnder = 0.0;
+        double meanWaste = 0.0;
+        double meanTenPercentWaste = 0.0;
+        for (const auto &fold : model.folds) {
+            const auto &split = result.splits[static_cast<std::size_t>(fold.fold)];
+            int under = 0;
+            double waste = 0.0;
+            double tenPercentWaste = 0.0;
+            for (Eigen::Index row : split.test) {
+                const double actual = dataset.target()[row];
+                const double bound = model.bound->upperBounds[row];
+                QVERIFY(std::isfinite(bound));
+                QVERIFY(bound >= model.predictions[row] - 1e-9); // relative margins are not negative here
+                under += actual > bound ? 1 : 0;
+                waste += std::max(bound - actual, 0.0);
+                tenPercentWaste += std::max(model.predictions[row] * 1.1 - actual, 0.0);
+            }
+            const auto n = static_cast<double>(split.test.size());
+            QCOMPARE(fold.bound->bound.rows, split.test.size());
+            QVERIFY(std::abs(fold.bound->bound.underPredictionRate - under / n) < 1e-12);
+            QVERIFY(std::abs(fold.bound->bound.meanOverAllocation - waste / n) < 1e-9);
+            QVERIFY(std::abs(fold.bound->tenPercent.meanOverAllocation - tenPercentWaste / n) < 1e-9);
+            // The curve sweeps from no margin (the point prediction) to the largest score.
+            QCOMPARE(fold.bound->curve.size(), std::size_t(evaluation::tradeOffPointCount));
+            QCOMPARE(fold.bound->curve.front().margin, 0.0);
+            QVERIFY(std::abs(fold.bound->curve.front().underPredictionRate - fold.metrics.underRate) < 1e-9);
+            QVERIFY(fold.bound->curve.back().underPredictionRate <= fold.bound->curve.front().underPredictionRate);
+            meanUnder += fold.bound->bound.underPredictionRate / 3.0;
+            meanWaste += fold.bound->bound.meanOverAllocation / 3.0;
+            meanTenPercentWaste += fold.bound->tenPercent.meanOverAllocation / 3.0;
+        }
+        QVERIFY(std::abs(model.bound->bound.underPredictionRate - meanUnder) < 1e-12);
+        QVERIFY(std::abs(model.bound->bound.meanOverAllocation - meanWaste) < 1e-9);
+        QVERIFY(std::abs(model.bound->tenPercent.meanOverAllocation - meanTenPercentWaste) < 1e-9);
+        QCOMPARE(model.bound->bound.rows, std::size_t{120});
+        QCOMPARE(model.bound->curve.size(), std::size_t(evaluation::tradeOffPointCount));
+        // Every row is tested once in k-fold cross-validation.
+        QVERIFY(model.bound->upperBounds.allFinite());
+    }
+
+    // The fixed-headroom reference (its percentage chosen on the calibration
+    // rows) is scored on the fold's test rows: applied here to the out-of-fold
+    // predictions, it gives the reported metrics.
+    void fixedHeadroomIsScoredOnTheTestRows()
+    {
+        const data::Dataset dataset = noisyDataset(120);
+        const auto result =
+            evaluation::runExperiment(dataset, calibratedSettings({"ridge"}, 3, 0.9, calibration::Score::Absolute));
+        const auto &model = result.models.front();
+        for (const auto &fold : model.folds) {
+            QVERIFY(std::isfinite(fold.bound->fixedHeadroomPercent));
+            const auto &split = result.splits[static_cast<std::size_t>(fold.fold)];
+            const Eigen::VectorXd bounds =
+                calibration::headroomBounds(model.predictions, fold.bound->fixedHeadroomPercent);
+            const auto recomputed = calibration::boundMetrics(dataset.target(), bounds, split.test);
+            QVERIFY(std::abs(recomputed.meanOverAllocation - fold.bound->fixedHeadroom.meanOverAllocation) < 1e-9);
+            QCOMPARE(recomputed.underPredictionRate, fold.bound->fixedHeadroom.underPredictionRate);
+        }
+    }
+
+    // Calibrated runs on the real fixture, with the difficulty score, give the
+    // same results whatever the number of parallel fits.
+    void parallelFitsChangeNoBound()
+    {
+        const data::Dataset dataset = jobsDataset();
+        auto settings = calibratedSettings({"ridge", "decision_tree"}, 2, 0.8, calibration::Score::Difficulty);
+        const auto serial = evaluation::runExperiment(dataset, settings);
+        settings.parallelFits = 4;
+        const auto parallel = evaluation::runExperiment(dataset, settings);
+        QCOMPARE(serial.models.size(), parallel.models.size());
+        for (std::size_t m = 0; m < serial.models.size(); ++m) {
+            const auto &left = *serial.models[m].bound;
+            const auto &right = *parallel.models[m].bound;
+            QCOMPARE(left.bound.underPredictionRate, right.bound.underPredictionRate);
+            QCOMPARE(left.bound.meanOverAllocation, right.bound.meanOverAllocation);
+            QCOMPARE(left.fixedHeadroomPercent, right.fixedHeadroomPercent);
+            for (Eigen::Index row = 0; row < left.upperBounds.size(); ++row)
+                QCOMPARE(left.upperBounds[row], right.upperBounds[row]);
+            for (std::size_t point = 0; point < left.curve.size(); ++point)
+                QCOMPARE(left.curve[point].meanOverAllocation, right.curve[point].meanOverAllocation);
+        }
+    }
+
+    // Without a coverage nothing is calibrated: no bound anywhere and the point
+    // predictions come from a fit on every training row, as before.
+    void noCoverageMeansNoBound()
+    {
+        const data::Dataset dataset = noisyDataset(60);
+        evaluation::ExperimentSettings settings;
+        settings.models.push_back({"ridge", models::regressorHyperparameters("ridge")});
+        settings.folds = 3;
+        const auto result = evaluation::runExperiment(dataset, settings);
+        QVERIFY(!result.calibration.has_value());
+        QVERIFY(!result.models.front().bound.has_value());
+        for (const auto &fold : result.models.front().folds)
+            QVERIFY(!fold.bound.has_value());
+    }
+
+    // A coverage the fold's calibration rows cannot serve fails that model in one line.
+    void tooFewCalibrationRowsFailInOneLine()
+    {
+        const data::Dataset dataset = noisyDataset(30);
+        auto settings = calibratedSettings({"ridge"}, 3, 0.99, calibration::Score::Absolute);
+        try {
+            evaluation::runExperiment(dataset, settings);
+            QFAIL("expected io::InputError");
+        } catch (const io::InputError &error) {
+            QVERIFY2(error.message().find("calibration rows") != std::string::npos, error.message().c_str());
+            QVERIFY(error.message().find('\n') == std::string::npos);
+        }
+        settings.calibration->coverage = 1.0;
+        QVERIFY_EXCEPTION_THROWN(evaluation::runExperiment(dataset, settings), io::InputError);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCompareCoverage)
+#include "test_CompareCoverage.moc"
