@@ -250,6 +250,14 @@ ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSet
     result.calibration = settings.calibration;
     result.splits = splitsFor(static_cast<Eigen::Index>(dataset.rowCount()), settings);
     const int foldCount = static_cast<int>(result.splits.size());
+    if (settings.calibration)
+        for (const Split &split : result.splits) {
+            // Known before any fit, which can take minutes: a coverage the folds cannot serve.
+            const std::size_t rows = calibration::splitCalibrationRows(split.train, settings.calibration->fraction,
+                                                                       settings.calibration->seed)
+                                         .calibration.size();
+            calibration::checkCalibrationRowsSuffice(settings.calibration->score, rows, settings.calibration->coverage);
+        }
     result.actual = dataset.target();
 
     std::vector<ModelResult> modelResults(settings.models.size());

@@ -148,7 +148,8 @@ class ExperimentObserver
 // Fits every model of settings on identical splits of dataset and scores each on
 // its test rows. control (optional) pauses or cancels every running fit; a
 // cancelled run returns promptly with cancelled set. Throws io::InputError for
-// unusable settings (unknown model, too few rows for the folds) before fitting,
+// unusable settings (unknown model, too few rows for the folds, a coverage the
+// folds' calibration rows cannot serve) before fitting,
 // and when every model failed; rethrows std::bad_alloc.
 ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSettings &settings,
                                ExperimentObserver *observer = nullptr, training::TrainingControl *control = nullptr);

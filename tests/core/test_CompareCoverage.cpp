@@ -16,7 +16,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <set>
+#include <sstream>
 
 using namespace gpumem;
 
@@ -67,6 +69,40 @@ evaluation::ExperimentSettings calibratedSettings(std::vector<std::string> names
     calibration.seed = 7;
     settings.calibration = calibration;
     return settings;
+}
+
+// Returns a CSV file's rows as cells (the files read here quote nothing).
+std::vector<std::vector<std::string>> csvRows(const std::string &path)
+{
+    std::ifstream in(path);
+    std::vector<std::vector<std::string>> rows;
+    std::string line;
+    while (std::getline(in, line)) {
+        std::vector<std::string> cells;
+        std::stringstream fields(line);
+        std::string cell;
+        while (std::getline(fields, cell, ','))
+            cells.push_back(cell);
+        if (!line.empty() && line.back() == ',')
+            cells.emplace_back();
+        rows.push_back(cells);
+    }
+    return rows;
+}
+
+std::size_t columnNamed(const std::vector<std::string> &header, const std::string &name)
+{
+    const auto found = std::find(header.begin(), header.end(), name);
+    return static_cast<std::size_t>(found - header.begin());
+}
+
+const std::vector<std::string> quickCompare{"compare",  dataFile("jobs_training.csv"), "--target", "memory_mib",
+                                            "--models", "ridge,decision_tree",         "--folds",  "2"};
+
+std::vector<std::string> withArguments(std::vector<std::string> arguments, const std::vector<std::string> &more)
+{
+    arguments.insert(arguments.end(), more.begin(), more.end());
+    return arguments;
 }
 
 } // namespace
@@ -221,6 +257,108 @@ class TestCompareCoverage : public QObject
         }
         settings.calibration->coverage = 1.0;
         QVERIFY_EXCEPTION_THROWN(evaluation::runExperiment(dataset, settings), io::InputError);
+    }
+
+    void compareRefusesBadValuesInOneLine_data()
+    {
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("coverage 0") << QStringList{"--coverage", "0"} << "--coverage takes a number strictly between";
+        QTest::newRow("coverage 1") << QStringList{"--coverage", "1"} << "--coverage takes a number strictly between";
+        QTest::newRow("coverage 1.5") << QStringList{"--coverage", "1.5"} << "not '1.5'";
+        QTest::newRow("coverage NaN") << QStringList{"--coverage", "nan"} << "not 'nan'";
+        QTest::newRow("fraction 0") << QStringList{"--coverage", "0.8", "--calibration-fraction", "0"}
+                                    << "--calibration-fraction must be above 0";
+        QTest::newRow("fraction 1") << QStringList{"--coverage", "0.8", "--calibration-fraction", "1"}
+                                    << "--calibration-fraction";
+        QTest::newRow("unknown score") << QStringList{"--coverage", "0.8", "--calibration-score", "log"}
+                                       << "unknown calibration score 'log'";
+        QTest::newRow("score without coverage") << QStringList{"--calibration-score", "relative"}
+                                                << "--calibration-score takes effect only with --coverage";
+        QTest::newRow("coverage the folds cannot serve") << QStringList{"--coverage", "0.99"} << "needs at least";
+    }
+
+    // Every refusal is one line, before any model is fitted.
+    void compareRefusesBadValuesInOneLine()
+    {
+        QFETCH(QStringList, options);
+        QFETCH(QString, expected);
+        std::vector<std::string> arguments = quickCompare;
+        for (const auto &option : options)
+            arguments.push_back(option.toStdString());
+        const tests::Run run = tests::runGpumem(arguments);
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.out.empty(), run.out.c_str());
+        QVERIFY2(run.err.rfind("gpumem compare: ", 0) == 0, run.err.c_str());
+        QVERIFY2(run.err.find(expected.toStdString()) != std::string::npos, run.err.c_str());
+        QCOMPARE(std::count(run.err.begin(), run.err.end(), '\n'), std::ptrdiff_t{1});
+        QVERIFY2(run.err.find("fold 1/2") == std::string::npos, run.err.c_str()); // refused before fitting
+    }
+
+    // The printed table gains the bound's columns only when a coverage is asked for.
+    void tableShowsTheBoundOnlyWithCoverage()
+    {
+        const tests::Run plain = tests::runGpumem(quickCompare);
+        QCOMPARE(plain.exitCode, 0);
+        QVERIFY2(plain.out.find("bound under") == std::string::npos, plain.out.c_str());
+        QVERIFY2(plain.out.find("+10% over MiB") == std::string::npos, plain.out.c_str());
+        const tests::Run bounded =
+            tests::runGpumem(withArguments(quickCompare, {"--coverage", "0.8", "--calibration-fraction", "0.5"}));
+        QCOMPARE(bounded.exitCode, 0);
+        for (const char *text : {"bound under", "bound over MiB", "+10% over MiB", "coverage 0.8 (difficulty score)"})
+            QVERIFY2(bounded.out.find(text) != std::string::npos, bounded.out.c_str());
+    }
+
+    // A model trained with `train --coverage` on a hold-out split gives the test
+    // rows the same upper bounds as compare's fold on the same seeded split.
+    void trainAndCompareGiveTheSameBounds()
+    {
+        QTemporaryDir scratch;
+        QVERIFY(scratch.isValid());
+        const std::string base = scratch.path().toStdString();
+        const std::vector<std::string> common{"--target",
+                                              "memory_mib",
+                                              "--test-fraction",
+                                              "0.25",
+                                              "--coverage",
+                                              "0.8",
+                                              "--calibration-fraction",
+                                              "0.5",
+                                              "--calibration-score",
+                                              "relative",
+                                              "--seed",
+                                              "11"};
+        const tests::Run train =
+            tests::runGpumem(withArguments({"train", dataFile("jobs_training.csv"), "--model", "ridge", "--out",
+                                            base + "/model", "--predictions", base + "/train.csv"},
+                                           common));
+        QVERIFY2(train.exitCode == 0, train.err.c_str());
+        const tests::Run compare = tests::runGpumem(withArguments(
+            {"compare", dataFile("jobs_training.csv"), "--models", "ridge", "--predictions", base + "/compare.csv"},
+            common));
+        QVERIFY2(compare.exitCode == 0, compare.err.c_str());
+        const auto trained = csvRows(base + "/train.csv");
+        const auto compared = csvRows(base + "/compare.csv");
+        QCOMPARE(trained.size(), std::size_t{81});
+        QCOMPARE(compared.size(), trained.size());
+        const std::size_t split = columnNamed(trained.front(), "split");
+        const std::size_t trainedBound = columnNamed(trained.front(), "upper_bound");
+        const std::size_t comparedBound = columnNamed(compared.front(), "upper_bound_ridge");
+        QVERIFY(comparedBound < compared.front().size());
+        int testRows = 0;
+        for (std::size_t row = 1; row < trained.size(); ++row) {
+            const bool test = trained[row][split] == "test";
+            QCOMPARE(compared[row][0], std::string(test ? "1" : "train"));
+            if (!test) {
+                QVERIFY(compared[row][comparedBound].empty());
+                continue;
+            }
+            ++testRows;
+            const double expected = std::stod(trained[row][trainedBound]);
+            QVERIFY2(std::abs(std::stod(compared[row][comparedBound]) - expected) <= 1e-9 * std::abs(expected),
+                     compared[row][comparedBound].c_str());
+        }
+        QCOMPARE(testRows, 20);
     }
 };
 
