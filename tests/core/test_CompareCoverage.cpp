@@ -9,7 +9,11 @@
 #include "data/TableLoader.h"
 #include "evaluation/Experiment.h"
 #include "io/InputError.h"
+#include "io/JsonValue.h"
+#include "io/JsonWriter.h"
 #include "models/RegressorRegistry.h"
+#include "report/ComparisonReport.h"
+#include "report/ExperimentJson.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -98,6 +102,21 @@ std::size_t columnNamed(const std::vector<std::string> &header, const std::strin
 
 const std::vector<std::string> quickCompare{"compare",  dataFile("jobs_training.csv"), "--target", "memory_mib",
                                             "--models", "ridge,decision_tree",         "--folds",  "2"};
+
+std::string fileText(const std::string &path)
+{
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// A calibrated comparison of ridge and a decision tree on the job fixture.
+evaluation::ExperimentResult calibratedJobs()
+{
+    return evaluation::runExperiment(
+        jobsDataset(), calibratedSettings({"ridge", "decision_tree"}, 2, 0.8, calibration::Score::Difficulty));
+}
 
 std::vector<std::string> withArguments(std::vector<std::string> arguments, const std::vector<std::string> &more)
 {
@@ -359,6 +378,173 @@ class TestCompareCoverage : public QObject
                      compared[row][comparedBound].c_str());
         }
         QCOMPARE(testRows, 20);
+    }
+
+    // Without --coverage the reports hold no trace of a bound; with it every
+    // format gains its section, and the JSON's means are the per-fold means.
+    void reportsHoldTheBoundOnlyWhenAsked()
+    {
+        QTemporaryDir scratch;
+        QVERIFY(scratch.isValid());
+        const std::string base = scratch.path().toStdString();
+        for (const bool bounded : {false, true}) {
+            const std::string stem = base + (bounded ? "/bounded" : "/plain");
+            std::vector<std::string> arguments = quickCompare;
+            for (const char *extension : {".json", ".md", ".csv", ".html"})
+                arguments.insert(arguments.end(), {"--report", stem + extension});
+            if (bounded)
+                arguments.insert(arguments.end(), {"--coverage", "0.8", "--calibration-fraction", "0.5"});
+            const tests::Run run = tests::runGpumem(arguments);
+            QVERIFY2(run.exitCode == 0, run.err.c_str());
+            const std::string markdown = fileText(stem + ".md");
+            const std::string csv = fileText(stem + ".csv");
+            const std::string html = fileText(stem + ".html");
+            const io::JsonValue json = io::parseJson(fileText(stem + ".json"), stem + ".json");
+            QCOMPARE(markdown.find("## Calibrated upper bound (coverage 80%)") != std::string::npos, bounded);
+            QCOMPARE(csv.find("bound_under_prediction_rate") != std::string::npos, bounded);
+            QCOMPARE(html.find("Out-of-memory risk vs wasted memory") != std::string::npos, bounded);
+            QCOMPARE(html.find("Calibrated upper bound (coverage 80%)") != std::string::npos, bounded);
+            for (const auto &model : json.at("models").toArray())
+                QCOMPARE(model.find("bound") != nullptr, bounded);
+            if (!bounded)
+                continue;
+            for (const auto &model : json.at("models").toArray()) {
+                const io::JsonValue &bound = model.at("bound");
+                QCOMPARE(bound.at("coverage").toNumber(), 0.8);
+                QCOMPARE(bound.at("score").toString(), std::string("difficulty"));
+                const auto &folds = bound.at("per_fold").toArray();
+                QCOMPARE(folds.size(), std::size_t{2});
+                double under = 0.0;
+                double waste = 0.0;
+                for (const auto &fold : folds) {
+                    under += fold.at("bound").at("under_prediction_rate").toNumber() / 2.0;
+                    waste += fold.at("ten_percent").at("mean_over_allocation_mib").toNumber() / 2.0;
+                    QCOMPARE(fold.at("calibration_rows").toNumber(), 20.0);
+                    QCOMPARE(fold.at("curve").toArray().size(), std::size_t(evaluation::tradeOffPointCount));
+                }
+                QVERIFY(std::abs(bound.at("bound").at("under_prediction_rate").toNumber() - under) < 1e-12);
+                QVERIFY(std::abs(bound.at("ten_percent").at("mean_over_allocation_mib").toNumber() - waste) < 1e-9);
+                const auto &curve = bound.at("curve").toArray();
+                QCOMPARE(curve.size(), std::size_t(evaluation::tradeOffPointCount));
+                QCOMPARE(curve.front().at("under_rate").toNumber(),
+                         model.at("metrics").at("under_rate").toNumber()); // no margin: the point prediction
+                QVERIFY(curve.front().find("mean_over_alloc_mib") != nullptr);
+                QVERIFY(bound.find("upper_bounds") == nullptr); // rows only in project files
+            }
+            // The CSV's mean row carries the same mean as the JSON; std rows are empty.
+            const auto rows = csvRows(stem + ".csv");
+            const std::size_t column = columnNamed(rows.front(), "bound_under_prediction_rate");
+            QVERIFY(column < rows.front().size());
+            const double jsonMean =
+                json.at("models").toArray().front().at("bound").at("bound").at("under_prediction_rate").toNumber();
+            QCOMPARE(rows[3][2], std::string("mean"));
+            QVERIFY(std::abs(std::stod(rows[3][column]) - jsonMean) < 1e-12);
+            QCOMPARE(rows[4][2], std::string("std"));
+            QVERIFY(rows[4][column].empty());
+        }
+    }
+
+    // The project file's writer and reader keep every bound value, the per-row
+    // upper bounds included; written again, the text is the same.
+    void projectJsonRoundTripsTheBound()
+    {
+        const evaluation::ExperimentResult written = calibratedJobs();
+        const auto text = [](const evaluation::ExperimentResult &result) {
+            std::ostringstream out;
+            io::JsonWriter json(out);
+            json.beginObject();
+            report::writeExperimentMembers(json, result, true);
+            json.endObject();
+            return out.str();
+        };
+        const std::string first = text(written);
+        const auto read = report::readExperimentResult(io::parseJson(first, "project"), "project");
+        QVERIFY(read.calibration.has_value());
+        QCOMPARE(read.calibration->coverage, 0.8);
+        QCOMPARE(read.calibration->score, calibration::Score::Difficulty);
+        QCOMPARE(read.calibration->fraction, 0.5);
+        for (std::size_t m = 0; m < read.models.size(); ++m) {
+            const auto &bound = *read.models[m].bound;
+            const auto &original = *written.models[m].bound;
+            QCOMPARE(bound.bound.meanOverAllocation, original.bound.meanOverAllocation);
+            QCOMPARE(bound.fixedHeadroomPercent, original.fixedHeadroomPercent);
+            QCOMPARE(bound.curve.size(), original.curve.size());
+            QCOMPARE(bound.curve.back().underPredictionRate, original.curve.back().underPredictionRate);
+            QVERIFY(bound.upperBounds.isApprox(original.upperBounds));
+            QCOMPARE(read.models[m].folds[1].bound->margin, written.models[m].folds[1].bound->margin);
+            QCOMPARE(read.models[m].folds[1].bound->calibrationRowCount,
+                     written.models[m].folds[1].bound->calibrationRowCount);
+        }
+        QCOMPARE(text(read), first);
+    }
+
+    // A project file whose bound does not match its rows is refused in words.
+    void malformedBoundsAreRefused()
+    {
+        const evaluation::ExperimentResult written = calibratedJobs();
+        std::ostringstream out;
+        {
+            io::JsonWriter json(out);
+            json.beginObject();
+            report::writeExperimentMembers(json, written, true);
+            json.endObject();
+        }
+        io::JsonValue object = io::parseJson(out.str(), "project");
+        io::JsonValue models = object.at("models");
+        io::JsonValue model = models.toArray().front();
+        io::JsonValue bound = model.at("bound");
+        bound.set("coverage", io::JsonValue(1.5));
+        model.set("bound", bound);
+        models = io::JsonValue::array();
+        models.push_back(model);
+        object.set("models", models);
+        try {
+            report::readExperimentResult(object, "project.gpumem.json");
+            QFAIL("expected io::InputError");
+        } catch (const io::InputError &error) {
+            QCOMPARE(error.file(), std::string("project.gpumem.json"));
+            QVERIFY2(error.message().find("coverage") != std::string::npos, error.message().c_str());
+        }
+    }
+
+    // The HTML chart of the curves goes through renderChart with the id
+    // "bound_curves", one curve per model, and only when the run calibrated.
+    void htmlChartIsReplaceableById()
+    {
+        report::ComparisonContext context;
+        context.dataset = "jobs_training.csv";
+        context.target = "memory_mib";
+        context.folds = 2;
+        for (const bool bounded : {false, true}) {
+            evaluation::ExperimentResult result = calibratedJobs();
+            if (!bounded) {
+                result.calibration.reset();
+                for (auto &model : result.models)
+                    model.bound.reset();
+            }
+            std::vector<std::string> ids;
+            std::string curvesSvg;
+            report::HtmlReportOptions options;
+            options.renderChart = [&](const report::ReportChart &chart, const std::string &svg) {
+                ids.push_back(chart.id);
+                if (chart.id == "bound_curves")
+                    curvesSvg = svg;
+                return "<img id='" + chart.id + "'>";
+            };
+            std::ostringstream html;
+            report::writeHtmlReport(html, context, result, options);
+            QCOMPARE(std::count(ids.begin(), ids.end(), "bound_curves"), std::ptrdiff_t(bounded ? 1 : 0));
+            if (!bounded)
+                continue;
+            std::size_t lines = 0;
+            for (std::size_t at = curvesSvg.find("<polyline"); at != std::string::npos;
+                 at = curvesSvg.find("<polyline", at + 1))
+                ++lines;
+            QCOMPARE(lines, result.models.size());
+            QVERIFY(curvesSvg.find("class='marker'") != std::string::npos);
+            QVERIFY(curvesSvg.find("mean over-allocation (MiB)") != std::string::npos);
+            QVERIFY(curvesSvg.find("Ridge regression") != std::string::npos);
+        }
     }
 };
 
