@@ -244,7 +244,7 @@ ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSet
         models::regressorTitle(spec.name); // throws for an unknown name, before any work
 
     if (settings.calibration)
-        calibration::checkCoverage(settings.calibration->coverage, "--coverage");
+        calibration::checkCoverage(settings.calibration->coverage);
 
     ExperimentResult result;
     result.calibration = settings.calibration;
@@ -327,7 +327,7 @@ ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSet
             return;
 
         const auto predictStart = Clock::now();
-        // A calibrated fit has predicted every row already; timing it again would double the work.
+        // A calibrated fit predicted every row already, within its train time; predicting again would only repeat it.
         const Eigen::VectorXd predicted =
             calibrated && calibrated->predicted.size() != 0 ? calibrated->predicted : regressor->predict(dataset);
         foldResult.predictSeconds = secondsSince(predictStart);

@@ -546,6 +546,66 @@ class TestCompareCoverage : public QObject
             QVERIFY(curvesSvg.find("Ridge regression") != std::string::npos);
         }
     }
+
+    // A hand-built calibrated result: the Markdown table and the CSV show exactly
+    // the values put in, formatted for people and for machines.
+    void handBuiltBoundAppearsInMarkdownAndCsv()
+    {
+        evaluation::ExperimentResult result;
+        result.splits.resize(1);
+        result.actual = Eigen::VectorXd::Constant(4, 100.0);
+        calibration::CalibrationSettings settings;
+        settings.coverage = 0.95;
+        settings.score = calibration::Score::Relative;
+        result.calibration = settings;
+        evaluation::ModelResult model;
+        model.name = "ridge";
+        model.title = "Ridge regression";
+        model.hyperparameters = models::regressorHyperparameters("ridge");
+        model.predictions = Eigen::VectorXd::Constant(4, 90.0);
+        evaluation::FoldResult fold;
+        evaluation::FoldBound foldBound;
+        foldBound.bound = {4, 0.048, 27.1, 12.0, 1.41, 0.9};
+        foldBound.tenPercent = {4, 0.0, 170.26, 160.0, 9.5, 9.0};
+        foldBound.fixedHeadroomPercent = 3.2;
+        foldBound.fixedHeadroom = {4, 0.05, 33.3, 30.0, 2.0, 1.9};
+        fold.bound = foldBound;
+        model.folds = {fold};
+        evaluation::ModelBound bound;
+        bound.bound = foldBound.bound;
+        bound.tenPercent = foldBound.tenPercent;
+        bound.fixedHeadroomPercent = foldBound.fixedHeadroomPercent;
+        bound.fixedHeadroom = foldBound.fixedHeadroom;
+        model.bound = bound;
+        result.models = {model};
+        result.best = "ridge";
+
+        report::ComparisonContext context;
+        context.dataset = "jobs.csv";
+        context.target = "memory_mib";
+        context.folds = 1;
+        context.testFraction = 0.25;
+        std::ostringstream markdown;
+        report::writeMarkdownReport(markdown, context, result);
+        const std::string text = markdown.str();
+        QVERIFY2(text.find("## Calibrated upper bound (coverage 95%)") != std::string::npos, text.c_str());
+        QVERIFY2(
+            text.find("| Ridge regression | 4.8% | 27.10 | 12.00 | 1.41% | 0.0% | 170.3 | +3.20% | 5.0% | 33.30 |") !=
+                std::string::npos,
+            text.c_str());
+        QVERIFY(text.find("relative score") != std::string::npos);
+
+        std::ostringstream csv;
+        report::writeCsvReport(csv, context, result);
+        std::stringstream lines(csv.str());
+        std::string header;
+        std::string first;
+        std::getline(lines, header);
+        std::getline(lines, first);
+        QVERIFY2(header.size() > 30 && header.substr(header.size() - 39) == "fixed_headroom_mean_over_allocation_mib",
+                 header.c_str());
+        QVERIFY2(first.find(",0.048,27.1,12,1.41,0,170.26,3.2,0.05,33.3") != std::string::npos, first.c_str());
+    }
 };
 
 QTEST_APPLESS_MAIN(TestCompareCoverage)
