@@ -326,6 +326,10 @@ class TestCompareCoverage : public QObject
         QCOMPARE(bounded.exitCode, 0);
         for (const char *text : {"bound under", "bound over MiB", "+10% over MiB", "coverage 0.8 (difficulty score)"})
             QVERIFY2(bounded.out.find(text) != std::string::npos, bounded.out.c_str());
+        // The progress lines on stderr give each fold's bound too, and only then.
+        QVERIFY2(bounded.err.find("ridge fold 1/2: RMSE") != std::string::npos, bounded.err.c_str());
+        QVERIFY2(bounded.err.find("  bound under ") != std::string::npos, bounded.err.c_str());
+        QVERIFY2(plain.err.find("bound under") == std::string::npos, plain.err.c_str());
     }
 
     // A model trained with `train --coverage` on a hold-out split gives the test
