@@ -204,6 +204,22 @@ class TestCompareCoverage : public QObject
         QVERIFY(model.bound->upperBounds.allFinite());
     }
 
+    // On rows whose noise grows with the job, every score keeps its promise on
+    // the test rows (up to sampling slack) and beats no margin at all.
+    void boundHoldsItsCoverageOnTheTestRows()
+    {
+        const data::Dataset dataset = noisyDataset(900);
+        for (const auto score :
+             {calibration::Score::Absolute, calibration::Score::Relative, calibration::Score::Difficulty}) {
+            const auto result = evaluation::runExperiment(dataset, calibratedSettings({"ridge"}, 3, 0.9, score));
+            const auto &model = result.models.front();
+            const QByteArray name(calibration::scoreName(score).data());
+            QVERIFY2(model.bound->bound.underPredictionRate <= 0.1 + 0.04, name);
+            QVERIFY2(model.bound->bound.underPredictionRate < model.mean.underRate, name);
+            QVERIFY2(model.bound->bound.meanOverAllocation > model.mean.overAllocation, name);
+        }
+    }
+
     // The fixed-headroom reference (its percentage chosen on the calibration
     // rows) is scored on the fold's test rows: applied here to the out-of-fold
     // predictions, it gives the reported metrics.
