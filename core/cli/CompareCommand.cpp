@@ -1,5 +1,8 @@
 #include "cli/CompareCommand.h"
 
+#include "calibration/Calibration.h"
+#include "calibration/Coverage.h"
+
 #include "cli/ComparisonReporter.h"
 #include "cli/DataOptions.h"
 #include "cli/ModelOptions.h"
@@ -18,6 +21,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <sstream>
 #include <unistd.h>
 
@@ -26,7 +30,8 @@ namespace gpumem::cli {
 namespace {
 
 // One row per input row, in file order: the test fold that scored it, the actual
-// value and every model's out-of-fold prediction (empty for rows no model scored).
+// value and every model's out-of-fold prediction (empty for rows no model scored),
+// then, when the comparison calibrated, every model's out-of-fold upper bound.
 std::string outOfFoldCsv(std::size_t tableRows, const std::vector<std::size_t> &usableRows,
                          const evaluation::ExperimentResult &result)
 {
@@ -38,6 +43,12 @@ std::string outOfFoldCsv(std::size_t tableRows, const std::vector<std::size_t> &
     csv << "fold,actual";
     for (const auto &model : result.models)
         csv << ",prediction_" << model.name;
+    std::size_t boundColumns = 0;
+    for (const auto &model : result.models)
+        if (model.bound) {
+            csv << ",upper_bound_" << model.name;
+            ++boundColumns;
+        }
     csv << '\n';
     std::size_t next = 0;
     for (std::size_t row = 0; row < tableRows; ++row) {
@@ -47,9 +58,12 @@ std::string outOfFoldCsv(std::size_t tableRows, const std::vector<std::size_t> &
                 << io::csvNumber(result.actual[index]);
             for (const auto &model : result.models)
                 csv << ',' << io::csvNumber(model.predictions[index]);
+            for (const auto &model : result.models)
+                if (model.bound)
+                    csv << ',' << io::csvNumber(model.bound->upperBounds[index]);
             ++next;
         } else {
-            csv << std::string(1 + result.models.size(), ',');
+            csv << std::string(1 + result.models.size() + boundColumns, ',');
         }
         csv << '\n';
     }
@@ -77,6 +91,9 @@ void printTable(std::ostream &out, const evaluation::ExperimentResult &result)
     std::vector<std::string> headers{"model"};
     for (const auto *metric : metrics)
         headers.push_back(metric->shortTitle);
+    const bool bounded = result.calibration.has_value();
+    if (bounded)
+        headers.insert(headers.end(), {"bound under", "bound over MiB", "+10% over MiB"});
     headers.insert(headers.end(), {"train s", "p vs best"});
     std::vector<TextTable::Alignment> alignments(headers.size(), TextTable::Alignment::Right);
     alignments.front() = TextTable::Alignment::Left;
@@ -85,6 +102,12 @@ void printTable(std::ostream &out, const evaluation::ExperimentResult &result)
         std::vector<std::string> cells{model.name};
         for (const auto *metric : metrics)
             cells.push_back(evaluation::formatMetric(*metric, model.mean.*metric->member));
+        if (bounded) {
+            const evaluation::ModelBound *bound = model.bound ? &*model.bound : nullptr;
+            cells.push_back(bound ? fmt::format("{:.1f}%", 100.0 * bound->bound.underPredictionRate) : "");
+            cells.push_back(bound ? fmt::format("{:.2f}", bound->bound.meanOverAllocation) : "");
+            cells.push_back(bound ? fmt::format("{:.2f}", bound->tenPercent.meanOverAllocation) : "");
+        }
         cells.push_back(fmt::format("{:.2f}", model.trainSeconds));
         std::string significance = model.name == result.best ? "best" : "";
         if (const auto *test = report::reportedTest(result, model.name))
@@ -93,6 +116,29 @@ void printTable(std::ostream &out, const evaluation::ExperimentResult &result)
         table.addRow(cells);
     }
     table.print(out);
+}
+
+// Returns the calibration --coverage asks for, or nothing without it; refuses
+// bad values, and the calibration options without --coverage, in one line.
+std::optional<calibration::CalibrationSettings> calibrationFrom(const ParsedArguments &parsed, std::uint64_t seed)
+{
+    if (!parsed.has("coverage")) {
+        for (const char *option : {"calibration-fraction", "calibration-score"})
+            if (parsed.has(option))
+                throw io::InputError(std::string("--") + option + " takes effect only with --coverage");
+        return std::nullopt;
+    }
+    calibration::CalibrationSettings settings;
+    settings.seed = seed; // as `gpumem train` seeds it, so both set the same rows aside
+    settings.coverage = calibration::parseCoverage(parsed.value("coverage"), "--coverage");
+    if (parsed.has("calibration-fraction")) {
+        settings.fraction = parseFraction(parsed.value("calibration-fraction"), "--calibration-fraction");
+        if (settings.fraction == 0.0)
+            throw io::InputError("--calibration-fraction must be above 0");
+    }
+    if (parsed.has("calibration-score"))
+        settings.score = calibration::parseScore(parsed.value("calibration-score"));
+    return settings;
 }
 
 } // namespace
@@ -118,7 +164,15 @@ int runCompare(const std::vector<std::string> &arguments, std::ostream &out, std
         .option("report", "FILE",
                 "write a report: .json, .md, .csv or .html by extension, JSON to a device such as "
                 "/dev/stdout (repeatable)")
-        .option("predictions", "FILE.csv", "write every row's fold, actual value and each model's prediction")
+        .option("predictions", "FILE.csv",
+                "write every row's fold, actual value and each model's prediction (and upper bound)")
+        .option("coverage", "C",
+                "also calibrate each fold's fit inside its training rows and score an upper bound that holds a "
+                "share C of new jobs, e.g. 0.95")
+        .option("calibration-fraction", "F",
+                "with --coverage: the share of each fold's training rows set aside to calibrate (default 0.2)")
+        .option("calibration-score", "absolute|relative|difficulty",
+                "with --coverage: how residuals are normalised (default difficulty; see docs/calibration.md)")
         .flag("json", "print the JSON report on stdout instead of the table");
 
     const ParsedArguments parsed = parser.parse(arguments);
@@ -157,6 +211,7 @@ int runCompare(const std::vector<std::string> &arguments, std::ostream &out, std
     }
     settings.compute = computeSettingsFrom(parsed);
     settings.seed = settings.compute.seed;
+    settings.calibration = calibrationFrom(parsed, settings.seed);
     settings.parallelFits =
         static_cast<int>(std::min<std::uint64_t>(parseWholeNumber(parsed.value("jobs", "1"), "--jobs", true), 64));
     std::vector<std::string> reportPaths = parsed.list("report");
@@ -214,6 +269,12 @@ int runCompare(const std::vector<std::string> &arguments, std::ostream &out, std
         out << report::describeSplitting(context) << " of " << context.rows << " rows, "
             << formatDuration(result.seconds) << '\n';
         printTable(out, result);
+        if (result.calibration)
+            out << fmt::format("bound: upper bound for coverage {:g} ({} score), calibrated on {:g} of each fold's "
+                               "training rows; under: its under-prediction rate, over: its mean over-allocation; "
+                               "+10%: the prediction plus 10%\n",
+                               result.calibration->coverage, calibration::scoreName(result.calibration->score),
+                               result.calibration->fraction);
         if (const auto *test = result.significance.empty() ? nullptr : &result.significance.front())
             out << "p: two-sided " << (result.splits.size() < 6 ? "paired t-test" : "Wilcoxon signed-rank test")
                 << " of the " << test->metric << " against " << result.best << "; * p < 0.05\n";

@@ -34,8 +34,13 @@ void ComparisonReporter::foldFinished(const std::string &model, const evaluation
 {
     if (mTerminal)
         return;
-    mErr << fmt::format("{} fold {}/{}: RMSE {:.4g}  R² {:.5f}  ({:.1f} s)\n", model, fold.fold + 1, mFolds,
-                        fold.metrics.rmse, fold.metrics.r2, fold.trainSeconds)
+    // A calibrated fold also says what its bound costs, so a long run shows it early.
+    const std::string bound =
+        fold.bound ? fmt::format("  bound under {:.1f}% over {:.4g} MiB", 100.0 * fold.bound->bound.underPredictionRate,
+                                 fold.bound->bound.meanOverAllocation)
+                   : "";
+    mErr << fmt::format("{} fold {}/{}: RMSE {:.4g}  R² {:.5f}{}  ({:.1f} s)\n", model, fold.fold + 1, mFolds,
+                        fold.metrics.rmse, fold.metrics.r2, bound, fold.trainSeconds)
          << std::flush;
 }
 

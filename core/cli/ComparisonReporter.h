@@ -10,7 +10,8 @@ namespace gpumem::cli {
 
 // Shows a comparison's progress on stderr: a progress bar over all fits (with
 // the running model, fold and epoch) redrawn in place on a terminal, or one line
-// per finished fold otherwise. The experiment serialises the calls.
+// per finished fold otherwise, with the bound's cost when the comparison
+// calibrates. The experiment serialises the calls.
 class ComparisonReporter : public evaluation::ExperimentObserver
 {
   public:

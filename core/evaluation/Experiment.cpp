@@ -1,5 +1,6 @@
 #include "evaluation/Experiment.h"
 
+#include "calibration/Coverage.h"
 #include "io/InputError.h"
 #include "models/RegressorRegistry.h"
 #include "training/KernelThreads.h"
@@ -159,6 +160,76 @@ std::vector<PairedTest> compareWithBest(const ExperimentResult &result, const da
     return tests;
 }
 
+// Scores the bound of one calibrated fold fit on the fold's test rows, with the
+// fixed-headroom rules beside it; upperBounds receives every row's bound.
+FoldBound scoreBound(const data::Dataset &dataset, const calibration::CalibratedFit &fit,
+                     const Eigen::VectorXd &predicted, const Split &split, double coverage,
+                     Eigen::VectorXd &upperBounds)
+{
+    const calibration::Calibration &calibration = *fit.calibration;
+    const Eigen::VectorXd &actual = dataset.target();
+    // The difficulty model finds its columns by name, so every numeric column may be passed.
+    const Eigen::VectorXd scales =
+        calibration.scales(dataset.numericFeatures(), dataset.numericFeatureNames(), predicted);
+    FoldBound bound;
+    bound.calibrationRowCount = calibration.calibrationRowCount();
+    bound.calibrationRows = fit.rows.calibration;
+    bound.margin = calibration.margin(coverage);
+    upperBounds = predicted + bound.margin * scales;
+    bound.bound = calibration::boundMetrics(actual, upperBounds, split.test);
+    bound.tenPercent = calibration::boundMetrics(actual, calibration::headroomBounds(predicted, 10.0), split.test);
+    bound.fixedHeadroomPercent =
+        calibration::smallestHeadroomPercent(actual, predicted, fit.rows.calibration, coverage);
+    bound.fixedHeadroom = calibration::boundMetrics(
+        actual, calibration::headroomBounds(predicted, bound.fixedHeadroomPercent), split.test);
+    bound.curve = calibration::tradeOffCurve(calibration, scales, predicted, actual, split.test, tradeOffPointCount);
+    return bound;
+}
+
+calibration::BoundMetrics meanMetrics(const std::vector<const calibration::BoundMetrics *> &folds)
+{
+    calibration::BoundMetrics mean;
+    if (folds.empty())
+        return calibration::boundMetrics(Eigen::VectorXd(), Eigen::VectorXd(), {}); // NaN values
+    const auto count = static_cast<double>(folds.size());
+    for (const auto *fold : folds) {
+        mean.rows += fold->rows;
+        mean.underPredictionRate += fold->underPredictionRate / count;
+        mean.meanOverAllocation += fold->meanOverAllocation / count;
+        mean.medianOverAllocation += fold->medianOverAllocation / count;
+        mean.meanOverAllocationPercent += fold->meanOverAllocationPercent / count;
+        mean.medianOverAllocationPercent += fold->medianOverAllocationPercent / count;
+    }
+    return mean;
+}
+
+// Fills the means over the folds that have a bound.
+void averageBounds(const std::vector<FoldResult> &folds, ModelBound &model)
+{
+    std::vector<const FoldBound *> scored;
+    for (const auto &fold : folds)
+        if (fold.bound)
+            scored.push_back(&*fold.bound);
+    std::vector<const calibration::BoundMetrics *> bound, tenPercent, fixedHeadroom;
+    const auto count = static_cast<double>(scored.size());
+    model.fixedHeadroomPercent = scored.empty() ? std::numeric_limits<double>::quiet_NaN() : 0.0;
+    model.curve.assign(scored.empty() ? 0 : static_cast<std::size_t>(tradeOffPointCount), {});
+    for (const FoldBound *fold : scored) {
+        bound.push_back(&fold->bound);
+        tenPercent.push_back(&fold->tenPercent);
+        fixedHeadroom.push_back(&fold->fixedHeadroom);
+        model.fixedHeadroomPercent += fold->fixedHeadroomPercent / count;
+        for (std::size_t point = 0; point < model.curve.size() && point < fold->curve.size(); ++point) {
+            model.curve[point].margin += fold->curve[point].margin / count;
+            model.curve[point].underPredictionRate += fold->curve[point].underPredictionRate / count;
+            model.curve[point].meanOverAllocation += fold->curve[point].meanOverAllocation / count;
+        }
+    }
+    model.bound = meanMetrics(bound);
+    model.tenPercent = meanMetrics(tenPercent);
+    model.fixedHeadroom = meanMetrics(fixedHeadroom);
+}
+
 } // namespace
 
 ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSettings &settings,
@@ -172,9 +243,21 @@ ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSet
     for (const auto &spec : settings.models)
         models::regressorTitle(spec.name); // throws for an unknown name, before any work
 
+    if (settings.calibration)
+        calibration::checkCoverage(settings.calibration->coverage);
+
     ExperimentResult result;
+    result.calibration = settings.calibration;
     result.splits = splitsFor(static_cast<Eigen::Index>(dataset.rowCount()), settings);
     const int foldCount = static_cast<int>(result.splits.size());
+    if (settings.calibration)
+        for (const Split &split : result.splits) {
+            // Known before any fit, which can take minutes: a coverage the folds cannot serve.
+            const std::size_t rows = calibration::splitCalibrationRows(split.train, settings.calibration->fraction,
+                                                                       settings.calibration->seed)
+                                         .calibration.size();
+            calibration::checkCalibrationRowsSuffice(settings.calibration->score, rows, settings.calibration->coverage);
+        }
     result.actual = dataset.target();
 
     std::vector<ModelResult> modelResults(settings.models.size());
@@ -186,6 +269,10 @@ ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSet
         model.folds.resize(static_cast<std::size_t>(foldCount));
         model.predictions = Eigen::VectorXd::Constant(static_cast<Eigen::Index>(dataset.rowCount()),
                                                       std::numeric_limits<double>::quiet_NaN());
+        if (settings.calibration) {
+            model.bound.emplace();
+            model.bound->upperBounds = model.predictions;
+        }
     }
 
     // Every (model, fold) fit is an independent job: each builds its own model
@@ -222,7 +309,16 @@ ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSet
         if (observer)
             forwarder = std::make_unique<FitProgressForwarder>(observer, observerMutex, spec.name, fold);
         const auto fitStart = Clock::now();
-        training::TrainingResult training = regressor->fit(dataset, split.train, forwarder.get(), &sharedControl);
+        std::optional<calibration::CalibratedFit> calibrated;
+        training::TrainingResult training;
+        if (settings.calibration) {
+            // Only the fold's training rows reach the calibration: its test rows stay unseen.
+            calibrated = calibration::fitCalibrated(*regressor, dataset, split.train, *settings.calibration,
+                                                    forwarder.get(), &sharedControl);
+            training = std::move(calibrated->training);
+        } else {
+            training = regressor->fit(dataset, split.train, forwarder.get(), &sharedControl);
+        }
         foldResult.trainSeconds = secondsSince(fitStart);
         foldResult.stopReason = training.stopReason;
         foldResult.epochs = std::move(training.epochs);
@@ -231,7 +327,9 @@ ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSet
             return;
 
         const auto predictStart = Clock::now();
-        const Eigen::VectorXd predicted = regressor->predict(dataset);
+        // A calibrated fit predicted every row already, within its train time; predicting again would only repeat it.
+        const Eigen::VectorXd predicted =
+            calibrated && calibrated->predicted.size() != 0 ? calibrated->predicted : regressor->predict(dataset);
         foldResult.predictSeconds = secondsSince(predictStart);
         const Eigen::VectorXd actualTest = dataset.target()(split.test);
         const Eigen::VectorXd predictedTest = predicted(split.test);
@@ -239,6 +337,12 @@ ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSet
 
         ModelResult &model = modelResults[m];
         model.predictions(split.test) = predictedTest;
+        if (calibrated && calibrated->calibration) {
+            Eigen::VectorXd upperBounds;
+            foldResult.bound =
+                scoreBound(dataset, *calibrated, predicted, split, settings.calibration->coverage, upperBounds);
+            model.bound->upperBounds(split.test) = upperBounds(split.test);
+        }
         model.folds[static_cast<std::size_t>(fold)] = foldResult;
         fitFinished[job] = 1;
         const std::lock_guard lock(observerMutex);
@@ -318,6 +422,8 @@ ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSet
             continue;
         model.mean = combine(model.folds, meanOf);
         model.standardDeviation = combine(model.folds, standardDeviationOf);
+        if (model.bound)
+            averageBounds(model.folds, *model.bound);
         if (observer) {
             const std::lock_guard lock(observerMutex);
             observer->modelFinished(model);

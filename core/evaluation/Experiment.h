@@ -1,5 +1,7 @@
 #pragma once
 
+#include "calibration/BoundMetrics.h"
+#include "calibration/CalibratedFit.h"
 #include "data/Dataset.h"
 #include "evaluation/Metrics.h"
 #include "evaluation/Significance.h"
@@ -10,6 +12,7 @@
 
 #include <Eigen/Core>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +38,42 @@ struct ExperimentSettings
     // How many (model, fold) fits run at the same time, at most one per hardware
     // thread. Results never depend on it.
     int parallelFits = 1;
+    // Set: every (model, fold) fit is calibrated inside that fold's training rows
+    // (calibration::fitCalibrated) and its upper bound at this coverage is scored
+    // on the fold's test rows beside the point metrics. Unset: no bound at all.
+    std::optional<calibration::CalibrationSettings> calibration;
+};
+
+// The points of each fold's trade-off curve (margin swept from 0 to the largest score).
+constexpr int tradeOffPointCount = 51;
+
+// The calibrated upper bound of one fold's fit, scored on the fold's test rows.
+// The fixed-headroom references are the rules a user would reach for instead:
+// "+10%" on the prediction, and the smallest percentage that reaches the
+// coverage on the same calibration rows the bound used.
+struct FoldBound
+{
+    std::size_t calibrationRowCount = 0;       // training rows set aside to calibrate
+    std::vector<Eigen::Index> calibrationRows; // which dataset rows (not kept in reports)
+    double margin = 0.0;                       // in score units, at the coverage
+    calibration::BoundMetrics bound;           // the calibrated bound
+    calibration::BoundMetrics tenPercent;
+    double fixedHeadroomPercent = 0.0; // chosen on the calibration rows
+    calibration::BoundMetrics fixedHeadroom;
+    std::vector<calibration::TradeOffPoint> curve; // on the test rows
+};
+
+// A model's calibrated bounds over every fold: the per-fold values live in
+// FoldResult::bound, these are their means (the curve averaged point by point)
+// over the folds that have a bound (a diverged fit has none); rows are summed.
+struct ModelBound
+{
+    calibration::BoundMetrics bound;
+    calibration::BoundMetrics tenPercent;
+    double fixedHeadroomPercent = 0.0;
+    calibration::BoundMetrics fixedHeadroom;
+    std::vector<calibration::TradeOffPoint> curve;
+    Eigen::VectorXd upperBounds; // per dataset row: the bound while it was a test row, NaN if never
 };
 
 // One model fitted on one split and scored on its test rows.
@@ -46,6 +85,7 @@ struct FoldResult
     double predictSeconds = 0.0;
     training::StopReason stopReason = training::StopReason::Completed;
     std::vector<training::EpochProgress> epochs; // the loss curve, for iterative models
+    std::optional<FoldBound> bound;              // set when the experiment calibrates
 };
 
 // Everything one model produced over the splits.
@@ -61,6 +101,7 @@ struct ModelResult
     double predictSeconds = 0.0;         // summed over folds
     Eigen::VectorXd predictions;         // per dataset row: the prediction made while it was a test row, NaN if never
     std::vector<std::string> warnings;
+    std::optional<ModelBound> bound; // set when the experiment calibrates
 };
 
 // A model that could not be fitted or scored, and why (one line).
@@ -84,6 +125,8 @@ struct ExperimentResult
     bool cancelled = false;
     double seconds = 0.0; // wall-clock time of the whole run
     std::vector<std::string> warnings;
+    // The calibration every model's bound was fitted with; unset when none was asked for.
+    std::optional<calibration::CalibrationSettings> calibration;
 };
 
 // Receives the experiment's progress. The runner calls it from worker threads,
@@ -105,7 +148,8 @@ class ExperimentObserver
 // Fits every model of settings on identical splits of dataset and scores each on
 // its test rows. control (optional) pauses or cancels every running fit; a
 // cancelled run returns promptly with cancelled set. Throws io::InputError for
-// unusable settings (unknown model, too few rows for the folds) before fitting,
+// unusable settings (unknown model, too few rows for the folds, a coverage the
+// folds' calibration rows cannot serve) before fitting,
 // and when every model failed; rethrows std::bad_alloc.
 ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSettings &settings,
                                ExperimentObserver *observer = nullptr, training::TrainingControl *control = nullptr);

@@ -2,10 +2,12 @@
 
 #include "io/InputError.h"
 #include "models/RegressorRegistry.h"
+#include "report/BoundJson.h"
 #include "report/MetricsJson.h"
 
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace gpumem::report {
 
@@ -48,7 +50,8 @@ training::StopReason stopReasonNamed(const std::string &name)
     throw io::InputError("unknown stop reason " + io::quoteForMessage(name));
 }
 
-void writeModel(io::JsonWriter &json, const evaluation::ModelResult &model, bool withRows)
+void writeModel(io::JsonWriter &json, const evaluation::ModelResult &model,
+                const std::optional<calibration::CalibrationSettings> &calibration, bool withRows)
 {
     json.beginObject();
     json.key("name").value(model.name);
@@ -79,6 +82,10 @@ void writeModel(io::JsonWriter &json, const evaluation::ModelResult &model, bool
         json.value(training::stopReasonName(fold.stopReason));
     json.endArray();
     json.key("warnings").value(model.warnings);
+    if (calibration && model.bound) {
+        json.key("bound");
+        writeModelBound(json, *calibration, model, withRows);
+    }
     if (withRows) {
         json.key("predictions");
         writeRows(json, model.predictions);
@@ -86,7 +93,8 @@ void writeModel(io::JsonWriter &json, const evaluation::ModelResult &model, bool
     json.endObject();
 }
 
-evaluation::ModelResult readModel(const io::JsonValue &item, const std::string &source)
+evaluation::ModelResult readModel(const io::JsonValue &item, const std::string &source,
+                                  std::optional<calibration::CalibrationSettings> &calibration)
 {
     evaluation::ModelResult model;
     model.name = item.at("name").toString();
@@ -116,6 +124,8 @@ evaluation::ModelResult readModel(const io::JsonValue &item, const std::string &
     model.warnings = stringsOf(item.find("warnings"));
     if (const io::JsonValue *predictions = item.find("predictions"))
         model.predictions = readRows(*predictions);
+    if (const io::JsonValue *bound = item.find("bound"))
+        calibration = readModelBound(*bound, model);
     return model;
 }
 
@@ -126,7 +136,7 @@ void writeExperimentMembers(io::JsonWriter &json, const evaluation::ExperimentRe
     json.key("splits").value(result.splits.size());
     json.key("models").beginArray();
     for (const auto &model : result.models)
-        writeModel(json, model, withRows);
+        writeModel(json, model, result.calibration, withRows);
     json.endArray();
     json.key("best").value(result.best);
     json.key("significance").beginArray();
@@ -165,7 +175,7 @@ evaluation::ExperimentResult readExperimentResult(const io::JsonValue &object, c
     try {
         evaluation::ExperimentResult result;
         for (const auto &item : object.at("models").toArray())
-            result.models.push_back(readModel(item, source));
+            result.models.push_back(readModel(item, source, result.calibration));
         const std::size_t splits = object.find("splits")   ? static_cast<std::size_t>(object.numberOr("splits", 0))
                                    : result.models.empty() ? 0
                                                            : result.models.front().folds.size();
@@ -199,6 +209,12 @@ evaluation::ExperimentResult readExperimentResult(const io::JsonValue &object, c
                 model.predictions.size() != result.actual.size())
                 throw io::InputError("model '" + model.name + "' has " + std::to_string(model.predictions.size()) +
                                      " predictions for " + std::to_string(result.actual.size()) + " rows");
+        for (const auto &model : result.models)
+            if (result.actual.size() != 0 && model.bound && model.bound->upperBounds.size() != 0 &&
+                model.bound->upperBounds.size() != result.actual.size())
+                throw io::InputError("model '" + model.name + "' has " +
+                                     std::to_string(model.bound->upperBounds.size()) + " upper bounds for " +
+                                     std::to_string(result.actual.size()) + " rows");
         return result;
     } catch (const io::InputError &error) {
         if (!error.file().empty())

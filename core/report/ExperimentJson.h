@@ -12,10 +12,11 @@ namespace gpumem::report {
 // "best", "significance", "failures", "cancelled", "seconds" and "warnings" of
 // the comparison report (docs/comparison-report.md). The workbench's project
 // file embeds the same members, with the rows' actual values and each model's
-// out-of-fold predictions added, so one reader reads both.
+// out-of-fold predictions added, so one reader reads both. A comparison that
+// calibrated gives each model a "bound" member (report/BoundJson.h).
 
 // Writes the members into the object json has open; withRows adds "actual" and
-// each model's "predictions" (per dataset row, null where never tested).
+// each model's "predictions" and upper bounds (per dataset row, null where never tested).
 void writeExperimentMembers(io::JsonWriter &json, const evaluation::ExperimentResult &result, bool withRows);
 
 // Reads what writeExperimentMembers() wrote (with or without rows). Models are

@@ -76,6 +76,25 @@ void writeMarkdownReport(std::ostream &out, const ComparisonContext &context,
     out << "\nUnder-prediction rate: the share of jobs predicted below their real peak (a scheduler trusting "
            "the prediction would crash them). Mean over-allocation: memory reserved beyond the need, per job.\n\n";
 
+    if (result.calibration) {
+        out << "## " << boundTitle(result.calibration->coverage) << "\n\n| Model |";
+        for (const auto &column : boundColumns())
+            out << ' ' << column.title << " |";
+        out << "\n|:--|";
+        for (std::size_t i = 0; i < boundColumns().size(); ++i)
+            out << "--:|";
+        out << '\n';
+        for (const auto &model : result.models) {
+            if (!model.bound)
+                continue;
+            out << "| " << markdownCell(model.title) << " |";
+            for (const auto &column : boundColumns())
+                out << ' ' << column.cell(*model.bound) << " |";
+            out << '\n';
+        }
+        out << '\n' << describeBound(*result.calibration, result.splits.size() > 1) << "\n\n";
+    }
+
     if (result.splits.size() > 1) {
         out << "## Spread over the folds\n\n";
         writeMetricTable(out, result, metricsOf(evaluation::MetricGroup::Accuracy, true), true);

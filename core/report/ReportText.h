@@ -2,9 +2,11 @@
 
 // Number and text formatting shared by the report writers (private to core/report).
 
+#include "evaluation/Experiment.h"
 #include "evaluation/Metrics.h"
 
 #include <string>
+#include <vector>
 
 namespace gpumem::report {
 
@@ -22,5 +24,23 @@ std::string markdownCell(const std::string &text);
 
 // Returns text with &, <, >, " escaped for HTML.
 std::string htmlEscaped(const std::string &text);
+
+// Returns a share in [0, 1] as a percentage for people: "4.8%" (NaN gives "–").
+std::string formatShare(double share);
+
+// Returns the title of the bound's section: "Calibrated upper bound (coverage 95%)".
+std::string boundTitle(double coverage);
+
+// The columns of the bound's table, the same in Markdown and HTML: the model's
+// calibrated bound, the "+10%" rule and the best fixed headroom, means over folds.
+struct BoundColumn
+{
+    const char *title;
+    std::string (*cell)(const evaluation::ModelBound &bound);
+};
+const std::vector<BoundColumn> &boundColumns();
+
+// One sentence under the bound's table saying how it was calibrated and what the references are.
+std::string describeBound(const calibration::CalibrationSettings &settings, bool folds);
 
 } // namespace gpumem::report

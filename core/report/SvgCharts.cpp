@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <limits>
 #include <sstream>
 
@@ -164,6 +165,85 @@ std::string svgScatterPlot(const std::string &title, const std::vector<double> &
         << "' text-anchor='middle' class='tick'>actual (MiB)</text><text transform='translate(14,"
         << coordinate(top + plotHeight / 2)
         << ") rotate(-90)' text-anchor='middle' class='tick'>predicted (MiB)</text>";
+    svg << "</svg>";
+    return svg.str();
+}
+
+std::string svgLineChart(const std::string &title, const std::string &xLabel, const std::string &yLabel,
+                         const std::vector<Curve> &curves)
+{
+    // Colours that stay apart for the usual handful of models (and in grey print).
+    static constexpr const char *palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
+                                              "#9467bd", "#8c564b", "#e377c2", "#17becf"};
+    std::ostringstream svg;
+    header(svg, title);
+    double xLow = 0.0;
+    double xHigh = 0.0;
+    double yLow = 0.0;
+    double yHigh = 0.0;
+    const auto include = [&](double x, double y) {
+        if (!std::isfinite(x) || !std::isfinite(y))
+            return;
+        xLow = std::min(xLow, x);
+        xHigh = std::max(xHigh, x);
+        yLow = std::min(yLow, y);
+        yHigh = std::max(yHigh, y);
+    };
+    for (const auto &curve : curves) {
+        for (std::size_t i = 0; i < curve.x.size() && i < curve.y.size(); ++i)
+            include(curve.x[i], curve.y[i]);
+        include(curve.markerX, curve.markerY);
+        include(curve.referenceX, curve.referenceY);
+    }
+    if (xHigh <= xLow)
+        xHigh = xLow + 1.0;
+    if (yHigh <= yLow)
+        yHigh = yLow + 1.0;
+    const std::vector<double> xTicks = niceTicks(xLow, xHigh);
+    const std::vector<double> yTicks = niceTicks(yLow, yHigh);
+    const double xAxisLow = std::min(xLow, xTicks.front());
+    const double xAxisHigh = std::max(xHigh, xTicks.back());
+    const double yAxisLow = std::min(yLow, yTicks.front());
+    const double yAxisHigh = std::max(yHigh, yTicks.back());
+    const double plotWidth = width - left - right;
+    const double plotHeight = height - top - bottom;
+    const auto x = [&](double value) { return left + plotWidth * (value - xAxisLow) / (xAxisHigh - xAxisLow); };
+    const auto y = [&](double value) { return top + plotHeight * (yAxisHigh - value) / (yAxisHigh - yAxisLow); };
+    for (double tick : yTicks)
+        svg << "<line x1='" << left << "' x2='" << width - right << "' y1='" << coordinate(y(tick)) << "' y2='"
+            << coordinate(y(tick)) << "' class='grid'/><text x='" << left - 6 << "' y='" << coordinate(y(tick) + 4)
+            << "' text-anchor='end' class='tick'>" << formatSignificant(tick, 4) << "</text>";
+    for (double tick : xTicks)
+        svg << "<text x='" << coordinate(x(tick)) << "' y='" << height - bottom + 16
+            << "' text-anchor='middle' class='tick'>" << formatSignificant(tick, 4) << "</text>";
+    for (std::size_t c = 0; c < curves.size(); ++c) {
+        const Curve &curve = curves[c];
+        const char *colour = palette[c % std::size(palette)];
+        std::string points;
+        for (std::size_t i = 0; i < curve.x.size() && i < curve.y.size(); ++i)
+            if (std::isfinite(curve.x[i]) && std::isfinite(curve.y[i]))
+                points += (points.empty() ? "" : " ") + coordinate(x(curve.x[i])) + ',' + coordinate(y(curve.y[i]));
+        svg << "<polyline points='" << points << "' fill='none' stroke='" << colour
+            << "' stroke-width='1.5' class='curve'><title>" << htmlEscaped(curve.label) << "</title></polyline>";
+        if (std::isfinite(curve.markerX) && std::isfinite(curve.markerY))
+            svg << "<circle cx='" << coordinate(x(curve.markerX)) << "' cy='" << coordinate(y(curve.markerY))
+                << "' r='4' fill='" << colour << "' class='marker'><title>" << htmlEscaped(curve.label) << ": "
+                << formatSignificant(curve.markerX, 4) << ", " << formatSignificant(curve.markerY, 3)
+                << "</title></circle>";
+        if (std::isfinite(curve.referenceX) && std::isfinite(curve.referenceY))
+            svg << "<rect x='" << coordinate(x(curve.referenceX) - 3.5) << "' y='"
+                << coordinate(y(curve.referenceY) - 3.5) << "' width='7' height='7' fill='none' stroke='" << colour
+                << "' class='reference'/>";
+        // The legend runs along the top right, one line per curve.
+        const double legendY = top + 10.0 + 12.0 * static_cast<double>(c);
+        svg << "<line x1='" << width - right - 120 << "' x2='" << width - right - 106 << "' y1='"
+            << coordinate(legendY - 3) << "' y2='" << coordinate(legendY - 3) << "' stroke='" << colour
+            << "' stroke-width='2'/><text x='" << width - right - 102 << "' y='" << coordinate(legendY)
+            << "' class='label'>" << htmlEscaped(curve.label) << "</text>";
+    }
+    svg << "<text x='" << left + plotWidth / 2 << "' y='" << height - 14 << "' text-anchor='middle' class='tick'>"
+        << htmlEscaped(xLabel) << "</text><text transform='translate(14," << coordinate(top + plotHeight / 2)
+        << ") rotate(-90)' text-anchor='middle' class='tick'>" << htmlEscaped(yLabel) << "</text>";
     svg << "</svg>";
     return svg.str();
 }

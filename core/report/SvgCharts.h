@@ -2,6 +2,7 @@
 
 // Charts as standalone SVG text for the HTML report (private to core/report).
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -24,5 +25,22 @@ std::string svgBarChart(const std::string &title, const std::string &unit, bool 
 // are thinned evenly so the page stays small.
 std::string svgScatterPlot(const std::string &title, const std::vector<double> &actual,
                            const std::vector<double> &predicted, std::size_t maxPoints = 1500);
+
+// One line of a line chart, with up to two highlighted points on or near it.
+struct Curve
+{
+    std::string label;
+    std::vector<double> x;
+    std::vector<double> y;
+    double markerX = std::numeric_limits<double>::quiet_NaN(); // a filled circle, e.g. the chosen coverage
+    double markerY = std::numeric_limits<double>::quiet_NaN();
+    double referenceX = std::numeric_limits<double>::quiet_NaN(); // an open square, e.g. a fixed-headroom rule
+    double referenceY = std::numeric_limits<double>::quiet_NaN();
+};
+
+// Lines of y against x, one colour per curve, with a legend and axis labels;
+// non-finite points are skipped.
+std::string svgLineChart(const std::string &title, const std::string &xLabel, const std::string &yLabel,
+                         const std::vector<Curve> &curves);
 
 } // namespace gpumem::report
