@@ -15,6 +15,7 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
@@ -71,6 +72,9 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
     , mMetricGrid(new QGridLayout)
     , mScatterGrid(new QGridLayout)
     , mResidualGrid(new QGridLayout)
+    , mBoundGrid(new QGridLayout)
+    , mCalibrate(new QCheckBox(tr("Upper bound at coverage"), this))
+    , mCoverage(new QDoubleSpinBox(this))
     , mMetrics(new MetricsTableModel(this))
     , mMetricsView(new QTableView(this))
     , mWorst(new WorstRowsModel(this))
@@ -118,6 +122,17 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
     connect(mValidation, &QComboBox::currentIndexChanged, this, validationChanged);
     validationChanged();
 
+    mCalibrate->setObjectName(QStringLiteral("compareCalibrate"));
+    mCalibrate->setToolTip(tr("Calibrate each model's upper bound inside every fold's training rows and score it on "
+                              "the fold's test rows: the memory to request so that this share of jobs fits"));
+    mCoverage->setObjectName(QStringLiteral("compareCoverage"));
+    mCoverage->setRange(0.5, 0.999);
+    mCoverage->setDecimals(3);
+    mCoverage->setSingleStep(0.01);
+    mCoverage->setValue(0.95);
+    mCoverage->setEnabled(false);
+    connect(mCalibrate, &QCheckBox::toggled, mCoverage, &QWidget::setEnabled);
+
     mRun->setObjectName(QStringLiteral("runComparison"));
     mRun->setToolTip(tr("Fit and score every chosen model in the background"));
     mCancel->setObjectName(QStringLiteral("cancelComparison"));
@@ -142,6 +157,10 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
     form->addRow(tr("Folds:"), mFolds);
     form->addRow(tr("Test share:"), mTestFraction);
     form->addRow(tr("Seed:"), mSeed);
+    auto *coverageRow = new QHBoxLayout;
+    coverageRow->addWidget(mCalibrate);
+    coverageRow->addWidget(mCoverage, 1);
+    form->addRow(coverageRow);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(mRun);
     buttons->addWidget(mCancel);
@@ -186,6 +205,7 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
     mResults->addTab(metricsPage, tr("Metrics"));
     mResults->addTab(gridPage(mScatterGrid, QStringLiteral("scatterCharts")), tr("Predicted vs actual"));
     mResults->addTab(gridPage(mResidualGrid, QStringLiteral("residualCharts")), tr("Residuals"));
+    mResults->addTab(gridPage(mBoundGrid, QStringLiteral("boundCharts")), tr("Out-of-memory risk"));
     mWorstView->setObjectName(QStringLiteral("worstTable"));
     mWorstView->setToolTip(tr("Jobs whose memory was predicted too low (they would run out of memory), largest "
                               "shortfall first; click a header to sort"));
@@ -332,6 +352,11 @@ bool ComparePage::start()
     settings.seed = static_cast<std::uint64_t>(mSeed->value());
     settings.compute.seed = settings.seed;
     settings.compute.threads = 1;
+    if (mCalibrate->isChecked()) {
+        settings.calibration.emplace();
+        settings.calibration->coverage = mCoverage->value();
+        settings.calibration->seed = settings.seed;
+    }
     rememberSettings();
 
     mProgress.clear();
@@ -501,6 +526,9 @@ void ComparePage::showResults()
     for (const auto *metric : chartedMetrics())
         addChart(metricBarChart(*result, *metric), mMetricGrid, index++, 3,
                  QStringLiteral("chart_%1").arg(metric->key));
+    if (result->calibration)
+        addChart(boundCurveChart(*result, result->calibration->coverage), mBoundGrid, 0, 1,
+                 QStringLiteral("bound_curves"));
     if (!dataset)
         return;
     index = 0;
@@ -544,7 +572,8 @@ ReportContent ComparePage::reportContent()
         QString id = view->objectName();
         if (id.startsWith(QStringLiteral("chart_")))
             id.replace(0, 6, QStringLiteral("metric_"));
-        if (id.startsWith(QStringLiteral("metric_")) || id.startsWith(QStringLiteral("scatter_")))
+        if (id.startsWith(QStringLiteral("metric_")) || id.startsWith(QStringLiteral("scatter_")) ||
+            id == QStringLiteral("bound_curves"))
             content.images.emplace(coreText(id), widgetImage(view, QSize(800, 500)));
     }
     return content;

@@ -11,6 +11,7 @@
 #include <memory>
 
 class QChart;
+class QCheckBox;
 class QChartView;
 class QComboBox;
 class QDoubleSpinBox;
@@ -104,6 +105,9 @@ class ComparePage : public QWidget
     QGridLayout *mMetricGrid;
     QGridLayout *mScatterGrid;
     QGridLayout *mResidualGrid;
+    QGridLayout *mBoundGrid; // the risk-versus-waste chart of a calibrated comparison
+    QCheckBox *mCalibrate;
+    QDoubleSpinBox *mCoverage;
     MetricsTableModel *mMetrics;
     QTableView *mMetricsView;
     WorstRowsModel *mWorst;

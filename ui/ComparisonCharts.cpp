@@ -246,4 +246,64 @@ QChart *residualHistogramChart(const QString &title, const Eigen::VectorXd &actu
     return chart;
 }
 
+QChart *boundCurveChart(const evaluation::ExperimentResult &result, double coverage)
+{
+    auto *chart = new QChart;
+    styleChart(chart, QObject::tr("Out-of-memory risk vs wasted memory  ↙ better"));
+    auto *axisWaste = new QValueAxis;
+    axisWaste->setTitleText(QObject::tr("mean over-allocation (MiB per job)"));
+    axisWaste->setLabelFormat(QStringLiteral("%.4g"));
+    auto *axisRisk = new QValueAxis;
+    axisRisk->setTitleText(QObject::tr("under-prediction rate (out-of-memory risk)"));
+    axisRisk->setLabelFormat(QStringLiteral("%.0f%%"));
+    chart->addAxis(axisWaste, Qt::AlignBottom);
+    chart->addAxis(axisRisk, Qt::AlignLeft);
+    double widest = 1.0;
+    double riskiest = 1.0;
+    static const QColor palette[] = {QColor(31, 119, 180),  QColor(255, 127, 14),  QColor(44, 160, 44),
+                                     QColor(214, 39, 40),   QColor(148, 103, 189), QColor(140, 86, 75),
+                                     QColor(227, 119, 194), QColor(127, 127, 127)};
+    int colour = 0;
+    for (const auto &model : result.models) {
+        if (!model.bound || model.bound->curve.empty())
+            continue;
+        const QColor tint = palette[colour++ % std::size(palette)];
+        auto *curve = new QLineSeries;
+        curve->setName(qtText(model.title));
+        curve->setPen(QPen(tint, 2));
+        for (const auto &point : model.bound->curve) {
+            curve->append(point.meanOverAllocation, 100.0 * point.underPredictionRate);
+            widest = std::max(widest, point.meanOverAllocation);
+            riskiest = std::max(riskiest, 100.0 * point.underPredictionRate);
+        }
+        chart->addSeries(curve);
+        curve->attachAxis(axisWaste);
+        curve->attachAxis(axisRisk);
+        // The bound at the chosen coverage, and the "+10%" rule for reference.
+        auto *chosen = new QScatterSeries;
+        chosen->setName(QObject::tr("%1 at %2%").arg(qtText(model.title)).arg(100.0 * coverage, 0, 'g', 3));
+        chosen->setColor(tint);
+        chosen->setMarkerSize(11);
+        chosen->append(model.bound->bound.meanOverAllocation, 100.0 * model.bound->bound.underPredictionRate);
+        chart->addSeries(chosen);
+        chosen->attachAxis(axisWaste);
+        chosen->attachAxis(axisRisk);
+        auto *rule = new QScatterSeries;
+        rule->setName(QObject::tr("%1 +10%").arg(qtText(model.title)));
+        rule->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+        rule->setColor(tint.lighter(140));
+        rule->setMarkerSize(9);
+        rule->append(model.bound->tenPercent.meanOverAllocation, 100.0 * model.bound->tenPercent.underPredictionRate);
+        widest = std::max(widest, model.bound->tenPercent.meanOverAllocation);
+        chart->addSeries(rule);
+        rule->attachAxis(axisWaste);
+        rule->attachAxis(axisRisk);
+    }
+    axisWaste->setRange(0.0, widest * 1.05);
+    axisRisk->setRange(0.0, std::min(100.0, riskiest * 1.05));
+    axisWaste->applyNiceNumbers();
+    chart->legend()->setAlignment(Qt::AlignRight);
+    return chart;
+}
+
 } // namespace gpumem::ui

@@ -32,4 +32,10 @@ QChart *predictedVsActualChart(const QString &title, const Eigen::VectorXd &actu
 // bars left of zero are under-predictions.
 QChart *residualHistogramChart(const QString &title, const Eigen::VectorXd &actual, const Eigen::VectorXd &predicted);
 
+// Returns the trade-off between out-of-memory risk (under-prediction rate, %) and
+// wasted memory (mean over-allocation, MiB) of each calibrated model: its curve
+// as the margin grows, a marker at coverage and one at the "+10%" rule. Models
+// without a bound are left out. The caller owns the chart.
+QChart *boundCurveChart(const evaluation::ExperimentResult &result, double coverage);
+
 } // namespace gpumem::ui

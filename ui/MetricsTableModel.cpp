@@ -15,6 +15,8 @@ namespace gpumem::ui {
 namespace {
 
 constexpr int minimumPairsForSignificance = 5;
+// Under-prediction and over-allocation of the calibrated bound, and the "+10%" rule's over-allocation.
+constexpr int boundColumnCount = 3;
 
 const std::vector<evaluation::MetricDescription> &metrics()
 {
@@ -56,7 +58,9 @@ int MetricsTableModel::rowCount(const QModelIndex &parent) const
 
 int MetricsTableModel::columnCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : static_cast<int>(metrics().size()) + 3;
+    if (parent.isValid())
+        return 0;
+    return static_cast<int>(metrics().size()) + 3 + (mResult && mResult->calibration ? boundColumnCount : 0);
 }
 
 QVariant MetricsTableModel::headerData(int section, Qt::Orientation orientation, int role) const
@@ -69,7 +73,18 @@ QVariant MetricsTableModel::headerData(int section, Qt::Orientation orientation,
     if (section <= metricCount)
         return metricHeading(metrics()[static_cast<std::size_t>(section - 1)])
             .replace(QStringLiteral("  "), QStringLiteral("\n"));
-    return section == metricCount + 1 ? tr("Train time (s)\nsummed over folds") : tr("p vs best\n(RMSE)");
+    if (section == metricCount + 1)
+        return tr("Train time (s)\nsummed over folds");
+    if (section == metricCount + 2)
+        return tr("p vs best\n(RMSE)");
+    const QString coverage = mResult && mResult->calibration
+                                 ? QString::number(100.0 * mResult->calibration->coverage, 'g', 3) + QLatin1Char('%')
+                                 : QString();
+    switch (section - metricCount - 3) {
+    case 0: return tr("Bound at %1:\nunder-predicted").arg(coverage);
+    case 1: return tr("Bound at %1:\nover-allocation (MiB)").arg(coverage);
+    default: return tr("+10%% rule:\nover-allocation (MiB)");
+    }
 }
 
 QVariant MetricsTableModel::data(const QModelIndex &index, int role) const
@@ -92,6 +107,18 @@ QVariant MetricsTableModel::data(const QModelIndex &index, int role) const
                                           : test                      ? significanceMark(test->pValue)
                                                                       : QString());
         return role == Qt::UserRole ? QVariant(qtText(model.title)) : QVariant();
+    }
+    if (column > metricCount + 2) {
+        // The calibrated bound's columns: its miss rate, its waste, and the "+10%" habit's waste beside it.
+        if (!model.bound || (role != Qt::DisplayRole && role != Qt::UserRole))
+            return role == Qt::DisplayRole ? QVariant(QStringLiteral("–")) : QVariant();
+        const int which = column - metricCount - 3;
+        const double value = which == 0   ? model.bound->bound.underPredictionRate
+                             : which == 1 ? model.bound->bound.meanOverAllocation
+                                          : model.bound->tenPercent.meanOverAllocation;
+        if (role == Qt::UserRole)
+            return value;
+        return which == 0 ? QString::number(100.0 * value, 'f', 1) + QLatin1Char('%') : QString::number(value, 'f', 1);
     }
     if (column > metricCount) {
         const bool time = column == metricCount + 1;

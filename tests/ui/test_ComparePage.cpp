@@ -9,6 +9,8 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QFont>
 #include <QImage>
@@ -158,6 +160,37 @@ class TestComparePage : public QObject
              {QStringLiteral("<h2>Metrics</h2>"), QStringLiteral("<h2>Out-of-memory risk</h2>"),
               QStringLiteral("<h2>Worst under-predictions</h2>")})
             QVERIFY(coreText.contains(heading) && text.contains(heading));
+    }
+
+    void comparesCalibratedUpperBounds()
+    {
+        gpumem::ui::WorkbenchState state;
+        state.setTable(gpumem::tests::trainingTable(), gpumem::tests::testDataPath("jobs_training.csv"));
+        gpumem::ui::ComparePage page(&state);
+        page.setSelectedModels({QStringLiteral("decision_tree"), QStringLiteral("ridge")});
+        page.setFolds(2);
+        page.findChild<QCheckBox *>(QStringLiteral("compareCalibrate"))->setChecked(true);
+        page.findChild<QDoubleSpinBox *>(QStringLiteral("compareCoverage"))->setValue(0.8);
+        QSignalSpy finished(&page, &gpumem::ui::ComparePage::comparisonFinished);
+        QVERIFY(page.start());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+        QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(page.statusText()));
+        const auto result = state.comparison();
+        QVERIFY(result && result->calibration);
+        QCOMPARE(result->calibration->coverage, 0.8);
+
+        // The risk-versus-waste chart: one curve per model, a marker at the coverage and one at "+10%".
+        auto *curves = page.findChild<QChartView *>(QStringLiteral("bound_curves"));
+        QVERIFY(curves);
+        QCOMPARE(curves->chart()->series().size(), 3 * 2);
+        // The table gains the bound's columns, with core's numbers.
+        QAbstractItemModel *metrics = page.metricsTable()->model();
+        const int underColumn = metrics->columnCount() - 3;
+        QVERIFY(metrics->headerData(underColumn, Qt::Horizontal).toString().contains(QStringLiteral("80%")));
+        QCOMPARE(metrics->index(0, underColumn).data(Qt::UserRole).toDouble(),
+                 result->models.front().bound->bound.underPredictionRate);
+        // The report draws the chart on screen in place of its own.
+        QVERIFY(page.reportContent().images.count("bound_curves"));
     }
 
     void cancelsARunningComparison()

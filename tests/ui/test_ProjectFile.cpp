@@ -25,16 +25,12 @@ class TestProjectFile : public QObject
         result.splits.resize(2);
         result.best = "bigru_transformer";
         result.seconds = 1.5;
-        gpumem::evaluation::ModelResult model{"bigru_transformer",
-                                              "BiGRU-Transformer",
-                                              gpumem::models::regressorHyperparameters("bigru_transformer"),
-                                              {},
-                                              {},
-                                              {},
-                                              0.25,
-                                              0.5,
-                                              {},
-                                              {}};
+        gpumem::evaluation::ModelResult model;
+        model.name = "bigru_transformer";
+        model.title = "BiGRU-Transformer";
+        model.hyperparameters = gpumem::models::regressorHyperparameters("bigru_transformer");
+        model.trainSeconds = 0.25;
+        model.predictSeconds = 0.5;
         model.mean.rmse = 12.5;
         model.mean.r2 = 0.75;
         model.mean.underRate = 0.5;
