@@ -302,6 +302,9 @@ QChart *boundCurveChart(const evaluation::ExperimentResult &result, double cover
     axisWaste->setRange(0.0, widest * 1.05);
     axisRisk->setRange(0.0, std::min(100.0, riskiest * 1.05));
     axisWaste->applyNiceNumbers();
+    axisRisk->applyNiceNumbers();
+    if (axisRisk->max() > 100.0)
+        axisRisk->setMax(100.0);
     chart->legend()->setAlignment(Qt::AlignRight);
     return chart;
 }
