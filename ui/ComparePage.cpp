@@ -6,6 +6,7 @@
 #include "runtime/ThreadSettings.h"
 #include "ui/ChartExport.h"
 #include "ui/ComparisonCharts.h"
+#include "ui/CoverageBox.h"
 #include "ui/MetricsTableModel.h"
 #include "ui/ProgressBridge.h"
 #include "ui/QtText.h"
@@ -74,7 +75,7 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
     , mResidualGrid(new QGridLayout)
     , mBoundGrid(new QGridLayout)
     , mCalibrate(new QCheckBox(tr("Upper bound at coverage"), this))
-    , mCoverage(new QDoubleSpinBox(this))
+    , mCoverage(new CoverageBox(QStringLiteral("compareCoverage"), this))
     , mMetrics(new MetricsTableModel(this))
     , mMetricsView(new QTableView(this))
     , mWorst(new WorstRowsModel(this))
@@ -125,12 +126,6 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
     mCalibrate->setObjectName(QStringLiteral("compareCalibrate"));
     mCalibrate->setToolTip(tr("Calibrate each model's upper bound inside every fold's training rows and score it on "
                               "the fold's test rows: the memory to request so that this share of jobs fits"));
-    mCoverage->setObjectName(QStringLiteral("compareCoverage"));
-    mCoverage->setRange(0.5, 0.999);
-    mCoverage->setDecimals(3);
-    mCoverage->setSingleStep(0.01);
-    mCoverage->setValue(0.95);
-    mCoverage->setEnabled(false);
     connect(mCalibrate, &QCheckBox::toggled, mCoverage, &QWidget::setEnabled);
 
     mRun->setObjectName(QStringLiteral("runComparison"));

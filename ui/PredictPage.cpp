@@ -6,6 +6,7 @@
 #include "io/AtomicFileWriter.h"
 #include "models/RegressorRegistry.h"
 #include "prediction/PredictionFile.h"
+#include "ui/CoverageBox.h"
 #include "ui/QtText.h"
 #include "ui/TableCopy.h"
 #include "ui/TableModel.h"
@@ -72,7 +73,7 @@ PredictPage::PredictPage(WorkbenchState *state, TrainingPage *training, QWidget 
     , mModelInfo(new QLabel(tr("No model loaded. Load a model folder, or train one on the Training page."), this))
     , mFormHost(new QWidget(this))
     , mPredictionLabel(new QLabel(this))
-    , mCoverage(new QDoubleSpinBox(this))
+    , mCoverage(new CoverageBox(QStringLiteral("coverageBox"), this))
     , mCapacities(new QTableWidget(this))
     , mStatus(new QLabel(this))
     , mPredictFile(new QPushButton(tr("Predict a CSV file…"), this))
@@ -113,12 +114,6 @@ PredictPage::PredictPage(WorkbenchState *state, TrainingPage *training, QWidget 
     mPredictionLabel->setFont(big);
     mPredictionLabel->setToolTip(tr("The predicted peak GPU memory of the job described on the left"));
     mPredictionLabel->setWordWrap(true);
-    mCoverage->setObjectName(QStringLiteral("coverageBox"));
-    mCoverage->setRange(0.5, 0.999);
-    mCoverage->setDecimals(3);
-    mCoverage->setSingleStep(0.01);
-    mCoverage->setValue(0.95);
-    mCoverage->setEnabled(false);
     mCoverage->setToolTip(tr("The share of jobs like this one whose real peak stays below the request (a model "
                              "trained with --coverage only)"));
     connect(mCoverage, &QDoubleSpinBox::valueChanged, this, &PredictPage::predictOne);

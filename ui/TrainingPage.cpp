@@ -6,6 +6,7 @@
 #include "models/NeuralNetworkRegressor.h"
 #include "runtime/LibraryVersions.h"
 #include "runtime/ThreadSettings.h"
+#include "ui/CoverageBox.h"
 #include "ui/LossPlot.h"
 #include "ui/ProgressBridge.h"
 #include "ui/QtText.h"
@@ -60,7 +61,7 @@ TrainingPage::TrainingPage(WorkbenchState *state, QWidget *parent)
     , mDevice(new QComboBox(this))
     , mThreads(new QSpinBox(this))
     , mCalibrate(new QCheckBox(tr("Upper bound at coverage"), this))
-    , mCoverage(new QDoubleSpinBox(this))
+    , mCoverage(new CoverageBox(QStringLiteral("trainingCoverage"), this))
     , mProgress(new QProgressBar(this))
     , mSpeed(new QLabel(this))
     , mStatus(new QLabel(tr("Load data, choose the hyperparameters, then press Start."), this))
@@ -100,12 +101,6 @@ TrainingPage::TrainingPage(WorkbenchState *state, QWidget *parent)
     mCalibrate->setObjectName(QStringLiteral("calibrateBox"));
     mCalibrate->setToolTip(tr("Set a fifth of the rows aside to calibrate an upper bound: the memory to request so "
                               "that this share of new jobs fits (as gpumem train --coverage)"));
-    mCoverage->setObjectName(QStringLiteral("trainingCoverage"));
-    mCoverage->setRange(0.5, 0.999);
-    mCoverage->setDecimals(3);
-    mCoverage->setSingleStep(0.01);
-    mCoverage->setValue(0.95);
-    mCoverage->setEnabled(false);
     connect(mCalibrate, &QCheckBox::toggled, mCoverage, &QWidget::setEnabled);
 
     mProgress->setObjectName(QStringLiteral("trainingProgress"));
