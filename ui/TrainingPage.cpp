@@ -151,6 +151,14 @@ TrainingPage::TrainingPage(WorkbenchState *state, QWidget *parent)
     connect(mBridge, &ProgressBridge::batchesReady, this, &TrainingPage::takeBatches, Qt::QueuedConnection);
     connect(mBridge, &ProgressBridge::epochsReady, this, &TrainingPage::takeEpochs, Qt::QueuedConnection);
     connect(&mWatcher, &QFutureWatcher<Outcome>::finished, this, &TrainingPage::finish);
+    // Curves and a model of other data would pass for this data's: new data marks them stale.
+    connect(mState, &WorkbenchState::tableChanged, this, [this] {
+        if (!mTrained || isRunning())
+            return;
+        mPlot->clear();
+        mStatus->setText(tr("The data changed: the model trained before was trained on other data, and its curves "
+                            "are cleared. Train again, or save that model knowing so."));
+    });
     updateButtons();
 }
 

@@ -259,6 +259,7 @@ TrainingResult trainModel(torch::nn::Module &model, const TrainerSettings &setti
     int epochsWithoutImprovement = 0;
     std::int64_t step = 0;
     std::int64_t samplesSeen = 0;
+    double pausedSeconds = 0.0;
     model.train();
 
     for (int epoch = 1; epoch <= settings.epochs; ++epoch) {
@@ -266,7 +267,11 @@ TrainingResult trainModel(torch::nn::Module &model, const TrainerSettings &setti
         const auto order = data::shuffledRows(rowCount, settings.seed + static_cast<std::uint64_t>(epoch));
         double epochLoss = 0.0;
         for (std::int64_t batch = 0; batch < batches; ++batch) {
-            if (control && !control->waitWhilePaused()) {
+            // Time spent paused is no training: speed, elapsed time and ETA leave it out.
+            const auto beforeWait = Clock::now();
+            const bool goOn = !control || control->waitWhilePaused();
+            pausedSeconds += secondsSince(beforeWait);
+            if (!goOn) {
                 result.stopReason = StopReason::Cancelled;
                 result.message = "training cancelled in epoch " + std::to_string(epoch);
                 break;
@@ -300,7 +305,7 @@ TrainingResult trainModel(torch::nn::Module &model, const TrainerSettings &setti
                 progress.batches = batches;
                 progress.trainLoss = lossValue;
                 progress.learningRate = rate;
-                progress.elapsedSeconds = secondsSince(start);
+                progress.elapsedSeconds = secondsSince(start) - pausedSeconds;
                 progress.samplesPerSecond = static_cast<double>(samplesSeen) / progress.elapsedSeconds;
                 progress.remainingSeconds =
                     progress.elapsedSeconds * static_cast<double>(totalSteps - step) / static_cast<double>(step);
@@ -329,7 +334,7 @@ TrainingResult trainModel(torch::nn::Module &model, const TrainerSettings &setti
         } else {
             ++epochsWithoutImprovement;
         }
-        progress.elapsedSeconds = secondsSince(start);
+        progress.elapsedSeconds = secondsSince(start) - pausedSeconds;
         progress.samplesPerSecond = static_cast<double>(samplesSeen) / progress.elapsedSeconds;
         progress.remainingSeconds =
             progress.elapsedSeconds * static_cast<double>(settings.epochs - epoch) / static_cast<double>(epoch);
@@ -351,7 +356,7 @@ TrainingResult trainModel(torch::nn::Module &model, const TrainerSettings &setti
     if (result.stopReason == StopReason::Completed)
         result.message = "trained " + std::to_string(settings.epochs) + " epochs";
     model.eval();
-    result.seconds = secondsSince(start);
+    result.seconds = secondsSince(start) - pausedSeconds;
     return result;
 }
 

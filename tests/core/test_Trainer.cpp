@@ -182,15 +182,21 @@ class TestTrainer : public QObject
             if (++batchesSeen == 3)
                 control.pause();
         };
+        TrainingResult result;
         std::thread worker([&] {
-            trainModel(*problem.model, quickSettings(3), problem.rows, {}, problem.loss(), &recorder, &control);
+            result =
+                trainModel(*problem.model, quickSettings(3), problem.rows, {}, problem.loss(), &recorder, &control);
         });
         QTRY_VERIFY(control.isPaused() && batchesSeen == 3);
-        QTest::qWait(200);
+        QTest::qWait(1500);
         QCOMPARE(batchesSeen.load(), 3); // nothing ran while paused
         control.resume();
         worker.join();
         QCOMPARE(batchesSeen.load(), 12);
+        // Regression: speed and ETA counted the pause as training time. 12 tiny batches take far less than
+        // the 1.5 s spent paused, so the reported times show the pause was left out.
+        QVERIFY2(result.seconds < 1.0, qPrintable(QString::number(result.seconds)));
+        QVERIFY(recorder.batches.back().elapsedSeconds < 1.0);
     }
 
     void restoresTheBestValidationEpoch()

@@ -36,6 +36,11 @@ class TestTrainingPage : public QObject
         QCOMPARE(page.plot()->epochPointCount(), 3);
         QVERIFY(page.findChild<QPushButton *>(QStringLiteral("startTraining"))->isEnabled());
         QVERIFY(page.findChild<QPushButton *>(QStringLiteral("saveModel"))->isEnabled());
+
+        // New data marks the model and its curves stale.
+        state.setTable(gpumem::tests::trainingTable(), gpumem::tests::testDataPath("jobs_training.csv"));
+        QVERIFY(page.statusText().contains(QStringLiteral("data changed")));
+        QCOMPARE(page.plot()->batchPointCount(), 0);
     }
 
     void calibratesAnUpperBoundWhenAsked()
