@@ -1,5 +1,6 @@
 #include "ui/ComparePage.h"
 
+#include "data/JobNames.h"
 #include "evaluation/Ranking.h"
 #include "models/RegressorRegistry.h"
 #include "runtime/LibraryVersions.h"
@@ -510,7 +511,9 @@ void ComparePage::showResults()
     const auto result = mState->comparison();
     const auto dataset = mState->comparisonDataset();
     mMetrics->setResult(result && !result->models.empty() ? result : nullptr);
+    const auto table = mState->table();
     mWorst->setResult(dataset ? result : nullptr, dataset ? dataset->rowLines() : std::vector<std::int64_t>{},
+                      dataset && table ? data::jobNames(*table, dataset->rowLines()) : std::vector<std::string>{},
                       worstRowsPerModel);
     mMetricsView->resizeColumnsToContents();
     mWorstView->sortByColumn(4, Qt::DescendingOrder);
@@ -560,8 +563,11 @@ ReportContent ComparePage::reportContent()
         context.testFraction = static_cast<double>(splits.front().test.size()) /
                                static_cast<double>(splits.front().test.size() + splits.front().train.size());
     context.seed = static_cast<std::uint64_t>(mSeed->value());
-    if (dataset)
+    if (dataset) {
         context.rowLines = dataset->rowLines();
+        if (const auto table = mState->table())
+            context.rowNames = data::jobNames(*table, dataset->rowLines());
+    }
     // The charts on screen stand in for the report's own: the metric bars and the scatter plots.
     for (QChartView *view : mChartViews) {
         QString id = view->objectName();

@@ -10,11 +10,13 @@ WorstRowsModel::WorstRowsModel(QObject *parent)
 }
 
 void WorstRowsModel::setResult(std::shared_ptr<const evaluation::ExperimentResult> result,
-                               std::vector<std::int64_t> rowLines, std::size_t perModel)
+                               std::vector<std::int64_t> rowLines, std::vector<std::string> rowNames,
+                               std::size_t perModel)
 {
     beginResetModel();
     mResult = std::move(result);
     mRowLines = std::move(rowLines);
+    mRowNames = std::move(rowNames);
     mRows =
         mResult ? evaluation::worstUnderPredictions(*mResult, perModel) : std::vector<evaluation::UnderPrediction>{};
     endResetModel();
@@ -27,7 +29,7 @@ int WorstRowsModel::rowCount(const QModelIndex &parent) const
 
 int WorstRowsModel::columnCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : 5;
+    return parent.isValid() ? 0 : mRowNames.empty() ? 5 : 6;
 }
 
 QVariant WorstRowsModel::headerData(int section, Qt::Orientation orientation, int role) const
@@ -39,7 +41,8 @@ QVariant WorstRowsModel::headerData(int section, Qt::Orientation orientation, in
     case 1: return mRowLines.empty() ? tr("Row") : tr("File line");
     case 2: return tr("Actual (MiB)");
     case 3: return tr("Predicted (MiB)");
-    default: return tr("Shortfall (MiB)");
+    case 4: return tr("Shortfall (MiB)");
+    default: return tr("Job");
     }
 }
 
@@ -51,6 +54,11 @@ QVariant WorstRowsModel::data(const QModelIndex &index, int role) const
     if (index.column() == 0) {
         const QString title = qtText(mResult->models[row.model].title);
         return role == Qt::TextAlignmentRole ? QVariant() : QVariant(title);
+    }
+    if (index.column() == 5) {
+        const auto datasetRow = static_cast<std::size_t>(row.row);
+        const QString name = datasetRow < mRowNames.size() ? qtText(mRowNames[datasetRow]) : QString();
+        return role == Qt::TextAlignmentRole ? QVariant() : QVariant(name);
     }
     if (role == Qt::TextAlignmentRole)
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);

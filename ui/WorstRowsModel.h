@@ -6,14 +6,15 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace gpumem::ui {
 
 // The worst under-predictions of a comparison as core finds them, one row per
-// job: model, the job's line in the data file, actual and predicted memory and
-// the shortfall (MiB). Qt::UserRole holds each cell's value, for sorting. Read
-// on the GUI thread only.
+// job: model, the job's line in the data file, actual and predicted memory, the
+// shortfall (MiB), and the job's name from its identifier column when the file has one. Qt::UserRole holds each cell's
+// value, for sorting. Read on the GUI thread only.
 class WorstRowsModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -22,9 +23,10 @@ class WorstRowsModel : public QAbstractTableModel
     explicit WorstRowsModel(QObject *parent = nullptr);
 
     // Shows up to perModel rows of each model of result; rowLines gives each
-    // dataset row's line in the file (empty shows row numbers). nullptr clears it.
+    // dataset row's line in the file (empty shows row numbers), rowNames what each
+    // job is called (data::jobNames; empty leaves the Job column out). nullptr clears it.
     void setResult(std::shared_ptr<const evaluation::ExperimentResult> result, std::vector<std::int64_t> rowLines,
-                   std::size_t perModel);
+                   std::vector<std::string> rowNames, std::size_t perModel);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -34,6 +36,7 @@ class WorstRowsModel : public QAbstractTableModel
   private:
     std::shared_ptr<const evaluation::ExperimentResult> mResult;
     std::vector<std::int64_t> mRowLines;
+    std::vector<std::string> mRowNames;
     std::vector<evaluation::UnderPrediction> mRows;
 };
 

@@ -8,6 +8,7 @@
 #include "cli/ModelOptions.h"
 #include "cli/TextTable.h"
 #include "cli/TrainingReporter.h"
+#include "data/JobNames.h"
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
 #include "io/NumberText.h"
@@ -253,6 +254,7 @@ int runCompare(const std::vector<std::string> &arguments, std::ostream &out, std
     context.testFraction = settings.testFraction;
     context.seed = settings.seed;
     context.rowLines = dataset.rowLines();
+    context.rowNames = data::jobNames(*loaded.table, dataset.rowLines());
 
     out.flush(); // a report sent to /dev/stdout follows what was printed so far
     for (const auto &reportPath : reportPaths) {

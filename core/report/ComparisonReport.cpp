@@ -63,8 +63,11 @@ std::string describeSplitting(const ComparisonContext &context)
 std::string jobName(const ComparisonContext &context, Eigen::Index row)
 {
     const auto index = static_cast<std::size_t>(row);
-    return index < context.rowLines.size() ? "line " + std::to_string(context.rowLines[index])
-                                           : "row " + std::to_string(row + 1);
+    const std::string line = index < context.rowLines.size() ? "line " + std::to_string(context.rowLines[index])
+                                                             : "row " + std::to_string(row + 1);
+    return index < context.rowNames.size() && !context.rowNames[index].empty()
+               ? context.rowNames[index] + " (" + line + ")"
+               : line;
 }
 
 const evaluation::PairedTest *reportedTest(const evaluation::ExperimentResult &result, const std::string &model)

@@ -23,6 +23,8 @@ struct ComparisonContext
     // The file line of each dataset row, for naming the worst under-predicted jobs;
     // empty names them by row number.
     std::vector<std::int64_t> rowLines;
+    // What each dataset row's job is called (data::jobNames), or empty.
+    std::vector<std::string> rowNames;
 };
 
 // How many of each model's worst under-predictions the reports list.
@@ -79,7 +81,8 @@ void writeHtmlReport(std::ostream &out, const ComparisonContext &context, const 
 // Returns "5-fold cross-validation (seed 42)" or "hold-out of 20% (seed 42)".
 std::string describeSplitting(const ComparisonContext &context);
 
-// Names a dataset row for people: "line 17" (its line in the file) or "row 17".
+// Names a dataset row for people: "r17 (line 18)" with a job name, "line 18" (its
+// line in the file) without one, or "row 17".
 std::string jobName(const ComparisonContext &context, Eigen::Index row);
 
 // Returns the test that the report shows for model against the best one, or

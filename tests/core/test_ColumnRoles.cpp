@@ -1,4 +1,5 @@
 #include "data/ColumnRoles.h"
+#include "data/JobNames.h"
 #include "data/TableLoader.h"
 #include "io/InputError.h"
 
@@ -128,6 +129,14 @@ class TestColumnRoles : public QObject
         // A column called "target" is preferred too.
         const auto named = gpumem::data::loadTableFromText("batch,target\n8,100\n16,200\n", "t.csv");
         QCOMPARE(gpumem::data::targetCandidates(named).front(), std::string("target"));
+    }
+
+    void namesJobsByTheirIdentifierColumn()
+    {
+        // Lines 2–4 hold a, b, c; line 9 is not a row of the file.
+        QCOMPARE(gpumem::data::jobNames(jobsTable(), {2, 4, 9}), (std::vector<std::string>{"a", "c", ""}));
+        const auto anonymous = gpumem::data::loadTableFromText("batch,memory\n8,100\n16,200\n", "t.csv");
+        QVERIFY(gpumem::data::jobNames(anonymous, {2}).empty());
     }
 
     void offersOnlyTheRolesATypeCanTake()

@@ -114,6 +114,9 @@ class TestComparePage : public QObject
         const double actual = worst->index(0, 2).data(Qt::UserRole).toDouble();
         const double predicted = worst->index(0, 3).data(Qt::UserRole).toDouble();
         QCOMPARE(worst->index(0, 4).data(Qt::UserRole).toDouble(), actual - predicted);
+        // The job is named by the file's identifier column ("run": r1, r2, …).
+        QCOMPARE(worst->columnCount(), 6);
+        QVERIFY(worst->index(0, 5).data().toString().startsWith(QLatin1Char('r')));
 
         // Every chart saves as PNG and SVG, with its title and axis labels.
         QTemporaryDir directory;
