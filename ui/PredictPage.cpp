@@ -381,12 +381,31 @@ void PredictPage::showCapacities()
     }
 }
 
+QString PredictPage::checkInput(const QString &inputPath) const
+{
+    if (!hasModel())
+        return tr("Load a model first.");
+    try {
+        const data::Table table = data::loadTable(coreText(inputPath), prediction::predictionLoadOptions());
+        prediction::rolesForModel(mSaved.model->schema(), table);
+        return {};
+    } catch (const std::exception &error) {
+        return QString::fromStdString(error.what());
+    }
+}
+
 void PredictPage::chooseFile()
 {
     const QString input =
         QFileDialog::getOpenFileName(this, tr("Jobs to predict"), {}, tr("CSV files (*.csv);;All files (*)"));
     if (input.isEmpty())
         return;
+    // A file the model cannot read is said so now, not after the user chose where to save.
+    const QString problem = checkInput(input);
+    if (!problem.isEmpty()) {
+        mStatus->setText(problem);
+        return;
+    }
     const QString output = QFileDialog::getSaveFileName(
         this, tr("Save predictions"), QFileInfo(input).completeBaseName() + QStringLiteral("_predictions.csv"),
         tr("CSV files (*.csv)"));

@@ -58,6 +58,8 @@ class PredictPage : public QWidget
     // outputPath atomically; predictionFinished() tells the outcome.
     void predictFile(const QString &inputPath, const QString &outputPath);
     bool isPredictingFile() const;
+    // Returns why the model cannot predict the file at inputPath (one line), or an empty text when it can.
+    QString checkInput(const QString &inputPath) const;
     QString statusText() const;
 
   Q_SIGNALS:

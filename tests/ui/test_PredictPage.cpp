@@ -83,6 +83,15 @@ class TestPredictPage : public QObject
         const QStringList lines = QString::fromUtf8(file.readAll()).trimmed().split(QLatin1Char('\n'));
         QCOMPARE(lines.size(), 81);
         QCOMPARE(lines.front(), QStringLiteral("prediction,actual,error"));
+        // A file without the model's columns is refused before any save dialog, naming the column.
+        QVERIFY(page.checkInput(gpumem::tests::testDataPath("jobs_training.csv")).isEmpty());
+        const QString lacking = directory.filePath(QStringLiteral("lacking.csv"));
+        QFile lackingFile(lacking);
+        QVERIFY(lackingFile.open(QIODevice::WriteOnly));
+        lackingFile.write("batch,other\n8,1\n16,2\n");
+        lackingFile.close();
+        QVERIFY2(page.checkInput(lacking).contains(QStringLiteral("missing column")),
+                 qPrintable(page.checkInput(lacking)));
         // Row 1 of jobs_training.csv has memory_mib 1353; error = prediction − actual.
         const QStringList first = lines.at(1).split(QLatin1Char(','));
         QCOMPARE(first.at(1).toDouble(), 1353.0);
