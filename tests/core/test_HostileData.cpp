@@ -1,5 +1,5 @@
 // Regression tests for data files that once ran the workbench out of memory,
-// produced infinite numbers or changed meaning silently (issue 10). Each test
+// produced infinite numbers or changed meaning silently. Each test
 // names the bug it pins.
 
 #include "cli/CommandLine.h"
