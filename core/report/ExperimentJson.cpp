@@ -1,6 +1,7 @@
 #include "report/ExperimentJson.h"
 
 #include "io/InputError.h"
+#include "models/ModelFolder.h"
 #include "models/RegressorRegistry.h"
 #include "report/BoundJson.h"
 #include "report/MetricsJson.h"
@@ -32,13 +33,10 @@ Eigen::VectorXd readRows(const io::JsonValue &array)
     return values;
 }
 
+// The strings of an optional array member: nothing when the file predates it.
 std::vector<std::string> stringsOf(const io::JsonValue *array)
 {
-    std::vector<std::string> texts;
-    if (array)
-        for (const auto &item : array->toArray())
-            texts.push_back(item.toString());
-    return texts;
+    return array ? models::readStrings(*array) : std::vector<std::string>{};
 }
 
 training::StopReason stopReasonNamed(const std::string &name)
