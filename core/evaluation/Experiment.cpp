@@ -3,12 +3,12 @@
 #include "calibration/Coverage.h"
 #include "io/InputError.h"
 #include "models/RegressorRegistry.h"
+#include "runtime/ParallelFor.h"
 #include "training/KernelThreads.h"
 
 #include <c10/util/Exception.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <exception>
@@ -16,7 +16,6 @@
 #include <memory>
 #include <mutex>
 #include <sstream>
-#include <thread>
 
 namespace gpumem::evaluation {
 
@@ -279,10 +278,8 @@ ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSet
     // with the experiment's seed and writes only its own slots, so the number
     // of workers cannot change any result.
     const std::size_t jobCount = settings.models.size() * static_cast<std::size_t>(foldCount);
-    std::atomic<std::size_t> nextJob{0};
-    std::mutex observerMutex; // serialises observer calls and guards finishedJobs, failureOf and firstError
+    std::mutex observerMutex; // serialises observer calls and guards finishedJobs and failureOf
     std::size_t finishedJobs = 0;
-    std::exception_ptr firstError;                              // a failure that is not the model's fault
     std::vector<std::string> failureOf(settings.models.size()); // per model: why it failed, or empty
     std::vector<std::vector<std::string>> fitWarnings(jobCount);
     std::vector<char> fitFinished(jobCount, 0); // each job writes only its own slot
@@ -353,51 +350,31 @@ ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSet
         }
     };
 
-    const auto worker = [&]() {
-        // Pinned before any fit: a worker thread's first LibTorch operation would otherwise
+    const auto runOrRecord = [&](std::size_t job) {
+        const std::size_t m = job / static_cast<std::size_t>(foldCount);
+        {
+            const std::lock_guard lock(observerMutex);
+            if (!failureOf[m].empty())
+                return; // the model already failed on another fold
+        }
+        // Pinned before the fit: a worker thread's first LibTorch operation would otherwise
         // take whatever thread count another fit had set at that moment.
         const training::KernelThreadsGuard kernelThreads(settings.compute.threads);
-        for (;;) {
-            const std::size_t job = nextJob.fetch_add(1);
-            if (job >= jobCount || sharedControl.isCancelled())
-                return;
-            const std::size_t m = job / static_cast<std::size_t>(foldCount);
-            {
-                const std::lock_guard lock(observerMutex);
-                if (!failureOf[m].empty())
-                    continue; // the model already failed on another fold
-            }
-            try {
-                runJob(job);
-            } catch (const std::bad_alloc &) {
-                // Out of memory is the machine's state, not one model's: stop everything.
-                const std::lock_guard lock(observerMutex);
-                if (!firstError)
-                    firstError = std::current_exception();
-                sharedControl.cancel();
-                return;
-            } catch (const std::exception &error) {
-                // One model's failure (unusable hyperparameters, a numerical
-                // breakdown) leaves the others to finish; the result names it.
-                const std::lock_guard lock(observerMutex);
-                if (failureOf[m].empty())
-                    failureOf[m] = failureLine(error);
-            }
+        try {
+            runJob(job);
+        } catch (const std::bad_alloc &) {
+            // Out of memory is the machine's state, not one model's: stop everything.
+            sharedControl.cancel();
+            throw;
+        } catch (const std::exception &error) {
+            // One model's failure (unusable hyperparameters, a numerical
+            // breakdown) leaves the others to finish; the result names it.
+            const std::lock_guard lock(observerMutex);
+            if (failureOf[m].empty())
+                failureOf[m] = failureLine(error);
         }
     };
-
-    // More workers than hardware threads only wait on one another.
-    const auto hardware = static_cast<std::size_t>(std::max(1u, std::thread::hardware_concurrency()));
-    const int workers =
-        std::clamp(settings.parallelFits, 1, static_cast<int>(std::max<std::size_t>(std::min(jobCount, hardware), 1)));
-    std::vector<std::thread> threads;
-    for (int i = 1; i < workers; ++i)
-        threads.emplace_back(worker);
-    worker();
-    for (auto &thread : threads)
-        thread.join();
-    if (firstError)
-        std::rethrow_exception(firstError);
+    runtime::parallelFor(jobCount, settings.parallelFits, runOrRecord, [&] { return sharedControl.isCancelled(); });
 
     result.cancelled = sharedControl.isCancelled();
     for (std::size_t m = 0; m < modelResults.size(); ++m) {

@@ -1,17 +1,15 @@
 #include "models/RandomForestRegressor.h"
 
 #include "data/SeededRandom.h"
-#include "io/InputError.h"
 #include "models/FitProgress.h"
 #include "models/HyperparameterSpecs.h"
 #include "models/TreeGrowth.h"
+#include "runtime/ParallelFor.h"
 
 #include <algorithm>
 #include <chrono>
-#include <condition_variable>
 #include <limits>
 #include <mutex>
-#include <thread>
 
 namespace gpumem::models {
 
@@ -77,81 +75,26 @@ training::TrainingResult RandomForestRegressor::fitMatrix(const Eigen::MatrixXd 
                                                           training::TrainingControl *control)
 {
     const int treeCount = static_cast<int>(hyperparameters().integer("n_estimators"));
-    const int workerCount = std::clamp(compute().threads, 1, treeCount);
     const auto start = std::chrono::steady_clock::now();
     std::vector<RegressionTree> trees(static_cast<std::size_t>(treeCount));
 
-    // Workers take the next tree index until none is left or the fit is
-    // cancelled; this thread reports progress, so observers hear from one
-    // thread only. A worker starts a tree only while fewer than workerCount
-    // trees are ahead of the reports, so a cancel stops the fit within a tree or two.
-    std::mutex mutex;
-    std::condition_variable changed;
-    int nextTree = 0;
-    int finished = 0;
-    int reported = 0;
-    int running = workerCount;
-    bool stopped = false;
-    std::string failure;
-    const auto work = [&] {
-        for (;;) {
-            if (stopRequested(control))
-                break;
-            int index = 0;
-            {
-                std::unique_lock<std::mutex> lock(mutex);
-                changed.wait(lock, [&] { return stopped || nextTree < reported + workerCount; });
-                if (stopped || nextTree >= treeCount)
-                    break;
-                index = nextTree++;
-            }
-            try {
-                trees[static_cast<std::size_t>(index)] = growTree(features, target, index);
-            } catch (const std::exception &error) {
-                const std::lock_guard<std::mutex> lock(mutex);
-                failure = error.what();
-                stopped = true;
-                break;
-            }
-            const std::lock_guard<std::mutex> lock(mutex);
-            ++finished;
-            changed.notify_all();
-        }
-        const std::lock_guard<std::mutex> lock(mutex);
-        --running;
-        changed.notify_all();
-    };
-    std::vector<std::thread> workers;
-    for (int worker = 0; worker < workerCount; ++worker)
-        workers.emplace_back(work);
-
+    // Each tree has its own seed, so the result does not depend on the number
+    // of workers; the report after each tree is serialised, so observers hear
+    // one call at a time, counting trees in the order they finish.
+    std::mutex reportMutex;
+    int reported = 0; // guarded by reportMutex
     training::TrainingResult result;
-    std::unique_lock<std::mutex> lock(mutex);
-    while (reported < treeCount) {
-        changed.wait(lock, [&] { return finished > reported || running == 0; });
-        if (finished == reported)
-            break; // the workers stopped early: cancelled or failed
+    const auto growAndReport = [&](std::size_t index) {
+        trees[index] = growTree(features, target, static_cast<int>(index));
+        const std::lock_guard lock(reportMutex);
         const training::EpochProgress progress =
-            stepProgress(reported + 1, treeCount, std::numeric_limits<double>::quiet_NaN(), start);
-        lock.unlock();
+            stepProgress(++reported, treeCount, std::numeric_limits<double>::quiet_NaN(), start);
         result.epochs.push_back(progress);
         if (observer)
             observer->epochFinished(progress);
-        const bool cancelled = control && control->isCancelled();
-        lock.lock();
-        ++reported;
-        changed.notify_all();
-        if (cancelled && reported < treeCount)
-            break;
-    }
-    stopped = true;
-    changed.notify_all();
-    lock.unlock();
-    for (std::thread &worker : workers)
-        worker.join();
-
-    if (!failure.empty())
-        throw io::InputError(failure);
+    };
+    runtime::parallelFor(static_cast<std::size_t>(treeCount), compute().threads, growAndReport,
+                         [&] { return stopRequested(control); });
     if (reported < treeCount) {
         training::TrainingResult cancelled = cancelledFit(reported, treeCount, "trees");
         cancelled.epochs = std::move(result.epochs);
