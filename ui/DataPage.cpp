@@ -11,12 +11,14 @@
 #include "ui/TableModel.h"
 #include "ui/WorkbenchState.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QProgressBar>
 #include <QSignalBlocker>
 #include <QSplitter>
@@ -115,9 +117,14 @@ DataPage::DataPage(WorkbenchState *state, QWidget *parent)
     mColumnEditor->horizontalHeader()->setSectionResizeMode(NameColumn, QHeaderView::Stretch);
     mColumnEditor->verticalHeader()->hide();
     mColumnEditor->setSelectionBehavior(QAbstractItemView::SelectRows);
-    mColumnEditor->setSelectionMode(QAbstractItemView::SingleSelection);
+    // Several columns can take a role at once: select them (Shift/Ctrl), then choose a
+    // role in one of their boxes or from the context menu.
+    mColumnEditor->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    mColumnEditor->setContextMenuPolicy(Qt::CustomContextMenu);
     mColumnEditor->setToolTip(tr("Each column's inferred type and its role. Choose the target (what to predict), "
-                                 "features, the layer-sequence column, or leave columns out."));
+                                 "features, the layer-sequence column, or leave columns out. Select several "
+                                 "columns to give them a role at once (right-click for a menu)."));
+    connect(mColumnEditor, &QWidget::customContextMenuRequested, this, &DataPage::showRoleMenu);
     installTableCopy(mColumnEditor);
     connect(mColumnEditor, &QTableWidget::currentCellChanged, this, [this](int row) { showColumnSummary(row); });
 
@@ -288,8 +295,13 @@ void DataPage::showTable()
         }
         roleBox->setToolTip(tr("What column %1 is used for").arg(QString::fromStdString(cells.name)));
         connect(roleBox, &QComboBox::activated, this, [this, column, roleBox] {
-            if (!mUpdatingEditor)
-                mState->setRole(column, static_cast<data::ColumnRole>(roleBox->currentData().toInt()));
+            if (mUpdatingEditor)
+                return;
+            // A choice in a box of the selection applies to every selected column, as spreadsheets do.
+            std::vector<std::size_t> columns = selectedColumns();
+            if (std::find(columns.begin(), columns.end(), column) == columns.end())
+                columns = {column};
+            setRoleOf(columns, static_cast<data::ColumnRole>(roleBox->currentData().toInt()));
         });
         mColumnEditor->setCellWidget(row, RoleColumn, roleBox);
     }
@@ -319,6 +331,50 @@ void DataPage::showRoles()
     mUpdatingEditor = false;
     showTargetHistogram();
     showColumnSummary(mColumnEditor->currentRow());
+}
+
+std::vector<std::size_t> DataPage::selectedColumns() const
+{
+    std::vector<std::size_t> columns;
+    for (const QModelIndex &index : mColumnEditor->selectionModel()->selectedRows())
+        columns.push_back(static_cast<std::size_t>(index.row()));
+    std::sort(columns.begin(), columns.end());
+    return columns;
+}
+
+void DataPage::setRoleOf(const std::vector<std::size_t> &columns, data::ColumnRole role)
+{
+    mState->setRoleOfColumns(columns, role);
+    // A box whose column could not take the role shows the role it kept.
+    showRoles();
+}
+
+void DataPage::showRoleMenu(const QPoint &position)
+{
+    const auto table = mState->table();
+    const std::vector<std::size_t> columns = selectedColumns();
+    if (!table || columns.empty())
+        return;
+    QMenu menu(this);
+    menu.addSection(columns.size() == 1 ? tr("Role of %1").arg(QString::fromStdString(table->column(columns[0]).name))
+                                        : tr("Role of %n selected columns", nullptr, static_cast<int>(columns.size())));
+    for (const auto role :
+         {data::ColumnRole::Feature, data::ColumnRole::Target, data::ColumnRole::Sequence, data::ColumnRole::Ignored}) {
+        QAction *action = menu.addAction(qtText(data::columnRoleName(role)));
+        action->setObjectName(QStringLiteral("setRole_%1").arg(qtText(data::columnRoleName(role))));
+        action->setToolTip(roleHelp(role));
+        // Enabled only where it changes something allowed: one target and one sequence column,
+        // and only for columns whose type can take the role.
+        const bool singular = role == data::ColumnRole::Target || role == data::ColumnRole::Sequence;
+        bool anyAllowed = false;
+        for (const std::size_t column : columns) {
+            const auto allowed = data::allowedRoles(table->column(column));
+            anyAllowed = anyAllowed || std::find(allowed.begin(), allowed.end(), role) != allowed.end();
+        }
+        action->setEnabled(anyAllowed && (!singular || columns.size() == 1));
+        connect(action, &QAction::triggered, this, [this, columns, role] { setRoleOf(columns, role); });
+    }
+    menu.exec(mColumnEditor->viewport()->mapToGlobal(position));
 }
 
 void DataPage::showColumnSummary(int row)

@@ -3,18 +3,22 @@
 #include <QFutureWatcher>
 #include <QWidget>
 
+#include <cstddef>
 #include <memory>
+#include <vector>
 
 class QComboBox;
 class QCustomPlot;
 class QLabel;
+class QPoint;
 class QProgressBar;
 class QTableView;
 class QTableWidget;
 
 namespace gpumem::data {
 class Table;
-}
+enum class ColumnRole;
+} // namespace gpumem::data
 
 namespace gpumem::ui {
 
@@ -53,6 +57,10 @@ class DataPage : public QWidget
     void showTable();
     void showRoles();
     void showColumnSummary(int column);
+    // The rows selected in the column editor, which are the table's column indices, in order.
+    std::vector<std::size_t> selectedColumns() const;
+    void setRoleOf(const std::vector<std::size_t> &columns, data::ColumnRole role);
+    void showRoleMenu(const QPoint &position);
     void showTargetHistogram();
     void showError(const QString &message);
 

@@ -1,8 +1,26 @@
 #include "ui/WorkbenchState.h"
 
+#include "data/ColumnRoles.h"
+#include "data/Table.h"
 #include "models/NeuralNetworkHyperparameters.h"
 
+#include <algorithm>
+
 namespace gpumem::ui {
+
+namespace {
+
+// The role a column falls back to when another column takes its target or sequence role:
+// a feature where its type allows, otherwise (a layer-sequence column) ignored.
+data::ColumnRole demotedRole(const data::Column &column)
+{
+    const auto allowed = data::allowedRoles(column);
+    return std::find(allowed.begin(), allowed.end(), data::ColumnRole::Feature) != allowed.end()
+               ? data::ColumnRole::Feature
+               : data::ColumnRole::Ignored;
+}
+
+} // namespace
 
 WorkbenchState::WorkbenchState(QObject *parent)
     : QObject(parent)
@@ -29,13 +47,30 @@ void WorkbenchState::setTable(std::shared_ptr<const data::Table> table, const QS
 
 void WorkbenchState::setRole(std::size_t column, data::ColumnRole role)
 {
-    if (column >= mRoles.size() || mRoles[column] == role)
+    setRoleOfColumns({column}, role);
+}
+
+void WorkbenchState::setRoleOfColumns(const std::vector<std::size_t> &columns, data::ColumnRole role)
+{
+    const bool singular = role == data::ColumnRole::Target || role == data::ColumnRole::Sequence;
+    if (!mTable || columns.empty() || (singular && columns.size() != 1))
         return;
-    if (role == data::ColumnRole::Target || role == data::ColumnRole::Sequence)
-        for (auto &other : mRoles)
-            if (other == role)
-                other = data::ColumnRole::Feature;
-    mRoles[column] = role;
+    std::vector<data::ColumnRole> roles = mRoles;
+    for (const std::size_t column : columns) {
+        if (column >= roles.size() || column >= mTable->columnCount())
+            continue;
+        const auto allowed = data::allowedRoles(mTable->column(column));
+        if (std::find(allowed.begin(), allowed.end(), role) == allowed.end())
+            continue;
+        if (singular)
+            for (std::size_t other = 0; other < roles.size(); ++other)
+                if (roles[other] == role)
+                    roles[other] = demotedRole(mTable->column(other));
+        roles[column] = role;
+    }
+    if (roles == mRoles)
+        return;
+    mRoles = std::move(roles);
     Q_EMIT rolesChanged();
 }
 

@@ -33,9 +33,14 @@ class WorkbenchState : public QObject
     void setTable(std::shared_ptr<const data::Table> table, const QString &path);
 
     const std::vector<data::ColumnRole> &roles() const { return mRoles; }
-    // Sets one column's role; making a column the target (or the sequence) turns the
-    // previous one into a feature, since a dataset has one of each.
+    // Sets one column's role, as setRoleOfColumns({column}, role) does; making a column
+    // the target (or the sequence) turns the previous one into a feature (a sequence
+    // column into an ignored one), since a dataset has one of each.
     void setRole(std::size_t column, data::ColumnRole role);
+    // Gives role to every column listed, with one rolesChanged(). The target and the
+    // sequence name one column each, so for those only a single column is accepted;
+    // columns whose type cannot take the role (data::allowedRoles) keep theirs.
+    void setRoleOfColumns(const std::vector<std::size_t> &columns, data::ColumnRole role);
     // Replaces every role (e.g. from a project file); the size must match the table.
     void setRoles(const std::vector<data::ColumnRole> &roles);
     // The roles as the command line would request them (--target, --features, …).

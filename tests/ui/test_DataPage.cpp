@@ -5,12 +5,17 @@
 #include "ui/TableCopy.h"
 #include "ui/WorkbenchState.h"
 
+#include <QAction>
+#include <QApplication>
 #include <QComboBox>
+#include <QItemSelectionModel>
 #include <QLabel>
+#include <QMenu>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTest>
+#include <QTimer>
 
 using gpumem::data::ColumnRole;
 
@@ -81,6 +86,70 @@ class TestDataPage : public QObject
         QCOMPARE(state.roles()[4], ColumnRole::Feature);
         auto *memoryRole = page.findChild<QComboBox *>(QStringLiteral("role_memory_mib"));
         QCOMPARE(memoryRole->currentText(), QStringLiteral("feature"));
+    }
+
+    void givesSeveralSelectedColumnsARoleAtOnce()
+    {
+        gpumem::ui::WorkbenchState state;
+        gpumem::ui::DataPage page(&state);
+        page.show();
+        QVERIFY(load(page, gpumem::tests::testDataPath("jobs.csv")));
+        auto *editor = page.findChild<QTableWidget *>(QStringLiteral("columnEditor"));
+        // Rows 1 and 2 of the editor: batch (numeric) and optimizer (categorical).
+        editor->clearSelection();
+        editor->selectionModel()->select(editor->model()->index(1, 0),
+                                         QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        editor->selectionModel()->select(editor->model()->index(2, 0),
+                                         QItemSelectionModel::Select | QItemSelectionModel::Rows);
+
+        // Choosing a role in one box of the selection gives it to both columns.
+        auto *batchRole = page.findChild<QComboBox *>(QStringLiteral("role_batch"));
+        const int ignored = batchRole->findText(QStringLiteral("ignored"));
+        batchRole->setCurrentIndex(ignored);
+        Q_EMIT batchRole->activated(ignored);
+        QCOMPARE(state.roles()[1], ColumnRole::Ignored);
+        QCOMPARE(state.roles()[2], ColumnRole::Ignored);
+        QCOMPARE(page.findChild<QComboBox *>(QStringLiteral("role_optimizer"))->currentText(),
+                 QStringLiteral("ignored"));
+        QCOMPARE(state.targetName(), std::string("memory_mib"));
+
+        // The context menu offers the roles two columns can share: features yes, one target no.
+        bool targetEnabled = true;
+        bool menuShown = false;
+        QTimer::singleShot(0, &page, [&] {
+            auto *menu = qobject_cast<QMenu *>(QApplication::activePopupWidget());
+            if (!menu)
+                return;
+            menuShown = true;
+            auto *target = menu->findChild<QAction *>(QStringLiteral("setRole_target"));
+            targetEnabled = target && target->isEnabled();
+            if (auto *feature = menu->findChild<QAction *>(QStringLiteral("setRole_feature")))
+                feature->trigger();
+            menu->close();
+        });
+        Q_EMIT editor->customContextMenuRequested(editor->visualItemRect(editor->item(1, 0)).center());
+        QVERIFY(menuShown);
+        QVERIFY(!targetEnabled);
+        QCOMPARE(state.roles()[1], ColumnRole::Feature);
+        QCOMPARE(state.roles()[2], ColumnRole::Feature);
+    }
+
+    void rolesATypeCannotTakeAreRefusedForThatColumnOnly()
+    {
+        gpumem::ui::WorkbenchState state;
+        gpumem::ui::DataPage page(&state);
+        QVERIFY(load(page, gpumem::tests::testDataPath("jobs.csv")));
+        const auto before = state.roles();
+        // batch is numeric: it can never be the layer-sequence column, even when asked directly.
+        state.setRoleOfColumns({1}, ColumnRole::Sequence);
+        QCOMPARE(state.roles(), before);
+        // Two columns cannot both be the target.
+        state.setRoleOfColumns({1, 2}, ColumnRole::Target);
+        QCOMPARE(state.roles(), before);
+        // Where one column of the selection cannot take a role, the others still do.
+        state.setRoleOfColumns({0, 1}, ColumnRole::Feature);
+        QCOMPARE(state.roles()[0], ColumnRole::Feature);
+        QCOMPARE(state.roles()[1], ColumnRole::Feature);
     }
 
     void showsSummaryAndTargetHistogram()
