@@ -1,6 +1,7 @@
 #include "evaluation/Experiment.h"
 
 #include "calibration/Coverage.h"
+#include "evaluation/WeightedProgress.h"
 #include "io/InputError.h"
 #include "models/RegressorRegistry.h"
 #include "runtime/ParallelFor.h"
@@ -12,6 +13,7 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -54,11 +56,14 @@ std::string failureLine(const std::exception &error)
 class FitProgressForwarder final : public training::TrainingObserver
 {
   public:
-    FitProgressForwarder(ExperimentObserver *observer, std::mutex &mutex, std::string model, int fold)
+    // advanced(share, elapsedSeconds) hears how far the fit has come, under the same lock.
+    FitProgressForwarder(ExperimentObserver *observer, std::mutex &mutex, std::string model, int fold,
+                         std::function<void(double, double)> advanced)
         : mObserver(observer)
         , mMutex(mutex)
         , mModel(std::move(model))
         , mFold(fold)
+        , mAdvanced(std::move(advanced))
     {
     }
 
@@ -66,12 +71,19 @@ class FitProgressForwarder final : public training::TrainingObserver
     {
         const std::lock_guard lock(mMutex);
         mObserver->batchFinished(mModel, mFold, progress);
+        const double total = static_cast<double>(progress.epochs) * static_cast<double>(progress.batches);
+        const double done = static_cast<double>(progress.epoch - 1) * static_cast<double>(progress.batches) +
+                            static_cast<double>(progress.batch);
+        if (total > 0.0)
+            mAdvanced(done / total, progress.elapsedSeconds);
     }
 
     void epochFinished(const training::EpochProgress &progress) override
     {
         const std::lock_guard lock(mMutex);
         mObserver->epochFinished(mModel, mFold, progress);
+        if (progress.epochs > 0)
+            mAdvanced(static_cast<double>(progress.epoch) / progress.epochs, progress.elapsedSeconds);
     }
 
   private:
@@ -79,7 +91,13 @@ class FitProgressForwarder final : public training::TrainingObserver
     std::mutex &mMutex;
     std::string mModel;
     int mFold;
+    std::function<void(double, double)> mAdvanced;
 };
+
+// The smallest change of the overall share worth an observer call: a tenth of a
+// percent is below what a progress bar shows, and keeps a fast model's thousands
+// of batches from flooding the observer.
+constexpr double visibleProgressStep = 0.001;
 
 template <typename Field> RegressionMetrics combine(const std::vector<FoldResult> &folds, Field field)
 {
@@ -278,8 +296,17 @@ ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSet
     // with the experiment's seed and writes only its own slots, so the number
     // of workers cannot change any result.
     const std::size_t jobCount = settings.models.size() * static_cast<std::size_t>(foldCount);
-    std::mutex observerMutex; // serialises observer calls and guards finishedJobs and failureOf
-    std::size_t finishedJobs = 0;
+    std::mutex observerMutex; // serialises observer calls and guards failureOf, progress and reportedShare
+    WeightedProgress progress(settings.models.size(), foldCount);
+    double reportedShare = -1.0;
+    // Called under observerMutex: progress is throttled here, at its source.
+    const auto reportProgress = [&] {
+        const double share = progress.share();
+        if (observer && (share - reportedShare >= visibleProgressStep || (share >= 1.0 && reportedShare < 1.0))) {
+            reportedShare = share;
+            observer->progressChanged(share);
+        }
+    };
     std::vector<std::string> failureOf(settings.models.size()); // per model: why it failed, or empty
     std::vector<std::vector<std::string>> fitWarnings(jobCount);
     std::vector<char> fitFinished(jobCount, 0); // each job writes only its own slot
@@ -304,7 +331,11 @@ ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSet
         foldResult.fold = fold;
         std::unique_ptr<FitProgressForwarder> forwarder;
         if (observer)
-            forwarder = std::make_unique<FitProgressForwarder>(observer, observerMutex, spec.name, fold);
+            forwarder = std::make_unique<FitProgressForwarder>(observer, observerMutex, spec.name, fold,
+                                                               [&, m, fold](double share, double elapsed) {
+                                                                   progress.fitAdvanced(m, fold, share, elapsed);
+                                                                   reportProgress();
+                                                               });
         const auto fitStart = Clock::now();
         std::optional<calibration::CalibratedFit> calibrated;
         training::TrainingResult training;
@@ -343,11 +374,10 @@ ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSet
         model.folds[static_cast<std::size_t>(fold)] = foldResult;
         fitFinished[job] = 1;
         const std::lock_guard lock(observerMutex);
-        ++finishedJobs;
-        if (observer) {
+        progress.fitFinished(m, fold, foldResult.trainSeconds + foldResult.predictSeconds);
+        if (observer)
             observer->foldFinished(spec.name, foldResult);
-            observer->progressChanged(static_cast<double>(finishedJobs) / static_cast<double>(jobCount));
-        }
+        reportProgress();
     };
 
     const auto runOrRecord = [&](std::size_t job) {
@@ -372,6 +402,8 @@ ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSet
             const std::lock_guard lock(observerMutex);
             if (failureOf[m].empty())
                 failureOf[m] = failureLine(error);
+            progress.modelAbandoned(m);
+            reportProgress();
         }
     };
     runtime::parallelFor(jobCount, settings.parallelFits, runOrRecord, [&] { return sharedControl.isCancelled(); });

@@ -141,7 +141,8 @@ class ExperimentObserver
     virtual void epochFinished(const std::string & /*model*/, int /*fold*/, const training::EpochProgress &) {}
     virtual void foldFinished(const std::string & /*model*/, const FoldResult &) {}
     virtual void modelFinished(const ModelResult &) {}
-    // The share (0..1) of all fits finished, after each fit.
+    // The share (0..1) of the experiment's work done, weighted by each fit's expected
+    // time (see WeightedProgress); called only when it has moved by a visible step.
     virtual void progressChanged(double /*fraction*/) {}
 };
 
