@@ -6,6 +6,7 @@
 #include "runtime/LibraryVersions.h"
 #include "runtime/ThreadSettings.h"
 #include "ui/ChartExport.h"
+#include "ui/ChartFonts.h"
 #include "ui/ComparisonCharts.h"
 #include "ui/CoverageBox.h"
 #include "ui/MetricsTableModel.h"
@@ -15,6 +16,7 @@
 #include "ui/WorkbenchState.h"
 #include "ui/WorstRowsModel.h"
 
+#include <QApplication>
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
@@ -494,6 +496,8 @@ void ComparePage::clearCharts()
 
 QChartView *ComparePage::addChart(QChart *chart, QGridLayout *grid, int index, int columns, const QString &name)
 {
+    // A chart takes its text sizes from the application font, so it follows View ▸ Large font.
+    applyChartFonts(chart, QApplication::font());
     auto *view = new QChartView(chart);
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumSize(330, 280);

@@ -106,7 +106,7 @@ DataPage::DataPage(WorkbenchState *state, QWidget *parent)
     mView->setToolTip(tr("The loaded rows. Red cells are missing or invalid; the target column is tinted blue."));
     // Fixed row heights let the view skip measuring rows, which keeps a million rows smooth.
     mView->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    mView->verticalHeader()->setDefaultSectionSize(mView->fontMetrics().height() + 6);
+    fitRowHeightToFont();
     mView->horizontalHeader()->setDefaultSectionSize(140);
     mView->setSelectionBehavior(QAbstractItemView::SelectItems);
     installTableCopy(mView);
@@ -331,6 +331,19 @@ void DataPage::showRoles()
     mUpdatingEditor = false;
     showTargetHistogram();
     showColumnSummary(mColumnEditor->currentRow());
+}
+
+void DataPage::fitRowHeightToFont()
+{
+    mView->verticalHeader()->setDefaultSectionSize(mView->fontMetrics().height() + 6);
+}
+
+void DataPage::changeEvent(QEvent *event)
+{
+    // The rows have a fixed height (see the constructor), so a larger font (View ▸ Large font) needs taller rows.
+    if (event->type() == QEvent::FontChange)
+        fitRowHeightToFont();
+    QWidget::changeEvent(event);
 }
 
 std::vector<std::size_t> DataPage::selectedColumns() const

@@ -8,6 +8,7 @@
 #include <vector>
 
 class QComboBox;
+class QEvent;
 class QCustomPlot;
 class QLabel;
 class QPoint;
@@ -46,6 +47,9 @@ class DataPage : public QWidget
   Q_SIGNALS:
     void loadFinished(bool succeeded, const QString &path);
 
+  protected:
+    void changeEvent(QEvent *event) override;
+
   private:
     struct LoadOutcome
     {
@@ -61,6 +65,7 @@ class DataPage : public QWidget
     std::vector<std::size_t> selectedColumns() const;
     void setRoleOf(const std::vector<std::size_t> &columns, data::ColumnRole role);
     void showRoleMenu(const QPoint &position);
+    void fitRowHeightToFont();
     void showTargetHistogram();
     void showError(const QString &message);
 

@@ -2,6 +2,7 @@
 
 #include "runtime/LibraryVersions.h"
 #include "ui/BuiltInDatasets.h"
+#include "ui/ChartFonts.h"
 #include "ui/ComparePage.h"
 #include "ui/DataPage.h"
 #include "ui/HelpText.h"
@@ -359,6 +360,8 @@ void MainWindow::setLargeFont(bool large)
             font.setPixelSize(static_cast<int>(font.pixelSize() * largeFontScale));
     }
     QApplication::setFont(font);
+    // Widgets follow the application font by themselves; charts keep the fonts they were made with.
+    applyChartFontsBelow(this, font);
     QSettings().setValue(largeFontKey, large);
     if (auto *action = findChild<QAction *>(QStringLiteral("largeFontAction")); action && action->isChecked() != large)
         action->setChecked(large);

@@ -6,6 +6,7 @@
 #include "ui/WorkbenchState.h"
 
 #include <QAbstractBarSeries>
+#include <QApplication>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
@@ -70,6 +71,10 @@ class TestComparePage : public QObject
         QCOMPARE(page.chartViews().size(), static_cast<std::size_t>(5 + 2 * models.size()));
         QChart *rmse = page.findChild<QChartView *>(QStringLiteral("chart_rmse"))->chart();
         QVERIFY(rmse->title().contains(QStringLiteral("lower is better")));
+        // Chart text is sized from the application font (which View ▸ Large font scales): axis titles at it.
+        QVERIFY(!rmse->axes().isEmpty());
+        QCOMPARE(rmse->axes().front()->titleFont().pointSizeF(), QApplication::font().pointSizeF());
+        QVERIFY(rmse->titleFont().pointSizeF() > QApplication::font().pointSizeF());
         auto *bars = qobject_cast<QAbstractBarSeries *>(rmse->series().front());
         QVERIFY(bars);
         QCOMPARE(bars->barSets().front()->count(), models.size());

@@ -2,6 +2,7 @@
 #include "ui/BuiltInDatasets.h"
 #include "ui/DataPage.h"
 #include "ui/MainWindow.h"
+#include "ui/QCustomPlotInclude.h"
 #include "ui/TrainingPage.h"
 #include "ui/WorkbenchState.h"
 
@@ -58,8 +59,16 @@ class TestMainWindow : public QObject
             QVERIFY(QTest::qWaitForWindowExposed(&window));
             window.resize(900, 650);
             window.pages()->setCurrentIndex(2);
+            auto *plot = window.findChild<QCustomPlot *>();
+            QVERIFY(plot);
+            const double tickSize = plot->xAxis->tickLabelFont().pointSizeF();
+            const double labelSize = plot->xAxis->labelFont().pointSizeF();
             window.setLargeFont(true);
             QVERIFY(QApplication::font().pointSizeF() > normal.pointSizeF());
+            // Charts follow the large font too: their axis labels and tick numbers grow by the same factor.
+            QCOMPARE(plot->xAxis->labelFont().pointSizeF(), normal.pointSizeF() * 1.5);
+            QVERIFY(plot->xAxis->tickLabelFont().pointSizeF() > tickSize);
+            QVERIFY(plot->xAxis->labelFont().pointSizeF() > labelSize);
             window.close();
         }
         {
