@@ -17,9 +17,12 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeySequence>
 #include <QLabel>
 #include <QMenu>
+#include <QMetaObject>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QTableView>
@@ -75,6 +78,7 @@ DataPage::DataPage(WorkbenchState *state, QWidget *parent)
     , mSummary(new QLabel(this))
     , mBadCells(new QComboBox(this))
     , mBusy(new QProgressBar(this))
+    , mCancelLoad(new QPushButton(tr("Cancel"), this))
     , mHistogram(new QCustomPlot(this))
 {
     setObjectName(QStringLiteral("dataPage"));
@@ -96,10 +100,17 @@ DataPage::DataPage(WorkbenchState *state, QWidget *parent)
     connect(mBadCells, &QComboBox::currentIndexChanged, this,
             [this] { mState->setBadCellPolicy(static_cast<data::BadCellPolicy>(mBadCells->currentData().toInt())); });
 
-    mBusy->setRange(0, 0);
+    mBusy->setObjectName(QStringLiteral("loadProgress"));
+    mBusy->setRange(0, 1000);
     mBusy->setMaximumWidth(160);
-    mBusy->setToolTip(tr("Loading the file in the background"));
+    mBusy->setTextVisible(false);
+    mBusy->setToolTip(tr("Loading the file in the background (it is read twice: types first, then values)"));
     mBusy->hide();
+    mCancelLoad->setObjectName(QStringLiteral("cancelLoad"));
+    mCancelLoad->setToolTip(tr("Stop loading; the data on show stays (Esc)"));
+    mCancelLoad->setShortcut(QKeySequence(Qt::Key_Escape));
+    mCancelLoad->hide();
+    connect(mCancelLoad, &QPushButton::clicked, this, &DataPage::cancelLoading);
 
     mView->setObjectName(QStringLiteral("dataTable"));
     mView->setModel(mModel);
@@ -145,6 +156,7 @@ DataPage::DataPage(WorkbenchState *state, QWidget *parent)
     auto *top = new QHBoxLayout;
     top->addWidget(mInfo, 1);
     top->addWidget(mBusy);
+    top->addWidget(mCancelLoad);
     top->addWidget(new QLabel(tr("Bad cells:"), this));
     top->addWidget(mBadCells);
 
@@ -177,6 +189,7 @@ DataPage::DataPage(WorkbenchState *state, QWidget *parent)
 DataPage::~DataPage()
 {
     // The load owns only its own data; waiting keeps the watcher from outliving the page's slot.
+    mLoadCancel->store(true);
     mLoader.waitForFinished();
 }
 
@@ -185,13 +198,25 @@ void DataPage::openFile(const QString &path)
     if (mLoader.isRunning())
         return;
     mLoadingPath = path;
+    mBusy->setValue(0);
     mBusy->show();
+    mCancelLoad->show();
     mInfo->setText(tr("Loading %1 …").arg(QFileInfo(path).fileName()));
     const std::string file = coreText(path);
-    mLoader.setFuture(QtConcurrent::run([file]() {
+    // A fresh flag per load: a cancelled load's flag must not stop the next one.
+    mLoadCancel = std::make_shared<std::atomic_bool>(false);
+    data::TableLoadMonitor monitor;
+    monitor.cancel = mLoadCancel.get();
+    monitor.progressed = [this](double share) {
+        // Core reports in 1% steps, so this queues at most a hundred updates; the context
+        // object drops them if the page is gone.
+        QMetaObject::invokeMethod(
+            this, [this, share] { mBusy->setValue(static_cast<int>(1000.0 * share)); }, Qt::QueuedConnection);
+    };
+    mLoader.setFuture(QtConcurrent::run([file, monitor, keepAlive = mLoadCancel]() {
         LoadOutcome outcome;
         try {
-            auto table = std::make_shared<const data::Table>(data::loadTable(file));
+            auto table = std::make_shared<const data::Table>(data::loadTable(file, {}, monitor));
             // The roles WorkbenchState::setTable will infer (defaults and the most likely
             // target) are checked here, off the GUI thread: a file that leaves no feature
             // column ("x,y" of text, or only the target) becomes a load error instead of
@@ -202,6 +227,8 @@ void DataPage::openFile(const QString &path)
                 request.target = candidates.front();
             data::assignRoles(*table, request);
             outcome.table = std::move(table);
+        } catch (const data::LoadCancelled &) {
+            outcome.cancelled = true;
         } catch (const std::exception &error) {
             // io::InputError's message is already one line naming file:line:column.
             outcome.error = QString::fromStdString(error.what());
@@ -220,10 +247,26 @@ QString DataPage::errorText() const
     return mError->isVisible() || !mError->text().isEmpty() ? mError->text() : QString();
 }
 
+void DataPage::cancelLoading()
+{
+    if (mLoader.isRunning())
+        mLoadCancel->store(true);
+}
+
 void DataPage::finishLoading()
 {
     mBusy->hide();
+    mCancelLoad->hide();
     const LoadOutcome outcome = mLoader.result();
+    if (outcome.cancelled) {
+        // Nothing changed: the data on show (if any) stays, without an error.
+        if (mState->table())
+            showTable();
+        else
+            mInfo->setText(tr("Loading %1 was cancelled.").arg(QFileInfo(mLoadingPath).fileName()));
+        Q_EMIT loadFinished(false, mLoadingPath);
+        return;
+    }
     if (!outcome.table) {
         showError(outcome.error);
         if (mState->table())

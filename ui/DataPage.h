@@ -3,6 +3,7 @@
 #include <QFutureWatcher>
 #include <QWidget>
 
+#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <vector>
@@ -13,6 +14,7 @@ class QCustomPlot;
 class QLabel;
 class QPoint;
 class QProgressBar;
+class QPushButton;
 class QTableView;
 class QTableWidget;
 
@@ -41,6 +43,8 @@ class DataPage : public QWidget
     // Starts loading path in the background; loadFinished() tells the outcome.
     void openFile(const QString &path);
     bool isLoading() const;
+    // Stops a running load; the data on show stays and loadFinished(false, …) follows.
+    void cancelLoading();
     // The message of the last failed load, or an empty string.
     QString errorText() const;
 
@@ -55,6 +59,7 @@ class DataPage : public QWidget
     {
         std::shared_ptr<const data::Table> table;
         QString error;
+        bool cancelled = false;
     };
 
     void finishLoading();
@@ -78,9 +83,12 @@ class DataPage : public QWidget
     QLabel *mSummary;
     QComboBox *mBadCells;
     QProgressBar *mBusy;
+    QPushButton *mCancelLoad;
     QCustomPlot *mHistogram;
     QFutureWatcher<LoadOutcome> mLoader;
     QString mLoadingPath;
+    // The running load's cancel flag, shared with it so it outlives a page deleted mid-load.
+    std::shared_ptr<std::atomic_bool> mLoadCancel = std::make_shared<std::atomic_bool>(false);
     bool mUpdatingEditor = false;
 };
 

@@ -116,6 +116,7 @@ bool CsvReader::refill()
     if (mInputExhausted)
         return false;
     // Keep the unread tail; the buffer is only refilled once it is consumed, so the tail is empty.
+    mBytesBeforeBuffer += mEnd;
     mIn.read(mBuffer.data(), static_cast<std::streamsize>(mBuffer.size()));
     mEnd = static_cast<std::size_t>(mIn.gcount());
     mPosition = 0;

@@ -32,6 +32,8 @@ class CsvReader
 
     // The 1-based line on which the most recently read record starts.
     std::int64_t recordLine() const { return mRecordLine; }
+    // How many bytes of the input the records read so far have consumed.
+    std::uint64_t bytesConsumed() const { return mBytesBeforeBuffer + mPosition; }
 
     char delimiter() const { return mDelimiter; }
     const std::string &sourceName() const { return mSourceName; }
@@ -51,6 +53,7 @@ class CsvReader
     std::vector<char> mBuffer;
     std::size_t mPosition = 0;
     std::size_t mEnd = 0;
+    std::uint64_t mBytesBeforeBuffer = 0; // input bytes of the buffers read before this one
     bool mInputExhausted = false;
     std::int64_t mLine = 1;
     std::int64_t mRecordLine = 0;

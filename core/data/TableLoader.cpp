@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -209,10 +210,13 @@ std::string columnLabel(const std::string &name)
 class TwoPassLoader
 {
   public:
-    TwoPassLoader(StreamOpener open, std::string source, const TableLoadOptions &options)
+    TwoPassLoader(StreamOpener open, std::string source, const TableLoadOptions &options,
+                  const TableLoadMonitor &monitor, std::uint64_t totalBytes)
         : mOpen(std::move(open))
         , mSource(std::move(source))
         , mOptions(options)
+        , mMonitor(monitor)
+        , mTotalBytes(totalBytes)
     {
     }
 
@@ -233,6 +237,7 @@ class TwoPassLoader
         mCommaPossible = mOptions.decimalComma.value_or(mDelimiter == ';');
         std::vector<std::string> fields;
         while (reader.readRecord(fields)) {
+            noteRecord(reader, 0);
             checkFieldCount(reader, fields, mHeader.size());
             ++mRowCount;
             for (std::size_t i = 0; i < fields.size(); ++i)
@@ -309,6 +314,7 @@ class TwoPassLoader
         std::vector<std::int64_t> rowLines;
         rowLines.reserve(mRowCount);
         while (reader.readRecord(fields)) {
+            noteRecord(reader, 1);
             checkFieldCount(reader, fields, mHeader.size());
             rowLines.push_back(reader.recordLine());
             for (std::size_t i = 0; i < fields.size(); ++i)
@@ -316,11 +322,32 @@ class TwoPassLoader
         }
         if (rowLines.size() != mRowCount)
             throw io::InputError(mSource, 0, 0, "the file changed while it was being read");
+        if (mMonitor.progressed && mReportedShare < 1.0)
+            mMonitor.progressed(1.0);
         for (Column &column : columns)
             if (column.type == ColumnType::Categorical)
                 column.type = textColumnType(column, mOptions.categoricalLimit);
         return Table(mSource, mDelimiter, std::move(columns), std::move(rowLines), mDecimalComma);
     }
+
+    // Called after each record of pass 0 (profiling) or 1 (storing): honours a cancel
+    // and reports progress in visible steps, so a million rows make a hundred calls.
+    void noteRecord(const CsvReader &reader, int pass)
+    {
+        if (mMonitor.cancel && mMonitor.cancel->load(std::memory_order_relaxed))
+            throw LoadCancelled();
+        if (!mMonitor.progressed || mTotalBytes == 0)
+            return;
+        const double withinPass =
+            std::min(1.0, static_cast<double>(reader.bytesConsumed()) / static_cast<double>(mTotalBytes));
+        const double share = (pass + withinPass) / 2.0;
+        if (share - mReportedShare >= visibleLoadStep) {
+            mReportedShare = share;
+            mMonitor.progressed(share);
+        }
+    }
+
+    static constexpr double visibleLoadStep = 0.01;
 
     void reserveStorage(Column &column, const ColumnProfile &profile) const
     {
@@ -434,6 +461,9 @@ class TwoPassLoader
     StreamOpener mOpen;
     std::string mSource;
     TableLoadOptions mOptions;
+    TableLoadMonitor mMonitor;
+    std::uint64_t mTotalBytes; // of one pass; 0 when unknown
+    double mReportedShare = 0.0;
     char mDelimiter = ',';
     bool mCommaPossible = false;
     bool mDecimalComma = false;
@@ -448,7 +478,7 @@ class TwoPassLoader
 
 } // namespace
 
-Table loadTable(const std::string &path, const TableLoadOptions &options)
+Table loadTable(const std::string &path, const TableLoadOptions &options, const TableLoadMonitor &monitor)
 {
     auto open = [path]() -> std::unique_ptr<std::istream> {
         // The file is read twice and must not be endless: a device such as /dev/zero
@@ -464,13 +494,15 @@ Table loadTable(const std::string &path, const TableLoadOptions &options)
             throw io::InputError(path, 0, 0, "cannot open the file for reading");
         return file;
     };
-    return TwoPassLoader(open, path, options).load();
+    std::error_code sizeError;
+    const std::uintmax_t size = std::filesystem::file_size(path, sizeError);
+    return TwoPassLoader(open, path, options, monitor, sizeError ? 0 : static_cast<std::uint64_t>(size)).load();
 }
 
 Table loadTableFromText(const std::string &text, const std::string &sourceName, const TableLoadOptions &options)
 {
     auto open = [&text]() -> std::unique_ptr<std::istream> { return std::make_unique<std::istringstream>(text); };
-    return TwoPassLoader(open, sourceName, options).load();
+    return TwoPassLoader(open, sourceName, options, {}, text.size()).load();
 }
 
 } // namespace gpumem::data

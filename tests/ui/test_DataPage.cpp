@@ -8,12 +8,15 @@
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QFile>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QMenu>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 
@@ -241,6 +244,40 @@ class TestDataPage : public QObject
         auto *view = page->findChild<QTableView *>(QStringLiteral("dataTable"));
         QCOMPARE(view->model()->rowCount(), 4);
         QVERIFY(window.isVisible());
+    }
+
+    void cancellingALoadKeepsTheDataOnShow()
+    {
+        gpumem::ui::WorkbenchState state;
+        gpumem::ui::DataPage page(&state);
+        page.show();
+        QVERIFY(load(page, gpumem::tests::testDataPath("jobs.csv")));
+        const auto previousTable = state.table();
+
+        // Large enough that the load is still on its first records when the cancel comes.
+        QTemporaryDir dir;
+        const QString big = dir.filePath(QStringLiteral("big.csv"));
+        {
+            QFile file(big);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            QByteArray text = "batch,optimizer,memory_mib\n";
+            for (int row = 0; row < 300000; ++row)
+                text += QByteArray::number(row % 512) + (row % 2 ? ",adam," : ",sgd,") + QByteArray::number(row) + '\n';
+            file.write(text);
+        }
+        QSignalSpy finished(&page, &gpumem::ui::DataPage::loadFinished);
+        page.openFile(big);
+        auto *cancel = page.findChild<QPushButton *>(QStringLiteral("cancelLoad"));
+        QVERIFY(cancel && cancel->isVisible());
+        cancel->click();
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(finished.at(0).at(0).toBool(), false);
+        QCOMPARE(state.table(), previousTable);
+        QVERIFY(page.errorText().isEmpty());
+        QVERIFY(!cancel->isVisible());
+        // The next load is not stopped by the last one's cancel.
+        QVERIFY(load(page, big));
+        QCOMPARE(state.table()->rowCount(), std::size_t{300000});
     }
 
     void badFileAsTheFirstFileLeavesNoData()

@@ -1,0 +1,97 @@
+// Watching and stopping a table load: progress in visible steps from 0 to 1 over
+// the file's two passes, and a cancel flag that stops it with LoadCancelled.
+#include "data/TableLoader.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+#include <atomic>
+#include <fstream>
+#include <string>
+#include <vector>
+
+using namespace gpumem;
+
+namespace {
+
+std::string writeJobs(const QTemporaryDir &dir, int rows)
+{
+    const std::string path = dir.filePath(QStringLiteral("jobs.csv")).toStdString();
+    std::ofstream out(path);
+    out << "batch,optimizer,memory_mib\n";
+    for (int row = 0; row < rows; ++row)
+        out << (row % 512) << ',' << (row % 2 ? "adam" : "sgd") << ',' << 100 + row % 977 << '\n';
+    return path;
+}
+
+} // namespace
+
+class TestTableLoadMonitor : public QObject
+{
+    Q_OBJECT
+
+  private Q_SLOTS:
+    void reportsRisingSharesInVisibleStepsToOne()
+    {
+        QTemporaryDir dir;
+        const std::string path = writeJobs(dir, 20000);
+        std::vector<double> shares;
+        data::TableLoadMonitor monitor;
+        monitor.progressed = [&](double share) { shares.push_back(share); };
+        const data::Table table = data::loadTable(path, {}, monitor);
+        QCOMPARE(table.rowCount(), std::size_t{20000});
+        QVERIFY(shares.size() >= 50); // two passes of 20,000 rows pass every 1% step
+        QVERIFY(shares.size() <= 101);
+        QCOMPARE(shares.back(), 1.0);
+        // Each report but the closing one moved by a visible step.
+        for (std::size_t i = 1; i + 1 < shares.size(); ++i)
+            QVERIFY(shares[i] - shares[i - 1] >= 0.01 - 1e-12);
+        QVERIFY(shares.back() > shares[shares.size() - 2]);
+        // The first pass (types) ends half way.
+        QVERIFY(std::any_of(shares.begin(), shares.end(), [](double share) { return share > 0.45 && share < 0.55; }));
+    }
+
+    void aSetFlagStopsTheLoad()
+    {
+        QTemporaryDir dir;
+        const std::string path = writeJobs(dir, 100);
+        std::atomic_bool cancel{true};
+        data::TableLoadMonitor monitor;
+        monitor.cancel = &cancel;
+        QVERIFY_THROWS_EXCEPTION(data::LoadCancelled, data::loadTable(path, {}, monitor));
+    }
+
+    void aCancelDuringTheSecondPassStopsItThere()
+    {
+        QTemporaryDir dir;
+        const std::string path = writeJobs(dir, 20000);
+        std::atomic_bool cancel{false};
+        double last = 0.0;
+        data::TableLoadMonitor monitor;
+        monitor.cancel = &cancel;
+        monitor.progressed = [&](double share) {
+            last = share;
+            if (share >= 0.75)
+                cancel = true;
+        };
+        QVERIFY_THROWS_EXCEPTION(data::LoadCancelled, data::loadTable(path, {}, monitor));
+        QVERIFY(last >= 0.75 && last < 0.8);
+    }
+
+    void aFlagLeftClearChangesNothing()
+    {
+        QTemporaryDir dir;
+        const std::string path = writeJobs(dir, 300);
+        std::atomic_bool cancel{false};
+        data::TableLoadMonitor monitor;
+        monitor.cancel = &cancel;
+        const data::Table watched = data::loadTable(path, {}, monitor);
+        const data::Table plain = data::loadTable(path);
+        QCOMPARE(watched.rowCount(), plain.rowCount());
+        QCOMPARE(watched.column(2).numbers, plain.column(2).numbers);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTableLoadMonitor)
+#include "test_TableLoadMonitor.moc"
