@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Accuracy of the BiGRU-optimised Transformer on the GPUMemNet MLP measurements
 # (target Max GPU Memory (MiB), sequence column Activations-Params, the five
 # utilisation columns measured during the run ignored), on a seeded 80/20 hold-out,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Scores the analytic models (formula, allocator_sim) on a CSV of jobs with a
 // seeded 80/20 hold-out (evaluation::holdOutSplit(rows, 0.2, 42)): each model is
 // calibrated on the training rows and scored on the held-out rows.

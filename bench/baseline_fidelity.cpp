@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Runs the tabular baselines on the folds of 5-fold cross-validation (seed 42)
 // of the GPUMemNet MLP data, with the features of the reference table in
 // ../shared/datasets/README.md (six numeric columns plus the one-hot activation

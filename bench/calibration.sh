@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Calibrated upper bounds on the GPUMemNet MLP measurements: every model trains
 # with --coverage 0.95 on the seeded 80/20 split that bench/accuracy.sh uses (20%
 # of the training rows set aside to calibrate, the utilisation columns measured

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Compares the calibration scores over several seeded splits.
 
   calibration_scores.py row MODEL SCORE SEED TRAIN_PREDICTIONS.csv C1=PREDICT1.csv [...]

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Summarises the calibrated upper bounds of one model on its --test-fraction rows.
 
 Reads the `gpumem train --coverage ... --predictions` file (columns prediction,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Measures loading a 1,000,000-row CSV of jobs: wall time and peak memory of
 # `gpumem inspect` (which streams the file twice and keeps only typed columns),
 # next to pandas.read_csv on the same file in the same run as the reference.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Fidelity of the tabular baselines: each of ours next to scikit-learn 1.2 /
 # xgboost 1.7 at their defaults, on the GPUMemNet MLP data with the features of
 # the reference table in ../shared/datasets/README.md (six numeric columns plus

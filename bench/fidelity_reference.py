@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Fits the scikit-learn / xgboost counterparts of gpumem's tabular baselines on
 the folds gpumem_baseline_fidelity used (OUT/folds.csv), with the same features
 (six numeric columns plus the one-hot activation function), and prints a table

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes a synthetic CSV of deep-learning jobs in the GPUMemNet layout, for load benchmarks.
 
 Each row is a random multi-layer perceptron: an identifier, depth, a layer sequence

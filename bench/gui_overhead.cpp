@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Trains through the workbench's Training page (offscreen, with the live plot)
 // and reports what the GUI costs: training throughput, the longest stall of the
 // event loop while training, and how many redraws the plot made. bench/gui_overhead.sh

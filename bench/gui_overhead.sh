@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # What the workbench's live plots cost training: `gpumem train` against the same
 # training run through the Training page (offscreen, plotting every batch), with
 # the fast preset, 1 thread, on the CPU. Runs each side RUNS times, alternating,

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The paper's comparison as a researcher would run it in Python: scikit-learn's
 decision tree, random forest, AdaBoost and ridge, xgboost, and the PyTorch
 BiGRU-optimised Transformer of reference_bigru_transformer.py, on 5 shuffled

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The whole paper comparison end to end, gpumem against Python, in one run on the
 # same data: five models plus ridge, 5-fold cross-validation, library defaults,
 # the network with the default preset at EPOCHS epochs (no validation split on

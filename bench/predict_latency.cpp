@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Measures how long a saved model takes to predict one job on the CPU, as a
 // scheduler calling it per job would: the model loaded once, then one-row
 // predictions repeated. Prints the median and 90th percentile in milliseconds.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Measures `gpumem probe` throughput: configurations per second for each family,
 # by wall clock and by CPU time (user + system), on fresh seeded runs.
 #   bench/probe_throughput.sh [COUNT]   (default 200; needs a Release build in build/release,

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The BiGRU-optimised Transformer written as a researcher would in PyTorch:
 a Dataset, a DataLoader with a padding collate function, nn.GRU(bidirectional=True)
 over packed sequences, nn.MultiheadAttention, AdamW with OneCycleLR.

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Prints one line of test metrics from the last line of `gpumem train --json`.
 Usage: gpumem train … --json | summarize_training.py LABEL"""
 import json

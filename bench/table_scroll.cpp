@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // How smooth the workbench's data table is on a large file: loads DATA.csv into
 // the Data page's model and view (offscreen), then jumps to STEPS evenly spaced
 // positions from top to bottom and renders the view at each one. Prints the load

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Training throughput of gpumem's BiGRU-optimised Transformer against the same
 # architecture in PyTorch Python (reference_bigru_transformer.py), on the same
 # data, batch size (64) and epochs, in one run, both on Debian's LibTorch 1.13.

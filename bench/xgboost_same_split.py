@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Scores XGBoost (library defaults) on the train/test split that gpumem used,
 read from the `split` column of a `gpumem train --predictions` file, with the flat
 features gpumem's tabular models see: numeric columns, one-hot activation function

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Warnings, sanitizers and compiler caching shared by every target of the project.
 
 find_program(GPUMEM_CCACHE ccache)

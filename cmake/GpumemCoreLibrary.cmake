@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # gpumem_core_library(<folder> <sources>...) declares the static library of one
 # core/ folder: gpumem_<folder> with its alias gpumem::<folder>, core/ as the
 # include root its dependants see ("data/Table.h"), and the project's warnings.

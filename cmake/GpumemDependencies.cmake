@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Finds the third-party libraries. Everything comes from Debian 12 packages
 # (packaging/install-deps.sh), or from the official LibTorch on a CUDA machine.
 

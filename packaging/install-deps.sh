@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Installs what GPU Memory Workbench needs to build, test and run on Debian 12
 # or Ubuntu, from the distribution's packages only. Idempotent: when every
 # package is present it returns at once without touching apt.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Installs the dependencies when missing, builds the Release configuration in
 # build/release (the same one tests/run-all.sh uses) and starts the workbench.
 # Arguments are passed on to gpumem-workbench.

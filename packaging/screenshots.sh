@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Saves screenshots of every workbench page into docs/screenshots/: starts the
 # app under Xvfb with --screenshot-dir, which loads a dataset, shows the model,
 # trains with the fast preset, compares the models on 3 folds and predicts.

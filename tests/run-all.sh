@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds and runs the whole test suite, as CI does:
 #   1. the Release build and every test (core and ui, offscreen),
 #   2. core and the command line again under AddressSanitizer + UndefinedBehaviorSanitizer,
@@ -23,6 +24,9 @@ step() { printf '\n==== %s ====\n' "$*"; }
 
 step "Formatting (.clang-format)"
 git ls-files '*.cpp' '*.h' | xargs clang-format --dry-run --Werror
+
+step "Licence line (SPDX) in every source file"
+/usr/bin/python3 packaging/spdx-headers.py
 
 step "Release build and tests"
 cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUMEM_WARNINGS_AS_ERRORS=ON

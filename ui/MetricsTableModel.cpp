@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/MetricsTableModel.h"
 
 #include "evaluation/Ranking.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // qcustomplot.h uses Qt's `signals` and `foreach` keywords, which QT_NO_KEYWORDS

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "data/CsvReader.h"
 
 #include "data/Utf8Check.h"

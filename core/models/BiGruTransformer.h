@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // LibTorch module of the BiGRU-optimised Transformer. Include only from .cpp

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Decides how Eigen multiplies, so it must come before any Eigen header.
 #include "ModelsConfig.h"
 #ifdef GPUMEM_EIGEN_USES_BLAS

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "models/FormulaRegressor.h"
 
 #include "models/AnalyticHyperparameters.h"

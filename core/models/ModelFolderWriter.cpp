@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Writing a model folder: kept apart from ModelFolder.cpp, whose readers build
 // without LibTorch (the model-folder fuzzer links them alone).
 #include "models/ModelFolder.h"

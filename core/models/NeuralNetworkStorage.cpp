@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Saving and loading the neural regressor as a model folder:
 //   model.json            hyperparameters, schema, scalers, target transform, training summary,
 //                         the digest of weights.safetensors, library versions

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The comparison report as CSV: one row per model and fold, then a "mean" and a
 // "std" row per model, so a spreadsheet can chart any metric.
 #include "report/ComparisonReport.h"

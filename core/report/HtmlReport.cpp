@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The comparison report as one self-contained HTML page: the tables of the
 // Markdown report plus SVG charts (a bar chart per metric with fold error bars,
 // predicted against actual per model), readable offline and printable.

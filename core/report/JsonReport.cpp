@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The comparison report as JSON: the schema other tools read (docs/comparison-report.md).
 #include "report/ComparisonReport.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The comparison report as Markdown: the paper's table (one row per model; MSE,
 // RMSE, MAE and R² columns; the best value of each column in bold), then the
 // scheduler's view (under-prediction and over-allocation), timing and significance.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "models/BiGruTransformer.h"
 #include "models/EigenNetwork.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Split-conformal upper bounds: the guarantee on data with known noise, the rows
 // they calibrate on, the metrics of a bound and the stored form of a calibration.
 #include "calibration/BoundMetrics.h"

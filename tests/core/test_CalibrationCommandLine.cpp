@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `gpumem train --coverage` and `gpumem predict [--coverage]`: the calibration
 // stored with every model type, the bounds predict serves from it, and the
 // one-line refusals of bad levels and hostile stored calibrations.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "data/ColumnRoles.h"
 #include "data/JobNames.h"
 #include "data/TableLoader.h"

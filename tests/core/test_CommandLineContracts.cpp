@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "CommandLineRun.h"
 #include "cli/ArgumentParser.h"
 #include "cli/CommandLine.h"

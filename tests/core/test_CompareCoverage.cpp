@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Calibrated upper bounds in comparisons: every fold calibrates inside its own
 // training rows, the bound's metrics are recomputed independently from the
 // out-of-fold bounds, parallel fits change nothing, and without a coverage the

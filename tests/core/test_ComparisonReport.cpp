@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The report writers on a hand-built comparison: the JSON parses back with
 // every key of the documented schema, and the Markdown, CSV and HTML reports
 // hold every model with the best values marked.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "data/Dataset.h"
 #include "data/TableLoader.h"
 #include "io/InputError.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The experiment runner: identical splits for every model, metrics recomputed
 // independently from the out-of-fold predictions, determinism under parallel
 // fits, and cancellation.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Regression tests for data files that once ran the workbench out of memory,
 // produced infinite numbers or changed meaning silently. Each test
 // names the bug it pins.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Model folders are untrusted files: people share them the way they share
 // weights files. Each case below is a folder someone could hand over, and each
 // must end in exit 1 with one line naming the file, before anything is sized by

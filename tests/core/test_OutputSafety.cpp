@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // No output of gpumem may destroy what the user has: inputs, folders it did not write, device nodes.
 #include "CommandLineRun.h"
 

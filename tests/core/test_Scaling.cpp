@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "data/Standardizer.h"
 #include "data/TargetTransform.h"
 #include "io/InputError.h"

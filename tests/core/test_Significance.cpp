@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Paired tests against values derived by hand or from closed forms of Student's t.
 #include "evaluation/Significance.h"
 

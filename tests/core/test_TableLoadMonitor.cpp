@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Watching and stopping a table load: progress in visible steps from 0 to 1 over
 // the file's two passes, and a cancel flag that stops it with LoadCancelled.
 #include "data/TableLoader.h"

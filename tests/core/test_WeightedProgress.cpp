@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The experiment's overall progress, weighted by each fit's expected time: the
 // shares are checked against sums worked out by hand, and a real experiment's
 // reports are checked to rise, end at one, and come at visible steps only.

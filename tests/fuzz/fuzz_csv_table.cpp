@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Feeds arbitrary bytes through the whole table path: delimiter detection, the
 // CSV reader and its UTF-8 check, type inference (decimal comma or point,
 // mostly numeric columns), typed storage, roles, the bad-cell policy, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Feeds arbitrary bytes to the JSON reader and writes what it accepts back out.
 // Only io::InputError may come out.
 #include "io/InputError.h"

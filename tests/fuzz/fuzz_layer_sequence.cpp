@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Feeds arbitrary bytes to the layer-sequence parser and the compact column
 // that stores its result. Only LayerSequenceError and the column's
 // std::invalid_argument (inconsistent field counts) may come out.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Feeds arbitrary model folders to the model-folder readers: the bytes up to the
 // first NUL become model.json, the rest the network's weights file. Every check
 // made before a tensor is allocated runs here without LibTorch: the metadata, the

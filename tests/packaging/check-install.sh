@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Installs a build to a temporary prefix and checks that the installed programs
 # find what they need there (presets, built-in datasets), and that the desktop
 # entry and AppStream metadata validate where the validators are installed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "UiTestSupport.h"
 #include "models/RegressorRegistry.h"
 #include "ui/ChartExport.h"

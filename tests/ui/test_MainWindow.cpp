@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "UiTestSupport.h"
 #include "ui/BuiltInDatasets.h"
 #include "ui/DataPage.h"
