@@ -366,8 +366,10 @@ bool RunsPage::startSweep(const runs::SweepPlan &plan, double validationFraction
     mControl = std::make_shared<training::TrainingControl>();
     auto control = mControl;
     ProgressBridge *bridge = mBridge;
+    // Named by sweep and trial, so that the runs of two sweeps stay apart in the table.
+    const std::string prefix = "sweep " + std::to_string(++mSweepCount) + " trial ";
     mWatcher.setFuture(
-        QtConcurrent::run([this, dataset, trials, values, compute, control, bridge, validationFraction]() {
+        QtConcurrent::run([this, dataset, trials, values, compute, control, bridge, prefix, validationFraction]() {
             SweepOutcome outcome;
             try {
                 // Thread settings are per thread in LibTorch: set them on the thread that trains.
@@ -378,7 +380,7 @@ bool RunsPage::startSweep(const runs::SweepPlan &plan, double validationFraction
                         break;
                     }
                     runs::RunSettings settings;
-                    settings.name = "sweep trial " + std::to_string(trials[position].index);
+                    settings.name = prefix + std::to_string(trials[position].index);
                     settings.hyperparameters = values[position];
                     settings.compute = compute;
                     settings.validationFraction = validationFraction;

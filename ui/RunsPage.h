@@ -92,6 +92,7 @@ class RunsPage : public QWidget
     std::shared_ptr<training::TrainingControl> mControl; // shared with the sweep thread; thread-safe itself
     int mSweepTrials = 0;
     int mSweepDone = 0;
+    int mSweepCount = 0; // sweeps started on this page
 };
 
 // Returns the colour of the index-th run in overlaid charts: ten distinct hues, repeating.

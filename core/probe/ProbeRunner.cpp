@@ -329,6 +329,9 @@ ProbeSummary ProbeRunner::run(const std::function<void(const ProbeProgress &)> &
     if (mOptions.device == "cuda" && !CudaMemoryStats::available())
         throw io::InputError("--device cuda: CUDA is not available (no device, or a LibTorch without CUDA); "
                              "use --device cpu");
+    if (mOptions.shardCount == 0 || mOptions.shardIndex >= mOptions.shardCount)
+        throw io::InputError("shard " + std::to_string(mOptions.shardIndex) + " of " +
+                             std::to_string(mOptions.shardCount) + " does not exist");
     const auto started = std::chrono::steady_clock::now();
     const std::string header = joinCells(columnNames(mOptions.family));
     const std::string partialPath = mOptions.outPath + ".partial";
@@ -358,9 +361,6 @@ ProbeSummary ProbeRunner::run(const std::function<void(const ProbeProgress &)> &
     // Which configurations this run measures, and which of them an earlier
     // number of the whole list drew already (only a shard needs to look there).
     const bool sharded = mOptions.shardCount > 1;
-    if (mOptions.shardCount == 0 || mOptions.shardIndex >= mOptions.shardCount)
-        throw io::InputError("shard " + std::to_string(mOptions.shardIndex) + " of " +
-                             std::to_string(mOptions.shardCount) + " does not exist");
     std::vector<std::uint64_t> indices;
     std::vector<bool> drawnBefore;
     {
