@@ -20,6 +20,8 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <optional>
+#include <unistd.h>
 
 namespace gpumem::cli {
 
@@ -232,6 +234,7 @@ int runSweep(const std::vector<std::string> &arguments, std::ostream &out, std::
         runs::sweepDescription(plan) + "; model " + modelName + "; settings " + io::sha256Hex(shared).substr(0, 16);
 
     RunsOutput output(outPath);
+    const bool terminal = ::isatty(2) != 0;
     std::size_t done = 0;
     const runs::RunRecord *best = nullptr;
     double bestRmse = 0.0;
@@ -245,14 +248,22 @@ int runSweep(const std::vector<std::string> &arguments, std::ostream &out, std::
         settings.hyperparameters = values[position];
         settings.compute = compute;
         settings.validationFraction = testFraction;
-        runs::TrainedRun run = runs::trainRun(dataset, settings);
+        // A terminal shows the trial's progress bar; logs get one line per finished trial only.
+        std::optional<TrainingReporter> reporter;
+        if (terminal)
+            reporter.emplace(TrainingReporter::Style::ProgressBar, out, err);
+        runs::TrainedRun run = runs::trainRun(dataset, settings, reporter ? &*reporter : nullptr);
+        if (reporter)
+            reporter->finish();
         if (parsed.has("reproducible"))
             run.record.seconds = 0.0;
         output.add(runs::sweepLine(identity, trial, trials.size(), run.record));
         ++done;
         const auto &metrics = run.record.validationMetrics ? run.record.validationMetrics : run.record.trainMetrics;
         err << "trial " << trial.index << " (" << done << "/" << mine.size() << ") " << assignmentsText(trial) << ": "
-            << (metrics ? describeMetrics(*metrics) : run.record.message) << '\n';
+            << (metrics ? (run.record.validationMetrics ? "validation " : "train ") + describeMetrics(*metrics)
+                        : run.record.message)
+            << '\n';
         finished.push_back(std::move(run.record));
     }
     output.finish();
