@@ -11,6 +11,7 @@
 #include "ui/WorkbenchState.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -177,7 +178,16 @@ bool RunsPage::isSweeping() const
 
 void RunsPage::showRuns()
 {
+    // Runs are appended while a sweep goes on: the runs selected before stay selected.
+    const std::vector<std::size_t> selected = selectedRuns();
     mModel->setRuns(mState->runs());
+    {
+        const QSignalBlocker blocker(mTable->selectionModel());
+        for (const std::size_t row : selected)
+            if (row < mModel->runs().size())
+                mTable->selectionModel()->select(mSorted->mapFromSource(mModel->index(static_cast<int>(row), 0)),
+                                                 QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    }
     const QString chosen = mRelationParameter->currentText();
     {
         const QSignalBlocker blocker(mRelationParameter);

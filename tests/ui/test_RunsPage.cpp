@@ -150,6 +150,11 @@ class TestRunsPage : public QObject
         QCOMPARE(points->data()->size(), 3);
         QCOMPARE(points->data()->at(0)->key, 5.0);
         QCOMPARE(points->data()->at(0)->value, 30.0);
+
+        // A run added (as a sweep adds them) keeps the selection and the overlay.
+        state.addRun(handMadeRun("D", 7, 22.0, 0.8, 0.3));
+        QCOMPARE(table->selectionModel()->selectedRows().size(), 2);
+        QCOMPARE(page.curvesChart()->graphCount(), 4);
     }
 
     void projectFileKeepsEveryRun()
