@@ -67,6 +67,19 @@ QString pageHelp(int page)
             "the batch size — or predict a whole CSV file and save the result with the columns "
             "<code>prediction</code>, <code>actual</code> and <code>error</code>, like <code>gpumem "
             "predict</code>.</p>");
+    case 5:
+        return QObject::tr(
+            "<h2>Runs</h2>"
+            "<p>Every training of this session (and of the project file) is kept here, like TensorBoard's runs: "
+            "its hyperparameters, curves, metrics, duration and how it ended.</p>"
+            "<ul><li>Click a column header to sort; the best run per metric is highlighted (lowest error, highest "
+            "R²).</li>"
+            "<li>Select runs (Ctrl or Shift for several) to overlay their loss curves, each in its own colour; "
+            "dashed lines are the validation loss.</li>"
+            "<li><b>Sweep…</b> trains one run per combination of values (or N random ones) in the background with "
+            "the Training page's thread setting; each run holds out a share of rows for its validation RMSE, "
+            "which the right-hand chart relates to a hyperparameter. <code>gpumem sweep</code> does the same "
+            "headless.</li></ul>");
     default: return {};
     }
 }

@@ -10,7 +10,9 @@
 #include "ui/ModelPage.h"
 #include "ui/PredictPage.h"
 #include "ui/ProjectFile.h"
+#include "ui/QtText.h"
 #include "ui/ReportWriter.h"
+#include "ui/RunsPage.h"
 #include "ui/TrainingPage.h"
 #include "ui/WorkbenchState.h"
 
@@ -57,6 +59,7 @@ MainWindow::MainWindow(QWidget *parent)
     , mTrainingPage(new TrainingPage(mState, this))
     , mComparePage(new ComparePage(mState, this))
     , mPredictPage(new PredictPage(mState, mTrainingPage, this))
+    , mRunsPage(new RunsPage(mState, this))
     , mHelpDock(new QDockWidget(tr("Help"), this))
     , mHelp(new QTextBrowser(this))
 {
@@ -75,11 +78,27 @@ MainWindow::MainWindow(QWidget *parent)
     mPages->addTab(mTrainingPage, tr("&3 Training"));
     mPages->addTab(mComparePage, tr("&4 Compare"));
     mPages->addTab(mPredictPage, tr("&5 Predict"));
+    mPages->addTab(mRunsPage, tr("&6 Runs"));
     mPages->setTabToolTip(0, tr("Load a CSV of measured jobs and choose what each column is"));
     mPages->setTabToolTip(1, tr("Set the network's hyperparameters and see the architecture they build"));
     mPages->setTabToolTip(2, tr("Train the network and watch the loss live"));
     mPages->setTabToolTip(3, tr("Compare models on the same cross-validation folds"));
     mPages->setTabToolTip(4, tr("Predict the memory of new jobs with a saved model"));
+    mPages->setTabToolTip(5, tr("Every training run, sortable, with overlaid curves; hyperparameter sweeps"));
+    // Every training becomes a run; saving its model records the folder in that run.
+    connect(mTrainingPage, &TrainingPage::runRecorded, this, [this](const runs::RunRecord &run) {
+        mState->addRun(run);
+        mLastTrainingRun = mState->runs().back().name;
+    });
+    connect(mTrainingPage, &TrainingPage::modelSaved, this, [this](const QString &directory) {
+        // By name: a project opened since may have replaced the runs, and then has none of that name or another.
+        const auto &runs = mState->runs();
+        for (std::size_t index = runs.size(); index-- > 0;)
+            if (runs[index].name == mLastTrainingRun && runs[index].modelFolder.empty()) {
+                mState->setRunModelFolder(index, coreText(QFileInfo(directory).absoluteFilePath()));
+                break;
+            }
+    });
     setCentralWidget(mPages);
 
     mHelpDock->setObjectName(QStringLiteral("helpDock"));
@@ -93,8 +112,9 @@ MainWindow::MainWindow(QWidget *parent)
 
     createMenus();
     // Anything the project file holds that changes makes the project unsaved.
-    for (const auto signal : {&WorkbenchState::tableChanged, &WorkbenchState::rolesChanged,
-                              &WorkbenchState::hyperparametersChanged, &WorkbenchState::comparisonChanged})
+    for (const auto signal :
+         {&WorkbenchState::tableChanged, &WorkbenchState::rolesChanged, &WorkbenchState::hyperparametersChanged,
+          &WorkbenchState::comparisonChanged, &WorkbenchState::runsChanged})
         connect(mState, signal, this, [this] {
             mProjectModified = true;
             updateTitle();

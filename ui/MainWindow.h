@@ -3,6 +3,8 @@
 
 #include <QMainWindow>
 
+#include <string>
+
 class QDockWidget;
 class QMenu;
 class QTabWidget;
@@ -14,6 +16,7 @@ class ComparePage;
 class DataPage;
 class ModelPage;
 class PredictPage;
+class RunsPage;
 class TrainingPage;
 class WorkbenchState;
 
@@ -34,6 +37,7 @@ class MainWindow : public QMainWindow
     TrainingPage *trainingPage() const { return mTrainingPage; }
     ComparePage *comparePage() const { return mComparePage; }
     PredictPage *predictPage() const { return mPredictPage; }
+    RunsPage *runsPage() const { return mRunsPage; }
     QTabWidget *pages() const { return mPages; }
 
     // Loads a CSV file in the background and remembers it among the recent files.
@@ -79,6 +83,8 @@ class MainWindow : public QMainWindow
     TrainingPage *mTrainingPage;
     ComparePage *mComparePage;
     PredictPage *mPredictPage;
+    RunsPage *mRunsPage;
+    std::string mLastTrainingRun; // the name of the run the Training page's model belongs to
     QMenu *mRecentMenu = nullptr;
     QMenu *mDatasetMenu = nullptr;
     QDockWidget *mHelpDock;

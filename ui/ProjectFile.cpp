@@ -6,15 +6,19 @@
 #include "io/InputError.h"
 #include "io/JsonValue.h"
 #include "io/JsonWriter.h"
+#include "io/RegularFile.h"
 #include "io/Sha256.h"
 #include "models/NeuralNetworkHyperparameters.h"
 #include "report/ExperimentJson.h"
+#include "runs/RunRecord.h"
 #include "ui/QtText.h"
 #include "ui/WorkbenchState.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+
+#include <nlohmann/json.hpp>
 
 #include <sstream>
 
@@ -87,8 +91,11 @@ void writeProjectFile(const QString &path, const WorkbenchState &state)
         json.null();
     }
     json.endObject();
-    text << '\n';
-    io::writeFileAtomically(coreText(path), text.str());
+    // Every training run, in the one JSON form of a run record.
+    nlohmann::ordered_json project = nlohmann::ordered_json::parse(text.str());
+    project["runs"] = state.runs();
+    io::writeFileAtomically(coreText(path),
+                            project.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + '\n');
 }
 
 QStringList readProjectFile(const QString &path, WorkbenchState &state)
@@ -163,6 +170,28 @@ QStringList readProjectFile(const QString &path, WorkbenchState &state)
         comparison =
             std::make_shared<const evaluation::ExperimentResult>(report::readExperimentResult(*object, source));
 
+    // Projects written before runs were kept have none.
+    std::vector<runs::RunRecord> runs;
+    {
+        const nlohmann::ordered_json whole =
+            nlohmann::ordered_json::parse(io::readRegularFile(source, io::maxJsonFileBytes), nullptr, false);
+        if (const auto found = whole.find("runs"); whole.is_object() && found != whole.end()) {
+            if (!found->is_array())
+                throw io::InputError(source, 0, 0, "\"runs\" is not an array");
+            for (const auto &run : *found) {
+                try {
+                    runs.push_back(run.get<runs::RunRecord>());
+                } catch (const std::exception &error) {
+                    throw io::InputError(source, 0, 0,
+                                         "run " + std::to_string(runs.size() + 1) + ": " +
+                                             (dynamic_cast<const io::InputError *>(&error)
+                                                  ? static_cast<const io::InputError &>(error).message()
+                                                  : std::string(error.what())));
+                }
+            }
+        }
+    }
+
     // Everything is read and checked: only now does the state change.
     state.setBadCellPolicy(policy);
     state.setTable(table, dataPath);
@@ -180,6 +209,7 @@ QStringList readProjectFile(const QString &path, WorkbenchState &state)
         }
     }
     state.setComparison(comparison, dataset);
+    state.setRuns(std::move(runs));
     return notes;
 }
 

@@ -204,6 +204,9 @@ bool TrainingPage::start()
     mPlot->clear();
     mProgress->setValue(0);
     mSpeed->clear();
+    mRunBatches.clear();
+    mRunHyperparameters = hyperparameters;
+    mRunSeed = compute.seed;
     QString status = tr("Training on %L1 rows…").arg(dataset->rowCount());
     for (const auto &warning : warnings)
         status += QStringLiteral(" ") + QString::fromStdString(warning);
@@ -237,6 +240,10 @@ bool TrainingPage::start()
                 outcome.result = model->fit(*dataset, rows, bridge, control.get());
             }
             outcome.device = QString::fromStdString(model->deviceName());
+            // The run record's final metrics, computed here so the GUI thread never predicts.
+            outcome.rows = dataset->rowCount();
+            if (model->isFitted())
+                outcome.trainMetrics = evaluation::computeMetrics(dataset->target(), model->predict(*dataset));
             outcome.model = std::move(model);
         } catch (const std::exception &error) {
             outcome.error = QString::fromStdString(error.what());
@@ -284,6 +291,7 @@ void TrainingPage::takeBatches()
         const double x =
             progress.epoch - 1 + static_cast<double>(progress.batch) / std::max<std::int64_t>(1, progress.batches);
         mPlot->addBatch(x, progress.trainLoss, progress.learningRate);
+        mRunBatches.push_back(runs::batchPoint(progress));
     }
     const auto &last = batches.back().progress;
     const double total = static_cast<double>(last.epochs) * static_cast<double>(last.batches);
@@ -333,6 +341,21 @@ void TrainingPage::finish()
                 .arg(succeeded ? tr(" Save the model, or try it on the Predict page.") : tr(" No model was kept.")));
     }
     updateButtons();
+    if (outcome.error.isEmpty()) {
+        runs::RunRecord run;
+        run.hyperparameters = runs::hyperparameterValues(mRunHyperparameters);
+        run.seed = mRunSeed;
+        run.batches = runs::thinnedBatches(mRunBatches);
+        for (const auto &epoch : outcome.result.epochs)
+            run.epochs.push_back(runs::epochPoint(epoch));
+        run.bestEpoch = outcome.result.bestEpoch;
+        run.trainRows = outcome.rows;
+        run.trainMetrics = succeeded ? outcome.trainMetrics : std::nullopt;
+        run.seconds = outcome.result.seconds;
+        run.stopReason = outcome.result.stopReason;
+        run.message = outcome.result.message;
+        Q_EMIT runRecorded(run);
+    }
     Q_EMIT trainingFinished(succeeded);
 }
 
@@ -368,6 +391,7 @@ bool TrainingPage::saveModel()
         calibration::saveCalibratedModel(*mTrained, mCalibration, coreText(directory));
         mTrainedSaved = true;
         mStatus->setText(tr("Saved the model to %1.").arg(directory));
+        Q_EMIT modelSaved(directory);
         return true;
     } catch (const std::exception &error) {
         mStatus->setText(QString::fromStdString(error.what()));

@@ -2,6 +2,8 @@
 #pragma once
 
 #include "calibration/Calibration.h"
+#include "evaluation/Metrics.h"
+#include "runs/RunRecord.h"
 #include "training/TrainingProgress.h"
 
 #include <QFutureWatcher>
@@ -64,6 +66,10 @@ class TrainingPage : public QWidget
 
   Q_SIGNALS:
     void trainingFinished(bool succeeded);
+    // Emitted with the record of every training that ran (succeeded, stopped or diverged).
+    void runRecorded(const gpumem::runs::RunRecord &run);
+    // Emitted when the last trained model was saved to directory.
+    void modelSaved(const QString &directory);
 
   private:
     struct Outcome
@@ -73,6 +79,8 @@ class TrainingPage : public QWidget
         training::TrainingResult result;
         QString device;
         QString error;
+        std::optional<evaluation::RegressionMetrics> trainMetrics;
+        std::size_t rows = 0;
     };
 
     void takeBatches();
@@ -101,6 +109,10 @@ class TrainingPage : public QWidget
     std::optional<calibration::Calibration> mCalibration;
     bool mTrainedSaved = false;
     training::TrainingResult mLastResult;
+    // What the run record of the training under way keeps besides its result.
+    std::vector<runs::BatchPoint> mRunBatches;
+    models::Hyperparameters mRunHyperparameters;
+    std::uint64_t mRunSeed = 42;
 };
 
 // Returns seconds as "m:ss" (or "h:mm:ss").

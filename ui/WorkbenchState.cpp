@@ -133,4 +133,26 @@ void WorkbenchState::setComparison(std::shared_ptr<const evaluation::ExperimentR
     Q_EMIT comparisonChanged();
 }
 
+void WorkbenchState::addRun(runs::RunRecord run)
+{
+    if (run.name.empty())
+        run.name = "run " + std::to_string(mRuns.size() + 1);
+    mRuns.push_back(std::move(run));
+    Q_EMIT runsChanged();
+}
+
+void WorkbenchState::setRunModelFolder(std::size_t index, const std::string &folder)
+{
+    if (index >= mRuns.size())
+        return;
+    mRuns[index].modelFolder = folder;
+    Q_EMIT runsChanged();
+}
+
+void WorkbenchState::setRuns(std::vector<runs::RunRecord> runs)
+{
+    mRuns = std::move(runs);
+    Q_EMIT runsChanged();
+}
+
 } // namespace gpumem::ui

@@ -6,6 +6,7 @@
 #include "data/Table.h"
 #include "evaluation/Experiment.h"
 #include "models/Hyperparameters.h"
+#include "runs/RunRecord.h"
 
 #include <QObject>
 #include <QString>
@@ -68,11 +69,21 @@ class WorkbenchState : public QObject
     void setComparison(std::shared_ptr<const evaluation::ExperimentResult> result,
                        std::shared_ptr<const data::Dataset> dataset);
 
+    // Every training run of this session and of the project, oldest first.
+    const std::vector<runs::RunRecord> &runs() const { return mRuns; }
+    // Keeps a finished run; one without a name is called "run N".
+    void addRun(runs::RunRecord run);
+    // Records where run number index (0-based) was saved as a model folder.
+    void setRunModelFolder(std::size_t index, const std::string &folder);
+    // Replaces every run (e.g. from a project file).
+    void setRuns(std::vector<runs::RunRecord> runs);
+
   Q_SIGNALS:
     void tableChanged();
     void rolesChanged();
     void hyperparametersChanged();
     void comparisonChanged();
+    void runsChanged();
 
   private:
     std::shared_ptr<const data::Table> mTable;
@@ -83,6 +94,7 @@ class WorkbenchState : public QObject
     QString mPresetName;
     std::shared_ptr<const evaluation::ExperimentResult> mComparison;
     std::shared_ptr<const data::Dataset> mComparisonDataset;
+    std::vector<runs::RunRecord> mRuns;
 };
 
 } // namespace gpumem::ui

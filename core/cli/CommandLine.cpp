@@ -7,6 +7,7 @@
 #include "cli/InspectCommand.h"
 #include "cli/PredictCommand.h"
 #include "cli/ProbeCommand.h"
+#include "cli/SweepCommand.h"
 #include "cli/TextTable.h"
 #include "cli/TrainCommand.h"
 #include "cli/Warnings.h"
@@ -33,6 +34,7 @@ const Command commands[] = {
     {"inspect", "show how a CSV file of jobs is read: column types, roles, bad cells", runInspect},
     {"train", "train the BiGRU-optimised Transformer and save it as a model folder", runTrain},
     {"predict", "predict peak memory for every job of a CSV file with a saved model", runPredict},
+    {"sweep", "train one run per combination of hyperparameter values; shards and merges for clusters", runSweep},
     {"compare", "fit several models on identical splits and compare them, with reports", runCompare},
     {"describe-model", "show the network's blocks, tensor shapes and parameter counts", runDescribeModel},
     {"probe", "measure the peak memory of random training jobs and write them as a dataset", runProbe},

@@ -2,10 +2,13 @@
 #include "cli/ProbeCommand.h"
 
 #include "cli/ArgumentParser.h"
+#include "cli/ShardOptions.h"
 #include "cli/TrainingReporter.h"
+#include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
 #include "io/OutputPaths.h"
 #include "io/OutputPlan.h"
+#include "probe/ProbeMerge.h"
 #include "probe/ProbeRunner.h"
 
 #include <chrono>
@@ -79,6 +82,8 @@ void showProgress(std::ostream &err, bool terminal, const probe::ProbeProgress &
 
 int runProbe(const std::vector<std::string> &arguments, std::ostream &out, std::ostream &err)
 {
+    std::vector<std::string> remaining = arguments;
+    const std::vector<std::string> mergeFiles = takeMergeFiles(remaining);
     ArgumentParser parser("gpumem probe --family mlp|cnn|transformer --count N --out FILE.csv [options]", kDescription);
     parser.option("family", "F", "mlp, cnn or transformer")
         .option("count", "N", "configurations to draw (duplicates are measured once)")
@@ -87,8 +92,11 @@ int runProbe(const std::vector<std::string> &arguments, std::ostream &out, std::
         .option("seed", "S", "seed of the configuration draws (default 42): same seed, same rows")
         .option("steps", "N", "training steps per job (default 3)")
         .option("memory-limit", "MIB", "cpu: record jobs needing more than MIB MiB as out_of_memory (default: none)")
-        .flag("resume", "keep the rows already in FILE.csv (or FILE.csv.partial) and measure only the rest");
-    const ParsedArguments parsed = parser.parse(arguments);
+        .flag("resume", "keep the rows already in FILE.csv (or FILE.csv.partial) and measure only the rest")
+        .option("shard", "I/N", "measure only slice I of N (0-based) of the job list, e.g. on a cluster's job array")
+        .option("merge", "PART.csv…",
+                "join the files of the shards into --out, as one whole run writes it (give the run's other options)");
+    const ParsedArguments parsed = parser.parse(remaining);
     if (parsed.helpRequested()) {
         out << parser.helpText();
         return 0;
@@ -114,7 +122,8 @@ int runProbe(const std::vector<std::string> &arguments, std::ostream &out, std::
         if (destination.method != io::FileDestination::Method::Replace)
             throw io::InputError(options.outPath, 0, 0,
                                  "is not a regular file; probe writes a dataset it can resume, so give a file path");
-        options.outPath = destination.path; // a symlink's target: the link itself stays
+        if (mergeFiles.empty())
+            options.outPath = destination.path; // a symlink's target: the link itself stays
     }
     options.device = parsed.value("device", "cpu");
     if (options.device != "cpu" && options.device != "cuda")
@@ -131,6 +140,21 @@ int runProbe(const std::vector<std::string> &arguments, std::ostream &out, std::
         options.memoryLimitBytes = limit << 20;
     }
     options.resume = parsed.has("resume");
+    if (parsed.has("shard")) {
+        const Shard shard = parseShard(parsed.value("shard"));
+        options.shardIndex = shard.index;
+        options.shardCount = shard.count;
+    }
+    if (!mergeFiles.empty()) {
+        io::OutputPlan outputs;
+        for (const auto &file : mergeFiles)
+            outputs.addInput(file, "--merge");
+        outputs.addOutputFile(options.outPath, "--out");
+        outputs.check();
+        io::writeFileAtomically(options.outPath, probe::mergeProbeFiles(mergeFiles, options));
+        out << "merged " << mergeFiles.size() << " files into " << options.outPath << '\n';
+        return 0;
+    }
 
     const bool terminal = ::isatty(2) != 0;
     auto lastShown = std::chrono::steady_clock::now() - std::chrono::hours(1);

@@ -259,6 +259,33 @@ std::vector<std::string> ProbeRunner::columnNames(JobFamily family)
     return names;
 }
 
+std::vector<ProbeRunner::FileRow> ProbeRunner::readRows(const std::string &path, JobFamily family,
+                                                        const std::string &device)
+{
+    const std::string content = readWholeFile(path);
+    if (!content.empty() && content.back() != '\n')
+        throw io::InputError(path, 0, 0, "the last line is unfinished (a run still writing, or cut short)");
+    std::unordered_set<std::string> keys;
+    bool repairedTail = false;
+    readExistingRows(path, {columnNames(family), family, device}, keys, repairedTail);
+    const std::size_t headerEnd = content.find('\n');
+    std::vector<FileRow> rows;
+    std::vector<std::string> cells;
+    const RowExpectation expected{columnNames(family), family, device};
+    std::int64_t line = 2;
+    for (std::size_t start = headerEnd == std::string::npos ? content.size() : headerEnd + 1; start < content.size();
+         ++line) {
+        const std::size_t end = content.find('\n', start);
+        FileRow row;
+        row.line = content.substr(start, end - start);
+        splitCsvLine(row.line, cells); // readExistingRows checked the quoting
+        row.key = checkedRowKey(cells, expected, path, line);
+        rows.push_back(std::move(row));
+        start = end + 1;
+    }
+    return rows;
+}
+
 std::string ProbeRunner::formatRow(const JobConfiguration &job, const JobMeasurement &measurement,
                                    const std::string &device)
 {
@@ -303,6 +330,9 @@ ProbeSummary ProbeRunner::run(const std::function<void(const ProbeProgress &)> &
     if (mOptions.device == "cuda" && !CudaMemoryStats::available())
         throw io::InputError("--device cuda: CUDA is not available (no device, or a LibTorch without CUDA); "
                              "use --device cpu");
+    if (mOptions.shardCount == 0 || mOptions.shardIndex >= mOptions.shardCount)
+        throw io::InputError("shard " + std::to_string(mOptions.shardIndex) + " of " +
+                             std::to_string(mOptions.shardCount) + " does not exist");
     const auto started = std::chrono::steady_clock::now();
     const std::string header = joinCells(columnNames(mOptions.family));
     const std::string partialPath = mOptions.outPath + ".partial";
@@ -329,15 +359,30 @@ ProbeSummary ProbeRunner::run(const std::function<void(const ProbeProgress &)> &
     MeasureOptions measureOptions;
     measureOptions.device = mOptions.device;
     measureOptions.memoryLimitBytes = mOptions.memoryLimitBytes;
+    // Which configurations this run measures, and which of them an earlier
+    // number of the whole list drew already (only a shard needs to look there).
+    const bool sharded = mOptions.shardCount > 1;
+    std::vector<std::uint64_t> indices;
+    std::vector<bool> drawnBefore;
+    {
+        std::unordered_set<std::string> earlier;
+        for (std::uint64_t index = 0; index < mOptions.count; ++index) {
+            const bool repeated = sharded && !earlier.insert(sampler.sample(index).key()).second;
+            if (index % mOptions.shardCount == mOptions.shardIndex) {
+                indices.push_back(index);
+                drawnBefore.push_back(repeated);
+            }
+        }
+    }
     ProbeProgress state;
-    state.total = mOptions.count;
-    for (std::uint64_t index = 0; index < mOptions.count; ++index) {
+    state.total = indices.size();
+    for (std::size_t position = 0; position < indices.size(); ++position) {
         if (cancel != nullptr && cancel->load()) {
             summary.cancelled = true;
             break;
         }
-        const JobConfiguration job = sampler.sample(index);
-        if (!keys.insert(job.key()).second) {
+        const JobConfiguration job = sampler.sample(indices[position]);
+        if (drawnBefore[position] || !keys.insert(job.key()).second) {
             ++summary.skipped;
         } else {
             const JobMeasurement measurement = JobMeasurer::measure(job, measureOptions);
@@ -353,7 +398,7 @@ ProbeSummary ProbeRunner::run(const std::function<void(const ProbeProgress &)> &
             case JobStatus::Invalid: ++summary.invalid; break;
             }
         }
-        state.done = index + 1;
+        state.done = position + 1;
         state.skipped = summary.skipped;
         state.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         if (progress)

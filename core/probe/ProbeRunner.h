@@ -23,6 +23,11 @@ struct ProbeOptions
     std::string outPath;                // the CSV file
     bool resume = false;                // keep the rows already in the file and measure only the rest
     std::uint64_t memoryLimitBytes = 0; // CPU: jobs needing more live bytes are out_of_memory (0: no limit)
+    // Run only configurations whose number leaves remainder shardIndex when
+    // divided by shardCount; a configuration drawn earlier in the whole list
+    // (in any shard) is skipped, so that the merged shards equal one whole run.
+    std::uint64_t shardIndex = 0;
+    std::uint64_t shardCount = 1;
 };
 
 // Where a run stands, after each configuration.
@@ -70,6 +75,17 @@ class ProbeRunner
     // One CSV line (without newline) for a measured job.
     static std::string formatRow(const JobConfiguration &job, const JobMeasurement &measurement,
                                  const std::string &device);
+
+    // One row of a probe file as read back: the line (without its newline) and its configuration's key.
+    struct FileRow
+    {
+        std::string line;
+        std::string key;
+    };
+    // Reads a finished probe file of family measured on device, checked as
+    // --resume checks it (header, then every cell of every row). Throws
+    // io::InputError naming the line and column at fault, or an unfinished last line.
+    static std::vector<FileRow> readRows(const std::string &path, JobFamily family, const std::string &device);
 
   private:
     ProbeOptions mOptions;

@@ -4,6 +4,8 @@
 #include "ui/DataPage.h"
 #include "ui/MainWindow.h"
 #include "ui/QCustomPlotInclude.h"
+#include "ui/RunsPage.h"
+#include "ui/RunsTableModel.h"
 #include "ui/TrainingPage.h"
 #include "ui/WorkbenchState.h"
 
@@ -48,7 +50,7 @@ class TestMainWindow : public QObject
         QCOMPARE(shortcut("saveProjectAction"), QKeySequence(QKeySequence::Save));
         QCOMPARE(shortcut("saveProjectAsAction"), QKeySequence(QStringLiteral("Ctrl+Shift+S")));
         QCOMPARE(shortcut("helpAction"), QKeySequence(QKeySequence::HelpContents));
-        QCOMPARE(window.pages()->count(), 5);
+        QCOMPARE(window.pages()->count(), 6); // Data, Model, Training, Compare, Predict, Runs
     }
 
     void remembersGeometryPageAndFontAcrossRestarts()
@@ -115,6 +117,9 @@ class TestMainWindow : public QObject
         QVERIFY(finished.at(0).at(0).toBool());
         QCOMPARE(window.state()->presetName(), QStringLiteral("fast"));
         QCOMPARE(window.pages()->currentWidget(), window.trainingPage());
+        // The training is kept as a run on the Runs page.
+        QCOMPARE(window.state()->runs().size(), std::size_t{1});
+        QCOMPARE(window.runsPage()->model()->rowCount(), 1);
         QVERIFY(window.windowTitle().startsWith(QStringLiteral("*demo.csv"))); // not saved as a project yet
         // The loaded file is now among the recent files.
         QCOMPARE(QSettings().value(QStringLiteral("data/recentFiles")).toStringList().value(0),

@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "UiTestSupport.h"
+#include "io/InputError.h"
+#include "ui/ProjectFile.h"
+#include "ui/QCustomPlotInclude.h"
+#include "ui/RunsPage.h"
+#include "ui/RunsTableModel.h"
+#include "ui/SweepDialog.h"
+#include "ui/TrainingPage.h"
+#include "ui/WorkbenchState.h"
+
+#include <QComboBox>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QProgressBar>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+#include <set>
+
+using gpumem::runs::RunRecord;
+using gpumem::ui::RunsTableModel;
+
+namespace {
+
+// A finished run with the values and validation metrics a test needs.
+RunRecord handMadeRun(const std::string &name, std::int64_t epochs, double rmse, double r2, double underRate)
+{
+    RunRecord run;
+    run.name = name;
+    run.hyperparameters = {{"epochs", epochs}, {"learning_rate", 0.002}, {"schedule", std::string("cosine")}};
+    for (int epoch = 1; epoch <= 3; ++epoch)
+        run.epochs.push_back({epoch, rmse / (100.0 * epoch), rmse / (90.0 * epoch), 0.001});
+    gpumem::evaluation::RegressionMetrics metrics = gpumem::evaluation::filledMetrics(1.0);
+    metrics.rmse = rmse;
+    metrics.r2 = r2;
+    metrics.underRate = underRate;
+    run.validationMetrics = metrics;
+    metrics.rmse = rmse / 2.0;
+    run.trainMetrics = metrics;
+    run.seconds = 2.0;
+    run.validationRows = 16;
+    run.trainRows = 64;
+    return run;
+}
+
+std::vector<RunRecord> threeRuns()
+{
+    return {handMadeRun("A", 5, 30.0, 0.5, 0.1), handMadeRun("B", 100, 20.0, 0.9, 0.5),
+            handMadeRun("C", 10, 25.0, 0.7, 0.2)};
+}
+
+QStringList namesInViewOrder(const QTableView *table)
+{
+    QStringList names;
+    for (int row = 0; row < table->model()->rowCount(); ++row)
+        names << table->model()->index(row, 0).data().toString();
+    return names;
+}
+
+} // namespace
+
+class TestRunsPage : public QObject
+{
+    Q_OBJECT
+
+  private Q_SLOTS:
+    void initTestCase() { gpumem::tests::isolateSettings("test_RunsPage"); }
+
+    void tableShowsDifferingValuesAndHighlightsTheBest()
+    {
+        RunsTableModel model;
+        model.setRuns(threeRuns());
+        QCOMPARE(model.rowCount(), 3);
+        // Only epochs differs between the runs; learning_rate and schedule are the same everywhere.
+        QCOMPARE(model.hyperparameterColumns(), std::vector<std::string>{"epochs"});
+        const int epochs = model.hyperparameterColumn("epochs");
+        const int rmse = model.validationMetricColumn("rmse");
+        const int r2 = model.validationMetricColumn("r2");
+        const int under = model.validationMetricColumn("under_rate");
+        QVERIFY(epochs >= 0 && rmse > epochs && r2 > rmse && under > r2);
+        QCOMPARE(model.headerData(rmse, Qt::Horizontal).toString(), QStringLiteral("val RMSE (MiB)"));
+        QCOMPARE(model.index(1, epochs).data().toString(), QStringLiteral("100"));
+        QCOMPARE(model.index(1, rmse).data().toString(), QString::fromStdString(gpumem::evaluation::formatMetric(
+                                                             gpumem::evaluation::metricDescription("rmse"), 20.0)));
+        // Lowest RMSE and highest R², both run B; the under-prediction rate crowns no best on its own.
+        for (int row = 0; row < 3; ++row) {
+            QCOMPARE(model.isBest(row, rmse), row == 1);
+            QCOMPARE(model.isBest(row, r2), row == 1);
+            QVERIFY(!model.isBest(row, under));
+            QCOMPARE(model.index(row, rmse).data(RunsTableModel::BestRole).toBool(), row == 1);
+            QCOMPARE(model.index(row, rmse).data(Qt::BackgroundRole).isValid(), row == 1);
+        }
+        QVERIFY(model.index(1, rmse).data(Qt::FontRole).value<QFont>().bold());
+        QVERIFY(model.headerData(r2, Qt::Horizontal, Qt::ToolTipRole).toString().contains("higher is better"));
+
+        // A run without validation metrics shows a dash and is never the best.
+        std::vector<RunRecord> runs = threeRuns();
+        runs[1].validationMetrics.reset();
+        model.setRuns(runs);
+        QCOMPARE(model.index(1, rmse).data().toString(), QStringLiteral("–"));
+        QVERIFY(model.isBest(2, rmse));
+    }
+
+    void sortsNumbersAsNumbers()
+    {
+        gpumem::ui::WorkbenchState state;
+        gpumem::ui::RunsPage page(&state);
+        state.setRuns(threeRuns());
+        QTableView *table = page.table();
+        QCOMPARE(namesInViewOrder(table), (QStringList{"A", "B", "C"}));
+        const int rmse = page.model()->validationMetricColumn("rmse");
+        table->sortByColumn(rmse, Qt::AscendingOrder);
+        QCOMPARE(namesInViewOrder(table), (QStringList{"B", "C", "A"}));
+        table->sortByColumn(page.model()->validationMetricColumn("r2"), Qt::DescendingOrder);
+        QCOMPARE(namesInViewOrder(table), (QStringList{"B", "C", "A"}));
+        // 5 < 10 < 100 as numbers; as text, "10" < "100" < "5".
+        table->sortByColumn(page.model()->hyperparameterColumn("epochs"), Qt::AscendingOrder);
+        QCOMPARE(namesInViewOrder(table), (QStringList{"A", "C", "B"}));
+    }
+
+    void overlaysTheSelectedRunsInTheirOwnColours()
+    {
+        gpumem::ui::WorkbenchState state;
+        gpumem::ui::RunsPage page(&state);
+        state.setRuns(threeRuns());
+        // Nothing selected: every run (up to ten) is drawn.
+        QCOMPARE(page.curvesChart()->graphCount(), 6);
+        QTableView *table = page.table();
+        table->selectionModel()->select(table->model()->index(0, 0),
+                                        QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        table->selectionModel()->select(table->model()->index(2, 0),
+                                        QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        // Training and validation curve of each selected run; the legend names each run once.
+        QCOMPARE(page.curvesChart()->graphCount(), 4);
+        QCOMPARE(page.curvesChart()->legend->itemCount(), 2);
+        QCOMPARE(page.curvesChart()->graph(0)->name(), QStringLiteral("A"));
+        QCOMPARE(page.curvesChart()->graph(2)->name(), QStringLiteral("C"));
+        QCOMPARE(page.curvesChart()->graph(0)->pen().color(), page.curvesChart()->graph(1)->pen().color());
+        QVERIFY(page.curvesChart()->graph(0)->pen().color() != page.curvesChart()->graph(2)->pen().color());
+        QCOMPARE(page.curvesChart()->graph(1)->pen().style(), Qt::DashLine);
+        QCOMPARE(page.curvesChart()->graph(0)->data()->size(), 3);
+
+        // The relation chart: one point per run with a validation RMSE, at its epochs value.
+        QCOMPARE(page.relationBox()->currentText(), QStringLiteral("epochs"));
+        QCPGraph *points = page.relationChart()->graph(0);
+        QCOMPARE(points->data()->size(), 3);
+        QCOMPARE(points->data()->at(0)->key, 5.0);
+        QCOMPARE(points->data()->at(0)->value, 30.0);
+
+        // A run added (as a sweep adds them) keeps the selection and the overlay.
+        state.addRun(handMadeRun("D", 7, 22.0, 0.8, 0.3));
+        QCOMPARE(table->selectionModel()->selectedRows().size(), 2);
+        QCOMPARE(page.curvesChart()->graphCount(), 4);
+    }
+
+    void projectFileKeepsEveryRun()
+    {
+        QTemporaryDir folder;
+        const QString path = folder.filePath("runs.gpumem.json");
+        gpumem::ui::WorkbenchState state;
+        state.setTable(gpumem::tests::trainingTable(), gpumem::tests::testDataPath("jobs_training.csv"));
+        state.setHyperparameters(gpumem::tests::quickHyperparameters(2));
+        std::vector<RunRecord> runs = threeRuns();
+        runs[2].validationMetrics->mape = std::nan(""); // written as null, read back as NaN
+        runs[0].batches = {{1, 1, 2, 0.5}, {1, 2, 2, 0.25}};
+        runs[0].modelFolder = "/models/a";
+        state.setRuns(runs);
+        // Saving a run's model later records its folder in the run.
+        state.setRunModelFolder(1, "/models/b");
+        runs[1].modelFolder = "/models/b";
+        gpumem::ui::writeProjectFile(path, state);
+
+        gpumem::ui::WorkbenchState reopened;
+        QSignalSpy changed(&reopened, &gpumem::ui::WorkbenchState::runsChanged);
+        gpumem::ui::readProjectFile(path, reopened);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(reopened.runs().size(), std::size_t{3});
+        for (std::size_t index = 0; index < runs.size(); ++index)
+            QCOMPARE(nlohmann::ordered_json(reopened.runs()[index]).dump(), nlohmann::ordered_json(runs[index]).dump());
+        QVERIFY(std::isnan(reopened.runs()[2].validationMetrics->mape));
+        QCOMPARE(reopened.runs()[0].modelFolder, std::string("/models/a"));
+        QCOMPARE(reopened.table()->rowCount(), std::size_t{80});
+    }
+
+    void sweepDialogCountsTheTrials()
+    {
+        gpumem::ui::SweepDialog dialog(gpumem::tests::quickHyperparameters(1));
+        dialog.addParameter(QStringLiteral("epochs"), QStringLiteral("1, 2, 3"));
+        dialog.addParameter(QStringLiteral("learning_rate"), QStringLiteral("0.001,0.01"));
+        QCOMPARE(gpumem::runs::expandSweep(dialog.plan()).size(), std::size_t{6});
+        QVERIFY(dialog.findChild<QLabel *>(QStringLiteral("sweepSummary"))->text().contains("6 run"));
+        dialog.setRandom(true, 4, 7);
+        QCOMPARE(gpumem::runs::expandSweep(dialog.plan()).size(), std::size_t{4});
+        QCOMPARE(dialog.plan().seed, std::uint64_t{7});
+        dialog.setRandom(true, 7, 7); // more than the six combinations
+        QVERIFY(dialog.findChild<QLabel *>(QStringLiteral("sweepSummary"))->text().contains("combinations"));
+        QVERIFY_THROWS_EXCEPTION(gpumem::io::InputError, dialog.plan());
+        dialog.setRandom(false);
+        dialog.addParameter(QStringLiteral("dropout"), QStringLiteral("0.1,7")); // 7 is out of range
+        QVERIFY_THROWS_EXCEPTION(gpumem::io::InputError, dialog.plan());
+    }
+
+    void tinySweepTrainsInTheBackgroundAndFillsTheTable()
+    {
+        QSettings().setValue(QStringLiteral("training/threads"), 2);
+        gpumem::ui::WorkbenchState state;
+        state.setTable(gpumem::tests::trainingTable(), gpumem::tests::testDataPath("jobs_training.csv"));
+        state.setHyperparameters(gpumem::tests::quickHyperparameters(1));
+        gpumem::ui::RunsPage page(&state);
+        page.resize(1366, 768);
+        page.show();
+        QSignalSpy finished(&page, &gpumem::ui::RunsPage::sweepFinished);
+        QSignalSpy added(&state, &gpumem::ui::WorkbenchState::runsChanged);
+        gpumem::runs::SweepPlan plan;
+        plan.parameters = {{"epochs", {"1", "2"}}, {"learning_rate", {"0.003", "0.01"}}};
+        QVERIFY2(page.startSweep(plan, 0.2), qPrintable(page.statusText()));
+        QVERIFY(page.isSweeping());
+        QVERIFY(page.statusText().contains("2 thread"));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+        QCOMPARE(finished.at(0).at(0).toInt(), 4);
+        QCOMPARE(finished.at(0).at(1).toBool(), false);
+        QCOMPARE(added.count(), 4); // one at a time, as each run finished
+        QCOMPARE(state.runs().size(), std::size_t{4});
+        QCOMPARE(page.model()->rowCount(), 4);
+        std::multiset<std::int64_t> epochs;
+        for (const auto &run : state.runs()) {
+            epochs.insert(std::get<std::int64_t>(*run.hyperparameter("epochs")));
+            QVERIFY(run.validationMetrics && run.validationMetrics->rmse > 0.0);
+            QCOMPARE(run.validationRows, std::size_t{16});
+            QCOMPARE(run.epochs.size(),
+                     static_cast<std::size_t>(std::get<std::int64_t>(*run.hyperparameter("epochs"))));
+        }
+        QCOMPARE(epochs, (std::multiset<std::int64_t>{1, 1, 2, 2}));
+        QCOMPARE(page.progressBar()->value(), page.progressBar()->maximum());
+        QCOMPARE(page.relationChart()->graph(0)->data()->size(), 4);
+        page.relationBox()->setCurrentText(QStringLiteral("learning_rate"));
+        QCOMPARE(page.relationChart()->xAxis->label(), QStringLiteral("learning_rate"));
+        QCOMPARE(page.relationChart()->graph(0)->data()->size(), 4);
+
+        page.table()->selectRow(1);
+        page.table()->selectionModel()->select(page.table()->model()->index(2, 0),
+                                               QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        page.relationBox()->setCurrentText(QStringLiteral("epochs"));
+        const QString shot = QStringLiteral(QT_TESTCASE_BUILDDIR "/runs-page-1366x768.png");
+        QVERIFY(page.grab().save(shot));
+    }
+
+    void cancelKeepsTheFinishedRuns()
+    {
+        gpumem::ui::WorkbenchState state;
+        state.setTable(gpumem::tests::trainingTable(), gpumem::tests::testDataPath("jobs_training.csv"));
+        state.setHyperparameters(gpumem::tests::quickHyperparameters(1));
+        gpumem::ui::RunsPage page(&state);
+        QSignalSpy finished(&page, &gpumem::ui::RunsPage::sweepFinished);
+        QSignalSpy added(&state, &gpumem::ui::WorkbenchState::runsChanged);
+        gpumem::runs::SweepPlan plan;
+        plan.parameters = {{"epochs", {"1", "5000"}}};
+        QVERIFY(page.startSweep(plan, 0.2));
+        QTRY_COMPARE_WITH_TIMEOUT(added.count(), 1, 60000);
+        page.cancelSweep();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+        QCOMPARE(finished.at(0).at(0).toInt(), 1);
+        QCOMPARE(finished.at(0).at(1).toBool(), true);
+        QCOMPARE(state.runs().size(), std::size_t{1});
+        QVERIFY(page.statusText().contains("cancelled"));
+    }
+
+    void sweepRefusesUnusableValuesBeforeTraining()
+    {
+        gpumem::ui::WorkbenchState state;
+        gpumem::ui::RunsPage page(&state);
+        gpumem::runs::SweepPlan plan;
+        plan.parameters = {{"epochs", {"1"}}};
+        QVERIFY(!page.startSweep(plan, 0.2)); // no data
+        QVERIFY(page.statusText().contains("No data"));
+        state.setTable(gpumem::tests::trainingTable(), gpumem::tests::testDataPath("jobs_training.csv"));
+        state.setHyperparameters(gpumem::tests::quickHyperparameters(1));
+        plan.parameters = {{"epochs", {"1", "0"}}}; // 0 epochs is out of range
+        QVERIFY(!page.startSweep(plan, 0.2));
+        QVERIFY(page.statusText().contains("epochs"));
+        QVERIFY(!page.isSweeping());
+        QVERIFY(state.runs().empty());
+    }
+
+    void everyTrainingOfTheTrainingPageIsKept()
+    {
+        gpumem::ui::WorkbenchState state;
+        state.setTable(gpumem::tests::trainingTable(), gpumem::tests::testDataPath("jobs_training.csv"));
+        state.setHyperparameters(gpumem::tests::quickHyperparameters(2));
+        gpumem::ui::TrainingPage training(&state);
+        QObject::connect(&training, &gpumem::ui::TrainingPage::runRecorded, &state,
+                         &gpumem::ui::WorkbenchState::addRun);
+        QSignalSpy finished(&training, &gpumem::ui::TrainingPage::trainingFinished);
+        for (int run = 1; run <= 2; ++run) {
+            QVERIFY(training.start());
+            QTRY_COMPARE_WITH_TIMEOUT(finished.count(), run, 120000);
+        }
+        QCOMPARE(state.runs().size(), std::size_t{2});
+        const RunRecord &last = state.runs().back();
+        QCOMPARE(last.name, std::string("run 2"));
+        QCOMPARE(last.epochs.size(), std::size_t{2});
+        QCOMPARE(last.batches.size(), std::size_t{2 * 9}); // 72 rows in batches of 8, two epochs
+        QVERIFY(last.trainMetrics && last.trainMetrics->rmse > 0.0);
+        QCOMPARE(std::get<std::int64_t>(*last.hyperparameter("batch_size")), std::int64_t{8});
+        QCOMPARE(last.stopReason, gpumem::training::StopReason::Completed);
+    }
+};
+
+QTEST_MAIN(TestRunsPage)
+#include "test_RunsPage.moc"

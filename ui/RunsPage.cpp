@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/RunsPage.h"
+
+#include "io/InputError.h"
+#include "runs/RunTraining.h"
+#include "runtime/ThreadSettings.h"
+#include "ui/ProgressBridge.h"
+#include "ui/QCustomPlotInclude.h"
+#include "ui/QtText.h"
+#include "ui/RunsTableModel.h"
+#include "ui/SweepDialog.h"
+#include "ui/WorkbenchState.h"
+
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace gpumem::ui {
+
+namespace {
+
+// The Training page's settings: a sweep computes where and how a training would.
+const char *const deviceKey = "training/device";
+const char *const threadsKey = "training/threads";
+
+void styleChart(QCustomPlot *chart)
+{
+    chart->setMinimumSize(280, 200);
+    chart->legend->setVisible(true);
+    chart->legend->setFont(chart->font());
+    chart->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    chart->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+}
+
+} // namespace
+
+QColor runColour(std::size_t index)
+{
+    static const QColor colours[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28), QColor(0x2c, 0xa0, 0x2c),
+                                     QColor(0xff, 0x7f, 0x0e), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
+                                     QColor(0xe3, 0x77, 0xc2), QColor(0x7f, 0x7f, 0x7f), QColor(0xbc, 0xbd, 0x22),
+                                     QColor(0x17, 0xbe, 0xcf)};
+    return colours[index % (sizeof colours / sizeof colours[0])];
+}
+
+RunsPage::RunsPage(WorkbenchState *state, QWidget *parent)
+    : QWidget(parent)
+    , mState(state)
+    , mModel(new RunsTableModel(this))
+    , mSorted(new QSortFilterProxyModel(this))
+    , mTable(new QTableView(this))
+    , mCurves(new QCustomPlot(this))
+    , mRelation(new QCustomPlot(this))
+    , mRelationParameter(new QComboBox(this))
+    , mSweep(new QPushButton(tr("Sweep…"), this))
+    , mCancel(new QPushButton(tr("Cancel sweep"), this))
+    , mProgress(new QProgressBar(this))
+    , mStatus(new QLabel(this))
+    , mBridge(new ProgressBridge(this))
+{
+    setObjectName(QStringLiteral("runsPage"));
+    mSweep->setObjectName(QStringLiteral("startSweep"));
+    mSweep->setToolTip(tr("Train one run per combination of hyperparameter values, in the background "
+                          "(as gpumem sweep)"));
+    mCancel->setObjectName(QStringLiteral("cancelSweep"));
+    mCancel->setToolTip(tr("Stop after the current batch; the runs finished so far stay"));
+    mProgress->setObjectName(QStringLiteral("sweepProgress"));
+    mProgress->setRange(0, 1000);
+    mProgress->setValue(0);
+    mStatus->setObjectName(QStringLiteral("runsStatus"));
+    mStatus->setWordWrap(true);
+    mStatus->setText(tr("Every training is kept here. Select runs to overlay their loss curves; "
+                        "Sweep… tries several hyperparameter values."));
+
+    mSorted->setSourceModel(mModel);
+    mSorted->setSortRole(RunsTableModel::SortRole);
+    mTable->setObjectName(QStringLiteral("runsTable"));
+    mTable->setModel(mSorted);
+    mTable->setSortingEnabled(true);
+    mTable->sortByColumn(-1, Qt::AscendingOrder); // the order they ran in, until a header is clicked
+    mTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    mTable->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    mTable->verticalHeader()->hide();
+    mTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    mTable->setAlternatingRowColors(true);
+
+    mCurves->setObjectName(QStringLiteral("runCurves"));
+    styleChart(mCurves);
+    mCurves->xAxis->setLabel(tr("epoch"));
+    mCurves->yAxis->setLabel(tr("loss (scaled target) — solid: training, dashed: validation"));
+    // Epochs are whole numbers: ticks at 1, 2, 3, … (or multiples of them on long runs).
+    auto epochTicker = QSharedPointer<QCPAxisTickerFixed>::create();
+    epochTicker->setTickStep(1.0);
+    epochTicker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    mCurves->xAxis->setTicker(epochTicker);
+    mCurves->plotLayout()->insertRow(0);
+    mCurves->plotLayout()->addElement(0, 0, new QCPTextElement(mCurves, tr("Loss of the selected runs")));
+
+    mRelation->setObjectName(QStringLiteral("runRelation"));
+    styleChart(mRelation);
+    mRelation->legend->setVisible(false);
+    mRelation->yAxis->setLabel(tr("validation RMSE (MiB)"));
+    mRelation->plotLayout()->insertRow(0);
+    mRelation->plotLayout()->addElement(0, 0, new QCPTextElement(mRelation, tr("Hyperparameter and validation RMSE")));
+    mRelationParameter->setObjectName(QStringLiteral("relationParameter"));
+    mRelationParameter->setToolTip(tr("The hyperparameter on the chart's horizontal axis"));
+
+    auto *top = new QHBoxLayout;
+    top->addWidget(mSweep);
+    top->addWidget(mCancel);
+    top->addWidget(mProgress, 1);
+    auto *relationColumn = new QWidget(this);
+    auto *relationLayout = new QVBoxLayout(relationColumn);
+    relationLayout->setContentsMargins(0, 0, 0, 0);
+    auto *relationRow = new QHBoxLayout;
+    relationRow->addWidget(new QLabel(tr("Hyperparameter:"), relationColumn));
+    relationRow->addWidget(mRelationParameter, 1);
+    relationLayout->addLayout(relationRow);
+    relationLayout->addWidget(mRelation, 1);
+    auto *charts = new QSplitter(Qt::Horizontal, this);
+    charts->addWidget(mCurves);
+    charts->addWidget(relationColumn);
+    charts->setStretchFactor(0, 3);
+    charts->setStretchFactor(1, 2);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(mTable);
+    split->addWidget(charts);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(mStatus);
+    layout->addWidget(split, 1);
+
+    connect(mSweep, &QPushButton::clicked, this, &RunsPage::openSweepDialog);
+    connect(mCancel, &QPushButton::clicked, this, &RunsPage::cancelSweep);
+    connect(mState, &WorkbenchState::runsChanged, this, &RunsPage::showRuns);
+    connect(mTable->selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunsPage::updateCurves);
+    connect(mRelationParameter, &QComboBox::currentTextChanged, this, &RunsPage::updateRelation);
+    // The bridge emits from the sweep thread; queued, so the bar is touched on the GUI thread only.
+    connect(mBridge, &ProgressBridge::batchesReady, this, &RunsPage::takeBatches, Qt::QueuedConnection);
+    connect(
+        mBridge, &ProgressBridge::epochsReady, this, [this] { mBridge->takeEpochs(); }, Qt::QueuedConnection);
+    connect(&mWatcher, &QFutureWatcher<SweepOutcome>::finished, this, &RunsPage::finishSweep);
+    mCancel->setEnabled(false);
+    showRuns();
+}
+
+RunsPage::~RunsPage()
+{
+    if (mControl)
+        mControl->cancel();
+    mWatcher.waitForFinished();
+}
+
+QString RunsPage::statusText() const
+{
+    return mStatus->text();
+}
+
+bool RunsPage::isSweeping() const
+{
+    return mWatcher.isRunning();
+}
+
+void RunsPage::showRuns()
+{
+    // Runs are appended while a sweep goes on: the runs selected before stay selected.
+    const std::vector<std::size_t> selected = selectedRuns();
+    mModel->setRuns(mState->runs());
+    {
+        const QSignalBlocker blocker(mTable->selectionModel());
+        for (const std::size_t row : selected)
+            if (row < mModel->runs().size())
+                mTable->selectionModel()->select(mSorted->mapFromSource(mModel->index(static_cast<int>(row), 0)),
+                                                 QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    }
+    const QString chosen = mRelationParameter->currentText();
+    {
+        const QSignalBlocker blocker(mRelationParameter);
+        mRelationParameter->clear();
+        for (const auto &name : mModel->hyperparameterColumns())
+            mRelationParameter->addItem(QString::fromStdString(name));
+        const int kept = mRelationParameter->findText(chosen);
+        mRelationParameter->setCurrentIndex(kept >= 0 ? kept : 0);
+    }
+    updateCurves();
+    updateRelation();
+}
+
+std::vector<std::size_t> RunsPage::selectedRuns() const
+{
+    std::vector<std::size_t> rows;
+    for (const QModelIndex &index : mTable->selectionModel()->selectedRows())
+        rows.push_back(static_cast<std::size_t>(mSorted->mapToSource(index).row()));
+    std::sort(rows.begin(), rows.end());
+    return rows;
+}
+
+void RunsPage::updateCurves()
+{
+    mCurves->clearGraphs();
+    std::vector<std::size_t> shown = selectedRuns();
+    const auto &all = mModel->runs();
+    // Nothing selected: the latest runs, so the chart is never empty while runs exist.
+    if (shown.empty())
+        for (std::size_t index = all.size() > 10 ? all.size() - 10 : 0; index < all.size(); ++index)
+            shown.push_back(index);
+    for (const std::size_t index : shown) {
+        const runs::RunRecord &run = all[index];
+        QVector<double> epochs;
+        QVector<double> training;
+        QVector<double> validation;
+        for (const auto &point : run.epochs) {
+            epochs.push_back(point.epoch);
+            training.push_back(point.trainLoss);
+            validation.push_back(point.validationLoss);
+        }
+        const QColor colour = runColour(index);
+        QCPGraph *train = mCurves->addGraph();
+        train->setName(QString::fromStdString(run.name));
+        train->setPen(QPen(colour, 2));
+        train->setData(epochs, training, true);
+        train->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
+        if (std::any_of(validation.begin(), validation.end(), [](double value) { return std::isfinite(value); })) {
+            QCPGraph *held = mCurves->addGraph();
+            held->setPen(QPen(colour, 1.5, Qt::DashLine));
+            held->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
+            held->setData(epochs, validation, true);
+            held->removeFromLegend();
+        }
+    }
+    mCurves->rescaleAxes();
+    // Half an epoch of margin, so that a one-epoch run's point is not on the frame.
+    mCurves->xAxis->setRange(mCurves->xAxis->range().lower - 0.5, mCurves->xAxis->range().upper + 0.5);
+    mCurves->yAxis->scaleRange(1.1);
+    mCurves->replot();
+}
+
+void RunsPage::updateRelation()
+{
+    mRelation->clearGraphs();
+    const std::string name = coreText(mRelationParameter->currentText());
+    mRelation->xAxis->setLabel(QString::fromStdString(name));
+    const auto &all = mModel->runs();
+    // Text values (a schedule, an optimizer) sit at whole positions named by a text ticker.
+    std::vector<std::string> categories;
+    for (const auto &run : all)
+        if (const auto *value = run.hyperparameter(name); value && std::holds_alternative<std::string>(*value))
+            if (std::find(categories.begin(), categories.end(), std::get<std::string>(*value)) == categories.end())
+                categories.push_back(std::get<std::string>(*value));
+    QVector<double> xs;
+    QVector<double> ys;
+    bool wholeValues = true; // ticks only at whole numbers then
+    for (const auto &run : all) {
+        const auto *value = run.hyperparameter(name);
+        if (!value || !run.validationMetrics || !std::isfinite(run.validationMetrics->rmse))
+            continue;
+        double x = 0.0;
+        if (const auto *text = std::get_if<std::string>(value))
+            x = static_cast<double>(std::find(categories.begin(), categories.end(), *text) - categories.begin());
+        else if (const auto *whole = std::get_if<std::int64_t>(value))
+            x = static_cast<double>(*whole);
+        else if (const auto *real = std::get_if<double>(value)) {
+            x = *real;
+            wholeValues = wholeValues && *real == std::floor(*real);
+        } else
+            x = std::get<bool>(*value) ? 1.0 : 0.0;
+        xs.push_back(x);
+        ys.push_back(run.validationMetrics->rmse);
+    }
+    QCPGraph *points = mRelation->addGraph();
+    points->setLineStyle(QCPGraph::lsNone);
+    points->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(runColour(0), 2), runColour(0), 8));
+    points->setData(xs, ys);
+    const bool logarithmic = !xs.isEmpty() && categories.empty() && *std::min_element(xs.begin(), xs.end()) > 0.0 &&
+                             *std::max_element(xs.begin(), xs.end()) / *std::min_element(xs.begin(), xs.end()) >= 20.0;
+    if (!categories.empty()) {
+        auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+        for (std::size_t index = 0; index < categories.size(); ++index)
+            ticker->addTick(static_cast<double>(index), QString::fromStdString(categories[index]));
+        mRelation->xAxis->setTicker(ticker);
+        mRelation->xAxis->setScaleType(QCPAxis::stLinear);
+    } else if (logarithmic) {
+        mRelation->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+        mRelation->xAxis->setScaleType(QCPAxis::stLogarithmic);
+    } else if (wholeValues) {
+        auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
+        ticker->setTickStep(1.0);
+        ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+        mRelation->xAxis->setTicker(ticker);
+        mRelation->xAxis->setScaleType(QCPAxis::stLinear);
+    } else {
+        mRelation->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        mRelation->xAxis->setScaleType(QCPAxis::stLinear);
+    }
+    mRelation->rescaleAxes();
+    if (logarithmic)
+        mRelation->xAxis->setRange(mRelation->xAxis->range().lower / 1.5, mRelation->xAxis->range().upper * 1.5);
+    else if (xs.size() > 0 && mRelation->xAxis->range().size() > 0.0)
+        mRelation->xAxis->scaleRange(1.2);
+    if (mRelation->xAxis->range().size() <= 0.0)
+        mRelation->xAxis->setRange(mRelation->xAxis->range().lower - 1.0, mRelation->xAxis->range().upper + 1.0);
+    mRelation->yAxis->scaleRange(1.2);
+    if (mRelation->yAxis->range().lower < 0.0)
+        mRelation->yAxis->setRangeLower(0.0); // an RMSE is never negative
+    mRelation->replot();
+}
+
+void RunsPage::openSweepDialog()
+{
+    SweepDialog dialog(mState->hyperparameters(), this);
+    dialog.addParameter(QStringLiteral("learning_rate"), QStringLiteral("0.001,0.003,0.01"));
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    try {
+        startSweep(dialog.plan(), dialog.validationFraction());
+    } catch (const std::exception &error) {
+        mStatus->setText(QString::fromStdString(error.what()));
+    }
+}
+
+bool RunsPage::startSweep(const runs::SweepPlan &plan, double validationFraction)
+{
+    if (isSweeping())
+        return false;
+    std::shared_ptr<const data::Dataset> dataset;
+    std::vector<runs::SweepTrial> trials;
+    std::vector<models::Hyperparameters> values;
+    try {
+        if (!mState->table())
+            throw std::runtime_error(tr("No data loaded: open a CSV file first.").toStdString());
+        std::vector<std::string> warnings;
+        dataset = mState->buildDataset(warnings);
+        if (!dataset->hasTarget())
+            throw std::runtime_error(tr("No target column: choose one on the Data page.").toStdString());
+        trials = runs::expandSweep(plan);
+        // Every trial's values are checked before the first one trains.
+        for (const auto &trial : trials) {
+            models::Hyperparameters trialValues = mState->hyperparameters();
+            for (const auto &[name, value] : trial.assignments)
+                trialValues.setFromText(name, value);
+            values.push_back(std::move(trialValues));
+        }
+    } catch (const std::exception &error) {
+        mStatus->setText(QString::fromStdString(error.what()));
+        return false;
+    }
+    const QSettings stored;
+    models::ComputeSettings compute;
+    compute.device = coreText(stored.value(deviceKey, QStringLiteral("auto")).toString());
+    compute.threads = std::max(1, stored.value(threadsKey, 1).toInt());
+    compute.seed = plan.seed;
+
+    mSweepTrials = static_cast<int>(trials.size());
+    mSweepDone = 0;
+    mProgress->setValue(0);
+    mProgress->setFormat(tr("%1/%2 runs").arg(0).arg(mSweepTrials));
+    mStatus->setText(tr("Sweeping %1 runs on %L2 rows, %3 thread(s)…")
+                         .arg(mSweepTrials)
+                         .arg(dataset->rowCount())
+                         .arg(compute.threads));
+    mControl = std::make_shared<training::TrainingControl>();
+    auto control = mControl;
+    ProgressBridge *bridge = mBridge;
+    // Named by sweep and trial, so that the runs of two sweeps stay apart in the table.
+    const std::string prefix = "sweep " + std::to_string(++mSweepCount) + " trial ";
+    mWatcher.setFuture(
+        QtConcurrent::run([this, dataset, trials, values, compute, control, bridge, prefix, validationFraction]() {
+            SweepOutcome outcome;
+            try {
+                // Thread settings are per thread in LibTorch: set them on the thread that trains.
+                runtime::setComputeThreads(compute.threads);
+                for (std::size_t position = 0; position < trials.size(); ++position) {
+                    if (control->isCancelled()) {
+                        outcome.cancelled = true;
+                        break;
+                    }
+                    runs::RunSettings settings;
+                    settings.name = prefix + std::to_string(trials[position].index);
+                    settings.hyperparameters = values[position];
+                    settings.compute = compute;
+                    settings.validationFraction = validationFraction;
+                    runs::TrainedRun run = runs::trainRun(*dataset, settings, bridge, control.get());
+                    if (run.record.stopReason == training::StopReason::Cancelled) {
+                        outcome.cancelled = true;
+                        break;
+                    }
+                    ++outcome.finished;
+                    // Queued to the page, which owns the state; dropped if the page is gone.
+                    QMetaObject::invokeMethod(
+                        this, [this, record = std::move(run.record)] { addSweepRun(record); }, Qt::QueuedConnection);
+                }
+            } catch (const std::exception &error) {
+                outcome.error = QString::fromStdString(error.what());
+            }
+            return outcome;
+        }));
+    mSweep->setEnabled(false);
+    mCancel->setEnabled(true);
+    return true;
+}
+
+void RunsPage::cancelSweep()
+{
+    if (mControl && isSweeping()) {
+        mControl->cancel();
+        mStatus->setText(tr("Cancelling after the current batch…"));
+    }
+}
+
+void RunsPage::takeBatches()
+{
+    const auto batches = mBridge->takeBatches();
+    if (batches.empty() || mSweepTrials == 0)
+        return;
+    const auto &last = batches.back().progress;
+    const double total = static_cast<double>(last.epochs) * static_cast<double>(last.batches);
+    const double done =
+        static_cast<double>(last.epoch - 1) * static_cast<double>(last.batches) + static_cast<double>(last.batch);
+    const double within = total > 0.0 ? std::min(1.0, done / total) : 0.0;
+    mProgress->setValue(static_cast<int>(1000.0 * (mSweepDone + within) / mSweepTrials));
+}
+
+void RunsPage::addSweepRun(const runs::RunRecord &run)
+{
+    ++mSweepDone;
+    mProgress->setValue(static_cast<int>(1000.0 * mSweepDone / std::max(1, mSweepTrials)));
+    mProgress->setFormat(tr("%1/%2 runs").arg(mSweepDone).arg(mSweepTrials));
+    mState->addRun(run);
+}
+
+void RunsPage::finishSweep()
+{
+    // Runs still queued from the sweep thread arrive before this handler's own signal.
+    QCoreApplication::sendPostedEvents(this, QEvent::MetaCall);
+    const SweepOutcome outcome = mWatcher.result();
+    mControl.reset();
+    mSweep->setEnabled(true);
+    mCancel->setEnabled(false);
+    if (!outcome.error.isEmpty())
+        mStatus->setText(tr("The sweep stopped: %1").arg(outcome.error));
+    else if (outcome.cancelled)
+        mStatus->setText(tr("Sweep cancelled after %1 of %2 runs; the finished runs are kept.")
+                             .arg(outcome.finished)
+                             .arg(mSweepTrials));
+    else
+        mStatus->setText(tr("Sweep finished: %1 runs. Sort by a metric column, or choose a hyperparameter for the "
+                            "chart.")
+                             .arg(outcome.finished));
+    Q_EMIT sweepFinished(outcome.finished, outcome.cancelled);
+}
+
+} // namespace gpumem::ui

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "runs/RunRecord.h"
+#include "runs/SweepPlan.h"
+#include "training/TrainingProgress.h"
+
+#include <QFutureWatcher>
+#include <QWidget>
+
+#include <memory>
+
+class QComboBox;
+class QCustomPlot;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace gpumem::ui {
+
+class ProgressBridge;
+class RunsTableModel;
+class WorkbenchState;
+
+// The runs page, like TensorBoard's runs and HParams views: every training run
+// of the session and the project in a sortable table (hyperparameters that
+// differ, validation metrics, the best highlighted), the loss curves of the
+// selected runs overlaid in their own colours with a legend, and a chart of one
+// hyperparameter against the validation RMSE. A sweep trains its runs one
+// after the other in a pool thread (with the Training page's device and thread
+// settings); each appears in the table as it finishes, with a progress bar and
+// a cancel button.
+class RunsPage : public QWidget
+{
+    Q_OBJECT
+
+  public:
+    explicit RunsPage(WorkbenchState *state, QWidget *parent = nullptr);
+    ~RunsPage() override;
+
+    // Asks for a sweep and starts it.
+    void openSweepDialog();
+    // Starts a sweep of plan over the network with the Model page's values on the
+    // Data page's dataset; returns false (and says why) when it cannot start.
+    bool startSweep(const runs::SweepPlan &plan, double validationFraction);
+    // Stops the sweep after the current batch; the runs finished so far stay.
+    void cancelSweep();
+    bool isSweeping() const;
+
+    RunsTableModel *model() const { return mModel; }
+    QTableView *table() const { return mTable; }
+    QCustomPlot *curvesChart() const { return mCurves; }
+    QCustomPlot *relationChart() const { return mRelation; }
+    QComboBox *relationBox() const { return mRelationParameter; }
+    QProgressBar *progressBar() const { return mProgress; }
+    QString statusText() const;
+
+  Q_SIGNALS:
+    // Emitted when a sweep ends: how many runs it added, and whether it was cancelled.
+    void sweepFinished(int runs, bool cancelled);
+
+  private:
+    struct SweepOutcome
+    {
+        int finished = 0;
+        bool cancelled = false;
+        QString error;
+    };
+
+    void showRuns();
+    void updateCurves();
+    void updateRelation();
+    void takeBatches();
+    void addSweepRun(const runs::RunRecord &run);
+    void finishSweep();
+    std::vector<std::size_t> selectedRuns() const;
+
+    WorkbenchState *mState;
+    RunsTableModel *mModel;
+    QSortFilterProxyModel *mSorted;
+    QTableView *mTable;
+    QCustomPlot *mCurves;
+    QCustomPlot *mRelation;
+    QComboBox *mRelationParameter;
+    QPushButton *mSweep;
+    QPushButton *mCancel;
+    QProgressBar *mProgress;
+    QLabel *mStatus;
+    ProgressBridge *mBridge;
+    QFutureWatcher<SweepOutcome> mWatcher;
+    std::shared_ptr<training::TrainingControl> mControl; // shared with the sweep thread; thread-safe itself
+    int mSweepTrials = 0;
+    int mSweepDone = 0;
+    int mSweepCount = 0; // sweeps started on this page
+};
+
+// Returns the colour of the index-th run in overlaid charts: ten distinct hues, repeating.
+QColor runColour(std::size_t index);
+
+} // namespace gpumem::ui
