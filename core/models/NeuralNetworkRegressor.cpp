@@ -3,6 +3,7 @@
 
 #include "data/SeededRandom.h"
 #include "io/InputError.h"
+#include "io/Sha256.h"
 #include "training/Trainer.h"
 
 #include <torch/cuda.h>
@@ -12,6 +13,7 @@
 #include <cstring>
 #include <mutex>
 #include <unordered_map>
+#include <utility>
 
 namespace gpumem::models {
 
@@ -286,6 +288,107 @@ std::vector<ArchitectureBlock> NeuralNetworkRegressor::architecture() const
     return describeOptions(mImpl->options, 20);
 }
 
+void NeuralNetworkRegressor::Impl::fitInputs(const data::Dataset &dataset,
+                                             const std::vector<Eigen::Index> &trainingRows)
+{
+    encoder.fit(dataset, trainingRows);
+    schema = {dataset.targetName(), encoder.encoding()};
+    const Eigen::MatrixXd encoded = encoder.transform(dataset);
+    featureScaler.fit(encoded, trainingRows, hyperparameters.boolean("log_inputs"));
+
+    const data::FeatureEncoding &encoding = encoder.encoding();
+    const bool layerTokens =
+        hyperparameters.boolean("layer_tokens") && dataset.hasSequence() && encoding.fieldsPerLayer > 0;
+    layerVocabulary.clear();
+    if (layerTokens) {
+        layerVocabulary = encoding.layerTypes;
+        std::vector<Eigen::Index> trainingLayers;
+        const data::SequenceColumn &sequence = dataset.sequence();
+        for (Eigen::Index row : trainingRows)
+            for (std::size_t layer = sequence.layerBegin(static_cast<std::size_t>(row));
+                 layer < sequence.layerEnd(static_cast<std::size_t>(row)); ++layer)
+                trainingLayers.push_back(static_cast<Eigen::Index>(layer));
+        if (trainingLayers.empty())
+            trainingLayers.push_back(0);
+        fieldScaler.fit(layerFieldMatrix(sequence, encoding.fieldsPerLayer), trainingLayers,
+                        hyperparameters.boolean("log_inputs"));
+    }
+    targetTransform = data::TargetTransform(hyperparameters.boolean("log_target"));
+    targetTransform.fit(dataset.target(), trainingRows);
+    options = optionsFor(encoded.cols(), layerTokens ? static_cast<std::int64_t>(layerVocabulary.size()) + 1 : 0,
+                         layerTokens ? encoding.fieldsPerLayer : 0);
+}
+
+namespace {
+
+// The columns a schema or dataset reads, e.g. "target memory; numeric batch, layers_count; categorical optimizer".
+std::string columnsText(const std::string &target, const std::vector<std::string> &numeric,
+                        const std::vector<std::string> &categorical, const std::string &sequence)
+{
+    const auto list = [](const std::vector<std::string> &names) {
+        std::string text;
+        for (const auto &name : names)
+            text += (text.empty() ? "" : ", ") + name;
+        return text.empty() ? std::string("none") : text;
+    };
+    return "target " + target + "; numeric " + list(numeric) + "; categorical " + list(categorical) +
+           (sequence.empty() ? std::string() : "; sequence " + sequence);
+}
+
+} // namespace
+
+std::string trainingRowsDigest(const std::vector<Eigen::Index> &trainingRows)
+{
+    std::string text;
+    for (Eigen::Index row : trainingRows)
+        text += std::to_string(row) + ',';
+    return io::sha256Hex(text);
+}
+
+void NeuralNetworkRegressor::Impl::checkContinuable(const data::Dataset &dataset,
+                                                    const std::vector<Eigen::Index> &trainingRows) const
+{
+    std::vector<std::string> categorical;
+    for (const auto &column : schema.encoding.categoricals)
+        categorical.push_back(column.column);
+    std::vector<std::string> givenCategorical;
+    for (const auto &feature : dataset.categoricalFeatures())
+        givenCategorical.push_back(feature.name);
+    const std::string expected =
+        columnsText(schema.target, schema.encoding.numericColumns, categorical, schema.encoding.sequenceColumn);
+    const std::string given =
+        columnsText(dataset.targetName(), dataset.numericFeatureNames(), givenCategorical, dataset.sequenceName());
+    if (given != expected)
+        throw io::InputError("the data's columns differ from those the model was trained on (model: " + expected +
+                             "; data: " + given + ")");
+    if (trainingRows.size() != checkpointRows || trainingRowsDigest(trainingRows) != checkpointRowsDigest)
+        throw io::InputError("the training rows differ from those the stopped training used (" +
+                             std::to_string(checkpointRows) + " rows then, " + std::to_string(trainingRows.size()) +
+                             " now): continue it on the same data, --test-fraction and seed");
+}
+
+void NeuralNetworkRegressor::continueTrainingTo(int epochs)
+{
+    Impl &impl = *mImpl;
+    if (!impl.network || !impl.checkpoint.holdsTraining())
+        throw io::InputError("the model holds no training state to continue (no optimizer state was saved with it)");
+    if (epochs <= impl.checkpoint.epochsDone)
+        throw io::InputError("the model has trained " + std::to_string(impl.checkpoint.epochsDone) +
+                             " epochs already; continuing needs more epochs in all than that");
+    impl.hyperparameters.setAssignment("epochs=" + std::to_string(epochs));
+    impl.continuing = true;
+}
+
+int NeuralNetworkRegressor::epochsTrained() const
+{
+    return mImpl->checkpoint.epochsDone;
+}
+
+std::uint64_t NeuralNetworkRegressor::seed() const
+{
+    return mImpl->compute.seed;
+}
+
 training::TrainingResult NeuralNetworkRegressor::fit(const data::Dataset &dataset,
                                                      const std::vector<Eigen::Index> &trainingRows,
                                                      training::TrainingObserver *observer,
@@ -297,40 +400,22 @@ training::TrainingResult NeuralNetworkRegressor::fit(const data::Dataset &datase
         throw io::InputError("training needs a target column (--target)");
     if (trainingRows.size() < 2)
         throw io::InputError("training needs at least two rows");
-    impl.encoder.fit(dataset, trainingRows);
-    impl.schema = {dataset.targetName(), impl.encoder.encoding()};
-    const Eigen::MatrixXd encoded = impl.encoder.transform(dataset);
-    impl.featureScaler.fit(encoded, trainingRows, h.boolean("log_inputs"));
-
-    const data::FeatureEncoding &encoding = impl.encoder.encoding();
-    const bool layerTokens = h.boolean("layer_tokens") && dataset.hasSequence() && encoding.fieldsPerLayer > 0;
-    impl.layerVocabulary.clear();
-    if (layerTokens) {
-        impl.layerVocabulary = encoding.layerTypes;
-        std::vector<Eigen::Index> trainingLayers;
-        const data::SequenceColumn &sequence = dataset.sequence();
-        for (Eigen::Index row : trainingRows)
-            for (std::size_t layer = sequence.layerBegin(static_cast<std::size_t>(row));
-                 layer < sequence.layerEnd(static_cast<std::size_t>(row)); ++layer)
-                trainingLayers.push_back(static_cast<Eigen::Index>(layer));
-        if (trainingLayers.empty())
-            trainingLayers.push_back(0);
-        impl.fieldScaler.fit(layerFieldMatrix(sequence, encoding.fieldsPerLayer), trainingLayers,
-                             h.boolean("log_inputs"));
-    }
-    impl.targetTransform = data::TargetTransform(h.boolean("log_target"));
-    impl.targetTransform.fit(dataset.target(), trainingRows);
-    impl.options =
-        impl.optionsFor(encoded.cols(), layerTokens ? static_cast<std::int64_t>(impl.layerVocabulary.size()) + 1 : 0,
-                        layerTokens ? encoding.fieldsPerLayer : 0);
+    // A continued training keeps the scaling of its inputs and its network.
+    const bool continuing = std::exchange(impl.continuing, false);
+    if (continuing)
+        impl.checkContinuable(dataset, trainingRows);
+    else
+        impl.fitInputs(dataset, trainingRows);
     // Weight initialisation, and dropout while training, draw from LibTorch's
     // process-wide generator. Holding this lock while drawing keeps networks
     // fitting on other threads (a comparison's parallel fits) from reseeding or
     // drawing in between, so the seed alone decides the result.
     static std::mutex generatorMutex;
     std::unique_lock generatorLock(generatorMutex);
-    torch::manual_seed(impl.compute.seed);
-    impl.network = BiGruTransformer(impl.options);
+    // A continued training draws its dropout masks afresh, from a seed of its own.
+    torch::manual_seed(impl.compute.seed + (continuing ? static_cast<std::uint64_t>(impl.checkpoint.epochsDone) : 0));
+    if (!continuing)
+        impl.network = BiGruTransformer(impl.options);
     const bool dropout = h.real("dropout") > 0.0 || (h.real("gru_dropout") > 0.0 && h.integer("gru_layers") > 1);
     if (!dropout)
         generatorLock.unlock();
@@ -375,7 +460,12 @@ training::TrainingResult NeuralNetworkRegressor::fit(const data::Dataset &datase
                                                 batch.layerCounts); // [batch]
         return torch::mse_loss(predicted, inputs.target.index_select(0, rowIndex(rows).to(impl.device)));
     };
-    impl.lastTraining = training::trainModel(*network, settings, fitRows, validationRows, loss, observer, control);
+    training::TrainingCheckpoint checkpoint = continuing ? impl.checkpoint : training::TrainingCheckpoint();
+    impl.lastTraining =
+        training::trainModel(*network, settings, fitRows, validationRows, loss, observer, control, &checkpoint);
+    impl.checkpoint = std::move(checkpoint);
+    impl.checkpointRows = trainingRows.size();
+    impl.checkpointRowsDigest = trainingRowsDigest(trainingRows);
     impl.snapshotForCpu();
     return impl.lastTraining;
 }
