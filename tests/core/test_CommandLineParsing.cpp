@@ -135,7 +135,6 @@ class TestCommandLineParsing : public QObject
         QCOMPARE(roleOf(report, "memory_mib"), QStringLiteral("target"));
         QCOMPARE(roleOf(report, "batch"), QStringLiteral("feature"));
         QCOMPARE(roleOf(report, "optimizer"), QStringLiteral("feature"));
-        QCOMPARE(roleOf(report, "layers"), QStringLiteral("ignored"));
     }
 
     void aListOptionLeavesTheNextArgumentAlone()
