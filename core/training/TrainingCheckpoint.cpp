@@ -18,8 +18,9 @@ std::string stateKey(const torch::Tensor &parameter)
 template <typename State>
 void capture(const State &state, const std::string &name, std::vector<std::pair<std::string, torch::Tensor>> &out)
 {
-    out.emplace_back(name + ".exp_avg", state.exp_avg().detach().to(torch::kCPU).clone());
-    out.emplace_back(name + ".exp_avg_sq", state.exp_avg_sq().detach().to(torch::kCPU).clone());
+    // Copies on the device: a checkpoint is taken every improving epoch, and only a save needs it on the host.
+    out.emplace_back(name + ".exp_avg", state.exp_avg().detach().clone());
+    out.emplace_back(name + ".exp_avg_sq", state.exp_avg_sq().detach().clone());
     out.emplace_back(name + ".step", torch::tensor(static_cast<std::int64_t>(state.step()), torch::kInt64));
 }
 

@@ -23,9 +23,10 @@ struct TrainingCheckpoint
     double bestLoss = std::numeric_limits<double>::infinity(); // the judged loss of that epoch
     int epochsWithoutImprovement = 0;                          // the early-stopping counter
     LearningRateSchedule::Memory schedule;
-    // The optimizer's state, "PARAMETER.FIELD" → tensor on the CPU: for Adam and
-    // AdamW, exp_avg and exp_avg_sq (float, the parameter's shape) and step
-    // (int64 scalar) of every parameter that has taken a step.
+    // The optimizer's state, "PARAMETER.FIELD" → tensor (on the training's device,
+    // or the CPU when read from a folder): for Adam and AdamW, exp_avg and
+    // exp_avg_sq (float, the parameter's shape) and step (int64 scalar) of every
+    // parameter that has taken a step.
     std::vector<std::pair<std::string, torch::Tensor>> optimizerState;
 
     bool holdsTraining() const { return epochsDone > 0; }

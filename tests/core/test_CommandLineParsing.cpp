@@ -86,6 +86,15 @@ class TestCommandLineParsing : public QObject
         QVERIFY(run.out.empty());
     }
 
+    void aMisspeltCommandIsNamedWithTheClosestOne()
+    {
+        const Run run = runGpumem({"trian", "a.csv"});
+        QCOMPARE(run.exitCode, 1);
+        QCOMPARE(run.err, std::string("gpumem: unknown command 'trian'; did you mean train?\n"));
+        QCOMPARE(runGpumem({"frobnicate"}).err,
+                 std::string("gpumem: unknown command 'frobnicate' (see 'gpumem --help')\n"));
+    }
+
     void badValuesAreOneLineNamingTheOption_data()
     {
         QTest::addColumn<QStringList>("arguments");
