@@ -103,17 +103,17 @@ int runProbe(const std::vector<std::string> &arguments, std::ostream &out, std::
     app.add_option("--seed", options.seed, "seed of the configuration draws (default 42): same seed, same rows")
         ->type_name("S")
         ->transform(wholeNumber());
-    // CLI::Range names its type in the help; the value name comes after it.
+    // The ranges go without a description: CLI11 would append it to the value name in the help.
     app.add_option("--steps", steps, "training steps per job (default 3)")
+        ->type_name("N")
         ->transform(wholeNumber(1))
-        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1000}))
-        ->type_name("N");
+        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1000}).description(""));
     // At most 2^40 MiB, so that the limit in bytes still fits 64 bits.
     app.add_option("--memory-limit", memoryLimit,
                    "cpu: record jobs needing more than MIB MiB as out_of_memory (default: none)")
+        ->type_name("MIB")
         ->transform(wholeNumber(1))
-        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40))
-        ->type_name("MIB");
+        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40).description(""));
     app.add_flag("--resume", options.resume,
                  "keep the rows already in FILE.csv (or FILE.csv.partial) and measure only the rest");
     if (!parser.parse(arguments, out))

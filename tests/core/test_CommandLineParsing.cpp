@@ -176,6 +176,8 @@ class TestCommandLineParsing : public QObject
         QCOMPARE(run.exitCode, 0);
         QVERIFY2(run.out.rfind("Usage: gpumem " + command.toStdString(), 0) == 0, run.out.c_str());
         QVERIFY2(run.out.find("  -h, --help") != std::string::npos, run.out.c_str());
+        // Regression: CLI11 appended its range checks to probe's value names ("--steps N:UINT in [1 - 1000]").
+        QVERIFY2(run.out.find(":UINT") == std::string::npos, run.out.c_str());
         QVERIFY(run.err.empty());
     }
 };
