@@ -7,6 +7,8 @@ find_package(Threads REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(fmt 9 REQUIRED)
 find_package(Boost 1.74 REQUIRED)
+# Header-only; Debian's libcli11-dev installs CLI11Config.cmake under /usr/share/cmake.
+find_package(CLI11 2.1 REQUIRED)
 
 if(GPUMEM_WITH_TORCH)
   # Debian's TorchConfig appends flags to CMAKE_CXX_FLAGS; they are harmless.

@@ -11,6 +11,7 @@ packages=(
   build-essential cmake ninja-build ccache pkg-config git clang-format
   qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-qpa-plugins libqcustomplot-dev
   libtorch-dev libeigen3-dev libopenblas0-pthread nlohmann-json3-dev libfmt-dev libboost-math-dev
+  libcli11-dev
   # Debian's xgboost CMake config refuses to load without the CLI package.
   libxgboost-dev xgboost
   # Sanitizer and libFuzzer runtimes for the test suite.

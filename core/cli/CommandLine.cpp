@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/CommandLine.h"
 
+#include "cli/CommandParser.h"
 #include "cli/CompareCommand.h"
 #include "cli/DescribeModelCommand.h"
 #include "cli/ErrorMessage.h"
@@ -122,7 +123,12 @@ int runCommandLine(const std::vector<std::string> &arguments, std::ostream &out,
         const int exitCode = runCommand(command, {remaining.begin() + 1, remaining.end()}, out, err, verbose);
         return checkedExit(exitCode, out, err, name);
     }
-    err << "gpumem: unknown command " << io::quoteForMessage(name) << " (see 'gpumem --help')\n";
+    std::vector<std::string> names;
+    for (const auto &command : commands)
+        names.emplace_back(command.name);
+    const std::string suggestion = closestName(name, names);
+    err << "gpumem: unknown command " << io::quoteForMessage(name)
+        << (suggestion.empty() ? " (see 'gpumem --help')" : "; did you mean " + suggestion + "?") << '\n';
     return 1;
 }
 

@@ -3,7 +3,8 @@
 
 #include "calibration/Calibration.h"
 #include "calibration/Coverage.h"
-
+#include "cli/CalibrationOptions.h"
+#include "cli/CommandParser.h"
 #include "cli/ComparisonReporter.h"
 #include "cli/DataOptions.h"
 #include "cli/ModelOptions.h"
@@ -120,29 +121,6 @@ void printTable(std::ostream &out, const evaluation::ExperimentResult &result)
     table.print(out);
 }
 
-// Returns the calibration --coverage asks for, or nothing without it; refuses
-// bad values, and the calibration options without --coverage, in one line.
-std::optional<calibration::CalibrationSettings> calibrationFrom(const ParsedArguments &parsed, std::uint64_t seed)
-{
-    if (!parsed.has("coverage")) {
-        for (const char *option : {"calibration-fraction", "calibration-score"})
-            if (parsed.has(option))
-                throw io::InputError(std::string("--") + option + " takes effect only with --coverage");
-        return std::nullopt;
-    }
-    calibration::CalibrationSettings settings;
-    settings.seed = seed; // as `gpumem train` seeds it, so both set the same rows aside
-    settings.coverage = calibration::parseCoverage(parsed.value("coverage"), "--coverage");
-    if (parsed.has("calibration-fraction")) {
-        settings.fraction = parseFraction(parsed.value("calibration-fraction"), "--calibration-fraction");
-        if (settings.fraction == 0.0)
-            throw io::InputError("--calibration-fraction must be above 0");
-    }
-    if (parsed.has("calibration-score"))
-        settings.score = calibration::parseScore(parsed.value("calibration-score"));
-    return settings;
-}
-
 } // namespace
 
 int runCompare(const std::vector<std::string> &arguments, std::ostream &out, std::ostream &err)
@@ -150,87 +128,95 @@ int runCompare(const std::vector<std::string> &arguments, std::ostream &out, std
     std::string modelList;
     for (const auto &name : models::regressorNames())
         modelList += (modelList.empty() ? "" : ",") + name;
-    ArgumentParser parser(
+    CommandParser parser(
+        "gpumem compare",
         "gpumem compare DATA.csv --target COLUMN [--models A,B,…] [--folds K | --test-fraction F] [options]",
         "Fits several models on identical seeded splits of the same data and compares MSE, RMSE, MAE, R²,\n"
         "the under-prediction (out-of-memory) rate and more, with paired significance tests against the best.");
-    parser.positional("DATA.csv", "the measurements, one job per row, with a header row");
-    addDataOptions(parser);
-    parser
-        .option("models", "A,B,…", "the models to compare (default: the paper's five plus ridge); known: " + modelList)
-        .option("folds", "K", "K-fold cross-validation (default 5)")
-        .option("test-fraction", "F", "one seeded hold-out of this share of rows instead of folds");
-    addModelOptions(parser);
-    addComputeOptions(parser);
-    parser.option("jobs", "N", "fit up to N (model, fold) pairs at the same time (default 1); results do not change")
-        .option("report", "FILE",
-                "write a report: .json, .md, .csv or .html by extension, JSON to a device such as "
-                "/dev/stdout (repeatable)")
-        .option("predictions", "FILE.csv",
-                "write every row's fold, actual value and each model's prediction (and upper bound)")
-        .option("coverage", "C",
-                "also calibrate each fold's fit inside its training rows and score an upper bound that holds a "
-                "share C of new jobs, e.g. 0.95")
-        .option("calibration-fraction", "F",
-                "with --coverage: the share of each fold's training rows set aside to calibrate (default 0.2)")
-        .option("calibration-score", "absolute|relative|difficulty",
-                "with --coverage: how residuals are normalised (default difficulty; see docs/calibration.md)")
-        .flag("json", "print the JSON report on stdout instead of the table");
-
-    const ParsedArguments parsed = parser.parse(arguments);
-    if (parsed.helpRequested()) {
-        out << parser.helpText()
-            << "\nHyperparameters: --preset, --config and plain --set NAME=VALUE apply to bigru_transformer;\n"
-               "--set MODEL.NAME=VALUE sets another model's (e.g. --set random_forest.n_estimators=300).\n"
-               "See 'gpumem describe-model --model NAME' for every model's hyperparameters.\n";
+    parser.addHelpFooter(
+        "\nHyperparameters: --preset, --config and plain --set NAME=VALUE apply to bigru_transformer;\n"
+        "--set MODEL.NAME=VALUE sets another model's (e.g. --set random_forest.n_estimators=300).\n"
+        "See 'gpumem describe-model --model NAME' for every model's hyperparameters.\n");
+    CLI::App &app = parser.app();
+    std::string path;
+    app.add_option("DATA.csv", path, "the measurements, one job per row, with a header row")->required();
+    DataOptions dataOptions;
+    addDataOptions(app, dataOptions);
+    std::vector<std::string> modelNames;
+    addListOption(app, "--models", modelNames, "A,B,…",
+                  "the models to compare (default: the paper's five plus ridge); known: " + modelList);
+    std::optional<std::uint64_t> folds;
+    app.add_option("--folds", folds, "K-fold cross-validation (default 5)")->type_name("K")->transform(wholeNumber());
+    std::optional<double> testFraction;
+    app.add_option("--test-fraction", testFraction, "one seeded hold-out of this share of rows instead of folds")
+        ->type_name("F")
+        ->transform(fractionBelowOne());
+    ModelOptions modelOptions;
+    addModelOptions(app, modelOptions);
+    ComputeOptions computeOptions;
+    addComputeOptions(app, computeOptions);
+    app.add_option("--jobs", computeOptions.jobs,
+                   "fit up to N (model, fold) pairs at the same time (default 1); results do not change")
+        ->type_name("N")
+        ->transform(wholeNumber(1));
+    std::vector<std::string> reportPaths;
+    addListOption(app, "--report", reportPaths, "FILE",
+                  "write a report: .json, .md, .csv or .html by extension, JSON to a device such as "
+                  "/dev/stdout (repeatable)");
+    std::optional<std::string> predictionsPath;
+    app.add_option("--predictions", predictionsPath,
+                   "write every row's fold, actual value and each model's prediction (and upper bound)")
+        ->type_name("FILE.csv");
+    CalibrationOptions calibrationOptions;
+    addCalibrationOptions(app, calibrationOptions, CalibrationScope::EachFold);
+    bool json = false;
+    app.add_flag("--json", json, "print the JSON report on stdout instead of the table");
+    if (!parser.parse(arguments, out))
         return 0;
-    }
-    if (!parsed.has("target"))
+
+    if (dataOptions.target.empty())
         throw io::InputError("missing --target COLUMN (see 'gpumem inspect' for candidates)");
-    if (parsed.has("folds") && parsed.has("test-fraction"))
+    if (folds && testFraction)
         throw io::InputError("give --folds or --test-fraction, not both");
 
     evaluation::ExperimentSettings settings;
     const std::vector<std::string> names =
-        parsed.has("models") ? parsed.list("models") : models::defaultComparisonModels();
+        modelNames.empty() ? models::defaultComparisonModels() : nonEmptyItems(modelNames);
     for (const auto &name : names) {
         for (const auto &spec : settings.models)
             if (spec.name == name)
                 throw io::InputError("--models names " + io::quoteForMessage(name) + " twice");
-        settings.models.push_back({name, hyperparametersFor(name, parsed)});
+        settings.models.push_back({name, hyperparametersFor(name, modelOptions)});
     }
-    for (const auto &assignment : parsed.list("set")) {
+    for (const auto &assignment : nonEmptyItems(modelOptions.assignments)) {
         const std::string model = modelOfAssignment(assignment);
         if (!model.empty() && std::find(names.begin(), names.end(), model) == names.end())
             throw io::InputError("--set " + io::quoteForMessage(assignment) + " names a model that is not compared");
     }
-    settings.folds =
-        static_cast<int>(std::min<std::uint64_t>(parseWholeNumber(parsed.value("folds", "5"), "--folds"), 1u << 20));
-    if (parsed.has("test-fraction")) {
-        settings.testFraction = parseFraction(parsed.value("test-fraction"), "--test-fraction");
+    settings.folds = static_cast<int>(std::min<std::uint64_t>(folds.value_or(5), 1u << 20));
+    if (testFraction) {
+        settings.testFraction = *testFraction;
         if (settings.testFraction == 0.0)
             throw io::InputError("--test-fraction must be above 0 for a comparison");
     }
-    settings.compute = computeSettingsFrom(parsed);
+    settings.compute = computeSettingsFrom(computeOptions);
     settings.seed = settings.compute.seed;
-    settings.calibration = calibrationFrom(parsed, settings.seed);
-    settings.parallelFits =
-        static_cast<int>(std::min<std::uint64_t>(parseWholeNumber(parsed.value("jobs", "1"), "--jobs", true), 64));
-    std::vector<std::string> reportPaths = parsed.list("report");
+    settings.calibration = calibrationSettingsFrom(calibrationOptions, settings.seed);
+    settings.parallelFits = static_cast<int>(std::min<std::uint64_t>(computeOptions.jobs.value_or(1), 64));
+    reportPaths = nonEmptyItems(reportPaths);
     for (const auto &reportPath : reportPaths)
         reportFormatFor(reportPath); // refuse an unknown extension before the long run
-    const std::string path = parsed.positionals().front();
     io::OutputPlan outputs;
     outputs.addInput(path, "DATA.csv");
-    if (parsed.has("config"))
-        outputs.addInput(parsed.value("config"), "--config");
+    if (modelOptions.config)
+        outputs.addInput(*modelOptions.config, "--config");
     for (const auto &reportPath : reportPaths)
         outputs.addOutputFile(reportPath, "--report");
-    if (parsed.has("predictions"))
-        outputs.addOutputFile(parsed.value("predictions"), "--predictions");
+    if (predictionsPath)
+        outputs.addOutputFile(*predictionsPath, "--predictions");
     outputs.check();
 
-    const LoadedData loaded = loadData(path, parsed);
+    const LoadedData loaded = loadData(path, dataOptions);
     const data::Dataset dataset = data::Dataset::fromTable(*loaded.table, loaded.roles, loaded.usableRows);
     for (const auto &warning : loaded.warnings)
         err << "warning: " << warning << '\n';
@@ -263,10 +249,9 @@ int runCompare(const std::vector<std::string> &arguments, std::ostream &out, std
         report::writeReport(text, reportFormatFor(reportPath), context, result);
         io::writeFileAtomically(reportPath, text.str());
     }
-    if (parsed.has("predictions"))
-        io::writeFileAtomically(parsed.value("predictions"),
-                                outOfFoldCsv(loaded.table->rowCount(), loaded.usableRows, result));
-    if (parsed.has("json")) {
+    if (predictionsPath)
+        io::writeFileAtomically(*predictionsPath, outOfFoldCsv(loaded.table->rowCount(), loaded.usableRows, result));
+    if (json) {
         report::writeJsonReport(out, context, result);
     } else {
         out << report::describeSplitting(context) << " of " << context.rows << " rows, "

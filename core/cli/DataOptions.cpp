@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/DataOptions.h"
 
+#include "cli/CommandParser.h"
 #include "data/EncodingLimits.h"
 #include "data/TableLoader.h"
 #include "io/InputError.h"
@@ -20,35 +21,44 @@ char parseDelimiter(const std::string &text)
     throw io::InputError("--delimiter takes auto, comma, semicolon or tab, not " + io::quoteForMessage(text));
 }
 
-void addDataOptions(ArgumentParser &parser)
+void addDataOptions(CLI::App &app, DataOptions &options)
 {
-    parser.option("target", "COLUMN", "the column to predict (peak memory, numeric)")
-        .option("features", "A,B,...", "use only these columns as features (repeatable)")
-        .option("ignore", "A,B,...", "leave these columns out (repeatable)")
-        .option("sequence-column", "COLUMN", "the layer-sequence column, e.g. [('linear', 1173, 2753031), ...]")
-        .option("on-bad-cell", "fail|drop",
-                "missing or non-finite cells in used columns: stop (default) or drop the row")
-        .option("delimiter", "auto|comma|semicolon|tab", "field delimiter (default: detected)")
-        .flag("decimal-comma", "numbers use a decimal comma, 1,5 for 1.5 (default: detected in ';' files)")
-        .option("categorical-limit", "N", "text columns with more distinct values are identifiers (default 50)");
+    app.add_option("--target", options.target, "the column to predict (peak memory, numeric)")->type_name("COLUMN");
+    addListOption(app, "--features", options.features, "A,B,...", "use only these columns as features (repeatable)");
+    addListOption(app, "--ignore", options.ignored, "A,B,...", "leave these columns out (repeatable)");
+    app.add_option("--sequence-column", options.sequenceColumn,
+                   "the layer-sequence column, e.g. [('linear', 1173, 2753031), ...]")
+        ->type_name("COLUMN");
+    app.add_option("--on-bad-cell", options.onBadCell,
+                   "missing or non-finite cells in used columns: stop (default) or drop the row")
+        ->type_name("fail|drop")
+        ->check(textCheckedBy([](const std::string &text) { data::parseBadCellPolicy(text); }));
+    app.add_option("--delimiter", options.delimiter, "field delimiter (default: detected)")
+        ->type_name("auto|comma|semicolon|tab")
+        ->check(textCheckedBy([](const std::string &text) { parseDelimiter(text); }));
+    app.add_flag("--decimal-comma", options.decimalComma,
+                 "numbers use a decimal comma, 1,5 for 1.5 (default: detected in ';' files)");
+    app.add_option("--categorical-limit", options.categoricalLimit,
+                   "text columns with more distinct values are identifiers (default 50)")
+        ->type_name("N")
+        ->transform(wholeNumber(1));
 }
 
-LoadedData loadData(const std::string &path, const ParsedArguments &arguments)
+LoadedData loadData(const std::string &path, const DataOptions &options)
 {
     data::TableLoadOptions loadOptions;
-    loadOptions.delimiter = parseDelimiter(arguments.value("delimiter"));
-    if (arguments.has("categorical-limit"))
-        loadOptions.categoricalLimit = static_cast<std::size_t>(
-            parseWholeNumber(arguments.value("categorical-limit"), "--categorical-limit", true));
-    if (arguments.has("decimal-comma"))
+    loadOptions.delimiter = parseDelimiter(options.delimiter);
+    if (options.categoricalLimit)
+        loadOptions.categoricalLimit = static_cast<std::size_t>(*options.categoricalLimit);
+    if (options.decimalComma)
         loadOptions.decimalComma = true;
-    const data::BadCellPolicy policy = data::parseBadCellPolicy(arguments.value("on-bad-cell", "fail"));
+    const data::BadCellPolicy policy = data::parseBadCellPolicy(options.onBadCell);
 
     data::RoleRequest request;
-    request.target = arguments.value("target");
-    request.features = arguments.list("features");
-    request.ignored = arguments.list("ignore");
-    request.sequenceColumn = arguments.value("sequence-column");
+    request.target = options.target;
+    request.features = nonEmptyItems(options.features);
+    request.ignored = nonEmptyItems(options.ignored);
+    request.sequenceColumn = options.sequenceColumn;
 
     LoadedData loaded;
     loaded.table = data::loadTable(path, loadOptions);

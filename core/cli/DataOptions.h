@@ -1,21 +1,38 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "cli/ArgumentParser.h"
 #include "data/ColumnRoles.h"
 #include "data/Dataset.h"
 #include "data/Table.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+namespace CLI {
+class App;
+}
+
 namespace gpumem::cli {
 
-// The data-selection options every data-reading subcommand shares (--target,
-// --features, --ignore, --sequence-column, --on-bad-cell, --delimiter,
-// --decimal-comma, --categorical-limit), so inspect, train and compare read a file identically.
-void addDataOptions(ArgumentParser &parser);
+// The data-selection options every data-reading subcommand shares, so inspect,
+// train and compare read a file identically.
+struct DataOptions
+{
+    std::string target;                            // --target
+    std::vector<std::string> features;             // --features, repeatable, comma-separated
+    std::vector<std::string> ignored;              // --ignore, repeatable, comma-separated
+    std::string sequenceColumn;                    // --sequence-column
+    std::string onBadCell = "fail";                // --on-bad-cell fail|drop
+    std::string delimiter = "auto";                // --delimiter auto|comma|semicolon|tab
+    bool decimalComma = false;                     // --decimal-comma
+    std::optional<std::uint64_t> categoricalLimit; // --categorical-limit N (positive)
+};
+
+// Declares --target, --features, --ignore, --sequence-column, --on-bad-cell,
+// --delimiter, --decimal-comma and --categorical-limit on app, bound to options.
+void addDataOptions(CLI::App &app, DataOptions &options);
 
 // A file loaded and checked the way the options ask.
 struct LoadedData
@@ -32,6 +49,6 @@ char parseDelimiter(const std::string &text);
 // Loads path and applies the data options; throws io::InputError on bad input,
 // including data that would encode into more than data::maxEncodedFeatures features.
 // Warnings name stray text cells in numeric columns and capped layer types.
-LoadedData loadData(const std::string &path, const ParsedArguments &arguments);
+LoadedData loadData(const std::string &path, const DataOptions &options);
 
 } // namespace gpumem::cli

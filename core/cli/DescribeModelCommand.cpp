@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/DescribeModelCommand.h"
 
+#include "cli/CommandParser.h"
 #include "cli/DataOptions.h"
 #include "cli/ModelOptions.h"
 #include "cli/TextTable.h"
@@ -31,9 +32,9 @@ struct DataSizes
     std::string source = "example sizes (no DATA.csv given)";
 };
 
-DataSizes sizesOf(const std::string &path, const ParsedArguments &arguments)
+DataSizes sizesOf(const std::string &path, const DataOptions &options)
 {
-    const LoadedData loaded = loadData(path, arguments);
+    const LoadedData loaded = loadData(path, options);
     const data::Dataset dataset = data::Dataset::fromTable(*loaded.table, loaded.roles, loaded.usableRows);
     std::vector<Eigen::Index> rows;
     for (std::size_t row = 0; row < dataset.rowCount(); ++row)
@@ -51,10 +52,10 @@ DataSizes sizesOf(const std::string &path, const ParsedArguments &arguments)
 }
 
 // Describes a model other than the network: its hyperparameters, as --set takes them.
-int describeHyperparameters(const std::string &model, const ParsedArguments &parsed, std::ostream &out)
+int describeHyperparameters(const std::string &model, const ModelOptions &options, bool asJson, std::ostream &out)
 {
-    const models::Hyperparameters hyperparameters = hyperparametersFor(model, parsed);
-    if (parsed.has("json")) {
+    const models::Hyperparameters hyperparameters = hyperparametersFor(model, options);
+    if (asJson) {
         io::JsonWriter json(out);
         json.beginObject();
         json.key("model").value(model);
@@ -92,30 +93,34 @@ int describeHyperparameters(const std::string &model, const ParsedArguments &par
 
 int runDescribeModel(const std::vector<std::string> &arguments, std::ostream &out, std::ostream &)
 {
-    ArgumentParser parser("gpumem describe-model [DATA.csv] [options]",
-                          "Shows the network the hyperparameters build: token embedding, BiGRU, Transformer\n"
-                          "encoder, pooling and head, with tensor shapes and parameter counts per block.");
-    parser.optionalPositional("DATA.csv", "take the token counts and layer types from this file");
-    addDataOptions(parser);
-    addModelOptions(parser);
-    parser.option("model", "NAME", "describe another model's hyperparameters (e.g. random_forest)");
-    parser.flag("json", "print JSON: the blocks and every hyperparameter's description and value");
-    const ParsedArguments parsed = parser.parse(arguments);
-    if (parsed.helpRequested()) {
-        out << parser.helpText();
+    CommandParser parser("gpumem describe-model", "gpumem describe-model [DATA.csv] [options]",
+                         "Shows the network the hyperparameters build: token embedding, BiGRU, Transformer\n"
+                         "encoder, pooling and head, with tensor shapes and parameter counts per block.");
+    CLI::App &app = parser.app();
+    std::optional<std::string> path;
+    app.add_option("DATA.csv", path, "take the token counts and layer types from this file");
+    DataOptions dataOptions;
+    addDataOptions(app, dataOptions);
+    ModelOptions modelOptions;
+    addModelOptions(app, modelOptions);
+    std::string model = "bigru_transformer";
+    app.add_option("--model", model, "describe another model's hyperparameters (e.g. random_forest)")
+        ->type_name("NAME");
+    bool asJson = false;
+    app.add_flag("--json", asJson, "print JSON: the blocks and every hyperparameter's description and value");
+    if (!parser.parse(arguments, out))
         return 0;
-    }
-    if (parsed.has("model") && parsed.value("model") != "bigru_transformer")
-        return describeHyperparameters(parsed.value("model"), parsed, out);
-    const models::Hyperparameters hyperparameters = hyperparametersFrom(parsed);
-    const DataSizes sizes = parsed.positionals().empty() ? DataSizes() : sizesOf(parsed.positionals().front(), parsed);
+    if (model != "bigru_transformer")
+        return describeHyperparameters(model, modelOptions, asJson, out);
+    const models::Hyperparameters hyperparameters = hyperparametersFrom(modelOptions);
+    const DataSizes sizes = path ? sizesOf(*path, dataOptions) : DataSizes();
     const auto blocks = models::describeArchitecture(hyperparameters, sizes.features, sizes.layerTypes,
                                                      sizes.fieldsPerLayer, sizes.typicalLayers);
     std::int64_t total = 0;
     for (const auto &block : blocks)
         total += block.parameters;
 
-    if (parsed.has("json")) {
+    if (asJson) {
         io::JsonWriter json(out);
         json.beginObject();
         json.key("sizes_from").value(sizes.source);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/InspectCommand.h"
 
+#include "cli/CommandParser.h"
 #include "cli/DataOptions.h"
 #include "cli/TextTable.h"
 #include "data/ColumnSummary.h"
@@ -144,20 +145,21 @@ void printJson(const LoadedData &loaded, std::ostream &out)
 
 int runInspect(const std::vector<std::string> &arguments, std::ostream &out, std::ostream &err)
 {
-    ArgumentParser parser("gpumem inspect DATA.csv [options]",
-                          "Shows how a CSV file of jobs is read: each column's inferred type and role, missing\n"
-                          "and invalid cells, statistics, and which columns could be the target.");
-    parser.positional("DATA.csv", "the measurements, one job per row, with a header row");
-    addDataOptions(parser);
-    parser.flag("json", "print a JSON document instead of a table");
-
-    const ParsedArguments parsed = parser.parse(arguments);
-    if (parsed.helpRequested()) {
-        out << parser.helpText();
+    CommandParser parser("gpumem inspect", "gpumem inspect DATA.csv [options]",
+                         "Shows how a CSV file of jobs is read: each column's inferred type and role, missing\n"
+                         "and invalid cells, statistics, and which columns could be the target.");
+    CLI::App &app = parser.app();
+    std::string path;
+    app.add_option("DATA.csv", path, "the measurements, one job per row, with a header row")->required();
+    DataOptions dataOptions;
+    addDataOptions(app, dataOptions);
+    bool json = false;
+    app.add_flag("--json", json, "print a JSON document instead of a table");
+    if (!parser.parse(arguments, out))
         return 0;
-    }
-    const LoadedData loaded = loadData(parsed.positionals().front(), parsed);
-    if (parsed.has("json")) {
+
+    const LoadedData loaded = loadData(path, dataOptions);
+    if (json) {
         printJson(loaded, out);
     } else {
         printText(loaded, out);

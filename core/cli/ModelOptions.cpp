@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/ModelOptions.h"
 
+#include "cli/CommandParser.h"
 #include "cli/Warnings.h"
 #include "io/InputError.h"
 #include "io/JsonValue.h"
@@ -66,31 +67,41 @@ void checkAssignment(const std::string &assignment)
 
 } // namespace
 
-void addModelOptions(ArgumentParser &parser)
+void addModelOptions(CLI::App &app, ModelOptions &options)
 {
-    parser.option("preset", "NAME", "start from a preset: default, fast (seconds, for demos), gpu (larger)")
-        .option("config", "FILE.json", "hyperparameters from a JSON object, applied after the preset")
-        .option("set", "NAME=VALUE", "set one hyperparameter, after the preset and config (repeatable)");
+    app.add_option("--preset", options.preset, "start from a preset: default, fast (seconds, for demos), gpu (larger)")
+        ->type_name("NAME");
+    app.add_option("--config", options.config, "hyperparameters from a JSON object, applied after the preset")
+        ->type_name("FILE.json");
+    addListOption(app, "--set", options.assignments, "NAME=VALUE",
+                  "set one hyperparameter, after the preset and config (repeatable)");
 }
 
-void addComputeOptions(ArgumentParser &parser)
+void addComputeOptions(CLI::App &app, ComputeOptions &options)
 {
-    parser.option("device", "auto|cpu|cuda", "where to compute (default auto: CUDA when available)")
-        .option("threads", "N",
-                "CPU threads (default 1; 0 = one per core): training splits each batch across N workers")
-        .option("seed", "N", "random seed for weights, shuffling and splits (default 42)");
+    app.add_option("--device", options.device, "where to compute (default auto: CUDA when available)")
+        ->type_name("auto|cpu|cuda");
+    app.add_option("--threads", options.threads,
+                   "CPU threads (default 1; 0 = one per core): training splits each batch across N workers")
+        ->type_name("N")
+        ->transform(wholeNumber());
+    app.add_option("--seed", options.seed, "random seed for weights, shuffling and splits (default 42)")
+        ->type_name("N")
+        ->transform(wholeNumber());
 }
 
-models::Hyperparameters hyperparametersFrom(const ParsedArguments &arguments)
+models::Hyperparameters hyperparametersFrom(const ModelOptions &options)
 {
-    for (const auto &assignment : arguments.list("set")) // comma-split is harmless: values hold no commas
+    // --set splits at commas like every list option: harmless, as values hold no commas.
+    const std::vector<std::string> assignments = nonEmptyItems(options.assignments);
+    for (const auto &assignment : assignments)
         checkAssignment(assignment);
     models::Hyperparameters hyperparameters = models::neuralNetworkHyperparameters();
-    if (arguments.has("preset"))
-        models::applyHyperparameterFile(hyperparameters, models::presetPath(arguments.value("preset")));
-    if (arguments.has("config"))
-        models::applyHyperparameterFile(hyperparameters, arguments.value("config"));
-    for (const auto &assignment : arguments.list("set"))
+    if (options.preset)
+        models::applyHyperparameterFile(hyperparameters, models::presetPath(*options.preset));
+    if (options.config)
+        models::applyHyperparameterFile(hyperparameters, *options.config);
+    for (const auto &assignment : assignments)
         if (modelOfAssignment(assignment).empty())
             hyperparameters.setAssignment(assignment);
     return hyperparameters;
@@ -105,27 +116,26 @@ std::string modelOfAssignment(const std::string &assignment)
     return assignment.substr(0, dot);
 }
 
-models::Hyperparameters hyperparametersFor(const std::string &model, const ParsedArguments &arguments)
+models::Hyperparameters hyperparametersFor(const std::string &model, const ModelOptions &options)
 {
     // Built even for another model, so that a bad preset, --config or --set is
     // refused instead of silently having no effect.
-    models::Hyperparameters hyperparameters = hyperparametersFrom(arguments);
+    models::Hyperparameters hyperparameters = hyperparametersFrom(options);
     if (model != kNetwork)
         hyperparameters = models::regressorHyperparameters(model);
-    for (const auto &assignment : arguments.list("set"))
+    for (const auto &assignment : nonEmptyItems(options.assignments))
         if (modelOfAssignment(assignment) == model)
             hyperparameters.setAssignment(assignment.substr(model.size() + 1));
     return hyperparameters;
 }
 
-models::ComputeSettings computeSettingsFrom(const ParsedArguments &arguments)
+models::ComputeSettings computeSettingsFrom(const ComputeOptions &options)
 {
     models::ComputeSettings compute;
-    compute.device = arguments.value("device", "auto");
-    // Not every command declares --seed (predict has nothing to draw).
-    compute.seed = arguments.declares("seed") ? parseWholeNumber(arguments.value("seed", "42"), "--seed") : 42;
+    compute.device = options.device;
+    compute.seed = options.seed;
     const unsigned hardware = hardwareThreads();
-    const auto threads = parseWholeNumber(arguments.value("threads", "1"), "--threads");
+    const std::uint64_t threads = options.threads;
     // Threads beyond the cores only add start-up and synchronisation; thousands of
     // them turned seconds of work into minutes.
     if (threads > hardware)
@@ -134,9 +144,9 @@ models::ComputeSettings computeSettingsFrom(const ParsedArguments &arguments)
     // One thread by default: on small models more kernel threads mostly add
     // synchronisation; training uses N threads as N workers per batch instead.
     compute.threads = static_cast<int>(threads == 0 ? hardware : std::min<std::uint64_t>(threads, hardware));
-    if (arguments.declares("jobs") && arguments.has("jobs")) {
+    if (options.jobs) {
         // The experiment runner applies the cap; the warning comes before the long run.
-        const auto jobs = parseWholeNumber(arguments.value("jobs"), "--jobs", true);
+        const std::uint64_t jobs = *options.jobs;
         if (jobs > hardware)
             warn("--jobs " + std::to_string(jobs) + " is more than this machine's " + std::to_string(hardware) +
                  " hardware threads; running at most " + std::to_string(hardware) + " fits at once");

@@ -1,26 +1,48 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "cli/ArgumentParser.h"
 #include "models/Hyperparameters.h"
 #include "models/NeuralNetworkRegressor.h"
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+namespace CLI {
+class App;
+}
+
 namespace gpumem::cli {
 
-// The options that choose the neural model's hyperparameters (--preset, --config,
-// --set) and where it computes (--device, --threads, --seed), shared by train,
+// The options that choose the neural model's hyperparameters, shared by train,
 // describe-model and compare.
-void addModelOptions(ArgumentParser &parser);
-void addComputeOptions(ArgumentParser &parser);
+struct ModelOptions
+{
+    std::optional<std::string> preset;    // --preset NAME
+    std::optional<std::string> config;    // --config FILE.json
+    std::vector<std::string> assignments; // --set NAME=VALUE or MODEL.NAME=VALUE, repeatable
+};
+
+// Where a command computes, shared by train, compare and predict.
+struct ComputeOptions
+{
+    std::string device = "auto";       // --device auto|cpu|cuda
+    std::uint64_t threads = 1;         // --threads N, 0 = one per hardware thread
+    std::uint64_t seed = 42;           // --seed N, where the command has it
+    std::optional<std::uint64_t> jobs; // --jobs N, where the command has it (compare)
+};
+
+// Declares --preset, --config and --set on app, bound to options.
+void addModelOptions(CLI::App &app, ModelOptions &options);
+// Declares --device, --threads and --seed on app, bound to options.
+void addComputeOptions(CLI::App &app, ComputeOptions &options);
 
 // Starts from the neural network's defaults, then applies the preset, the
 // --config file and every unqualified --set in order. First checks every --set,
 // qualified ones too, against its model's hyperparameters. Throws io::InputError
 // naming the file or hyperparameter and listing the known names.
-models::Hyperparameters hyperparametersFrom(const ParsedArguments &arguments);
+models::Hyperparameters hyperparametersFrom(const ModelOptions &options);
 
 // Returns the model an assignment names before a dot ("random_forest" for
 // "random_forest.n_estimators=200"), or "" for an unqualified one ("epochs=20").
@@ -30,12 +52,12 @@ std::string modelOfAssignment(const std::string &assignment);
 // hyperparametersFrom() builds them, any other model's defaults; then every
 // --set qualified with the model's name ("adaboost.loss=square"). Checks the
 // preset, --config and every --set even when they are for another model.
-models::Hyperparameters hyperparametersFor(const std::string &model, const ParsedArguments &arguments);
+models::Hyperparameters hyperparametersFor(const std::string &model, const ModelOptions &options);
 
-// Reads --device and --seed (42 where the command has no --seed), and applies
-// --threads to LibTorch and OpenBLAS. --threads above the machine's hardware
-// threads is capped with a warning (cli::warn), and so is --jobs where the
-// command has it (the experiment runner applies that cap).
-models::ComputeSettings computeSettingsFrom(const ParsedArguments &arguments);
+// Returns the compute settings of options, and applies the thread count to
+// LibTorch and OpenBLAS. --threads above the machine's hardware threads is
+// capped with a warning (cli::warn), and so is --jobs when given (the
+// experiment runner applies that cap).
+models::ComputeSettings computeSettingsFrom(const ComputeOptions &options);
 
 } // namespace gpumem::cli

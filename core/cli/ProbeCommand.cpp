@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/ProbeCommand.h"
 
-#include "cli/ArgumentParser.h"
+#include "cli/CommandParser.h"
 #include "cli/ShardOptions.h"
 #include "cli/TrainingReporter.h"
 #include "io/AtomicFileWriter.h"
@@ -83,35 +83,66 @@ void showProgress(std::ostream &err, bool terminal, const probe::ProbeProgress &
 int runProbe(const std::vector<std::string> &arguments, std::ostream &out, std::ostream &err)
 {
     std::vector<std::string> remaining = arguments;
+    // Taken out before parsing: the files after --merge run up to the next option.
     const std::vector<std::string> mergeFiles = takeMergeFiles(remaining);
-    ArgumentParser parser("gpumem probe --family mlp|cnn|transformer --count N --out FILE.csv [options]", kDescription);
-    parser.option("family", "F", "mlp, cnn or transformer")
-        .option("count", "N", "configurations to draw (duplicates are measured once)")
-        .option("out", "FILE.csv", "the dataset to write")
-        .option("device", "D", "cpu (default) or cuda")
-        .option("seed", "S", "seed of the configuration draws (default 42): same seed, same rows")
-        .option("steps", "N", "training steps per job (default 3)")
-        .option("memory-limit", "MIB", "cpu: record jobs needing more than MIB MiB as out_of_memory (default: none)")
-        .flag("resume", "keep the rows already in FILE.csv (or FILE.csv.partial) and measure only the rest")
-        .option("shard", "I/N", "measure only slice I of N (0-based) of the job list, e.g. on a cluster's job array")
-        .option("merge", "PART.csv…",
-                "join the files of the shards into --out, as one whole run writes it (give the run's other options)");
-    const ParsedArguments parsed = parser.parse(remaining);
-    if (parsed.helpRequested()) {
-        out << parser.helpText();
+    CommandParser parser("gpumem probe", "gpumem probe --family mlp|cnn|transformer --count N --out FILE.csv [options]",
+                         kDescription);
+    CLI::App &app = parser.app();
+    std::optional<std::string> family;
+    std::optional<std::uint64_t> count;
+    std::optional<std::string> outPath;
+    probe::ProbeOptions options;
+    std::uint64_t steps = 3;
+    std::optional<std::uint64_t> memoryLimit;
+    app.add_option("--family", family, "mlp, cnn or transformer")->type_name("F");
+    app.add_option("--count", count, "configurations to draw (duplicates are measured once)")
+        ->type_name("N")
+        ->transform(wholeNumber(1));
+    app.add_option("--out", outPath, "the dataset to write")->type_name("FILE.csv");
+    options.device = "cpu";
+    app.add_option("--device", options.device, "cpu (default) or cuda")
+        ->type_name("D")
+        ->check(textCheckedBy([](const std::string &text) {
+            if (text != "cpu" && text != "cuda")
+                throw io::InputError("--device takes cpu or cuda, not " + io::quoteForMessage(text));
+        }));
+    options.seed = 42;
+    app.add_option("--seed", options.seed, "seed of the configuration draws (default 42): same seed, same rows")
+        ->type_name("S")
+        ->transform(wholeNumber());
+    // The ranges go without a description: CLI11 would append it to the value name in the help.
+    app.add_option("--steps", steps, "training steps per job (default 3)")
+        ->type_name("N")
+        ->transform(wholeNumber(1))
+        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1000}).description(""));
+    // At most 2^40 MiB, so that the limit in bytes still fits 64 bits.
+    app.add_option("--memory-limit", memoryLimit,
+                   "cpu: record jobs needing more than MIB MiB as out_of_memory (default: none)")
+        ->type_name("MIB")
+        ->transform(wholeNumber(1))
+        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40).description(""));
+    app.add_flag("--resume", options.resume,
+                 "keep the rows already in FILE.csv (or FILE.csv.partial) and measure only the rest");
+    std::optional<std::string> shard;
+    app.add_option("--shard", shard,
+                   "measure only slice I of N (0-based) of the job list, e.g. on a cluster's job array")
+        ->type_name("I/N");
+    std::vector<std::string> mergeForHelp; // the files were taken out above; declared for --help
+    app.add_option("--merge", mergeForHelp,
+                   "join the files of the shards into --out, as one whole run writes it (give the run's other options)")
+        ->type_name("PART.csv…");
+    if (!parser.parse(remaining, out))
         return 0;
-    }
-    if (!parsed.has("family"))
+    if (!family)
         throw io::InputError("missing --family mlp|cnn|transformer (see 'gpumem probe --help')");
-    if (!parsed.has("count"))
+    if (!count)
         throw io::InputError("missing --count N (see 'gpumem probe --help')");
-    if (!parsed.has("out"))
+    if (!outPath)
         throw io::InputError("missing --out FILE.csv (see 'gpumem probe --help')");
 
-    probe::ProbeOptions options;
-    options.family = probe::parseJobFamily(parsed.value("family"));
-    options.count = parseWholeNumber(parsed.value("count"), "--count", true);
-    options.outPath = parsed.value("out");
+    options.family = probe::parseJobFamily(*family);
+    options.count = *count;
+    options.outPath = *outPath;
     {
         // Checked before the first job: the folder must take the file, and the file must be one the
         // run can resume and rename into place (not a device or a pipe).
@@ -125,25 +156,13 @@ int runProbe(const std::vector<std::string> &arguments, std::ostream &out, std::
         if (mergeFiles.empty())
             options.outPath = destination.path; // a symlink's target: the link itself stays
     }
-    options.device = parsed.value("device", "cpu");
-    if (options.device != "cpu" && options.device != "cuda")
-        throw io::InputError("--device takes cpu or cuda, not " + io::quoteForMessage(options.device));
-    options.seed = parseWholeNumber(parsed.value("seed", "42"), "--seed");
-    const std::uint64_t steps = parseWholeNumber(parsed.value("steps", "3"), "--steps", true);
-    if (steps > 1000)
-        throw io::InputError("--steps takes at most 1000");
     options.steps = static_cast<int>(steps);
-    if (parsed.has("memory-limit")) {
-        const std::uint64_t limit = parseWholeNumber(parsed.value("memory-limit"), "--memory-limit", true);
-        if (limit > (std::uint64_t{1} << 40))
-            throw io::InputError("--memory-limit is too large");
-        options.memoryLimitBytes = limit << 20;
-    }
-    options.resume = parsed.has("resume");
-    if (parsed.has("shard")) {
-        const Shard shard = parseShard(parsed.value("shard"));
-        options.shardIndex = shard.index;
-        options.shardCount = shard.count;
+    if (memoryLimit)
+        options.memoryLimitBytes = *memoryLimit << 20;
+    if (shard) {
+        const Shard slice = parseShard(*shard);
+        options.shardIndex = slice.index;
+        options.shardCount = slice.count;
     }
     if (!mergeFiles.empty()) {
         io::OutputPlan outputs;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/SweepCommand.h"
 
-#include "cli/ArgumentParser.h"
+#include "cli/CommandParser.h"
 #include "cli/DataOptions.h"
 #include "cli/MetricsFormat.h"
 #include "cli/ModelOptions.h"
@@ -41,12 +41,12 @@ const char *const kSummary =
     "whole sweep writes (ordered by trial), refusing parts of other sweeps, overlaps and gaps.\n"
     "See packaging/slurm/sweep.sbatch.";
 
-// The --param values as typed: list() splits "epochs=5,10" at the comma, so a
-// piece without "=" continues the parameter before it.
-std::vector<runs::SweepParameter> sweepParameters(const ParsedArguments &parsed)
+// The --param values as typed: a comma separates values, so a piece without "="
+// continues the parameter before it ("--param epochs=5,10" gives epochs 5 and 10).
+std::vector<runs::SweepParameter> sweepParameters(const std::vector<std::string> &pieces)
 {
     std::vector<runs::SweepParameter> parameters;
-    for (const auto &piece : parsed.list("param")) {
+    for (const auto &piece : nonEmptyItems(pieces)) {
         if (piece.find('=') != std::string::npos)
             parameters.push_back(runs::parseSweepParameter(piece));
         else if (parameters.empty())
@@ -77,28 +77,26 @@ std::string assignmentsText(const runs::SweepTrial &trial)
     return text;
 }
 
-int runMerge(std::vector<std::string> arguments, const std::vector<std::string> &files, std::ostream &out)
+int runMerge(const std::vector<std::string> &arguments, const std::vector<std::string> &files, std::ostream &out)
 {
-    ArgumentParser parser("gpumem sweep --merge PART.jsonl… --out ALL.jsonl",
-                          "Joins the JSON Lines files of a sweep's shards into the file one run of the whole sweep "
-                          "writes.");
-    parser.option("out", "ALL.jsonl", "the merged file (replaced atomically)");
-    const ParsedArguments parsed = parser.parse(arguments);
-    if (parsed.helpRequested()) {
-        out << parser.helpText();
+    CommandParser parser("gpumem sweep", "gpumem sweep --merge PART.jsonl… --out ALL.jsonl",
+                         "Joins the JSON Lines files of a sweep's shards into the file one run of the whole sweep "
+                         "writes.");
+    std::optional<std::string> outPath;
+    parser.app().add_option("--out", outPath, "the merged file (replaced atomically)")->type_name("ALL.jsonl");
+    if (!parser.parse(arguments, out))
         return 0;
-    }
-    if (!parsed.has("out"))
+    if (!outPath)
         throw io::InputError("missing --out ALL.jsonl (see 'gpumem sweep --help')");
     io::OutputPlan outputs;
     for (const auto &file : files)
         outputs.addInput(file, "--merge");
-    outputs.addOutputFile(parsed.value("out"), "--out");
+    outputs.addOutputFile(*outPath, "--out");
     outputs.check();
     const std::string merged = runs::mergeSweepFiles(files);
-    io::writeFileAtomically(parsed.value("out"), merged);
+    io::writeFileAtomically(*outPath, merged);
     const auto lines = static_cast<std::size_t>(std::count(merged.begin(), merged.end(), '\n'));
-    out << "merged " << lines << " runs from " << files.size() << " files into " << parsed.value("out") << '\n';
+    out << "merged " << lines << " runs from " << files.size() << " files into " << *outPath << '\n';
     return 0;
 }
 
@@ -150,45 +148,64 @@ int runSweep(const std::vector<std::string> &arguments, std::ostream &out, std::
     if (!mergeFiles.empty())
         return runMerge(remaining, mergeFiles, out);
 
-    ArgumentParser parser("gpumem sweep DATA.csv --target COLUMN --param NAME=V1,V2,… --out RUNS.jsonl [options]",
-                          kSummary);
-    parser.positional("DATA.csv", "the measurements, one job per row, with a header row");
-    addDataOptions(parser);
-    addModelOptions(parser);
-    addComputeOptions(parser);
-    parser.option("model", "NAME", "the model to train (default bigru_transformer; see gpumem compare --help)")
-        .option("param", "NAME=V1,V2,…", "a hyperparameter and the values to try (repeatable)")
-        .option("random", "N", "try N distinct random combinations (drawn with --seed) instead of the grid")
-        .option("test-fraction", "F", "hold out this share of rows (seeded) to score each run on (default 0.2)")
-        .option("shard", "I/N", "run only slice I of N (0-based), e.g. $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT")
-        .option("out", "RUNS.jsonl", "the JSON Lines file of the runs")
-        .option("merge", "PART.jsonl…", "join the files of a sweep's shards into --out instead of training")
-        .flag("reproducible",
-              "write 0 as each run's duration, so that the file depends only on the data, values and seeds");
-    const ParsedArguments parsed = parser.parse(remaining);
-    if (parsed.helpRequested()) {
-        out << parser.helpText();
+    CommandParser parser("gpumem sweep",
+                         "gpumem sweep DATA.csv --target COLUMN --param NAME=V1,V2,… --out RUNS.jsonl [options]",
+                         kSummary);
+    CLI::App &app = parser.app();
+    std::string path;
+    app.add_option("DATA.csv", path, "the measurements, one job per row, with a header row")->required();
+    DataOptions dataOptions;
+    addDataOptions(app, dataOptions);
+    ModelOptions modelOptions;
+    addModelOptions(app, modelOptions);
+    ComputeOptions computeOptions;
+    addComputeOptions(app, computeOptions);
+    std::string modelName = "bigru_transformer";
+    app.add_option("--model", modelName, "the model to train (default bigru_transformer; see gpumem compare --help)")
+        ->type_name("NAME");
+    std::vector<std::string> parameterPieces;
+    addListOption(app, "--param", parameterPieces, "NAME=V1,V2,…",
+                  "a hyperparameter and the values to try (repeatable)");
+    std::optional<std::uint64_t> randomTrials;
+    app.add_option("--random", randomTrials,
+                   "try N distinct random combinations (drawn with --seed) instead of the grid")
+        ->type_name("N")
+        ->transform(wholeNumber(1));
+    double testFraction = 0.2;
+    app.add_option("--test-fraction", testFraction,
+                   "hold out this share of rows (seeded) to score each run on (default 0.2)")
+        ->type_name("F")
+        ->transform(fractionBelowOne());
+    std::optional<std::string> shardText;
+    app.add_option("--shard", shardText,
+                   "run only slice I of N (0-based), e.g. $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT")
+        ->type_name("I/N");
+    std::optional<std::string> outOption;
+    app.add_option("--out", outOption, "the JSON Lines file of the runs")->type_name("RUNS.jsonl");
+    std::vector<std::string> mergeForHelp; // the files were taken out above; declared for --help
+    app.add_option("--merge", mergeForHelp, "join the files of a sweep's shards into --out instead of training")
+        ->type_name("PART.jsonl…");
+    bool reproducible = false;
+    app.add_flag("--reproducible", reproducible,
+                 "write 0 as each run's duration, so that the file depends only on the data, values and seeds");
+    if (!parser.parse(remaining, out))
         return 0;
-    }
-    if (!parsed.has("out"))
+    if (!outOption)
         throw io::InputError("missing --out RUNS.jsonl (see 'gpumem sweep --help')");
-    if (!parsed.has("target"))
+    if (dataOptions.target.empty())
         throw io::InputError("missing --target COLUMN (see 'gpumem inspect' for candidates)");
-    if (!parsed.has("param"))
+    if (parameterPieces.empty())
         throw io::InputError("missing --param NAME=V1,V2,… (see 'gpumem describe-model' for the names)");
-    const std::string path = parsed.positionals().front();
-    const std::string modelName = parsed.value("model", "bigru_transformer");
-    const models::Hyperparameters base = hyperparametersFor(modelName, parsed);
-    const models::ComputeSettings compute = computeSettingsFrom(parsed);
-    const double testFraction = parseFraction(parsed.value("test-fraction", "0.2"), "--test-fraction");
-    const Shard shard = parsed.has("shard") ? parseShard(parsed.value("shard")) : Shard{};
+    const models::Hyperparameters base = hyperparametersFor(modelName, modelOptions);
+    const models::ComputeSettings compute = computeSettingsFrom(computeOptions);
+    const Shard shard = shardText ? parseShard(*shardText) : Shard{};
 
     runs::SweepPlan plan;
-    plan.parameters = sweepParameters(parsed);
+    plan.parameters = sweepParameters(parameterPieces);
     plan.seed = compute.seed;
-    if (parsed.has("random")) {
+    if (randomTrials) {
         plan.mode = runs::SweepMode::Random;
-        plan.randomTrials = parseWholeNumber(parsed.value("random"), "--random", true);
+        plan.randomTrials = *randomTrials;
     }
     const std::vector<runs::SweepTrial> trials = runs::expandSweep(plan);
     const std::vector<runs::SweepTrial> mine = runs::sweepShard(trials, shard.index, shard.count);
@@ -208,15 +225,15 @@ int runSweep(const std::vector<std::string> &arguments, std::ostream &out, std::
         values.push_back(std::move(trialValues));
     }
 
-    const std::string outPath = parsed.value("out");
+    const std::string outPath = *outOption;
     io::OutputPlan outputs;
     outputs.addInput(path, "DATA.csv");
-    if (parsed.has("config"))
-        outputs.addInput(parsed.value("config"), "--config");
+    if (modelOptions.config)
+        outputs.addInput(*modelOptions.config, "--config");
     outputs.addOutputFile(outPath, "--out");
     outputs.check();
 
-    const LoadedData loaded = loadData(path, parsed);
+    const LoadedData loaded = loadData(path, dataOptions);
     const data::Dataset dataset = data::Dataset::fromTable(*loaded.table, loaded.roles, loaded.usableRows);
     for (const auto &warning : loaded.warnings)
         err << "warning: " << warning << '\n';
@@ -230,7 +247,7 @@ int runSweep(const std::vector<std::string> &arguments, std::ostream &out, std::
     for (const auto &spec : base.specs())
         shared += '\n' + base.text(spec.name);
     shared += "\n" + std::to_string(testFraction) + "\n" + std::to_string(compute.seed) +
-              (parsed.has("reproducible") ? "\nreproducible" : "");
+              (reproducible ? "\nreproducible" : "");
     const std::string identity =
         runs::sweepDescription(plan) + "; model " + modelName + "; settings " + io::sha256Hex(shared).substr(0, 16);
 
@@ -256,7 +273,7 @@ int runSweep(const std::vector<std::string> &arguments, std::ostream &out, std::
         runs::TrainedRun run = runs::trainRun(dataset, settings, reporter ? &*reporter : nullptr);
         if (reporter)
             reporter->finish();
-        if (parsed.has("reproducible"))
+        if (reproducible)
             run.record.seconds = 0.0;
         output.add(runs::sweepLine(identity, trial, trials.size(), run.record));
         ++done;

@@ -5,6 +5,8 @@
 #include "calibration/CalibratedFit.h"
 #include "calibration/CalibrationJson.h"
 #include "calibration/Coverage.h"
+#include "cli/CalibrationOptions.h"
+#include "cli/CommandParser.h"
 #include "cli/DataOptions.h"
 #include "cli/MetricsFormat.h"
 #include "cli/ModelOptions.h"
@@ -15,6 +17,7 @@
 #include "io/InputError.h"
 #include "io/OutputPlan.h"
 #include "models/ModelFolder.h"
+#include "models/NeuralNetworkRegressor.h"
 #include "models/RegressorRegistry.h"
 #include "prediction/PredictionFile.h"
 
@@ -144,81 +147,145 @@ void writeCalibrationSummary(io::JsonWriter &json, const calibration::Calibratio
     json.endObject();
 }
 
+const char *const kNetwork = "bigru_transformer";
+
+// Refuses what --resume-from cannot honour, before anything is read: the
+// continued run keeps the stopped one's model, hyperparameters and data.
+void checkResumable(const CLI::App &app, const std::string &modelName, const ModelOptions &modelOptions,
+                    const CalibrationOptions &calibrationOptions)
+{
+    if (app.get_option("--model")->count() > 0 && modelName != kNetwork)
+        throw io::InputError("--resume-from continues a " + std::string(kNetwork) + " training; " + modelName +
+                             " fits in one go");
+    if (modelOptions.preset || modelOptions.config || !modelOptions.assignments.empty())
+        throw io::InputError("--resume-from keeps the model's own hyperparameters; leave out --preset, --config and "
+                             "--set (only --epochs may change)");
+    if (calibrationOptions.coverage)
+        throw io::InputError("--coverage cannot be combined with --resume-from; calibrate with 'gpumem train "
+                             "--coverage' from scratch");
+}
+
+// Prepares network, loaded from folder, to continue its training up to --epochs
+// (or its own epoch count) and returns the epochs it had finished. A --seed
+// given must be the one the model was trained with.
+int continueTraining(models::NeuralNetworkRegressor &network, const std::string &folder,
+                     std::optional<std::uint64_t> epochs, bool seedGiven, std::uint64_t seed)
+{
+    if (seedGiven && seed != network.seed())
+        throw io::InputError("--seed " + std::to_string(seed) + " differs from the seed " +
+                             std::to_string(network.seed()) + " that " + folder + " was trained with");
+    const int done = network.epochsTrained();
+    if (done == 0)
+        throw io::InputError(folder, 0, 0, "holds no training state to continue (no optimizer.safetensors)");
+    const auto target =
+        static_cast<int>(epochs.value_or(static_cast<std::uint64_t>(network.hyperparameters().integer("epochs"))));
+    if (target <= done)
+        throw io::InputError(folder, 0, 0,
+                             "has trained " + std::to_string(done) + " epochs; give --epochs above " +
+                                 std::to_string(done) + " to train further");
+    network.continueTrainingTo(target);
+    return done;
+}
+
 } // namespace
 
 int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::ostream &err)
 {
-    ArgumentParser parser("gpumem train DATA.csv --target COLUMN --out MODEL_DIR [options]",
-                          "Trains the BiGRU-optimised Transformer (or another model with --model) to predict a job's\n"
-                          "peak GPU memory and saves it as a model folder that `gpumem predict` reads.");
-    parser.positional("DATA.csv", "the measurements, one job per row, with a header row");
-    addDataOptions(parser);
-    addModelOptions(parser);
-    addComputeOptions(parser);
-    parser.option("model", "NAME", "the model to train (default bigru_transformer; see gpumem compare --help)");
-    parser.option("test-fraction", "F", "hold out this share of rows (seeded) and report metrics on it (default 0)")
-        .option("out", "MODEL_DIR", "the model folder to write (replaced atomically)")
-        .option("predictions", "FILE.csv",
-                "also write every row's prediction, actual value and split (train/calibration/test)")
-        .option("coverage", "C",
-                "calibrate an upper bound that holds a share C of new jobs, e.g. 0.95, and store it with the model")
-        .option("calibration-fraction", "F",
-                "with --coverage: the share of the training rows set aside to calibrate (default 0.2)")
-        .option("calibration-score", "absolute|relative|difficulty",
-                "with --coverage: how residuals are normalised (default difficulty; see docs/calibration.md)")
-        .flag("json", "print JSON Lines (progress events, then a summary) on stdout");
-
-    const ParsedArguments parsed = parser.parse(arguments);
-    if (parsed.helpRequested()) {
-        out << parser.helpText();
+    CommandParser parser("gpumem train", "gpumem train DATA.csv --target COLUMN --out MODEL_DIR [options]",
+                         "Trains the BiGRU-optimised Transformer (or another model with --model) to predict a job's\n"
+                         "peak GPU memory and saves it as a model folder that `gpumem predict` reads.");
+    CLI::App &app = parser.app();
+    std::string path;
+    app.add_option("DATA.csv", path, "the measurements, one job per row, with a header row")->required();
+    DataOptions dataOptions;
+    addDataOptions(app, dataOptions);
+    ModelOptions modelOptions;
+    addModelOptions(app, modelOptions);
+    ComputeOptions computeOptions;
+    addComputeOptions(app, computeOptions);
+    std::string modelName = "bigru_transformer";
+    app.add_option("--model", modelName, "the model to train (default bigru_transformer; see gpumem compare --help)")
+        ->type_name("NAME");
+    double testFraction = 0.0;
+    app.add_option("--test-fraction", testFraction,
+                   "hold out this share of rows (seeded) and report metrics on it (default 0)")
+        ->type_name("F")
+        ->transform(fractionBelowOne());
+    std::optional<std::string> outOption;
+    app.add_option("--out", outOption, "the model folder to write (replaced atomically)")->type_name("MODEL_DIR");
+    std::optional<std::string> predictionsPath;
+    app.add_option("--predictions", predictionsPath,
+                   "also write every row's prediction, actual value and split (train/calibration/test)")
+        ->type_name("FILE.csv");
+    CalibrationOptions calibrationOptions;
+    addCalibrationOptions(app, calibrationOptions, CalibrationScope::Model);
+    std::optional<std::uint64_t> epochs;
+    app.add_option("--epochs", epochs,
+                   "train the network this many epochs in all (as --set epochs=N; with --resume-from: more than the "
+                   "model has trained)")
+        ->type_name("N")
+        ->transform(wholeNumber(1, 100000));
+    std::optional<std::string> resumeFrom;
+    app.add_option("--resume-from", resumeFrom,
+                   "continue the training saved in this bigru_transformer folder: same data, hyperparameters, "
+                   "seed and --test-fraction")
+        ->type_name("MODEL_DIR");
+    bool json = false;
+    app.add_flag("--json", json, "print JSON Lines (progress events, then a summary) on stdout");
+    if (!parser.parse(arguments, out))
         return 0;
-    }
-    if (!parsed.has("out"))
-        throw io::InputError("missing --out MODEL_DIR (see 'gpumem train --help')");
-    if (!parsed.has("target"))
-        throw io::InputError("missing --target COLUMN (see 'gpumem inspect' for candidates)");
-    const std::string path = parsed.positionals().front();
-    const std::string modelName = parsed.value("model", "bigru_transformer");
-    const models::Hyperparameters hyperparameters = hyperparametersFor(modelName, parsed);
-    const models::ComputeSettings compute = computeSettingsFrom(parsed);
-    const double testFraction = parseFraction(parsed.value("test-fraction", "0"), "--test-fraction");
-    const bool calibrating = parsed.has("coverage");
-    calibration::CalibrationSettings calibrationSettings;
-    calibrationSettings.seed = compute.seed;
-    if (calibrating) {
-        calibrationSettings.coverage = calibration::parseCoverage(parsed.value("coverage"), "--coverage");
-        if (parsed.has("calibration-fraction")) {
-            calibrationSettings.fraction =
-                parseFraction(parsed.value("calibration-fraction"), "--calibration-fraction");
-            if (calibrationSettings.fraction == 0.0)
-                throw io::InputError("--calibration-fraction must be above 0");
-        }
-        if (parsed.has("calibration-score"))
-            calibrationSettings.score = calibration::parseScore(parsed.value("calibration-score"));
-    } else {
-        for (const char *option : {"calibration-fraction", "calibration-score"})
-            if (parsed.has(option))
-                throw io::InputError(std::string("--") + option + " takes effect only with --coverage");
-    }
 
-    const std::string outDirectory = parsed.value("out");
+    if (!outOption)
+        throw io::InputError("missing --out MODEL_DIR (see 'gpumem train --help')");
+    if (dataOptions.target.empty())
+        throw io::InputError("missing --target COLUMN (see 'gpumem inspect' for candidates)");
+    if (resumeFrom)
+        checkResumable(app, modelName, modelOptions, calibrationOptions);
+    models::Hyperparameters hyperparameters = hyperparametersFor(modelName, modelOptions);
+    if (epochs) {
+        if (modelName != kNetwork)
+            throw io::InputError("--epochs is for " + std::string(kNetwork) + "; " + modelName + " fits in one go");
+        hyperparameters.setAssignment("epochs=" + std::to_string(*epochs));
+    }
+    models::ComputeSettings compute = computeSettingsFrom(computeOptions);
+    const std::optional<calibration::CalibrationSettings> calibrationChoice =
+        calibrationSettingsFrom(calibrationOptions, compute.seed);
+    const bool calibrating = calibrationChoice.has_value();
+    const calibration::CalibrationSettings calibrationSettings =
+        calibrationChoice.value_or(calibration::CalibrationSettings{});
+
+    const std::string outDirectory = *outOption;
     // Checked before the training, which can take minutes, and again when the model is saved.
     io::OutputPlan outputs;
     outputs.addInput(path, "DATA.csv");
-    if (parsed.has("config"))
-        outputs.addInput(parsed.value("config"), "--config");
+    if (resumeFrom)
+        outputs.addInput(*resumeFrom, "--resume-from");
+    if (modelOptions.config)
+        outputs.addInput(*modelOptions.config, "--config");
     outputs.addOutputFolder(outDirectory, "--out");
-    if (parsed.has("predictions"))
-        outputs.addOutputFile(parsed.value("predictions"), "--predictions");
+    if (predictionsPath)
+        outputs.addOutputFile(*predictionsPath, "--predictions");
     outputs.check();
 
-    const LoadedData loaded = loadData(path, parsed);
+    const LoadedData loaded = loadData(path, dataOptions);
     const data::Dataset dataset = data::Dataset::fromTable(*loaded.table, loaded.roles, loaded.usableRows);
-    const bool json = parsed.has("json");
     for (const auto &warning : loaded.warnings)
         err << "warning: " << warning << '\n';
 
     const auto rows = static_cast<Eigen::Index>(dataset.rowCount());
+    std::unique_ptr<models::Regressor> model;
+    int epochsBefore = 0;
+    if (resumeFrom) {
+        auto network = std::make_unique<models::NeuralNetworkRegressor>(
+            models::NeuralNetworkRegressor::load(*resumeFrom, compute));
+        epochsBefore =
+            continueTraining(*network, *resumeFrom, epochs, app.get_option("--seed")->count() > 0, compute.seed);
+        compute.seed = network->seed(); // the stopped run's split and validation rows
+        model = std::move(network);
+    } else {
+        model = models::createRegressor(modelName, hyperparameters, compute);
+    }
+
     evaluation::Split split;
     if (testFraction > 0.0) {
         split = evaluation::holdOutSplit(rows, testFraction, compute.seed);
@@ -227,7 +294,6 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
             split.train.push_back(row);
     }
 
-    const std::unique_ptr<models::Regressor> model = models::createRegressor(modelName, hyperparameters, compute);
     const auto style = json               ? TrainingReporter::Style::JsonLines
                        : ::isatty(2) != 0 ? TrainingReporter::Style::ProgressBar
                                           : TrainingReporter::Style::EpochLines;
@@ -258,16 +324,15 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
     }
     // The calibration goes into model.json in the same atomic save as the model.
     calibration::saveCalibratedModel(*model, calibrating ? calibrated.calibration : std::nullopt, outDirectory);
-    if (parsed.has("predictions")) {
+    if (predictionsPath) {
         std::vector<std::string> splits(dataset.rowCount(), "train");
         for (Eigen::Index row : calibrated.rows.calibration)
             splits[static_cast<std::size_t>(row)] = "calibration";
         for (Eigen::Index row : split.test)
             splits[static_cast<std::size_t>(row)] = "test";
         out.flush(); // predictions sent to /dev/stdout follow the progress printed so far
-        io::writeFileAtomically(
-            parsed.value("predictions"),
-            prediction::predictionCsv(loaded.table->rowCount(), loaded.usableRows, dataset, predicted, splits, bounds));
+        io::writeFileAtomically(*predictionsPath, prediction::predictionCsv(loaded.table->rowCount(), loaded.usableRows,
+                                                                            dataset, predicted, splits, bounds));
     }
 
     const double samplesPerSecond = result.epochs.empty() ? 0.0 : result.epochs.back().samplesPerSecond;
@@ -294,10 +359,16 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
             summary.key("calibration");
             writeCalibrationSummary(summary, *calibrated.calibration, calibrated.rows, boundReport);
         }
+        if (resumeFrom) {
+            summary.key("resumed_from").value(*resumeFrom);
+            summary.key("epochs_before").value(epochsBefore);
+        }
         summary.key("model_dir").value(outDirectory);
         summary.endObject();
         out << '\n';
     } else {
+        if (resumeFrom)
+            out << "continued " << *resumeFrom << " after epoch " << epochsBefore << '\n';
         if (trainsInEpochs(*model))
             out << result.message << " in " << formatSeconds(result.seconds) << " on " << model->deviceName()
                 << " (best epoch " << result.bestEpoch << ")\n";

@@ -8,6 +8,7 @@
 #include "models/BiGruTransformer.h"
 #include "models/EigenNetwork.h"
 #include "models/NeuralNetworkRegressor.h"
+#include "training/TrainingCheckpoint.h"
 
 #include <torch/torch.h>
 
@@ -57,10 +58,21 @@ struct NeuralNetworkRegressor::Impl
     BiGruTransformer network{nullptr};
     std::shared_ptr<const EigenNetwork> cpuNetwork; // predicts on the CPU; rebuilt whenever the weights change
     training::TrainingResult lastTraining;
+    // The training the weights come from, as far as a later fit can continue it:
+    // its checkpoint, and the count and digest of the training rows it used.
+    training::TrainingCheckpoint checkpoint;
+    std::size_t checkpointRows = 0;
+    std::string checkpointRowsDigest;
+    bool continuing = false; // the next fit() continues checkpoint (continueTrainingTo())
 
     Impl(Hyperparameters hyperparametersIn, ComputeSettings computeIn);
 
     bool usesLayerTokens() const { return options.layerTypeCount > 0; }
+    // Fits the encoder, scalers and target transform on trainingRows and sizes the network's options.
+    void fitInputs(const data::Dataset &dataset, const std::vector<Eigen::Index> &trainingRows);
+    // Refuses, with io::InputError, data that the stopped training did not use:
+    // other columns than the schema's, or other training rows.
+    void checkContinuable(const data::Dataset &dataset, const std::vector<Eigen::Index> &trainingRows) const;
     BiGruTransformerOptions optionsFor(std::int64_t featureCount, std::int64_t layerTypeCount,
                                        std::int64_t fieldsPerLayer) const;
     ScaledInputs scale(const data::Dataset &dataset) const;
@@ -69,6 +81,10 @@ struct NeuralNetworkRegressor::Impl
     void snapshotForCpu();
     BatchInputs batch(const PreparedInputs &inputs, const std::vector<Eigen::Index> &rows) const;
 };
+
+// Returns the SHA-256 of the training row indices, which tells a continued
+// training whether it uses the rows the stopped one used.
+std::string trainingRowsDigest(const std::vector<Eigen::Index> &trainingRows);
 
 // Chooses the device for a setting ("auto", "cpu", "cuda"); throws io::InputError when CUDA is asked for but absent.
 torch::Device resolveDevice(const std::string &setting);

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <mutex>
 #include <unordered_map>
+#include <utility>
 
 namespace gpumem::models {
 
@@ -287,6 +288,37 @@ std::vector<ArchitectureBlock> NeuralNetworkRegressor::architecture() const
     return describeOptions(mImpl->options, 20);
 }
 
+void NeuralNetworkRegressor::Impl::fitInputs(const data::Dataset &dataset,
+                                             const std::vector<Eigen::Index> &trainingRows)
+{
+    encoder.fit(dataset, trainingRows);
+    schema = {dataset.targetName(), encoder.encoding()};
+    const Eigen::MatrixXd encoded = encoder.transform(dataset);
+    featureScaler.fit(encoded, trainingRows, hyperparameters.boolean("log_inputs"));
+
+    const data::FeatureEncoding &encoding = encoder.encoding();
+    const bool layerTokens =
+        hyperparameters.boolean("layer_tokens") && dataset.hasSequence() && encoding.fieldsPerLayer > 0;
+    layerVocabulary.clear();
+    if (layerTokens) {
+        layerVocabulary = encoding.layerTypes;
+        std::vector<Eigen::Index> trainingLayers;
+        const data::SequenceColumn &sequence = dataset.sequence();
+        for (Eigen::Index row : trainingRows)
+            for (std::size_t layer = sequence.layerBegin(static_cast<std::size_t>(row));
+                 layer < sequence.layerEnd(static_cast<std::size_t>(row)); ++layer)
+                trainingLayers.push_back(static_cast<Eigen::Index>(layer));
+        if (trainingLayers.empty())
+            trainingLayers.push_back(0);
+        fieldScaler.fit(layerFieldMatrix(sequence, encoding.fieldsPerLayer), trainingLayers,
+                        hyperparameters.boolean("log_inputs"));
+    }
+    targetTransform = data::TargetTransform(hyperparameters.boolean("log_target"));
+    targetTransform.fit(dataset.target(), trainingRows);
+    options = optionsFor(encoded.cols(), layerTokens ? static_cast<std::int64_t>(layerVocabulary.size()) + 1 : 0,
+                         layerTokens ? encoding.fieldsPerLayer : 0);
+}
+
 training::TrainingResult NeuralNetworkRegressor::fit(const data::Dataset &dataset,
                                                      const std::vector<Eigen::Index> &trainingRows,
                                                      training::TrainingObserver *observer,
@@ -298,40 +330,22 @@ training::TrainingResult NeuralNetworkRegressor::fit(const data::Dataset &datase
         throw io::InputError("training needs a target column (--target)");
     if (trainingRows.size() < 2)
         throw io::InputError("training needs at least two rows");
-    impl.encoder.fit(dataset, trainingRows);
-    impl.schema = {dataset.targetName(), impl.encoder.encoding()};
-    const Eigen::MatrixXd encoded = impl.encoder.transform(dataset);
-    impl.featureScaler.fit(encoded, trainingRows, h.boolean("log_inputs"));
-
-    const data::FeatureEncoding &encoding = impl.encoder.encoding();
-    const bool layerTokens = h.boolean("layer_tokens") && dataset.hasSequence() && encoding.fieldsPerLayer > 0;
-    impl.layerVocabulary.clear();
-    if (layerTokens) {
-        impl.layerVocabulary = encoding.layerTypes;
-        std::vector<Eigen::Index> trainingLayers;
-        const data::SequenceColumn &sequence = dataset.sequence();
-        for (Eigen::Index row : trainingRows)
-            for (std::size_t layer = sequence.layerBegin(static_cast<std::size_t>(row));
-                 layer < sequence.layerEnd(static_cast<std::size_t>(row)); ++layer)
-                trainingLayers.push_back(static_cast<Eigen::Index>(layer));
-        if (trainingLayers.empty())
-            trainingLayers.push_back(0);
-        impl.fieldScaler.fit(layerFieldMatrix(sequence, encoding.fieldsPerLayer), trainingLayers,
-                             h.boolean("log_inputs"));
-    }
-    impl.targetTransform = data::TargetTransform(h.boolean("log_target"));
-    impl.targetTransform.fit(dataset.target(), trainingRows);
-    impl.options =
-        impl.optionsFor(encoded.cols(), layerTokens ? static_cast<std::int64_t>(impl.layerVocabulary.size()) + 1 : 0,
-                        layerTokens ? encoding.fieldsPerLayer : 0);
+    // A continued training keeps the scaling of its inputs and its network.
+    const bool continuing = std::exchange(impl.continuing, false);
+    if (continuing)
+        impl.checkContinuable(dataset, trainingRows);
+    else
+        impl.fitInputs(dataset, trainingRows);
     // Weight initialisation, and dropout while training, draw from LibTorch's
     // process-wide generator. Holding this lock while drawing keeps networks
     // fitting on other threads (a comparison's parallel fits) from reseeding or
     // drawing in between, so the seed alone decides the result.
     static std::mutex generatorMutex;
     std::unique_lock generatorLock(generatorMutex);
-    torch::manual_seed(impl.compute.seed);
-    impl.network = BiGruTransformer(impl.options);
+    // A continued training draws its dropout masks afresh, from a seed of its own.
+    torch::manual_seed(impl.compute.seed + (continuing ? static_cast<std::uint64_t>(impl.checkpoint.epochsDone) : 0));
+    if (!continuing)
+        impl.network = BiGruTransformer(impl.options);
     const bool dropout = h.real("dropout") > 0.0 || (h.real("gru_dropout") > 0.0 && h.integer("gru_layers") > 1);
     if (!dropout)
         generatorLock.unlock();
@@ -376,7 +390,12 @@ training::TrainingResult NeuralNetworkRegressor::fit(const data::Dataset &datase
                                                 batch.layerCounts); // [batch]
         return torch::mse_loss(predicted, inputs.target.index_select(0, rowIndex(rows).to(impl.device)));
     };
-    impl.lastTraining = training::trainModel(*network, settings, fitRows, validationRows, loss, observer, control);
+    training::TrainingCheckpoint checkpoint = continuing ? impl.checkpoint : training::TrainingCheckpoint();
+    impl.lastTraining =
+        training::trainModel(*network, settings, fitRows, validationRows, loss, observer, control, &checkpoint);
+    impl.checkpoint = std::move(checkpoint);
+    impl.checkpointRows = trainingRows.size();
+    impl.checkpointRowsDigest = trainingRowsDigest(trainingRows);
     impl.snapshotForCpu();
     return impl.lastTraining;
 }

@@ -46,8 +46,23 @@ class NeuralNetworkRegressor final : public Regressor
     // when dataset lacks a column the model was trained with.
     Eigen::VectorXd predict(const data::Dataset &dataset) const override;
 
-    // Writes the model folder (weights, hyperparameters, scalers, schema, library
-    // versions) atomically: an interrupted save leaves the old folder or none.
+    // Makes the next fit() continue the training this model was loaded with
+    // (weights, optimizer state and position) instead of starting afresh, until
+    // epochs epochs in all; the "epochs" hyperparameter becomes epochs. That fit
+    // keeps the scalers and network and refuses, with io::InputError, a dataset
+    // whose columns differ from the schema or training rows that differ from the
+    // stopped run's. Throws io::InputError when the model holds no training to
+    // continue or has already trained epochs epochs.
+    void continueTrainingTo(int epochs);
+    // The epochs of the training the weights come from that a later fit can
+    // continue (0 when it cannot, e.g. a folder saved without optimizer state).
+    int epochsTrained() const;
+    // The seed the model was trained with.
+    std::uint64_t seed() const;
+
+    // Writes the model folder (weights, optimizer state and training position,
+    // hyperparameters, scalers, schema, library versions) atomically: an
+    // interrupted save leaves the old folder or none.
     void save(const std::string &directory) const override;
     // Reads a model folder written by save(). Throws io::InputError naming the file.
     static NeuralNetworkRegressor load(const std::string &directory, ComputeSettings compute = {});

@@ -3,6 +3,9 @@
 //   model.json            hyperparameters, schema, scalers, target transform, training summary,
 //                         the digest of weights.safetensors, library versions
 //   weights.safetensors   every parameter and buffer of the network, float32, by its module path
+//   optimizer.safetensors the optimizer's state (Adam/AdamW moments and step counts, by parameter)
+//                         and, as its metadata, the trainer's position: what `gpumem train
+//                         --resume-from` continues
 // Loading executes nothing from the folder: the weights file is data only, and
 // every tensor's name, dtype and shape must match the network that model.json
 // describes before a single value is copied.
@@ -16,8 +19,13 @@
 #include "io/SafeTensors.h"
 
 #include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 
 namespace gpumem::models {
@@ -25,6 +33,8 @@ namespace gpumem::models {
 namespace {
 
 constexpr const char *modelName = "bigru_transformer";
+constexpr const char *optimizerFile = "optimizer.safetensors";
+constexpr const char *optimizerFormat = "gpumem-optimizer-state";
 
 // Every tensor the network's state holds, by its module path ("encoder.0.expand.weight").
 std::vector<std::pair<std::string, torch::Tensor>> stateTensors(const BiGruTransformer &network)
@@ -109,6 +119,143 @@ void loadWeights(BiGruTransformer &network, const io::SafeTensorsFile &weights, 
             throw io::InputError(path, 0, 0, "holds a tensor '" + record.name + "' that the network does not have");
 }
 
+void writeBytes(const std::string &bytes, const std::string &path, const char *what)
+{
+    std::ofstream out(path, std::ios::binary);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    out.close();
+    if (!out)
+        throw io::InputError(std::string("cannot write ") + what + " (disk full?): " + std::strerror(errno));
+}
+
+// Numbers in the metadata are text: %.17g reads back as the same double.
+std::string numberText(double value)
+{
+    char text[40];
+    std::snprintf(text, sizeof text, "%.17g", value);
+    return text;
+}
+
+void writeOptimizerState(const NeuralNetworkRegressor::Impl &impl, const std::string &path)
+{
+    const training::TrainingCheckpoint &checkpoint = impl.checkpoint;
+    std::vector<torch::Tensor> contiguous;
+    std::vector<io::TensorView> views;
+    for (const auto &[name, tensor] : checkpoint.optimizerState) {
+        const bool count = tensor.scalar_type() == torch::kInt64;
+        contiguous.push_back(tensor.detach().to(torch::kCPU, count ? torch::kInt64 : torch::kFloat32).contiguous());
+        views.push_back({name, count ? "I64" : "F32", contiguous.back().sizes().vec(), contiguous.back().data_ptr()});
+    }
+    const std::map<std::string, std::string> metadata{
+        {"format", optimizerFormat},
+        {"optimizer", impl.hyperparameters.choice("optimizer")},
+        {"epochs_done", std::to_string(checkpoint.epochsDone)},
+        {"step", std::to_string(checkpoint.step)},
+        {"best_loss", numberText(checkpoint.bestLoss)},
+        {"epochs_without_improvement", std::to_string(checkpoint.epochsWithoutImprovement)},
+        {"plateau_factor", numberText(checkpoint.schedule.plateauFactor)},
+        {"plateau_best_loss", numberText(checkpoint.schedule.bestLoss)},
+        {"plateau_epochs_without_improvement", std::to_string(checkpoint.schedule.epochsWithoutImprovement)},
+        {"training_rows", std::to_string(impl.checkpointRows)},
+        {"training_rows_sha256", impl.checkpointRowsDigest},
+    };
+    writeBytes(io::serializeSafeTensors(views, metadata), path, "the optimizer state");
+}
+
+// Reads the metadata entry key of the optimizer file as a number in [minimum, maximum].
+template <typename Number>
+Number metadataNumber(const io::SafeTensorsFile &file, const std::string &key, Number minimum, Number maximum,
+                      const std::string &path)
+{
+    const auto it = file.metadata().find(key);
+    Number value{};
+    const bool found = it != file.metadata().end();
+    const std::string text = found ? it->second : std::string();
+    const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (!found || text.empty() || result.ec != std::errc() || result.ptr != text.data() + text.size() ||
+        !(value >= minimum && value <= maximum))
+        throw io::InputError(path, 0, 0,
+                             "metadata '" + key + "' " +
+                                 (found ? "is " + io::quoteForMessage(text) + ", not a number from " +
+                                              numberText(static_cast<double>(minimum)) + " to " +
+                                              numberText(static_cast<double>(maximum))
+                                        : std::string("is missing")));
+    return value;
+}
+
+// Reads the optimizer state that belongs to network as hostile input: the
+// position within bounds, and for every parameter either no state or exactly its
+// fields, each of the right dtype and shape and finite; nothing else.
+void readOptimizerState(NeuralNetworkRegressor::Impl &impl, const io::SafeTensorsFile &file, const std::string &path)
+{
+    const auto text = [&](const std::string &key) {
+        const auto it = file.metadata().find(key);
+        return it == file.metadata().end() ? std::string() : it->second;
+    };
+    if (text("format") != optimizerFormat)
+        throw io::InputError(path, 0, 0, std::string("is not a ") + optimizerFormat + " file");
+    const std::string &optimizer = impl.hyperparameters.choice("optimizer");
+    if (text("optimizer") != optimizer)
+        throw io::InputError(path, 0, 0,
+                             "holds the state of optimizer " + io::quoteForMessage(text("optimizer")) +
+                                 ", but model.json trains with " + optimizer);
+    constexpr int maxEpochs = 100000;
+    constexpr std::int64_t maxSteps = std::int64_t{1} << 48;
+    training::TrainingCheckpoint checkpoint;
+    checkpoint.epochsDone = metadataNumber<int>(file, "epochs_done", 1, maxEpochs, path);
+    checkpoint.step = metadataNumber<std::int64_t>(file, "step", 1, maxSteps, path);
+    const double largest = std::numeric_limits<double>::max();
+    checkpoint.bestLoss = metadataNumber<double>(file, "best_loss", 0.0, largest, path);
+    checkpoint.epochsWithoutImprovement = metadataNumber<int>(file, "epochs_without_improvement", 0, maxEpochs, path);
+    checkpoint.schedule.plateauFactor = metadataNumber<double>(file, "plateau_factor", 0.0, 1.0, path);
+    checkpoint.schedule.bestLoss = metadataNumber<double>(file, "plateau_best_loss", -1.0, largest, path);
+    checkpoint.schedule.epochsWithoutImprovement =
+        metadataNumber<int>(file, "plateau_epochs_without_improvement", 0, maxEpochs, path);
+    const auto rows = metadataNumber<std::uint64_t>(file, "training_rows", 2, std::uint64_t{1} << 40, path);
+    const std::string digest = text("training_rows_sha256");
+    if (digest.size() != 64 || digest.find_first_not_of("0123456789abcdef") != std::string::npos)
+        throw io::InputError(path, 0, 0, "metadata 'training_rows_sha256' is not a SHA-256 in hexadecimal");
+
+    std::set<std::string> expected;
+    for (const auto &item : impl.network->named_parameters(true)) {
+        const std::vector<std::int64_t> shape = item.value().sizes().vec();
+        std::size_t present = 0;
+        for (const auto &field : training::optimizerStateFields(optimizer))
+            present += file.find(item.key() + "." + field.name) != nullptr;
+        if (present == 0)
+            continue; // the parameter had not taken a step
+        for (const auto &field : training::optimizerStateFields(optimizer)) {
+            const std::string name = item.key() + "." + field.name;
+            expected.insert(name);
+            const io::TensorRecord *record = file.find(name);
+            if (!record)
+                throw io::InputError(path, 0, 0, "lacks the tensor '" + name + "'");
+            const std::vector<std::int64_t> wanted = field.parameterShaped ? shape : std::vector<std::int64_t>{};
+            if (record->dtype != field.dtype || record->shape != wanted)
+                throw io::InputError(path, 0, 0,
+                                     "tensor '" + name + "' is " + record->dtype + " " + shapeText(record->shape) +
+                                         ", not " + field.dtype + " " + shapeText(wanted));
+            const bool count = std::string(field.dtype) == "I64";
+            const torch::Tensor stored = torch::from_blob(const_cast<char *>(file.data(*record)), record->shape,
+                                                          count ? torch::kInt64 : torch::kFloat32)
+                                             .clone();
+            const bool sound = count
+                                   ? stored.item<std::int64_t>() >= 1 && stored.item<std::int64_t>() <= checkpoint.step
+                                   : torch::isfinite(stored).all().item<bool>() &&
+                                         (std::string(field.name) != "exp_avg_sq" || (stored >= 0).all().item<bool>());
+            if (!sound)
+                throw io::InputError(path, 0, 0, "tensor '" + name + "' holds a value no training produces");
+            checkpoint.optimizerState.emplace_back(name, stored);
+        }
+    }
+    for (const io::TensorRecord &record : file.tensors())
+        if (!expected.count(record.name))
+            throw io::InputError(path, 0, 0, "holds a tensor '" + record.name + "' that the network does not have");
+    impl.checkpoint = std::move(checkpoint);
+    impl.checkpointRows = static_cast<std::size_t>(rows);
+    impl.checkpointRowsDigest = digest;
+}
+
 } // namespace
 
 void NeuralNetworkRegressor::save(const std::string &directory) const
@@ -128,6 +275,8 @@ void NeuralNetworkRegressor::save(const std::string &directory) const
     writeModelFolder(directory, modelName, impl.hyperparameters, impl.compute.seed, impl.schema,
                      [&](io::JsonWriter &json, const std::string &folder) {
                          writeWeights(impl.network, folder + "/" + NetworkFittedState::weightsFile);
+                         if (impl.checkpoint.holdsTraining())
+                             writeOptimizerState(impl, folder + "/" + optimizerFile);
                          json.beginObject();
                          state.write(json);
                          const training::TrainingResult &training = impl.lastTraining;
@@ -165,6 +314,14 @@ NeuralNetworkRegressor NeuralNetworkRegressor::load(const std::string &directory
             checkSizesAgainstWeights(weights, state, impl->options.dModel, weightsPath);
             impl->network = BiGruTransformer(impl->options);
             loadWeights(impl->network, weights, weightsPath);
+            // A folder without the file (saved before training could be continued) still predicts.
+            if (std::filesystem::exists(directory + "/" + optimizerFile)) {
+                const std::string optimizerPath = directory + "/" + optimizerFile;
+                readOptimizerState(
+                    *impl,
+                    io::SafeTensorsFile::parse(readRecordedFile(metadata, directory, optimizerFile), optimizerPath),
+                    optimizerPath);
+            }
         });
     impl->network->to(impl->device);
     impl->snapshotForCpu();

@@ -74,4 +74,11 @@ void LearningRateSchedule::epochFinished(double validationLoss)
     }
 }
 
+void LearningRateSchedule::restore(const Memory &memory)
+{
+    mPlateauFactor = memory.plateauFactor;
+    mBestLoss = memory.bestLoss;
+    mEpochsWithoutImprovement = memory.epochsWithoutImprovement;
+}
+
 } // namespace gpumem::training

@@ -27,6 +27,16 @@ class LearningRateSchedule
     // Tells the schedule an epoch ended with validationLoss (only plateau uses it).
     void epochFinished(double validationLoss);
 
+    // What the plateau schedule remembers between epochs, for a training continued later.
+    struct Memory
+    {
+        double plateauFactor = 1.0;
+        double bestLoss = -1.0; // negative: no epoch seen yet
+        int epochsWithoutImprovement = 0;
+    };
+    Memory memory() const { return {mPlateauFactor, mBestLoss, mEpochsWithoutImprovement}; }
+    void restore(const Memory &memory);
+
   private:
     enum class Kind
     {

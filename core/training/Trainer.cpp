@@ -235,7 +235,7 @@ double accumulateGradients(const std::vector<Eigen::Index> &rows, int workers, S
 TrainingResult trainModel(torch::nn::Module &model, const TrainerSettings &settings,
                           const std::vector<Eigen::Index> &trainingRows,
                           const std::vector<Eigen::Index> &validationRows, const BatchLoss &loss,
-                          TrainingObserver *observer, TrainingControl *control)
+                          TrainingObserver *observer, TrainingControl *control, TrainingCheckpoint *checkpoint)
 {
     TrainingResult result;
     const auto start = Clock::now();
@@ -261,9 +261,23 @@ TrainingResult trainModel(torch::nn::Module &model, const TrainerSettings &setti
     std::int64_t step = 0;
     std::int64_t samplesSeen = 0;
     double pausedSeconds = 0.0;
+    int firstEpoch = 1;
+    TrainingCheckpoint bestCheckpoint;
+    if (checkpoint && checkpoint->holdsTraining()) {
+        restoreOptimizerState(*optimizer, model, checkpoint->optimizerState);
+        schedule.restore(checkpoint->schedule);
+        step = checkpoint->step;
+        bestLoss = checkpoint->bestLoss;
+        epochsWithoutImprovement = checkpoint->epochsWithoutImprovement;
+        firstEpoch = checkpoint->epochsDone + 1;
+        result.bestEpoch = checkpoint->epochsDone;
+        best.take(model); // what a continued run that never improves gives back
+        bestCheckpoint = *checkpoint;
+    }
+    const std::int64_t firstStep = step;
     model.train();
 
-    for (int epoch = 1; epoch <= settings.epochs; ++epoch) {
+    for (int epoch = firstEpoch; epoch <= settings.epochs; ++epoch) {
         // A fresh permutation per epoch, fixed by seed and epoch, the same on every platform.
         const auto order = data::shuffledRows(rowCount, settings.seed + static_cast<std::uint64_t>(epoch));
         double epochLoss = 0.0;
@@ -308,8 +322,8 @@ TrainingResult trainModel(torch::nn::Module &model, const TrainerSettings &setti
                 progress.learningRate = rate;
                 progress.elapsedSeconds = secondsSince(start) - pausedSeconds;
                 progress.samplesPerSecond = static_cast<double>(samplesSeen) / progress.elapsedSeconds;
-                progress.remainingSeconds =
-                    progress.elapsedSeconds * static_cast<double>(totalSteps - step) / static_cast<double>(step);
+                progress.remainingSeconds = progress.elapsedSeconds * static_cast<double>(totalSteps - step) /
+                                            static_cast<double>(step - firstStep);
                 observer->batchFinished(progress);
             }
         }
@@ -332,13 +346,16 @@ TrainingResult trainModel(torch::nn::Module &model, const TrainerSettings &setti
             result.bestEpoch = epoch;
             epochsWithoutImprovement = 0;
             best.take(model);
+            if (checkpoint)
+                bestCheckpoint = {
+                    epoch, step, bestLoss, 0, schedule.memory(), captureOptimizerState(*optimizer, model)};
         } else {
             ++epochsWithoutImprovement;
         }
         progress.elapsedSeconds = secondsSince(start) - pausedSeconds;
         progress.samplesPerSecond = static_cast<double>(samplesSeen) / progress.elapsedSeconds;
-        progress.remainingSeconds =
-            progress.elapsedSeconds * static_cast<double>(settings.epochs - epoch) / static_cast<double>(epoch);
+        progress.remainingSeconds = progress.elapsedSeconds * static_cast<double>(settings.epochs - epoch) /
+                                    static_cast<double>(epoch - firstEpoch + 1);
         result.epochs.push_back(progress);
         if (observer)
             observer->epochFinished(progress);
@@ -356,6 +373,11 @@ TrainingResult trainModel(torch::nn::Module &model, const TrainerSettings &setti
         best.restore(model);
     if (result.stopReason == StopReason::Completed)
         result.message = "trained " + std::to_string(settings.epochs) + " epochs";
+    // A cancel without validation leaves the weights inside an epoch, which no checkpoint describes.
+    if (result.stopReason == StopReason::Cancelled && validationRows.empty())
+        bestCheckpoint = {};
+    if (checkpoint)
+        *checkpoint = std::move(bestCheckpoint);
     model.eval();
     result.seconds = secondsSince(start) - pausedSeconds;
     return result;

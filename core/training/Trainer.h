@@ -4,6 +4,7 @@
 // The optimisation loop shared by the project's LibTorch models. Include only
 // from .cpp files: this header pulls in <torch/torch.h>.
 
+#include "training/TrainingCheckpoint.h"
 #include "training/TrainingProgress.h"
 
 #include <Eigen/Core>
@@ -46,9 +47,15 @@ using BatchLoss = std::function<torch::Tensor(const std::vector<Eigen::Index> &r
 // Runs on the calling thread, plus settings.workers - 1 helper threads per batch;
 // loss must then be safe to call from several threads at once (a forward pass
 // without dropout randomness shared between rows is).
+// With checkpoint, a checkpoint that holds a training continues it (model must
+// hold the weights it was taken with): the optimizer state, step, epoch count
+// and early-stopping state are restored, and the epochs after checkpoint's run
+// up to settings.epochs. On return checkpoint describes the epoch whose weights
+// the model holds (unchanged when no new epoch became that epoch).
 TrainingResult trainModel(torch::nn::Module &model, const TrainerSettings &settings,
                           const std::vector<Eigen::Index> &trainingRows,
                           const std::vector<Eigen::Index> &validationRows, const BatchLoss &loss,
-                          TrainingObserver *observer, TrainingControl *control);
+                          TrainingObserver *observer, TrainingControl *control,
+                          TrainingCheckpoint *checkpoint = nullptr);
 
 } // namespace gpumem::training

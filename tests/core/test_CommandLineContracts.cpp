@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CommandLineRun.h"
-#include "cli/ArgumentParser.h"
 #include "cli/CommandLine.h"
 #include "cli/ErrorMessage.h"
 #include "cli/ModelOptions.h"
@@ -163,26 +162,10 @@ class TestCommandLineContracts : public QObject
 
     void knownQualifiedAssignmentsStillApply()
     {
-        gpumem::cli::ArgumentParser parser("gpumem test", "");
-        gpumem::cli::addModelOptions(parser);
-        const auto parsed = parser.parse({"--set", "epochs=7", "--set", "random_forest.n_estimators=9"});
-        QCOMPARE(gpumem::cli::hyperparametersFor("bigru_transformer", parsed).integer("epochs"), std::int64_t{7});
-        QCOMPARE(gpumem::cli::hyperparametersFor("random_forest", parsed).integer("n_estimators"), std::int64_t{9});
-    }
-
-    void undeclaredOptionLookupsAreProgrammingErrors()
-    {
-        gpumem::cli::ArgumentParser parser("gpumem test", "");
-        parser.option("name", "N", "a name").flag("json", "JSON");
-        const auto parsed = parser.parse({"--name", "x"});
-        QCOMPARE(parsed.value("name"), std::string("x"));
-        QVERIFY(!parsed.has("json"));
-        QVERIFY(parsed.declares("json"));
-        QVERIFY(!parsed.declares("nmae"));
-        // Regression: a misspelt name silently read as "not given".
-        QVERIFY_THROWS_EXCEPTION(std::logic_error, parsed.value("nmae", "fallback"));
-        QVERIFY_THROWS_EXCEPTION(std::logic_error, parsed.has("jsn"));
-        QVERIFY_THROWS_EXCEPTION(std::logic_error, parsed.list("names"));
+        gpumem::cli::ModelOptions options;
+        options.assignments = {"epochs=7", "random_forest.n_estimators=9"};
+        QCOMPARE(gpumem::cli::hyperparametersFor("bigru_transformer", options).integer("epochs"), std::int64_t{7});
+        QCOMPARE(gpumem::cli::hyperparametersFor("random_forest", options).integer("n_estimators"), std::int64_t{9});
     }
 
     // --- 2. Every error is one line; --verbose adds the detail -----------------
@@ -324,10 +307,9 @@ class TestCommandLineContracts : public QObject
     void threadsAndJobsAreCappedAtTheHardware()
     {
         const auto hardware = std::max(1u, std::thread::hardware_concurrency());
-        gpumem::cli::ArgumentParser parser("gpumem test", "");
-        gpumem::cli::addComputeOptions(parser);
-        parser.option("jobs", "N", "fits at once");
-        const auto parsed = parser.parse({"--threads", "1000", "--jobs", "5000"});
+        gpumem::cli::ComputeOptions parsed;
+        parsed.threads = 1000;
+        parsed.jobs = 5000;
         std::ostringstream warnings;
         gpumem::models::ComputeSettings compute;
         {
@@ -343,7 +325,8 @@ class TestCommandLineContracts : public QObject
                                      count + " hardware threads; running at most " + count + " fits at once\n");
 
         // Within the hardware: no warning, the count as given.
-        const auto one = parser.parse({"--threads", "1"});
+        gpumem::cli::ComputeOptions one;
+        one.threads = 1;
         std::ostringstream none;
         const gpumem::cli::ScopedWarningStream scope(none);
         QCOMPARE(gpumem::cli::computeSettingsFrom(one).threads, 1);

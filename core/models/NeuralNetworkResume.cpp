@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Continuing a stopped training of the neural regressor (`gpumem train --resume-from`):
+// what the folder's checkpoint must agree with before fit() picks it up.
+#include "models/NeuralNetworkImpl.h"
+
+#include "io/InputError.h"
+#include "io/Sha256.h"
+
+namespace gpumem::models {
+
+namespace {
+
+// The columns a schema or dataset reads, e.g. "target memory; numeric batch, layers_count; categorical optimizer".
+std::string columnsText(const std::string &target, const std::vector<std::string> &numeric,
+                        const std::vector<std::string> &categorical, const std::string &sequence)
+{
+    const auto list = [](const std::vector<std::string> &names) {
+        std::string text;
+        for (const auto &name : names)
+            text += (text.empty() ? "" : ", ") + name;
+        return text.empty() ? std::string("none") : text;
+    };
+    return "target " + target + "; numeric " + list(numeric) + "; categorical " + list(categorical) +
+           (sequence.empty() ? std::string() : "; sequence " + sequence);
+}
+
+} // namespace
+
+std::string trainingRowsDigest(const std::vector<Eigen::Index> &trainingRows)
+{
+    std::string text;
+    for (Eigen::Index row : trainingRows)
+        text += std::to_string(row) + ',';
+    return io::sha256Hex(text);
+}
+
+void NeuralNetworkRegressor::Impl::checkContinuable(const data::Dataset &dataset,
+                                                    const std::vector<Eigen::Index> &trainingRows) const
+{
+    std::vector<std::string> categorical;
+    for (const auto &column : schema.encoding.categoricals)
+        categorical.push_back(column.column);
+    std::vector<std::string> givenCategorical;
+    for (const auto &feature : dataset.categoricalFeatures())
+        givenCategorical.push_back(feature.name);
+    const std::string expected =
+        columnsText(schema.target, schema.encoding.numericColumns, categorical, schema.encoding.sequenceColumn);
+    const std::string given =
+        columnsText(dataset.targetName(), dataset.numericFeatureNames(), givenCategorical, dataset.sequenceName());
+    if (given != expected)
+        throw io::InputError("the data's columns differ from those the model was trained on (model: " + expected +
+                             "; data: " + given + ")");
+    if (trainingRows.size() != checkpointRows || trainingRowsDigest(trainingRows) != checkpointRowsDigest)
+        throw io::InputError("the training rows differ from those the stopped training used (" +
+                             std::to_string(checkpointRows) + " rows then, " + std::to_string(trainingRows.size()) +
+                             " now): continue it on the same data, --test-fraction and seed");
+}
+
+void NeuralNetworkRegressor::continueTrainingTo(int epochs)
+{
+    Impl &impl = *mImpl;
+    if (!impl.network || !impl.checkpoint.holdsTraining())
+        throw io::InputError("the model holds no training state to continue (no optimizer state was saved with it)");
+    if (epochs <= impl.checkpoint.epochsDone)
+        throw io::InputError("the model has trained " + std::to_string(impl.checkpoint.epochsDone) +
+                             " epochs already; continuing needs more epochs in all than that");
+    impl.hyperparameters.setAssignment("epochs=" + std::to_string(epochs));
+    impl.continuing = true;
+}
+
+int NeuralNetworkRegressor::epochsTrained() const
+{
+    return mImpl->checkpoint.epochsDone;
+}
+
+std::uint64_t NeuralNetworkRegressor::seed() const
+{
+    return mImpl->compute.seed;
+}
+
+} // namespace gpumem::models
