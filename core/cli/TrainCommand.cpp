@@ -30,18 +30,6 @@ namespace gpumem::cli {
 
 namespace {
 
-evaluation::RegressionMetrics metricsOn(const Eigen::VectorXd &actual, const Eigen::VectorXd &predicted,
-                                        const std::vector<Eigen::Index> &rows)
-{
-    Eigen::VectorXd actualRows(static_cast<Eigen::Index>(rows.size()));
-    Eigen::VectorXd predictedRows(static_cast<Eigen::Index>(rows.size()));
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        actualRows[static_cast<Eigen::Index>(i)] = actual[rows[i]];
-        predictedRows[static_cast<Eigen::Index>(i)] = predicted[rows[i]];
-    }
-    return evaluation::computeMetrics(actualRows, predictedRows);
-}
-
 // Returns e.g. "0.004 s", "0.02 s", "12.3 s" or "3m05s": a fit of a tree takes milliseconds.
 std::string formatSeconds(double seconds)
 {
@@ -312,7 +300,7 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
 
     const Eigen::VectorXd predicted = calibrating ? calibrated.predicted : model->predict(dataset);
     const std::vector<Eigen::Index> &fitRows = calibrated.rows.fit;
-    const auto trainMetrics = metricsOn(dataset.target(), predicted, fitRows);
+    const auto trainMetrics = evaluation::computeMetrics(dataset.target()(fitRows), predicted(fitRows));
     Eigen::VectorXd bounds;
     std::optional<BoundReport> boundReport;
     if (calibrating) {
@@ -353,7 +341,7 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
         writeMetrics(summary, trainMetrics);
         if (!split.test.empty()) {
             summary.key("test_metrics");
-            writeMetrics(summary, metricsOn(dataset.target(), predicted, split.test));
+            writeMetrics(summary, evaluation::computeMetrics(dataset.target()(split.test), predicted(split.test)));
         }
         if (calibrating) {
             summary.key("calibration");
@@ -377,8 +365,9 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
                 << formatSeconds(result.seconds) << (result.message.empty() ? "" : " (" + result.message + ")") << '\n';
         out << "train (" << fitRows.size() << " rows): " << describeMetrics(trainMetrics) << '\n';
         if (!split.test.empty())
-            out << "test  (" << split.test.size()
-                << " rows): " << describeMetrics(metricsOn(dataset.target(), predicted, split.test)) << '\n';
+            out << "test  (" << split.test.size() << " rows): "
+                << describeMetrics(evaluation::computeMetrics(dataset.target()(split.test), predicted(split.test)))
+                << '\n';
         if (calibrating) {
             const calibration::Calibration &stored = *calibrated.calibration;
             char line[200];

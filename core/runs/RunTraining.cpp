@@ -38,18 +38,6 @@ class RecordingObserver : public training::TrainingObserver
     training::TrainingObserver *mNext;
 };
 
-evaluation::RegressionMetrics metricsOn(const Eigen::VectorXd &actual, const Eigen::VectorXd &predicted,
-                                        const std::vector<Eigen::Index> &rows)
-{
-    Eigen::VectorXd actualRows(static_cast<Eigen::Index>(rows.size()));
-    Eigen::VectorXd predictedRows(static_cast<Eigen::Index>(rows.size()));
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        actualRows[static_cast<Eigen::Index>(i)] = actual[rows[i]];
-        predictedRows[static_cast<Eigen::Index>(i)] = predicted[rows[i]];
-    }
-    return evaluation::computeMetrics(actualRows, predictedRows);
-}
-
 } // namespace
 
 TrainedRun trainRun(const data::Dataset &dataset, const RunSettings &settings, training::TrainingObserver *observer,
@@ -86,9 +74,9 @@ TrainedRun trainRun(const data::Dataset &dataset, const RunSettings &settings, t
         result.stopReason == training::StopReason::Completed || result.stopReason == training::StopReason::EarlyStopped;
     if (fitted && model->isFitted()) {
         const Eigen::VectorXd predicted = model->predict(dataset);
-        record.trainMetrics = metricsOn(dataset.target(), predicted, split.train);
+        record.trainMetrics = evaluation::computeMetrics(dataset.target()(split.train), predicted(split.train));
         if (!split.test.empty())
-            record.validationMetrics = metricsOn(dataset.target(), predicted, split.test);
+            record.validationMetrics = evaluation::computeMetrics(dataset.target()(split.test), predicted(split.test));
         run.model = std::move(model);
     }
     return run;
