@@ -7,11 +7,13 @@
 #include "ui/MainWindow.h"
 #include "ui/ModelPage.h"
 #include "ui/PredictPage.h"
+#include "ui/RunsPage.h"
 #include "ui/TrainingPage.h"
 #include "ui/WorkbenchState.h"
 
 #include <QApplication>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -35,7 +37,8 @@ ScreenshotTour::ScreenshotTour(MainWindow *window, QString directory, QString da
 void ScreenshotTour::start()
 {
     QDir().mkpath(mDirectory);
-    mWindow->resize(1500, 940);
+    // The size of a common laptop screen: nothing may be cut off there.
+    mWindow->resize(1366, 768);
     connect(
         mWindow->dataPage(), &DataPage::loadFinished, this,
         [this](bool succeeded) {
@@ -81,11 +84,21 @@ void ScreenshotTour::train()
         [this] {
             QTimer::singleShot(settleMilliseconds, this, [this] {
                 save(QStringLiteral("03-training"));
-                compare();
+                showRuns();
             });
         },
         Qt::SingleShotConnection);
     mWindow->trainingPage()->start();
+}
+
+void ScreenshotTour::showRuns()
+{
+    // The training just finished is the first run of the session.
+    mWindow->pages()->setCurrentWidget(mWindow->runsPage());
+    QTimer::singleShot(settleMilliseconds, this, [this] {
+        save(QStringLiteral("10-runs"));
+        compare();
+    });
 }
 
 void ScreenshotTour::compare()
@@ -154,6 +167,24 @@ void ScreenshotTour::showHelpPanel()
     mWindow->showHelp();
     QTimer::singleShot(settleMilliseconds, this, [this] {
         save(QStringLiteral("09-help"));
+        showLargeFont();
+    });
+}
+
+void ScreenshotTour::showLargeFont()
+{
+    // The projector mode: the comparison's charts read from the back of a room at 1024×768.
+    if (auto *help = mWindow->findChild<QDockWidget *>(QStringLiteral("helpDock")))
+        help->hide();
+    mWindow->resize(1024, 768);
+    mWindow->setLargeFont(true);
+    mWindow->pages()->setCurrentWidget(mWindow->comparePage());
+    if (auto *results = mWindow->comparePage()->findChild<QTabWidget *>(QStringLiteral("compareResults")))
+        results->setCurrentIndex(0);
+    QTimer::singleShot(settleMilliseconds * 2, this, [this] {
+        save(QStringLiteral("11-large-font"));
+        // The setting is remembered: leave the user's choice as it was.
+        mWindow->setLargeFont(false);
         QApplication::quit();
     });
 }

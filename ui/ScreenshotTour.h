@@ -27,10 +27,12 @@ class ScreenshotTour : public QObject
     void save(const QString &name);
     void showModel();
     void train();
+    void showRuns();
     void compare();
     void showComparison();
     void predict();
     void showHelpPanel();
+    void showLargeFont();
 
     MainWindow *mWindow;
     QString mDirectory;
