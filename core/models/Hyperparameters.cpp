@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 
 namespace gpumem::models {
 
@@ -168,18 +169,24 @@ void Hyperparameters::setAssignment(const std::string &assignment)
     setFromText(assignment.substr(0, equals), assignment.substr(equals + 1));
 }
 
-void Hyperparameters::apply(const io::JsonValue &object, const std::string &sourceName)
+void Hyperparameters::apply(const io::Json &object, const std::string &sourceName)
 {
-    if (!object.isObject())
+    if (!object.is_object())
         throw io::InputError(sourceName, 0, 0, "expected a JSON object of hyperparameters");
-    for (const auto &[name, value] : object.toObject()) {
+    for (const auto &[name, value] : object.items()) {
         try {
-            if (value.isBool())
-                set(name, value.toBool());
-            else if (value.isNumber())
-                set(name, value.toNumber());
-            else if (value.isString())
-                set(name, value.toString());
+            // Integers stay integers so that a whole number above 2^53 is not rounded on the way.
+            if (value.is_boolean())
+                set(name, value.get<bool>());
+            else if (value.is_number_integer() && !value.is_number_unsigned())
+                set(name, value.get<std::int64_t>());
+            else if (value.is_number_unsigned() &&
+                     value.get<std::uint64_t>() <= std::uint64_t(std::numeric_limits<std::int64_t>::max()))
+                set(name, static_cast<std::int64_t>(value.get<std::uint64_t>()));
+            else if (value.is_number())
+                set(name, value.get<double>());
+            else if (value.is_string())
+                set(name, value.get<std::string>());
             else
                 invalid(spec(name), "expected a number, a boolean or a string");
         } catch (const io::InputError &error) {

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "io/JsonValue.h"
+#include "io/Json.h"
 #include "io/JsonWriter.h"
 
 #include <cstdint>
@@ -60,7 +60,7 @@ class Hyperparameters
     void setAssignment(const std::string &assignment);
     void set(const std::string &name, const HyperparameterValue &value);
     // Applies every member of a JSON object (a preset or --config file); unknown names are errors.
-    void apply(const io::JsonValue &object, const std::string &sourceName);
+    void apply(const io::Json &object, const std::string &sourceName);
 
     std::int64_t integer(const std::string &name) const;
     double real(const std::string &name) const;

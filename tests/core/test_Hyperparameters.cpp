@@ -1,5 +1,5 @@
 #include "io/InputError.h"
-#include "io/JsonValue.h"
+#include "io/Json.h"
 #include "models/NeuralNetworkHyperparameters.h"
 
 #include <QJsonArray>
