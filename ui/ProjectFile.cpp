@@ -90,7 +90,9 @@ void writeProjectFile(const QString &path, const WorkbenchState &state)
     io::writeFileAtomically(coreText(path), text.str());
 }
 
-QStringList readProjectFile(const QString &path, WorkbenchState &state)
+namespace {
+
+QStringList readProject(const QString &path, WorkbenchState &state)
 {
     QStringList notes;
     const std::string source = coreText(path);
@@ -181,6 +183,20 @@ QStringList readProjectFile(const QString &path, WorkbenchState &state)
     }
     state.setComparison(comparison, dataset);
     return notes;
+}
+
+} // namespace
+
+QStringList readProjectFile(const QString &path, WorkbenchState &state)
+{
+    try {
+        return readProject(path, state);
+    } catch (const io::InputError &error) {
+        // A member missing or of the wrong type is reported without a file; name the project.
+        if (!error.file().empty())
+            throw;
+        throw io::InputError(coreText(path), 0, 0, error.message());
+    }
 }
 
 } // namespace gpumem::ui

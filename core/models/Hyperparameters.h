@@ -67,9 +67,13 @@ class Hyperparameters
     bool boolean(const std::string &name) const;
     const std::string &choice(const std::string &name) const;
 
-    // Writes {"name": value, …} in description order.
+    // Returns {"name": value, …} in description order: the JSON form that apply() reads back.
+    io::Json values() const;
+    // Returns [{"name", "type", "default", "minimum", "maximum", "choices", "unit", "help"}, …].
+    io::Json descriptions() const;
+    // Writes values() through a streaming writer.
     void writeValues(io::JsonWriter &writer) const;
-    // Writes [{"name", "type", "default", "minimum", "maximum", "choices", "unit", "help"}, …].
+    // Writes descriptions() through a streaming writer.
     void writeDescriptions(io::JsonWriter &writer) const;
     // Returns "name=value" text of a value, e.g. for progress lines and reports.
     std::string text(const std::string &name) const;
@@ -80,5 +84,9 @@ class Hyperparameters
     std::vector<HyperparameterSpec> mSpecs;
     std::vector<HyperparameterValue> mValues;
 };
+
+// The JSON form of a set of values, as Hyperparameters::values() returns it
+// (reading goes through Hyperparameters::apply(), which needs the descriptions).
+void to_json(io::Json &json, const Hyperparameters &hyperparameters);
 
 } // namespace gpumem::models

@@ -72,24 +72,23 @@ void writeModelHeader(io::JsonWriter &json, const std::string &modelName)
     json.key("model").value(modelName);
 }
 
-void writeSchema(io::JsonWriter &json, const ModelSchema &schema)
+void to_json(io::Json &json, const ModelSchema &schema)
 {
     const data::FeatureEncoding &encoding = schema.encoding;
-    json.key("schema").beginObject();
-    json.key("target").value(schema.target);
-    json.key("numeric").value(encoding.numericColumns);
-    json.key("categorical").beginArray();
-    for (const auto &categorical : encoding.categoricals) {
-        json.beginObject();
-        json.key("column").value(categorical.column);
-        json.key("categories").value(categorical.categories);
-        json.endObject();
-    }
-    json.endArray();
-    json.key("sequence_column").value(encoding.sequenceColumn);
-    json.key("layer_types").value(encoding.layerTypes);
-    json.key("fields_per_layer").value(encoding.fieldsPerLayer);
-    json.endObject();
+    io::Json categoricals = io::Json::array();
+    for (const auto &categorical : encoding.categoricals)
+        categoricals.push_back({{"column", categorical.column}, {"categories", categorical.categories}});
+    json = {{"target", schema.target},
+            {"numeric", encoding.numericColumns},
+            {"categorical", std::move(categoricals)},
+            {"sequence_column", encoding.sequenceColumn},
+            {"layer_types", encoding.layerTypes},
+            {"fields_per_layer", encoding.fieldsPerLayer}};
+}
+
+void writeSchema(io::JsonWriter &json, const ModelSchema &schema)
+{
+    json.key("schema").value(io::Json(schema));
 }
 
 io::Json readModelMetadata(const std::string &directory)
@@ -121,9 +120,8 @@ std::string modelNameOf(const io::Json &metadata)
     return io::toString(io::member(metadata, "model"));
 }
 
-ModelSchema readSchema(const io::Json &metadata)
+void from_json(const io::Json &schema, ModelSchema &result)
 {
-    const io::Json &schema = io::member(metadata, "schema");
     data::FeatureEncoding encoding;
     encoding.numericColumns =
         readStrings(io::member(schema, "numeric"), maxModelColumns, "the schema's numeric columns");
@@ -140,7 +138,12 @@ ModelSchema readSchema(const io::Json &metadata)
         readStrings(io::member(schema, "layer_types"), maxModelLayerTypes, "the schema's layer types");
     encoding.fieldsPerLayer =
         static_cast<int>(io::toWholeNumber(io::member(schema, "fields_per_layer"), 0, 64, "\"fields_per_layer\""));
-    return {io::toString(io::member(schema, "target")), encoding};
+    result = {io::toString(io::member(schema, "target")), encoding};
+}
+
+ModelSchema readSchema(const io::Json &metadata)
+{
+    return io::member(metadata, "schema").get<ModelSchema>();
 }
 
 void readModelFolder(const io::Json &metadata, const std::string &directory, Hyperparameters &hyperparameters,

@@ -32,7 +32,12 @@ constexpr std::uint64_t maxModelFileBytes = 2ull << 30;
 
 // Writes the "format", "format_version" and "model" members of an open object.
 void writeModelHeader(io::JsonWriter &json, const std::string &modelName);
-// Writes "schema": {"target", "numeric", "categorical", "sequence_column", "layer_types", "fields_per_layer"}.
+// The JSON form of a schema: {"target", "numeric", "categorical", "sequence_column",
+// "layer_types", "fields_per_layer"}. from_json() reads it within the limits
+// above and throws io::InputError when it is malformed.
+void to_json(io::Json &json, const ModelSchema &schema);
+void from_json(const io::Json &json, ModelSchema &schema);
+// Writes the member "schema" (to_json) into the object json has open.
 void writeSchema(io::JsonWriter &json, const ModelSchema &schema);
 
 // Reads directory/model.json (a regular file of at most io::maxJsonFileBytes) and
@@ -41,8 +46,7 @@ void writeSchema(io::JsonWriter &json, const ModelSchema &schema);
 io::Json readModelMetadata(const std::string &directory);
 // Returns the "model" member of metadata read by readModelMetadata().
 std::string modelNameOf(const io::Json &metadata);
-// Reads the "schema" member written by writeSchema(), within the limits above.
-// Throws io::InputError when malformed.
+// Reads the "schema" member of metadata (from_json).
 ModelSchema readSchema(const io::Json &metadata);
 
 // Writes directory/model.json atomically (an interrupted save leaves the old

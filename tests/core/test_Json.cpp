@@ -342,6 +342,15 @@ class TestJson : public QObject
         QCOMPARE(written(Json::array({std::nan(""), 1.5, Json::object()}), 0), std::string("[null,1.5,{}]"));
     }
 
+    // model.json must never hold a non-finite number, also when part of it is built as a tree.
+    void refusesNonFiniteNumbersInTreesWhenAsked()
+    {
+        std::ostringstream out;
+        gpumem::io::JsonWriter writer(out, 0);
+        writer.refuseNonFiniteNumbers();
+        QVERIFY_THROWS_EXCEPTION(InputError, writer.value(Json::object({{"scale", {1.0, HUGE_VAL}}})));
+    }
+
     void readsJsonFiles()
     {
         QTemporaryDir folder;
