@@ -58,13 +58,4 @@ std::vector<std::string> toStrings(const Json &array);
 // from MIN to MAX, not …" otherwise. Integers are compared exactly, without a double.
 std::int64_t toWholeNumber(const Json &value, std::int64_t minimum, std::int64_t maximum, const std::string &what);
 
-// Returns value as a JSON array of numbers.
-template <typename Numbers> Json numberArray(const Numbers &numbers)
-{
-    Json array = Json::array();
-    for (const auto number : numbers)
-        array.push_back(number);
-    return array;
-}
-
 } // namespace gpumem::io
