@@ -7,7 +7,7 @@
 
 #include "data/ColumnRoles.h"
 #include "data/TableLoader.h"
-#include "io/JsonValue.h"
+#include "io/Json.h"
 #include "models/NeuralNetworkHyperparameters.h"
 #include "models/Presets.h"
 #include "ui/LossPlot.h"

@@ -4,7 +4,7 @@
 #include "data/FeatureEncoder.h"
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
-#include "io/JsonValue.h"
+#include "io/Json.h"
 #include "io/JsonWriter.h"
 #include "models/NeuralNetworkHyperparameters.h"
 #include "models/NeuralNetworkRegressor.h"

@@ -4,7 +4,7 @@
 #include "data/TableLoader.h"
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
-#include "io/JsonValue.h"
+#include "io/Json.h"
 #include "io/JsonWriter.h"
 #include "io/RegularFile.h"
 #include "io/Sha256.h"
@@ -98,28 +98,30 @@ void writeProjectFile(const QString &path, const WorkbenchState &state)
                             project.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + '\n');
 }
 
-QStringList readProjectFile(const QString &path, WorkbenchState &state)
+namespace {
+
+QStringList readProject(const QString &path, WorkbenchState &state)
 {
     QStringList notes;
     const std::string source = coreText(path);
-    const io::JsonValue project = io::readJsonFile(source);
-    const io::JsonValue *format = project.find("format");
-    if (!format || !format->isString() || format->toString() != formatName)
+    const io::Json project = io::readJsonFile(source);
+    const io::Json *format = io::findMember(project, "format");
+    if (!format || !format->is_string() || io::toString(*format) != formatName)
         throw io::InputError(source, 0, 0, "not a workbench project (no \"format\": \"gpumem-workbench-project\")");
-    if (project.numberOr("version", 0) > formatVersion)
+    if (io::numberOr(project, "version", 0) > formatVersion)
         throw io::InputError(source, 0, 0,
                              "written by a newer workbench (version " +
-                                 std::to_string(static_cast<int>(project.numberOr("version", 0))) + ")");
+                                 std::to_string(static_cast<int>(io::numberOr(project, "version", 0))) + ")");
 
     models::Hyperparameters hyperparameters = models::neuralNetworkHyperparameters();
-    hyperparameters.apply(project.at("hyperparameters"), source);
+    hyperparameters.apply(io::member(project, "hyperparameters"), source);
 
-    const io::JsonValue &dataObject = project.at("data");
-    QString dataPath = QString::fromStdString(dataObject.at("path").toString());
+    const io::Json &dataObject = io::member(project, "data");
+    QString dataPath = QString::fromStdString(io::toString(io::member(dataObject, "path")));
     if (!dataPath.isEmpty() && !QFileInfo::exists(dataPath)) {
         // The project may have moved together with its data: try the path relative to it.
-        const QString relative =
-            QFileInfo(path).absoluteDir().filePath(QString::fromStdString(dataObject.at("relative_path").toString()));
+        const QString relative = QFileInfo(path).absoluteDir().filePath(
+            QString::fromStdString(io::toString(io::member(dataObject, "relative_path"))));
         if (QFileInfo::exists(relative)) {
             notes << QObject::tr("The data file %1 was not found; using %2, at the same place relative to the project.")
                          .arg(dataPath, QDir::cleanPath(relative));
@@ -131,27 +133,28 @@ QStringList readProjectFile(const QString &path, WorkbenchState &state)
                                      "data and save the project again");
         }
     }
-    if (const io::JsonValue *recorded = dataObject.find("sha256"); recorded && !recorded->toString().empty() &&
-                                                                   !dataPath.isEmpty() &&
-                                                                   fileDigest(dataPath) != recorded->toString())
+    if (const io::Json *recorded = io::findMember(dataObject, "sha256");
+        recorded && !io::toString(*recorded).empty() && !dataPath.isEmpty() &&
+        fileDigest(dataPath) != io::toString(*recorded))
         notes << QObject::tr("The data file %1 changed since the project was saved: its comparison and "
                              "hyperparameters were made on other data.")
                      .arg(QFileInfo(dataPath).fileName());
     std::shared_ptr<const data::Table> table;
     if (!dataPath.isEmpty())
         table = std::make_shared<const data::Table>(data::loadTable(coreText(dataPath)));
-    const data::BadCellPolicy policy = data::parseBadCellPolicy(dataObject.at("bad_cell_policy").toString());
+    const data::BadCellPolicy policy =
+        data::parseBadCellPolicy(io::toString(io::member(dataObject, "bad_cell_policy")));
 
     std::vector<data::ColumnRole> roles;
     if (table) {
         roles = data::defaultRoles(*table);
-        for (const auto &[name, value] : dataObject.at("roles").toObject()) {
+        for (const auto &[name, value] : io::toObject(io::member(dataObject, "roles")).items()) {
             const auto column = table->columnIndex(name);
             if (!column)
                 throw io::InputError(source, 0, 0,
                                      "the project names column " + io::quoteForMessage(name) + ", which " +
                                          coreText(dataPath) + " lacks");
-            const std::string &roleName = value.toString();
+            const std::string &roleName = io::toString(value);
             bool known = false;
             for (auto role : {data::ColumnRole::Feature, data::ColumnRole::Target, data::ColumnRole::Sequence,
                               data::ColumnRole::Ignored})
@@ -165,8 +168,8 @@ QStringList readProjectFile(const QString &path, WorkbenchState &state)
     }
     // Version 1 stored comparisons in a form of its own; they are left out, to be run again.
     std::shared_ptr<const evaluation::ExperimentResult> comparison;
-    if (const io::JsonValue *object = project.find("comparison");
-        object && !object->isNull() && project.numberOr("version", 0) >= 2)
+    if (const io::Json *object = io::findMember(project, "comparison");
+        object && !object->is_null() && io::numberOr(project, "version", 0) >= 2)
         comparison =
             std::make_shared<const evaluation::ExperimentResult>(report::readExperimentResult(*object, source));
 
@@ -197,7 +200,7 @@ QStringList readProjectFile(const QString &path, WorkbenchState &state)
     state.setTable(table, dataPath);
     if (table)
         state.setRoles(roles);
-    state.setPresetName(QString::fromStdString(project.at("preset").toString()));
+    state.setPresetName(QString::fromStdString(io::toString(io::member(project, "preset"))));
     state.setHyperparameters(hyperparameters);
     std::shared_ptr<const data::Dataset> dataset;
     if (comparison && table) {
@@ -211,6 +214,20 @@ QStringList readProjectFile(const QString &path, WorkbenchState &state)
     state.setComparison(comparison, dataset);
     state.setRuns(std::move(runs));
     return notes;
+}
+
+} // namespace
+
+QStringList readProjectFile(const QString &path, WorkbenchState &state)
+{
+    try {
+        return readProject(path, state);
+    } catch (const io::InputError &error) {
+        // A member missing or of the wrong type is reported without a file; name the project.
+        if (!error.file().empty())
+            throw;
+        throw io::InputError(coreText(path), 0, 0, error.message());
+    }
 }
 
 } // namespace gpumem::ui

@@ -22,17 +22,17 @@ void writeNumbers(io::JsonWriter &json, const std::vector<double> &numbers)
     json.endArray();
 }
 
-double readFinite(const io::JsonValue &value, const std::string &what)
+double readFinite(const io::Json &value, const std::string &what)
 {
-    const double number = value.toNumber();
+    const double number = io::toNumber(value);
     if (!std::isfinite(number))
         throw io::InputError(what + " must be a finite number");
     return number;
 }
 
-std::vector<double> readNumbers(const io::JsonValue &value, std::size_t maxCount, const std::string &what)
+std::vector<double> readNumbers(const io::Json &value, std::size_t maxCount, const std::string &what)
 {
-    const auto &items = value.toArray();
+    const auto &items = io::toArray(value);
     if (items.size() > maxCount)
         throw io::InputError(what + " holds " + std::to_string(items.size()) + " numbers, more than the " +
                              std::to_string(maxCount) + " allowed");
@@ -43,15 +43,17 @@ std::vector<double> readNumbers(const io::JsonValue &value, std::size_t maxCount
     return numbers;
 }
 
-DifficultyModel readDifficulty(const io::JsonValue &value)
+DifficultyModel readDifficulty(const io::Json &value)
 {
     DifficultyModel model;
-    model.floor = readFinite(value.at("floor"), "the difficulty's \"floor\"");
-    model.columns = models::readStrings(value.at("columns"), models::maxModelColumns, "the difficulty's columns");
+    model.floor = readFinite(io::member(value, "floor"), "the difficulty's \"floor\"");
+    model.columns =
+        models::readStrings(io::member(value, "columns"), models::maxModelColumns, "the difficulty's columns");
     const std::size_t inputs = model.columns.size() + 1;
-    model.means = readNumbers(value.at("means"), inputs, "the difficulty's \"means\"");
-    model.deviations = readNumbers(value.at("deviations"), inputs, "the difficulty's \"deviations\"");
-    model.coefficients = readNumbers(value.at("coefficients"), inputs + 1, "the difficulty's \"coefficients\"");
+    model.means = readNumbers(io::member(value, "means"), inputs, "the difficulty's \"means\"");
+    model.deviations = readNumbers(io::member(value, "deviations"), inputs, "the difficulty's \"deviations\"");
+    model.coefficients =
+        readNumbers(io::member(value, "coefficients"), inputs + 1, "the difficulty's \"coefficients\"");
     if (model.means.size() != inputs || model.deviations.size() != inputs || model.coefficients.size() != inputs + 1)
         throw io::InputError("the difficulty's means, deviations and coefficients must hold " + std::to_string(inputs) +
                              ", " + std::to_string(inputs) + " and " + std::to_string(inputs + 1) +
@@ -59,8 +61,8 @@ DifficultyModel readDifficulty(const io::JsonValue &value)
     for (double deviation : model.deviations)
         if (!(deviation > 0.0))
             throw io::InputError("the difficulty's \"deviations\" must be positive");
-    model.lowest = readFinite(value.at("lowest"), "the difficulty's \"lowest\"");
-    model.highest = readFinite(value.at("highest"), "the difficulty's \"highest\"");
+    model.lowest = readFinite(io::member(value, "lowest"), "the difficulty's \"lowest\"");
+    model.highest = readFinite(io::member(value, "highest"), "the difficulty's \"highest\"");
     if (!(model.lowest <= model.highest && model.lowest >= -maxLogScale && model.highest <= maxLogScale))
         throw io::InputError("the difficulty's \"lowest\" and \"highest\" must be ordered and within +-" +
                              std::to_string(static_cast<int>(maxLogScale)));
@@ -94,12 +96,13 @@ void writeCalibration(io::JsonWriter &json, const Calibration &calibration)
     json.endObject();
 }
 
-Calibration readCalibration(const io::JsonValue &value)
+Calibration readCalibration(const io::Json &value)
 {
-    const Score score = parseScore(value.at("score").toString());
-    const double coverage = value.at("coverage").toNumber();
+    const Score score = parseScore(io::toString(io::member(value, "score")));
+    const double coverage = io::toNumber(io::member(value, "coverage"));
     checkCoverage(coverage, "the calibration's \"coverage\"");
-    std::vector<double> scores = readNumbers(value.at("scores"), maxCalibrationScores, "the calibration's \"scores\"");
+    std::vector<double> scores =
+        readNumbers(io::member(value, "scores"), maxCalibrationScores, "the calibration's \"scores\"");
     if (scores.empty())
         throw io::InputError("the calibration's \"scores\" must not be empty");
     for (std::size_t i = 1; i < scores.size(); ++i)
@@ -107,10 +110,10 @@ Calibration readCalibration(const io::JsonValue &value)
             throw io::InputError("the calibration's \"scores\" must be in ascending order (item " + std::to_string(i) +
                                  " is smaller than the one before)");
     const auto rows = static_cast<std::size_t>(
-        models::readWholeNumber(value.at("calibration_rows"), static_cast<std::int64_t>(scores.size()),
-                                2 * static_cast<std::int64_t>(maxCalibrationScores), "\"calibration_rows\""));
+        io::toWholeNumber(io::member(value, "calibration_rows"), static_cast<std::int64_t>(scores.size()),
+                          2 * static_cast<std::int64_t>(maxCalibrationScores), "\"calibration_rows\""));
     std::optional<DifficultyModel> difficulty;
-    const io::JsonValue *stored = value.find("difficulty");
+    const io::Json *stored = io::findMember(value, "difficulty");
     if (score == Score::Difficulty) {
         if (!stored)
             throw io::InputError("a difficulty calibration lacks its \"difficulty\" member");
@@ -123,8 +126,8 @@ Calibration readCalibration(const io::JsonValue &value)
 
 std::optional<Calibration> readStoredCalibration(const std::string &directory)
 {
-    const io::JsonValue metadata = models::readModelMetadata(directory);
-    const io::JsonValue *stored = metadata.find("calibration");
+    const io::Json metadata = models::readModelMetadata(directory);
+    const io::Json *stored = io::findMember(metadata, "calibration");
     if (!stored)
         return std::nullopt;
     try {

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "calibration/Calibration.h"
-#include "io/JsonValue.h"
+#include "io/Json.h"
 #include "io/JsonWriter.h"
 #include "models/Regressor.h"
 
@@ -25,7 +25,7 @@ constexpr std::size_t maxCalibrationScores = 1u << 20;
 void writeCalibration(io::JsonWriter &json, const Calibration &calibration);
 
 // Reads a value writeCalibration() wrote. Throws io::InputError (without a file) when malformed.
-Calibration readCalibration(const io::JsonValue &value);
+Calibration readCalibration(const io::Json &value);
 
 // Returns the calibration stored in directory/model.json, or nothing when the
 // model was trained without one. Throws io::InputError naming directory/model.json

@@ -4,7 +4,6 @@
 #include "cli/CommandParser.h"
 #include "cli/Warnings.h"
 #include "io/InputError.h"
-#include "io/JsonValue.h"
 #include "models/NeuralNetworkHyperparameters.h"
 #include "models/Presets.h"
 #include "models/RegressorRegistry.h"

@@ -2,6 +2,7 @@
 #include "io/JsonWriter.h"
 
 #include "io/InputError.h"
+#include "io/Json.h"
 
 #include <charconv>
 #include <cmath>
@@ -163,6 +164,38 @@ JsonWriter &JsonWriter::value(std::int64_t number)
     beforeValue();
     mOut << number;
     return *this;
+}
+
+JsonWriter &JsonWriter::value(std::uint64_t number)
+{
+    beforeValue();
+    mOut << number;
+    return *this;
+}
+
+JsonWriter &JsonWriter::value(const Json &tree)
+{
+    switch (tree.type()) {
+    case Json::value_t::null: return null();
+    case Json::value_t::boolean: return value(tree.get<bool>());
+    case Json::value_t::number_integer: return value(tree.get<std::int64_t>());
+    case Json::value_t::number_unsigned: return value(tree.get<std::uint64_t>());
+    case Json::value_t::number_float: return value(tree.get<double>());
+    case Json::value_t::string: return value(std::string_view(tree.get_ref<const std::string &>()));
+    case Json::value_t::array:
+        beginArray();
+        for (const Json &item : tree)
+            value(item);
+        return endArray();
+    case Json::value_t::object:
+        beginObject();
+        for (const auto &[name, item] : tree.items()) {
+            key(name);
+            value(item);
+        }
+        return endObject();
+    default: throw std::logic_error("JsonWriter: binary values have no JSON text");
+    }
 }
 
 JsonWriter &JsonWriter::value(bool flag)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <cstdint>
 #include <ostream>
 #include <string>
@@ -31,9 +33,14 @@ class JsonWriter
     JsonWriter &value(double number);
     JsonWriter &value(std::int64_t number);
     JsonWriter &value(int number) { return value(static_cast<std::int64_t>(number)); }
-    JsonWriter &value(std::size_t number) { return value(static_cast<std::int64_t>(number)); }
+    // Writes an unsigned integer exactly, up to 2^64 - 1 (sizes, seeds).
+    JsonWriter &value(std::uint64_t number);
     JsonWriter &value(bool flag);
     JsonWriter &null();
+
+    // Writes a whole JSON value (as io::Json holds it) in this writer's layout, so a
+    // record built with nlohmann reads the same as one streamed member by member.
+    JsonWriter &value(const nlohmann::ordered_json &tree);
 
     // Writes a whole array of strings.
     JsonWriter &value(const std::vector<std::string> &texts);

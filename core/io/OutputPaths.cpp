@@ -2,7 +2,7 @@
 #include "io/OutputPaths.h"
 
 #include "io/InputError.h"
-#include "io/JsonValue.h"
+#include "io/Json.h"
 
 #include <cerrno>
 #include <cstring>
@@ -170,9 +170,9 @@ bool isModelFolder(const std::string &path)
     if (!fs::is_directory(path, error) || !fs::is_regular_file(metadataPath, error))
         return false;
     try {
-        const JsonValue metadata = readJsonFile(metadataPath);
-        const JsonValue *format = metadata.isObject() ? metadata.find("format") : nullptr;
-        return format != nullptr && format->isString() && format->toString() == modelFolderFormat;
+        const Json metadata = readJsonFile(metadataPath);
+        const Json *format = metadata.is_object() ? findMember(metadata, "format") : nullptr;
+        return format != nullptr && format->is_string() && format->get_ref<const std::string &>() == modelFolderFormat;
     } catch (const InputError &) {
         return false;
     }

@@ -2,13 +2,11 @@
 #include "io/SafeTensors.h"
 
 #include "io/InputError.h"
-
-#include <nlohmann/json.hpp>
+#include "io/Json.h"
 
 #include <algorithm>
 #include <cstring>
 #include <limits>
-#include <set>
 #include <stdexcept>
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -21,41 +19,6 @@ namespace {
 
 constexpr const char *metadataKey = "__metadata__";
 
-// Thrown from the parser callback on a repeated member name; carries the name.
-struct DuplicateKey
-{
-    std::string name;
-};
-
-// Parses the header, rejecting repeated names at any depth: a later "w" must not
-// silently replace an earlier one.
-nlohmann::json parseHeaderJson(const std::string &text)
-{
-    std::vector<std::set<std::string>> namesByDepth;
-    const auto callback = [&namesByDepth](int, nlohmann::json::parse_event_t event, nlohmann::json &parsed) {
-        using Event = nlohmann::json::parse_event_t;
-        if (event == Event::object_start) {
-            namesByDepth.emplace_back();
-        } else if (event == Event::object_end) {
-            namesByDepth.pop_back();
-        } else if (event == Event::key && !namesByDepth.back().insert(parsed.get<std::string>()).second) {
-            throw DuplicateKey{parsed.get<std::string>()};
-        }
-        return true;
-    };
-    return nlohmann::json::parse(text, callback);
-}
-
-// Line and column (1-based, in bytes) of offset within text.
-std::pair<std::int64_t, std::int64_t> lineAndColumn(const std::string &text, std::size_t offset)
-{
-    offset = std::min(offset, text.size());
-    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n');
-    const std::size_t lineStart = text.rfind('\n', offset == 0 ? 0 : offset - 1);
-    const std::size_t column = lineStart == std::string::npos ? offset + 1 : offset - lineStart;
-    return {line, static_cast<std::int64_t>(column)};
-}
-
 std::uint64_t readLittleEndian64(const std::string &bytes)
 {
     std::uint64_t value = 0;
@@ -64,14 +27,14 @@ std::uint64_t readLittleEndian64(const std::string &bytes)
     return value;
 }
 
-std::uint64_t wholeNumber(const nlohmann::json &value, const std::string &what)
+std::uint64_t wholeNumber(const Json &value, const std::string &what)
 {
     if (!value.is_number_unsigned())
         throw InputError(what + " must be a non-negative whole number");
     return value.get<std::uint64_t>();
 }
 
-TensorRecord readRecord(const std::string &name, const nlohmann::json &entry)
+TensorRecord readRecord(const std::string &name, const Json &entry)
 {
     const std::string where = "tensor '" + name + "'";
     if (!entry.is_object())
@@ -94,7 +57,7 @@ TensorRecord readRecord(const std::string &name, const nlohmann::json &entry)
         record.shape.push_back(static_cast<std::int64_t>(size));
     }
 
-    const nlohmann::json *offsets = entry.contains("data_offsets") ? &entry["data_offsets"] : nullptr;
+    const Json *offsets = entry.contains("data_offsets") ? &entry["data_offsets"] : nullptr;
     if (!offsets || !offsets->is_array() || offsets->size() != 2)
         throw InputError(where + " needs \"data_offsets\": [begin, end]");
     record.begin = wholeNumber((*offsets)[0], where + "'s data_offsets");
@@ -159,19 +122,12 @@ SafeTensorsFile SafeTensorsFile::parse(std::string bytes, const std::string &sou
                              " after the length");
     const std::string headerText = bytes.substr(8, static_cast<std::size_t>(headerSize));
 
-    nlohmann::json header;
+    Json header;
     try {
-        header = parseHeaderJson(headerText);
-    } catch (const nlohmann::json::parse_error &error) {
-        const auto [line, column] = lineAndColumn(headerText, error.byte == 0 ? 0 : error.byte - 1);
-        std::string message = error.what();
-        // nlohmann's text reads "[json.exception.parse_error.101] parse error at line 1, column 2: ..."; keep the
-        // reason.
-        const std::size_t reason = message.rfind(": ");
-        throw InputError(sourceName, line, column,
-                         "safetensors header: " + (reason == std::string::npos ? message : message.substr(reason + 2)));
-    } catch (const DuplicateKey &duplicate) {
-        throw InputError(sourceName, 0, 0, "safetensors header: the name '" + duplicate.name + "' appears twice");
+        // The one JSON reader also refuses a name given twice: a later "w" must not silently replace an earlier one.
+        header = parseJson(headerText, sourceName);
+    } catch (const InputError &error) {
+        throw InputError(sourceName, error.line(), error.column(), "safetensors header: " + error.message());
     }
     if (!header.is_object())
         throw InputError(sourceName, 0, 0, "the safetensors header must be a JSON object");
@@ -223,7 +179,7 @@ SafeTensorsFile SafeTensorsFile::parse(std::string bytes, const std::string &sou
 std::string serializeSafeTensors(const std::vector<TensorView> &tensors,
                                  const std::map<std::string, std::string> &metadata)
 {
-    nlohmann::ordered_json header = nlohmann::ordered_json::object();
+    Json header = Json::object();
     if (!metadata.empty())
         header[metadataKey] = metadata;
     std::uint64_t offset = 0;

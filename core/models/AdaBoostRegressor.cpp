@@ -124,15 +124,15 @@ void AdaBoostRegressor::writeFitted(io::JsonWriter &json, const std::string &) c
     json.endObject();
 }
 
-void AdaBoostRegressor::readFitted(const io::JsonValue &fitted, const std::string &)
+void AdaBoostRegressor::readFitted(const io::Json &fitted, const std::string &)
 {
     std::vector<double> weights;
-    for (const io::JsonValue &weight : fitted.at("weights").toArray()) {
-        weights.push_back(weight.toNumber());
+    for (const io::Json &weight : io::toArray(io::member(fitted, "weights"))) {
+        weights.push_back(io::toNumber(weight));
         if (!std::isfinite(weights.back()) || weights.back() < 0.0)
             throw io::InputError("AdaBoost tree weights must be finite and non-negative");
     }
-    std::vector<RegressionTree> trees = readTrees(fitted.at("trees"));
+    std::vector<RegressionTree> trees = readTrees(io::member(fitted, "trees"));
     if (trees.size() != weights.size())
         throw io::InputError("AdaBoost needs one weight per tree");
     mTrees = std::move(trees);

@@ -115,10 +115,10 @@ void AnalyticRegressor::writeFitted(io::JsonWriter &json, const std::string &) c
     json.endObject();
 }
 
-void AnalyticRegressor::readFitted(const io::JsonValue &fitted, const std::string &)
+void AnalyticRegressor::readFitted(const io::Json &fitted, const std::string &)
 {
-    mScale = fitted.at("scale").toNumber();
-    mOffset = fitted.at("offset_mib").toNumber();
+    mScale = io::toNumber(io::member(fitted, "scale"));
+    mOffset = io::toNumber(io::member(fitted, "offset_mib"));
     if (!std::isfinite(mScale) || !std::isfinite(mOffset))
         throw io::InputError("the fitted scale and offset must be finite numbers");
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "io/JsonValue.h"
+#include "io/Json.h"
 #include "models/JobRowReader.h"
 #include "models/RegressorBase.h"
 
@@ -41,7 +41,7 @@ class AnalyticRegressor : public RegressorBase
   private:
     // "fitted": {"scale", "offset_mib"}.
     void writeFitted(io::JsonWriter &json, const std::string &directory) const override;
-    void readFitted(const io::JsonValue &fitted, const std::string &directory) override;
+    void readFitted(const io::Json &fitted, const std::string &directory) override;
     // Estimates the given rows (all when rows is empty), checking control between rows.
     Eigen::VectorXd estimates(const data::Dataset &dataset, const std::vector<Eigen::Index> &rows,
                               training::TrainingObserver *observer, training::TrainingControl *control,

@@ -43,7 +43,7 @@ void DecisionTreeRegressor::writeFitted(io::JsonWriter &json, const std::string 
     mTree.write(json);
 }
 
-void DecisionTreeRegressor::readFitted(const io::JsonValue &fitted, const std::string &)
+void DecisionTreeRegressor::readFitted(const io::Json &fitted, const std::string &)
 {
     mTree = RegressionTree::read(fitted);
 }

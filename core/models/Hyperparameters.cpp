@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 
 namespace gpumem::models {
 
@@ -79,9 +80,9 @@ HyperparameterValue checked(const HyperparameterSpec &spec, const Hyperparameter
     return value;
 }
 
-void writeValue(io::JsonWriter &writer, const HyperparameterValue &value)
+io::Json jsonOf(const HyperparameterValue &value)
 {
-    std::visit([&writer](const auto &item) { writer.value(item); }, value);
+    return std::visit([](const auto &item) { return io::Json(item); }, value);
 }
 
 } // namespace
@@ -169,18 +170,24 @@ void Hyperparameters::setAssignment(const std::string &assignment)
     setFromText(assignment.substr(0, equals), assignment.substr(equals + 1));
 }
 
-void Hyperparameters::apply(const io::JsonValue &object, const std::string &sourceName)
+void Hyperparameters::apply(const io::Json &object, const std::string &sourceName)
 {
-    if (!object.isObject())
+    if (!object.is_object())
         throw io::InputError(sourceName, 0, 0, "expected a JSON object of hyperparameters");
-    for (const auto &[name, value] : object.toObject()) {
+    for (const auto &[name, value] : object.items()) {
         try {
-            if (value.isBool())
-                set(name, value.toBool());
-            else if (value.isNumber())
-                set(name, value.toNumber());
-            else if (value.isString())
-                set(name, value.toString());
+            // Integers stay integers so that a whole number above 2^53 is not rounded on the way.
+            if (value.is_boolean())
+                set(name, value.get<bool>());
+            else if (value.is_number_integer() && !value.is_number_unsigned())
+                set(name, value.get<std::int64_t>());
+            else if (value.is_number_unsigned() &&
+                     value.get<std::uint64_t>() <= std::uint64_t(std::numeric_limits<std::int64_t>::max()))
+                set(name, static_cast<std::int64_t>(value.get<std::uint64_t>()));
+            else if (value.is_number())
+                set(name, value.get<double>());
+            else if (value.is_string())
+                set(name, value.get<std::string>());
             else
                 invalid(spec(name), "expected a number, a boolean or a string");
         } catch (const io::InputError &error) {
@@ -221,36 +228,46 @@ std::string Hyperparameters::text(const std::string &name) const
     return std::get<std::string>(value);
 }
 
+io::Json Hyperparameters::values() const
+{
+    io::Json json = io::Json::object();
+    for (std::size_t i = 0; i < mSpecs.size(); ++i)
+        json[mSpecs[i].name] = jsonOf(mValues[i]);
+    return json;
+}
+
+io::Json Hyperparameters::descriptions() const
+{
+    io::Json json = io::Json::array();
+    for (const auto &spec : mSpecs) {
+        io::Json description = {
+            {"name", spec.name}, {"type", hyperparameterTypeName(spec.type)}, {"default", jsonOf(spec.defaultValue)}};
+        if (spec.type == HyperparameterType::Integer || spec.type == HyperparameterType::Real) {
+            description["minimum"] = spec.minimum;
+            description["maximum"] = spec.maximum;
+        }
+        if (spec.type == HyperparameterType::Choice)
+            description["choices"] = spec.choices;
+        description["unit"] = spec.unit;
+        description["help"] = spec.help;
+        json.push_back(std::move(description));
+    }
+    return json;
+}
+
 void Hyperparameters::writeValues(io::JsonWriter &writer) const
 {
-    writer.beginObject();
-    for (std::size_t i = 0; i < mSpecs.size(); ++i) {
-        writer.key(mSpecs[i].name);
-        writeValue(writer, mValues[i]);
-    }
-    writer.endObject();
+    writer.value(values());
 }
 
 void Hyperparameters::writeDescriptions(io::JsonWriter &writer) const
 {
-    writer.beginArray();
-    for (const auto &spec : mSpecs) {
-        writer.beginObject();
-        writer.key("name").value(spec.name);
-        writer.key("type").value(hyperparameterTypeName(spec.type));
-        writer.key("default");
-        writeValue(writer, spec.defaultValue);
-        if (spec.type == HyperparameterType::Integer || spec.type == HyperparameterType::Real) {
-            writer.key("minimum").value(spec.minimum);
-            writer.key("maximum").value(spec.maximum);
-        }
-        if (spec.type == HyperparameterType::Choice)
-            writer.key("choices").value(spec.choices);
-        writer.key("unit").value(spec.unit);
-        writer.key("help").value(spec.help);
-        writer.endObject();
-    }
-    writer.endArray();
+    writer.value(descriptions());
+}
+
+void to_json(io::Json &json, const Hyperparameters &hyperparameters)
+{
+    json = hyperparameters.values();
 }
 
 } // namespace gpumem::models

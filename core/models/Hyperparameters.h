@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "io/JsonValue.h"
+#include "io/Json.h"
 #include "io/JsonWriter.h"
 
 #include <cstdint>
@@ -61,16 +61,20 @@ class Hyperparameters
     void setAssignment(const std::string &assignment);
     void set(const std::string &name, const HyperparameterValue &value);
     // Applies every member of a JSON object (a preset or --config file); unknown names are errors.
-    void apply(const io::JsonValue &object, const std::string &sourceName);
+    void apply(const io::Json &object, const std::string &sourceName);
 
     std::int64_t integer(const std::string &name) const;
     double real(const std::string &name) const;
     bool boolean(const std::string &name) const;
     const std::string &choice(const std::string &name) const;
 
-    // Writes {"name": value, …} in description order.
+    // Returns {"name": value, …} in description order: the JSON form that apply() reads back.
+    io::Json values() const;
+    // Returns [{"name", "type", "default", "minimum", "maximum", "choices", "unit", "help"}, …].
+    io::Json descriptions() const;
+    // Writes values() through a streaming writer.
     void writeValues(io::JsonWriter &writer) const;
-    // Writes [{"name", "type", "default", "minimum", "maximum", "choices", "unit", "help"}, …].
+    // Writes descriptions() through a streaming writer.
     void writeDescriptions(io::JsonWriter &writer) const;
     // Returns "name=value" text of a value, e.g. for progress lines and reports.
     std::string text(const std::string &name) const;
@@ -81,5 +85,9 @@ class Hyperparameters
     std::vector<HyperparameterSpec> mSpecs;
     std::vector<HyperparameterValue> mValues;
 };
+
+// The JSON form of a set of values, as Hyperparameters::values() returns it
+// (reading goes through Hyperparameters::apply(), which needs the descriptions).
+void to_json(io::Json &json, const Hyperparameters &hyperparameters);
 
 } // namespace gpumem::models

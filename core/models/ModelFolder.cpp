@@ -23,28 +23,34 @@ bool isPlainFileName(const std::string &name)
            name.find('\0') == std::string::npos;
 }
 
-// Seeds are written as signed 64-bit numbers; anything outside that range, or fractional, is refused
-// before the conversion, which would otherwise be undefined.
-std::uint64_t readSeed(const io::JsonValue &value)
+// Seeds are written as unsigned 64-bit integers and read back exactly. Older
+// folders hold seeds at or above 2^63 as negative signed numbers, which map back
+// to the same bits; a fraction or anything outside 64 bits is refused.
+std::uint64_t readSeed(const io::Json &value)
 {
-    const double number = value.toNumber();
+    if (value.is_number_unsigned())
+        return value.get<std::uint64_t>();
+    if (value.is_number_integer())
+        return static_cast<std::uint64_t>(value.get<std::int64_t>());
+    const double number = io::toNumber(value);
     if (!(number >= -9.2e18 && number < 1.8e19) || number != std::floor(number))
         throw io::InputError("\"seed\" must be a whole number that fits 64 bits");
     return number < 0 ? static_cast<std::uint64_t>(static_cast<std::int64_t>(number))
                       : static_cast<std::uint64_t>(number);
 }
 
-void checkFileList(const io::JsonValue &metadata)
+void checkFileList(const io::Json &metadata)
 {
-    const io::JsonValue *files = metadata.find("files");
+    const io::Json *files = io::findMember(metadata, "files");
     if (!files)
         throw io::InputError("model.json lacks the \"files\" list of digests");
-    for (const auto &[name, record] : files->toObject()) {
+    for (const auto &[name, record] : io::toObject(*files).items()) {
         if (!isPlainFileName(name))
             throw io::InputError("\"files\" names " + io::quoteForMessage(name) +
                                  ", which is not a file of the folder");
-        readWholeNumber(record.at("bytes"), 0, static_cast<std::int64_t>(maxModelFileBytes), "a file's size");
-        const std::string &digest = record.at("sha256").toString();
+        io::toWholeNumber(io::member(record, "bytes"), 0, static_cast<std::int64_t>(maxModelFileBytes),
+                          "a file's size");
+        const std::string &digest = io::toString(io::member(record, "sha256"));
         if (digest.size() != 64 || digest.find_first_not_of("0123456789abcdef") != std::string::npos)
             throw io::InputError("the SHA-256 of '" + name + "' must be 64 lowercase hexadecimal digits");
     }
@@ -52,31 +58,12 @@ void checkFileList(const io::JsonValue &metadata)
 
 } // namespace
 
-std::vector<std::string> readStrings(const io::JsonValue &array)
+std::vector<std::string> readStrings(const io::Json &array, std::size_t maxCount, const std::string &what)
 {
-    std::vector<std::string> texts;
-    for (const auto &item : array.toArray())
-        texts.push_back(item.toString());
-    return texts;
-}
-
-std::vector<std::string> readStrings(const io::JsonValue &array, std::size_t maxCount, const std::string &what)
-{
-    if (array.toArray().size() > maxCount)
-        throw io::InputError(what + " holds " + std::to_string(array.toArray().size()) + " names, more than the " +
+    if (io::toArray(array).size() > maxCount)
+        throw io::InputError(what + " holds " + std::to_string(array.size()) + " names, more than the " +
                              std::to_string(maxCount) + " a model may have");
-    return readStrings(array);
-}
-
-std::int64_t readWholeNumber(const io::JsonValue &value, std::int64_t minimum, std::int64_t maximum,
-                             const std::string &what)
-{
-    const double number = value.toNumber();
-    if (!(number >= static_cast<double>(minimum) && number <= static_cast<double>(maximum)) ||
-        number != std::floor(number))
-        throw io::InputError(what + " must be a whole number from " + std::to_string(minimum) + " to " +
-                             std::to_string(maximum) + ", not " + io::quoteForMessage(std::to_string(number)));
-    return static_cast<std::int64_t>(number);
+    return io::toStrings(array);
 }
 
 void writeModelHeader(io::JsonWriter &json, const std::string &modelName)
@@ -86,34 +73,34 @@ void writeModelHeader(io::JsonWriter &json, const std::string &modelName)
     json.key("model").value(modelName);
 }
 
-void writeSchema(io::JsonWriter &json, const ModelSchema &schema)
+void to_json(io::Json &json, const ModelSchema &schema)
 {
     const data::FeatureEncoding &encoding = schema.encoding;
-    json.key("schema").beginObject();
-    json.key("target").value(schema.target);
-    json.key("numeric").value(encoding.numericColumns);
-    json.key("categorical").beginArray();
-    for (const auto &categorical : encoding.categoricals) {
-        json.beginObject();
-        json.key("column").value(categorical.column);
-        json.key("categories").value(categorical.categories);
-        json.endObject();
-    }
-    json.endArray();
-    json.key("sequence_column").value(encoding.sequenceColumn);
-    json.key("layer_types").value(encoding.layerTypes);
-    json.key("fields_per_layer").value(encoding.fieldsPerLayer);
-    json.endObject();
+    io::Json categoricals = io::Json::array();
+    for (const auto &categorical : encoding.categoricals)
+        categoricals.push_back({{"column", categorical.column}, {"categories", categorical.categories}});
+    json = {{"target", schema.target},
+            {"numeric", encoding.numericColumns},
+            {"categorical", std::move(categoricals)},
+            {"sequence_column", encoding.sequenceColumn},
+            {"layer_types", encoding.layerTypes},
+            {"fields_per_layer", encoding.fieldsPerLayer}};
 }
 
-io::JsonValue readModelMetadata(const std::string &directory)
+void writeSchema(io::JsonWriter &json, const ModelSchema &schema)
+{
+    json.key("schema").value(io::Json(schema));
+}
+
+io::Json readModelMetadata(const std::string &directory)
 {
     const std::string path = directory + "/model.json";
-    io::JsonValue metadata = io::readJsonFile(path);
+    io::Json metadata = io::readJsonFile(path);
     try {
-        if (!metadata.isObject() || !metadata.find("format") || metadata.at("format").toString() != formatName)
+        if (!metadata.is_object() || !io::findMember(metadata, "format") ||
+            io::toString(io::member(metadata, "format")) != formatName)
             throw io::InputError("not a gpumem model folder (model.json lacks \"format\": \"gpumem-model\")");
-        const double version = metadata.at("format_version").toNumber();
+        const double version = io::toNumber(io::member(metadata, "format_version"));
         if (version == 1)
             throw io::InputError("saved by an older gpumem (model format 1, whose network weights are a TorchScript "
                                  "archive that can run code when loaded); train the model again with this gpumem to "
@@ -121,7 +108,7 @@ io::JsonValue readModelMetadata(const std::string &directory)
         if (version != formatVersion)
             throw io::InputError("model format version " + io::quoteForMessage(std::to_string(version)) +
                                  " is not supported; this gpumem reads version " + std::to_string(formatVersion));
-        metadata.at("model").toString();
+        io::toString(io::member(metadata, "model"));
         checkFileList(metadata);
     } catch (const io::InputError &error) {
         throw io::InputError(path, 0, 0, error.message());
@@ -129,41 +116,47 @@ io::JsonValue readModelMetadata(const std::string &directory)
     return metadata;
 }
 
-std::string modelNameOf(const io::JsonValue &metadata)
+std::string modelNameOf(const io::Json &metadata)
 {
-    return metadata.at("model").toString();
+    return io::toString(io::member(metadata, "model"));
 }
 
-ModelSchema readSchema(const io::JsonValue &metadata)
+void from_json(const io::Json &schema, ModelSchema &result)
 {
-    const io::JsonValue &schema = metadata.at("schema");
     data::FeatureEncoding encoding;
-    encoding.numericColumns = readStrings(schema.at("numeric"), maxModelColumns, "the schema's numeric columns");
-    const auto &categoricals = schema.at("categorical").toArray();
+    encoding.numericColumns =
+        readStrings(io::member(schema, "numeric"), maxModelColumns, "the schema's numeric columns");
+    const io::Json &categoricals = io::toArray(io::member(schema, "categorical"));
     if (encoding.numericColumns.size() + categoricals.size() > maxModelColumns)
         throw io::InputError("the schema names more than " + std::to_string(maxModelColumns) + " columns");
-    for (const auto &categorical : categoricals)
-        encoding.categoricals.push_back(
-            {categorical.at("column").toString(),
-             readStrings(categorical.at("categories"), maxModelCategories,
-                         "categorical column '" + categorical.at("column").toString() + "'")});
-    encoding.sequenceColumn = schema.at("sequence_column").toString();
-    encoding.layerTypes = readStrings(schema.at("layer_types"), maxModelLayerTypes, "the schema's layer types");
+    for (const auto &categorical : categoricals) {
+        const std::string &column = io::toString(io::member(categorical, "column"));
+        encoding.categoricals.push_back({column, readStrings(io::member(categorical, "categories"), maxModelCategories,
+                                                             "categorical column '" + column + "'")});
+    }
+    encoding.sequenceColumn = io::toString(io::member(schema, "sequence_column"));
+    encoding.layerTypes =
+        readStrings(io::member(schema, "layer_types"), maxModelLayerTypes, "the schema's layer types");
     encoding.fieldsPerLayer =
-        static_cast<int>(readWholeNumber(schema.at("fields_per_layer"), 0, 64, "\"fields_per_layer\""));
-    return {schema.at("target").toString(), encoding};
+        static_cast<int>(io::toWholeNumber(io::member(schema, "fields_per_layer"), 0, 64, "\"fields_per_layer\""));
+    result = {io::toString(io::member(schema, "target")), encoding};
 }
 
-void readModelFolder(const io::JsonValue &metadata, const std::string &directory, Hyperparameters &hyperparameters,
+ModelSchema readSchema(const io::Json &metadata)
+{
+    return io::member(metadata, "schema").get<ModelSchema>();
+}
+
+void readModelFolder(const io::Json &metadata, const std::string &directory, Hyperparameters &hyperparameters,
                      std::uint64_t &seed, ModelSchema &schema,
-                     const std::function<void(const io::JsonValue &fitted)> &readFitted)
+                     const std::function<void(const io::Json &fitted)> &readFitted)
 {
     const std::string metadataPath = directory + "/model.json";
     try {
-        hyperparameters.apply(metadata.at("hyperparameters"), metadataPath);
-        seed = readSeed(metadata.at("seed"));
+        hyperparameters.apply(io::member(metadata, "hyperparameters"), metadataPath);
+        seed = readSeed(io::member(metadata, "seed"));
         schema = readSchema(metadata);
-        readFitted(metadata.at("fitted"));
+        readFitted(io::member(metadata, "fitted"));
     } catch (const io::InputError &error) {
         if (!error.file().empty())
             throw;
@@ -171,15 +164,16 @@ void readModelFolder(const io::JsonValue &metadata, const std::string &directory
     }
 }
 
-std::string readRecordedFile(const io::JsonValue &metadata, const std::string &directory, const std::string &name)
+std::string readRecordedFile(const io::Json &metadata, const std::string &directory, const std::string &name)
 {
     const std::string path = directory + "/" + name;
-    const io::JsonValue *record = metadata.at("files").find(name);
+    const io::Json *record = io::findMember(io::member(metadata, "files"), name);
     if (!record)
         throw io::InputError(directory + "/model.json", 0, 0, "the \"files\" list does not record '" + name + "'");
     std::string content = io::readRegularFile(path, maxModelFileBytes);
-    if (static_cast<double>(content.size()) != record->at("bytes").toNumber() ||
-        io::sha256Hex(content) != record->at("sha256").toString())
+    const auto recordedBytes = static_cast<std::uint64_t>(io::toWholeNumber(
+        io::member(*record, "bytes"), 0, static_cast<std::int64_t>(maxModelFileBytes), "a file's size"));
+    if (content.size() != recordedBytes || io::sha256Hex(content) != io::toString(io::member(*record, "sha256")))
         throw io::InputError(path, 0, 0,
                              "does not match the SHA-256 recorded in model.json: the file is damaged or comes from "
                              "another model");

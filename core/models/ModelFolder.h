@@ -2,7 +2,7 @@
 #pragma once
 
 #include "data/EncodingLimits.h"
-#include "io/JsonValue.h"
+#include "io/Json.h"
 #include "io/JsonWriter.h"
 #include "models/Regressor.h"
 
@@ -33,18 +33,22 @@ constexpr std::uint64_t maxModelFileBytes = 2ull << 30;
 
 // Writes the "format", "format_version" and "model" members of an open object.
 void writeModelHeader(io::JsonWriter &json, const std::string &modelName);
-// Writes "schema": {"target", "numeric", "categorical", "sequence_column", "layer_types", "fields_per_layer"}.
+// The JSON form of a schema: {"target", "numeric", "categorical", "sequence_column",
+// "layer_types", "fields_per_layer"}. from_json() reads it within the limits
+// above and throws io::InputError when it is malformed.
+void to_json(io::Json &json, const ModelSchema &schema);
+void from_json(const io::Json &json, ModelSchema &schema);
+// Writes the member "schema" (to_json) into the object json has open.
 void writeSchema(io::JsonWriter &json, const ModelSchema &schema);
 
 // Reads directory/model.json (a regular file of at most io::maxJsonFileBytes) and
 // checks its format, version and file list. Throws io::InputError naming the file
 // when it is missing or not a gpumem model folder of this version.
-io::JsonValue readModelMetadata(const std::string &directory);
+io::Json readModelMetadata(const std::string &directory);
 // Returns the "model" member of metadata read by readModelMetadata().
-std::string modelNameOf(const io::JsonValue &metadata);
-// Reads the "schema" member written by writeSchema(), within the limits above.
-// Throws io::InputError when malformed.
-ModelSchema readSchema(const io::JsonValue &metadata);
+std::string modelNameOf(const io::Json &metadata);
+// Reads the "schema" member of metadata (from_json).
+ModelSchema readSchema(const io::Json &metadata);
 
 // Writes directory/model.json atomically (an interrupted save leaves the old
 // folder or none): header, "hyperparameters", "seed", "schema", then "fitted"
@@ -78,21 +82,17 @@ class ModelFolderMember
 
 // Reads what writeModelFolder() wrote into hyperparameters, seed and schema,
 // then hands the "fitted" member to readFitted. Errors name directory/model.json.
-void readModelFolder(const io::JsonValue &metadata, const std::string &directory, Hyperparameters &hyperparameters,
+void readModelFolder(const io::Json &metadata, const std::string &directory, Hyperparameters &hyperparameters,
                      std::uint64_t &seed, ModelSchema &schema,
-                     const std::function<void(const io::JsonValue &fitted)> &readFitted);
+                     const std::function<void(const io::Json &fitted)> &readFitted);
 
 // Returns the content of directory/name, a file the folder's "files" list records,
 // after checking its size and SHA-256 against the record: a flipped bit or a file
 // swapped in from another folder is refused with io::InputError naming the file.
-std::string readRecordedFile(const io::JsonValue &metadata, const std::string &directory, const std::string &name);
+std::string readRecordedFile(const io::Json &metadata, const std::string &directory, const std::string &name);
 
-// Reads an array of strings. Throws io::InputError when it is anything else.
-std::vector<std::string> readStrings(const io::JsonValue &array);
-// Reads an array of strings of at most maxCount items.
-std::vector<std::string> readStrings(const io::JsonValue &array, std::size_t maxCount, const std::string &what);
-// Reads a whole number in [minimum, maximum]; throws io::InputError naming what otherwise.
-std::int64_t readWholeNumber(const io::JsonValue &value, std::int64_t minimum, std::int64_t maximum,
-                             const std::string &what);
+// Reads an array of strings of at most maxCount items; throws io::InputError
+// naming what when it is longer or anything else.
+std::vector<std::string> readStrings(const io::Json &array, std::size_t maxCount, const std::string &what);
 
 } // namespace gpumem::models

@@ -77,7 +77,7 @@ void writeModelFolder(const std::string &directory, const std::string &modelName
         writeModelHeader(json, modelName);
         json.key("hyperparameters");
         hyperparameters.writeValues(json);
-        json.key("seed").value(static_cast<std::int64_t>(seed));
+        json.key("seed").value(seed);
         writeSchema(json, schema);
         json.key("fitted");
         writeFitted(json, folder.path());

@@ -38,29 +38,29 @@ void writeScaler(io::JsonWriter &json, const data::Standardizer &scaler)
     json.endObject();
 }
 
-Eigen::RowVectorXd readVector(const io::JsonValue &array, std::size_t expectedSize, const std::string &what)
+Eigen::RowVectorXd readVector(const io::Json &array, std::size_t expectedSize, const std::string &what)
 {
-    const auto &items = array.toArray();
+    const auto &items = io::toArray(array);
     if (items.size() != expectedSize)
         throw io::InputError(what + " holds " + std::to_string(items.size()) + " values, not " +
                              std::to_string(expectedSize));
     Eigen::RowVectorXd values(static_cast<Eigen::Index>(items.size()));
     for (std::size_t i = 0; i < items.size(); ++i)
-        values[static_cast<Eigen::Index>(i)] = items[i].toNumber();
+        values[static_cast<Eigen::Index>(i)] = io::toNumber(items[i]);
     return values;
 }
 
-data::Standardizer readScaler(const io::JsonValue &object, std::size_t columns, const std::string &what)
+data::Standardizer readScaler(const io::Json &object, std::size_t columns, const std::string &what)
 {
-    const auto &flags = object.at("log").toArray();
+    const auto &flags = io::toArray(io::member(object, "log"));
     if (flags.size() != columns)
         throw io::InputError(what + " has " + std::to_string(flags.size()) + " log flags, not " +
                              std::to_string(columns));
     std::vector<bool> logColumns;
     for (const auto &flag : flags)
-        logColumns.push_back(flag.toBool());
-    Eigen::RowVectorXd means = readVector(object.at("mean"), columns, what + "'s means");
-    Eigen::RowVectorXd scales = readVector(object.at("scale"), columns, what + "'s scales");
+        logColumns.push_back(io::toBool(flag));
+    Eigen::RowVectorXd means = readVector(io::member(object, "mean"), columns, what + "'s means");
+    Eigen::RowVectorXd scales = readVector(io::member(object, "scale"), columns, what + "'s scales");
     // A zero, tiny or huge scale turns every input into an infinity or a NaN.
     for (Eigen::Index i = 0; i < means.size(); ++i)
         if (!std::isfinite(means[i]) || std::abs(means[i]) > 1e100 || !(scales[i] >= 1e-100 && scales[i] <= 1e100))
@@ -69,10 +69,11 @@ data::Standardizer readScaler(const io::JsonValue &object, std::size_t columns, 
     return data::Standardizer(std::move(logColumns), std::move(means), std::move(scales));
 }
 
-data::TargetTransform readTargetTransform(const io::JsonValue &object)
+data::TargetTransform readTargetTransform(const io::Json &object)
 {
-    const data::TargetTransform transform(object.at("log1p").toBool(), object.at("mean").toNumber(),
-                                          object.at("scale").toNumber());
+    const data::TargetTransform transform(io::toBool(io::member(object, "log1p")),
+                                          io::toNumber(io::member(object, "mean")),
+                                          io::toNumber(io::member(object, "scale")));
     const double highest = transform.inverse(checkedDeviations);
     const double lowest = transform.inverse(-checkedDeviations);
     if (!(transform.scale() > 0.0) || !(std::abs(highest) <= maxPredictableMiB) ||
@@ -106,34 +107,35 @@ void NetworkFittedState::write(io::JsonWriter &json) const
     json.endObject();
 }
 
-NetworkFittedState NetworkFittedState::read(const io::JsonValue &fitted, std::size_t encodedFeatureCount)
+NetworkFittedState NetworkFittedState::read(const io::Json &fitted, std::size_t encodedFeatureCount)
 {
-    if (fitted.at("weights").toString() != weightsFile)
+    if (io::toString(io::member(fitted, "weights")) != weightsFile)
         throw io::InputError(std::string("the network's weights file must be ") + weightsFile);
     NetworkFittedState state;
-    const io::JsonValue &network = fitted.at("network");
-    state.featureCount = readWholeNumber(network.at("feature_count"), 1,
-                                         static_cast<std::int64_t>(data::maxEncodedFeatures), "\"feature_count\"");
+    const io::Json &network = io::member(fitted, "network");
+    state.featureCount = io::toWholeNumber(io::member(network, "feature_count"), 1,
+                                           static_cast<std::int64_t>(data::maxEncodedFeatures), "\"feature_count\"");
     if (static_cast<std::size_t>(state.featureCount) != encodedFeatureCount)
         throw io::InputError("\"feature_count\" is " + std::to_string(state.featureCount) +
                              ", but the schema encodes " + std::to_string(encodedFeatureCount) + " features");
-    state.layerVocabulary = readStrings(fitted.at("layer_vocabulary"), maxModelLayerTypes, "\"layer_vocabulary\"");
-    state.layerTypeCount = readWholeNumber(network.at("layer_type_count"), 0,
-                                           static_cast<std::int64_t>(maxModelLayerTypes) + 1, "\"layer_type_count\"");
+    state.layerVocabulary =
+        readStrings(io::member(fitted, "layer_vocabulary"), maxModelLayerTypes, "\"layer_vocabulary\"");
+    state.layerTypeCount = io::toWholeNumber(io::member(network, "layer_type_count"), 0,
+                                             static_cast<std::int64_t>(maxModelLayerTypes) + 1, "\"layer_type_count\"");
     const bool layerTokens = state.layerTypeCount > 0;
     if (layerTokens && static_cast<std::size_t>(state.layerTypeCount) != state.layerVocabulary.size() + 1)
         throw io::InputError("\"layer_type_count\" is " + std::to_string(state.layerTypeCount) +
                              ", but the layer vocabulary holds " + std::to_string(state.layerVocabulary.size()) +
                              " types (plus one for unknown types)");
-    state.fieldsPerLayer = readWholeNumber(network.at("fields_per_layer"), 0, 64, "\"fields_per_layer\"");
+    state.fieldsPerLayer = io::toWholeNumber(io::member(network, "fields_per_layer"), 0, 64, "\"fields_per_layer\"");
     if (layerTokens != (state.fieldsPerLayer > 0))
         throw io::InputError("\"fields_per_layer\" and \"layer_type_count\" must both be 0 or both be positive");
 
-    state.featureScaler = readScaler(fitted.at("feature_scaling"), encodedFeatureCount, "the feature scaling");
+    state.featureScaler = readScaler(io::member(fitted, "feature_scaling"), encodedFeatureCount, "the feature scaling");
     if (layerTokens)
-        state.fieldScaler = readScaler(fitted.at("field_scaling"), static_cast<std::size_t>(state.fieldsPerLayer),
-                                       "the layer field scaling");
-    state.targetTransform = readTargetTransform(fitted.at("target_transform"));
+        state.fieldScaler = readScaler(io::member(fitted, "field_scaling"),
+                                       static_cast<std::size_t>(state.fieldsPerLayer), "the layer field scaling");
+    state.targetTransform = readTargetTransform(io::member(fitted, "target_transform"));
     return state;
 }
 

@@ -3,7 +3,7 @@
 
 #include "data/Standardizer.h"
 #include "data/TargetTransform.h"
-#include "io/JsonValue.h"
+#include "io/Json.h"
 #include "io/JsonWriter.h"
 
 #include <cstdint>
@@ -36,7 +36,7 @@ struct NetworkFittedState
     // limits and consistent with the others and with encodedFeatureCount (the
     // schema's encoded width), every scaler finite with positive scales, and a
     // target transform whose predictions stay finite. Throws io::InputError.
-    static NetworkFittedState read(const io::JsonValue &fitted, std::size_t encodedFeatureCount);
+    static NetworkFittedState read(const io::Json &fitted, std::size_t encodedFeatureCount);
 };
 
 } // namespace gpumem::models

@@ -293,13 +293,13 @@ void NeuralNetworkRegressor::save(const std::string &directory) const
 
 NeuralNetworkRegressor NeuralNetworkRegressor::load(const std::string &directory, ComputeSettings compute)
 {
-    const io::JsonValue metadata = readModelMetadata(directory);
+    const io::Json metadata = readModelMetadata(directory);
     if (modelNameOf(metadata) != modelName)
         throw io::InputError(directory + "/model.json", 0, 0,
                              "the folder holds a '" + modelNameOf(metadata) + "' model, not " + modelName);
     auto impl = std::make_unique<Impl>(neuralNetworkHyperparameters(), compute);
     readModelFolder(
-        metadata, directory, impl->hyperparameters, impl->compute.seed, impl->schema, [&](const io::JsonValue &fitted) {
+        metadata, directory, impl->hyperparameters, impl->compute.seed, impl->schema, [&](const io::Json &fitted) {
             impl->encoder = data::FeatureEncoder(impl->schema.encoding);
             NetworkFittedState state = NetworkFittedState::read(fitted, impl->encoder.featureNames().size());
             impl->featureScaler = std::move(state.featureScaler);

@@ -4,7 +4,7 @@
 #include "ModelsConfig.h"
 
 #include "io/InputError.h"
-#include "io/JsonValue.h"
+#include "io/Json.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -60,12 +60,12 @@ std::vector<std::string> presetNames()
 
 void applyHyperparameterFile(Hyperparameters &hyperparameters, const std::string &path)
 {
-    const io::JsonValue object = io::readJsonFile(path);
-    if (object.isObject())
-        for (const auto &member : object.toObject())
-            if (!hyperparameters.contains(member.first))
+    const io::Json object = io::readJsonFile(path);
+    if (object.is_object())
+        for (const auto &member : object.items())
+            if (!hyperparameters.contains(member.key()))
                 throw io::InputError(path, 0, 0,
-                                     "unknown hyperparameter " + io::quoteForMessage(member.first) +
+                                     "unknown hyperparameter " + io::quoteForMessage(member.key()) +
                                          " of bigru_transformer; known: " + hyperparameters.namesText());
     hyperparameters.apply(object, path);
 }

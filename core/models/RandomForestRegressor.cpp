@@ -122,9 +122,9 @@ void RandomForestRegressor::writeFitted(io::JsonWriter &json, const std::string 
     json.endObject();
 }
 
-void RandomForestRegressor::readFitted(const io::JsonValue &fitted, const std::string &)
+void RandomForestRegressor::readFitted(const io::Json &fitted, const std::string &)
 {
-    mTrees = readTrees(fitted.at("trees"));
+    mTrees = readTrees(io::member(fitted, "trees"));
 }
 
 } // namespace gpumem::models

@@ -31,7 +31,7 @@ class RandomForestRegressor : public TabularRegressor
                                        training::TrainingControl *control) override;
     Eigen::VectorXd predictMatrix(const Eigen::MatrixXd &features) const override;
     void writeFitted(io::JsonWriter &json, const std::string &directory) const override;
-    void readFitted(const io::JsonValue &fitted, const std::string &directory) override;
+    void readFitted(const io::Json &fitted, const std::string &directory) override;
 
   private:
     RegressionTree growTree(const Eigen::MatrixXd &features, const Eigen::VectorXd &target, int index) const;

@@ -234,11 +234,11 @@ template <typename Number> void writeNumbers(io::JsonWriter &json, const char *k
     json.endArray();
 }
 
-std::vector<double> numbersOf(const io::JsonValue &object, const char *key)
+std::vector<double> numbersOf(const io::Json &object, const char *key)
 {
     std::vector<double> numbers;
-    for (const io::JsonValue &item : object.at(key).toArray()) {
-        const double number = item.toNumber();
+    for (const io::Json &item : io::toArray(io::member(object, key))) {
+        const double number = io::toNumber(item);
         if (!std::isfinite(number))
             throw io::InputError(std::string("tree array '") + key + "' holds a non-finite number");
         numbers.push_back(number);
@@ -246,7 +246,7 @@ std::vector<double> numbersOf(const io::JsonValue &object, const char *key)
     return numbers;
 }
 
-std::vector<int> indicesOf(const io::JsonValue &object, const char *key)
+std::vector<int> indicesOf(const io::Json &object, const char *key)
 {
     std::vector<int> indices;
     for (const double number : numbersOf(object, key)) {
@@ -326,10 +326,10 @@ void RegressionTree::write(io::JsonWriter &json) const
     json.endObject();
 }
 
-RegressionTree RegressionTree::read(const io::JsonValue &value)
+RegressionTree RegressionTree::read(const io::Json &value)
 {
     RegressionTree tree;
-    const double features = value.at("features").toNumber();
+    const double features = io::toNumber(io::member(value, "features"));
     if (features != std::floor(features) || features < 0.0 || features > 1e6)
         throw io::InputError("a tree's feature count must be a whole number from 0 to 1000000");
     tree.mFeatureCount = static_cast<int>(features);
@@ -363,10 +363,10 @@ void writeTrees(io::JsonWriter &json, const std::vector<RegressionTree> &trees)
     json.endArray();
 }
 
-std::vector<RegressionTree> readTrees(const io::JsonValue &array)
+std::vector<RegressionTree> readTrees(const io::Json &array)
 {
     std::vector<RegressionTree> trees;
-    for (const io::JsonValue &tree : array.toArray())
+    for (const io::Json &tree : io::toArray(array))
         trees.push_back(RegressionTree::read(tree));
     if (trees.empty())
         throw io::InputError("a tree ensemble needs at least one tree");

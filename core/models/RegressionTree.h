@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "io/JsonValue.h"
+#include "io/Json.h"
 #include "io/JsonWriter.h"
 
 #include <Eigen/Core>
@@ -59,7 +59,7 @@ class RegressionTree
     // Reads what write() wrote; throws io::InputError when the arrays disagree
     // in length, point outside the tree or backwards (a cycle), or hold a
     // non-finite value.
-    static RegressionTree read(const io::JsonValue &value);
+    static RegressionTree read(const io::Json &value);
 
   private:
     int mFeatureCount = 0;
@@ -74,6 +74,6 @@ class RegressionTree
 void writeTrees(io::JsonWriter &json, const std::vector<RegressionTree> &trees);
 // Reads an array written by writeTrees(); throws io::InputError when it is
 // empty or a tree is malformed (see RegressionTree::read()).
-std::vector<RegressionTree> readTrees(const io::JsonValue &array);
+std::vector<RegressionTree> readTrees(const io::Json &array);
 
 } // namespace gpumem::models

@@ -38,11 +38,11 @@ void RegressorBase::save(const std::string &directory) const
                      [this](io::JsonWriter &json, const std::string &folder) { writeFitted(json, folder); });
 }
 
-void RegressorBase::restore(const io::JsonValue &metadata, const std::string &directory)
+void RegressorBase::restore(const io::Json &metadata, const std::string &directory)
 {
     mFitted = false;
     readModelFolder(metadata, directory, mHyperparameters, mCompute.seed, mSchema,
-                    [this, &directory](const io::JsonValue &fitted) {
+                    [this, &directory](const io::Json &fitted) {
                         schemaRestored();
                         readFitted(fitted, directory);
                     });

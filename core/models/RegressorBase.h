@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "io/JsonValue.h"
+#include "io/Json.h"
 #include "io/JsonWriter.h"
 #include "models/Regressor.h"
 
@@ -35,7 +35,7 @@ class RegressorBase : public Regressor
 
     // Restores a model saved by save(): reads hyperparameters, seed and schema,
     // then readFitted(). metadata is what readModelMetadata(directory) returned.
-    void restore(const io::JsonValue &metadata, const std::string &directory);
+    void restore(const io::Json &metadata, const std::string &directory);
 
   protected:
     RegressorBase(Hyperparameters hyperparameters, ComputeSettings compute);
@@ -53,7 +53,7 @@ class RegressorBase : public Regressor
     virtual void writeFitted(io::JsonWriter &json, const std::string &directory) const = 0;
     // Reads back what writeFitted() wrote, after schema() is restored; throws
     // io::InputError when it is malformed.
-    virtual void readFitted(const io::JsonValue &fitted, const std::string &directory) = 0;
+    virtual void readFitted(const io::Json &fitted, const std::string &directory) = 0;
 
   private:
     Hyperparameters mHyperparameters;

@@ -31,7 +31,7 @@ struct RegistryEntry
     std::function<Hyperparameters()> defaults;
     std::function<std::unique_ptr<Regressor>(Hyperparameters, ComputeSettings)> create;
     // Loads a folder whose model.json (already read and checked) names this model.
-    std::function<std::unique_ptr<Regressor>(const io::JsonValue &, const std::string &, ComputeSettings)> load;
+    std::function<std::unique_ptr<Regressor>(const io::Json &, const std::string &, ComputeSettings)> load;
 };
 
 // Tabular models are restored by building one at its defaults and reading the folder into it.
@@ -47,7 +47,7 @@ RegistryEntry tabularEntry(const char *name, const char *title, bool inDefaultCo
             [](Hyperparameters hyperparameters, ComputeSettings compute) -> std::unique_ptr<Regressor> {
                 return std::make_unique<Model>(std::move(hyperparameters), std::move(compute));
             },
-            [defaults](const io::JsonValue &metadata, const std::string &directory,
+            [defaults](const io::Json &metadata, const std::string &directory,
                        ComputeSettings compute) -> std::unique_ptr<Regressor> {
                 auto model = std::make_unique<Model>(defaults(), std::move(compute));
                 model->restore(metadata, directory);
@@ -62,8 +62,7 @@ const std::vector<RegistryEntry> &registry()
          [](Hyperparameters hyperparameters, ComputeSettings compute) -> std::unique_ptr<Regressor> {
              return std::make_unique<NeuralNetworkRegressor>(std::move(hyperparameters), std::move(compute));
          },
-         [](const io::JsonValue &, const std::string &directory,
-            ComputeSettings compute) -> std::unique_ptr<Regressor> {
+         [](const io::Json &, const std::string &directory, ComputeSettings compute) -> std::unique_ptr<Regressor> {
              return std::make_unique<NeuralNetworkRegressor>(
                  NeuralNetworkRegressor::load(directory, std::move(compute)));
          }},
@@ -140,7 +139,7 @@ std::unique_ptr<Regressor> createRegressor(const std::string &name, Hyperparamet
 
 std::unique_ptr<Regressor> loadRegressor(const std::string &directory, ComputeSettings compute)
 {
-    const io::JsonValue metadata = readModelMetadata(directory);
+    const io::Json metadata = readModelMetadata(directory);
     const std::string name = modelNameOf(metadata);
     const RegistryEntry *entry = nullptr;
     try {

@@ -96,13 +96,13 @@ void RidgeRegressor::writeFitted(io::JsonWriter &json, const std::string &) cons
     json.endObject();
 }
 
-void RidgeRegressor::readFitted(const io::JsonValue &fitted, const std::string &)
+void RidgeRegressor::readFitted(const io::Json &fitted, const std::string &)
 {
-    const double intercept = fitted.at("intercept").toNumber();
-    const io::JsonValue::Array &items = fitted.at("coefficients").toArray();
+    const double intercept = io::toNumber(io::member(fitted, "intercept"));
+    const io::Json &items = io::toArray(io::member(fitted, "coefficients"));
     Eigen::VectorXd coefficients(static_cast<Eigen::Index>(items.size()));
     for (std::size_t index = 0; index < items.size(); ++index)
-        coefficients(static_cast<Eigen::Index>(index)) = items[index].toNumber();
+        coefficients(static_cast<Eigen::Index>(index)) = io::toNumber(items[index]);
     if (!std::isfinite(intercept) || !coefficients.allFinite())
         throw io::InputError("ridge coefficients must be finite numbers");
     mCoefficients = std::move(coefficients);

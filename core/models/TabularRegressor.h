@@ -2,7 +2,7 @@
 #pragma once
 
 #include "data/FeatureEncoder.h"
-#include "io/JsonValue.h"
+#include "io/Json.h"
 #include "io/JsonWriter.h"
 #include "models/RegressorBase.h"
 

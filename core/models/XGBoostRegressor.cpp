@@ -192,13 +192,13 @@ void XGBoostRegressor::writeFitted(io::JsonWriter &json, const std::string &dire
     json.endObject();
 }
 
-void XGBoostRegressor::readFitted(const io::JsonValue &fitted, const std::string &directory)
+void XGBoostRegressor::readFitted(const io::Json &fitted, const std::string &directory)
 {
     // Only the file this model writes is read, so model.json cannot point outside its folder.
-    if (fitted.at("booster").toString() != kBoosterFile)
+    if (io::toString(io::member(fitted, "booster")) != kBoosterFile)
         throw io::InputError(std::string("the XGBoost booster file must be ") + kBoosterFile);
-    const double features = fitted.at("features").toNumber();
-    const double rounds = fitted.at("rounds").toNumber();
+    const double features = io::toNumber(io::member(fitted, "features"));
+    const double rounds = io::toNumber(io::member(fitted, "rounds"));
     if (features != std::floor(features) || features < 0.0 || features > 1e6 || rounds != std::floor(rounds) ||
         rounds < 1.0 || rounds > 1e6)
         throw io::InputError("the XGBoost feature and round counts must be whole numbers");

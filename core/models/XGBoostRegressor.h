@@ -29,7 +29,7 @@ class XGBoostRegressor : public TabularRegressor
                                        training::TrainingControl *control) override;
     Eigen::VectorXd predictMatrix(const Eigen::MatrixXd &features) const override;
     void writeFitted(io::JsonWriter &json, const std::string &directory) const override;
-    void readFitted(const io::JsonValue &fitted, const std::string &directory) override;
+    void readFitted(const io::Json &fitted, const std::string &directory) override;
 
   private:
     // The library's booster handle, freed with the model.

@@ -42,35 +42,35 @@ void writeReferences(io::JsonWriter &json, const calibration::BoundMetrics &boun
     writeCurve(json, curve);
 }
 
-std::size_t countOf(const io::JsonValue &object, std::string_view key, std::size_t most)
+std::size_t countOf(const io::Json &object, std::string_view key, std::size_t most)
 {
-    const double value = object.numberOr(key, 0.0);
+    const double value = io::numberOr(object, key, 0.0);
     if (!(value >= 0.0 && value <= static_cast<double>(most)))
         throw io::InputError("\"" + std::string(key) + "\" must be a count of at most " + std::to_string(most));
     return static_cast<std::size_t>(value);
 }
 
-calibration::BoundMetrics readMetrics(const io::JsonValue &object)
+calibration::BoundMetrics readMetrics(const io::Json &object)
 {
     calibration::BoundMetrics metrics;
     metrics.rows = countOf(object, "rows", std::size_t{1} << 40);
-    metrics.underPredictionRate = object.numberOr("under_prediction_rate", notANumber);
-    metrics.meanOverAllocation = object.numberOr("mean_over_allocation_mib", notANumber);
-    metrics.medianOverAllocation = object.numberOr("median_over_allocation_mib", notANumber);
-    metrics.meanOverAllocationPercent = object.numberOr("mean_over_allocation_percent", notANumber);
-    metrics.medianOverAllocationPercent = object.numberOr("median_over_allocation_percent", notANumber);
+    metrics.underPredictionRate = io::numberOr(object, "under_prediction_rate", notANumber);
+    metrics.meanOverAllocation = io::numberOr(object, "mean_over_allocation_mib", notANumber);
+    metrics.medianOverAllocation = io::numberOr(object, "median_over_allocation_mib", notANumber);
+    metrics.meanOverAllocationPercent = io::numberOr(object, "mean_over_allocation_percent", notANumber);
+    metrics.medianOverAllocationPercent = io::numberOr(object, "median_over_allocation_percent", notANumber);
     return metrics;
 }
 
-std::vector<calibration::TradeOffPoint> readCurve(const io::JsonValue &array)
+std::vector<calibration::TradeOffPoint> readCurve(const io::Json &array)
 {
-    const auto &items = array.toArray();
+    const auto &items = io::toArray(array);
     if (items.size() > maxCurvePoints)
         throw io::InputError("a trade-off curve may hold at most " + std::to_string(maxCurvePoints) + " points");
     std::vector<calibration::TradeOffPoint> curve;
     for (const auto &item : items)
-        curve.push_back({item.numberOr("margin", notANumber), item.numberOr("under_rate", notANumber),
-                         item.numberOr("mean_over_alloc_mib", notANumber)});
+        curve.push_back({io::numberOr(item, "margin", notANumber), io::numberOr(item, "under_rate", notANumber),
+                         io::numberOr(item, "mean_over_alloc_mib", notANumber)});
     return curve;
 }
 
@@ -108,44 +108,44 @@ void writeModelBound(io::JsonWriter &json, const calibration::CalibrationSetting
     json.endObject();
 }
 
-calibration::CalibrationSettings readModelBound(const io::JsonValue &object, evaluation::ModelResult &model)
+calibration::CalibrationSettings readModelBound(const io::Json &object, evaluation::ModelResult &model)
 {
     calibration::CalibrationSettings settings;
-    settings.coverage = object.at("coverage").toNumber();
+    settings.coverage = io::toNumber(io::member(object, "coverage"));
     calibration::checkCoverage(settings.coverage, "a bound's coverage");
-    settings.score = calibration::parseScore(object.at("score").toString());
-    settings.fraction = object.numberOr("calibration_fraction", settings.fraction);
+    settings.score = calibration::parseScore(io::toString(io::member(object, "score")));
+    settings.fraction = io::numberOr(object, "calibration_fraction", settings.fraction);
 
     evaluation::ModelBound bound;
-    bound.bound = readMetrics(object.at("bound"));
-    bound.tenPercent = readMetrics(object.at("ten_percent"));
-    bound.fixedHeadroomPercent = object.numberOr("fixed_headroom_percent", notANumber);
-    bound.fixedHeadroom = readMetrics(object.at("fixed_headroom"));
-    bound.curve = readCurve(object.at("curve"));
-    const auto &perFold = object.at("per_fold").toArray();
+    bound.bound = readMetrics(io::member(object, "bound"));
+    bound.tenPercent = readMetrics(io::member(object, "ten_percent"));
+    bound.fixedHeadroomPercent = io::numberOr(object, "fixed_headroom_percent", notANumber);
+    bound.fixedHeadroom = readMetrics(io::member(object, "fixed_headroom"));
+    bound.curve = readCurve(io::member(object, "curve"));
+    const auto &perFold = io::toArray(io::member(object, "per_fold"));
     if (perFold.size() != model.folds.size())
         throw io::InputError("model '" + model.name + "' has " + std::to_string(perFold.size()) + " bound folds for " +
                              std::to_string(model.folds.size()) + " folds");
     for (std::size_t index = 0; index < perFold.size(); ++index) {
-        const io::JsonValue &item = perFold[index];
-        if (item.isNull())
+        const io::Json &item = perFold[index];
+        if (item.is_null())
             continue;
         evaluation::FoldBound fold;
         fold.calibrationRowCount = countOf(item, "calibration_rows", std::size_t{1} << 40);
-        fold.margin = item.numberOr("margin", notANumber);
-        fold.bound = readMetrics(item.at("bound"));
-        fold.tenPercent = readMetrics(item.at("ten_percent"));
-        fold.fixedHeadroomPercent = item.numberOr("fixed_headroom_percent", notANumber);
-        fold.fixedHeadroom = readMetrics(item.at("fixed_headroom"));
-        fold.curve = readCurve(item.at("curve"));
+        fold.margin = io::numberOr(item, "margin", notANumber);
+        fold.bound = readMetrics(io::member(item, "bound"));
+        fold.tenPercent = readMetrics(io::member(item, "ten_percent"));
+        fold.fixedHeadroomPercent = io::numberOr(item, "fixed_headroom_percent", notANumber);
+        fold.fixedHeadroom = readMetrics(io::member(item, "fixed_headroom"));
+        fold.curve = readCurve(io::member(item, "curve"));
         model.folds[index].bound = std::move(fold);
     }
-    if (const io::JsonValue *rows = object.find("upper_bounds")) {
-        const auto &items = rows->toArray();
+    if (const io::Json *rows = io::findMember(object, "upper_bounds")) {
+        const auto &items = io::toArray(*rows);
         bound.upperBounds.resize(static_cast<Eigen::Index>(items.size()));
         for (std::size_t row = 0; row < items.size(); ++row)
             bound.upperBounds[static_cast<Eigen::Index>(row)] =
-                items[row].isNull() ? notANumber : items[row].toNumber();
+                items[row].is_null() ? notANumber : io::toNumber(items[row]);
     }
     model.bound = std::move(bound);
     return settings;

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "evaluation/Experiment.h"
-#include "io/JsonValue.h"
+#include "io/Json.h"
 #include "io/JsonWriter.h"
 
 #include <cstddef>
@@ -26,6 +26,6 @@ void writeModelBound(io::JsonWriter &json, const calibration::CalibrationSetting
 
 // Reads what writeModelBound() wrote into model (its folds already read) and
 // returns the settings it names. Throws io::InputError (without a file) when malformed.
-calibration::CalibrationSettings readModelBound(const io::JsonValue &object, evaluation::ModelResult &model);
+calibration::CalibrationSettings readModelBound(const io::Json &object, evaluation::ModelResult &model);
 
 } // namespace gpumem::report

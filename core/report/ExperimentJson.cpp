@@ -25,19 +25,19 @@ void writeRows(io::JsonWriter &json, const Eigen::VectorXd &values)
     json.endArray();
 }
 
-Eigen::VectorXd readRows(const io::JsonValue &array)
+Eigen::VectorXd readRows(const io::Json &array)
 {
-    const auto &items = array.toArray();
+    const auto &items = io::toArray(array);
     Eigen::VectorXd values(static_cast<Eigen::Index>(items.size()));
     for (std::size_t row = 0; row < items.size(); ++row)
-        values[static_cast<Eigen::Index>(row)] = items[row].isNull() ? notANumber : items[row].toNumber();
+        values[static_cast<Eigen::Index>(row)] = items[row].is_null() ? notANumber : io::toNumber(items[row]);
     return values;
 }
 
 // The strings of an optional array member: nothing when the file predates it.
-std::vector<std::string> stringsOf(const io::JsonValue *array)
+std::vector<std::string> stringsOf(const io::Json *array)
 {
-    return array ? models::readStrings(*array) : std::vector<std::string>{};
+    return array ? io::toStrings(*array) : std::vector<std::string>{};
 }
 
 training::StopReason stopReasonNamed(const std::string &name)
@@ -92,38 +92,38 @@ void writeModel(io::JsonWriter &json, const evaluation::ModelResult &model,
     json.endObject();
 }
 
-evaluation::ModelResult readModel(const io::JsonValue &item, const std::string &source,
+evaluation::ModelResult readModel(const io::Json &item, const std::string &source,
                                   std::optional<calibration::CalibrationSettings> &calibration)
 {
     evaluation::ModelResult model;
-    model.name = item.at("name").toString();
-    model.title = item.at("title").toString();
+    model.name = io::toString(io::member(item, "name"));
+    model.title = io::toString(io::member(item, "title"));
     model.hyperparameters = models::regressorHyperparameters(model.name);
-    model.hyperparameters.apply(item.at("hyperparameters"), source);
-    model.mean = readMetrics(item.at("metrics"));
-    model.standardDeviation = readMetrics(item.at("std"));
-    model.trainSeconds = item.numberOr("train_seconds", 0.0);
-    model.predictSeconds = item.numberOr("predict_seconds", 0.0);
-    const auto &perFold = item.at("per_fold").toArray();
-    const io::JsonValue *trainSeconds = item.find("per_fold_train_seconds");
-    const io::JsonValue *predictSeconds = item.find("per_fold_predict_seconds");
-    const std::vector<std::string> stopReasons = stringsOf(item.find("stop_reasons"));
+    model.hyperparameters.apply(io::member(item, "hyperparameters"), source);
+    model.mean = readMetrics(io::member(item, "metrics"));
+    model.standardDeviation = readMetrics(io::member(item, "std"));
+    model.trainSeconds = io::numberOr(item, "train_seconds", 0.0);
+    model.predictSeconds = io::numberOr(item, "predict_seconds", 0.0);
+    const auto &perFold = io::toArray(io::member(item, "per_fold"));
+    const io::Json *trainSeconds = io::findMember(item, "per_fold_train_seconds");
+    const io::Json *predictSeconds = io::findMember(item, "per_fold_predict_seconds");
+    const std::vector<std::string> stopReasons = stringsOf(io::findMember(item, "stop_reasons"));
     for (std::size_t index = 0; index < perFold.size(); ++index) {
         evaluation::FoldResult fold;
         fold.fold = static_cast<int>(index);
         fold.metrics = readMetrics(perFold[index]);
-        if (trainSeconds && index < trainSeconds->toArray().size())
-            fold.trainSeconds = trainSeconds->toArray()[index].toNumber();
-        if (predictSeconds && index < predictSeconds->toArray().size())
-            fold.predictSeconds = predictSeconds->toArray()[index].toNumber();
+        if (trainSeconds && index < io::toArray(*trainSeconds).size())
+            fold.trainSeconds = io::toNumber(io::toArray(*trainSeconds)[index]);
+        if (predictSeconds && index < io::toArray(*predictSeconds).size())
+            fold.predictSeconds = io::toNumber(io::toArray(*predictSeconds)[index]);
         if (index < stopReasons.size())
             fold.stopReason = stopReasonNamed(stopReasons[index]);
         model.folds.push_back(std::move(fold));
     }
-    model.warnings = stringsOf(item.find("warnings"));
-    if (const io::JsonValue *predictions = item.find("predictions"))
+    model.warnings = stringsOf(io::findMember(item, "warnings"));
+    if (const io::Json *predictions = io::findMember(item, "predictions"))
         model.predictions = readRows(*predictions);
-    if (const io::JsonValue *bound = item.find("bound"))
+    if (const io::Json *bound = io::findMember(item, "bound"))
         calibration = readModelBound(*bound, model);
     return model;
 }
@@ -169,39 +169,41 @@ void writeExperimentMembers(io::JsonWriter &json, const evaluation::ExperimentRe
     }
 }
 
-evaluation::ExperimentResult readExperimentResult(const io::JsonValue &object, const std::string &source)
+evaluation::ExperimentResult readExperimentResult(const io::Json &object, const std::string &source)
 {
     try {
         evaluation::ExperimentResult result;
-        for (const auto &item : object.at("models").toArray())
+        for (const auto &item : io::toArray(io::member(object, "models")))
             result.models.push_back(readModel(item, source, result.calibration));
-        const std::size_t splits = object.find("splits")   ? static_cast<std::size_t>(object.numberOr("splits", 0))
+        const std::size_t splits = io::findMember(object, "splits")
+                                       ? static_cast<std::size_t>(io::numberOr(object, "splits", 0))
                                    : result.models.empty() ? 0
                                                            : result.models.front().folds.size();
         if (splits > 1000)
             throw io::InputError("\"splits\" must be at most 1000");
         result.splits.resize(splits);
-        result.best = object.at("best").toString();
-        for (const auto &item : object.at("significance").toArray()) {
+        result.best = io::toString(io::member(object, "best"));
+        for (const auto &item : io::toArray(io::member(object, "significance"))) {
             evaluation::PairedTest test;
-            test.model = item.at("model").toString();
-            test.versus = item.at("versus").toString();
-            test.test = item.at("test").toString();
-            test.metric = item.at("paired").toString();
-            test.pairs = static_cast<int>(item.numberOr("pairs", 0));
-            test.statistic = item.numberOr("statistic", notANumber);
-            test.pValue = item.numberOr("p_value", notANumber);
-            const io::JsonValue *reported = item.find("reported");
-            test.reported = reported && reported->toBool();
+            test.model = io::toString(io::member(item, "model"));
+            test.versus = io::toString(io::member(item, "versus"));
+            test.test = io::toString(io::member(item, "test"));
+            test.metric = io::toString(io::member(item, "paired"));
+            test.pairs = static_cast<int>(io::numberOr(item, "pairs", 0));
+            test.statistic = io::numberOr(item, "statistic", notANumber);
+            test.pValue = io::numberOr(item, "p_value", notANumber);
+            const io::Json *reported = io::findMember(item, "reported");
+            test.reported = reported && io::toBool(*reported);
             result.significance.push_back(test);
         }
-        if (const io::JsonValue *failures = object.find("failures"))
-            for (const auto &item : failures->toArray())
-                result.failures.push_back({item.at("model").toString(), item.at("message").toString()});
-        result.cancelled = object.at("cancelled").toBool();
-        result.seconds = object.numberOr("seconds", 0.0);
-        result.warnings = stringsOf(object.find("warnings"));
-        if (const io::JsonValue *actual = object.find("actual"))
+        if (const io::Json *failures = io::findMember(object, "failures"))
+            for (const auto &item : io::toArray(*failures))
+                result.failures.push_back(
+                    {io::toString(io::member(item, "model")), io::toString(io::member(item, "message"))});
+        result.cancelled = io::toBool(io::member(object, "cancelled"));
+        result.seconds = io::numberOr(object, "seconds", 0.0);
+        result.warnings = stringsOf(io::findMember(object, "warnings"));
+        if (const io::Json *actual = io::findMember(object, "actual"))
             result.actual = readRows(*actual);
         for (const auto &model : result.models)
             if (result.actual.size() != 0 && model.predictions.size() != 0 &&

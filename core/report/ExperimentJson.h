@@ -2,7 +2,7 @@
 #pragma once
 
 #include "evaluation/Experiment.h"
-#include "io/JsonValue.h"
+#include "io/Json.h"
 #include "io/JsonWriter.h"
 
 #include <string>
@@ -23,6 +23,6 @@ void writeExperimentMembers(io::JsonWriter &json, const evaluation::ExperimentRe
 // Reads what writeExperimentMembers() wrote (with or without rows). Models are
 // looked up in the registry for their hyperparameters; errors throw
 // io::InputError naming source.
-evaluation::ExperimentResult readExperimentResult(const io::JsonValue &object, const std::string &source);
+evaluation::ExperimentResult readExperimentResult(const io::Json &object, const std::string &source);
 
 } // namespace gpumem::report

@@ -3,25 +3,37 @@
 
 #include <limits>
 
+namespace gpumem::evaluation {
+
+void to_json(io::Json &json, const RegressionMetrics &metrics)
+{
+    json = io::Json::object();
+    for (const auto &metric : metricDescriptions())
+        json[metric.key] = metrics.*metric.member;
+}
+
+void from_json(const io::Json &json, RegressionMetrics &metrics)
+{
+    metrics = filledMetrics(std::numeric_limits<double>::quiet_NaN());
+    for (const auto &metric : metricDescriptions()) {
+        const io::Json *value = io::findMember(json, metric.key);
+        if (value && !value->is_null())
+            metrics.*metric.member = io::toNumber(*value);
+    }
+}
+
+} // namespace gpumem::evaluation
+
 namespace gpumem::report {
 
 void writeMetrics(io::JsonWriter &json, const evaluation::RegressionMetrics &metrics)
 {
-    json.beginObject();
-    for (const auto &metric : evaluation::metricDescriptions())
-        json.key(metric.key).value(metrics.*metric.member);
-    json.endObject();
+    json.value(io::Json(metrics));
 }
 
-evaluation::RegressionMetrics readMetrics(const io::JsonValue &object)
+evaluation::RegressionMetrics readMetrics(const io::Json &object)
 {
-    evaluation::RegressionMetrics metrics = evaluation::filledMetrics(std::numeric_limits<double>::quiet_NaN());
-    for (const auto &metric : evaluation::metricDescriptions()) {
-        const io::JsonValue *value = object.find(metric.key);
-        if (value && !value->isNull())
-            metrics.*metric.member = value->toNumber();
-    }
-    return metrics;
+    return object.get<evaluation::RegressionMetrics>();
 }
 
 } // namespace gpumem::report

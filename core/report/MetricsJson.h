@@ -2,19 +2,27 @@
 #pragma once
 
 #include "evaluation/Metrics.h"
-#include "io/JsonValue.h"
+#include "io/Json.h"
 #include "io/JsonWriter.h"
 
-namespace gpumem::report {
+namespace gpumem::evaluation {
 
 // The one JSON form of a set of metrics, shared by the comparison report, the
 // training summary and the workbench's project file: an object with every key of
-// evaluation::metricDescriptions() (non-finite values as null).
-void writeMetrics(io::JsonWriter &json, const evaluation::RegressionMetrics &metrics);
-
-// Reads what writeMetrics() wrote. A key that is missing (a file saved before the
+// metricDescriptions() (non-finite values are written as null).
+void to_json(io::Json &json, const RegressionMetrics &metrics);
+// Reads what to_json() wrote. A key that is missing (a file saved before the
 // metric existed) or null reads as NaN, shown as missing, never as 0. Throws
 // io::InputError when a value is neither a number nor null.
-evaluation::RegressionMetrics readMetrics(const io::JsonValue &object);
+void from_json(const io::Json &json, RegressionMetrics &metrics);
+
+} // namespace gpumem::evaluation
+
+namespace gpumem::report {
+
+// Writes the metrics' JSON form (evaluation::to_json) through a streaming writer.
+void writeMetrics(io::JsonWriter &json, const evaluation::RegressionMetrics &metrics);
+// Returns the metrics read from their JSON form (evaluation::from_json).
+evaluation::RegressionMetrics readMetrics(const io::Json &object);
 
 } // namespace gpumem::report

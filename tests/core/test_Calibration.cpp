@@ -12,7 +12,7 @@
 #include "data/TableLoader.h"
 #include "evaluation/Splits.h"
 #include "io/InputError.h"
-#include "io/JsonValue.h"
+#include "io/Json.h"
 #include "io/JsonWriter.h"
 #include "models/ModelFolder.h"
 #include "models/RegressorRegistry.h"

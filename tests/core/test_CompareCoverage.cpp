@@ -10,7 +10,7 @@
 #include "data/TableLoader.h"
 #include "evaluation/Experiment.h"
 #include "io/InputError.h"
-#include "io/JsonValue.h"
+#include "io/Json.h"
 #include "io/JsonWriter.h"
 #include "models/RegressorRegistry.h"
 #include "report/ComparisonReport.h"
@@ -420,44 +420,51 @@ class TestCompareCoverage : public QObject
             const std::string markdown = fileText(stem + ".md");
             const std::string csv = fileText(stem + ".csv");
             const std::string html = fileText(stem + ".html");
-            const io::JsonValue json = io::parseJson(fileText(stem + ".json"), stem + ".json");
+            const io::Json json = io::parseJson(fileText(stem + ".json"), stem + ".json");
             QCOMPARE(markdown.find("## Calibrated upper bound (coverage 80%)") != std::string::npos, bounded);
             QCOMPARE(csv.find("bound_under_prediction_rate") != std::string::npos, bounded);
             QCOMPARE(html.find("Out-of-memory risk vs wasted memory") != std::string::npos, bounded);
             QCOMPARE(html.find("Calibrated upper bound (coverage 80%)") != std::string::npos, bounded);
-            for (const auto &model : json.at("models").toArray())
-                QCOMPARE(model.find("bound") != nullptr, bounded);
+            for (const auto &model : io::toArray(io::member(json, "models")))
+                QCOMPARE(io::findMember(model, "bound") != nullptr, bounded);
             if (!bounded)
                 continue;
-            for (const auto &model : json.at("models").toArray()) {
-                const io::JsonValue &bound = model.at("bound");
-                QCOMPARE(bound.at("coverage").toNumber(), 0.8);
-                QCOMPARE(bound.at("score").toString(), std::string("difficulty"));
-                const auto &folds = bound.at("per_fold").toArray();
+            for (const auto &model : io::toArray(io::member(json, "models"))) {
+                const io::Json &bound = io::member(model, "bound");
+                QCOMPARE(io::toNumber(io::member(bound, "coverage")), 0.8);
+                QCOMPARE(io::toString(io::member(bound, "score")), std::string("difficulty"));
+                const auto &folds = io::toArray(io::member(bound, "per_fold"));
                 QCOMPARE(folds.size(), std::size_t{2});
                 double under = 0.0;
                 double waste = 0.0;
                 for (const auto &fold : folds) {
-                    under += fold.at("bound").at("under_prediction_rate").toNumber() / 2.0;
-                    waste += fold.at("ten_percent").at("mean_over_allocation_mib").toNumber() / 2.0;
-                    QCOMPARE(fold.at("calibration_rows").toNumber(), 20.0);
-                    QCOMPARE(fold.at("curve").toArray().size(), std::size_t(evaluation::tradeOffPointCount));
+                    under += io::toNumber(io::member(io::member(fold, "bound"), "under_prediction_rate")) / 2.0;
+                    waste +=
+                        io::toNumber(io::member(io::member(fold, "ten_percent"), "mean_over_allocation_mib")) / 2.0;
+                    QCOMPARE(io::toNumber(io::member(fold, "calibration_rows")), 20.0);
+                    QCOMPARE(io::toArray(io::member(fold, "curve")).size(),
+                             std::size_t(evaluation::tradeOffPointCount));
                 }
-                QVERIFY(std::abs(bound.at("bound").at("under_prediction_rate").toNumber() - under) < 1e-12);
-                QVERIFY(std::abs(bound.at("ten_percent").at("mean_over_allocation_mib").toNumber() - waste) < 1e-9);
-                const auto &curve = bound.at("curve").toArray();
+                QVERIFY(std::abs(io::toNumber(io::member(io::member(bound, "bound"), "under_prediction_rate")) -
+                                 under) < 1e-12);
+                QVERIFY(
+                    std::abs(io::toNumber(io::member(io::member(bound, "ten_percent"), "mean_over_allocation_mib")) -
+                             waste) < 1e-9);
+                const auto &curve = io::toArray(io::member(bound, "curve"));
                 QCOMPARE(curve.size(), std::size_t(evaluation::tradeOffPointCount));
-                QCOMPARE(curve.front().at("under_rate").toNumber(),
-                         model.at("metrics").at("under_rate").toNumber()); // no margin: the point prediction
-                QVERIFY(curve.front().find("mean_over_alloc_mib") != nullptr);
-                QVERIFY(bound.find("upper_bounds") == nullptr); // rows only in project files
+                QCOMPARE(io::toNumber(io::member(curve.front(), "under_rate")),
+                         io::toNumber(io::member(io::member(model, "metrics"),
+                                                 "under_rate"))); // no margin: the point prediction
+                QVERIFY(io::findMember(curve.front(), "mean_over_alloc_mib") != nullptr);
+                QVERIFY(io::findMember(bound, "upper_bounds") == nullptr); // rows only in project files
             }
             // The CSV's mean row carries the same mean as the JSON; std rows are empty.
             const auto rows = csvRows(stem + ".csv");
             const std::size_t column = columnNamed(rows.front(), "bound_under_prediction_rate");
             QVERIFY(column < rows.front().size());
-            const double jsonMean =
-                json.at("models").toArray().front().at("bound").at("bound").at("under_prediction_rate").toNumber();
+            const double jsonMean = io::toNumber(
+                io::member(io::member(io::member(io::toArray(io::member(json, "models")).front(), "bound"), "bound"),
+                           "under_prediction_rate"));
             QCOMPARE(rows[3][2], std::string("mean"));
             QVERIFY(std::abs(std::stod(rows[3][column]) - jsonMean) < 1e-12);
             QCOMPARE(rows[4][2], std::string("std"));
@@ -510,15 +517,8 @@ class TestCompareCoverage : public QObject
             report::writeExperimentMembers(json, written, true);
             json.endObject();
         }
-        io::JsonValue object = io::parseJson(out.str(), "project");
-        io::JsonValue models = object.at("models");
-        io::JsonValue model = models.toArray().front();
-        io::JsonValue bound = model.at("bound");
-        bound.set("coverage", io::JsonValue(1.5));
-        model.set("bound", bound);
-        models = io::JsonValue::array();
-        models.push_back(model);
-        object.set("models", models);
+        io::Json object = io::parseJson(out.str(), "project");
+        object["models"][0]["bound"]["coverage"] = 1.5;
         try {
             report::readExperimentResult(object, "project.gpumem.json");
             QFAIL("expected io::InputError");

@@ -3,7 +3,7 @@
 // every key of the documented schema, and the Markdown, CSV and HTML reports
 // hold every model with the best values marked.
 #include "io/InputError.h"
-#include "io/JsonValue.h"
+#include "io/Json.h"
 #include "io/JsonWriter.h"
 #include "models/Hyperparameters.h"
 #include "models/RegressorRegistry.h"
@@ -155,32 +155,32 @@ class TestComparisonReport : public QObject
 
 void TestComparisonReport::jsonParsesBackWithTheDocumentedSchema()
 {
-    const io::JsonValue json = io::parseJson(written(report::ReportFormat::Json), "report.json");
-    QCOMPARE(json.at("dataset").toString(), std::string("jobs.csv"));
-    QCOMPARE(json.at("target").toString(), std::string("memory"));
-    QCOMPARE(json.at("rows").toNumber(), 4.0);
-    QCOMPARE(json.at("folds").toNumber(), 2.0);
-    QCOMPARE(json.at("seed").toNumber(), 7.0);
-    QCOMPARE(json.at("best").toString(), std::string("random_forest"));
-    const auto &modelsJson = json.at("models").toArray();
+    const io::Json json = io::parseJson(written(report::ReportFormat::Json), "report.json");
+    QCOMPARE(io::toString(io::member(json, "dataset")), std::string("jobs.csv"));
+    QCOMPARE(io::toString(io::member(json, "target")), std::string("memory"));
+    QCOMPARE(io::toNumber(io::member(json, "rows")), 4.0);
+    QCOMPARE(io::toNumber(io::member(json, "folds")), 2.0);
+    QCOMPARE(io::toNumber(io::member(json, "seed")), 7.0);
+    QCOMPARE(io::toString(io::member(json, "best")), std::string("random_forest"));
+    const auto &modelsJson = io::toArray(io::member(json, "models"));
     QCOMPARE(modelsJson.size(), std::size_t{2});
     for (const auto &entry : modelsJson) {
-        QVERIFY(entry.at("hyperparameters").isObject());
-        QCOMPARE(entry.at("hyperparameters").at("depth").toNumber(), 3.0);
+        QVERIFY(io::member(entry, "hyperparameters").is_object());
+        QCOMPARE(io::toNumber(io::member(io::member(entry, "hyperparameters"), "depth")), 3.0);
         for (const char *key : {"metrics", "std"})
             for (const char *metric : {"mse", "rmse", "mae", "r2", "mape", "max_error", "under_rate", "over_alloc"})
-                QVERIFY2(entry.at(key).find(metric), metric);
-        QCOMPARE(entry.at("per_fold").toArray().size(), std::size_t{2});
-        QVERIFY(entry.find("train_seconds") && entry.find("predict_seconds"));
+                QVERIFY2(io::findMember(io::member(entry, key), metric), metric);
+        QCOMPARE(io::toArray(io::member(entry, "per_fold")).size(), std::size_t{2});
+        QVERIFY(io::findMember(entry, "train_seconds") && io::findMember(entry, "predict_seconds"));
     }
-    QCOMPARE(modelsJson[0].at("metrics").at("rmse").toNumber(), 28.0);
-    QCOMPARE(modelsJson[1].at("per_fold").toArray()[1].at("rmse").toNumber(), 39.0);
-    const auto &significance = json.at("significance").toArray();
+    QCOMPARE(io::toNumber(io::member(io::member(modelsJson[0], "metrics"), "rmse")), 28.0);
+    QCOMPARE(io::toNumber(io::member(io::toArray(io::member(modelsJson[1], "per_fold"))[1], "rmse")), 39.0);
+    const auto &significance = io::toArray(io::member(json, "significance"));
     QCOMPARE(significance.size(), std::size_t{1});
-    QCOMPARE(significance[0].at("model").toString(), std::string("decision_tree"));
-    QCOMPARE(significance[0].at("versus").toString(), std::string("random_forest"));
-    QCOMPARE(significance[0].at("test").toString(), std::string("paired_t"));
-    QCOMPARE(significance[0].at("p_value").toNumber(), 0.0123);
+    QCOMPARE(io::toString(io::member(significance[0], "model")), std::string("decision_tree"));
+    QCOMPARE(io::toString(io::member(significance[0], "versus")), std::string("random_forest"));
+    QCOMPARE(io::toString(io::member(significance[0], "test")), std::string("paired_t"));
+    QCOMPARE(io::toNumber(io::member(significance[0], "p_value")), 0.0123);
 }
 
 void TestComparisonReport::markdownHasThePaperTableWithTheBestInBold()
@@ -241,7 +241,7 @@ void TestComparisonReport::saveWritesTheFileAtomically()
     report::saveReport(path, context(), comparison());
     std::ifstream in(path);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    QCOMPARE(io::parseJson(text, path).at("best").toString(), std::string("random_forest"));
+    QCOMPARE(io::toString(io::member(io::parseJson(text, path), "best")), std::string("random_forest"));
     QCOMPARE(QDir(directory.path()).entryList(QDir::Files).size(), 1); // no temporary file left behind
     QVERIFY_THROWS_EXCEPTION(io::InputError, report::saveReport(directory.filePath("missing/report.md").toStdString(),
                                                                 context(), comparison()));

@@ -2,7 +2,7 @@
 #include "BaselineTestData.h"
 
 #include "io/InputError.h"
-#include "io/JsonValue.h"
+#include "io/Json.h"
 #include "io/JsonWriter.h"
 #include "models/RegressionTree.h"
 

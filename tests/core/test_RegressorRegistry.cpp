@@ -2,7 +2,7 @@
 #include "BaselineTestData.h"
 
 #include "io/InputError.h"
-#include "io/JsonValue.h"
+#include "io/Json.h"
 #include "io/JsonWriter.h"
 #include "models/RegressorRegistry.h"
 
@@ -13,7 +13,7 @@
 #include <fstream>
 #include <sstream>
 
-using gpumem::io::JsonValue;
+using gpumem::io::Json;
 
 namespace {
 
@@ -46,7 +46,7 @@ std::vector<std::string> baselines()
     return names;
 }
 
-JsonValue readJson(const std::string &path)
+Json readJson(const std::string &path)
 {
     std::ifstream in(path, std::ios::binary);
     std::stringstream text;
@@ -54,20 +54,17 @@ JsonValue readJson(const std::string &path)
     return gpumem::io::parseJson(text.str(), path);
 }
 
-void writeJson(const std::string &path, const JsonValue &value)
+void writeJson(const std::string &path, const Json &value)
 {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    gpumem::io::JsonWriter json(out);
-    gpumem::io::writeJson(json, value);
+    out << value.dump(2);
 }
 
 // Returns metadata with "fitted" changed by change (applied to a copy of the member).
-template <typename Change> JsonValue withFitted(const JsonValue &metadata, Change change)
+template <typename Change> Json withFitted(const Json &metadata, Change change)
 {
-    JsonValue copy = metadata;
-    JsonValue fitted = copy.at("fitted");
-    change(fitted);
-    copy.set("fitted", fitted);
+    Json copy = metadata;
+    change(copy["fitted"]);
     return copy;
 }
 
@@ -124,41 +121,27 @@ class TestRegressorRegistry : public QObject
             const std::string directory = folder.path().toStdString() + "/" + name;
             model->save(directory);
             const std::string path = directory + "/model.json";
-            const JsonValue metadata = readJson(path);
+            const Json metadata = readJson(path);
 
-            std::vector<JsonValue> damaged = {
-                withFitted(metadata, [](JsonValue &fitted) { fitted = JsonValue(); }),
-                withFitted(metadata, [](JsonValue &fitted) { fitted = JsonValue("trees"); }),
+            std::vector<Json> damaged = {
+                withFitted(metadata, [](Json &fitted) { fitted = nullptr; }),
+                withFitted(metadata, [](Json &fitted) { fitted = "trees"; }),
             };
             if (name != "decision_tree")
-                damaged.push_back(withFitted(metadata, [](JsonValue &fitted) { fitted = JsonValue::object(); }));
+                damaged.push_back(withFitted(metadata, [](Json &fitted) { fitted = Json::object(); }));
             if (name == "random_forest" || name == "adaboost") {
-                damaged.push_back(
-                    withFitted(metadata, [](JsonValue &fitted) { fitted.set("trees", JsonValue::array()); }));
+                damaged.push_back(withFitted(metadata, [](Json &fitted) { fitted["trees"] = Json::array(); }));
                 // A tree whose root points back at itself would loop forever.
-                damaged.push_back(withFitted(metadata, [](JsonValue &fitted) {
-                    JsonValue::Array trees = fitted.at("trees").toArray();
-                    JsonValue tree = trees[0];
-                    JsonValue::Array left = tree.at("left").toArray();
-                    left[0] = JsonValue(0);
-                    tree.set("left", JsonValue(left));
-                    trees[0] = tree;
-                    fitted.set("trees", JsonValue(trees));
-                }));
+                damaged.push_back(withFitted(metadata, [](Json &fitted) { fitted["trees"][0]["left"][0] = 0; }));
             }
             if (name == "adaboost")
-                damaged.push_back(
-                    withFitted(metadata, [](JsonValue &fitted) { fitted.set("weights", JsonValue::array()); }));
+                damaged.push_back(withFitted(metadata, [](Json &fitted) { fitted["weights"] = Json::array(); }));
             if (name == "ridge")
-                damaged.push_back(
-                    withFitted(metadata, [](JsonValue &fitted) { fitted.set("intercept", JsonValue("x")); }));
+                damaged.push_back(withFitted(metadata, [](Json &fitted) { fitted["intercept"] = "x"; }));
             if (name == "xgboost")
-                damaged.push_back(
-                    withFitted(metadata, [](JsonValue &fitted) { fitted.set("booster", JsonValue("../model.json")); }));
-            JsonValue wrongHyperparameter = metadata;
-            JsonValue hyperparameters = metadata.at("hyperparameters");
-            hyperparameters.set(hyperparameters.toObject().front().first, JsonValue(-5.5));
-            wrongHyperparameter.set("hyperparameters", hyperparameters);
+                damaged.push_back(withFitted(metadata, [](Json &fitted) { fitted["booster"] = "../model.json"; }));
+            Json wrongHyperparameter = metadata;
+            wrongHyperparameter["hyperparameters"].begin().value() = -5.5;
             damaged.push_back(wrongHyperparameter);
 
             for (std::size_t index = 0; index < damaged.size(); ++index) {

@@ -102,7 +102,7 @@ class TestSafeTensors : public QObject
             handMade(R"({"w":{"dtype":"U8","shape":[4],"data_offsets":[0,4]},)"
                      R"("w":{"dtype":"U8","shape":[4],"data_offsets":[4,8]}})",
                      eight),
-            "appears twice");
+            "duplicate key 'w'");
         row("unknown dtype", handMade(R"({"w":{"dtype":"F7","shape":[1],"data_offsets":[0,1]}})", "x"),
             "no known dtype");
         row("negative dimension", handMade(R"({"w":{"dtype":"U8","shape":[-1],"data_offsets":[0,1]}})", "x"),

@@ -2,7 +2,7 @@
 // Feeds arbitrary bytes to the JSON reader and writes what it accepts back out.
 // Only io::InputError may come out.
 #include "io/InputError.h"
-#include "io/JsonValue.h"
+#include "io/Json.h"
 #include "io/JsonWriter.h"
 
 #include <cstdint>
@@ -15,7 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         const auto value = gpumem::io::parseJson(std::string_view(reinterpret_cast<const char *>(data), size), "fuzz");
         std::ostringstream out;
         gpumem::io::JsonWriter writer(out, 0);
-        gpumem::io::writeJson(writer, value);
+        writer.value(value);
     } catch (const gpumem::io::InputError &) {
     }
     return 0;

@@ -42,12 +42,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         std::ofstream(scratchFolder() + "/model.json", std::ios::binary | std::ios::trunc) << modelJson;
     }
     try {
-        const gpumem::io::JsonValue metadata = gpumem::models::readModelMetadata(scratchFolder());
+        const gpumem::io::Json metadata = gpumem::models::readModelMetadata(scratchFolder());
         gpumem::models::Hyperparameters hyperparameters = gpumem::models::neuralNetworkHyperparameters();
         std::uint64_t seed = 0;
         gpumem::models::ModelSchema schema;
         gpumem::models::readModelFolder(
-            metadata, scratchFolder(), hyperparameters, seed, schema, [&](const gpumem::io::JsonValue &fitted) {
+            metadata, scratchFolder(), hyperparameters, seed, schema, [&](const gpumem::io::Json &fitted) {
                 const gpumem::data::FeatureEncoder encoder(schema.encoding);
                 gpumem::models::NetworkFittedState::read(fitted, encoder.featureNames().size());
             });

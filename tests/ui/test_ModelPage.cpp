@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "UiTestSupport.h"
-#include "io/JsonValue.h"
+#include "io/Json.h"
 #include "ui/ArchitectureView.h"
 #include "ui/HyperparameterForm.h"
 #include "ui/ModelPage.h"
@@ -119,8 +119,8 @@ class TestModelPage : public QObject
         page.findChild<QSpinBox *>(QStringLiteral("hp_epochs"))->setValue(7);
         QVERIFY(page.savePresetFile(path));
         const auto saved = gpumem::io::readJsonFile(path.toStdString());
-        QCOMPARE(saved.at("epochs").toNumber(), 7.0);
-        QCOMPARE(saved.at("d_model").toNumber(), 32.0);
+        QCOMPARE(gpumem::io::toNumber(gpumem::io::member(saved, "epochs")), 7.0);
+        QCOMPARE(gpumem::io::toNumber(gpumem::io::member(saved, "d_model")), 32.0);
 
         QVERIFY(page.applyPreset(QStringLiteral("default")));
         QCOMPARE(state.hyperparameters().integer("epochs"), std::int64_t{250});

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "UiTestSupport.h"
 #include "io/InputError.h"
-#include "io/JsonValue.h"
+#include "io/Json.h"
 #include "models/RegressorRegistry.h"
 #include "ui/ProjectFile.h"
 #include "ui/WorkbenchState.h"
@@ -84,9 +84,12 @@ class TestProjectFile : public QObject
         const QString projectPath = directory.filePath(QStringLiteral("experiment.gpumem.json"));
         gpumem::ui::writeProjectFile(projectPath, state);
         const auto json = gpumem::io::readJsonFile(projectPath.toStdString());
-        QCOMPARE(json.at("format").toString(), std::string("gpumem-workbench-project"));
-        QCOMPARE(json.at("data").at("roles").at("batch").toString(), std::string("ignored"));
-        QCOMPARE(json.at("data").at("relative_path").toString(), std::string("jobs.csv"));
+        QCOMPARE(gpumem::io::toString(gpumem::io::member(json, "format")), std::string("gpumem-workbench-project"));
+        QCOMPARE(gpumem::io::toString(
+                     gpumem::io::member(gpumem::io::member(gpumem::io::member(json, "data"), "roles"), "batch")),
+                 std::string("ignored"));
+        QCOMPARE(gpumem::io::toString(gpumem::io::member(gpumem::io::member(json, "data"), "relative_path")),
+                 std::string("jobs.csv"));
 
         gpumem::ui::WorkbenchState reloaded;
         gpumem::ui::readProjectFile(projectPath, reloaded);
