@@ -6,7 +6,6 @@
 #include "data/TableLoader.h"
 #include "io/AtomicFileWriter.h"
 #include "models/RegressorRegistry.h"
-#include "prediction/PredictionFile.h"
 #include "ui/CoverageBox.h"
 #include "ui/QtText.h"
 #include "ui/TableCopy.h"
@@ -74,6 +73,7 @@ PredictPage::PredictPage(WorkbenchState *state, TrainingPage *training, QWidget 
     , mModelInfo(new QLabel(tr("No model loaded. Load a model folder, or train one on the Training page."), this))
     , mFormHost(new QWidget(this))
     , mPredictionLabel(new QLabel(this))
+    , mExtrapolationWarning(new QLabel(this))
     , mCoverage(new CoverageBox(QStringLiteral("coverageBox"), this))
     , mCapacities(new QTableWidget(this))
     , mStatus(new QLabel(this))
@@ -115,6 +115,13 @@ PredictPage::PredictPage(WorkbenchState *state, TrainingPage *training, QWidget 
     mPredictionLabel->setFont(big);
     mPredictionLabel->setToolTip(tr("The predicted peak GPU memory of the job described on the left"));
     mPredictionLabel->setWordWrap(true);
+    mExtrapolationWarning->setObjectName(QStringLiteral("extrapolationWarning"));
+    mExtrapolationWarning->setWordWrap(true);
+    mExtrapolationWarning->setStyleSheet(
+        QStringLiteral("QLabel { background: #fff3cd; color: #6b4e00; border: 1px solid #e0c060; padding: 4px; }"));
+    mExtrapolationWarning->setToolTip(tr("The model saw no job like this in training (its folder keeps each "
+                                         "feature's training range): treat the prediction with care"));
+    mExtrapolationWarning->hide();
     mCoverage->setToolTip(tr("The share of jobs like this one whose real peak stays below the request (a model "
                              "trained with --coverage only)"));
     connect(mCoverage, &QDoubleSpinBox::valueChanged, this, &PredictPage::predictOne);
@@ -154,6 +161,7 @@ PredictPage::PredictPage(WorkbenchState *state, TrainingPage *training, QWidget 
     auto *jobLayout = new QVBoxLayout(jobBox);
     jobLayout->addWidget(scroll, 1);
     jobLayout->addWidget(mPredictionLabel);
+    jobLayout->addWidget(mExtrapolationWarning);
     auto *coverageRow = new QHBoxLayout;
     coverageRow->addWidget(new QLabel(tr("Coverage:"), jobBox));
     coverageRow->addWidget(mCoverage);
@@ -349,11 +357,17 @@ void PredictPage::predictOne()
                          .arg(100.0 * mCoverage->value(), 0, 'g', 3);
         mPredictionLabel->setText(shown);
         mPredictionLabel->setStyleSheet(QString());
+        const auto &outside =
+            predictions.extrapolations.empty() ? std::vector<data::Extrapolation>{} : predictions.extrapolations[0];
+        mExtrapolationWarning->setText(tr("Outside the training data: %1. The prediction extrapolates.")
+                                           .arg(QString::fromStdString(prediction::describeExtrapolations(outside))));
+        mExtrapolationWarning->setVisible(!outside.empty());
         showCapacities();
     } catch (const std::exception &error) {
         mPrediction = std::nan("");
         mUpperBound = std::nan("");
         mPredictionLabel->setText(QString::fromStdString(error.what()));
+        mExtrapolationWarning->hide();
         mPredictionLabel->setStyleSheet(QStringLiteral("color: #a01010; font-size: small; font-weight: normal;"));
     }
 }
@@ -434,13 +448,18 @@ void PredictPage::predictFile(const QString &inputPath, const QString &outputPat
             const data::Table table = data::loadTable(input, prediction::predictionLoadOptions());
             const prediction::Predictions predictions = prediction::predictTable(saved, table, policy, coverage);
             const auto &warnings = predictions.warnings;
-            const std::string csv =
-                prediction::predictionCsv(table.rowCount(), predictions.usableRows, predictions.dataset,
-                                          predictions.predicted, {}, predictions.upperBounds);
+            const std::string csv = prediction::predictionFile(table, predictions);
             io::writeFileAtomically(output, csv);
             outcome.csv = QString::fromStdString(csv);
             for (const auto &warning : warnings)
                 outcome.warnings += QString::fromStdString(warning) + QLatin1Char(' ');
+            const auto outside =
+                static_cast<int>(std::count_if(predictions.extrapolations.begin(), predictions.extrapolations.end(),
+                                               [](const auto &row) { return !row.empty(); }));
+            if (outside > 0)
+                outcome.warnings += QObject::tr("%n job(s) lie outside the training data (see the column "
+                                                "'extrapolated').",
+                                                nullptr, outside);
         } catch (const std::exception &error) {
             outcome.error = QString::fromStdString(error.what());
         }

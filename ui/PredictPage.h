@@ -89,6 +89,7 @@ class PredictPage : public QWidget
     QFormLayout *mForm = nullptr;
     std::map<std::string, QWidget *> mInputs; // column name → editor
     QLabel *mPredictionLabel;
+    QLabel *mExtrapolationWarning; // shown when the job lies outside the training data
     QDoubleSpinBox *mCoverage;
     QTableWidget *mCapacities; // which common GPUs the job fits at the coverage
     QLabel *mStatus;

@@ -9,7 +9,6 @@
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
 #include "io/OutputPlan.h"
-#include "prediction/PredictionFile.h"
 #include "prediction/Predictor.h"
 
 #include <optional>
@@ -72,8 +71,16 @@ int runPredict(const std::vector<std::string> &arguments, std::ostream &out, std
         prediction::predictTable(saved, table, data::parseBadCellPolicy(onBadCell), coverage);
     for (const auto &warning : predictions.warnings)
         err << "warning: " << warning << '\n';
-    const std::string csv = prediction::predictionCsv(table.rowCount(), predictions.usableRows, predictions.dataset,
-                                                      predictions.predicted, {}, predictions.upperBounds);
+    std::size_t outside = 0;
+    for (std::size_t row = 0; row < predictions.extrapolations.size(); ++row)
+        if (!predictions.extrapolations[row].empty() && outside++ == 0)
+            err << "warning: line " << predictions.dataset.rowLines()[row] << " lies outside the training data ("
+                << prediction::describeExtrapolations(predictions.extrapolations[row])
+                << "); the column 'extrapolated' names every such job\n";
+    if (outside > 1)
+        err << "warning: " << outside << " of " << predictions.extrapolations.size()
+            << " jobs lie outside the training data: their predictions extrapolate\n";
+    const std::string csv = prediction::predictionFile(table, predictions);
     if (outPath) {
         out.flush(); // anything printed so far comes before a --out /dev/stdout
         io::writeFileAtomically(*outPath, csv);

@@ -4,6 +4,8 @@
 #include "data/EncodingLimits.h"
 #include "io/InputError.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
@@ -128,6 +130,77 @@ void FeatureEncoder::fit(const Dataset &dataset, const std::vector<Eigen::Index>
         width.oneHot += categorical.categories.size();
     width.sequence = mFeatureNames.size() - width.numeric - width.oneHot;
     checkEncodedWidth(dataset.source(), width);
+    learnRanges(transform(dataset), trainingRows);
+}
+
+void FeatureEncoder::learnRanges(const Eigen::MatrixXd &encoded, const std::vector<Eigen::Index> &trainingRows)
+{
+    mEncoding.ranges.assign(static_cast<std::size_t>(encoded.cols()), FeatureRange{});
+    if (trainingRows.empty())
+        return;
+    for (Eigen::Index column = 0; column < encoded.cols(); ++column) {
+        FeatureRange &range = mEncoding.ranges[static_cast<std::size_t>(column)];
+        range.minimum = range.maximum = encoded(trainingRows.front(), column);
+        for (const Eigen::Index row : trainingRows) {
+            range.minimum = std::min(range.minimum, encoded(row, column));
+            range.maximum = std::max(range.maximum, encoded(row, column));
+        }
+    }
+}
+
+std::vector<std::vector<Extrapolation>> FeatureEncoder::extrapolations(const Dataset &dataset,
+                                                                       const Eigen::MatrixXd &encoded) const
+{
+    std::vector<std::vector<Extrapolation>> found(dataset.rowCount());
+    if (mEncoding.ranges.size() != mFeatureNames.size() ||
+        encoded.cols() != static_cast<Eigen::Index>(mFeatureNames.size()))
+        return found;
+    std::vector<bool> oneHot(mFeatureNames.size(), false);
+    std::size_t column = mEncoding.numericColumns.size();
+    for (const auto &categorical : mEncoding.categoricals)
+        for (std::size_t i = 0; i < categorical.categories.size(); ++i)
+            oneHot[column++] = true;
+
+    for (std::size_t row = 0; row < dataset.rowCount(); ++row) {
+        const auto r = static_cast<Eigen::Index>(row);
+        for (std::size_t c = 0; c < mFeatureNames.size(); ++c) {
+            if (oneHot[c])
+                continue; // a category is judged by name below
+            const FeatureRange &range = mEncoding.ranges[c];
+            const double value = encoded(r, static_cast<Eigen::Index>(c));
+            // A relative slack keeps the training rows' own values, read back from decimal text, inside.
+            const double slack = 1e-9 * std::max({1.0, std::abs(range.minimum), std::abs(range.maximum)});
+            if (value < range.minimum - slack || value > range.maximum + slack)
+                found[row].push_back({mFeatureNames[c], value, {}, range});
+        }
+        for (const auto &categorical : mEncoding.categoricals) {
+            const auto &features = dataset.categoricalFeatures();
+            const auto feature = std::find_if(features.begin(), features.end(), [&](const CategoricalFeature &f) {
+                return f.name == categorical.column;
+            });
+            if (feature == features.end())
+                continue;
+            const std::int32_t code = feature->codes[row];
+            if (code < 0)
+                continue;
+            const std::string &category = feature->categories[static_cast<std::size_t>(code)];
+            if (std::find(categorical.categories.begin(), categorical.categories.end(), category) ==
+                categorical.categories.end())
+                found[row].push_back({categorical.column, 0.0, category, {}});
+        }
+    }
+    return found;
+}
+
+std::string describeExtrapolation(const Extrapolation &extrapolation)
+{
+    if (!extrapolation.category.empty())
+        return extrapolation.feature + " " + io::quoteForMessage(extrapolation.category, 40) + " unseen in training";
+    const auto number = [](double value) { return fmt::format("{:.6g}", value); };
+    const bool above = extrapolation.value > extrapolation.range.maximum;
+    return extrapolation.feature + " " + number(extrapolation.value) + (above ? " > " : " < ") +
+           number(above ? extrapolation.range.maximum : extrapolation.range.minimum) + " (trained " +
+           number(extrapolation.range.minimum) + " to " + number(extrapolation.range.maximum) + ")";
 }
 
 void FeatureEncoder::nameFeatures()

@@ -12,6 +12,13 @@ namespace gpumem::data {
 
 // What a FeatureEncoder learned, by name, so that it can be saved with a model
 // and applied to another file whose categories are numbered differently.
+// The smallest and largest value one encoded column took over the training rows.
+struct FeatureRange
+{
+    double minimum = 0.0;
+    double maximum = 0.0;
+};
+
 struct FeatureEncoding
 {
     // The name of the one count that the layer types beyond maxLayerTypes share;
@@ -29,10 +36,27 @@ struct FeatureEncoding
     std::string sequenceColumn;          // empty when there is none
     std::vector<std::string> layerTypes; // counted layer types, in output order
     int fieldsPerLayer = 0;
+    // One per encoded column (featureNames() order): its range over the training rows.
+    // Empty when not known (model folders saved before ranges were kept).
+    std::vector<FeatureRange> ranges;
 
     // Returns whether rare and unseen layer types are counted under otherLayerType.
     bool countsOtherLayerTypes() const { return !layerTypes.empty() && layerTypes.back() == otherLayerType; }
 };
+
+// A value of one job that lies outside what the model saw in training: a number
+// beyond a feature's training range, or a category no training row had.
+struct Extrapolation
+{
+    std::string feature;  // the encoded column ("Batch Size", "layers.count[conv]") or the categorical column
+    double value = 0.0;   // the job's value (numeric and layer-sequence features)
+    std::string category; // the unseen category; empty for a number
+    FeatureRange range;   // the training range of a number
+};
+
+// Describes extrapolation in a few words, e.g. "Batch Size 512 > 256 (trained 8 to 256)"
+// or "optimizer 'lion' unseen in training".
+std::string describeExtrapolation(const Extrapolation &extrapolation);
 
 // Turns a Dataset into the flat feature matrix that tabular models need:
 // numeric features as they are, categorical features one-hot encoded, and the
@@ -59,12 +83,19 @@ class FeatureEncoder
     // when a feature is not finite (layer values whose sum overflows), naming the cell.
     Eigen::MatrixXd transform(const Dataset &dataset) const;
 
+    // For each row of dataset, the values outside the training ranges and the categories
+    // training never saw; encoded is transform(dataset). Every list is empty when the
+    // encoding has no ranges.
+    std::vector<std::vector<Extrapolation>> extrapolations(const Dataset &dataset,
+                                                           const Eigen::MatrixXd &encoded) const;
+
     // Column names of the encoded matrix, e.g. "Batch Size", "act=ReLU", "layers.count[linear]".
     const std::vector<std::string> &featureNames() const { return mFeatureNames; }
     const FeatureEncoding &encoding() const { return mEncoding; }
 
   private:
     void nameFeatures();
+    void learnRanges(const Eigen::MatrixXd &encoded, const std::vector<Eigen::Index> &trainingRows);
 
     FeatureEncoding mEncoding;
     std::vector<std::string> mFeatureNames;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "prediction/Predictor.h"
 
+#include "prediction/PredictionFile.h"
+
 #include "calibration/CalibrationJson.h"
 #include "io/InputError.h"
 #include "models/RegressorRegistry.h"
@@ -73,6 +75,24 @@ void checkCoverageServable(const SavedModel &saved, const std::string &directory
     }
 }
 
+std::string describeExtrapolations(const std::vector<data::Extrapolation> &extrapolations)
+{
+    std::string text;
+    for (const auto &extrapolation : extrapolations)
+        text += (text.empty() ? "" : "; ") + data::describeExtrapolation(extrapolation);
+    return text;
+}
+
+std::string predictionFile(const data::Table &table, const Predictions &predictions)
+{
+    std::vector<std::string> extrapolated;
+    if (predictions.rangesKnown)
+        for (const auto &row : predictions.extrapolations)
+            extrapolated.push_back(describeExtrapolations(row));
+    return predictionCsv(table.rowCount(), predictions.usableRows, predictions.dataset, predictions.predicted, {},
+                         predictions.upperBounds, extrapolated);
+}
+
 Predictions predictTable(const SavedModel &saved, const data::Table &table, data::BadCellPolicy policy,
                          std::optional<double> coverage)
 {
@@ -86,6 +106,9 @@ Predictions predictTable(const SavedModel &saved, const data::Table &table, data
         if (!std::isfinite(result.predicted[row]))
             throw io::InputError(table.source(), result.dataset.rowLines()[static_cast<std::size_t>(row)], 0,
                                  "the model predicted a non-finite value for this job; its folder may be damaged");
+    const data::FeatureEncoder encoder(saved.model->schema().encoding);
+    result.rangesKnown = !saved.model->schema().encoding.ranges.empty();
+    result.extrapolations = encoder.extrapolations(result.dataset, encoder.transform(result.dataset));
     if (saved.calibration) {
         result.coverage = coverage.value_or(saved.calibration->coverage());
         result.upperBounds = saved.calibration->upperBounds(

@@ -4,6 +4,7 @@
 #include "calibration/Calibration.h"
 #include "data/ColumnRoles.h"
 #include "data/Dataset.h"
+#include "data/FeatureEncoder.h"
 #include "data/Table.h"
 #include "data/TableLoader.h"
 #include "models/Regressor.h"
@@ -51,7 +52,15 @@ struct Predictions
     Eigen::VectorXd upperBounds;         // MiB at coverage; empty without a calibration
     double coverage = 0.0;               // the level of upperBounds
     std::vector<std::string> warnings;   // rows left out, and why
+    // Per dataset row, its values outside the model's training ranges and its unseen
+    // categories (empty for a model folder that keeps no ranges): predictions there
+    // extrapolate, and deserve less trust.
+    std::vector<std::vector<data::Extrapolation>> extrapolations;
+    bool rangesKnown = false; // whether the model keeps its training ranges
 };
+
+// Returns the extrapolations of one row in words, joined by "; " (empty when it has none).
+std::string describeExtrapolations(const std::vector<data::Extrapolation> &extrapolations);
 
 // Predicts every usable row of table with saved, and the upper bound at coverage
 // (the stored level when not given) when saved has a calibration. Throws
@@ -60,6 +69,11 @@ struct Predictions
 // and for a prediction that is not finite (a damaged model), naming the line.
 Predictions predictTable(const SavedModel &saved, const data::Table &table, data::BadCellPolicy policy,
                          std::optional<double> coverage = std::nullopt);
+
+// Returns the prediction file of table's predictions, what `gpumem predict` and the
+// workbench write: predictionCsv() with the upper bounds, and the `extrapolated`
+// column whenever the model keeps its training ranges (so scripts can rely on it).
+std::string predictionFile(const data::Table &table, const Predictions &predictions);
 
 // Checks, before any data is read, that saved can serve an upper bound at
 // coverage (or at its stored level when coverage is not given): throws

@@ -18,19 +18,6 @@ std::string formatPValue(double pValue)
     return fmt::format("{:.4f}", pValue);
 }
 
-std::string csvField(const std::string &text)
-{
-    if (text.find_first_of(",\"\r\n") == std::string::npos)
-        return text;
-    std::string quoted = "\"";
-    for (char c : text) {
-        if (c == '"')
-            quoted += '"';
-        quoted += c;
-    }
-    return quoted + '"';
-}
-
 std::string markdownCell(const std::string &text)
 {
     std::string cell;

@@ -5,6 +5,7 @@
 
 #include "evaluation/Experiment.h"
 #include "evaluation/Metrics.h"
+#include "io/NumberText.h"
 
 #include <string>
 #include <vector>
@@ -17,8 +18,7 @@ using evaluation::formatSignificant;
 // Returns a p-value for people: "0.0123", "< 0.0001".
 std::string formatPValue(double pValue);
 
-// Returns text as one CSV field (RFC 4180): quoted when it holds a comma, quote or line break.
-std::string csvField(const std::string &text);
+using io::csvField;
 
 // Returns text safe inside a Markdown table cell (pipes and line breaks escaped).
 std::string markdownCell(const std::string &text);
