@@ -85,6 +85,12 @@ void to_json(io::Json &json, const ModelSchema &schema)
             {"sequence_column", encoding.sequenceColumn},
             {"layer_types", encoding.layerTypes},
             {"fields_per_layer", encoding.fieldsPerLayer}};
+    if (!encoding.ranges.empty()) {
+        io::Json ranges = io::Json::array();
+        for (const auto &range : encoding.ranges)
+            ranges.push_back({range.minimum, range.maximum});
+        json["ranges"] = std::move(ranges);
+    }
 }
 
 void writeSchema(io::JsonWriter &json, const ModelSchema &schema)
@@ -121,6 +127,33 @@ std::string modelNameOf(const io::Json &metadata)
     return io::toString(io::member(metadata, "model"));
 }
 
+namespace {
+
+// The training range of each encoded column: [minimum, maximum] pairs of finite
+// numbers, one per column the schema encodes, minimum never above maximum.
+std::vector<data::FeatureRange> readRanges(const io::Json &json, std::size_t encodedColumns)
+{
+    const io::Json &pairs = io::toArray(json);
+    if (pairs.size() != encodedColumns)
+        throw io::InputError("the schema keeps " + std::to_string(pairs.size()) + " feature ranges for " +
+                             std::to_string(encodedColumns) + " encoded features");
+    std::vector<data::FeatureRange> ranges;
+    ranges.reserve(pairs.size());
+    for (const auto &pair : pairs) {
+        const io::Json &bounds = io::toArray(pair);
+        if (bounds.size() != 2)
+            throw io::InputError("a feature range is [minimum, maximum], not " + std::to_string(bounds.size()) +
+                                 " numbers");
+        const data::FeatureRange range{io::toNumber(bounds[0]), io::toNumber(bounds[1])};
+        if (!std::isfinite(range.minimum) || !std::isfinite(range.maximum) || range.minimum > range.maximum)
+            throw io::InputError("a feature range must be two finite numbers, the smaller first");
+        ranges.push_back(range);
+    }
+    return ranges;
+}
+
+} // namespace
+
 void from_json(const io::Json &schema, ModelSchema &result)
 {
     data::FeatureEncoding encoding;
@@ -139,6 +172,9 @@ void from_json(const io::Json &schema, ModelSchema &result)
         readStrings(io::member(schema, "layer_types"), maxModelLayerTypes, "the schema's layer types");
     encoding.fieldsPerLayer =
         static_cast<int>(io::toWholeNumber(io::member(schema, "fields_per_layer"), 0, 64, "\"fields_per_layer\""));
+    // Optional: folders saved before the ranges were kept have none, and predict without the extrapolation check.
+    if (const io::Json *ranges = io::findMember(schema, "ranges"))
+        encoding.ranges = readRanges(*ranges, data::FeatureEncoder(encoding).featureNames().size());
     result = {io::toString(io::member(schema, "target")), encoding};
 }
 

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `gpumem predict` names the jobs that lie outside the training data: the model
+// folder keeps each feature's training range, the prediction file gains the
+// column `extrapolated`, and a model.json with unusable ranges is refused.
+#include "CommandLineRun.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <fstream>
+#include <sstream>
+
+using gpumem::tests::runGpumem;
+
+namespace {
+
+std::string dataPath(const char *name)
+{
+    return std::string(GPUMEM_TEST_DATA_DIR "/") + name;
+}
+
+std::string readText(const QString &path)
+{
+    std::ifstream file(path.toStdString());
+    std::ostringstream text;
+    text << file.rdbuf();
+    return text.str();
+}
+
+void writeText(const QString &path, const std::string &text)
+{
+    std::ofstream(path.toStdString()) << text;
+}
+
+} // namespace
+
+class TestPredictExtrapolation : public QObject
+{
+    Q_OBJECT
+
+  private:
+    QTemporaryDir mDir;
+    QString mModel;
+
+  private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(mDir.isValid());
+        mModel = mDir.filePath(QStringLiteral("ridge"));
+        const auto run = runGpumem({"train", dataPath("jobs_training.csv"), "--target", "memory_mib", "--model",
+                                    "ridge", "--out", mModel.toStdString()});
+        QVERIFY2(run.exitCode == 0, run.err.c_str());
+        QVERIFY(readText(mModel + QStringLiteral("/model.json")).find("\"ranges\"") != std::string::npos);
+    }
+
+    void namesJobsOutsideTheTrainingRanges()
+    {
+        // The training file's batches run from 16 to 256 and its optimizers are adam, adamw and sgd.
+        const QString jobs = mDir.filePath(QStringLiteral("jobs.csv"));
+        writeText(jobs, "run,batch,optimizer,layers\n"
+                        "inside,64,adam,\"[('linear', 1024, 803840), ('ReLU', 1024, 0), ('linear', 10, 10250)]\"\n"
+                        "big,4096,adam,\"[('linear', 1024, 803840), ('ReLU', 1024, 0), ('linear', 10, 10250)]\"\n"
+                        "novel,64,lion,\"[('linear', 1024, 803840), ('ReLU', 1024, 0), ('linear', 10, 10250)]\"\n"
+                        "novel,64,lion,\"[('linear', 1024, 803840), ('ReLU', 1024, 0), ('linear', 10, 10250)]\"\n");
+        const auto run = runGpumem({"predict", mModel.toStdString(), jobs.toStdString()});
+        QVERIFY2(run.exitCode == 0, run.err.c_str());
+        std::istringstream lines(run.out);
+        std::string header, inside, big, novel;
+        std::getline(lines, header);
+        std::getline(lines, inside);
+        std::getline(lines, big);
+        std::getline(lines, novel);
+        QCOMPARE(header, std::string("prediction,extrapolated"));
+        QVERIFY2(inside.back() == ',', inside.c_str()); // nothing outside: an empty cell
+        QVERIFY2(big.find("batch 4096 > 256 (trained 16 to 256)") != std::string::npos, big.c_str());
+        QVERIFY2(novel.find("optimizer 'lion' unseen in training") != std::string::npos, novel.c_str());
+        QVERIFY2(run.err.find("warning: line 3 lies outside the training data") != std::string::npos, run.err.c_str());
+        QVERIFY2(run.err.find("3 of 4 jobs lie outside the training data") != std::string::npos, run.err.c_str());
+    }
+
+    void unusableRangesAreRefused_data()
+    {
+        QTest::addColumn<QString>("ranges");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("minimum above maximum") << "[[5, 1]]"
+                                               << "the smaller first";
+        QTest::newRow("a range of three numbers") << "[[1, 2, 3]]"
+                                                  << "[minimum, maximum]";
+        QTest::newRow("no range for any feature") << "[]"
+                                                  << "feature ranges for";
+        QTest::newRow("text") << "[[\"a\", 1]]"
+                              << "expected a number";
+    }
+
+    void unusableRangesAreRefused()
+    {
+        QFETCH(QString, ranges);
+        QFETCH(QString, message);
+        const QString copy = mDir.filePath(QStringLiteral("tampered"));
+        QDir(copy).removeRecursively();
+        QVERIFY(QDir().mkpath(copy));
+        for (const QString &name : QDir(mModel).entryList(QDir::Files))
+            QVERIFY(QFile::copy(mModel + QLatin1Char('/') + name, copy + QLatin1Char('/') + name));
+        std::string metadata = readText(copy + QStringLiteral("/model.json"));
+        const auto begin = metadata.find("\"ranges\"");
+        QVERIFY(begin != std::string::npos);
+        // Every range is a pair of numbers, so the array ends at the first "]]" after it begins.
+        const auto open = metadata.find('[', begin);
+        const auto close = metadata.find("]]", open);
+        QVERIFY(close != std::string::npos);
+        metadata.replace(open, close + 2 - open, ranges.toStdString());
+        writeText(copy + QStringLiteral("/model.json"), metadata);
+        const auto run = runGpumem({"predict", copy.toStdString(), dataPath("jobs_training.csv")});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.find(message.toStdString()) != std::string::npos, run.err.c_str());
+        QVERIFY2(run.err.find("model.json") != std::string::npos, run.err.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPredictExtrapolation)
+#include "test_PredictExtrapolation.moc"
