@@ -28,12 +28,7 @@ class AdaBoostRegressor : public TabularRegressor
     const std::vector<double> &treeWeights() const { return mTreeWeights; }
 
   protected:
-    training::TrainingResult fitMatrix(const Eigen::MatrixXd &features, const Eigen::VectorXd &target,
-                                       training::TrainingObserver *observer,
-                                       training::TrainingControl *control) override;
-    Eigen::VectorXd predictMatrix(const Eigen::MatrixXd &features) const override;
-    void writeFitted(io::JsonWriter &json, const std::string &directory) const override;
-    void readFitted(const io::Json &fitted, const std::string &directory) override;
+    GPUMEM_TABULAR_REGRESSOR_OVERRIDES;
 
   private:
     std::vector<RegressionTree> mTrees;

@@ -11,6 +11,18 @@
 #include <string>
 #include <vector>
 
+// Declares, in a TabularRegressor subclass, the four overrides every tabular model
+// implements: fitMatrix(), predictMatrix(), writeFitted() and readFitted(). One
+// macro instead of the same seven lines in each model's header; use it under
+// `protected:`.
+#define GPUMEM_TABULAR_REGRESSOR_OVERRIDES                                                                             \
+    training::TrainingResult fitMatrix(const Eigen::MatrixXd &features, const Eigen::VectorXd &target,                 \
+                                       training::TrainingObserver *observer, training::TrainingControl *control)       \
+        override;                                                                                                      \
+    Eigen::VectorXd predictMatrix(const Eigen::MatrixXd &features) const override;                                     \
+    void writeFitted(io::JsonWriter &json, const std::string &directory) const override;                               \
+    void readFitted(const io::Json &fitted, const std::string &directory) override
+
 namespace gpumem::models {
 
 // The shared part of the models that learn from a flat feature matrix (trees,

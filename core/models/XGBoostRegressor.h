@@ -24,12 +24,7 @@ class XGBoostRegressor : public TabularRegressor
     std::string name() const override { return "xgboost"; }
 
   protected:
-    training::TrainingResult fitMatrix(const Eigen::MatrixXd &features, const Eigen::VectorXd &target,
-                                       training::TrainingObserver *observer,
-                                       training::TrainingControl *control) override;
-    Eigen::VectorXd predictMatrix(const Eigen::MatrixXd &features) const override;
-    void writeFitted(io::JsonWriter &json, const std::string &directory) const override;
-    void readFitted(const io::Json &fitted, const std::string &directory) override;
+    GPUMEM_TABULAR_REGRESSOR_OVERRIDES;
 
   private:
     // The library's booster handle, freed with the model.
