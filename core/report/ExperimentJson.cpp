@@ -6,6 +6,7 @@
 #include "models/RegressorRegistry.h"
 #include "report/BoundJson.h"
 #include "report/MetricsJson.h"
+#include "training/StopReasonText.h"
 
 #include <cmath>
 #include <limits>
@@ -38,15 +39,6 @@ Eigen::VectorXd readRows(const io::Json &array)
 std::vector<std::string> stringsOf(const io::Json *array)
 {
     return array ? io::toStrings(*array) : std::vector<std::string>{};
-}
-
-training::StopReason stopReasonNamed(const std::string &name)
-{
-    for (const auto reason : {training::StopReason::Completed, training::StopReason::EarlyStopped,
-                              training::StopReason::Cancelled, training::StopReason::NotFinite})
-        if (training::stopReasonName(reason) == name)
-            return reason;
-    throw io::InputError("unknown stop reason " + io::quoteForMessage(name));
 }
 
 void writeModel(io::JsonWriter &json, const evaluation::ModelResult &model,
@@ -117,7 +109,7 @@ evaluation::ModelResult readModel(const io::Json &item, const std::string &sourc
         if (predictSeconds && index < io::toArray(*predictSeconds).size())
             fold.predictSeconds = io::toNumber(io::toArray(*predictSeconds)[index]);
         if (index < stopReasons.size())
-            fold.stopReason = stopReasonNamed(stopReasons[index]);
+            fold.stopReason = training::parseStopReason(stopReasons[index]);
         model.folds.push_back(std::move(fold));
     }
     model.warnings = stringsOf(io::findMember(item, "warnings"));

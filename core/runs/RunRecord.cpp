@@ -2,6 +2,7 @@
 #include "runs/RunRecord.h"
 
 #include "io/InputError.h"
+#include "training/StopReasonText.h"
 
 #include <cmath>
 #include <limits>
@@ -199,16 +200,6 @@ std::string hyperparameterValueText(const models::HyperparameterValue &value)
     return stream.str();
 }
 
-training::StopReason parseStopReason(const std::string &name)
-{
-    for (auto reason : {training::StopReason::Completed, training::StopReason::EarlyStopped,
-                        training::StopReason::Cancelled, training::StopReason::NotFinite})
-        if (training::stopReasonName(reason) == name)
-            return reason;
-    throw io::InputError("run record: unknown stop reason " + io::quoteForMessage(name) +
-                         " (known: completed, early_stopped, cancelled, not_finite)");
-}
-
 void to_json(nlohmann::ordered_json &json, const RunRecord &record)
 {
     json = Json::object();
@@ -256,7 +247,7 @@ void from_json(const nlohmann::ordered_json &json, RunRecord &record)
         throw io::InputError("run record: 'seed' is not a whole number");
     read.seed = seed.get<std::uint64_t>();
     read.seconds = numberOf(member(json, "seconds"), "seconds");
-    read.stopReason = parseStopReason(textOf(json, "stop_reason"));
+    read.stopReason = training::parseStopReason(textOf(json, "stop_reason"));
     read.message = textOf(json, "message");
     read.bestEpoch = epochOf(member(json, "best_epoch"), "best_epoch");
     read.trainRows = countOf(json, "train_rows");
