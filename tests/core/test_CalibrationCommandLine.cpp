@@ -191,7 +191,7 @@ class TestCalibrationCommandLine : public QObject
         const Run predict = runGpumem({"predict", folder, mJobs, "--out", predictions});
         QVERIFY2(predict.exitCode == 0, predict.err.c_str());
         const QByteArray served = readAll(predictions);
-        QVERIFY(served.startsWith("prediction,upper_bound,actual,error\n"));
+        QVERIFY(served.startsWith("prediction,upper_bound,actual,error,extrapolated\n"));
         QCOMPARE(column(served, "upper_bound"), column(readAll(trainPredictions), "upper_bound"));
 
         // Another level from the stored scores, without retraining: never above the stored one.
@@ -356,7 +356,7 @@ class TestCalibrationCommandLine : public QObject
         QCOMPARE(runGpumem({"train", mJobs, "--target", "memory", "--model", "ridge", "--out", model}).exitCode, 0);
         const Run plain = runGpumem({"predict", model, mJobs});
         QCOMPARE(plain.exitCode, 0);
-        QVERIFY(plain.out.rfind("prediction,actual,error\n", 0) == 0);
+        QVERIFY(plain.out.rfind("prediction,actual,error,extrapolated\n", 0) == 0);
         const Run predict = runGpumem({"predict", model, mJobs, "--coverage", "0.9"});
         QCOMPARE(predict.exitCode, 1);
         QVERIFY2(isOneLine(predict.err), predict.err.c_str());

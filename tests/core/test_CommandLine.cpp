@@ -242,7 +242,7 @@ class TestCommandLine : public QObject
         QFile file(QString::fromStdString(predictions));
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QList<QByteArray> rows = file.readAll().split('\n');
-        QCOMPARE(rows.first(), QByteArray("prediction,actual,error"));
+        QCOMPARE(rows.first(), QByteArray("prediction,actual,error,extrapolated"));
         QCOMPARE(rows.size(), 1 + 48 + 1); // header, one row per input row, final newline
         QCOMPARE(rows[1].split(',')[1], QByteArray("1000"));
 

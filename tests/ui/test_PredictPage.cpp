@@ -9,6 +9,7 @@
 #include "ui/WorkbenchState.h"
 
 #include <QFile>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -60,6 +61,14 @@ class TestPredictPage : public QObject
         QVERIFY(std::isfinite(page.currentPrediction()));
         QVERIFY(page.currentPrediction() != before);
         QVERIFY(page.predictionText().contains(QStringLiteral("MiB")));
+        auto *warning = page.findChild<QLabel *>(QStringLiteral("extrapolationWarning"));
+        QVERIFY(warning);
+        QVERIFY(warning->isHidden()); // 256 is the largest batch of the training file
+        // A batch beyond the training data still gets a number, and a warning that says why to doubt it.
+        QVERIFY(page.setInput(QStringLiteral("batch"), QStringLiteral("4096")));
+        QVERIFY(std::isfinite(page.currentPrediction()));
+        QVERIFY(!warning->isHidden());
+        QVERIFY2(warning->text().contains(QStringLiteral("batch 4096 > 256")), qPrintable(warning->text()));
 
         // A malformed layer list shows core's message instead of a number.
         QVERIFY(page.setInput(QStringLiteral("layers"), QStringLiteral("[('linear', 10")));
@@ -83,7 +92,9 @@ class TestPredictPage : public QObject
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QStringList lines = QString::fromUtf8(file.readAll()).trimmed().split(QLatin1Char('\n'));
         QCOMPARE(lines.size(), 81);
-        QCOMPARE(lines.front(), QStringLiteral("prediction,actual,error"));
+        // The model keeps its training ranges, so the file names jobs outside them (none here: these trained it).
+        QCOMPARE(lines.front(), QStringLiteral("prediction,actual,error,extrapolated"));
+        QVERIFY(lines.at(1).endsWith(QLatin1Char(',')));
         // A file without the model's columns is refused before any save dialog, naming the column.
         QVERIFY(page.checkInput(gpumem::tests::testDataPath("jobs_training.csv")).isEmpty());
         const QString lacking = directory.filePath(QStringLiteral("lacking.csv"));
@@ -149,7 +160,7 @@ class TestPredictPage : public QObject
         QFile file(output);
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QStringList lines = QString::fromUtf8(file.readAll()).trimmed().split(QLatin1Char('\n'));
-        QCOMPARE(lines.front(), QStringLiteral("prediction,upper_bound,actual,error"));
+        QCOMPARE(lines.front(), QStringLiteral("prediction,upper_bound,actual,error,extrapolated"));
         const QStringList first = lines.at(1).split(QLatin1Char(','));
         QVERIFY(std::abs(first.at(1).toDouble() - (first.at(0).toDouble() + fit.calibration->margin(0.6))) < 1e-6);
     }
