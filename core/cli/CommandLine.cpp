@@ -4,6 +4,7 @@
 #include "cli/CompareCommand.h"
 #include "cli/DescribeModelCommand.h"
 #include "cli/ErrorMessage.h"
+#include "cli/EstimateCommand.h"
 #include "cli/InspectCommand.h"
 #include "cli/PredictCommand.h"
 #include "cli/ProbeCommand.h"
@@ -35,6 +36,7 @@ const Command commands[] = {
     {"predict", "predict peak memory for every job of a CSV file with a saved model", runPredict},
     {"compare", "fit several models on identical splits and compare them, with reports", runCompare},
     {"describe-model", "show the network's blocks, tensor shapes and parameter counts", runDescribeModel},
+    {"estimate", "estimate the GPU memory of training your own TorchScript model, on the CPU", runEstimate},
     {"probe", "measure the peak memory of random training jobs and write them as a dataset", runProbe},
 };
 

@@ -1,0 +1,46 @@
+#!/usr/bin/python3
+"""Writes the TorchScript models the estimate tests train, and their sizes.
+
+Run by tests/core/test_Estimate*.cpp at test time (nothing is committed):
+    /usr/bin/python3 tests/data/make_estimate_fixtures.py OUTPUT_FOLDER
+Writes mlp.pt (input 20 features, 10 classes), cnn.pt (input 3x16x16, with
+batch norm, 10 classes), weights.pt (a state dict saved with torch.save, which
+is not TorchScript) and sizes.json (parameter and buffer bytes of each model,
+counted as numel x element size).
+"""
+import json
+import os
+import sys
+
+import torch
+
+
+def sizes(model):
+    return {
+        "parameter_bytes": sum(p.numel() * p.element_size() for p in model.parameters()),
+        "buffer_bytes": sum(b.numel() * b.element_size() for b in model.buffers()),
+        "parameter_count": sum(p.numel() for p in model.parameters()),
+    }
+
+
+def main():
+    folder = sys.argv[1]
+    os.makedirs(folder, exist_ok=True)
+    torch.manual_seed(0)
+    mlp = torch.nn.Sequential(
+        torch.nn.Linear(20, 64), torch.nn.ReLU(), torch.nn.Linear(64, 32), torch.nn.ReLU(), torch.nn.Linear(32, 10))
+    cnn = torch.nn.Sequential(
+        torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.BatchNorm2d(8), torch.nn.ReLU(), torch.nn.MaxPool2d(2),
+        torch.nn.Conv2d(8, 16, 3, padding=1), torch.nn.ReLU(), torch.nn.AdaptiveAvgPool2d(1), torch.nn.Flatten(),
+        torch.nn.Linear(16, 10))
+    result = {}
+    for name, model, example in (("mlp", mlp, torch.randn(2, 20)), ("cnn", cnn, torch.randn(2, 3, 16, 16))):
+        torch.jit.trace(model.train(), example).save(os.path.join(folder, name + ".pt"))
+        result[name] = sizes(model)
+    torch.save(mlp.state_dict(), os.path.join(folder, "weights.pt"))
+    with open(os.path.join(folder, "sizes.json"), "w") as out:
+        json.dump(result, out)
+
+
+if __name__ == "__main__":
+    main()
