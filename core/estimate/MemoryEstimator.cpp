@@ -1,6 +1,7 @@
 #include "estimate/MemoryEstimator.h"
 
 #include "estimate/TraceExtrapolation.h"
+#include "io/InputError.h"
 
 #include <numeric>
 
@@ -52,27 +53,48 @@ EstimateResult MemoryEstimator::estimate(const ModelTracer &tracer, const GpuPro
     EstimateResult result;
     result.model = tracer.summary();
     result.profile = profile;
-    const TaggedTrace small = tracer.trace(request.smallBatch);
-    const TaggedTrace large = tracer.trace(request.largeBatch);
+    std::optional<AffineTrace> affine;
+    std::vector<TaggedTrace> traced; // every trace made, reused when a batch asked for is one of them
     std::string why;
-    const std::optional<AffineTrace> affine = AffineTrace::fit(small, large, why);
+    for (std::size_t pair = 0; pair < request.tracedPairs.size() && !affine; ++pair) {
+        const auto [smallBatch, largeBatch] = request.tracedPairs[pair];
+        const bool last = pair + 1 == request.tracedPairs.size();
+        std::optional<TaggedTrace> small;
+        try {
+            small = tracer.trace(smallBatch);
+        } catch (const io::InputError &) {
+            // Only the last pair's failure is the model's answer; batch 1 may be refused alone.
+            if (last)
+                throw;
+            continue;
+        }
+        TaggedTrace large = tracer.trace(largeBatch);
+        affine = AffineTrace::fit(*small, large, why);
+        if (!affine)
+            why = "batch " + std::to_string(smallBatch) + " and " + std::to_string(largeBatch) + ": " + why;
+        traced.push_back(std::move(*small));
+        traced.push_back(std::move(large));
+    }
     result.extrapolated = affine.has_value();
     if (!affine)
-        result.notes.push_back("the traces of batch " + std::to_string(request.smallBatch) + " and " +
-                               std::to_string(request.largeBatch) + " do not align (" + why +
+        result.notes.push_back("the small traces do not align (" + why +
                                "); each batch size was measured directly on the CPU");
 
+    const auto tracedAt = [&](std::int64_t batch) -> const TaggedTrace * {
+        for (const auto &trace : traced)
+            if (trace.batchSize == batch)
+                return &trace;
+        return nullptr;
+    };
     const auto traceAt = [&](std::int64_t batch) {
-        if (batch == small.batchSize)
-            return small;
-        if (batch == large.batchSize)
-            return large;
+        if (const TaggedTrace *trace = tracedAt(batch))
+            return *trace;
         return affine ? affine->at(batch) : tracer.trace(batch);
     };
     for (const std::int64_t batch : request.batchSizes) {
         const bool keepTimeline = request.timelineBatch && *request.timelineBatch == batch && result.timeline.empty();
         BatchEstimate estimate = estimateOf(traceAt(batch), profile, keepTimeline ? &result.timeline : nullptr);
-        estimate.measuredDirectly = !affine || batch == small.batchSize || batch == large.batchSize;
+        estimate.measuredDirectly = !affine || tracedAt(batch) != nullptr;
         result.estimates.push_back(estimate);
     }
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gpumem::estimate {
@@ -35,8 +36,10 @@ struct EstimateRequest
     std::vector<std::int64_t> batchSizes;
     bool maxBatch = false;                     // search the largest batch that fits the profile
     std::optional<std::int64_t> timelineBatch; // keep the replay's timeline of this batch
-    std::int64_t smallBatch = 2;               // the two batches traced to extrapolate from
-    std::int64_t largeBatch = 4;
+    // The pairs of small batches traced to extrapolate from, tried in order:
+    // batch 1 costs least, and a model that refuses it (batch norm on [1, C])
+    // or allocates differently at it gets the next pair.
+    std::vector<std::pair<std::int64_t, std::int64_t>> tracedPairs = {{1, 2}, {2, 4}};
 };
 
 // The estimates, the largest batch that fits, and what the user should know.

@@ -1,5 +1,7 @@
 #include "estimate/ModelTracer.h"
 
+#include "estimate/ForeachOptimizer.h"
+
 #include "io/InputError.h"
 #include "probe/TrackingAllocator.h"
 
@@ -95,19 +97,6 @@ torch::Tensor firstTensor(const c10::IValue &value)
             if (entry.value().isTensor())
                 return entry.value().toTensor();
     throw io::InputError("the model's output holds no tensor to compute a loss from");
-}
-
-std::unique_ptr<torch::optim::Optimizer> makeOptimizer(const std::string &name, std::vector<torch::Tensor> parameters)
-{
-    if (name == "sgd")
-        return std::make_unique<torch::optim::SGD>(std::move(parameters), torch::optim::SGDOptions(0.01));
-    if (name == "sgd_momentum")
-        return std::make_unique<torch::optim::SGD>(std::move(parameters), torch::optim::SGDOptions(0.01).momentum(0.9));
-    if (name == "adam")
-        return std::make_unique<torch::optim::Adam>(std::move(parameters), torch::optim::AdamOptions(1e-3));
-    if (name == "adamw")
-        return std::make_unique<torch::optim::AdamW>(std::move(parameters), torch::optim::AdamWOptions(1e-3));
-    throw io::InputError("--optimizer takes sgd, sgd_momentum, adam or adamw, not " + io::quoteForMessage(name));
 }
 
 // Where each phase of the traced steps begins, as indices into the raw trace.
@@ -224,7 +213,7 @@ TaggedTrace ModelTracer::trace(std::int64_t batchSize) const
             else
                 inputs.emplace_back(torch::randn(shape, torch::TensorOptions().dtype(dtype))); // [batch, …]
         }
-        auto optimizer = makeOptimizer(configuration.optimizer, mModel->parameters);
+        ForeachOptimizer optimizer(configuration.optimizer, mModel->parameters);
         torch::Tensor output;
         torch::Tensor loss;
         for (int step = 0; step < configuration.steps; ++step) {
@@ -259,7 +248,7 @@ TaggedTrace ModelTracer::trace(std::int64_t batchSize) const
             marks.push_back({allocator.trace().size(), Phase::Backward});
             loss.backward();
             marks.push_back({allocator.trace().size(), Phase::Optimizer});
-            optimizer->step();
+            optimizer.step();
         }
         raw = allocator.trace();
     } catch (const io::InputError &) {
