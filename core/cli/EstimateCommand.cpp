@@ -119,6 +119,7 @@ void printJson(std::ostream &out, const estimate::EstimateConfiguration &configu
         {"dtype", configuration.dtype},
         {"gpu", {{"name", result.profile.name}, {"capacity_mib", result.profile.capacityMib}}},
         {"extrapolated", result.extrapolated},
+        {"traced_batches", result.tracedBatches},
         {"estimates", std::move(estimates)},
     };
     if (maxBatchAsked)
@@ -136,10 +137,11 @@ void printText(std::ostream &out, const estimate::EstimateConfiguration &configu
         << configuration.dtype << ", loss " << configuration.loss << '\n';
     out << "GPU: " << result.profile.name << " (" << mib(result.profile.capacityMib) << " MiB; context "
         << mib(result.profile.contextMib) << " MiB, workspace " << mib(result.profile.workspaceMib) << " MiB)\n";
-    out << (result.extrapolated ? "Method: traced on the CPU, extrapolated in the batch, replayed through the CUDA "
-                                  "caching-allocator model\n"
-                                : "Method: traced on the CPU at each batch size, replayed through the CUDA "
-                                  "caching-allocator model\n")
+    std::string traced;
+    for (const std::int64_t batch : result.tracedBatches)
+        traced += (traced.empty() ? "" : ", ") + std::to_string(batch);
+    out << "Method: traced on the CPU at batch " << traced << (result.extrapolated ? ", extrapolated in the batch" : "")
+        << ", replayed through the CUDA caching-allocator model\n"
         << '\n';
     using Alignment = TextTable::Alignment;
     TextTable table({"batch", "allocated", "reserved", "device total", "fits", "parameters", "gradients", "optimizer",

@@ -76,6 +76,8 @@ EstimateResult MemoryEstimator::estimate(const ModelTracer &tracer, const GpuPro
         traced.push_back(std::move(large));
     }
     result.extrapolated = affine.has_value();
+    for (const auto &trace : traced)
+        result.tracedBatches.push_back(trace.batchSize);
     if (!affine)
         result.notes.push_back("the small traces do not align (" + why +
                                "); each batch size was measured directly on the CPU");
@@ -89,7 +91,10 @@ EstimateResult MemoryEstimator::estimate(const ModelTracer &tracer, const GpuPro
     const auto traceAt = [&](std::int64_t batch) {
         if (const TaggedTrace *trace = tracedAt(batch))
             return *trace;
-        return affine ? affine->at(batch) : tracer.trace(batch);
+        if (affine)
+            return affine->at(batch);
+        result.tracedBatches.push_back(batch);
+        return tracer.trace(batch);
     };
     for (const std::int64_t batch : request.batchSizes) {
         const bool keepTimeline = request.timelineBatch && *request.timelineBatch == batch && result.timeline.empty();

@@ -49,7 +49,8 @@ struct EstimateResult
     GpuProfile profile;
     std::vector<BatchEstimate> estimates;
     std::optional<std::int64_t> maxBatch;
-    bool extrapolated = false; // the small traces aligned
+    bool extrapolated = false;               // the small traces aligned
+    std::vector<std::int64_t> tracedBatches; // the batch sizes run on the CPU, in order
     std::vector<std::string> notes;
     std::vector<TimelinePoint> timeline;
 };

@@ -83,6 +83,11 @@ class TestEstimateCommandLine : public QObject
         }
         QVERIFY(document.value("max_batch").toInt() > 32);
         QVERIFY(document.value("extrapolated").toBool());
+        // The cost does not grow with the batch: only small batches ran on the CPU.
+        const QJsonArray traced = document.value("traced_batches").toArray();
+        QVERIFY(!traced.isEmpty());
+        for (const auto &batch : traced)
+            QVERIFY(batch.toInt() <= 4);
     }
 
     void textTableAndTimeline()
