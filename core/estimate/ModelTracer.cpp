@@ -56,14 +56,21 @@ std::string loadErrorMessage(const std::string &what)
     return "cannot be loaded as TorchScript: " + line + "; " + kExportHint;
 }
 
-// Restores LibTorch's allocator and thread count however the trace ends.
+// Restores LibTorch's allocator, thread count and graph-executor setting
+// however the trace ends.
 class TracingScope
 {
   public:
     explicit TracingScope(probe::TrackingAllocator &allocator)
         : mAllocator(allocator)
         , mThreads(torch::get_num_threads())
+        , mOptimize(torch::jit::getGraphExecutorOptimize())
     {
+        // The graph executor's optimisations (profiling runs, then fused and
+        // differentiable graphs) would make the first steps allocate differently
+        // from the later ones and from eager PyTorch; the plain interpreter runs
+        // the ops one by one, as the Python training loop does.
+        torch::jit::setGraphExecutorOptimize(false);
         torch::set_num_threads(1);
         mAllocator.install();
     }
@@ -71,6 +78,7 @@ class TracingScope
     {
         mAllocator.uninstall();
         torch::set_num_threads(mThreads);
+        torch::jit::setGraphExecutorOptimize(mOptimize);
     }
     TracingScope(const TracingScope &) = delete;
     TracingScope &operator=(const TracingScope &) = delete;
@@ -78,6 +86,7 @@ class TracingScope
   private:
     probe::TrackingAllocator &mAllocator;
     int mThreads;
+    bool mOptimize;
 };
 
 torch::Tensor firstTensor(const c10::IValue &value)
@@ -181,11 +190,6 @@ TaggedTrace ModelTracer::trace(std::int64_t batchSize) const
         throw io::InputError("missing --input-shape (one sample's shape, e.g. 3,224,224)");
     const torch::ScalarType dtype = scalarTypeOf(configuration.dtype);
 
-    // The graph executor's optimisations (profiling runs, then fused and
-    // differentiable graphs) would make the first steps allocate differently
-    // from the later ones and from eager PyTorch; the plain interpreter runs
-    // the ops one by one, as the Python training loop does.
-    torch::jit::setGraphExecutorOptimize(false);
     torch::AutoGradMode gradients(true);
     torch::manual_seed(0);
 

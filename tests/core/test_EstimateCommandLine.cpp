@@ -110,6 +110,26 @@ class TestEstimateCommandLine : public QObject
             QVERIFY2(all.contains(phase), phase);
     }
 
+    void tokenInputsTrainALanguageModel()
+    {
+        requireFixtures();
+        const auto run = runGpumem({"estimate", mFixtures->path("tokens.pt"), "--input-shape", "12", "--input-kind",
+                                    "tokens", "--vocabulary", "50", "--batch-size", "64", "--json"});
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject document = QJsonDocument::fromJson(QByteArray::fromStdString(run.out)).object();
+        const QJsonObject breakdown =
+            document.value("estimates").toArray().at(0).toObject().value("breakdown").toObject();
+        // 50 × 16 + 16 × 50 + 50 float32 parameters, Adam's two moments of each.
+        const double parameterMib = (50 * 16 + 16 * 50 + 50) * 4.0 / (1024.0 * 1024.0);
+        QVERIFY(breakdown.value("parameters_mib").toDouble() >= parameterMib - 0.001);
+        QVERIFY(breakdown.value("optimizer_state_mib").toDouble() <= 2.0 * parameterMib + 0.01);
+        // Token ids beyond the embedding's rows fail inside the model: one line.
+        const auto beyond = runGpumem({"estimate", mFixtures->path("tokens.pt"), "--input-shape", "12", "--input-kind",
+                                       "tokens", "--vocabulary", "500"});
+        QCOMPARE(beyond.exitCode, 1);
+        QCOMPARE(lineCount(beyond.err), 1);
+    }
+
     void rejectedShapeIsOneLineExitOne()
     {
         requireFixtures();

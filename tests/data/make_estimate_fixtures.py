@@ -5,7 +5,7 @@ Run by tests/core/test_Estimate*.cpp at test time (nothing is committed):
     /usr/bin/python3 tests/data/make_estimate_fixtures.py OUTPUT_FOLDER
 Writes mlp.pt (input 20 features, 10 classes), cnn.pt (input 3x16x16, with
 batch norm, 10 classes), pairs_only.pt (20 features, scripted, refuses a
-batch of 1), weights.pt (a state dict saved with torch.save, which
+batch of 1), tokens.pt (token ids below 50 in, logits per token out), weights.pt (a state dict saved with torch.save, which
 is not TorchScript) and sizes.json (parameter and buffer bytes of each model,
 counted as numel x element size).
 """
@@ -48,6 +48,9 @@ def main():
         torch.nn.Conv2d(8, 16, 3, padding=1), torch.nn.ReLU(), torch.nn.AdaptiveAvgPool2d(1), torch.nn.Flatten(),
         torch.nn.Linear(16, 10))
     pairs_only = torch.jit.script(PairsOnly())
+    # Token ids in, [batch, tokens, vocabulary] logits out.
+    language = torch.nn.Sequential(torch.nn.Embedding(50, 16), torch.nn.Linear(16, 50))
+    torch.jit.trace(language.train(), torch.randint(0, 50, (2, 12))).save(os.path.join(folder, "tokens.pt"))
     result = {}
     for name, model, example in (("mlp", mlp, torch.randn(2, 20)), ("cnn", cnn, torch.randn(2, 3, 16, 16))):
         torch.jit.trace(model.train(), example).save(os.path.join(folder, name + ".pt"))
