@@ -12,6 +12,7 @@
 #include <fstream>
 #include <mutex>
 #include <new>
+#include <regex>
 #include <sstream>
 #include <unordered_map>
 #include <unordered_set>
@@ -45,11 +46,17 @@ std::string loadErrorMessage(const std::string &what)
 {
     const std::string line = essentialErrorLine(what);
     // LibTorch names the versions when the file is newer than it reads.
-    if (what.find("maximum supported version") != std::string::npos ||
-        what.find("version_ <= kMaxSupportedFileFormatVersion") != std::string::npos)
-        return "was saved by a newer PyTorch than this build's LibTorch " + std::string(TORCH_VERSION) + " reads (" +
-               line + "); export it again with PyTorch " + std::string(TORCH_VERSION) +
+    if (what.find("maximum supported version") != std::string::npos) {
+        // LibTorch names both file format versions: "with version 11, but the maximum
+        // supported version for reading is 10".
+        std::smatch versions;
+        const bool named = std::regex_search(what, versions, std::regex(R"(with version (\d+).*reading is (\d+))"));
+        return "was saved by a newer PyTorch than this build's LibTorch " + std::string(TORCH_VERSION) + " reads" +
+               (named ? " (file format version " + versions[1].str() + "; it reads up to " + versions[2].str() + ")"
+                      : std::string()) +
+               "; export it again with PyTorch " + std::string(TORCH_VERSION) +
                " or older: torch.jit.trace(model.train(), example).save(\"m.pt\")";
+    }
     if (what.find("zip archive") != std::string::npos || what.find("constants.pkl") != std::string::npos ||
         what.find("file not found") != std::string::npos)
         return "is not a TorchScript file (" + line + "); " + kExportHint;

@@ -8,6 +8,7 @@
 #include "io/InputError.h"
 #include "probe/CachingAllocatorSimulator.h"
 
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -270,6 +271,30 @@ class TestEstimate : public QObject
             QVERIFY2(message.find('\n') == std::string::npos, message.c_str());
             QVERIFY2(message.rfind(path, 0) == 0, message.c_str());
         }
+    }
+
+    void newerFileFormatNamesBothVersions()
+    {
+        requireFixtures();
+        // The same model with its archive's version record raised past what LibTorch reads.
+        QTemporaryDir folder;
+        const QString newer = folder.filePath("newer.pt");
+        QProcess python;
+        python.start("/usr/bin/python3",
+                     {"-c",
+                      "import sys, zipfile\n"
+                      "source = zipfile.ZipFile(sys.argv[1])\n"
+                      "with zipfile.ZipFile(sys.argv[2], 'w') as target:\n"
+                      "    for item in source.infolist():\n"
+                      "        data = source.read(item.filename)\n"
+                      "        target.writestr(item, b'99\\n' if item.filename.endswith('/version') else data)\n",
+                      QString::fromStdString(mFixtures->path("mlp.pt")), newer});
+        QVERIFY(python.waitForFinished(60000) && python.exitCode() == 0);
+        const std::string message =
+            errorOf([&] { estimate::ModelTracer tracer(configurationFor(newer.toStdString(), {20})); });
+        QVERIFY2(message.find("newer PyTorch") != std::string::npos, message.c_str());
+        QVERIFY2(message.find("file format version 99") != std::string::npos, message.c_str());
+        QVERIFY2(message.find('\n') == std::string::npos, message.c_str());
     }
 
     void affineFitExtrapolatesAndRefusesMisalignedTraces()
