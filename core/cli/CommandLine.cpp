@@ -5,6 +5,7 @@
 #include "cli/CompareCommand.h"
 #include "cli/DescribeModelCommand.h"
 #include "cli/ErrorMessage.h"
+#include "cli/EstimateCommand.h"
 #include "cli/InspectCommand.h"
 #include "cli/PredictCommand.h"
 #include "cli/ProbeCommand.h"
@@ -38,6 +39,7 @@ const Command commands[] = {
     {"sweep", "train one run per combination of hyperparameter values; shards and merges for clusters", runSweep},
     {"compare", "fit several models on identical splits and compare them, with reports", runCompare},
     {"describe-model", "show the network's blocks, tensor shapes and parameter counts", runDescribeModel},
+    {"estimate", "estimate the GPU memory of training your own TorchScript model, on the CPU", runEstimate},
     {"probe", "measure the peak memory of random training jobs and write them as a dataset", runProbe},
 };
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Installs a build to a temporary prefix and checks that the installed programs
-# find what they need there (presets, built-in datasets), and that the desktop
+# find what they need there (presets, GPU profiles, built-in datasets), and that the desktop
 # entry and AppStream metadata validate where the validators are installed.
 #   check-install.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
@@ -17,6 +17,12 @@ cmake --install "$build" --prefix "$prefix" >/dev/null
 cp "$prefix/share/gpumem-workbench/presets/fast.json" "$prefix/share/gpumem-workbench/presets/installed-only.json"
 "$prefix/bin/gpumem" describe-model --preset installed-only --json >/dev/null
 [[ -f "$prefix/share/gpumem-workbench/datasets/README.md" ]]
+# GPU profiles are found the same way: estimate's help lists a profile only the install has.
+for profile in "$source"/resources/gpus/*.json; do
+  [[ -f "$prefix/share/gpumem-workbench/gpus/$(basename "$profile")" ]]
+done
+cp "$prefix/share/gpumem-workbench/gpus/t4.json" "$prefix/share/gpumem-workbench/gpus/installed-only-gpu.json"
+"$prefix/bin/gpumem" estimate --help | grep -q installed-only-gpu
 grep -q "^License: GPL-3.0-or-later" "$prefix/share/doc/gpumem-workbench/copyright"
 for csv in "$source"/datasets/*.csv; do
   [[ -e $csv ]] || continue

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli/EstimateCommand.h"
+
+#include "cli/CommandParser.h"
+#include "cli/TextTable.h"
+#include "estimate/GpuProfile.h"
+#include "estimate/MemoryEstimator.h"
+#include "estimate/ModelTracer.h"
+#include "estimate/TimelineFile.h"
+#include "io/InputError.h"
+#include "io/OutputPlan.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+
+namespace gpumem::cli {
+
+namespace {
+
+constexpr double kMib = 1024.0 * 1024.0;
+constexpr std::uint64_t kLargestBatch = std::uint64_t{1} << 24;
+
+const char *const kDescription =
+    "Estimates the GPU memory of training your own PyTorch model, without a GPU. MODEL.pt is a\n"
+    "TorchScript file (torch.jit.trace(model.train(), example).save(\"m.pt\") or torch.jit.script).\n"
+    "A TorchScript file is a program: estimate runs the model's code, as torch.load would, so\n"
+    "only estimate files you trust.\n"
+    "\n"
+    "Method: real training steps (forward, loss, backward, optimizer step) run on the CPU with every\n"
+    "allocation recorded and tagged by phase and category. Two small batches are traced; when their\n"
+    "allocations align, each size is extrapolated affinely in the batch and the trace is replayed at\n"
+    "the batch asked for through a model of PyTorch's CUDA caching allocator (peak allocated and\n"
+    "reserved), so the cost does not grow with the batch. Otherwise each batch is traced directly,\n"
+    "and the output says so. The GPU profile adds the CUDA context and library workspaces.\n"
+    "\n"
+    "Output per batch size (MiB): peak allocated, peak reserved, workspace, context, device total\n"
+    "(what nvidia-smi would show), whether it fits, and the breakdown at the peak: parameters,\n"
+    "gradients, optimizer state, activations and temporaries, allocator overhead (reserved less\n"
+    "requested). See docs/estimate.md for what the CPU replay accounts for and what it does not.";
+
+std::string listText(const std::vector<std::string> &names)
+{
+    std::string text;
+    for (const auto &name : names)
+        text += (text.empty() ? "" : ", ") + name;
+    return text;
+}
+
+CLI::Validator oneOf(const std::string &option, const std::vector<std::string> &names)
+{
+    return textCheckedBy([option, names](const std::string &text) {
+        if (std::find(names.begin(), names.end(), text) == names.end())
+            throw io::InputError(option + " takes " + listText(names) + ", not " + io::quoteForMessage(text));
+    });
+}
+
+std::string mib(std::uint64_t bytes)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f", static_cast<double>(bytes) / kMib);
+    return text;
+}
+
+std::string mib(double value)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f", value);
+    return text;
+}
+
+double rounded(double value)
+{
+    return static_cast<double>(static_cast<long long>(value * 1000.0 + 0.5)) / 1000.0;
+}
+
+double mibValue(std::uint64_t bytes)
+{
+    return rounded(static_cast<double>(bytes) / kMib);
+}
+
+std::uint64_t categoryBytes(const estimate::BatchEstimate &estimate, estimate::Category category)
+{
+    return estimate.bytesAtPeak[static_cast<std::size_t>(category)];
+}
+
+bool fits(const estimate::BatchEstimate &estimate, const estimate::GpuProfile &profile)
+{
+    return estimate.deviceTotalMib() <= profile.capacityMib;
+}
+
+void printJson(std::ostream &out, const estimate::EstimateConfiguration &configuration,
+               const estimate::EstimateResult &result, bool maxBatchAsked)
+{
+    using estimate::Category;
+    nlohmann::ordered_json estimates = nlohmann::ordered_json::array();
+    for (const auto &estimate : result.estimates) {
+        estimates.push_back({{"batch_size", estimate.batchSize},
+                             {"peak_allocated_mib", mibValue(estimate.peakAllocatedBytes)},
+                             {"peak_reserved_mib", mibValue(estimate.peakReservedBytes)},
+                             {"workspace_mib", estimate.workspaceMib},
+                             {"context_mib", estimate.contextMib},
+                             {"device_total_mib", rounded(estimate.deviceTotalMib())},
+                             {"fits", fits(estimate, result.profile)},
+                             {"measured_directly", estimate.measuredDirectly},
+                             {"breakdown",
+                              {{"parameters_mib", mibValue(categoryBytes(estimate, Category::Parameters))},
+                               {"gradients_mib", mibValue(categoryBytes(estimate, Category::Gradients))},
+                               {"optimizer_state_mib", mibValue(categoryBytes(estimate, Category::OptimizerState))},
+                               {"activations_mib", mibValue(categoryBytes(estimate, Category::Activations))},
+                               {"allocator_overhead_mib", mibValue(estimate.allocatorOverheadBytes())}}}});
+    }
+    nlohmann::ordered_json document = {
+        {"model", configuration.modelPath},
+        {"parameter_count", result.model.parameterCount},
+        {"parameter_mib", mibValue(result.model.parameterBytes)},
+        {"optimizer", configuration.optimizer},
+        {"dtype", configuration.dtype},
+        {"gpu", {{"name", result.profile.name}, {"capacity_mib", result.profile.capacityMib}}},
+        {"extrapolated", result.extrapolated},
+        {"traced_batches", result.tracedBatches},
+        {"estimates", std::move(estimates)},
+    };
+    if (maxBatchAsked)
+        document["max_batch"] = result.maxBatch ? nlohmann::ordered_json(*result.maxBatch) : nlohmann::ordered_json();
+    document["notes"] = result.notes;
+    out << document.dump(2) << '\n';
+}
+
+void printText(std::ostream &out, const estimate::EstimateConfiguration &configuration,
+               const estimate::EstimateResult &result, bool maxBatchAsked)
+{
+    using estimate::Category;
+    out << "Model: " << configuration.modelPath << " (" << result.model.parameterCount << " parameters, "
+        << mib(result.model.parameterBytes) << " MiB), optimizer " << configuration.optimizer << ", "
+        << configuration.dtype << ", loss " << configuration.loss << '\n';
+    out << "GPU: " << result.profile.name << " (" << mib(result.profile.capacityMib) << " MiB; context "
+        << mib(result.profile.contextMib) << " MiB, workspace " << mib(result.profile.workspaceMib) << " MiB)\n";
+    std::string traced;
+    for (const std::int64_t batch : result.tracedBatches)
+        traced += (traced.empty() ? "" : ", ") + std::to_string(batch);
+    out << "Method: traced on the CPU at batch " << traced << (result.extrapolated ? ", extrapolated in the batch" : "")
+        << ", replayed through the CUDA caching-allocator model\n"
+        << '\n';
+    using Alignment = TextTable::Alignment;
+    TextTable table({"batch", "allocated", "reserved", "device total", "fits", "parameters", "gradients", "optimizer",
+                     "activations", "overhead"},
+                    {Alignment::Right, Alignment::Right, Alignment::Right, Alignment::Right, Alignment::Left,
+                     Alignment::Right, Alignment::Right, Alignment::Right, Alignment::Right, Alignment::Right});
+    for (const auto &estimate : result.estimates)
+        table.addRow({std::to_string(estimate.batchSize), mib(estimate.peakAllocatedBytes),
+                      mib(estimate.peakReservedBytes), mib(estimate.deviceTotalMib()),
+                      fits(estimate, result.profile) ? "yes" : "no", mib(categoryBytes(estimate, Category::Parameters)),
+                      mib(categoryBytes(estimate, Category::Gradients)),
+                      mib(categoryBytes(estimate, Category::OptimizerState)),
+                      mib(categoryBytes(estimate, Category::Activations)), mib(estimate.allocatorOverheadBytes())});
+    table.print(out);
+    out << "(MiB; the breakdown is at the allocated peak, overhead is reserved less requested)\n";
+    if (maxBatchAsked && result.maxBatch)
+        out << "Largest batch that fits " << result.profile.name << ": " << *result.maxBatch << '\n';
+    for (const auto &note : result.notes)
+        out << "Note: " << note << '\n';
+}
+
+} // namespace
+
+int runEstimate(const std::vector<std::string> &arguments, std::ostream &out, std::ostream & /*err*/)
+{
+    CommandParser parser("gpumem estimate",
+                         "gpumem estimate MODEL.pt --input-shape C,H,W [--input-shape …] --batch-size N[,N…] "
+                         "[--max-batch] [--gpu NAME|FILE] [options]",
+                         kDescription);
+    CLI::App &app = parser.app();
+    estimate::EstimateConfiguration configuration;
+    std::vector<std::string> shapes;
+    std::vector<std::string> batchTexts;
+    std::string inputKind = "float";
+    std::optional<std::uint64_t> vocabulary;
+    std::optional<std::uint64_t> classes;
+    std::uint64_t steps = 2;
+    std::string gpu = "a100-80";
+    std::optional<double> contextMib;
+    std::optional<std::string> timelinePath;
+    bool maxBatch = false;
+    bool json = false;
+    app.add_option("model", configuration.modelPath, "the TorchScript file (runs its code, like torch.load)")
+        ->type_name("MODEL.pt");
+    app.add_option("--input-shape", shapes, "one sample's shape, batch prepended; repeat for several inputs")
+        ->type_name("C,H,W")
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    app.add_option("--input-kind", inputKind, "float (default) or tokens (ids in [0, --vocabulary))")
+        ->type_name("K")
+        ->check(oneOf("--input-kind", {"float", "tokens"}));
+    app.add_option("--vocabulary", vocabulary, "tokens: the number of token ids")
+        ->type_name("N")
+        ->transform(wholeNumber(1, std::uint64_t{1} << 31));
+    addListOption(app, "--batch-size", batchTexts, "N[,N…]", "batch sizes to estimate (default 32)");
+    app.add_flag("--max-batch", maxBatch, "also search the largest batch that fits the GPU (no extra CPU runs)");
+    app.add_option("--optimizer", configuration.optimizer, "sgd, sgd_momentum, adam (default) or adamw")
+        ->type_name("O")
+        ->check(oneOf("--optimizer", estimate::optimizerNames()));
+    app.add_option("--dtype", configuration.dtype, "float32 (default), float64, bfloat16 or float16")
+        ->type_name("T")
+        ->check(oneOf("--dtype", estimate::dtypeNames()));
+    app.add_option("--loss", configuration.loss, "cross_entropy (default), mse or sum")
+        ->type_name("L")
+        ->check(oneOf("--loss", estimate::lossNames()));
+    app.add_option("--classes", classes, "cross_entropy: target classes (default: the output's last dimension)")
+        ->type_name("K")
+        ->transform(wholeNumber(1, std::uint64_t{1} << 31));
+    app.add_option("--steps", steps, "training steps traced (default 2, so the optimizer state exists)")
+        ->transform(wholeNumber(1))
+        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{10}))
+        ->type_name("N");
+    app.add_option("--gpu", gpu, "a GPU profile's name (default a100-80) or a profile file")->type_name("NAME|FILE");
+    app.add_option("--context-mib", contextMib, "the CUDA context in MiB instead of the profile's")
+        ->type_name("M")
+        ->check(CLI::Range(0.0, 1048576.0));
+    app.add_option("--timeline", timelinePath, "write the first batch size's allocation timeline (.csv or .json)")
+        ->type_name("FILE");
+    app.add_flag("--json", json, "print the estimates as JSON");
+    parser.addHelpFooter("\nGPU profiles: " + listText(estimate::gpuProfileNames()) +
+                         " (resources/gpus; a profile file's keys: name, capacity_mib, context_mib, "
+                         "workspace_mib, source).\n");
+    if (!parser.parse(arguments, out))
+        return 0;
+    if (configuration.modelPath.empty())
+        throw io::InputError("missing MODEL.pt (see 'gpumem estimate --help')");
+    if (shapes.empty())
+        throw io::InputError(
+            "missing --input-shape (one sample's shape, e.g. 3,224,224; see 'gpumem estimate --help')");
+    for (const auto &shape : shapes)
+        configuration.inputShapes.push_back(estimate::parseSampleShape(shape, "--input-shape"));
+    configuration.inputKind = inputKind == "tokens" ? estimate::InputKind::Tokens : estimate::InputKind::Float;
+    if (configuration.inputKind == estimate::InputKind::Tokens) {
+        if (!vocabulary)
+            throw io::InputError("--input-kind tokens needs --vocabulary N");
+        configuration.vocabulary = static_cast<std::int64_t>(*vocabulary);
+    }
+    if (classes)
+        configuration.classes = static_cast<std::int64_t>(*classes);
+    configuration.steps = static_cast<int>(steps);
+
+    estimate::EstimateRequest request;
+    for (const auto &text : nonEmptyItems(batchTexts)) {
+        std::string value = text;
+        const std::string refusal = wholeNumber(1, kLargestBatch)(value);
+        if (!refusal.empty())
+            throw io::InputError("--batch-size " + refusal);
+        request.batchSizes.push_back(static_cast<std::int64_t>(std::stoull(value)));
+    }
+    if (request.batchSizes.empty())
+        request.batchSizes.push_back(32);
+    request.maxBatch = maxBatch;
+    if (timelinePath) {
+        io::OutputPlan outputs;
+        outputs.addOutputFile(*timelinePath, "--timeline");
+        outputs.check();
+        request.timelineBatch = request.batchSizes.front();
+    }
+
+    estimate::GpuProfile profile = estimate::findGpuProfile(gpu);
+    if (contextMib)
+        profile.contextMib = *contextMib;
+    const estimate::ModelTracer tracer(configuration);
+    const estimate::EstimateResult result = estimate::MemoryEstimator::estimate(tracer, profile, request);
+    if (timelinePath)
+        estimate::writeTimeline(*timelinePath, *request.timelineBatch, result.timeline);
+    if (json)
+        printJson(out, configuration, result, maxBatch);
+    else
+        printText(out, configuration, result, maxBatch);
+    return 0;
+}
+
+} // namespace gpumem::cli

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "estimate/EstimateConfiguration.h"
+
+#include "io/InputError.h"
+
+#include <charconv>
+
+namespace gpumem::estimate {
+
+const std::vector<std::string> &optimizerNames()
+{
+    static const std::vector<std::string> names = {"sgd", "sgd_momentum", "adam", "adamw"};
+    return names;
+}
+
+const std::vector<std::string> &dtypeNames()
+{
+    static const std::vector<std::string> names = {"float32", "float64", "bfloat16", "float16"};
+    return names;
+}
+
+const std::vector<std::string> &lossNames()
+{
+    static const std::vector<std::string> names = {"cross_entropy", "mse", "sum"};
+    return names;
+}
+
+std::vector<std::int64_t> parseSampleShape(const std::string &text, const std::string &option)
+{
+    // A bound on each dimension keeps batch × sample sizes far from overflowing 64 bits.
+    constexpr std::int64_t kLargestDimension = std::int64_t{1} << 24;
+    constexpr std::size_t kMostDimensions = 8;
+    const auto refuse = [&] {
+        throw io::InputError(option + " takes positive whole numbers separated by commas (e.g. 3,224,224), not " +
+                             io::quoteForMessage(text));
+    };
+    std::vector<std::int64_t> shape;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t end = std::min(text.find(',', start), text.size());
+        std::int64_t value = 0;
+        const char *first = text.data() + start;
+        const char *last = text.data() + end;
+        const auto [pointer, error] = std::from_chars(first, last, value);
+        if (first == last || error != std::errc() || pointer != last || value < 1)
+            refuse();
+        if (value > kLargestDimension)
+            throw io::InputError(option + ": dimension " + std::to_string(value) + " is larger than " +
+                                 std::to_string(kLargestDimension));
+        shape.push_back(value);
+        start = end + 1;
+    }
+    if (shape.size() > kMostDimensions)
+        throw io::InputError(option + " takes at most " + std::to_string(kMostDimensions) + " dimensions, not " +
+                             std::to_string(shape.size()));
+    return shape;
+}
+
+} // namespace gpumem::estimate

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "estimate/GpuProfile.h"
+
+#include "EstimateConfig.h"
+
+#include "io/InputError.h"
+#include "io/RegularFile.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+
+namespace gpumem::estimate {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::uint64_t kMaxProfileBytes = 64u << 10;
+// 1 TiB: far above any card, and small enough that MiB sums stay exact in a double.
+constexpr double kLargestMib = 1024.0 * 1024.0;
+
+std::vector<fs::path> profileDirectories()
+{
+    std::vector<fs::path> directories;
+    if (const char *overridden = std::getenv("GPUMEM_GPU_DIR"))
+        directories.emplace_back(overridden);
+    std::error_code error;
+    const fs::path executable = fs::read_symlink("/proc/self/exe", error);
+    if (!error)
+        directories.push_back(executable.parent_path().parent_path() / "share/gpumem-workbench/gpus");
+    directories.emplace_back(GPUMEM_SOURCE_GPU_DIR);
+    return directories;
+}
+
+std::string lowered(std::string text)
+{
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+}
+
+std::string requiredText(const nlohmann::ordered_json &object, const std::string &key, const std::string &path)
+{
+    const auto found = object.find(key);
+    if (found == object.end() || !found->is_string())
+        throw io::InputError(path, 0, 0, "a GPU profile needs \"" + key + "\" as a string");
+    const std::string text = found->get<std::string>();
+    if (text.empty() || text.size() > 1000)
+        throw io::InputError(path, 0, 0, "\"" + key + "\" must hold 1 to 1000 characters");
+    return text;
+}
+
+double requiredMib(const nlohmann::ordered_json &object, const std::string &key, const std::string &path, bool positive)
+{
+    const auto found = object.find(key);
+    if (found == object.end() || !found->is_number())
+        throw io::InputError(path, 0, 0, "a GPU profile needs \"" + key + "\" as a number of MiB");
+    const double value = found->get<double>();
+    if (!std::isfinite(value) || value < 0.0 || (positive && value <= 0.0) || value > kLargestMib)
+        throw io::InputError(path, 0, 0,
+                             "\"" + key + "\" must be a number of MiB in " + (positive ? "(0, " : "[0, ") + "1048576]");
+    return value;
+}
+
+} // namespace
+
+GpuProfile readGpuProfile(const std::string &path)
+{
+    const std::string text = io::readRegularFile(path, kMaxProfileBytes);
+    nlohmann::ordered_json object;
+    try {
+        object = nlohmann::ordered_json::parse(text);
+    } catch (const nlohmann::json::exception &error) {
+        std::string reason = error.what();
+        std::replace(reason.begin(), reason.end(), '\n', ' ');
+        throw io::InputError(path, 0, 0, "not a JSON GPU profile: " + reason);
+    }
+    if (!object.is_object())
+        throw io::InputError(path, 0, 0, "a GPU profile is a JSON object");
+    static const std::set<std::string> known = {"name", "capacity_mib", "context_mib", "workspace_mib", "source"};
+    for (const auto &member : object.items())
+        if (known.count(member.key()) == 0)
+            throw io::InputError(path, 0, 0,
+                                 "unknown key " + io::quoteForMessage(member.key()) +
+                                     " (known: name, capacity_mib, context_mib, workspace_mib, source)");
+    GpuProfile profile;
+    profile.name = requiredText(object, "name", path);
+    profile.capacityMib = requiredMib(object, "capacity_mib", path, true);
+    profile.contextMib = requiredMib(object, "context_mib", path, false);
+    profile.workspaceMib = requiredMib(object, "workspace_mib", path, false);
+    profile.source = requiredText(object, "source", path);
+    if (profile.contextMib + profile.workspaceMib >= profile.capacityMib)
+        throw io::InputError(path, 0, 0, "context_mib and workspace_mib leave nothing of capacity_mib");
+    return profile;
+}
+
+GpuProfile findGpuProfile(const std::string &nameOrPath)
+{
+    const bool isPath = nameOrPath.find('/') != std::string::npos ||
+                        (nameOrPath.size() > 5 && nameOrPath.compare(nameOrPath.size() - 5, 5, ".json") == 0);
+    if (isPath)
+        return readGpuProfile(nameOrPath);
+    const std::string wanted = lowered(nameOrPath);
+    for (const auto &directory : profileDirectories()) {
+        std::error_code error;
+        for (fs::directory_iterator it(directory, error), end; !error && it != end; it.increment(error))
+            if (it->path().extension() == ".json" && lowered(it->path().stem().string()) == wanted)
+                return readGpuProfile(it->path().string());
+    }
+    std::string names;
+    for (const auto &name : gpuProfileNames())
+        names += (names.empty() ? "" : ", ") + name;
+    throw io::InputError("--gpu: no GPU profile named " + io::quoteForMessage(nameOrPath) +
+                         (names.empty() ? std::string("; no profile folder found") : "; known: " + names) +
+                         " (or give a profile's path)");
+}
+
+std::vector<std::string> gpuProfileNames()
+{
+    std::set<std::string> names;
+    for (const auto &directory : profileDirectories()) {
+        std::error_code error;
+        for (fs::directory_iterator it(directory, error), end; !error && it != end; it.increment(error))
+            if (it->path().extension() == ".json")
+                names.insert(lowered(it->path().stem().string()));
+    }
+    return {names.begin(), names.end()};
+}
+
+} // namespace gpumem::estimate

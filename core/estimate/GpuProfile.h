@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace gpumem::estimate {
+
+// A GPU's memory as the estimate sees it, in MiB: the capacity from the
+// vendor's data sheet, and the CUDA context and library workspace the process
+// holds beside the tensors (defaults with their source; calibrate for a driver).
+struct GpuProfile
+{
+    std::string name;
+    double capacityMib = 0.0;
+    double contextMib = 0.0;
+    double workspaceMib = 0.0;
+    std::string source;
+};
+
+// Reads a profile file as untrusted input: a JSON object of at most 64 KiB
+// with "name", "capacity_mib", "context_mib", "workspace_mib" and "source",
+// each checked for type and range; throws io::InputError naming the file.
+GpuProfile readGpuProfile(const std::string &path);
+
+// Finds a profile by name (case-insensitive, "a100-80") among the installed
+// ones, or reads nameOrPath as a file when it names one (a path with a "/" or
+// ending in .json). Throws io::InputError listing the known names.
+GpuProfile findGpuProfile(const std::string &nameOrPath);
+
+// The names of the installed profiles, sorted.
+std::vector<std::string> gpuProfileNames();
+
+} // namespace gpumem::estimate

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "estimate/MemoryEstimator.h"
+
+#include "estimate/TraceExtrapolation.h"
+#include "io/InputError.h"
+
+#include <numeric>
+
+namespace gpumem::estimate {
+
+namespace {
+
+constexpr double kMib = 1024.0 * 1024.0;
+// The search stops doubling here: no card holds a batch this large of anything.
+constexpr std::int64_t kLargestSearchedBatch = std::int64_t{1} << 24;
+
+bool fits(const BatchEstimate &estimate, const GpuProfile &profile)
+{
+    return estimate.deviceTotalMib() <= profile.capacityMib;
+}
+
+} // namespace
+
+double BatchEstimate::deviceTotalMib() const
+{
+    return static_cast<double>(peakReservedBytes) / kMib + workspaceMib + contextMib;
+}
+
+std::uint64_t BatchEstimate::allocatorOverheadBytes() const
+{
+    const std::uint64_t requested = std::accumulate(bytesAtPeak.begin(), bytesAtPeak.end(), std::uint64_t{0});
+    return peakReservedBytes > requested ? peakReservedBytes - requested : 0;
+}
+
+BatchEstimate MemoryEstimator::estimateOf(const TaggedTrace &trace, const GpuProfile &profile,
+                                          std::vector<TimelinePoint> *timeline)
+{
+    ReplayResult replay = replayTrace(trace, timeline != nullptr);
+    BatchEstimate estimate;
+    estimate.batchSize = trace.batchSize;
+    estimate.peakAllocatedBytes = replay.peakAllocatedBytes;
+    estimate.peakReservedBytes = replay.peakReservedBytes;
+    estimate.bytesAtPeak = replay.bytesAtPeak;
+    estimate.workspaceMib = profile.workspaceMib;
+    estimate.contextMib = profile.contextMib;
+    if (timeline != nullptr)
+        *timeline = std::move(replay.timeline);
+    return estimate;
+}
+
+EstimateResult MemoryEstimator::estimate(const ModelTracer &tracer, const GpuProfile &profile,
+                                         const EstimateRequest &request)
+{
+    EstimateResult result;
+    result.model = tracer.summary();
+    result.profile = profile;
+    std::optional<AffineTrace> affine;
+    std::vector<TaggedTrace> traced; // every trace made, reused when a batch asked for is one of them
+    std::string why;
+    for (std::size_t pair = 0; pair < request.tracedPairs.size() && !affine; ++pair) {
+        const auto [smallBatch, largeBatch] = request.tracedPairs[pair];
+        const bool last = pair + 1 == request.tracedPairs.size();
+        std::optional<TaggedTrace> small;
+        try {
+            small = tracer.trace(smallBatch);
+        } catch (const io::InputError &) {
+            // Only the last pair's failure is the model's answer; batch 1 may be refused alone.
+            if (last)
+                throw;
+            continue;
+        }
+        TaggedTrace large = tracer.trace(largeBatch);
+        affine = AffineTrace::fit(*small, large, why);
+        if (!affine)
+            why = "batch " + std::to_string(smallBatch) + " and " + std::to_string(largeBatch) + ": " + why;
+        traced.push_back(std::move(*small));
+        traced.push_back(std::move(large));
+    }
+    result.extrapolated = affine.has_value();
+    for (const auto &trace : traced)
+        result.tracedBatches.push_back(trace.batchSize);
+    if (!affine)
+        result.notes.push_back("the small traces do not align (" + why +
+                               "); each batch size was measured directly on the CPU");
+
+    const auto tracedAt = [&](std::int64_t batch) -> const TaggedTrace * {
+        for (const auto &trace : traced)
+            if (trace.batchSize == batch)
+                return &trace;
+        return nullptr;
+    };
+    const auto traceAt = [&](std::int64_t batch) {
+        if (const TaggedTrace *trace = tracedAt(batch))
+            return *trace;
+        if (affine)
+            return affine->at(batch);
+        result.tracedBatches.push_back(batch);
+        return tracer.trace(batch);
+    };
+    for (const std::int64_t batch : request.batchSizes) {
+        const bool keepTimeline = request.timelineBatch && *request.timelineBatch == batch && result.timeline.empty();
+        BatchEstimate estimate = estimateOf(traceAt(batch), profile, keepTimeline ? &result.timeline : nullptr);
+        estimate.measuredDirectly = !affine || tracedAt(batch) != nullptr;
+        result.estimates.push_back(estimate);
+    }
+
+    if (request.maxBatch) {
+        if (!affine) {
+            result.notes.push_back("--max-batch needs traces that extrapolate; none was searched");
+        } else if (!fits(estimateOf(affine->at(1), profile), profile)) {
+            result.maxBatch = 0;
+            result.notes.push_back("not even batch 1 fits " + profile.name);
+        } else {
+            // Memory grows with the batch, so the largest fitting batch lies
+            // between the last doubling that fits and the first that does not.
+            std::int64_t fitting = 1;
+            std::int64_t failing = 2;
+            while (failing <= kLargestSearchedBatch && fits(estimateOf(affine->at(failing), profile), profile)) {
+                fitting = failing;
+                failing *= 2;
+            }
+            if (failing > kLargestSearchedBatch) {
+                result.notes.push_back("every batch up to " + std::to_string(kLargestSearchedBatch) + " fits");
+            } else {
+                while (failing - fitting > 1) {
+                    const std::int64_t middle = fitting + (failing - fitting) / 2;
+                    if (fits(estimateOf(affine->at(middle), profile), profile))
+                        fitting = middle;
+                    else
+                        failing = middle;
+                }
+            }
+            result.maxBatch = fitting;
+        }
+    }
+    return result;
+}
+
+} // namespace gpumem::estimate

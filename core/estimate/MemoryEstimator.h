@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "estimate/EstimateConfiguration.h"
+#include "estimate/GpuProfile.h"
+#include "estimate/ModelTracer.h"
+#include "estimate/TraceReplay.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gpumem::estimate {
+
+// The estimated GPU memory of one batch size, in bytes unless named MiB.
+struct BatchEstimate
+{
+    std::int64_t batchSize = 0;
+    std::uint64_t peakAllocatedBytes = 0; // the caching allocator's peak allocated bytes
+    std::uint64_t peakReservedBytes = 0;  // … and its peak reserved bytes
+    CategoryBytes bytesAtPeak{};          // live bytes per category at the allocated peak
+    double workspaceMib = 0.0;
+    double contextMib = 0.0;
+    bool measuredDirectly = false; // traced at this batch, not extrapolated
+
+    // peak reserved + workspace + context: what nvidia-smi would show.
+    double deviceTotalMib() const;
+    // Reserved bytes beyond the requested ones at the peak (cached, rounding).
+    std::uint64_t allocatorOverheadBytes() const;
+};
+
+// What to estimate.
+struct EstimateRequest
+{
+    std::vector<std::int64_t> batchSizes;
+    bool maxBatch = false;                     // search the largest batch that fits the profile
+    std::optional<std::int64_t> timelineBatch; // keep the replay's timeline of this batch
+    // The pairs of small batches traced to extrapolate from, tried in order:
+    // batch 1 costs least, and a model that refuses it (batch norm on [1, C])
+    // or allocates differently at it gets the next pair.
+    std::vector<std::pair<std::int64_t, std::int64_t>> tracedPairs = {{1, 2}, {2, 4}};
+};
+
+// The estimates, the largest batch that fits, and what the user should know.
+struct EstimateResult
+{
+    ModelSummary model;
+    GpuProfile profile;
+    std::vector<BatchEstimate> estimates;
+    std::optional<std::int64_t> maxBatch;
+    bool extrapolated = false;               // the small traces aligned
+    std::vector<std::int64_t> tracedBatches; // the batch sizes run on the CPU, in order
+    std::vector<std::string> notes;
+    std::vector<TimelinePoint> timeline;
+};
+
+// Estimates a TorchScript model's GPU training memory from traces on the CPU:
+// two small batches are traced, and when their events align the trace is
+// extrapolated to each batch asked for and replayed through the CUDA caching
+// allocator model, so the cost does not grow with the batch; otherwise each
+// batch is traced directly, and a note says so.
+class MemoryEstimator
+{
+  public:
+    // Throws io::InputError for a model, input or profile that does not work.
+    static EstimateResult estimate(const ModelTracer &tracer, const GpuProfile &profile,
+                                   const EstimateRequest &request);
+    // The estimate of one traced (or extrapolated) trace.
+    static BatchEstimate estimateOf(const TaggedTrace &trace, const GpuProfile &profile,
+                                    std::vector<TimelinePoint> *timeline = nullptr);
+};
+
+} // namespace gpumem::estimate

@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "estimate/ModelTracer.h"
+
+#include "estimate/ForeachOptimizer.h"
+
+#include "io/InputError.h"
+#include "probe/TrackingAllocator.h"
+
+#include <torch/csrc/jit/python/update_graph_executor_opt.h>
+#include <torch/script.h>
+#include <torch/torch.h>
+#include <torch/version.h>
+
+#include <fstream>
+#include <mutex>
+#include <new>
+#include <regex>
+#include <sstream>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace gpumem::estimate {
+
+namespace {
+
+const char *const kExportHint = "export it with torch.jit.trace(model.train(), example).save(\"m.pt\")";
+
+torch::ScalarType scalarTypeOf(const std::string &dtype)
+{
+    if (dtype == "float32")
+        return torch::kFloat32;
+    if (dtype == "float64")
+        return torch::kFloat64;
+    if (dtype == "bfloat16")
+        return torch::kBFloat16;
+    if (dtype == "float16")
+        return torch::kFloat16;
+    throw io::InputError("--dtype takes float32, float64, bfloat16 or float16, not " + io::quoteForMessage(dtype));
+}
+
+std::string firstLine(const std::string &text)
+{
+    const auto end = text.find('\n');
+    return end == std::string::npos ? text : text.substr(0, end);
+}
+
+std::string loadErrorMessage(const std::string &what)
+{
+    const std::string line = essentialErrorLine(what);
+    // LibTorch names the versions when the file is newer than it reads.
+    if (what.find("maximum supported version") != std::string::npos) {
+        // LibTorch names both file format versions: "with version 11, but the maximum
+        // supported version for reading is 10".
+        std::smatch versions;
+        const bool named = std::regex_search(what, versions, std::regex(R"(with version (\d+).*reading is (\d+))"));
+        return "was saved by a newer PyTorch than this build's LibTorch " + std::string(TORCH_VERSION) + " reads" +
+               (named ? " (file format version " + versions[1].str() + "; it reads up to " + versions[2].str() + ")"
+                      : std::string()) +
+               "; export it again with PyTorch " + std::string(TORCH_VERSION) +
+               " or older: torch.jit.trace(model.train(), example).save(\"m.pt\")";
+    }
+    if (what.find("zip archive") != std::string::npos || what.find("constants.pkl") != std::string::npos ||
+        what.find("file not found") != std::string::npos)
+        return "is not a TorchScript file (" + line + "); " + kExportHint;
+    return "cannot be loaded as TorchScript: " + line + "; " + kExportHint;
+}
+
+// Restores LibTorch's allocator, thread count and graph-executor setting
+// however the trace ends.
+class TracingScope
+{
+  public:
+    explicit TracingScope(probe::TrackingAllocator &allocator)
+        : mAllocator(allocator)
+        , mThreads(torch::get_num_threads())
+        , mOptimize(torch::jit::getGraphExecutorOptimize())
+    {
+        // The graph executor's optimisations (profiling runs, then fused and
+        // differentiable graphs) would make the first steps allocate differently
+        // from the later ones and from eager PyTorch; the plain interpreter runs
+        // the ops one by one, as the Python training loop does.
+        torch::jit::setGraphExecutorOptimize(false);
+        torch::set_num_threads(1);
+        mAllocator.install();
+    }
+    ~TracingScope()
+    {
+        mAllocator.uninstall();
+        torch::set_num_threads(mThreads);
+        torch::jit::setGraphExecutorOptimize(mOptimize);
+    }
+    TracingScope(const TracingScope &) = delete;
+    TracingScope &operator=(const TracingScope &) = delete;
+
+  private:
+    probe::TrackingAllocator &mAllocator;
+    int mThreads;
+    bool mOptimize;
+};
+
+torch::Tensor firstTensor(const c10::IValue &value)
+{
+    if (value.isTensor())
+        return value.toTensor();
+    if (value.isTuple())
+        for (const auto &element : value.toTupleRef().elements())
+            if (element.isTensor())
+                return element.toTensor();
+    if (value.isList())
+        for (const c10::IValue &element : value.toListRef())
+            if (element.isTensor())
+                return element.toTensor();
+    if (value.isGenericDict())
+        for (const auto &entry : value.toGenericDict())
+            if (entry.value().isTensor())
+                return entry.value().toTensor();
+    throw io::InputError("the model's output holds no tensor to compute a loss from");
+}
+
+// Where each phase of the traced steps begins, as indices into the raw trace.
+struct PhaseMark
+{
+    std::size_t eventIndex = 0;
+    Phase phase = Phase::Forward;
+};
+
+} // namespace
+
+struct ModelTracer::Model
+{
+    torch::jit::Module module;
+    std::vector<torch::Tensor> parameters;
+    std::vector<std::uint64_t> storageBytes; // parameters and buffers, one entry per distinct storage
+};
+
+ModelTracer::ModelTracer(EstimateConfiguration configuration)
+    : mConfiguration(std::move(configuration))
+    , mModel(std::make_unique<Model>())
+{
+    const torch::ScalarType dtype = scalarTypeOf(mConfiguration.dtype);
+    const std::string &path = mConfiguration.modelPath;
+    {
+        // torch::jit::load reports a missing file as a zip error; say it plainly.
+        std::ifstream probeOpen(path, std::ios::binary);
+        if (!probeOpen)
+            throw io::InputError(path, 0, 0, "cannot open the model file");
+    }
+    try {
+        mModel->module = torch::jit::load(path, torch::Device(torch::kCPU));
+        mModel->module.train();
+        // jit::Module::to(dtype) would convert integer buffers too (batch norm's
+        // num_batches_tracked), so only floating-point tensors change type.
+        const auto convert = [dtype](torch::Tensor tensor) {
+            if (tensor.is_floating_point() && tensor.scalar_type() != dtype) {
+                torch::NoGradGuard noGradients;
+                tensor.set_data(tensor.to(dtype));
+            }
+        };
+        for (const torch::Tensor &parameter : mModel->module.parameters())
+            convert(parameter);
+        for (const torch::Tensor &buffer : mModel->module.buffers())
+            convert(buffer);
+    } catch (const io::InputError &) {
+        throw;
+    } catch (const c10::Error &error) {
+        throw io::InputError(path, 0, 0, loadErrorMessage(error.what_without_backtrace()));
+    } catch (const std::exception &error) {
+        throw io::InputError(path, 0, 0, loadErrorMessage(error.what()));
+    }
+    std::unordered_set<const void *> storages;
+    const auto addStorage = [&](const torch::Tensor &tensor) {
+        const void *data = tensor.storage().data_ptr().get();
+        if (data != nullptr && storages.insert(data).second)
+            mModel->storageBytes.push_back(tensor.storage().nbytes());
+    };
+    for (const torch::Tensor &parameter : mModel->module.parameters()) {
+        mModel->parameters.push_back(parameter);
+        if (parameter.is_floating_point())
+            parameter.requires_grad_(true);
+        mSummary.parameterBytes += static_cast<std::uint64_t>(parameter.numel()) * parameter.element_size();
+        mSummary.parameterCount += parameter.numel();
+        addStorage(parameter);
+    }
+    for (const torch::Tensor &buffer : mModel->module.buffers()) {
+        mSummary.bufferBytes += static_cast<std::uint64_t>(buffer.numel()) * buffer.element_size();
+        addStorage(buffer);
+    }
+}
+
+ModelTracer::~ModelTracer() = default;
+
+TaggedTrace ModelTracer::trace(std::int64_t batchSize) const
+{
+    static std::mutex tracing;
+    std::lock_guard<std::mutex> lock(tracing);
+    const EstimateConfiguration &configuration = mConfiguration;
+    const std::string &path = configuration.modelPath;
+    if (configuration.inputShapes.empty())
+        throw io::InputError("missing --input-shape (one sample's shape, e.g. 3,224,224)");
+    const torch::ScalarType dtype = scalarTypeOf(configuration.dtype);
+
+    torch::AutoGradMode gradients(true);
+    torch::manual_seed(0);
+
+    probe::TrackingAllocator allocator(true, 0);
+    std::vector<PhaseMark> marks;
+    probe::AllocationTrace raw;
+    // The gradients go however the trace ends, so the next trace starts without them.
+    struct GradientReset
+    {
+        std::vector<torch::Tensor> &parameters;
+        ~GradientReset()
+        {
+            for (auto &parameter : parameters)
+                parameter.mutable_grad().reset();
+        }
+    } gradientReset{mModel->parameters};
+    try {
+        TracingScope scope(allocator);
+        std::vector<c10::IValue> inputs;
+        for (const auto &sample : configuration.inputShapes) {
+            std::vector<std::int64_t> shape{batchSize};
+            shape.insert(shape.end(), sample.begin(), sample.end());
+            if (configuration.inputKind == InputKind::Tokens)
+                inputs.emplace_back(torch::randint(configuration.vocabulary, shape, torch::kLong)); // [batch, …]
+            else
+                inputs.emplace_back(torch::randn(shape, torch::TensorOptions().dtype(dtype))); // [batch, …]
+        }
+        ForeachOptimizer optimizer(configuration.optimizer, mModel->parameters);
+        torch::Tensor output;
+        torch::Tensor loss;
+        for (int step = 0; step < configuration.steps; ++step) {
+            marks.push_back({allocator.trace().size(), Phase::Forward});
+            for (auto &parameter : mModel->parameters)
+                parameter.mutable_grad().reset();
+            output = firstTensor(mModel->module.forward(inputs));
+            if (configuration.loss == "cross_entropy") {
+                if (output.dim() < 2)
+                    throw io::InputError(path, 0, 0,
+                                         "cross_entropy needs an output of at least 2 dimensions [batch, …, classes]; "
+                                         "this one has " +
+                                             std::to_string(output.dim()) + " (try --loss mse or sum)");
+                const std::int64_t outputClasses = output.size(-1);
+                const std::int64_t classes = configuration.classes.value_or(outputClasses);
+                if (classes > outputClasses)
+                    throw io::InputError(path, 0, 0,
+                                         "--classes " + std::to_string(classes) +
+                                             " is more than the output's last dimension " +
+                                             std::to_string(outputClasses));
+                const torch::Tensor logits = output.reshape({-1, outputClasses}); // [rows, classes]
+                const torch::Tensor targets = torch::randint(classes, {logits.size(0)}, torch::kLong); // [rows]
+                loss = torch::nn::functional::cross_entropy(logits, targets);
+            } else if (configuration.loss == "mse") {
+                loss = torch::mse_loss(output, torch::randn_like(output));
+            } else if (configuration.loss == "sum") {
+                loss = output.sum();
+            } else {
+                throw io::InputError("--loss takes cross_entropy, mse or sum, not " +
+                                     io::quoteForMessage(configuration.loss));
+            }
+            marks.push_back({allocator.trace().size(), Phase::Backward});
+            loss.backward();
+            marks.push_back({allocator.trace().size(), Phase::Optimizer});
+            optimizer.step();
+        }
+        raw = allocator.trace();
+    } catch (const io::InputError &) {
+        throw;
+    } catch (const probe::MemoryLimitExceeded &error) {
+        throw io::InputError(path, 0, 0, std::string("batch ") + std::to_string(batchSize) + ": " + error.what());
+    } catch (const std::bad_alloc &) {
+        throw io::InputError(path, 0, 0,
+                             "the CPU ran out of memory tracing batch " + std::to_string(batchSize) +
+                                 "; try a smaller --input-shape");
+    } catch (const c10::Error &error) {
+        throw io::InputError(path, 0, 0,
+                             "the model fails at batch " + std::to_string(batchSize) + ": " +
+                                 essentialErrorLine(error.what_without_backtrace()) + " (check --input-shape)");
+    } catch (const std::exception &error) {
+        throw io::InputError(path, 0, 0,
+                             "the model fails at batch " + std::to_string(batchSize) + ": " +
+                                 essentialErrorLine(error.what()) + " (check --input-shape)");
+    }
+
+    TaggedTrace result;
+    result.batchSize = batchSize;
+    result.events.reserve(mModel->storageBytes.size() + raw.size());
+    for (const std::uint64_t bytes : mModel->storageBytes)
+        result.events.push_back({bytes, -1, Phase::Setup, Category::Parameters});
+    // A block's category follows from the phase that allocated it and whether it
+    // outlives that phase: what backward leaves are the gradients, what the
+    // optimizer step leaves is its state; everything else is an activation or a
+    // temporary (the input batch among them).
+    std::unordered_map<std::uint64_t, std::size_t> eventOfBlock; // block -> index in result.events
+    std::vector<std::size_t> openAllocations;                    // result indices allocated in the current phase
+    std::size_t nextMark = 0;
+    Phase phase = Phase::Setup;
+    std::unordered_set<std::size_t> released; // result indices of allocations released so far
+    const auto closeWithLiveness = [&] {
+        const Category survivor = phase == Phase::Backward    ? Category::Gradients
+                                  : phase == Phase::Optimizer ? Category::OptimizerState
+                                                              : Category::Activations;
+        for (const std::size_t index : openAllocations)
+            if (released.count(index) == 0)
+                result.events[index].category = survivor;
+        openAllocations.clear();
+    };
+    for (std::size_t i = 0; i <= raw.size(); ++i) {
+        while (nextMark < marks.size() && marks[nextMark].eventIndex == i) {
+            closeWithLiveness();
+            phase = marks[nextMark].phase;
+            ++nextMark;
+        }
+        if (i == raw.size())
+            break;
+        const probe::AllocationEvent &event = raw[i];
+        if (!event.release) {
+            eventOfBlock[event.block] = result.events.size();
+            openAllocations.push_back(result.events.size());
+            result.events.push_back({event.bytes, -1, phase, Category::Activations});
+            continue;
+        }
+        const auto found = eventOfBlock.find(event.block);
+        if (found == eventOfBlock.end())
+            continue; // a block allocated before tracing began
+        released.insert(found->second);
+        result.events.push_back({event.bytes, static_cast<std::int64_t>(found->second), phase, Category::Activations});
+        eventOfBlock.erase(found);
+    }
+    closeWithLiveness();
+    // Releases carry their allocation's category, now that every category is known.
+    for (auto &event : result.events)
+        if (event.isRelease())
+            event.category = result.events[static_cast<std::size_t>(event.allocation)].category;
+    return result;
+}
+
+std::string essentialErrorLine(const std::string &text)
+{
+    std::istringstream lines(text);
+    std::string line;
+    std::string chosen;
+    while (std::getline(lines, line)) {
+        const auto position = line.find("Error: ");
+        if (position != std::string::npos && line.find_first_of(" \t") > position)
+            chosen = line.substr(position + 7);
+    }
+    if (chosen.empty())
+        chosen = firstLine(text);
+    while (!chosen.empty() && (chosen.back() == '\r' || chosen.back() == ' '))
+        chosen.pop_back();
+    return chosen;
+}
+
+} // namespace gpumem::estimate

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "estimate/TaggedTrace.h"
+
+namespace gpumem::estimate {
+
+std::string_view phaseName(Phase phase)
+{
+    switch (phase) {
+    case Phase::Setup: return "setup";
+    case Phase::Forward: return "forward";
+    case Phase::Backward: return "backward";
+    case Phase::Optimizer: return "optimizer";
+    }
+    return "setup";
+}
+
+std::string_view categoryName(Category category)
+{
+    switch (category) {
+    case Category::Parameters: return "parameters";
+    case Category::Gradients: return "gradients";
+    case Category::OptimizerState: return "optimizer_state";
+    case Category::Activations: return "activations";
+    }
+    return "activations";
+}
+
+} // namespace gpumem::estimate

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace gpumem::estimate {
+
+// The part of a training step an allocation happens in. Setup holds the
+// parameters, buffers and the input batch, which exist before the first step.
+enum class Phase
+{
+    Setup,
+    Forward,
+    Backward,
+    Optimizer,
+};
+
+// What an allocated block holds: the parameters and buffers of the model, the
+// gradients that backward leaves, the optimizer's state, and everything else
+// (inputs, activations saved for backward, temporaries).
+enum class Category
+{
+    Parameters,
+    Gradients,
+    OptimizerState,
+    Activations,
+};
+
+constexpr std::size_t kCategoryCount = 4;
+
+// Returns "setup", "forward", "backward" or "optimizer".
+std::string_view phaseName(Phase phase);
+// Returns "parameters", "gradients", "optimizer_state" or "activations".
+std::string_view categoryName(Category category);
+
+// One allocation or release of a traced training run. A release names the
+// index of the allocation event it gives back; an allocation has allocation -1.
+struct TaggedEvent
+{
+    std::uint64_t bytes = 0; // requested bytes (the allocation's, on a release)
+    std::int64_t allocation = -1;
+    Phase phase = Phase::Setup;
+    Category category = Category::Activations; // of the block (the same on its release)
+
+    bool isRelease() const { return allocation >= 0; }
+};
+
+// The allocations of a model's training steps at one batch size, in order.
+struct TaggedTrace
+{
+    std::int64_t batchSize = 0;
+    std::vector<TaggedEvent> events;
+};
+
+// Bytes per category, indexed by static_cast<std::size_t>(Category).
+using CategoryBytes = std::array<std::uint64_t, kCategoryCount>;
+
+} // namespace gpumem::estimate

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "CommandLineRun.h"
+#include "EstimateFixtures.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <algorithm>
+#include <memory>
+
+using gpumem::tests::runGpumem;
+
+namespace {
+
+int lineCount(const std::string &text)
+{
+    return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+}
+
+} // namespace
+
+class TestEstimateCommandLine : public QObject
+{
+    Q_OBJECT
+
+  private:
+    std::unique_ptr<gpumem::tests::EstimateFixtures> mFixtures;
+
+    void requireFixtures()
+    {
+        if (!mFixtures->available())
+            QSKIP(mFixtures->skipReason().c_str());
+    }
+
+  private Q_SLOTS:
+    void initTestCase() { mFixtures = std::make_unique<gpumem::tests::EstimateFixtures>(); }
+
+    void helpSaysTheFileIsAProgram()
+    {
+        const auto run = runGpumem({"estimate", "--help"});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY(run.out.find("torch.load") != std::string::npos);
+        QVERIFY(run.out.find("--input-shape") != std::string::npos);
+        QVERIFY(run.out.find("a100-80") != std::string::npos);
+    }
+
+    void jsonHasEveryKeyPerBatch()
+    {
+        requireFixtures();
+        const auto run = runGpumem({"estimate", mFixtures->path("cnn.pt"), "--input-shape", "3,16,16", "--batch-size",
+                                    "8,32", "--max-batch", "--gpu", "t4", "--json"});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.err.empty(), run.err.c_str());
+        const QJsonObject document = QJsonDocument::fromJson(QByteArray::fromStdString(run.out)).object();
+        const QJsonArray estimates = document.value("estimates").toArray();
+        QCOMPARE(estimates.size(), 2);
+        QCOMPARE(estimates.at(0).toObject().value("batch_size").toInt(), 8);
+        for (const auto &value : estimates) {
+            const QJsonObject estimate = value.toObject();
+            for (const char *key : {"peak_allocated_mib", "peak_reserved_mib", "workspace_mib", "context_mib",
+                                    "device_total_mib", "fits", "breakdown"})
+                QVERIFY2(estimate.contains(key), key);
+            QVERIFY(estimate.value("fits").toBool());
+            const QJsonObject breakdown = estimate.value("breakdown").toObject();
+            double sum = 0.0;
+            for (const char *key : {"parameters_mib", "gradients_mib", "optimizer_state_mib", "activations_mib",
+                                    "allocator_overhead_mib"}) {
+                QVERIFY2(breakdown.contains(key), key);
+                sum += breakdown.value(key).toDouble();
+            }
+            // The breakdown accounts for the reserved peak (values are rounded to 0.001 MiB).
+            QVERIFY(std::abs(sum - estimate.value("peak_reserved_mib").toDouble()) < 0.01);
+            QVERIFY(estimate.value("peak_reserved_mib").toDouble() >= estimate.value("peak_allocated_mib").toDouble());
+            QCOMPARE(
+                estimate.value("device_total_mib").toDouble(),
+                std::round((estimate.value("peak_reserved_mib").toDouble() +
+                            estimate.value("workspace_mib").toDouble() + estimate.value("context_mib").toDouble()) *
+                           1000.0) /
+                    1000.0);
+        }
+        QVERIFY(document.value("max_batch").toInt() > 32);
+        QVERIFY(document.value("extrapolated").toBool());
+        // The cost does not grow with the batch: only small batches ran on the CPU.
+        const QJsonArray traced = document.value("traced_batches").toArray();
+        QVERIFY(!traced.isEmpty());
+        for (const auto &batch : traced)
+            QVERIFY(batch.toInt() <= 4);
+    }
+
+    void textTableAndTimeline()
+    {
+        requireFixtures();
+        QTemporaryDir folder;
+        const std::string timeline = folder.filePath("step.csv").toStdString();
+        const auto run = runGpumem({"estimate", mFixtures->path("mlp.pt"), "--input-shape", "20", "--batch-size", "16",
+                                    "--optimizer", "sgd_momentum", "--context-mib", "100", "--timeline", timeline});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.find("context 100.0 MiB") != std::string::npos, run.out.c_str());
+        QFile file(QString::fromStdString(timeline));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = file.readAll().split('\n');
+        QCOMPARE(lines.front(), QByteArray("event,phase,category,allocated_mib,reserved_mib"));
+        QVERIFY(lines.size() > 10);
+        QVERIFY(lines.at(1).startsWith("0,setup,parameters,"));
+        const QByteArray all = lines.join('\n');
+        for (const char *phase : {",forward,", ",backward,", ",optimizer,"})
+            QVERIFY2(all.contains(phase), phase);
+    }
+
+    void tokenInputsTrainALanguageModel()
+    {
+        requireFixtures();
+        const auto run = runGpumem({"estimate", mFixtures->path("tokens.pt"), "--input-shape", "12", "--input-kind",
+                                    "tokens", "--vocabulary", "50", "--batch-size", "64", "--json"});
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject document = QJsonDocument::fromJson(QByteArray::fromStdString(run.out)).object();
+        const QJsonObject breakdown =
+            document.value("estimates").toArray().at(0).toObject().value("breakdown").toObject();
+        // 50 × 16 + 16 × 50 + 50 float32 parameters, Adam's two moments of each.
+        const double parameterMib = (50 * 16 + 16 * 50 + 50) * 4.0 / (1024.0 * 1024.0);
+        QVERIFY(breakdown.value("parameters_mib").toDouble() >= parameterMib - 0.001);
+        QVERIFY(breakdown.value("optimizer_state_mib").toDouble() <= 2.0 * parameterMib + 0.01);
+        // Token ids beyond the embedding's rows fail inside the model: one line.
+        const auto beyond = runGpumem({"estimate", mFixtures->path("tokens.pt"), "--input-shape", "12", "--input-kind",
+                                       "tokens", "--vocabulary", "500"});
+        QCOMPARE(beyond.exitCode, 1);
+        QCOMPARE(lineCount(beyond.err), 1);
+    }
+
+    void rejectedShapeIsOneLineExitOne()
+    {
+        requireFixtures();
+        const auto run = runGpumem({"estimate", mFixtures->path("mlp.pt"), "--input-shape", "7"});
+        QCOMPARE(run.exitCode, 1);
+        QCOMPARE(lineCount(run.err), 1);
+        QVERIFY2(run.err.rfind("gpumem estimate: ", 0) == 0, run.err.c_str());
+        QVERIFY2(run.err.find("shapes cannot be multiplied") != std::string::npos, run.err.c_str());
+    }
+
+    void notTorchScriptIsOneLineExitOne()
+    {
+        QTemporaryDir folder;
+        const QString path = folder.filePath("notes.pt");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("just some text\n");
+        file.close();
+        const auto run = runGpumem({"estimate", path.toStdString(), "--input-shape", "20"});
+        QCOMPARE(run.exitCode, 1);
+        QCOMPARE(lineCount(run.err), 1);
+        QVERIFY2(run.err.find("not a TorchScript file") != std::string::npos, run.err.c_str());
+    }
+
+    void badOptionsAreOneLineExitOne_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::newRow("no shape") << QStringList{"m.pt"};
+        QTest::newRow("bad shape") << QStringList{"m.pt", "--input-shape", "3,x"};
+        QTest::newRow("bad optimizer") << QStringList{"m.pt", "--input-shape", "3", "--optimizer", "lion"};
+        QTest::newRow("bad batch") << QStringList{"m.pt", "--input-shape", "3", "--batch-size", "0"};
+        QTest::newRow("tokens without vocabulary")
+            << QStringList{"m.pt", "--input-shape", "3", "--input-kind", "tokens"};
+        QTest::newRow("unknown gpu") << QStringList{"m.pt", "--input-shape", "3", "--gpu", "b200-999"};
+        QTest::newRow("timeline extension") << QStringList{"m.pt", "--input-shape", "3", "--timeline", "t.txt"};
+    }
+    void badOptionsAreOneLineExitOne()
+    {
+        QFETCH(QStringList, arguments);
+        std::vector<std::string> command{"estimate"};
+        for (const auto &argument : arguments)
+            command.push_back(argument.toStdString());
+        const auto run = runGpumem(command);
+        QCOMPARE(run.exitCode, 1);
+        QCOMPARE(lineCount(run.err), 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEstimateCommandLine)
+#include "test_EstimateCommandLine.moc"
