@@ -30,6 +30,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTextBrowser>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace gpumem::ui {
 
@@ -109,6 +110,7 @@ MainWindow::MainWindow(QWidget *parent)
     addDockWidget(Qt::RightDockWidgetArea, mHelpDock);
     mHelpDock->hide();
     connect(mPages, &QTabWidget::currentChanged, this, &MainWindow::updateHelp);
+    connect(&mProjectLoader, &QFutureWatcher<ProjectOutcome>::finished, this, &MainWindow::finishLoadingProject);
 
     createMenus();
     // Anything the project file holds that changes makes the project unsaved.
@@ -297,19 +299,51 @@ bool MainWindow::saveProject(const QString &chosenPath)
 
 bool MainWindow::loadProject(const QString &path)
 {
-    try {
-        const QStringList notes = readProjectFile(path, *mState);
-        mProjectPath = path;
-        mProjectModified = false;
-        updateTitle();
-        statusBar()->showMessage(tr("Opened project %1").arg(QFileInfo(path).fileName()), 5000);
-        if (!notes.isEmpty())
-            QMessageBox::information(this, tr("Open project"), notes.join(QStringLiteral("\n\n")));
-        return true;
-    } catch (const std::exception &error) {
-        QMessageBox::warning(this, tr("Open project"), QString::fromStdString(error.what()));
+    if (mProjectLoader.isRunning())
         return false;
+    // Read off the GUI thread: a project's data file can take seconds to load and hash.
+    mLoadingProjectPath = path;
+    statusBar()->showMessage(tr("Opening project %1 …").arg(QFileInfo(path).fileName()));
+    setCursor(Qt::BusyCursor);
+    mProjectLoader.setFuture(QtConcurrent::run([path]() {
+        ProjectOutcome outcome;
+        try {
+            outcome.content = std::make_shared<const ProjectContent>(readProjectContent(path));
+        } catch (const std::exception &error) {
+            outcome.error = QString::fromStdString(error.what());
+        }
+        return outcome;
+    }));
+    return true;
+}
+
+void MainWindow::finishLoadingProject()
+{
+    unsetCursor();
+    const ProjectOutcome outcome = mProjectLoader.result();
+    const QString path = mLoadingProjectPath;
+    QStringList notes;
+    QString error = outcome.error;
+    if (outcome.content) {
+        try {
+            notes = applyProjectContent(*outcome.content, *mState);
+        } catch (const std::exception &applyError) {
+            error = QString::fromStdString(applyError.what());
+        }
     }
+    if (!error.isEmpty()) {
+        statusBar()->clearMessage();
+        QMessageBox::warning(this, tr("Open project"), error);
+        Q_EMIT projectLoaded(false, path);
+        return;
+    }
+    mProjectPath = path;
+    mProjectModified = false;
+    updateTitle();
+    statusBar()->showMessage(tr("Opened project %1").arg(QFileInfo(path).fileName()), 5000);
+    if (!notes.isEmpty())
+        QMessageBox::information(this, tr("Open project"), notes.join(QStringLiteral("\n\n")));
+    Q_EMIT projectLoaded(true, path);
 }
 
 void MainWindow::openProjectDialog()

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QFutureWatcher>
 #include <QMainWindow>
+
+#include <memory>
 
 #include <string>
 
@@ -16,6 +19,7 @@ class ComparePage;
 class DataPage;
 class ModelPage;
 class PredictPage;
+struct ProjectContent;
 class RunsPage;
 class TrainingPage;
 class WorkbenchState;
@@ -44,8 +48,10 @@ class MainWindow : public QMainWindow
     void openData(const QString &path);
     // Opens a project (a name ending in .gpumem.json) or a data file.
     void openFile(const QString &path);
-    // Saves or loads the whole experiment as one JSON project file.
+    // Saves the whole experiment as one JSON project file; false (after saying why) on failure.
     bool saveProject(const QString &path);
+    // Starts opening a project in the background (the window stays usable while its data
+    // loads); projectLoaded() tells the outcome. False when another open is still running.
     bool loadProject(const QString &path);
     // Loads a built-in dataset with the fast preset and trains it live.
     void runDemo();
@@ -54,6 +60,9 @@ class MainWindow : public QMainWindow
     bool isLargeFont() const { return mLargeFont; }
     // Shows the help panel for the current page.
     void showHelp();
+
+  Q_SIGNALS:
+    void projectLoaded(bool succeeded, const QString &path);
 
   protected:
     void closeEvent(QCloseEvent *event) override;
@@ -73,6 +82,7 @@ class MainWindow : public QMainWindow
     void exportReport(const QString &format);
     void updateHelp();
     void updateTitle();
+    void finishLoadingProject();
     // Asks what to do with unsaved work (the project, a trained model); true when the window may close.
     bool confirmDiscardingWork();
 
@@ -93,7 +103,14 @@ class MainWindow : public QMainWindow
     QFont mNormalFont;
     bool mLargeFont = false;
     bool mDemoPending = false;
-    bool mProjectModified = false; // data, roles, hyperparameters or comparison changed since the last save or open
+    bool mProjectModified = false;
+    struct ProjectOutcome
+    {
+        std::shared_ptr<const ProjectContent> content; // null when reading failed
+        QString error;
+    };
+    QFutureWatcher<ProjectOutcome> mProjectLoader;
+    QString mLoadingProjectPath; // data, roles, hyperparameters or comparison changed since the last save or open
 };
 
 } // namespace gpumem::ui

@@ -6,7 +6,6 @@
 #include "io/InputError.h"
 #include "io/Json.h"
 #include "io/JsonWriter.h"
-#include "io/RegularFile.h"
 #include "io/Sha256.h"
 #include "models/NeuralNetworkHyperparameters.h"
 #include "report/ExperimentJson.h"
@@ -17,8 +16,6 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-
-#include <nlohmann/json.hpp>
 
 #include <sstream>
 
@@ -90,19 +87,18 @@ void writeProjectFile(const QString &path, const WorkbenchState &state)
     } else {
         json.null();
     }
-    json.endObject();
     // Every training run, in the one JSON form of a run record.
-    nlohmann::ordered_json project = nlohmann::ordered_json::parse(text.str());
-    project["runs"] = state.runs();
-    io::writeFileAtomically(coreText(path),
-                            project.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + '\n');
+    json.key("runs").value(io::Json(state.runs()));
+    json.endObject();
+    io::writeFileAtomically(coreText(path), text.str());
 }
 
 namespace {
 
-QStringList readProject(const QString &path, WorkbenchState &state)
+ProjectContent readProject(const QString &path)
 {
-    QStringList notes;
+    ProjectContent content;
+    QStringList &notes = content.notes;
     const std::string source = coreText(path);
     const io::Json project = io::readJsonFile(source);
     const io::Json *format = io::findMember(project, "format");
@@ -113,8 +109,8 @@ QStringList readProject(const QString &path, WorkbenchState &state)
                              "written by a newer workbench (version " +
                                  std::to_string(static_cast<int>(io::numberOr(project, "version", 0))) + ")");
 
-    models::Hyperparameters hyperparameters = models::neuralNetworkHyperparameters();
-    hyperparameters.apply(io::member(project, "hyperparameters"), source);
+    content.hyperparameters.apply(io::member(project, "hyperparameters"), source);
+    content.preset = QString::fromStdString(io::toString(io::member(project, "preset")));
 
     const io::Json &dataObject = io::member(project, "data");
     QString dataPath = QString::fromStdString(io::toString(io::member(dataObject, "path")));
@@ -139,13 +135,13 @@ QStringList readProject(const QString &path, WorkbenchState &state)
         notes << QObject::tr("The data file %1 changed since the project was saved: its comparison and "
                              "hyperparameters were made on other data.")
                      .arg(QFileInfo(dataPath).fileName());
-    std::shared_ptr<const data::Table> table;
+    content.dataPath = dataPath;
+    std::shared_ptr<const data::Table> &table = content.table;
     if (!dataPath.isEmpty())
         table = std::make_shared<const data::Table>(data::loadTable(coreText(dataPath)));
-    const data::BadCellPolicy policy =
-        data::parseBadCellPolicy(io::toString(io::member(dataObject, "bad_cell_policy")));
+    content.policy = data::parseBadCellPolicy(io::toString(io::member(dataObject, "bad_cell_policy")));
 
-    std::vector<data::ColumnRole> roles;
+    std::vector<data::ColumnRole> &roles = content.roles;
     if (table) {
         roles = data::defaultRoles(*table);
         for (const auto &[name, value] : io::toObject(io::member(dataObject, "roles")).items()) {
@@ -167,43 +163,40 @@ QStringList readProject(const QString &path, WorkbenchState &state)
         }
     }
     // Version 1 stored comparisons in a form of its own; they are left out, to be run again.
-    std::shared_ptr<const evaluation::ExperimentResult> comparison;
+    std::shared_ptr<const evaluation::ExperimentResult> &comparison = content.comparison;
     if (const io::Json *object = io::findMember(project, "comparison");
         object && !object->is_null() && io::numberOr(project, "version", 0) >= 2)
         comparison =
             std::make_shared<const evaluation::ExperimentResult>(report::readExperimentResult(*object, source));
 
     // Projects written before runs were kept have none.
-    std::vector<runs::RunRecord> runs;
-    {
-        const nlohmann::ordered_json whole =
-            nlohmann::ordered_json::parse(io::readRegularFile(source, io::maxJsonFileBytes), nullptr, false);
-        if (const auto found = whole.find("runs"); whole.is_object() && found != whole.end()) {
-            if (!found->is_array())
-                throw io::InputError(source, 0, 0, "\"runs\" is not an array");
-            for (const auto &run : *found) {
-                try {
-                    runs.push_back(run.get<runs::RunRecord>());
-                } catch (const std::exception &error) {
-                    throw io::InputError(source, 0, 0,
-                                         "run " + std::to_string(runs.size() + 1) + ": " +
-                                             (dynamic_cast<const io::InputError *>(&error)
-                                                  ? static_cast<const io::InputError &>(error).message()
-                                                  : std::string(error.what())));
-                }
+    if (const io::Json *runs = io::findMember(project, "runs")) {
+        for (const auto &run : io::toArray(*runs)) {
+            try {
+                content.runs.push_back(run.get<runs::RunRecord>());
+            } catch (const io::InputError &error) {
+                throw io::InputError(source, 0, 0,
+                                     "run " + std::to_string(content.runs.size() + 1) + ": " + error.message());
+            } catch (const std::exception &error) {
+                throw io::InputError(source, 0, 0,
+                                     "run " + std::to_string(content.runs.size() + 1) + ": " + error.what());
             }
         }
     }
+    return content;
+}
 
+QStringList applyProject(const ProjectContent &content, WorkbenchState &state)
+{
     // Everything is read and checked: only now does the state change.
-    state.setBadCellPolicy(policy);
-    state.setTable(table, dataPath);
-    if (table)
-        state.setRoles(roles);
-    state.setPresetName(QString::fromStdString(io::toString(io::member(project, "preset"))));
-    state.setHyperparameters(hyperparameters);
+    state.setBadCellPolicy(content.policy);
+    state.setTable(content.table, content.dataPath);
+    if (content.table)
+        state.setRoles(content.roles);
+    state.setPresetName(content.preset);
+    state.setHyperparameters(content.hyperparameters);
     std::shared_ptr<const data::Dataset> dataset;
-    if (comparison && table) {
+    if (content.comparison && content.table) {
         try {
             std::vector<std::string> warnings;
             dataset = state.buildDataset(warnings);
@@ -211,23 +204,33 @@ QStringList readProject(const QString &path, WorkbenchState &state)
             // Without a usable dataset the comparison still shows its metrics, only not per-row charts.
         }
     }
-    state.setComparison(comparison, dataset);
-    state.setRuns(std::move(runs));
-    return notes;
+    state.setComparison(content.comparison, dataset);
+    state.setRuns(content.runs);
+    return content.notes;
 }
 
 } // namespace
 
-QStringList readProjectFile(const QString &path, WorkbenchState &state)
+ProjectContent readProjectContent(const QString &path)
 {
     try {
-        return readProject(path, state);
+        return readProject(path);
     } catch (const io::InputError &error) {
         // A member missing or of the wrong type is reported without a file; name the project.
         if (!error.file().empty())
             throw;
         throw io::InputError(coreText(path), 0, 0, error.message());
     }
+}
+
+QStringList applyProjectContent(const ProjectContent &content, WorkbenchState &state)
+{
+    return applyProject(content, state);
+}
+
+QStringList readProjectFile(const QString &path, WorkbenchState &state)
+{
+    return applyProjectContent(readProjectContent(path), state);
 }
 
 } // namespace gpumem::ui

@@ -1,8 +1,24 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "data/ColumnRoles.h"
+#include "data/Dataset.h"
+#include "models/Hyperparameters.h"
+#include "models/NeuralNetworkHyperparameters.h"
+#include "runs/RunRecord.h"
+
 #include <QString>
 #include <QStringList>
+
+#include <memory>
+#include <vector>
+
+namespace gpumem::data {
+class Table;
+}
+namespace gpumem::evaluation {
+struct ExperimentResult;
+}
 
 namespace gpumem::ui {
 
@@ -23,6 +39,29 @@ bool isProjectPath(const QString &path);
 // (metrics per model and fold, out-of-fold predictions, significance).
 // Throws io::InputError when the file cannot be written.
 void writeProjectFile(const QString &path, const WorkbenchState &state);
+
+// A project file as read and checked, before it changes anything.
+struct ProjectContent
+{
+    QString dataPath;
+    std::shared_ptr<const data::Table> table; // null when the project names no data
+    std::vector<data::ColumnRole> roles;
+    data::BadCellPolicy policy = data::BadCellPolicy::Fail;
+    QString preset;
+    models::Hyperparameters hyperparameters = models::neuralNetworkHyperparameters();
+    std::shared_ptr<const evaluation::ExperimentResult> comparison;
+    std::vector<runs::RunRecord> runs;
+    QStringList notes; // for the user: the data found elsewhere, or changed since the save
+};
+
+// Reads the project file at path and everything it names, checking all of it: the
+// data file is loaded and its digest compared. Changes nothing, so it may run on any
+// thread (the workbench opens projects in a worker). Throws io::InputError naming
+// the file (and line and column for malformed JSON).
+ProjectContent readProjectContent(const QString &path);
+
+// Applies content to state (GUI thread) and returns its notes for the user.
+QStringList applyProjectContent(const ProjectContent &content, WorkbenchState &state);
 
 // Reads a project file into state: loads the data file it names (synchronously),
 // applies its roles, hyperparameters and comparison. Returns notes for the user:

@@ -140,7 +140,12 @@ class TestMainWindow : public QObject
             QVERIFY(window.saveProject(project));
         }
         gpumem::ui::MainWindow window;
+        QSignalSpy opened(&window, &gpumem::ui::MainWindow::projectLoaded);
         window.openFile(project); // as `gpumem-workbench p.gpumem.json` and a drop on the window do
+        // The project and its data load in a worker: the window returns at once, with nothing changed yet.
+        QVERIFY(!window.state()->table());
+        QVERIFY(opened.wait(20000));
+        QVERIFY(opened.at(0).at(0).toBool());
         QCOMPARE(window.state()->roles()[1], gpumem::data::ColumnRole::Ignored);
         QVERIFY(window.windowTitle().startsWith(QStringLiteral("p.gpumem.json")));
         // Save adds the ending a project needs when the name lacks it.
