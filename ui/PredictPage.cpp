@@ -3,8 +3,10 @@
 
 #include "calibration/Calibration.h"
 #include "data/Dataset.h"
+#include "data/JobNames.h"
 #include "data/TableLoader.h"
 #include "io/AtomicFileWriter.h"
+#include "io/NumberText.h"
 #include "models/RegressorRegistry.h"
 #include "ui/CoverageBox.h"
 #include "ui/QtText.h"
@@ -63,6 +65,43 @@ QString sequenceText(const data::SequenceColumn &sequences, std::size_t row)
 
 // Common GPU memory sizes (GiB): consumer and data-centre cards of recent generations.
 constexpr double commonCapacitiesGiB[] = {8, 12, 16, 24, 40, 48, 80, 141};
+
+// MiB as people read them: a CPU probe's few MiB keep decimals, GPU-sized jobs read as whole MiB.
+std::string memoryText(double mib)
+{
+    if (std::isnan(mib))
+        return {};
+    const int decimals = std::abs(mib) < 10.0 ? 3 : std::abs(mib) < 100.0 ? 1 : 0;
+    return QString::number(mib, 'f', decimals).toStdString();
+}
+
+// The saved file's predictions as the preview shows them: each job named by the
+// input's identifier column (else its line), memory rounded for reading. The file
+// itself keeps every digit.
+std::string previewCsv(const data::Table &table, const prediction::Predictions &predictions)
+{
+    const data::Dataset &dataset = predictions.dataset;
+    const std::vector<std::string> names = data::jobNames(table, dataset.rowLines());
+    const bool withBounds = predictions.upperBounds.size() > 0;
+    const bool withTarget = dataset.hasTarget();
+    std::string csv = std::string(names.empty() ? "line" : "job") + ",prediction" + (withBounds ? ",upper_bound" : "") +
+                      (withTarget ? ",actual,error" : "") + (predictions.rangesKnown ? ",extrapolated" : "") + '\n';
+    for (std::size_t row = 0; row < dataset.rowCount(); ++row) {
+        const auto index = static_cast<Eigen::Index>(row);
+        // A text name keeps the column an identifier even where every name looks like a number.
+        csv += names.empty() ? std::to_string(dataset.rowLines()[row]) : io::csvField(names[row]);
+        csv += ',' + memoryText(predictions.predicted[index]);
+        if (withBounds)
+            csv += ',' + memoryText(predictions.upperBounds[index]);
+        if (withTarget)
+            csv += ',' + memoryText(dataset.target()[index]) + ',' +
+                   memoryText(predictions.predicted[index] - dataset.target()[index]);
+        if (predictions.rangesKnown)
+            csv += ',' + io::csvField(prediction::describeExtrapolations(predictions.extrapolations[row]));
+        csv += '\n';
+    }
+    return csv;
+}
 
 } // namespace
 
@@ -450,7 +489,7 @@ void PredictPage::predictFile(const QString &inputPath, const QString &outputPat
             const auto &warnings = predictions.warnings;
             const std::string csv = prediction::predictionFile(table, predictions);
             io::writeFileAtomically(output, csv);
-            outcome.csv = QString::fromStdString(csv);
+            outcome.preview = QString::fromStdString(previewCsv(table, predictions));
             for (const auto &warning : warnings)
                 outcome.warnings += QString::fromStdString(warning) + QLatin1Char(' ');
             const auto outside =
@@ -488,7 +527,7 @@ void PredictPage::finishFile()
     }
     try {
         mPreviewModel->setTable(std::make_shared<const data::Table>(
-            data::loadTableFromText(outcome.csv.toStdString(), coreText(mOutputPath))));
+            data::loadTableFromText(outcome.preview.toStdString(), coreText(mOutputPath))));
         mPreview->resizeColumnsToContents();
     } catch (const std::exception &) {
         // The preview is a courtesy; the file itself is written.

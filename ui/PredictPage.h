@@ -69,7 +69,7 @@ class PredictPage : public QWidget
   private:
     struct FileOutcome
     {
-        QString csv;
+        QString preview; // the saved predictions as the preview table shows them
         QString error;
         QString warnings;
     };

@@ -11,6 +11,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -104,6 +105,14 @@ class TestPredictPage : public QObject
         lackingFile.close();
         QVERIFY2(page.checkInput(lacking).contains(QStringLiteral("missing column")),
                  qPrintable(page.checkInput(lacking)));
+        // The preview names each job by the file's identifier column and shows whole MiB for GPU-sized jobs.
+        auto *preview = page.findChild<QTableView *>(QStringLiteral("predictionPreview"));
+        QVERIFY(preview);
+        QCOMPARE(preview->model()->headerData(0, Qt::Horizontal).toString().section(QLatin1Char('\n'), 0, 0),
+                 QStringLiteral("job"));
+        QCOMPARE(preview->model()->index(0, 0).data().toString(), QStringLiteral("r1"));
+        QVERIFY(!preview->model()->index(0, 1).data().toString().contains(QLatin1Char('.')));
+        QCOMPARE(preview->model()->rowCount(), 80);
         // Row 1 of jobs_training.csv has memory_mib 1353; error = prediction − actual.
         const QStringList first = lines.at(1).split(QLatin1Char(','));
         QCOMPARE(first.at(1).toDouble(), 1353.0);
