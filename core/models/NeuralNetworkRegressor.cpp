@@ -76,12 +76,15 @@ std::vector<ArchitectureBlock> describeOptions(const BiGruTransformerOptions &op
         parameters[block] += item.value().numel();
     }
     const std::string d = std::to_string(options.dModel);
-    const std::int64_t fixed = options.featureCount + (options.pooling == "cls" ? 1 : 0);
+    const std::int64_t fixed = options.featureTokens() + (options.pooling == "cls" ? 1 : 0);
     const std::string tokens = options.usesLayerTokens() ? std::to_string(fixed) + "+layers" : std::to_string(fixed);
 
     std::vector<ArchitectureBlock> blocks;
     blocks.push_back({"Feature tokens",
                       std::to_string(options.featureCount) + " features × (value·w + b)" +
+                          (options.featureTokens() != options.featureCount
+                               ? " in " + std::to_string(options.featureTokens()) + " tokens"
+                               : std::string()) +
                           (options.pooling == "cls" ? " + class token" : ""),
                       shape({"batch", std::to_string(fixed), d}), parameters["features"]});
     if (options.usesLayerTokens())
@@ -113,6 +116,30 @@ std::vector<ArchitectureBlock> describeOptions(const BiGruTransformerOptions &op
 }
 
 } // namespace
+
+std::vector<std::int64_t> featureTokensOf(const data::FeatureEncoding &encoding, const std::string &mode,
+                                          std::int64_t featureCount)
+{
+    if (mode != "grouped")
+        return {};
+    std::vector<std::int64_t> tokenOf;
+    std::int64_t token = 0;
+    for (std::size_t i = 0; i < encoding.numericColumns.size(); ++i)
+        tokenOf.push_back(token++);
+    for (const auto &categorical : encoding.categoricals) {
+        if (categorical.categories.empty())
+            continue;
+        tokenOf.insert(tokenOf.end(), categorical.categories.size(), token++);
+    }
+    if (!encoding.sequenceColumn.empty()) {
+        tokenOf.insert(tokenOf.end(), 1 + encoding.layerTypes.size(), token++);
+        if (encoding.fieldsPerLayer > 0)
+            tokenOf.insert(tokenOf.end(), 2 * static_cast<std::size_t>(encoding.fieldsPerLayer), token++);
+    }
+    if (static_cast<std::int64_t>(tokenOf.size()) != featureCount || tokenOf.empty())
+        return {};
+    return tokenOf;
+}
 
 torch::Device resolveDevice(const std::string &setting)
 {
@@ -323,6 +350,7 @@ training::TrainingResult NeuralNetworkRegressor::fit(const data::Dataset &datase
     impl.options =
         impl.optionsFor(encoded.cols(), layerTokens ? static_cast<std::int64_t>(impl.layerVocabulary.size()) + 1 : 0,
                         layerTokens ? encoding.fieldsPerLayer : 0);
+    impl.options.featureTokenOf = featureTokensOf(encoding, h.choice("feature_tokens"), encoded.cols());
     // Weight initialisation, and dropout while training, draw from LibTorch's
     // process-wide generator. Holding this lock while drawing keeps networks
     // fitting on other threads (a comparison's parallel fits) from reseeding or

@@ -26,7 +26,7 @@ class TestHyperparameters : public QObject
         for (const auto &spec : hyperparameters.specs())
             expected += (expected.empty() ? "" : ", ") + spec.name;
         QCOMPARE(hyperparameters.namesText(), expected);
-        QVERIFY(hyperparameters.namesText().rfind("architecture, layer_tokens, d_model", 0) == 0);
+        QVERIFY(hyperparameters.namesText().rfind("architecture, layer_tokens, feature_tokens, d_model", 0) == 0);
         try {
             Hyperparameters copy = hyperparameters;
             copy.setAssignment("bogus=1");
@@ -132,7 +132,7 @@ class TestHyperparameters : public QObject
         hyperparameters.writeDescriptions(writer);
         const QJsonArray descriptions = QJsonDocument::fromJson(QByteArray::fromStdString(out.str())).array();
         QCOMPARE(descriptions.size(), static_cast<qsizetype>(hyperparameters.specs().size()));
-        const QJsonObject epochs = descriptions.at(19).toObject();
+        const QJsonObject epochs = descriptions.at(20).toObject();
         QCOMPARE(epochs.value("name").toString(), QStringLiteral("epochs"));
         QCOMPARE(epochs.value("type").toString(), QStringLiteral("integer"));
         QCOMPARE(epochs.value("default").toInt(), 250);
