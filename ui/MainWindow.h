@@ -42,7 +42,7 @@ class MainWindow : public QMainWindow
     // Saves or loads the whole experiment as one JSON project file.
     bool saveProject(const QString &path);
     bool loadProject(const QString &path);
-    // Loads a built-in dataset with the fast preset and trains it live.
+    // Loads a built-in dataset with the quick preset and trains it live.
     void runDemo();
     // Switches the large presentation font on or off (remembered).
     void setLargeFont(bool large);

@@ -43,10 +43,10 @@ Hyperparameters neuralNetworkHyperparameters()
         choiceSpec("optimizer", "adamw", {"adamw", "adam"},
                    "AdamW decouples weight decay from the gradient; Adam adds "
                    "it to the gradient."),
-        realSpec("learning_rate", 2e-3, 1e-6, 1.0, "", "Peak learning rate of the schedule."),
+        realSpec("learning_rate", 3e-3, 1e-6, 1.0, "", "Peak learning rate of the schedule."),
         realSpec("weight_decay", 1e-4, 0.0, 1.0, "", "Weight decay (L2 penalty) on every parameter."),
-        integerSpec("batch_size", 64, 1, 65536, "rows", "Rows per optimisation step."),
-        integerSpec("epochs", 250, 1, 100000, "epochs", "Passes over the training rows."),
+        integerSpec("batch_size", 128, 1, 65536, "rows", "Rows per optimisation step."),
+        integerSpec("epochs", 200, 1, 100000, "epochs", "Passes over the training rows."),
         choiceSpec("schedule", "one_cycle", {"one_cycle", "cosine", "plateau", "constant"},
                    "Learning-rate schedule after warm-up: one cycle up and down, cosine decay, halve on a validation "
                    "plateau, or constant."),

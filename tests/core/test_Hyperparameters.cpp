@@ -41,7 +41,7 @@ class TestHyperparameters : public QObject
         const Hyperparameters hyperparameters = gpumem::models::neuralNetworkHyperparameters();
         QCOMPARE(hyperparameters.choice("architecture"), std::string("bigru_transformer"));
         QCOMPARE(hyperparameters.integer("d_model"), std::int64_t{64});
-        QCOMPARE(hyperparameters.real("learning_rate"), 2e-3);
+        QCOMPARE(hyperparameters.real("learning_rate"), 3e-3);
         QCOMPARE(hyperparameters.boolean("log_target"), true);
         for (const auto &spec : hyperparameters.specs())
             QVERIFY2(!spec.help.empty() && spec.help.back() == '.', spec.name.c_str());
@@ -135,7 +135,7 @@ class TestHyperparameters : public QObject
         const QJsonObject epochs = descriptions.at(20).toObject();
         QCOMPARE(epochs.value("name").toString(), QStringLiteral("epochs"));
         QCOMPARE(epochs.value("type").toString(), QStringLiteral("integer"));
-        QCOMPARE(epochs.value("default").toInt(), 250);
+        QCOMPARE(epochs.value("default").toInt(), 200);
         QCOMPARE(epochs.value("maximum").toInt(), 100000);
         QCOMPARE(epochs.value("unit").toString(), QStringLiteral("epochs"));
     }

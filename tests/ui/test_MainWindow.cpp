@@ -103,7 +103,7 @@ class TestMainWindow : public QObject
         window.findChild<QAction *>(QStringLiteral("demoAction"))->trigger();
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
         QVERIFY(finished.at(0).at(0).toBool());
-        QCOMPARE(window.state()->presetName(), QStringLiteral("fast"));
+        QCOMPARE(window.state()->presetName(), QStringLiteral("quick"));
         QCOMPARE(window.pages()->currentWidget(), window.trainingPage());
         QVERIFY(window.windowTitle().startsWith(QStringLiteral("*demo.csv"))); // not saved as a project yet
         // The loaded file is now among the recent files.
