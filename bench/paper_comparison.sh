@@ -19,7 +19,7 @@ batch=$(preset batch_size)
 rate=$(preset learning_rate)
 grouped=()
 [[ $(preset feature_tokens) == grouped ]] && grouped=(--grouped)
-gpumem="$root/build/release/app/gpumem"
+gpumem=${GPUMEM:-$root/build/release/app/gpumem}
 out="$root/bench/out"
 mkdir -p "$out"
 [[ -f "$data" ]] || { echo "needs $data" >&2; exit 1; }

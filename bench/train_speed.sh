@@ -12,7 +12,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 data="$root/../shared/datasets/gpumemnet_mlp.csv"
 epochs=${1:-3}
-gpumem="$root/build/release/app/gpumem"
+gpumem=${GPUMEM:-$root/build/release/app/gpumem}
 out="$root/bench/out"
 mkdir -p "$out"
 [[ -f "$data" ]] || { echo "needs $data" >&2; exit 1; }

@@ -9,6 +9,7 @@
 #include "models/NeuralNetworkRegressor.h"
 #include "models/RegressorRegistry.h"
 
+#include <optional>
 #include <sstream>
 
 namespace gpumem::cli {
@@ -28,6 +29,7 @@ struct DataSizes
     std::int64_t fieldsPerLayer = exampleFieldsPerLayer;
     std::int64_t typicalLayers = exampleLayers;
     std::string source = "example sizes (no DATA.csv given)";
+    std::optional<data::FeatureEncoding> encoding; // the file's, when one is given
 };
 
 DataSizes sizesOf(const std::string &path, const ParsedArguments &arguments)
@@ -46,6 +48,7 @@ DataSizes sizesOf(const std::string &path, const ParsedArguments &arguments)
     sizes.typicalLayers =
         dataset.hasSequence() ? static_cast<std::int64_t>(dataset.sequence().totalLayers() / dataset.rowCount()) : 0;
     sizes.source = path;
+    sizes.encoding = encoder.encoding();
     return sizes;
 }
 
@@ -108,8 +111,9 @@ int runDescribeModel(const std::vector<std::string> &arguments, std::ostream &ou
         return describeHyperparameters(parsed.value("model"), parsed, out);
     const models::Hyperparameters hyperparameters = hyperparametersFrom(parsed);
     const DataSizes sizes = parsed.positionals().empty() ? DataSizes() : sizesOf(parsed.positionals().front(), parsed);
-    const auto blocks = models::describeArchitecture(hyperparameters, sizes.features, sizes.layerTypes,
-                                                     sizes.fieldsPerLayer, sizes.typicalLayers);
+    const auto blocks =
+        models::describeArchitecture(hyperparameters, sizes.features, sizes.layerTypes, sizes.fieldsPerLayer,
+                                     sizes.typicalLayers, sizes.encoding ? &*sizes.encoding : nullptr);
     std::int64_t total = 0;
     for (const auto &block : blocks)
         total += block.parameters;
@@ -136,7 +140,7 @@ int runDescribeModel(const std::vector<std::string> &arguments, std::ostream &ou
         json.endObject();
         return 0;
     }
-    out << hyperparameters.choice("architecture") << " for " << sizes.features << " feature tokens";
+    out << hyperparameters.choice("architecture") << " for " << sizes.features << " features";
     if (sizes.layerTypes > 0 && hyperparameters.boolean("layer_tokens"))
         out << " and layer tokens (" << sizes.layerTypes << " layer types)";
     out << "; sizes from " << sizes.source << "\n\n";

@@ -8,6 +8,10 @@ namespace gpumem::models {
 
 namespace {
 
+// Up to this many tokens, attention stacks the heads into one product per row (see
+// EncoderLayerImpl::attend); beyond it the heads' wasted zeros outweigh the calls saved.
+constexpr std::int64_t stackedHeadsTokenLimit = 32;
+
 bool runsGru(const std::string &architecture)
 {
     return architecture != "transformer_only";
@@ -73,7 +77,7 @@ torch::Tensor EncoderLayerImpl::attend(const torch::Tensor &tokens, const torch:
     const auto keys = projected.narrow(2, width, width);       // [batch, tokens, d_model]
     const auto values = projected.narrow(2, 2 * width, width); // [batch, tokens, d_model]
     torch::Tensor combined;                                    // [batch, tokens, d_model]
-    if (count <= 32) {
+    if (count <= stackedHeadsTokenLimit) {
         auto options = torch::TensorOptions().dtype(torch::kInt64).device(input.device());
         const auto rowHead =
             torch::arange(heads * count, options).div(count, "floor").unsqueeze(1); // [heads·tokens, 1]

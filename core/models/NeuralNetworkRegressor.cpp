@@ -451,15 +451,17 @@ Eigen::VectorXd NeuralNetworkRegressor::predict(const data::Dataset &dataset) co
 
 std::vector<ArchitectureBlock> describeArchitecture(const Hyperparameters &hyperparameters, std::int64_t featureCount,
                                                     std::int64_t layerTypes, std::int64_t fieldsPerLayer,
-                                                    std::int64_t typicalLayers)
+                                                    std::int64_t typicalLayers, const data::FeatureEncoding *encoding)
 {
     ComputeSettings cpu;
     cpu.device = "cpu";
     const NeuralNetworkRegressor::Impl impl(hyperparameters, cpu);
     const bool layerTokens = hyperparameters.boolean("layer_tokens") && layerTypes > 0 && fieldsPerLayer > 0;
-    return describeOptions(impl.optionsFor(std::max<std::int64_t>(featureCount, 1), layerTokens ? layerTypes + 1 : 0,
-                                           layerTokens ? fieldsPerLayer : 0),
-                           typicalLayers);
+    auto options = impl.optionsFor(std::max<std::int64_t>(featureCount, 1), layerTokens ? layerTypes + 1 : 0,
+                                   layerTokens ? fieldsPerLayer : 0);
+    if (encoding)
+        options.featureTokenOf = featureTokensOf(*encoding, hyperparameters.choice("feature_tokens"), featureCount);
+    return describeOptions(options, typicalLayers);
 }
 
 } // namespace gpumem::models
