@@ -7,7 +7,7 @@
 # (reference_hand_batched.py, no DataLoader; feature tokens only). Each runs with 1
 # and with 2 threads; the ratio compares each side at its best. (gpumem's threads
 # are workers that split each batch; PyTorch's are kernel threads.)
-#   bench/train_speed.sh [EPOCHS]     (default 3)
+#   bench/train_speed.sh [EPOCHS]     (default 3; GPUMEM_LAYER_TOKENS=0 skips the layer-token row)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 data="$root/../shared/datasets/gpumemnet_mlp.csv"
@@ -51,8 +51,10 @@ row() { # label, then gpumem, DataLoader and hand-batched rates at 1 and 2 threa
 
 printf '%-26s %9s %9s %9s %9s %9s %9s %8s %8s\n' tokens "gpumem 1" "gpumem 2" "loader 1" "loader 2" \
   "by hand 1" "by hand 2" "/loader" "/by hand"
-row "feature + layer (~57)" "$(ours true per_column 1)" "$(ours true per_column 2)" \
-  "$(loader true 1)" "$(loader true 2)" - -
+if [[ ${GPUMEM_LAYER_TOKENS:-1} != 0 ]]; then
+  row "feature + layer (~57)" "$(ours true per_column 1)" "$(ours true per_column 2)" \
+    "$(loader true 1)" "$(loader true 2)" - -
+fi
 row "feature, per column (38)" "$(ours false per_column 1)" "$(ours false per_column 2)" \
   "$(loader false 1)" "$(loader false 2)" "$(by_hand per_column 1)" "$(by_hand per_column 2)"
 row "feature, grouped (9)" "$(ours false grouped 1)" "$(ours false grouped 2)" - - \
