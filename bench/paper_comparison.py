@@ -2,11 +2,14 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The paper's comparison as a researcher would run it in Python: scikit-learn's
 decision tree, random forest, AdaBoost and ridge, xgboost, and the PyTorch
-BiGRU-optimised Transformer of reference_bigru_transformer.py, on 5 shuffled
-folds of the same data, each model with library defaults (the network with
+BiGRU-optimised Transformer as reference_hand_batched.py writes it (tensors
+batched by hand, no DataLoader), on the folds of a gpumem compare run
+(--folds-from its --predictions file) or 5 shuffled folds of its own, each model
+with library defaults (the network with the sizes, batch size and learning rate of
 gpumem's default preset and the given epochs).
 
-Usage: paper_comparison.py DATA.csv [--epochs N] [--folds K] [--threads T]
+Usage: paper_comparison.py DATA.csv [--epochs N] [--folds K] [--threads T] [--batch-size B]
+                           [--learning-rate R] [--grouped] [--folds-from PREDICTIONS.csv]
 (T: n_jobs of the forest and XGBoost; PyTorch keeps 1 thread, its fastest here.)
 Prints one JSON line: {"seconds": total wall time, "models": {name: {"rmse", "r2", "seconds"}}}.
 """
@@ -15,17 +18,18 @@ import json
 import time
 
 import numpy as np
+import pandas as pd
 import torch
 from sklearn.ensemble import AdaBoostRegressor, RandomForestRegressor
 from sklearn.linear_model import Ridge
 from sklearn.metrics import mean_squared_error, r2_score
 from sklearn.model_selection import KFold
 from sklearn.tree import DecisionTreeRegressor
-from torch.utils.data import DataLoader
 from xgboost import XGBRegressor
 
-from reference_bigru_transformer import BiGruTransformer, JobDataset, collate, load_features
-from reference_bigru_transformer import train as train_network
+from reference_bigru_transformer import load_features
+from reference_hand_batched import HandBatchedNetwork, grouped_tokens
+from reference_hand_batched import train as train_hand_batched
 
 
 def standardise(train, values):
@@ -37,24 +41,18 @@ def standardise(train, values):
     return (scale(values) - mean) / std
 
 
-def fit_network(features, types, fields, target, train, test, type_count, epochs):
+def fit_network(features, target, train, test, token_of, arguments):
+    """The network of reference_hand_batched.py (the fastest Python loop), trained on the training rows."""
     torch.manual_seed(42)
-    scaled = standardise(features[train], features)
-    all_fields = np.concatenate(fields)
-    train_fields = np.concatenate([fields[i] for i in train])
-    scaled_fields = np.split(standardise(train_fields, all_fields), np.cumsum([len(f) for f in fields])[:-1])
+    scaled = torch.tensor(standardise(features[train], features), dtype=torch.float32)
     log_target = np.log1p(target)
     mean, std = log_target[train].mean(), log_target[train].std()
-    dataset = JobDataset(scaled[train], [types[i] for i in train], [scaled_fields[i] for i in train],
-                         (log_target[train] - mean) / std)
-    loader = DataLoader(dataset, batch_size=64, shuffle=True, collate_fn=collate)
-    model = BiGruTransformer(features.shape[1], type_count, False)
-    train_network(model, loader, epochs)
+    model = HandBatchedNetwork(features.shape[1], token_of)
+    train_hand_batched(model, scaled[train], torch.tensor((log_target[train] - mean) / std, dtype=torch.float32),
+                       arguments.epochs, arguments.batch_size, arguments.learning_rate)
     model.eval()
-    test_set = JobDataset(scaled[test], [types[i] for i in test], [scaled_fields[i] for i in test], target[test])
     with torch.no_grad():
-        batch = collate([test_set[i] for i in range(len(test_set))])
-        predicted = model(*batch[:4]).numpy()
+        predicted = model(scaled[test]).numpy()
     return np.expm1(predicted * std + mean)
 
 
@@ -64,11 +62,22 @@ def main():
     parser.add_argument("--epochs", type=int, default=250)
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--batch-size", type=int, default=64)
+    parser.add_argument("--learning-rate", type=float, default=2e-3)
+    parser.add_argument("--grouped", action="store_true", help="gpumem's grouped feature tokens")
+    parser.add_argument("--folds-from", help="a gpumem compare --predictions file: use its fold column")
     arguments = parser.parse_args()
     torch.set_num_threads(1)
 
     start = time.perf_counter()
-    features, types, fields, target, type_count = load_features(arguments.data)
+    features, _, _, target, type_count = load_features(arguments.data)
+    categories = features.shape[1] - 6 - 1 - (type_count - 1) - 4
+    token_of = grouped_tokens(6, categories, type_count - 1) if arguments.grouped else None
+    if arguments.folds_from:
+        fold = pd.read_csv(arguments.folds_from)["fold"].to_numpy()
+        folds = [(np.flatnonzero(fold != k), np.flatnonzero(fold == k)) for k in np.unique(fold)]
+    else:
+        folds = KFold(arguments.folds, shuffle=True, random_state=42).split(features)
     # The tabular models see the numeric columns, the one-hot activation function
     # and the layer-sequence summary, as gpumem's feature encoder gives them.
     tabular = {
@@ -79,7 +88,7 @@ def main():
         "ridge": lambda: Ridge(),
     }
     results = {name: {"rmse": [], "r2": [], "seconds": 0.0} for name in ["bigru_transformer", *tabular]}
-    for train, test in KFold(arguments.folds, shuffle=True, random_state=42).split(features):
+    for train, test in folds:
         for name, make in tabular.items():
             began = time.perf_counter()
             predicted = make().fit(features[train], target[train]).predict(features[test])
@@ -87,7 +96,7 @@ def main():
             results[name]["rmse"].append(mean_squared_error(target[test], predicted) ** 0.5)
             results[name]["r2"].append(r2_score(target[test], predicted))
         began = time.perf_counter()
-        predicted = fit_network(features, types, fields, target, train, test, type_count, arguments.epochs)
+        predicted = fit_network(features, target, train, test, token_of, arguments)
         results["bigru_transformer"]["seconds"] += time.perf_counter() - began
         results["bigru_transformer"]["rmse"].append(mean_squared_error(target[test], predicted) ** 0.5)
         results["bigru_transformer"]["r2"].append(r2_score(target[test], predicted))

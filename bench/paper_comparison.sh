@@ -7,12 +7,20 @@
 # time (--jobs 2, one thread each); Python runs the folds one after another as a
 # script would, PyTorch on 1 thread (faster than 2 for this model, see
 # train_speed.sh) and the forest and XGBoost on 2 (n_jobs).
-#   bench/paper_comparison.sh [EPOCHS]     (default 250, the default preset)
+# Python uses gpumem's folds (the fold column of compare --predictions) and the
+# network with the default preset's feature tokens, batch size and learning rate.
+#   bench/paper_comparison.sh [EPOCHS]     (default: the default preset's)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 data="$root/../shared/datasets/gpumemnet_mlp.csv"
-epochs=${1:-250}
-gpumem="$root/build/release/app/gpumem"
+preset() { /usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" \
+  "$root/resources/presets/default.json" "$1"; }
+epochs=${1:-$(preset epochs)}
+batch=$(preset batch_size)
+rate=$(preset learning_rate)
+grouped=()
+[[ $(preset feature_tokens) == grouped ]] && grouped=(--grouped)
+gpumem=${GPUMEM:-$root/build/release/app/gpumem}
 out="$root/bench/out"
 mkdir -p "$out"
 [[ -f "$data" ]] || { echo "needs $data" >&2; exit 1; }
@@ -22,11 +30,14 @@ OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 "$gpumem" compare "$data" --target "Max
   --ignore "Filename,Avg GPUTL,Avg GRACT,Avg SMACT,Avg SMOCC,Avg FP32A" --sequence-column Activations-Params \
   --models bigru_transformer,decision_tree,random_forest,adaboost,xgboost,ridge \
   --preset default --set epochs="$epochs" --set validation_fraction=0 --folds 5 --seed 42 --jobs 2 \
-  --report "$out/paper_comparison.json" --report "$out/paper_comparison.md" >"$out/paper_comparison.txt"
+  --report "$out/paper_comparison.json" --report "$out/paper_comparison.md" \
+  --predictions "$out/paper_comparison_folds.csv" >"$out/paper_comparison.txt"
 ours=$(/usr/bin/python3 -c "print($(date +%s.%N) - $start)")
 
 start=$(date +%s.%N)
-(cd "$root/bench" && /usr/bin/python3 paper_comparison.py "$data" --epochs "$epochs" --threads 2 >"$out/paper_comparison_python.json")
+(cd "$root/bench" && /usr/bin/python3 paper_comparison.py "$data" --epochs "$epochs" --threads 2 \
+  --batch-size "$batch" --learning-rate "$rate" "${grouped[@]}" --folds-from "$out/paper_comparison_folds.csv" \
+  >"$out/paper_comparison_python.json")
 theirs=$(/usr/bin/python3 -c "print($(date +%s.%N) - $start)")
 
 cat "$out/paper_comparison.txt"

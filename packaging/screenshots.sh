@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Saves screenshots of every workbench page into docs/screenshots/: starts the
 # app under Xvfb with --screenshot-dir, which loads a dataset, shows the model,
-# trains with the fast preset, compares the models on 3 folds and predicts.
+# trains with the quick preset, compares the models on 3 folds and predicts.
 # Uses the first built-in dataset (datasets/*.csv), else the test fixture; a
 # throw-away settings folder keeps the user's settings out of the pictures.
 #   packaging/screenshots.sh [BUILD_DIR] [DATA.csv]

@@ -199,7 +199,7 @@ void MainWindow::createMenus()
     help->setObjectName(QStringLiteral("helpAction"));
     QAction *demo = helpMenu->addAction(tr("&Demo: train live on a built-in dataset"), this, &MainWindow::runDemo);
     demo->setObjectName(QStringLiteral("demoAction"));
-    demo->setToolTip(tr("Loads a built-in dataset, picks the fast preset and trains it live (under a minute)"));
+    demo->setToolTip(tr("Loads a built-in dataset, picks the quick preset and trains it live (under a minute)"));
     helpMenu->addSeparator();
     QAction *about = helpMenu->addAction(tr("&About GPU Memory Workbench"), this, &MainWindow::showAbout);
     about->setObjectName(QStringLiteral("aboutAction"));
@@ -399,7 +399,7 @@ void MainWindow::runDemo()
         QMessageBox::information(this, tr("Demo"), tr("No built-in dataset is installed."));
         return;
     }
-    mModelPage->applyPreset(QStringLiteral("fast"));
+    mModelPage->applyPreset(QStringLiteral("quick"));
     mDemoPending = true;
     openData(datasets.front());
 }

@@ -53,7 +53,7 @@ class MainWindow : public QMainWindow
     // Starts opening a project in the background (the window stays usable while its data
     // loads); projectLoaded() tells the outcome. False when another open is still running.
     bool loadProject(const QString &path);
-    // Loads a built-in dataset with the fast preset and trains it live.
+    // Loads a built-in dataset with the quick preset and trains it live.
     void runDemo();
     // Switches the large presentation font on or off (remembered).
     void setLargeFont(bool large);

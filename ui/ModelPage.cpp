@@ -61,8 +61,9 @@ ModelPage::ModelPage(WorkbenchState *state, QWidget *parent)
     setObjectName(QStringLiteral("modelPage"));
     mForm->setObjectName(QStringLiteral("hyperparameterForm"));
     mPresets->setObjectName(QStringLiteral("presetBox"));
-    mPresets->setToolTip(tr("Shipped presets: default (accurate, minutes), fast (seconds, for demos), gpu (larger, "
-                            "for a CUDA machine). Choosing one resets every value to the preset."));
+    mPresets->setToolTip(
+        tr("Shipped presets: default (accurate, minutes), quick (under a minute, for demos), fast "
+           "(seconds, smaller), gpu (larger, for a CUDA machine). Choosing one resets every value to the preset."));
     for (const auto &name : models::presetNames())
         mPresets->addItem(qtText(name));
     connect(mPresets, &QComboBox::activated, this, [this] { applyPreset(mPresets->currentText()); });

@@ -68,7 +68,7 @@ void ScreenshotTour::save(const QString &name)
 
 void ScreenshotTour::showModel()
 {
-    mWindow->modelPage()->applyPreset(QStringLiteral("fast"));
+    mWindow->modelPage()->applyPreset(QStringLiteral("quick"));
     mWindow->pages()->setCurrentWidget(mWindow->modelPage());
     QTimer::singleShot(settleMilliseconds, this, [this] {
         save(QStringLiteral("02-model"));

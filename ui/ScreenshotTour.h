@@ -10,7 +10,7 @@ class MainWindow;
 
 // A scripted walk through the pages that saves a PNG of the window at each step
 // (for the documentation): loads a dataset, shows the model, trains with the
-// fast preset, runs a 2-fold comparison, predicts, then quits the application.
+// quick preset, runs a 3-fold comparison, predicts, then quits the application.
 // Every step waits for the previous one's signal; nothing blocks the event loop.
 class ScreenshotTour : public QObject
 {

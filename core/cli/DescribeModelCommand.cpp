@@ -11,6 +11,7 @@
 #include "models/NeuralNetworkRegressor.h"
 #include "models/RegressorRegistry.h"
 
+#include <optional>
 #include <sstream>
 
 namespace gpumem::cli {
@@ -30,6 +31,7 @@ struct DataSizes
     std::int64_t fieldsPerLayer = exampleFieldsPerLayer;
     std::int64_t typicalLayers = exampleLayers;
     std::string source = "example sizes (no DATA.csv given)";
+    std::optional<data::FeatureEncoding> encoding; // the file's, when one is given
 };
 
 DataSizes sizesOf(const std::string &path, const DataOptions &options)
@@ -48,6 +50,7 @@ DataSizes sizesOf(const std::string &path, const DataOptions &options)
     sizes.typicalLayers =
         dataset.hasSequence() ? static_cast<std::int64_t>(dataset.sequence().totalLayers() / dataset.rowCount()) : 0;
     sizes.source = path;
+    sizes.encoding = encoder.encoding();
     return sizes;
 }
 
@@ -114,8 +117,9 @@ int runDescribeModel(const std::vector<std::string> &arguments, std::ostream &ou
         return describeHyperparameters(model, modelOptions, asJson, out);
     const models::Hyperparameters hyperparameters = hyperparametersFrom(modelOptions);
     const DataSizes sizes = path ? sizesOf(*path, dataOptions) : DataSizes();
-    const auto blocks = models::describeArchitecture(hyperparameters, sizes.features, sizes.layerTypes,
-                                                     sizes.fieldsPerLayer, sizes.typicalLayers);
+    const auto blocks =
+        models::describeArchitecture(hyperparameters, sizes.features, sizes.layerTypes, sizes.fieldsPerLayer,
+                                     sizes.typicalLayers, sizes.encoding ? &*sizes.encoding : nullptr);
     std::int64_t total = 0;
     for (const auto &block : blocks)
         total += block.parameters;
@@ -142,7 +146,7 @@ int runDescribeModel(const std::vector<std::string> &arguments, std::ostream &ou
         json.endObject();
         return 0;
     }
-    out << hyperparameters.choice("architecture") << " for " << sizes.features << " feature tokens";
+    out << hyperparameters.choice("architecture") << " for " << sizes.features << " features";
     if (sizes.layerTypes > 0 && hyperparameters.boolean("layer_tokens"))
         out << " and layer tokens (" << sizes.layerTypes << " layer types)";
     out << "; sizes from " << sizes.source << "\n\n";

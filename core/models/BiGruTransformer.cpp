@@ -2,11 +2,16 @@
 #include "models/BiGruTransformer.h"
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace gpumem::models {
 
 namespace {
+
+// Up to this many tokens, attention stacks the heads into one product per row (see
+// EncoderLayerImpl::attend); beyond it the heads' wasted zeros outweigh the calls saved.
+constexpr std::int64_t stackedHeadsTokenLimit = 32;
 
 bool runsGru(const std::string &architecture)
 {
@@ -52,8 +57,54 @@ EncoderLayerImpl::EncoderLayerImpl(std::int64_t dModel, std::int64_t heads, std:
 
 torch::Tensor EncoderLayerImpl::attend(const torch::Tensor &tokens, const torch::Tensor &padding)
 {
-    auto attended = std::get<0>(mAttention->forward(tokens, tokens, tokens, padding, /*need_weights=*/false));
-    return mDropout->forward(attended); // [tokens, batch, d_model]
+    // The same function as mAttention->forward (its weights, scaling and dropout on the
+    // attention weights), computed here because on the CPU LibTorch runs a batched
+    // matmul as one GEMM call per matrix, with three tensor selects each: with one
+    // matrix per row and head, that per-call cost was a third of a training step.
+    // With few tokens, the heads go into one product per row instead: each head's
+    // keys (and values) are masked to its own columns of d_model and stacked, so
+    // queries [tokens, d] × keys [d, heads·tokens] give every head's scores at once,
+    // and weights [tokens, heads·tokens] × values [heads·tokens, d] give the heads'
+    // outputs already side by side. The zeros cost flops, cheap at this size.
+    const auto input = tokens.transpose(0, 1); // [batch, tokens, d_model]
+    const std::int64_t batch = input.size(0);
+    const std::int64_t count = input.size(1);
+    const std::int64_t width = input.size(2);
+    const std::int64_t heads = mAttention->options.num_heads();
+    const std::int64_t headWidth = width / heads;
+    const auto projected =
+        torch::linear(input, mAttention->in_proj_weight, mAttention->in_proj_bias); // [batch, tokens, 3·d]
+    const auto queries = projected.narrow(2, 0, width) * (1.0 / std::sqrt(static_cast<double>(headWidth)));
+    const auto keys = projected.narrow(2, width, width);       // [batch, tokens, d_model]
+    const auto values = projected.narrow(2, 2 * width, width); // [batch, tokens, d_model]
+    torch::Tensor combined;                                    // [batch, tokens, d_model]
+    if (count <= stackedHeadsTokenLimit) {
+        auto options = torch::TensorOptions().dtype(torch::kInt64).device(input.device());
+        const auto rowHead =
+            torch::arange(heads * count, options).div(count, "floor").unsqueeze(1); // [heads·tokens, 1]
+        const auto columnHead = torch::arange(width, options).div(headWidth, "floor").unsqueeze(0); // [1, d_model]
+        const auto ownHead = rowHead.eq(columnHead).to(input.dtype());     // [heads·tokens, d]
+        const auto stackedKeys = keys.repeat({1, heads, 1}) * ownHead;     // [batch, heads·tokens, d_model]
+        const auto stackedValues = values.repeat({1, heads, 1}) * ownHead; // [batch, heads·tokens, d_model]
+        auto scores = torch::bmm(queries, stackedKeys.transpose(1, 2)).view({batch, count, heads, count});
+        if (padding.defined())
+            scores = scores.masked_fill(padding.view({batch, 1, 1, count}), -std::numeric_limits<float>::infinity());
+        auto weights = torch::softmax(scores, -1); // [batch, tokens, heads, tokens]
+        weights = torch::dropout(weights, mAttention->options.dropout(), is_training());
+        combined = torch::bmm(weights.reshape({batch, count, heads * count}), stackedValues);
+    } else {
+        const auto perHead = [&](const torch::Tensor &part) {
+            return part.reshape({batch, count, heads, headWidth}).transpose(1, 2); // [batch, heads, tokens, head]
+        };
+        auto scores = torch::matmul(perHead(queries), perHead(keys).transpose(2, 3)); // [batch, heads, tokens, tokens]
+        if (padding.defined())
+            scores = scores.masked_fill(padding.view({batch, 1, 1, count}), -std::numeric_limits<float>::infinity());
+        auto weights = torch::softmax(scores, -1);
+        weights = torch::dropout(weights, mAttention->options.dropout(), is_training());
+        combined = torch::matmul(weights, perHead(values)).transpose(1, 2).reshape({batch, count, width});
+    }
+    const auto attended = mAttention->out_proj->forward(combined).transpose(0, 1); // [tokens, batch, d_model]
+    return mDropout->forward(attended);
 }
 
 torch::Tensor EncoderLayerImpl::feedForward(const torch::Tensor &tokens)
@@ -82,7 +133,13 @@ BiGruTransformerImpl::BiGruTransformerImpl(const BiGruTransformerOptions &option
     if (d % 2 != 0)
         throw std::invalid_argument("d_model must be even");
     mFeatureWeight = register_parameter("feature_weight", torch::randn({options.featureCount, d}) * 0.1);
-    mFeatureBias = register_parameter("feature_bias", torch::randn({options.featureCount, d}) * 0.02);
+    mFeatureBias = register_parameter("feature_bias", torch::randn({options.featureTokens(), d}) * 0.02);
+    if (!options.featureTokenOf.empty()) {
+        if (static_cast<std::int64_t>(options.featureTokenOf.size()) != options.featureCount)
+            throw std::invalid_argument("featureTokenOf needs one token per feature column");
+        // A buffer would land in the weights file; the grouping comes from the encoding instead.
+        mFeatureTokenIndex = torch::tensor(options.featureTokenOf, torch::kInt64);
+    }
     if (options.pooling == "cls")
         mClassToken = register_parameter("class_token", torch::randn({1, 1, d}) * 0.02);
     if (options.usesLayerTokens()) {
@@ -117,8 +174,15 @@ BiGruTransformerImpl::BiGruTransformerImpl(const BiGruTransformerOptions &option
 torch::Tensor BiGruTransformerImpl::embed(const torch::Tensor &features, const torch::Tensor &layerTypes,
                                           const torch::Tensor &layerFields)
 {
-    // Each scalar becomes value × w_f + b_f: its own linear embedding plus a feature identity.
-    auto tokens = features.unsqueeze(-1) * mFeatureWeight + mFeatureBias; // [batch, features, d_model]
+    // Each scalar becomes value × w_f: its own linear embedding; the bias tells the tokens apart.
+    auto tokens = features.unsqueeze(-1) * mFeatureWeight; // [batch, features, d_model]
+    if (mFeatureTokenIndex.defined()) {
+        // A group's columns (e.g. one categorical's one-hot columns) add up into one token.
+        const auto index = mFeatureTokenIndex.to(tokens.device());
+        tokens = torch::zeros({tokens.size(0), mOptions.featureTokens(), mOptions.dModel}, tokens.options())
+                     .index_add(1, index, tokens); // [batch, feature tokens, d_model]
+    }
+    tokens = tokens + mFeatureBias; // [batch, feature tokens, d_model]
     if (mOptions.usesLayerTokens() && layerTypes.defined() && layerTypes.size(1) > 0) {
         auto layers = mLayerTypeEmbedding->forward(layerTypes) +
                       mLayerFieldProjection->forward(layerFields); // [batch, layers, d_model]
@@ -181,7 +245,7 @@ torch::Tensor BiGruTransformerImpl::forward(const torch::Tensor &features, const
 {
     auto tokens = embed(features, layerTypes, layerFields); // [batch, tokens, d_model]
     const std::int64_t tokenCount = tokens.size(1);
-    const std::int64_t fixedTokens = mOptions.featureCount + (mClassToken.defined() ? 1 : 0);
+    const std::int64_t fixedTokens = mOptions.featureTokens() + (mClassToken.defined() ? 1 : 0);
     const bool padded = tokenCount > fixedTokens && layerCounts.defined();
 
     torch::Tensor padding;  // [batch, tokens] bool, true at padding; undefined when nothing is padded

@@ -7,6 +7,7 @@
 #include <torch/torch.h>
 
 #include <string>
+#include <vector>
 
 namespace gpumem::models {
 
@@ -15,7 +16,10 @@ namespace gpumem::models {
 struct BiGruTransformerOptions
 {
     std::string architecture = "bigru_transformer"; // transformer_bigru, transformer_only, bigru_only
-    std::int64_t featureCount = 1;                  // scalar feature tokens per row
+    std::int64_t featureCount = 1;                  // scalar features per row
+    // The feature token each feature column adds to (0-based, ascending, every token
+    // used); empty gives every column its own token.
+    std::vector<std::int64_t> featureTokenOf;
     std::int64_t layerTypeCount = 0; // layer-type vocabulary incl. index 0 for unknown types; 0 = no layer tokens
     std::int64_t fieldsPerLayer = 0;
     std::int64_t dModel = 64;
@@ -31,6 +35,8 @@ struct BiGruTransformerOptions
     std::int64_t headHidden = 64;
 
     bool usesLayerTokens() const { return layerTypeCount > 0; }
+    // Returns how many tokens the features make.
+    std::int64_t featureTokens() const { return featureTokenOf.empty() ? featureCount : featureTokenOf.back() + 1; }
 };
 
 // One Transformer encoder layer with pre- or post-normalisation (LibTorch 1.13's
@@ -56,7 +62,8 @@ class EncoderLayerImpl : public torch::nn::Module
 };
 TORCH_MODULE(EncoderLayer);
 
-// Predicts one standardised target per row from scalar feature tokens and,
+// Predicts one standardised target per row from feature tokens (one per feature
+// column, or one per group of columns: token = Σ value·w + b over the group) and,
 // optionally, one token per layer of the job's layer sequence:
 //   token embedding → BiGRU → Transformer encoder → pooling → MLP head
 // (or the ablations transformer_bigru, transformer_only, bigru_only). The
@@ -84,9 +91,10 @@ class BiGruTransformerImpl : public torch::nn::Module
     torch::Tensor pool(const torch::Tensor &tokens, const torch::Tensor &padding);
 
     BiGruTransformerOptions mOptions;
-    torch::Tensor mFeatureWeight; // [featureCount, d_model]
-    torch::Tensor mFeatureBias;   // [featureCount, d_model]: also tells the features apart
-    torch::Tensor mClassToken;    // [1, 1, d_model] when pooling is cls
+    torch::Tensor mFeatureWeight;     // [featureCount, d_model]
+    torch::Tensor mFeatureBias;       // [featureTokens, d_model]: also tells the tokens apart
+    torch::Tensor mFeatureTokenIndex; // [featureCount] int64 (featureTokenOf); undefined: one token per column
+    torch::Tensor mClassToken;        // [1, 1, d_model] when pooling is cls
     torch::nn::Embedding mLayerTypeEmbedding{nullptr};
     torch::nn::Linear mLayerFieldProjection{nullptr};
     torch::nn::ModuleList mGruForward{nullptr};  // one single-layer GRU per stacked layer

@@ -124,6 +124,7 @@ EigenNetwork::EigenNetwork(const BiGruTransformerImpl &network)
 
     mFeatureWeight = matrixOf(parameter(parameters, "feature_weight"));
     mFeatureBias = matrixOf(parameter(parameters, "feature_bias"));
+    mFeatureTokenOf = options.featureTokenOf;
     if (parameters.count("class_token"))
         mClassToken = vectorOf(parameters.at("class_token"));
     if (options.usesLayerTokens()) {
@@ -205,21 +206,31 @@ float EigenNetwork::predict(const float *features, const std::int64_t *layerType
                             std::int64_t layers) const
 {
     const Eigen::Index featureCount = mFeatureWeight.rows();
+    const Eigen::Index featureTokens = mFeatureBias.rows();
     const Eigen::Index width = mFeatureWeight.cols();
     const bool withLayers = mLayerTypeEmbedding.size() > 0 && layers > 0;
     const Eigen::Index classTokens = mClassToken.size() > 0 ? 1 : 0;
-    Matrix tokens(classTokens + featureCount + (withLayers ? layers : 0), width);
+    Matrix tokens(classTokens + featureTokens + (withLayers ? layers : 0), width);
     if (classTokens)
         tokens.row(0) = mClassToken.transpose();
     const Eigen::Map<const Vector> values(features, featureCount);
-    tokens.middleRows(classTokens, featureCount) =
-        mFeatureWeight.array().colwise() * values.array() + mFeatureBias.array();
+    if (mFeatureTokenOf.empty()) {
+        tokens.middleRows(classTokens, featureCount) =
+            mFeatureWeight.array().colwise() * values.array() + mFeatureBias.array();
+    } else {
+        // Same order of additions as LibTorch's index_add: columns in turn, then the bias.
+        Matrix grouped = Matrix::Zero(featureTokens, width);
+        for (Eigen::Index column = 0; column < featureCount; ++column)
+            grouped.row(mFeatureTokenOf[static_cast<std::size_t>(column)]) +=
+                values[column] * mFeatureWeight.row(column);
+        tokens.middleRows(classTokens, featureTokens) = grouped + mFeatureBias;
+    }
     if (withLayers) {
         const Eigen::Index fields = mLayerFieldProjection.weight.cols();
         const Matrix projected =
             mLayerFieldProjection.apply(Eigen::Map<const Matrix>(layerFields, layers, fields)); // [layers, d]
         for (Eigen::Index layer = 0; layer < layers; ++layer) {
-            auto token = tokens.row(classTokens + featureCount + layer);
+            auto token = tokens.row(classTokens + featureTokens + layer);
             token = mLayerTypeEmbedding.row(layerTypes[layer]) + projected.row(layer);
             // Sinusoidal position, in float as the LibTorch module computes it.
             const float frequencyStep = static_cast<float>(-std::log(10000.0) / static_cast<double>(width));

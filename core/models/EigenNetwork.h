@@ -70,10 +70,11 @@ class EigenNetwork
     std::string mPooling;
     bool mPreNorm = true;
     std::int64_t mHeads = 1;
-    Matrix mFeatureWeight; // [features, d]
-    Matrix mFeatureBias;
-    Vector mClassToken;         // empty unless pooling is cls
-    Matrix mLayerTypeEmbedding; // [types, d]; empty without layer tokens
+    Matrix mFeatureWeight;                     // [features, d]
+    Matrix mFeatureBias;                       // [feature tokens, d]
+    std::vector<std::int64_t> mFeatureTokenOf; // token of each feature column; empty: one token per column
+    Vector mClassToken;                        // empty unless pooling is cls
+    Matrix mLayerTypeEmbedding;                // [types, d]; empty without layer tokens
     Linear mLayerFieldProjection;
     std::vector<Gru> mGruForward;
     std::vector<Gru> mGruBackward;

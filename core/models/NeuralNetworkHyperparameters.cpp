@@ -19,6 +19,9 @@ Hyperparameters neuralNetworkHyperparameters()
             "layer_tokens", false,
             "Also turn each layer of the sequence column into a token (slower); off uses the sequence's summary "
             "features only."),
+        choiceSpec("feature_tokens", "grouped", {"grouped", "per_column"},
+                   "Grouped: one token per numeric column, per categorical column and for each of the sequence's two "
+                   "summaries (layer counts, layer sizes); per_column: one token per encoded column (slower)."),
         integerSpec("d_model", 64, 8, 1024, "", "Width of every token vector inside the model."),
         integerSpec("gru_hidden", 32, 4, 1024, "", "Hidden size of each direction of the bidirectional GRU."),
         integerSpec("gru_layers", 1, 1, 8, "", "Number of stacked bidirectional GRU layers."),
@@ -41,10 +44,10 @@ Hyperparameters neuralNetworkHyperparameters()
         choiceSpec("optimizer", "adamw", {"adamw", "adam"},
                    "AdamW decouples weight decay from the gradient; Adam adds "
                    "it to the gradient."),
-        realSpec("learning_rate", 2e-3, 1e-6, 1.0, "", "Peak learning rate of the schedule."),
+        realSpec("learning_rate", 3e-3, 1e-6, 1.0, "", "Peak learning rate of the schedule."),
         realSpec("weight_decay", 1e-4, 0.0, 1.0, "", "Weight decay (L2 penalty) on every parameter."),
-        integerSpec("batch_size", 64, 1, 65536, "rows", "Rows per optimisation step."),
-        integerSpec("epochs", 250, 1, 100000, "epochs", "Passes over the training rows."),
+        integerSpec("batch_size", 128, 1, 65536, "rows", "Rows per optimisation step."),
+        integerSpec("epochs", 200, 1, 100000, "epochs", "Passes over the training rows."),
         choiceSpec("schedule", "one_cycle", {"one_cycle", "cosine", "plateau", "constant"},
                    "Learning-rate schedule after warm-up: one cycle up and down, cosine decay, halve on a validation "
                    "plateau, or constant."),

@@ -86,6 +86,15 @@ struct NeuralNetworkRegressor::Impl
 // training whether it uses the rows the stopped one used.
 std::string trainingRowsDigest(const std::vector<Eigen::Index> &trainingRows);
 
+// Returns the feature token of each encoded column under feature_tokens = grouped,
+// in the encoder's column order: each numeric column alone, each categorical's
+// one-hot columns together, and the sequence summaries as two tokens, its
+// composition (length and layer-type counts) and its sizes (sums and maxima of
+// the fields). Empty (one token per column) for per_column, or when the
+// encoding's widths do not add up to featureCount.
+std::vector<std::int64_t> featureTokensOf(const data::FeatureEncoding &encoding, const std::string &mode,
+                                          std::int64_t featureCount);
+
 // Chooses the device for a setting ("auto", "cpu", "cuda"); throws io::InputError when CUDA is asked for but absent.
 torch::Device resolveDevice(const std::string &setting);
 

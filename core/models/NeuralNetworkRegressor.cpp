@@ -78,12 +78,15 @@ std::vector<ArchitectureBlock> describeOptions(const BiGruTransformerOptions &op
         parameters[block] += item.value().numel();
     }
     const std::string d = std::to_string(options.dModel);
-    const std::int64_t fixed = options.featureCount + (options.pooling == "cls" ? 1 : 0);
+    const std::int64_t fixed = options.featureTokens() + (options.pooling == "cls" ? 1 : 0);
     const std::string tokens = options.usesLayerTokens() ? std::to_string(fixed) + "+layers" : std::to_string(fixed);
 
     std::vector<ArchitectureBlock> blocks;
     blocks.push_back({"Feature tokens",
                       std::to_string(options.featureCount) + " features × (value·w + b)" +
+                          (options.featureTokens() != options.featureCount
+                               ? " in " + std::to_string(options.featureTokens()) + " tokens"
+                               : std::string()) +
                           (options.pooling == "cls" ? " + class token" : ""),
                       shape({"batch", std::to_string(fixed), d}), parameters["features"]});
     if (options.usesLayerTokens())
@@ -115,6 +118,30 @@ std::vector<ArchitectureBlock> describeOptions(const BiGruTransformerOptions &op
 }
 
 } // namespace
+
+std::vector<std::int64_t> featureTokensOf(const data::FeatureEncoding &encoding, const std::string &mode,
+                                          std::int64_t featureCount)
+{
+    if (mode != "grouped")
+        return {};
+    std::vector<std::int64_t> tokenOf;
+    std::int64_t token = 0;
+    for (std::size_t i = 0; i < encoding.numericColumns.size(); ++i)
+        tokenOf.push_back(token++);
+    for (const auto &categorical : encoding.categoricals) {
+        if (categorical.categories.empty())
+            continue;
+        tokenOf.insert(tokenOf.end(), categorical.categories.size(), token++);
+    }
+    if (!encoding.sequenceColumn.empty()) {
+        tokenOf.insert(tokenOf.end(), 1 + encoding.layerTypes.size(), token++);
+        if (encoding.fieldsPerLayer > 0)
+            tokenOf.insert(tokenOf.end(), 2 * static_cast<std::size_t>(encoding.fieldsPerLayer), token++);
+    }
+    if (static_cast<std::int64_t>(tokenOf.size()) != featureCount || tokenOf.empty())
+        return {};
+    return tokenOf;
+}
 
 torch::Device resolveDevice(const std::string &setting)
 {
@@ -317,6 +344,7 @@ void NeuralNetworkRegressor::Impl::fitInputs(const data::Dataset &dataset,
     targetTransform.fit(dataset.target(), trainingRows);
     options = optionsFor(encoded.cols(), layerTokens ? static_cast<std::int64_t>(layerVocabulary.size()) + 1 : 0,
                          layerTokens ? encoding.fieldsPerLayer : 0);
+    options.featureTokenOf = featureTokensOf(encoding, hyperparameters.choice("feature_tokens"), encoded.cols());
 }
 
 training::TrainingResult NeuralNetworkRegressor::fit(const data::Dataset &dataset,
@@ -443,15 +471,17 @@ Eigen::VectorXd NeuralNetworkRegressor::predict(const data::Dataset &dataset) co
 
 std::vector<ArchitectureBlock> describeArchitecture(const Hyperparameters &hyperparameters, std::int64_t featureCount,
                                                     std::int64_t layerTypes, std::int64_t fieldsPerLayer,
-                                                    std::int64_t typicalLayers)
+                                                    std::int64_t typicalLayers, const data::FeatureEncoding *encoding)
 {
     ComputeSettings cpu;
     cpu.device = "cpu";
     const NeuralNetworkRegressor::Impl impl(hyperparameters, cpu);
     const bool layerTokens = hyperparameters.boolean("layer_tokens") && layerTypes > 0 && fieldsPerLayer > 0;
-    return describeOptions(impl.optionsFor(std::max<std::int64_t>(featureCount, 1), layerTokens ? layerTypes + 1 : 0,
-                                           layerTokens ? fieldsPerLayer : 0),
-                           typicalLayers);
+    auto options = impl.optionsFor(std::max<std::int64_t>(featureCount, 1), layerTokens ? layerTypes + 1 : 0,
+                                   layerTokens ? fieldsPerLayer : 0);
+    if (encoding)
+        options.featureTokenOf = featureTokensOf(*encoding, hyperparameters.choice("feature_tokens"), featureCount);
+    return describeOptions(options, typicalLayers);
 }
 
 } // namespace gpumem::models

@@ -85,9 +85,12 @@ class NeuralNetworkRegressor final : public Regressor
 
 // Describes the network the hyperparameters build for data with featureCount
 // scalar features and, when layerTypes > 0, layer tokens of fieldsPerLayer numbers
-// (typicalLayers per row for the shapes). Throws io::InputError for invalid sizes.
+// (typicalLayers per row for the shapes). encoding, the data's, decides how
+// feature_tokens = grouped groups the features; without it every feature is a token.
+// Throws io::InputError for invalid sizes.
 std::vector<ArchitectureBlock> describeArchitecture(const Hyperparameters &hyperparameters, std::int64_t featureCount,
                                                     std::int64_t layerTypes, std::int64_t fieldsPerLayer,
-                                                    std::int64_t typicalLayers);
+                                                    std::int64_t typicalLayers,
+                                                    const data::FeatureEncoding *encoding = nullptr);
 
 } // namespace gpumem::models

@@ -298,6 +298,8 @@ NeuralNetworkRegressor NeuralNetworkRegressor::load(const std::string &directory
         throw io::InputError(directory + "/model.json", 0, 0,
                              "the folder holds a '" + modelNameOf(metadata) + "' model, not " + modelName);
     auto impl = std::make_unique<Impl>(neuralNetworkHyperparameters(), compute);
+    // Folders saved before feature_tokens existed gave every column its own token.
+    impl->hyperparameters.set("feature_tokens", std::string("per_column"));
     readModelFolder(
         metadata, directory, impl->hyperparameters, impl->compute.seed, impl->schema, [&](const io::Json &fitted) {
             impl->encoder = data::FeatureEncoder(impl->schema.encoding);
@@ -307,6 +309,8 @@ NeuralNetworkRegressor NeuralNetworkRegressor::load(const std::string &directory
             impl->layerVocabulary = std::move(state.layerVocabulary);
             impl->targetTransform = state.targetTransform;
             impl->options = impl->optionsFor(state.featureCount, state.layerTypeCount, state.fieldsPerLayer);
+            impl->options.featureTokenOf = featureTokensOf(
+                impl->schema.encoding, impl->hyperparameters.choice("feature_tokens"), state.featureCount);
 
             const std::string weightsPath = directory + "/" + NetworkFittedState::weightsFile;
             const io::SafeTensorsFile weights = io::SafeTensorsFile::parse(

@@ -106,7 +106,7 @@ class TestCommandLineContracts : public QObject
         QTest::newRow("plain --set, network not compared")
             << QStringList{"compare", jobs, "--target", "memory_mib", "--models", "ridge", "--set", "bogus=1"}
             << "gpumem compare: --set: unknown hyperparameter 'bogus' of bigru_transformer; known: architecture, "
-               "layer_tokens, d_model,";
+               "layer_tokens, feature_tokens, d_model,";
         QTest::newRow("qualified --set, other model trained")
             << QStringList{"train", jobs, "--target", "memory_mib", "--out", "unused", "--set", "random_forest.bogus=1"}
             << "gpumem train: --set: unknown hyperparameter 'bogus' of random_forest; known: n_estimators, bootstrap,";

@@ -27,7 +27,7 @@ class TestHyperparameters : public QObject
         for (const auto &spec : hyperparameters.specs())
             expected += (expected.empty() ? "" : ", ") + spec.name;
         QCOMPARE(hyperparameters.namesText(), expected);
-        QVERIFY(hyperparameters.namesText().rfind("architecture, layer_tokens, d_model", 0) == 0);
+        QVERIFY(hyperparameters.namesText().rfind("architecture, layer_tokens, feature_tokens, d_model", 0) == 0);
         try {
             Hyperparameters copy = hyperparameters;
             copy.setAssignment("bogus=1");
@@ -42,7 +42,7 @@ class TestHyperparameters : public QObject
         const Hyperparameters hyperparameters = gpumem::models::neuralNetworkHyperparameters();
         QCOMPARE(hyperparameters.choice("architecture"), std::string("bigru_transformer"));
         QCOMPARE(hyperparameters.integer("d_model"), std::int64_t{64});
-        QCOMPARE(hyperparameters.real("learning_rate"), 2e-3);
+        QCOMPARE(hyperparameters.real("learning_rate"), 3e-3);
         QCOMPARE(hyperparameters.boolean("log_target"), true);
         for (const auto &spec : hyperparameters.specs())
             QVERIFY2(!spec.help.empty() && spec.help.back() == '.', spec.name.c_str());
@@ -133,10 +133,10 @@ class TestHyperparameters : public QObject
         hyperparameters.writeDescriptions(writer);
         const QJsonArray descriptions = QJsonDocument::fromJson(QByteArray::fromStdString(out.str())).array();
         QCOMPARE(descriptions.size(), static_cast<qsizetype>(hyperparameters.specs().size()));
-        const QJsonObject epochs = descriptions.at(19).toObject();
+        const QJsonObject epochs = descriptions.at(20).toObject();
         QCOMPARE(epochs.value("name").toString(), QStringLiteral("epochs"));
         QCOMPARE(epochs.value("type").toString(), QStringLiteral("integer"));
-        QCOMPARE(epochs.value("default").toInt(), 250);
+        QCOMPARE(epochs.value("default").toInt(), 200);
         QCOMPARE(epochs.value("maximum").toInt(), 100000);
         QCOMPARE(epochs.value("unit").toString(), QStringLiteral("epochs"));
     }

@@ -115,7 +115,7 @@ class TestMainWindow : public QObject
         window.findChild<QAction *>(QStringLiteral("demoAction"))->trigger();
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
         QVERIFY(finished.at(0).at(0).toBool());
-        QCOMPARE(window.state()->presetName(), QStringLiteral("fast"));
+        QCOMPARE(window.state()->presetName(), QStringLiteral("quick"));
         QCOMPARE(window.pages()->currentWidget(), window.trainingPage());
         // The training is kept as a run on the Runs page.
         QCOMPARE(window.state()->runs().size(), std::size_t{1});

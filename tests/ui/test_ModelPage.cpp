@@ -39,7 +39,7 @@ class TestModelPage : public QObject
         QVERIFY(rate);
         QCOMPARE(rate->minimum(), 1e-6);
         QCOMPARE(rate->maximum(), 1.0);
-        QCOMPARE(rate->value(), 0.002);
+        QCOMPARE(rate->value(), 0.003);
 
         auto *schedule = page.findChild<QComboBox *>(QStringLiteral("hp_schedule"));
         QVERIFY(schedule);
@@ -123,7 +123,7 @@ class TestModelPage : public QObject
         QCOMPARE(gpumem::io::toNumber(gpumem::io::member(saved, "d_model")), 32.0);
 
         QVERIFY(page.applyPreset(QStringLiteral("default")));
-        QCOMPARE(state.hyperparameters().integer("epochs"), std::int64_t{250});
+        QCOMPARE(state.hyperparameters().integer("epochs"), std::int64_t{200});
         QVERIFY(page.loadPresetFile(path));
         QCOMPARE(state.hyperparameters().integer("epochs"), std::int64_t{7});
         QVERIFY(!page.loadPresetFile(directory.filePath(QStringLiteral("missing.json"))));

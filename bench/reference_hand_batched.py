@@ -1,0 +1,110 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The BiGRU-optimised Transformer in PyTorch Python as a user who knows PyTorch
+writes it for tabular rows: the whole training set as tensors, mini-batches cut by
+hand from a shuffled index each epoch (no Dataset, no DataLoader, no collate),
+nn.GRU(bidirectional=True) without packing (no row is padded), nn.TransformerEncoder,
+AdamW with OneCycleLR and gradient clipping. The features are those of
+reference_bigru_transformer.py (gpumem's feature encoder's columns); with
+--grouped they form gpumem's grouped feature tokens (one per numeric column, one
+for the one-hot activation function, one for the layer counts, one for the layer
+sizes), otherwise one token per column.
+
+Usage: reference_hand_batched.py DATA.csv [--epochs N] [--batch-size B] [--learning-rate R]
+                                 [--threads T] [--grouped]
+Prints one JSON line: {"samples_per_second": ..., "seconds": ..., "epochs": ..., "tokens": ...}.
+"""
+import argparse
+import json
+import time
+
+import numpy as np
+import torch
+from torch import nn
+
+from reference_bigru_transformer import load_features, log_standardise
+
+
+def grouped_tokens(numeric, categories, type_count):
+    """Token of each column of load_features' matrix under gpumem's grouped feature tokens."""
+    tokens = list(range(numeric)) + [numeric] * categories
+    tokens += [numeric + 1] * (1 + type_count)  # length and one count per layer type
+    tokens += [numeric + 2] * 4  # sum and maximum of the two fields
+    return torch.tensor(tokens)
+
+
+class HandBatchedNetwork(nn.Module):
+    def __init__(self, feature_count, token_of=None, d_model=64, gru_hidden=32, heads=4, encoder_layers=2,
+                 feedforward=128, head_hidden=64):
+        super().__init__()
+        self.token_of = token_of
+        token_count = feature_count if token_of is None else int(token_of.max()) + 1
+        self.feature_weight = nn.Parameter(torch.randn(feature_count, d_model) * 0.1)
+        self.feature_bias = nn.Parameter(torch.randn(token_count, d_model) * 0.02)
+        self.gru = nn.GRU(d_model, gru_hidden, batch_first=True, bidirectional=True)
+        self.gru_projection = nn.Linear(2 * gru_hidden, d_model)
+        layer = nn.TransformerEncoderLayer(d_model, heads, feedforward, dropout=0.0, activation="gelu",
+                                           batch_first=True, norm_first=True)
+        self.encoder = nn.TransformerEncoder(layer, encoder_layers, enable_nested_tensor=False)
+        self.final_norm = nn.LayerNorm(d_model)
+        self.head = nn.Sequential(nn.Linear(d_model, head_hidden), nn.GELU(), nn.Linear(head_hidden, 1))
+
+    def forward(self, features):
+        tokens = features.unsqueeze(-1) * self.feature_weight  # [batch, features, d]
+        if self.token_of is not None:
+            tokens = tokens.new_zeros(tokens.shape[0], self.feature_bias.shape[0], tokens.shape[2]).index_add(
+                1, self.token_of, tokens)  # [batch, tokens, d]
+        tokens = tokens + self.feature_bias
+        tokens = self.gru_projection(self.gru(tokens)[0])
+        tokens = self.final_norm(self.encoder(tokens))
+        return self.head(tokens.mean(1)).squeeze(-1)
+
+
+def train(model, features, target, epochs, batch_size, learning_rate):
+    """Shuffled mini-batches cut from the tensors by hand; returns the last batch loss."""
+    optimizer = torch.optim.AdamW(model.parameters(), lr=learning_rate, weight_decay=1e-4)
+    batches = (len(target) + batch_size - 1) // batch_size
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=learning_rate, pct_start=0.1,
+                                                   total_steps=epochs * batches)
+    model.train()
+    for _ in range(epochs):
+        order = torch.randperm(len(target))
+        for begin in range(0, len(target), batch_size):
+            rows = order[begin:begin + batch_size]
+            optimizer.zero_grad()
+            loss = nn.functional.mse_loss(model(features[rows]), target[rows])
+            loss.backward()
+            nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            optimizer.step()
+            schedule.step()
+    return float(loss)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("data")
+    parser.add_argument("--epochs", type=int, default=3)
+    parser.add_argument("--batch-size", type=int, default=64)
+    parser.add_argument("--learning-rate", type=float, default=2e-3)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--grouped", action="store_true")
+    arguments = parser.parse_args()
+    torch.set_num_threads(arguments.threads)
+    torch.manual_seed(42)
+
+    features, _, _, target, type_count = load_features(arguments.data)
+    categories = features.shape[1] - 6 - 1 - (type_count - 1) - 4
+    token_of = grouped_tokens(6, categories, type_count - 1) if arguments.grouped else None
+    scaled = torch.tensor(log_standardise(features), dtype=torch.float32)
+    log_target = np.log1p(target)
+    scaled_target = torch.tensor((log_target - log_target.mean()) / log_target.std(), dtype=torch.float32)
+    model = HandBatchedNetwork(features.shape[1], token_of)
+    start = time.perf_counter()
+    loss = train(model, scaled, scaled_target, arguments.epochs, arguments.batch_size, arguments.learning_rate)
+    seconds = time.perf_counter() - start
+    print(json.dumps({"samples_per_second": arguments.epochs * len(target) / seconds, "seconds": seconds,
+                      "epochs": arguments.epochs, "tokens": int(model.feature_bias.shape[0]), "final_loss": loss}))
+
+
+if __name__ == "__main__":
+    main()
