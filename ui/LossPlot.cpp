@@ -22,7 +22,9 @@ enum Graph
     RawBatches,
     SmoothedBatches,
     EpochTrain,
-    EpochValidation
+    EpochValidation,
+    ValidationRmse, // MiB, on the right axis
+    ReferenceRmse   // a flat line at another model's RMSE, on the right axis
 };
 
 // Coalescing window of redraws: about 25 frames per second however fast points arrive.
@@ -67,6 +69,15 @@ LossPlot::LossPlot(QWidget *parent)
         graph->setPen(QPen(style.colour, style.width));
         graph->setAdaptiveSampling(true);
     }
+    // The validation error in MiB, which a class can compare with another model's, on an axis of its own.
+    QCPGraph *rmse = mLoss->addGraph(mLoss->xAxis, mLoss->yAxis2);
+    rmse->setName(tr("validation RMSE (MiB, right)"));
+    rmse->setPen(QPen(QColor(148, 103, 189), 2.0));
+    rmse->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 5));
+    QCPGraph *reference = mLoss->addGraph(mLoss->xAxis, mLoss->yAxis2);
+    reference->setPen(QPen(QColor(255, 127, 14), 2.0, Qt::DashLine));
+    reference->removeFromLegend();
+    mLoss->yAxis2->setLabel(tr("validation RMSE (MiB)"));
     mLoss->graph(EpochTrain)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
     mLoss->graph(EpochValidation)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, 6));
     mLoss->xAxis->setLabel(tr("epoch"));
@@ -140,6 +151,7 @@ void LossPlot::clear()
 {
     for (int graph = 0; graph < mLoss->graphCount(); ++graph)
         mLoss->graph(graph)->data()->clear();
+    mLoss->yAxis2->setVisible(std::isfinite(mReferenceRmse));
     mLearningRate->graph(0)->data()->clear();
     mSmoothedSum = 0.0;
     mSmoothedWeight = 0.0;
@@ -161,6 +173,29 @@ void LossPlot::addEpoch(double x, double trainLoss, double validationLoss)
         mLoss->graph(EpochValidation)->addData(x, validationLoss);
 }
 
+void LossPlot::addValidationRmse(double x, double rmseMib)
+{
+    if (!std::isfinite(rmseMib))
+        return;
+    mLoss->graph(ValidationRmse)->addData(x, rmseMib);
+    mLoss->yAxis2->setVisible(true);
+}
+
+void LossPlot::setReferenceRmse(double rmseMib, const QString &name)
+{
+    mReferenceRmse = rmseMib;
+    QCPGraph *reference = mLoss->graph(ReferenceRmse);
+    reference->data()->clear();
+    reference->setName(name);
+    if (std::isfinite(rmseMib)) {
+        reference->addToLegend();
+        mLoss->yAxis2->setVisible(true);
+    } else {
+        reference->removeFromLegend();
+    }
+    scheduleReplot();
+}
+
 void LossPlot::scheduleReplot()
 {
     if (!mReplotTimer->isActive())
@@ -169,6 +204,15 @@ void LossPlot::scheduleReplot()
 
 void LossPlot::replot()
 {
+    // The reference is a flat line across every epoch drawn so far (at least the first).
+    QCPGraph *reference = mLoss->graph(ReferenceRmse);
+    reference->data()->clear();
+    if (std::isfinite(mReferenceRmse)) {
+        bool found = false;
+        const QCPRange epochs = mLoss->graph(SmoothedBatches)->getKeyRange(found);
+        reference->addData(found ? std::min(0.0, epochs.lower) : 0.0, mReferenceRmse);
+        reference->addData(found ? std::max(1.0, epochs.upper) : 1.0, mReferenceRmse);
+    }
     if (mFollow) {
         mLoss->rescaleAxes();
         // A little room above and below, so the first and lowest points are not cut by the frame.
@@ -239,7 +283,7 @@ void LossPlot::showReadout(QMouseEvent *event)
 {
     const double x = mLoss->xAxis->pixelToCoord(event->pos().x());
     QStringList parts{tr("epoch %1").arg(x, 0, 'f', 2)};
-    const int graphs[] = {SmoothedBatches, EpochTrain, EpochValidation};
+    const int graphs[] = {SmoothedBatches, EpochTrain, EpochValidation, ValidationRmse};
     for (int index : graphs) {
         QCPGraph *graph = mLoss->graph(index);
         if (graph->data()->isEmpty() || !graph->visible())

@@ -3,6 +3,8 @@
 
 #include <QWidget>
 
+#include <limits>
+
 class QCheckBox;
 class QCustomPlot;
 class QLabel;
@@ -28,6 +30,11 @@ class LossPlot : public QWidget
     // x is in epochs (epoch - 1 + batch / batches for batches).
     void addBatch(double x, double loss, double learningRate);
     void addEpoch(double x, double trainLoss, double validationLoss);
+    // Adds epoch x's validation RMSE in MiB, drawn on the right axis; NaN is skipped.
+    void addValidationRmse(double x, double rmseMib);
+    // Draws rmseMib (e.g. XGBoost's in the last comparison) as a dashed line on the
+    // right axis, named name in the legend; NaN removes it. Kept across clear().
+    void setReferenceRmse(double rmseMib, const QString &name);
     // Redraws soon (coalesced: bursts of calls give one redraw).
     void scheduleReplot();
 
@@ -59,6 +66,7 @@ class LossPlot : public QWidget
     double mSmoothedWeight = 0.0; // the weight it has gathered
     bool mFollow = true;
     int mReplots = 0;
+    double mReferenceRmse = std::numeric_limits<double>::quiet_NaN();
 };
 
 } // namespace gpumem::ui

@@ -28,6 +28,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
+#include <limits>
 
 namespace gpumem::ui {
 
@@ -65,6 +66,7 @@ TrainingPage::TrainingPage(WorkbenchState *state, QWidget *parent)
     , mCoverage(new CoverageBox(QStringLiteral("trainingCoverage"), this))
     , mProgress(new QProgressBar(this))
     , mSpeed(new QLabel(this))
+    , mAccuracy(new QLabel(this))
     , mStatus(new QLabel(tr("Load data, choose the hyperparameters, then press Start."), this))
 {
     setObjectName(QStringLiteral("trainingPage"));
@@ -114,6 +116,9 @@ TrainingPage::TrainingPage(WorkbenchState *state, QWidget *parent)
     mSpeed->setToolTip(tr("Epoch, training throughput and the estimated time left"));
     mStatus->setObjectName(QStringLiteral("trainingStatus"));
     mStatus->setWordWrap(true);
+    mAccuracy->setObjectName(QStringLiteral("validationRmse"));
+    mAccuracy->setToolTip(tr("How far off the network is so far, in MiB: the RMSE on the validation rows "
+                             "(validation_fraction of the training rows), after each epoch"));
 
     auto *buttons = new QHBoxLayout;
     for (QPushButton *button : {mStart, mPause, mResume, mStop, mSave})
@@ -133,6 +138,7 @@ TrainingPage::TrainingPage(WorkbenchState *state, QWidget *parent)
     auto *progressRow = new QHBoxLayout;
     progressRow->addWidget(mProgress, 1);
     progressRow->addWidget(mSpeed, 1);
+    progressRow->addWidget(mAccuracy, 1);
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(buttons);
@@ -152,6 +158,9 @@ TrainingPage::TrainingPage(WorkbenchState *state, QWidget *parent)
     connect(mBridge, &ProgressBridge::batchesReady, this, &TrainingPage::takeBatches, Qt::QueuedConnection);
     connect(mBridge, &ProgressBridge::epochsReady, this, &TrainingPage::takeEpochs, Qt::QueuedConnection);
     connect(&mWatcher, &QFutureWatcher<Outcome>::finished, this, &TrainingPage::finish);
+    // The line a class watches the network pass: XGBoost's RMSE in the last comparison.
+    connect(mState, &WorkbenchState::comparisonChanged, this, &TrainingPage::showReference);
+    showReference();
     // Curves and a model of other data would pass for this data's: new data marks them stale.
     connect(mState, &WorkbenchState::tableChanged, this, [this] {
         if (!mTrained || isRunning())
@@ -204,6 +213,8 @@ bool TrainingPage::start()
     mPlot->clear();
     mProgress->setValue(0);
     mSpeed->clear();
+    mAccuracy->clear();
+    mBestRmse = std::numeric_limits<double>::quiet_NaN();
     mRunBatches.clear();
     mRunHyperparameters = hyperparameters;
     mRunSeed = compute.seed;
@@ -308,9 +319,40 @@ void TrainingPage::takeBatches()
 
 void TrainingPage::takeEpochs()
 {
-    for (const auto &event : mBridge->takeEpochs())
-        mPlot->addEpoch(event.progress.epoch, event.progress.trainLoss, event.progress.validationLoss);
+    for (const auto &event : mBridge->takeEpochs()) {
+        const auto &progress = event.progress;
+        mPlot->addEpoch(progress.epoch, progress.trainLoss, progress.validationLoss);
+        if (!std::isfinite(progress.validationRmse))
+            continue;
+        mPlot->addValidationRmse(progress.epoch, progress.validationRmse);
+        if (!(mBestRmse <= progress.validationRmse))
+            mBestRmse = progress.validationRmse;
+        QString text =
+            tr("validation RMSE %L1 MiB (best %L2)").arg(progress.validationRmse, 0, 'f', 1).arg(mBestRmse, 0, 'f', 1);
+        if (std::isfinite(mReferenceRmse))
+            text += mBestRmse < mReferenceRmse ? tr(" — below XGBoost's %L1").arg(mReferenceRmse, 0, 'f', 1)
+                                               : tr(" — XGBoost: %L1").arg(mReferenceRmse, 0, 'f', 1);
+        mAccuracy->setText(text);
+        mAccuracy->setStyleSheet(std::isfinite(mReferenceRmse) && mBestRmse < mReferenceRmse
+                                     ? QStringLiteral("color: #1e6e28; font-weight: bold;")
+                                     : QString());
+    }
     mPlot->scheduleReplot();
+}
+
+void TrainingPage::showReference()
+{
+    mReferenceRmse = std::numeric_limits<double>::quiet_NaN();
+    if (const auto comparison = mState->comparison())
+        for (const auto &model : comparison->models)
+            if (model.name == "xgboost" && std::isfinite(model.mean.rmse))
+                mReferenceRmse = model.mean.rmse;
+    mPlot->setReferenceRmse(mReferenceRmse, tr("XGBoost RMSE in the comparison (MiB, right)"));
+}
+
+double TrainingPage::validationRmse() const
+{
+    return mBestRmse;
 }
 
 void TrainingPage::finish()

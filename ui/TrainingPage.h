@@ -9,6 +9,7 @@
 #include <QFutureWatcher>
 #include <QWidget>
 
+#include <limits>
 #include <memory>
 #include <optional>
 
@@ -61,6 +62,9 @@ class TrainingPage : public QWidget
     bool saveModel();
     LossPlot *plot() const { return mPlot; }
     QString statusText() const;
+    // The lowest validation RMSE (MiB) of the run so far, or NaN before the first epoch
+    // with validation rows.
+    double validationRmse() const;
     // The result of the last finished training (its epochs carry samples per second).
     const training::TrainingResult &lastResult() const { return mLastResult; }
 
@@ -85,6 +89,7 @@ class TrainingPage : public QWidget
 
     void takeBatches();
     void takeEpochs();
+    void showReference();
     void finish();
     void updateButtons();
 
@@ -102,6 +107,9 @@ class TrainingPage : public QWidget
     QDoubleSpinBox *mCoverage;
     QProgressBar *mProgress;
     QLabel *mSpeed;
+    QLabel *mAccuracy; // the validation RMSE in MiB so far
+    double mBestRmse = std::numeric_limits<double>::quiet_NaN();
+    double mReferenceRmse = std::numeric_limits<double>::quiet_NaN(); // XGBoost's in the last comparison
     QLabel *mStatus;
     QFutureWatcher<Outcome> mWatcher;
     std::shared_ptr<training::TrainingControl> mControl; // shared with the training thread; thread-safe itself

@@ -10,6 +10,7 @@
 #include <torch/version.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <mutex>
 #include <unordered_map>
@@ -417,6 +418,25 @@ training::TrainingResult NeuralNetworkRegressor::fit(const data::Dataset &datase
         const auto predicted = network->forward(batch.features, batch.layerTypes, batch.layerFields,
                                                 batch.layerCounts); // [batch]
         return torch::mse_loss(predicted, inputs.target.index_select(0, rowIndex(rows).to(impl.device)));
+    };
+    // What people read while it trains: the validation error in MiB, not the loss on the scaled target.
+    settings.validationRmse = [&](const std::vector<Eigen::Index> &rows) {
+        double squared = 0.0;
+        for (std::size_t begin = 0; begin < rows.size(); begin += predictionChunk) {
+            const std::vector<Eigen::Index> chunk(
+                rows.begin() + static_cast<std::ptrdiff_t>(begin),
+                rows.begin() + static_cast<std::ptrdiff_t>(std::min(rows.size(), begin + predictionChunk)));
+            const BatchInputs batch = impl.batch(inputs, chunk);
+            const auto scaled = network->forward(batch.features, batch.layerTypes, batch.layerFields, batch.layerCounts)
+                                    .to(torch::kCPU, torch::kFloat64)
+                                    .contiguous(); // [chunk]
+            const double *values = scaled.data_ptr<double>();
+            for (std::size_t i = 0; i < chunk.size(); ++i) {
+                const double error = impl.targetTransform.inverse(values[i]) - dataset.target()[chunk[i]];
+                squared += error * error;
+            }
+        }
+        return std::sqrt(squared / static_cast<double>(rows.size()));
     };
     training::TrainingCheckpoint checkpoint = continuing ? impl.checkpoint : training::TrainingCheckpoint();
     impl.lastTraining =

@@ -338,6 +338,12 @@ TrainingResult trainModel(torch::nn::Module &model, const TrainerSettings &setti
         if (!validationRows.empty()) {
             progress.validationLoss = meanLoss(model, validationRows, batchSize, loss);
             schedule.epochFinished(progress.validationLoss);
+            if (settings.validationRmse) {
+                torch::NoGradGuard noGradients;
+                model.eval();
+                progress.validationRmse = settings.validationRmse(validationRows);
+                model.train();
+            }
         }
         const double judged = validationRows.empty() ? progress.trainLoss : progress.validationLoss;
         progress.best = std::isfinite(judged) && (validationRows.empty() || judged < bestLoss);

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <limits>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -31,7 +32,10 @@ struct EpochProgress
     int epochs = 0;
     double trainLoss = 0.0;       // mean over the epoch's rows
     double validationLoss = -1.0; // negative when there is no validation split
-    double learningRate = 0.0;    // at the end of the epoch
+    // The validation rows' RMSE in the target's units (MiB), which people read; NaN
+    // when there is no validation split or the model does not compute it.
+    double validationRmse = std::numeric_limits<double>::quiet_NaN();
+    double learningRate = 0.0; // at the end of the epoch
     double samplesPerSecond = 0.0;
     double elapsedSeconds = 0.0;
     double remainingSeconds = 0.0;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "data/Dataset.h"
+#include "data/SeededRandom.h"
 #include "data/TableLoader.h"
 #include "io/InputError.h"
 #include "models/NeuralNetworkHyperparameters.h"
@@ -9,6 +10,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -92,6 +94,38 @@ class TestNeuralNetworkRegressor : public QObject
     Q_OBJECT
 
   private Q_SLOTS:
+    // The validation error people watch is in MiB: the best epoch's value is the RMSE,
+    // on the validation rows (the seeded share of the training rows fit() sets aside),
+    // of the model fit() leaves, which holds that epoch's weights.
+    void reportsTheValidationRmseInMib()
+    {
+        const Dataset dataset = datasetOf(jobsCsv(64, 3));
+        Hyperparameters hyperparameters = smallModel(4);
+        hyperparameters.setAssignment("validation_fraction=0.25");
+        NeuralNetworkRegressor model(hyperparameters, cpu());
+        struct Epochs : gpumem::training::TrainingObserver
+        {
+            std::vector<gpumem::training::EpochProgress> seen;
+            void epochFinished(const gpumem::training::EpochProgress &progress) override { seen.push_back(progress); }
+        } epochs;
+        const std::vector<Eigen::Index> rows = allRows(dataset);
+        model.fit(dataset, rows, &epochs);
+        QCOMPARE(epochs.seen.size(), std::size_t{4});
+
+        const auto order = gpumem::data::shuffledRows(64, 42 + 7919);
+        const Eigen::VectorXd predicted = model.predict(dataset);
+        double squared = 0.0;
+        for (std::size_t i = 0; i < 16; ++i) {
+            const Eigen::Index row = rows[static_cast<std::size_t>(order[i])];
+            squared += (predicted[row] - dataset.target()[row]) * (predicted[row] - dataset.target()[row]);
+        }
+        const double rmse = std::sqrt(squared / 16.0);
+        const auto best = std::find_if(epochs.seen.rbegin(), epochs.seen.rend(), [](const auto &e) { return e.best; });
+        QVERIFY(best != epochs.seen.rend());
+        QVERIFY(std::isfinite(best->validationRmse));
+        QVERIFY2(std::abs(best->validationRmse - rmse) <= 1e-3 * rmse, qPrintable(QString::number(rmse)));
+    }
+
     void overfitsASmallDataset()
     {
         const Dataset dataset = datasetOf(jobsCsv(32, 1));
