@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "UiTestSupport.h"
 #include "ui/LossPlot.h"
+#include "ui/QCustomPlotInclude.h"
 #include "ui/TrainingPage.h"
 #include "ui/WorkbenchState.h"
 
+#include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
@@ -37,11 +39,37 @@ class TestTrainingPage : public QObject
         QCOMPARE(page.plot()->epochPointCount(), 3);
         QVERIFY(page.findChild<QPushButton *>(QStringLiteral("startTraining"))->isEnabled());
         QVERIFY(page.findChild<QPushButton *>(QStringLiteral("saveModel"))->isEnabled());
+        // The validation error is shown in MiB as it goes: the lowest of the run, as the label says.
+        QVERIFY(std::isfinite(page.validationRmse()));
+        auto *accuracy = page.findChild<QLabel *>(QStringLiteral("validationRmse"));
+        QVERIFY2(accuracy->text().contains(QStringLiteral("(best %L1)").arg(page.validationRmse(), 0, 'f', 1)),
+                 qPrintable(accuracy->text()));
+        QVERIFY(page.plot()->lossChart()->yAxis2->visible());
 
         // New data marks the model and its curves stale.
         state.setTable(gpumem::tests::trainingTable(), gpumem::tests::testDataPath("jobs_training.csv"));
         QVERIFY(page.statusText().contains(QStringLiteral("data changed")));
         QCOMPARE(page.plot()->batchPointCount(), 0);
+    }
+
+    void drawsXgboostsRmseFromTheLastComparison()
+    {
+        gpumem::ui::WorkbenchState state;
+        state.setTable(gpumem::tests::trainingTable(), gpumem::tests::testDataPath("jobs_training.csv"));
+        gpumem::ui::TrainingPage page(&state);
+        auto result = std::make_shared<gpumem::evaluation::ExperimentResult>();
+        gpumem::evaluation::ModelResult xgboost;
+        xgboost.name = "xgboost";
+        xgboost.mean.rmse = 123.5;
+        result->models.push_back(xgboost);
+        state.setComparison(result, nullptr);
+        // The dashed reference spans the plot on the right (MiB) axis, named in the legend.
+        QCustomPlot *chart = page.plot()->lossChart();
+        QVERIFY(chart->yAxis2->visible());
+        page.plot()->scheduleReplot();
+        QTRY_VERIFY_WITH_TIMEOUT(chart->graph(chart->graphCount() - 1)->dataCount() == 2, 2000);
+        QCOMPARE(chart->graph(chart->graphCount() - 1)->data()->at(0)->value, 123.5);
+        QVERIFY(chart->graph(chart->graphCount() - 1)->name().contains(QStringLiteral("XGBoost")));
     }
 
     void calibratesAnUpperBoundWhenAsked()
