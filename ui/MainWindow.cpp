@@ -88,7 +88,10 @@ MainWindow::MainWindow(QWidget *parent)
     mPages->setTabToolTip(5, tr("Every training run, sortable, with overlaid curves; hyperparameter sweeps"));
     // Every training becomes a run; saving its model records the folder in that run.
     connect(mTrainingPage, &TrainingPage::runRecorded, this, [this](const runs::RunRecord &run) {
-        mState->addRun(run);
+        // A run that finished left its model on the Training page; a stopped one left none.
+        const bool kept =
+            run.stopReason == training::StopReason::Completed || run.stopReason == training::StopReason::EarlyStopped;
+        mState->addRun(run, kept ? mTrainingPage->trainedModel() : nullptr);
         mLastTrainingRun = mState->runs().back().name;
     });
     connect(mTrainingPage, &TrainingPage::modelSaved, this, [this](const QString &directory) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/RunsPage.h"
 
+#include "calibration/CalibrationJson.h"
+
 #include "io/InputError.h"
 #include "runs/RunTraining.h"
 #include "runtime/ThreadSettings.h"
@@ -13,6 +15,8 @@
 
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -68,6 +72,7 @@ RunsPage::RunsPage(WorkbenchState *state, QWidget *parent)
     , mRelationParameter(new QComboBox(this))
     , mSweep(new QPushButton(tr("Sweep…"), this))
     , mCancel(new QPushButton(tr("Cancel sweep"), this))
+    , mSaveModel(new QPushButton(tr("Save model…"), this))
     , mProgress(new QProgressBar(this))
     , mStatus(new QLabel(this))
     , mBridge(new ProgressBridge(this))
@@ -122,6 +127,7 @@ RunsPage::RunsPage(WorkbenchState *state, QWidget *parent)
     auto *top = new QHBoxLayout;
     top->addWidget(mSweep);
     top->addWidget(mCancel);
+    top->addWidget(mSaveModel);
     top->addWidget(mProgress, 1);
     auto *relationColumn = new QWidget(this);
     auto *relationLayout = new QVBoxLayout(relationColumn);
@@ -148,6 +154,16 @@ RunsPage::RunsPage(WorkbenchState *state, QWidget *parent)
 
     connect(mSweep, &QPushButton::clicked, this, &RunsPage::openSweepDialog);
     connect(mCancel, &QPushButton::clicked, this, &RunsPage::cancelSweep);
+    mSaveModel->setObjectName(QStringLiteral("saveRunModel"));
+    mSaveModel->setToolTip(tr("Save the selected run's trained model as a model folder that gpumem predict and the "
+                              "Predict page read (runs of this session; a project keeps the folder's path)"));
+    connect(mSaveModel, &QPushButton::clicked, this, [this] {
+        const QString directory =
+            QFileDialog::getSaveFileName(this, tr("Save the run's model folder"), {}, tr("Model folder (*)"));
+        if (!directory.isEmpty())
+            saveSelectedModel(directory);
+    });
+    connect(mTable->selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunsPage::updateSaveButton);
     connect(mState, &WorkbenchState::runsChanged, this, &RunsPage::showRuns);
     connect(mTable->selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunsPage::updateCurves);
     connect(mRelationParameter, &QComboBox::currentTextChanged, this, &RunsPage::updateRelation);
@@ -158,6 +174,7 @@ RunsPage::RunsPage(WorkbenchState *state, QWidget *parent)
     connect(&mWatcher, &QFutureWatcher<SweepOutcome>::finished, this, &RunsPage::finishSweep);
     mCancel->setEnabled(false);
     showRuns();
+    updateSaveButton();
 }
 
 RunsPage::~RunsPage()
@@ -200,6 +217,33 @@ void RunsPage::showRuns()
     }
     updateCurves();
     updateRelation();
+    updateSaveButton();
+}
+
+void RunsPage::updateSaveButton()
+{
+    const std::vector<std::size_t> selected = selectedRuns();
+    mSaveModel->setEnabled(selected.size() == 1 && mState->runModel(selected.front()) != nullptr);
+}
+
+bool RunsPage::saveSelectedModel(const QString &directory)
+{
+    const std::vector<std::size_t> selected = selectedRuns();
+    if (selected.size() != 1)
+        return false;
+    const auto model = mState->runModel(selected.front());
+    if (!model)
+        return false;
+    try {
+        calibration::saveCalibratedModel(*model, std::nullopt, coreText(directory));
+        mState->setRunModelFolder(selected.front(), coreText(QFileInfo(directory).absoluteFilePath()));
+        mStatus->setText(tr("Saved the model of %1 to %2.")
+                             .arg(QString::fromStdString(mState->runs()[selected.front()].name), directory));
+        return true;
+    } catch (const std::exception &error) {
+        mStatus->setText(QString::fromStdString(error.what()));
+        return false;
+    }
 }
 
 std::vector<std::size_t> RunsPage::selectedRuns() const
@@ -403,7 +447,11 @@ bool RunsPage::startSweep(const runs::SweepPlan &plan, double validationFraction
                     ++outcome.finished;
                     // Queued to the page, which owns the state; dropped if the page is gone.
                     QMetaObject::invokeMethod(
-                        this, [this, record = std::move(run.record)] { addSweepRun(record); }, Qt::QueuedConnection);
+                        this,
+                        [this, record = std::move(run.record), model = std::move(run.model)] {
+                            addSweepRun(record, model);
+                        },
+                        Qt::QueuedConnection);
                 }
             } catch (const std::exception &error) {
                 outcome.error = QString::fromStdString(error.what());
@@ -436,12 +484,12 @@ void RunsPage::takeBatches()
     mProgress->setValue(static_cast<int>(1000.0 * (mSweepDone + within) / mSweepTrials));
 }
 
-void RunsPage::addSweepRun(const runs::RunRecord &run)
+void RunsPage::addSweepRun(const runs::RunRecord &run, std::shared_ptr<models::Regressor> model)
 {
     ++mSweepDone;
     mProgress->setValue(static_cast<int>(1000.0 * mSweepDone / std::max(1, mSweepTrials)));
     mProgress->setFormat(tr("%1/%2 runs").arg(mSweepDone).arg(mSweepTrials));
-    mState->addRun(run);
+    mState->addRun(run, std::move(model));
 }
 
 void RunsPage::finishSweep()

@@ -18,6 +18,10 @@ class QPushButton;
 class QSortFilterProxyModel;
 class QTableView;
 
+namespace gpumem::models {
+class Regressor;
+}
+
 namespace gpumem::ui {
 
 class ProgressBridge;
@@ -48,6 +52,9 @@ class RunsPage : public QWidget
     // Stops the sweep after the current batch; the runs finished so far stay.
     void cancelSweep();
     bool isSweeping() const;
+    // Saves the trained model of the one selected run (a run of this session) as a model
+    // folder at directory and records the folder in the run; false (saying why) otherwise.
+    bool saveSelectedModel(const QString &directory);
 
     RunsTableModel *model() const { return mModel; }
     QTableView *table() const { return mTable; }
@@ -73,7 +80,8 @@ class RunsPage : public QWidget
     void updateCurves();
     void updateRelation();
     void takeBatches();
-    void addSweepRun(const runs::RunRecord &run);
+    void addSweepRun(const runs::RunRecord &run, std::shared_ptr<models::Regressor> model);
+    void updateSaveButton();
     void finishSweep();
     std::vector<std::size_t> selectedRuns() const;
 
@@ -86,6 +94,7 @@ class RunsPage : public QWidget
     QComboBox *mRelationParameter;
     QPushButton *mSweep;
     QPushButton *mCancel;
+    QPushButton *mSaveModel;
     QProgressBar *mProgress;
     QLabel *mStatus;
     ProgressBridge *mBridge;

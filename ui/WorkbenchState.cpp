@@ -133,12 +133,19 @@ void WorkbenchState::setComparison(std::shared_ptr<const evaluation::ExperimentR
     Q_EMIT comparisonChanged();
 }
 
-void WorkbenchState::addRun(runs::RunRecord run)
+void WorkbenchState::addRun(runs::RunRecord run, std::shared_ptr<models::Regressor> model)
 {
     if (run.name.empty())
         run.name = "run " + std::to_string(mRuns.size() + 1);
     mRuns.push_back(std::move(run));
+    mRunModels.resize(mRuns.size() - 1);
+    mRunModels.push_back(std::move(model));
     Q_EMIT runsChanged();
+}
+
+std::shared_ptr<models::Regressor> WorkbenchState::runModel(std::size_t index) const
+{
+    return index < mRunModels.size() ? mRunModels[index] : nullptr;
 }
 
 void WorkbenchState::setRunModelFolder(std::size_t index, const std::string &folder)
@@ -152,6 +159,7 @@ void WorkbenchState::setRunModelFolder(std::size_t index, const std::string &fol
 void WorkbenchState::setRuns(std::vector<runs::RunRecord> runs)
 {
     mRuns = std::move(runs);
+    mRunModels.assign(mRuns.size(), nullptr);
     Q_EMIT runsChanged();
 }
 

@@ -15,6 +15,10 @@
 #include <string>
 #include <vector>
 
+namespace gpumem::models {
+class Regressor;
+}
+
 namespace gpumem::ui {
 
 // What the pages share: the loaded table and its column roles, the neural
@@ -71,11 +75,15 @@ class WorkbenchState : public QObject
 
     // Every training run of this session and of the project, oldest first.
     const std::vector<runs::RunRecord> &runs() const { return mRuns; }
-    // Keeps a finished run; one without a name is called "run N".
-    void addRun(runs::RunRecord run);
+    // Keeps a finished run, and its trained model (null for a run that kept none) for
+    // this session, so that it can still be saved later; one without a name is called "run N".
+    void addRun(runs::RunRecord run, std::shared_ptr<models::Regressor> model = nullptr);
+    // The trained model of run number index (0-based) while the workbench is open, or
+    // null (a run read from a project file, or one that kept no model).
+    std::shared_ptr<models::Regressor> runModel(std::size_t index) const;
     // Records where run number index (0-based) was saved as a model folder.
     void setRunModelFolder(std::size_t index, const std::string &folder);
-    // Replaces every run (e.g. from a project file).
+    // Replaces every run (e.g. from a project file); their models are not in memory.
     void setRuns(std::vector<runs::RunRecord> runs);
 
   Q_SIGNALS:
@@ -95,6 +103,7 @@ class WorkbenchState : public QObject
     std::shared_ptr<const evaluation::ExperimentResult> mComparison;
     std::shared_ptr<const data::Dataset> mComparisonDataset;
     std::vector<runs::RunRecord> mRuns;
+    std::vector<std::shared_ptr<models::Regressor>> mRunModels; // one per run; null where none is in memory
 };
 
 } // namespace gpumem::ui

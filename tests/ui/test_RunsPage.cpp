@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "UiTestSupport.h"
 #include "io/InputError.h"
+#include "prediction/Predictor.h"
 #include "ui/ProjectFile.h"
 #include "ui/QCustomPlotInclude.h"
 #include "ui/RunsPage.h"
@@ -10,9 +11,11 @@
 #include "ui/WorkbenchState.h"
 
 #include <QComboBox>
+#include <QFile>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -248,6 +251,27 @@ class TestRunsPage : public QObject
         page.relationBox()->setCurrentText(QStringLiteral("epochs"));
         const QString shot = QStringLiteral(QT_TESTCASE_BUILDDIR "/runs-page-1366x768.png");
         QVERIFY(page.grab().save(shot));
+        // Each sweep run keeps its model for the session: one selected run can be saved, and
+        // the saved folder predicts what the run's model predicts.
+        auto *save = page.findChild<QPushButton *>(QStringLiteral("saveRunModel"));
+        QVERIFY(save);
+        QVERIFY(!save->isEnabled()); // two runs selected
+        page.table()->selectRow(0);
+        QVERIFY(save->isEnabled());
+        const std::size_t run = static_cast<std::size_t>(static_cast<QSortFilterProxyModel *>(page.table()->model())
+                                                             ->mapToSource(page.table()->model()->index(0, 0))
+                                                             .row());
+        QTemporaryDir folder;
+        const QString directory = folder.filePath(QStringLiteral("run-model"));
+        QVERIFY2(page.saveSelectedModel(directory), qPrintable(page.statusText()));
+        QVERIFY(QFile::exists(directory + QStringLiteral("/model.json")));
+        QVERIFY(!state.runs()[run].modelFolder.empty());
+        const auto reloaded = gpumem::prediction::loadSavedModel(directory.toStdString());
+        std::vector<std::string> warnings;
+        const auto dataset = state.buildDataset(warnings);
+        const Eigen::VectorXd kept = state.runModel(run)->predict(*dataset);
+        const Eigen::VectorXd read = reloaded.model->predict(*dataset);
+        QVERIFY((kept - read).cwiseAbs().maxCoeff() <= 1e-6 * kept.cwiseAbs().maxCoeff());
     }
 
     void cancelKeepsTheFinishedRuns()
