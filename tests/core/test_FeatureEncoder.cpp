@@ -6,6 +6,8 @@
 
 #include <QTest>
 
+#include <algorithm>
+
 using gpumem::data::Dataset;
 using gpumem::data::FeatureEncoder;
 
@@ -116,6 +118,82 @@ class TestFeatureEncoder : public QObject
             QCOMPARE(std::string(error.what()),
                      std::string("the data has no numeric column 'batch', which the model was trained with"));
         }
+    }
+
+    // Extrapolation: the encoder keeps each feature's range over the training rows, and
+    // a job beyond a range or with an unseen category is named, with the values.
+    void rangesComeFromTheTrainingRowsOnly()
+    {
+        const Dataset dataset = jobsDataset();
+        FeatureEncoder encoder;
+        encoder.fit(dataset, {0, 1});
+        const auto &ranges = encoder.encoding().ranges;
+        QCOMPARE(ranges.size(), encoder.featureNames().size());
+        // batch over rows 0 and 1: 32 and 64 (rows 2 and 3 are held out).
+        QCOMPARE(ranges[0].minimum, 32.0);
+        QCOMPARE(ranges[0].maximum, 64.0);
+        // layers.length: 2 and 3 layers.
+        const auto length = std::find(encoder.featureNames().begin(), encoder.featureNames().end(), "layers.length") -
+                            encoder.featureNames().begin();
+        QCOMPARE(ranges[static_cast<std::size_t>(length)].minimum, 2.0);
+        QCOMPARE(ranges[static_cast<std::size_t>(length)].maximum, 3.0);
+    }
+
+    void trainingRowsNeverExtrapolate()
+    {
+        const Dataset dataset = jobsDataset();
+        FeatureEncoder encoder;
+        encoder.fit(dataset, {0, 1, 2, 3});
+        const auto found = encoder.extrapolations(dataset, encoder.transform(dataset));
+        QCOMPARE(found.size(), std::size_t{4});
+        for (const auto &row : found)
+            QVERIFY(row.empty());
+    }
+
+    void namesValuesBeyondTheRangesAndUnseenCategories()
+    {
+        const Dataset dataset = jobsDataset();
+        FeatureEncoder encoder;
+        encoder.fit(dataset, {0, 1});
+        const auto found = encoder.extrapolations(dataset, encoder.transform(dataset));
+        QVERIFY(found[0].empty());
+        QVERIFY(found[1].empty());
+        // Row 2: batch 16 below 32, one layer below 2.
+        const auto &below = found[2];
+        QVERIFY(std::any_of(below.begin(), below.end(), [](const auto &e) {
+            return e.feature == "batch" && e.value == 16.0 && e.range.minimum == 32.0;
+        }));
+        QVERIFY(std::any_of(below.begin(), below.end(), [](const auto &e) { return e.feature == "layers.length"; }));
+        // Row 3: batch 8 below 32, and the activation 'tanh' no training row had.
+        const auto &row3 = found[3];
+        const auto batch = std::find_if(row3.begin(), row3.end(), [](const auto &e) { return e.feature == "batch"; });
+        QVERIFY(batch != row3.end());
+        QCOMPARE(gpumem::data::describeExtrapolation(*batch), std::string("batch 8 < 32 (trained 32 to 64)"));
+        const auto unseen = std::find_if(row3.begin(), row3.end(), [](const auto &e) { return e.feature == "act"; });
+        QVERIFY(unseen != row3.end());
+        QCOMPARE(unseen->category, std::string("tanh"));
+        QCOMPARE(gpumem::data::describeExtrapolation(*unseen), std::string("act 'tanh' unseen in training"));
+        // Trained on the small batches (rows 2 and 3: 16 and 8), row 1's 64 lies above.
+        FeatureEncoder small;
+        small.fit(dataset, {2, 3});
+        const auto &row1 = small.extrapolations(dataset, small.transform(dataset))[1];
+        const auto large = std::find_if(row1.begin(), row1.end(), [](const auto &e) { return e.feature == "batch"; });
+        QVERIFY(large != row1.end());
+        QCOMPARE(gpumem::data::describeExtrapolation(*large), std::string("batch 64 > 16 (trained 8 to 16)"));
+    }
+
+    void anEncoderWithoutRangesFindsNothing()
+    {
+        // A model folder saved before ranges were kept restores an encoding without them.
+        const Dataset dataset = jobsDataset();
+        FeatureEncoder fitted;
+        fitted.fit(dataset, {0, 1});
+        gpumem::data::FeatureEncoding old = fitted.encoding();
+        old.ranges.clear();
+        const FeatureEncoder restored(old);
+        const auto found = restored.extrapolations(dataset, restored.transform(dataset));
+        for (const auto &row : found)
+            QVERIFY(row.empty());
     }
 };
 
