@@ -317,8 +317,9 @@ class TestRunsPage : public QObject
         state.setTable(gpumem::tests::trainingTable(), gpumem::tests::testDataPath("jobs_training.csv"));
         state.setHyperparameters(gpumem::tests::quickHyperparameters(2));
         gpumem::ui::TrainingPage training(&state);
-        QObject::connect(&training, &gpumem::ui::TrainingPage::runRecorded, &state,
-                         &gpumem::ui::WorkbenchState::addRun);
+        QObject::connect(
+            &training, &gpumem::ui::TrainingPage::runRecorded, &state,
+            [&state, &training](const gpumem::runs::RunRecord &run) { state.addRun(run, training.trainedModel()); });
         QSignalSpy finished(&training, &gpumem::ui::TrainingPage::trainingFinished);
         for (int run = 1; run <= 2; ++run) {
             QVERIFY(training.start());
