@@ -176,7 +176,8 @@ class TestFeatureEncoder : public QObject
         // Trained on the small batches (rows 2 and 3: 16 and 8), row 1's 64 lies above.
         FeatureEncoder small;
         small.fit(dataset, {2, 3});
-        const auto &row1 = small.extrapolations(dataset, small.transform(dataset))[1];
+        const auto beyondSmall = small.extrapolations(dataset, small.transform(dataset));
+        const auto &row1 = beyondSmall[1];
         const auto large = std::find_if(row1.begin(), row1.end(), [](const auto &e) { return e.feature == "batch"; });
         QVERIFY(large != row1.end());
         QCOMPARE(gpumem::data::describeExtrapolation(*large), std::string("batch 64 > 16 (trained 8 to 16)"));

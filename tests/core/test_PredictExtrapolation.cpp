@@ -84,14 +84,15 @@ class TestPredictExtrapolation : public QObject
     {
         QTest::addColumn<QString>("ranges");
         QTest::addColumn<QString>("message");
-        QTest::newRow("minimum above maximum") << "[[5, 1]]"
+        // The first feature's range is replaced, or (the last row) the whole list.
+        QTest::newRow("minimum above maximum") << "[5, 1]"
                                                << "the smaller first";
-        QTest::newRow("a range of three numbers") << "[[1, 2, 3]]"
-                                                  << "[minimum, maximum]";
+        QTest::newRow("a range of three numbers") << "[1, 2, 3]"
+                                                  << "not 3 numbers";
+        QTest::newRow("text") << "[\"a\", 1]"
+                              << "expected a number";
         QTest::newRow("no range for any feature") << "[]"
                                                   << "feature ranges for";
-        QTest::newRow("text") << "[[\"a\", 1]]"
-                              << "expected a number";
     }
 
     void unusableRangesAreRefused()
@@ -106,11 +107,17 @@ class TestPredictExtrapolation : public QObject
         std::string metadata = readText(copy + QStringLiteral("/model.json"));
         const auto begin = metadata.find("\"ranges\"");
         QVERIFY(begin != std::string::npos);
-        // Every range is a pair of numbers, so the array ends at the first "]]" after it begins.
-        const auto open = metadata.find('[', begin);
-        const auto close = metadata.find("]]", open);
-        QVERIFY(close != std::string::npos);
-        metadata.replace(open, close + 2 - open, ranges.toStdString());
+        // The array of ranges (or its first pair) runs from its '[' to the bracket that closes it.
+        const bool whole = ranges == QStringLiteral("[]");
+        const auto open = metadata.find('[', whole ? begin : metadata.find('[', begin) + 1);
+        std::size_t close = open;
+        for (int depth = 0; close < metadata.size(); ++close) {
+            depth += metadata[close] == '[' ? 1 : metadata[close] == ']' ? -1 : 0;
+            if (depth == 0)
+                break;
+        }
+        QVERIFY(close < metadata.size());
+        metadata.replace(open, close + 1 - open, ranges.toStdString());
         writeText(copy + QStringLiteral("/model.json"), metadata);
         const auto run = runGpumem({"predict", copy.toStdString(), dataPath("jobs_training.csv")});
         QCOMPARE(run.exitCode, 1);
