@@ -33,6 +33,7 @@
 #include <QListWidget>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSortFilterProxyModel>
@@ -49,6 +50,11 @@
 namespace gpumem::ui {
 
 namespace {
+
+// A chart narrower than this cuts its title; the grids put as many side by side as fit.
+constexpr int minimumChartWidth = 330;
+constexpr int chartSpacing = 12;    // between charts in a grid
+constexpr int chartAreaMargin = 28; // the tab frame, the scroll area and its vertical scroll bar
 
 const char *const modelsKey = "compare/models";
 const char *const foldsKey = "compare/folds";
@@ -490,6 +496,7 @@ void ComparePage::updateButtons()
 
 void ComparePage::clearCharts()
 {
+    mPlacements.clear();
     for (QChartView *view : mChartViews)
         delete view;
     mChartViews.clear();
@@ -501,13 +508,35 @@ QChartView *ComparePage::addChart(QChart *chart, QGridLayout *grid, int index, i
     applyChartFonts(chart, QApplication::font());
     auto *view = new QChartView(chart);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(330, 280);
+    view->setMinimumSize(minimumChartWidth, 280);
     view->setObjectName(name);
     view->setToolTip(tr("Right-click to save this chart as PNG or SVG"));
     installChartExport(view, name);
-    grid->addWidget(view, index / columns, index % columns);
     mChartViews.push_back(view);
+    mPlacements.push_back({view, grid, index, columns});
+    placeChart(mPlacements.back());
     return view;
+}
+
+int ComparePage::chartColumns(int most) const
+{
+    // As many columns as the results area holds without a horizontal scroll bar.
+    const int available = mResults->width() - 2 * chartAreaMargin;
+    return std::clamp(available / (minimumChartWidth + chartSpacing), 1, std::max(1, most));
+}
+
+void ComparePage::placeChart(const ChartPlacement &placement)
+{
+    const int columns = chartColumns(placement.mostColumns);
+    placement.grid->removeWidget(placement.view);
+    placement.grid->addWidget(placement.view, placement.index / columns, placement.index % columns);
+}
+
+void ComparePage::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    for (const ChartPlacement &placement : mPlacements)
+        placeChart(placement);
 }
 
 void ComparePage::showResults()

@@ -25,6 +25,7 @@ class QSpinBox;
 class QTableView;
 class QTableWidget;
 class QTabWidget;
+class QResizeEvent;
 
 namespace gpumem::ui {
 
@@ -66,7 +67,19 @@ class ComparePage : public QWidget
   Q_SIGNALS:
     void comparisonFinished(bool succeeded);
 
+  protected:
+    void resizeEvent(QResizeEvent *event) override;
+
   private:
+    // Where a chart goes: its grid, its position among the grid's charts, and how
+    // many columns the grid may have at most.
+    struct ChartPlacement
+    {
+        QChartView *view;
+        QGridLayout *grid;
+        int index;
+        int mostColumns;
+    };
     struct Outcome
     {
         std::shared_ptr<const evaluation::ExperimentResult> result;
@@ -87,6 +100,8 @@ class ComparePage : public QWidget
     void showResults();
     void clearCharts();
     QChartView *addChart(QChart *chart, QGridLayout *grid, int index, int columns, const QString &name);
+    int chartColumns(int most) const;
+    void placeChart(const ChartPlacement &placement);
     void rememberSettings() const;
     void updateButtons();
 
@@ -114,6 +129,7 @@ class ComparePage : public QWidget
     WorstRowsModel *mWorst;
     QTableView *mWorstView;
     std::vector<QChartView *> mChartViews;
+    std::vector<ChartPlacement> mPlacements; // re-laid out when the page is resized
     std::map<QString, ModelProgress> mProgress;
     QFutureWatcher<Outcome> mWatcher;
     std::shared_ptr<const data::Dataset> mRunningDataset;

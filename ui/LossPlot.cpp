@@ -218,9 +218,16 @@ void LossPlot::replot()
         // A little room above and below, so the first and lowest points are not cut by the frame.
         if (mLoss->yAxis->scaleType() == QCPAxis::stLinear)
             mLoss->yAxis->scaleRange(1.08);
+        mLoss->yAxis2->scaleRange(1.08);
         mLearningRate->rescaleAxes();
         mLearningRate->xAxis->setRange(mLoss->xAxis->range());
     }
+    // The learning-rate chart keeps the loss chart's right edge, so both epoch axes line up
+    // when the loss chart shows its right-hand (MiB) axis.
+    QMargins margins = mLearningRate->axisRect()->margins();
+    margins.setRight(mLoss->axisRect()->margins().right());
+    mLearningRate->axisRect()->setAutoMargins(QCP::msLeft | QCP::msTop | QCP::msBottom);
+    mLearningRate->axisRect()->setMargins(margins);
     mLoss->replot(QCustomPlot::rpQueuedReplot);
     mLearningRate->replot(QCustomPlot::rpQueuedReplot);
     ++mReplots;
