@@ -532,6 +532,16 @@ void ComparePage::placeChart(const ChartPlacement &placement)
     placement.grid->addWidget(placement.view, placement.index / columns, placement.index % columns);
 }
 
+void ComparePage::changeEvent(QEvent *event)
+{
+    // View ▸ Large font: the tables' columns were sized for the old font.
+    if (event->type() == QEvent::FontChange) {
+        mMetricsView->resizeColumnsToContents();
+        mWorstView->resizeColumnsToContents();
+    }
+    QWidget::changeEvent(event);
+}
+
 void ComparePage::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);

@@ -25,6 +25,7 @@ class QSpinBox;
 class QTableView;
 class QTableWidget;
 class QTabWidget;
+class QEvent;
 class QResizeEvent;
 
 namespace gpumem::ui {
@@ -68,6 +69,7 @@ class ComparePage : public QWidget
     void comparisonFinished(bool succeeded);
 
   protected:
+    void changeEvent(QEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
 
   private:

@@ -96,8 +96,11 @@ std::string previewCsv(const data::Table &table, const prediction::Predictions &
         if (withTarget)
             csv += ',' + memoryText(dataset.target()[index]) + ',' +
                    memoryText(predictions.predicted[index] - dataset.target()[index]);
-        if (predictions.rangesKnown)
-            csv += ',' + io::csvField(prediction::describeExtrapolations(predictions.extrapolations[row]));
+        if (predictions.rangesKnown) {
+            // A dash for a job inside the training data: an empty cell would read as missing.
+            const std::string outside = prediction::describeExtrapolations(predictions.extrapolations[row]);
+            csv += ',' + (outside.empty() ? std::string("—") : io::csvField(outside));
+        }
         csv += '\n';
     }
     return csv;
