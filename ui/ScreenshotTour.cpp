@@ -19,6 +19,9 @@
 #include <QTableWidget>
 #include <QTimer>
 
+#include <utility>
+#include <vector>
+
 namespace gpumem::ui {
 
 namespace {
@@ -125,15 +128,19 @@ void ScreenshotTour::compare()
 void ScreenshotTour::showComparison()
 {
     auto *results = mWindow->comparePage()->findChild<QTabWidget *>(QStringLiteral("compareResults"));
-    const QStringList names{QStringLiteral("04-compare-metrics"), QStringLiteral("05-compare-scatter"),
-                            QStringLiteral("06-compare-residuals"), QStringLiteral("07-compare-worst")};
+    // The worst under-predictions are the last tab; the out-of-memory risk tab before it is
+    // empty without a calibrated bound, so it is left out.
+    const std::vector<std::pair<int, QString>> shots{{0, QStringLiteral("04-compare-metrics")},
+                                                     {1, QStringLiteral("05-compare-scatter")},
+                                                     {2, QStringLiteral("06-compare-residuals")},
+                                                     {results->count() - 1, QStringLiteral("07-compare-worst")}};
     // One tab per step, each given time to lay out its charts before the grab.
-    for (int tab = 0; tab < names.size(); ++tab)
-        QTimer::singleShot(tab * settleMilliseconds * 2, this, [this, results, tab, names] {
-            results->setCurrentIndex(tab);
-            QTimer::singleShot(settleMilliseconds, this, [this, names, tab] {
-                save(names[tab]);
-                if (tab + 1 == names.size())
+    for (std::size_t step = 0; step < shots.size(); ++step)
+        QTimer::singleShot(static_cast<int>(step) * settleMilliseconds * 2, this, [this, results, step, shots] {
+            results->setCurrentIndex(shots[step].first);
+            QTimer::singleShot(settleMilliseconds, this, [this, shots, step] {
+                save(shots[step].second);
+                if (step + 1 == shots.size())
                     predict();
             });
         });
