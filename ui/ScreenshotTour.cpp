@@ -192,7 +192,8 @@ void ScreenshotTour::showLargeFont()
         save(QStringLiteral("11-large-font"));
         // The setting is remembered: leave the user's choice as it was.
         mWindow->setLargeFont(false);
-        QApplication::quit();
+        // exit(), not quit(): quitting closes the window, which asks about the unsaved trained model.
+        QApplication::exit(0);
     });
 }
 
