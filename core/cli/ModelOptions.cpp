@@ -89,6 +89,17 @@ void addComputeOptions(CLI::App &app, ComputeOptions &options)
         ->transform(wholeNumber());
 }
 
+void addTrainingInputs(CLI::App &app, TrainingInputs &inputs)
+{
+    app.add_option("DATA.csv", inputs.path, "the measurements, one job per row, with a header row")->required();
+    addDataOptions(app, inputs.data);
+    addModelOptions(app, inputs.model);
+    addComputeOptions(app, inputs.compute);
+    app.add_option("--model", inputs.modelName,
+                   "the model to train (default bigru_transformer; see gpumem compare --help)")
+        ->type_name("NAME");
+}
+
 models::Hyperparameters hyperparametersFrom(const ModelOptions &options)
 {
     // --set splits at commas like every list option: harmless, as values hold no commas.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "cli/DataOptions.h"
 #include "models/Hyperparameters.h"
 #include "models/NeuralNetworkRegressor.h"
 
@@ -37,6 +38,20 @@ struct ComputeOptions
 void addModelOptions(CLI::App &app, ModelOptions &options);
 // Declares --device, --threads and --seed on app, bound to options.
 void addComputeOptions(CLI::App &app, ComputeOptions &options);
+
+// What a command that trains one registry model on a data file reads: the file, the
+// data, model and compute options, and --model. Shared by train and sweep.
+struct TrainingInputs
+{
+    std::string path; // DATA.csv, required
+    DataOptions data;
+    ModelOptions model;
+    ComputeOptions compute;
+    std::string modelName = "bigru_transformer"; // --model
+};
+
+// Declares DATA.csv and the options of TrainingInputs on app, bound to inputs.
+void addTrainingInputs(CLI::App &app, TrainingInputs &inputs);
 
 // Starts from the neural network's defaults, then applies the preset, the
 // --config file and every unqualified --set in order. First checks every --set,

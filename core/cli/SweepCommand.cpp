@@ -152,17 +152,8 @@ int runSweep(const std::vector<std::string> &arguments, std::ostream &out, std::
                          "gpumem sweep DATA.csv --target COLUMN --param NAME=V1,V2,… --out RUNS.jsonl [options]",
                          kSummary);
     CLI::App &app = parser.app();
-    std::string path;
-    app.add_option("DATA.csv", path, "the measurements, one job per row, with a header row")->required();
-    DataOptions dataOptions;
-    addDataOptions(app, dataOptions);
-    ModelOptions modelOptions;
-    addModelOptions(app, modelOptions);
-    ComputeOptions computeOptions;
-    addComputeOptions(app, computeOptions);
-    std::string modelName = "bigru_transformer";
-    app.add_option("--model", modelName, "the model to train (default bigru_transformer; see gpumem compare --help)")
-        ->type_name("NAME");
+    TrainingInputs inputs;
+    addTrainingInputs(app, inputs);
     std::vector<std::string> parameterPieces;
     addListOption(app, "--param", parameterPieces, "NAME=V1,V2,…",
                   "a hyperparameter and the values to try (repeatable)");
@@ -192,12 +183,12 @@ int runSweep(const std::vector<std::string> &arguments, std::ostream &out, std::
         return 0;
     if (!outOption)
         throw io::InputError("missing --out RUNS.jsonl (see 'gpumem sweep --help')");
-    if (dataOptions.target.empty())
+    if (inputs.data.target.empty())
         throw io::InputError("missing --target COLUMN (see 'gpumem inspect' for candidates)");
     if (parameterPieces.empty())
         throw io::InputError("missing --param NAME=V1,V2,… (see 'gpumem describe-model' for the names)");
-    const models::Hyperparameters base = hyperparametersFor(modelName, modelOptions);
-    const models::ComputeSettings compute = computeSettingsFrom(computeOptions);
+    const models::Hyperparameters base = hyperparametersFor(inputs.modelName, inputs.model);
+    const models::ComputeSettings compute = computeSettingsFrom(inputs.compute);
     const Shard shard = shardText ? parseShard(*shardText) : Shard{};
 
     runs::SweepPlan plan;
@@ -217,7 +208,7 @@ int runSweep(const std::vector<std::string> &arguments, std::ostream &out, std::
         try {
             for (const auto &[name, value] : trial.assignments)
                 trialValues.setFromText(name, value);
-            models::createRegressor(modelName, trialValues, compute);
+            models::createRegressor(inputs.modelName, trialValues, compute);
         } catch (const io::InputError &error) {
             throw io::InputError("trial " + std::to_string(trial.index) + " (" + assignmentsText(trial) +
                                  "): " + error.message());
@@ -227,20 +218,20 @@ int runSweep(const std::vector<std::string> &arguments, std::ostream &out, std::
 
     const std::string outPath = *outOption;
     io::OutputPlan outputs;
-    outputs.addInput(path, "DATA.csv");
-    if (modelOptions.config)
-        outputs.addInput(*modelOptions.config, "--config");
+    outputs.addInput(inputs.path, "DATA.csv");
+    if (inputs.model.config)
+        outputs.addInput(*inputs.model.config, "--config");
     outputs.addOutputFile(outPath, "--out");
     outputs.check();
 
-    const LoadedData loaded = loadData(path, dataOptions);
+    const LoadedData loaded = loadData(inputs.path, inputs.data);
     const data::Dataset dataset = data::Dataset::fromTable(*loaded.table, loaded.roles, loaded.usableRows);
     for (const auto &warning : loaded.warnings)
         err << "warning: " << warning << '\n';
 
     // What every trial shares, so that a merge refuses the shards of another sweep:
     // the plan and model in words, the rest as a digest.
-    std::string shared = fileDigest(path) + '\n' + dataset.targetName() + '\n';
+    std::string shared = fileDigest(inputs.path) + '\n' + dataset.targetName() + '\n';
     for (const auto &name : dataset.numericFeatureNames())
         shared += name + ',';
     shared += '\n' + dataset.sequenceName();
@@ -248,8 +239,8 @@ int runSweep(const std::vector<std::string> &arguments, std::ostream &out, std::
         shared += '\n' + base.text(spec.name);
     shared += "\n" + std::to_string(testFraction) + "\n" + std::to_string(compute.seed) +
               (reproducible ? "\nreproducible" : "");
-    const std::string identity =
-        runs::sweepDescription(plan) + "; model " + modelName + "; settings " + io::sha256Hex(shared).substr(0, 16);
+    const std::string identity = runs::sweepDescription(plan) + "; model " + inputs.modelName + "; settings " +
+                                 io::sha256Hex(shared).substr(0, 16);
 
     RunsOutput output(outPath);
     const bool terminal = ::isatty(2) != 0;
@@ -262,7 +253,7 @@ int runSweep(const std::vector<std::string> &arguments, std::ostream &out, std::
         const runs::SweepTrial &trial = mine[position];
         runs::RunSettings settings;
         settings.name = "trial " + std::to_string(trial.index);
-        settings.model = modelName;
+        settings.model = inputs.modelName;
         settings.hyperparameters = values[position];
         settings.compute = compute;
         settings.validationFraction = testFraction;

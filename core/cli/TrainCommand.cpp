@@ -183,17 +183,8 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
                          "Trains the BiGRU-optimised Transformer (or another model with --model) to predict a job's\n"
                          "peak GPU memory and saves it as a model folder that `gpumem predict` reads.");
     CLI::App &app = parser.app();
-    std::string path;
-    app.add_option("DATA.csv", path, "the measurements, one job per row, with a header row")->required();
-    DataOptions dataOptions;
-    addDataOptions(app, dataOptions);
-    ModelOptions modelOptions;
-    addModelOptions(app, modelOptions);
-    ComputeOptions computeOptions;
-    addComputeOptions(app, computeOptions);
-    std::string modelName = "bigru_transformer";
-    app.add_option("--model", modelName, "the model to train (default bigru_transformer; see gpumem compare --help)")
-        ->type_name("NAME");
+    TrainingInputs inputs;
+    addTrainingInputs(app, inputs);
     double testFraction = 0.0;
     app.add_option("--test-fraction", testFraction,
                    "hold out this share of rows (seeded) and report metrics on it (default 0)")
@@ -225,17 +216,18 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
 
     if (!outOption)
         throw io::InputError("missing --out MODEL_DIR (see 'gpumem train --help')");
-    if (dataOptions.target.empty())
+    if (inputs.data.target.empty())
         throw io::InputError("missing --target COLUMN (see 'gpumem inspect' for candidates)");
     if (resumeFrom)
-        checkResumable(app, modelName, modelOptions, calibrationOptions);
-    models::Hyperparameters hyperparameters = hyperparametersFor(modelName, modelOptions);
+        checkResumable(app, inputs.modelName, inputs.model, calibrationOptions);
+    models::Hyperparameters hyperparameters = hyperparametersFor(inputs.modelName, inputs.model);
     if (epochs) {
-        if (modelName != kNetwork)
-            throw io::InputError("--epochs is for " + std::string(kNetwork) + "; " + modelName + " fits in one go");
+        if (inputs.modelName != kNetwork)
+            throw io::InputError("--epochs is for " + std::string(kNetwork) + "; " + inputs.modelName +
+                                 " fits in one go");
         hyperparameters.setAssignment("epochs=" + std::to_string(*epochs));
     }
-    models::ComputeSettings compute = computeSettingsFrom(computeOptions);
+    models::ComputeSettings compute = computeSettingsFrom(inputs.compute);
     const std::optional<calibration::CalibrationSettings> calibrationChoice =
         calibrationSettingsFrom(calibrationOptions, compute.seed);
     const bool calibrating = calibrationChoice.has_value();
@@ -245,17 +237,17 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
     const std::string outDirectory = *outOption;
     // Checked before the training, which can take minutes, and again when the model is saved.
     io::OutputPlan outputs;
-    outputs.addInput(path, "DATA.csv");
+    outputs.addInput(inputs.path, "DATA.csv");
     if (resumeFrom)
         outputs.addInput(*resumeFrom, "--resume-from");
-    if (modelOptions.config)
-        outputs.addInput(*modelOptions.config, "--config");
+    if (inputs.model.config)
+        outputs.addInput(*inputs.model.config, "--config");
     outputs.addOutputFolder(outDirectory, "--out");
     if (predictionsPath)
         outputs.addOutputFile(*predictionsPath, "--predictions");
     outputs.check();
 
-    const LoadedData loaded = loadData(path, dataOptions);
+    const LoadedData loaded = loadData(inputs.path, inputs.data);
     const data::Dataset dataset = data::Dataset::fromTable(*loaded.table, loaded.roles, loaded.usableRows);
     for (const auto &warning : loaded.warnings)
         err << "warning: " << warning << '\n';
@@ -271,7 +263,7 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
         compute.seed = network->seed(); // the stopped run's split and validation rows
         model = std::move(network);
     } else {
-        model = models::createRegressor(modelName, hyperparameters, compute);
+        model = models::createRegressor(inputs.modelName, hyperparameters, compute);
     }
 
     evaluation::Split split;
@@ -361,7 +353,7 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
             out << result.message << " in " << formatSeconds(result.seconds) << " on " << model->deviceName()
                 << " (best epoch " << result.bestEpoch << ")\n";
         else
-            out << "fitted " << modelName << " on " << groupedCount(fitRows.size()) << " rows in "
+            out << "fitted " << inputs.modelName << " on " << groupedCount(fitRows.size()) << " rows in "
                 << formatSeconds(result.seconds) << (result.message.empty() ? "" : " (" + result.message + ")") << '\n';
         out << "train (" << fitRows.size() << " rows): " << describeMetrics(trainMetrics) << '\n';
         if (!split.test.empty())
