@@ -218,15 +218,11 @@ void DataPage::openFile(const QString &path)
         LoadOutcome outcome;
         try {
             auto table = std::make_shared<const data::Table>(data::loadTable(file, {}, monitor));
-            // The roles WorkbenchState::setTable will infer (defaults and the most likely
-            // target) are checked here, off the GUI thread: a file that leaves no feature
-            // column ("x,y" of text, or only the target) becomes a load error instead of
-            // an exception escaping the finished handler, and the previous data stays.
-            data::RoleRequest request;
-            const auto candidates = data::targetCandidates(*table);
-            if (!candidates.empty())
-                request.target = candidates.front();
-            data::assignRoles(*table, request);
+            // The roles WorkbenchState::setTable will infer are checked here, off the GUI
+            // thread: a file that leaves no feature column ("x,y" of text, or only the
+            // target) becomes a load error instead of an exception escaping the finished
+            // handler, and the previous data stays.
+            data::suggestedRoles(*table);
             outcome.table = std::move(table);
         } catch (const data::LoadCancelled &) {
             outcome.cancelled = true;
@@ -304,10 +300,6 @@ void DataPage::showTable()
         mColumnEditor->setRowCount(0);
         return;
     }
-    mInfo->setText(tr("<b>%1</b> — %L2 rows × %3 columns")
-                       .arg(QFileInfo(mState->dataPath()).fileName().toHtmlEscaped())
-                       .arg(table->rowCount())
-                       .arg(table->columnCount()));
     mInfo->setToolTip(mState->dataPath());
 
     mUpdatingEditor = true;
@@ -337,7 +329,11 @@ void DataPage::showTable()
             roleBox->addItem(qtText(data::columnRoleName(role)), static_cast<int>(role));
             roleBox->setItemData(roleBox->count() - 1, roleHelp(role), Qt::ToolTipRole);
         }
-        roleBox->setToolTip(tr("What column %1 is used for").arg(QString::fromStdString(cells.name)));
+        roleBox->setToolTip(data::holdsOneValue(cells)
+                                ? tr("What column %1 is used for. It holds one value in every row, so no model "
+                                     "learns from it")
+                                      .arg(QString::fromStdString(cells.name))
+                                : tr("What column %1 is used for").arg(QString::fromStdString(cells.name)));
         connect(roleBox, &QComboBox::activated, this, [this, column, roleBox] {
             if (mUpdatingEditor)
                 return;
@@ -363,6 +359,7 @@ void DataPage::showRoles()
         return;
     const auto &roles = mState->roles();
     mModel->setRoles(roles);
+    showDataInfo();
     {
         // A project file may bring its own policy.
         const QSignalBlocker blocker(mBadCells);
@@ -375,6 +372,28 @@ void DataPage::showRoles()
     mUpdatingEditor = false;
     showTargetHistogram();
     showColumnSummary(mColumnEditor->currentRow());
+}
+
+void DataPage::showDataInfo()
+{
+    const auto table = mState->table();
+    QString text = tr("<b>%1</b> — %L2 rows × %3 columns")
+                       .arg(QFileInfo(mState->dataPath()).fileName().toHtmlEscaped())
+                       .arg(table->rowCount())
+                       .arg(table->columnCount());
+    // Constant columns start ignored (data::suggestedRoles); saying so keeps a user from
+    // wondering where a column went, and tells them how to bring it back.
+    QStringList constants;
+    const auto &roles = mState->roles();
+    for (std::size_t column = 0; column < roles.size() && column < table->columnCount(); ++column)
+        if (roles[column] == data::ColumnRole::Ignored && data::holdsOneValue(table->column(column)))
+            constants << QString::fromStdString(table->column(column).name).toHtmlEscaped();
+    if (!constants.isEmpty())
+        text += QStringLiteral("<br>") +
+                tr("Ignored, one value in every row (nothing to learn from): %1. Give a column a role to use it.",
+                   nullptr, static_cast<int>(constants.size()))
+                    .arg(constants.join(QStringLiteral(", ")));
+    mInfo->setText(text);
 }
 
 void DataPage::fitRowHeightToFont()

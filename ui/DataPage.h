@@ -66,6 +66,8 @@ class DataPage : public QWidget
     void finishLoading();
     void showTable();
     void showRoles();
+    // The file's name and size, and which constant columns are ignored.
+    void showDataInfo();
     void showColumnSummary(int column);
     // The rows selected in the column editor, which are the table's column indices, in order.
     std::vector<std::size_t> selectedColumns() const;

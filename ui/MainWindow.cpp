@@ -288,7 +288,14 @@ bool MainWindow::saveProject(const QString &chosenPath)
 {
     const QString path = withProjectSuffix(chosenPath);
     try {
+        // The runs' models first, so that the project records where they are.
+        saveRunModelsWithProject(path, *mState);
         writeProjectFile(path, *mState);
+        // The project keeps the model now, unless it had an upper bound's calibration,
+        // which only the Training page's own save writes.
+        for (const auto &run : mState->runs())
+            if (run.name == mLastTrainingRun && !run.modelFolder.empty() && !mTrainingPage->trainedCalibration())
+                mTrainingPage->markModelSaved();
         mProjectPath = path;
         mProjectModified = false;
         updateTitle();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/ProjectFile.h"
 
+#include "calibration/CalibrationJson.h"
 #include "data/TableLoader.h"
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
@@ -40,7 +41,57 @@ std::string fileDigest(const QString &path)
     return digest.hexDigest();
 }
 
+// A folder name for a run: its name with what a file system may refuse replaced ("run 3" → "run-3").
+QString folderNameOf(const std::string &runName)
+{
+    QString name;
+    for (const QChar c : QString::fromStdString(runName))
+        name += c.isLetterOrNumber() || c == QLatin1Char('.') || c == QLatin1Char('_') ? c : QLatin1Char('-');
+    while (name.startsWith(QLatin1Char('.')))
+        name.remove(0, 1);
+    return name.isEmpty() ? QStringLiteral("run") : name;
+}
+
+// The runs as the project keeps them: model folders relative to the project's folder.
+std::vector<runs::RunRecord> runsRelativeTo(const QString &projectPath, std::vector<runs::RunRecord> runs)
+{
+    const QDir projectFolder = QFileInfo(projectPath).absoluteDir();
+    for (auto &run : runs)
+        if (!run.modelFolder.empty())
+            run.modelFolder = coreText(projectFolder.relativeFilePath(QString::fromStdString(run.modelFolder)));
+    return runs;
+}
+
 } // namespace
+
+QString runModelsFolder(const QString &projectPath)
+{
+    const QFileInfo project(withProjectSuffix(projectPath));
+    const QString name = project.fileName();
+    return project.absoluteDir().filePath(name.left(name.size() - projectSuffix.size()) + QStringLiteral(".models"));
+}
+
+int saveRunModelsWithProject(const QString &projectPath, WorkbenchState &state)
+{
+    const QDir folder(runModelsFolder(projectPath));
+    int saved = 0;
+    for (std::size_t index = 0; index < state.runs().size(); ++index) {
+        const auto model = state.runModel(index);
+        if (!model || !state.runs()[index].modelFolder.empty())
+            continue;
+        if (!folder.exists() && !QDir().mkpath(folder.path()))
+            throw io::InputError(coreText(folder.path()), 0, 0, "cannot create the folder for the runs' models");
+        // A new name for each: a folder already there may be another run's, saved before.
+        const QString base = folderNameOf(state.runs()[index].name);
+        QString directory = folder.filePath(base);
+        for (int suffix = 2; QFileInfo::exists(directory); ++suffix)
+            directory = folder.filePath(base + QLatin1Char('-') + QString::number(suffix));
+        calibration::saveCalibratedModel(*model, std::nullopt, coreText(directory));
+        state.setRunModelFolder(index, coreText(directory));
+        ++saved;
+    }
+    return saved;
+}
 
 QString withProjectSuffix(const QString &path)
 {
@@ -88,7 +139,7 @@ void writeProjectFile(const QString &path, const WorkbenchState &state)
         json.null();
     }
     // Every training run, in the one JSON form of a run record.
-    json.key("runs").value(io::Json(state.runs()));
+    json.key("runs").value(io::Json(runsRelativeTo(path, state.runs())));
     json.endObject();
     io::writeFileAtomically(coreText(path), text.str());
 }
@@ -181,6 +232,20 @@ ProjectContent readProject(const QString &path)
                 throw io::InputError(source, 0, 0,
                                      "run " + std::to_string(content.runs.size() + 1) + ": " + error.what());
             }
+        }
+    }
+    // Model folders are kept relative to the project (older projects kept them absolute).
+    const QDir projectFolder = QFileInfo(path).absoluteDir();
+    for (auto &run : content.runs) {
+        if (run.modelFolder.empty())
+            continue;
+        const QString folder = QDir::cleanPath(projectFolder.filePath(QString::fromStdString(run.modelFolder)));
+        if (QFileInfo(QDir(folder).filePath(QStringLiteral("model.json"))).isFile()) {
+            run.modelFolder = coreText(folder);
+        } else {
+            notes << QObject::tr("The model of %1 is not in %2 any more; its curves and metrics are kept.")
+                         .arg(QString::fromStdString(run.name), folder);
+            run.modelFolder.clear();
         }
     }
     return content;

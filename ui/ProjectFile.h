@@ -33,10 +33,23 @@ QString withProjectSuffix(const QString &path);
 // Returns whether path names a project file rather than data (by its ending).
 bool isProjectPath(const QString &path);
 
+// Returns the folder beside a project that keeps its runs' trained models:
+// "study.gpumem.json" keeps them in "study.models".
+QString runModelsFolder(const QString &projectPath);
+
+// Saves every run's trained model that is in memory but in no folder yet into
+// runModelsFolder(projectPath), one folder per run named after it, and records
+// the folder in the run, so that the project keeps its models: they can be saved
+// elsewhere or predicted with after the project is opened again. Returns how many
+// it saved. Throws io::InputError when a model cannot be saved (those saved
+// before it keep their folders).
+int saveRunModelsWithProject(const QString &projectPath, WorkbenchState &state);
+
 // Writes the whole experiment as one JSON project file, atomically: the data
 // file (absolute and relative to the project, with its size and SHA-256), bad-cell policy and column roles,
 // the neural network's preset and hyperparameters, and the last comparison
-// (metrics per model and fold, out-of-fold predictions, significance).
+// (metrics per model and fold, out-of-fold predictions, significance), and every
+// run with its model folder relative to the project, so the two can move together.
 // Throws io::InputError when the file cannot be written.
 void writeProjectFile(const QString &path, const WorkbenchState &state);
 

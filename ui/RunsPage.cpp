@@ -4,6 +4,7 @@
 #include "calibration/CalibrationJson.h"
 
 #include "io/InputError.h"
+#include "prediction/Predictor.h"
 #include "runs/RunTraining.h"
 #include "runtime/ThreadSettings.h"
 #include "ui/ProgressBridge.h"
@@ -223,7 +224,8 @@ void RunsPage::showRuns()
 void RunsPage::updateSaveButton()
 {
     const std::vector<std::size_t> selected = selectedRuns();
-    mSaveModel->setEnabled(selected.size() == 1 && mState->runModel(selected.front()) != nullptr);
+    mSaveModel->setEnabled(selected.size() == 1 && (mState->runModel(selected.front()) != nullptr ||
+                                                    !mState->runs()[selected.front()].modelFolder.empty()));
 }
 
 bool RunsPage::saveSelectedModel(const QString &directory)
@@ -231,14 +233,19 @@ bool RunsPage::saveSelectedModel(const QString &directory)
     const std::vector<std::size_t> selected = selectedRuns();
     if (selected.size() != 1)
         return false;
-    const auto model = mState->runModel(selected.front());
-    if (!model)
-        return false;
+    const std::size_t run = selected.front();
     try {
-        calibration::saveCalibratedModel(*model, std::nullopt, coreText(directory));
-        mState->setRunModelFolder(selected.front(), coreText(QFileInfo(directory).absoluteFilePath()));
-        mStatus->setText(tr("Saved the model of %1 to %2.")
-                             .arg(QString::fromStdString(mState->runs()[selected.front()].name), directory));
+        // A run opened from a project has its model in the project's folder, not in memory:
+        // it is read back (and checked, as every model folder is) and saved again.
+        prediction::SavedModel saved{mState->runModel(run), std::nullopt};
+        if (!saved.model && !mState->runs()[run].modelFolder.empty())
+            saved = prediction::loadSavedModel(mState->runs()[run].modelFolder);
+        if (!saved.model)
+            return false;
+        calibration::saveCalibratedModel(*saved.model, saved.calibration, coreText(directory));
+        mState->setRunModelFolder(run, coreText(QFileInfo(directory).absoluteFilePath()));
+        mStatus->setText(
+            tr("Saved the model of %1 to %2.").arg(QString::fromStdString(mState->runs()[run].name), directory));
         return true;
     } catch (const std::exception &error) {
         mStatus->setText(QString::fromStdString(error.what()));

@@ -58,6 +58,9 @@ class TrainingPage : public QWidget
     void setCalibration(bool enabled, double coverage = 0.95);
     // Whether a model was trained and not saved since.
     bool hasUnsavedModel() const { return mTrained && !mTrainedSaved; }
+    // Records that the trained model was saved elsewhere (with a project), so that
+    // quitting does not ask to save it again.
+    void markModelSaved() { mTrainedSaved = mTrained != nullptr; }
     // Asks for a folder and saves the trained model there; true when it was saved.
     bool saveModel();
     LossPlot *plot() const { return mPlot; }

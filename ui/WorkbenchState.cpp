@@ -35,13 +35,8 @@ void WorkbenchState::setTable(std::shared_ptr<const data::Table> table, const QS
     mTable = std::move(table);
     mDataPath = path;
     mRoles.clear();
-    if (mTable) {
-        data::RoleRequest request;
-        const auto candidates = data::targetCandidates(*mTable);
-        if (!candidates.empty())
-            request.target = candidates.front();
-        mRoles = data::assignRoles(*mTable, request);
-    }
+    if (mTable)
+        mRoles = data::suggestedRoles(*mTable);
     Q_EMIT tableChanged();
     Q_EMIT rolesChanged();
 }

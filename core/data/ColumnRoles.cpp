@@ -41,6 +41,24 @@ bool speaksOfMemory(const std::string &name)
     return false;
 }
 
+// Ignores the complete constant features of roles, unless no input but them is left
+// besides target: a table of constants is still learnt from (and refused later if
+// it cannot be) rather than left with nothing.
+void ignoreConstantColumns(const Table &table, const std::string &target, std::vector<ColumnRole> &roles)
+{
+    std::vector<ColumnRole> without = roles;
+    bool inputLeft = false;
+    for (const auto &column : table.columns()) {
+        ColumnRole &role = without[column.index];
+        if (role == ColumnRole::Feature && holdsOneValue(column))
+            role = ColumnRole::Ignored;
+        inputLeft =
+            inputLeft || ((role == ColumnRole::Feature || role == ColumnRole::Sequence) && column.name != target);
+    }
+    if (inputLeft)
+        roles = std::move(without);
+}
+
 } // namespace
 
 bool isConstant(const Column &column)
@@ -57,6 +75,15 @@ bool isConstant(const Column &column)
             return false;
     }
     return true;
+}
+
+bool holdsOneValue(const Column &column)
+{
+    if (column.missingCount != 0 || column.invalidCount != 0)
+        return false;
+    if (column.type == ColumnType::Categorical)
+        return column.categories.size() == 1;
+    return column.type == ColumnType::Numeric && !column.numbers.empty() && isConstant(column);
 }
 
 std::string_view columnRoleName(ColumnRole role)
@@ -104,6 +131,8 @@ std::vector<ColumnRole> allowedRoles(const Column &column)
 std::vector<ColumnRole> assignRoles(const Table &table, const RoleRequest &request)
 {
     std::vector<ColumnRole> roles = defaultRoles(table);
+    if (request.ignoreConstantColumns)
+        ignoreConstantColumns(table, request.target, roles);
 
     if (!request.sequenceColumn.empty()) {
         const Column &column = requireColumn(table, request.sequenceColumn, "--sequence-column");
@@ -157,6 +186,16 @@ std::vector<ColumnRole> assignRoles(const Table &table, const RoleRequest &reque
     if (!hasInput)
         throw io::InputError(table.source(), 0, 0, "no feature or sequence column is left to learn from");
     return roles;
+}
+
+std::vector<ColumnRole> suggestedRoles(const Table &table)
+{
+    RoleRequest request;
+    const auto candidates = targetCandidates(table);
+    if (!candidates.empty())
+        request.target = candidates.front();
+    request.ignoreConstantColumns = true;
+    return assignRoles(table, request);
 }
 
 std::vector<std::string> targetCandidates(const Table &table)

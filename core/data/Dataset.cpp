@@ -3,6 +3,7 @@
 
 #include "data/EncodingLimits.h"
 #include "io/InputError.h"
+#include "io/NumberText.h"
 
 namespace gpumem::data {
 
@@ -30,6 +31,18 @@ const Column *columnWithFirstBadCell(const std::vector<const Column *> &used)
         if (column->firstBadCell && (!first || column->firstBadCell->line < first->firstBadCell->line))
             first = column;
     return first;
+}
+
+ConstantColumn constantColumn(const Column &column)
+{
+    ConstantColumn constant{column.name, column.type, {}, 0.0};
+    if (column.type == ColumnType::Categorical) {
+        constant.text = column.categories.front();
+    } else {
+        constant.number = column.numbers.front();
+        constant.text = io::csvNumber(constant.number);
+    }
+    return constant;
 }
 
 } // namespace
@@ -114,7 +127,10 @@ Dataset Dataset::fromTable(const Table &table, const std::vector<ColumnRole> &ro
                 dataset.mCategoricalFeatures.push_back(std::move(feature));
             }
             break;
-        case ColumnRole::Ignored: break;
+        case ColumnRole::Ignored:
+            if (holdsOneValue(column))
+                dataset.mConstantColumns.push_back(constantColumn(column));
+            break;
         }
     }
 

@@ -38,6 +38,17 @@ struct CategoricalFeature
     std::vector<std::int32_t> codes;
 };
 
+// An ignored column whose every row holds the same value (data::holdsOneValue):
+// no model learns from it, but it still says what the jobs were, e.g. the
+// `family` of a probe dataset that the analytic models rebuild jobs from.
+struct ConstantColumn
+{
+    std::string name;
+    ColumnType type = ColumnType::Numeric; // Numeric or Categorical
+    std::string text;                      // the value as the file spells it (categorical) or writes it (numeric)
+    double number = 0.0;                   // numeric columns: the value
+};
+
 // The rows and columns of a table that models learn from: the target, numeric
 // features, categorical features and an optional layer sequence, with every used
 // cell valid. Encoders that learn from data (one-hot, scaling) are not applied
@@ -78,6 +89,9 @@ class Dataset
     std::size_t sequenceColumnIndex() const { return mSequenceColumnIndex; }
     const SequenceColumn &sequence() const { return mSequence; }
 
+    // The ignored columns that hold one value in every row, in file order.
+    const std::vector<ConstantColumn> &constantColumns() const { return mConstantColumns; }
+
   private:
     std::string mSource;
     std::vector<std::string> mWarnings;
@@ -91,6 +105,7 @@ class Dataset
     std::string mSequenceName;
     std::size_t mSequenceColumnIndex = 0;
     SequenceColumn mSequence;
+    std::vector<ConstantColumn> mConstantColumns;
 };
 
 } // namespace gpumem::data

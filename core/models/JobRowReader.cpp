@@ -28,9 +28,20 @@ int findNumeric(const data::Dataset &dataset, const std::string &name)
     return found == names.end() ? -1 : static_cast<int>(found - names.begin());
 }
 
+// An ignored column with one value still describes every job: a probe dataset of
+// one family has a constant `family`, which the workbench ignores by default.
+const data::ConstantColumn *findConstant(const data::Dataset &dataset, const std::string &name)
+{
+    for (const auto &constant : dataset.constantColumns())
+        if (constant.name == name)
+            return &constant;
+    return nullptr;
+}
+
 bool hasColumn(const data::Dataset &dataset, const std::string &name)
 {
-    return findNumeric(dataset, name) >= 0 || findCategorical(dataset, name) != nullptr;
+    return findNumeric(dataset, name) >= 0 || findCategorical(dataset, name) != nullptr ||
+           findConstant(dataset, name) != nullptr;
 }
 
 } // namespace
@@ -40,21 +51,27 @@ JobRowReader::JobRowReader(const data::Dataset &dataset, std::string modelName, 
     , mModelName(std::move(modelName))
     , mAssumedOptimizer(std::move(assumedOptimizer))
 {
-    if (const auto *family = findCategorical(dataset, "family")) {
+    const auto *family = findCategorical(dataset, "family");
+    const auto *constantFamily = findConstant(dataset, "family");
+    if (family != nullptr || (constantFamily != nullptr && constantFamily->type == data::ColumnType::Categorical)) {
         mProbe = true;
         require("family");
         // Every family that occurs needs its own configuration columns.
-        std::vector<bool> seen(family->categories.size(), false);
-        for (std::int32_t code : family->codes)
-            if (code >= 0)
-                seen[static_cast<std::size_t>(code)] = true;
-        for (std::size_t category = 0; category < seen.size(); ++category) {
-            if (!seen[category])
-                continue;
-            const probe::JobFamily kind = probe::parseJobFamily(family->categories[category]);
-            for (const auto &column : probe::JobConfiguration::columnNames(kind))
-                require(column);
+        std::vector<std::string> families;
+        if (family == nullptr) {
+            families.push_back(constantFamily->text);
+        } else {
+            std::vector<bool> seen(family->categories.size(), false);
+            for (std::int32_t code : family->codes)
+                if (code >= 0)
+                    seen[static_cast<std::size_t>(code)] = true;
+            for (std::size_t category = 0; category < seen.size(); ++category)
+                if (seen[category])
+                    families.push_back(family->categories[category]);
         }
+        for (const auto &name : families)
+            for (const auto &column : probe::JobConfiguration::columnNames(probe::parseJobFamily(name)))
+                require(column);
         return;
     }
     if (!dataset.hasSequence())
@@ -75,29 +92,51 @@ JobRowReader::JobRowReader(const data::Dataset &dataset, std::string modelName, 
 
 void JobRowReader::require(const std::string &column)
 {
+    const auto recorded = [&column](const auto &entry) { return entry.column == column; };
+    if (std::find(mColumns.numericColumns.begin(), mColumns.numericColumns.end(), column) !=
+            mColumns.numericColumns.end() ||
+        std::any_of(mColumns.categoricals.begin(), mColumns.categoricals.end(), recorded))
+        return;
     if (findNumeric(mDataset, column) >= 0) {
-        if (std::find(mColumns.numericColumns.begin(), mColumns.numericColumns.end(), column) ==
-            mColumns.numericColumns.end())
-            mColumns.numericColumns.push_back(column);
+        mColumns.numericColumns.push_back(column);
         return;
     }
     if (const auto *feature = findCategorical(mDataset, column)) {
-        for (const auto &categorical : mColumns.categoricals)
-            if (categorical.column == column)
-                return;
         mColumns.categoricals.push_back({column, feature->categories});
+        return;
+    }
+    // A constant is recorded as the feature it would have been, so a saved model asks
+    // the jobs it predicts for the column as usual.
+    if (const auto *constant = findConstant(mDataset, column)) {
+        if (constant->type == data::ColumnType::Numeric)
+            mColumns.numericColumns.push_back(column);
+        else
+            mColumns.categoricals.push_back({column, {constant->text}});
         return;
     }
     throw io::InputError(mModelName + " needs column '" + column +
                          "' to rebuild the job; it is missing or not used as a feature");
 }
 
+double JobRowReader::number(std::size_t row, const std::string &column) const
+{
+    const int numeric = findNumeric(mDataset, column);
+    if (numeric >= 0)
+        return mDataset.numericFeatures()(static_cast<Eigen::Index>(row), numeric);
+    const auto *constant = findConstant(mDataset, column);
+    if (constant == nullptr || constant->type != data::ColumnType::Numeric)
+        throw io::InputError(mModelName + " needs numeric column '" + column +
+                             "' to rebuild the job; it is missing or not used as a feature");
+    return constant->number;
+}
+
 std::string JobRowReader::text(std::size_t row, const std::string &column) const
 {
     const int numeric = findNumeric(mDataset, column);
-    if (numeric >= 0) {
+    if (numeric >= 0)
         return io::csvNumber(mDataset.numericFeatures()(static_cast<Eigen::Index>(row), numeric));
-    }
+    if (const auto *constant = findConstant(mDataset, column))
+        return constant->text;
     const auto *feature = findCategorical(mDataset, column);
     if (feature == nullptr)
         throw io::InputError(mModelName + " needs column '" + column +
@@ -128,8 +167,7 @@ JobRow JobRowReader::row(std::size_t index) const
         for (std::size_t layer = sequence.layerBegin(index); layer < sequence.layerEnd(index); ++layer)
             row.layers.push_back({sequence.layerTypes()[sequence.layerType(layer)],
                                   {sequence.field(layer, 0), sequence.field(layer, 1)}});
-        const double batch =
-            mDataset.numericFeatures()(static_cast<Eigen::Index>(index), findNumeric(mDataset, mBatchColumn));
+        const double batch = number(index, mBatchColumn);
         if (!(batch >= 1.0 && batch <= 1e9) || batch != std::floor(batch))
             throw io::InputError("column '" + mBatchColumn + "' needs a positive whole number");
         row.batchSize = static_cast<int>(batch);

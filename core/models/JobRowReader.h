@@ -31,8 +31,9 @@ struct JobRow
 //    column, e.g. "Activations-Params") and a batch size column ("Batch Size" or
 //    batch_size); the optimizer comes from an `optimizer` column when there is
 //    one, else the assumed optimizer; elements are float32.
-// Columns are found by name among the dataset's features, so a column given
-// the role "ignored" counts as missing. Thread-safe after construction.
+// Columns are found by name among the dataset's features and its constant
+// columns (ignored, one value in every row), so an ignored column that varies
+// counts as missing. Thread-safe after construction.
 class JobRowReader
 {
   public:
@@ -49,6 +50,7 @@ class JobRowReader
 
   private:
     std::string text(std::size_t row, const std::string &column) const;
+    double number(std::size_t row, const std::string &column) const;
     void require(const std::string &column);
 
     const data::Dataset &mDataset;

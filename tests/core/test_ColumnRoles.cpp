@@ -140,6 +140,46 @@ class TestColumnRoles : public QObject
         QVERIFY(gpumem::data::jobNames(anonymous, {2}).empty());
     }
 
+    void findsColumnsThatHoldOneValue()
+    {
+        // family: one category; steps: one number; gap: one value and a missing cell;
+        // empty: no value at all; batch varies.
+        const auto table = gpumem::data::loadTableFromText(
+            "family,steps,gap,empty,batch,memory\nmlp,2,7,,8,100\nmlp,2,,,16,200\nmlp,2,7,,32,300\n", "t.csv");
+        std::vector<bool> holds;
+        for (const auto &column : table.columns())
+            holds.push_back(gpumem::data::holdsOneValue(column));
+        QCOMPARE(holds, (std::vector<bool>{true, true, false, false, false, false}));
+    }
+
+    void workbenchStartsWithConstantColumnsIgnored()
+    {
+        const auto table = gpumem::data::loadTableFromText(
+            "family,steps,batch,memory\nmlp,2,8,100\nmlp,2,16,200\nmlp,2,32,300\n", "t.csv");
+        QCOMPARE(gpumem::data::suggestedRoles(table),
+                 (Roles{ColumnRole::Ignored, ColumnRole::Ignored, ColumnRole::Feature, ColumnRole::Target}));
+        // The command line keeps them, and a feature named explicitly is the user's choice.
+        RoleRequest request;
+        request.target = "memory";
+        QCOMPARE(gpumem::data::assignRoles(table, request),
+                 (Roles{ColumnRole::Feature, ColumnRole::Feature, ColumnRole::Feature, ColumnRole::Target}));
+        request.ignoreConstantColumns = true;
+        request.features = {"family", "batch"};
+        QCOMPARE(gpumem::data::assignRoles(table, request),
+                 (Roles{ColumnRole::Feature, ColumnRole::Ignored, ColumnRole::Feature, ColumnRole::Target}));
+    }
+
+    void keepsConstantColumnsWhenNothingElseIsLeft()
+    {
+        // Jobs that differ only in their memory: ignoring every constant would leave nothing.
+        const auto single = gpumem::data::loadTableFromText("family,batch,memory\nmlp,8,100\nmlp,8,200\n", "t.csv");
+        RoleRequest request;
+        request.target = "memory";
+        request.ignoreConstantColumns = true;
+        QCOMPARE(gpumem::data::assignRoles(single, request),
+                 (Roles{ColumnRole::Feature, ColumnRole::Feature, ColumnRole::Target}));
+    }
+
     void offersOnlyTheRolesATypeCanTake()
     {
         const auto table = jobsTable();

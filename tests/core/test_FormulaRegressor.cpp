@@ -9,6 +9,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cstdio>
 
 using gpumem::data::Dataset;
@@ -114,6 +115,41 @@ class TestFormulaRegressor : public QObject
         gpumem::models::FormulaRegressor model(hyperparameters);
         model.fit(dataset, {0, 1});
         QVERIFY(std::abs(model.offset() - (8.0 - 5536.0 / MiB)) < 1e-9);
+    }
+
+    void ignoredConstantColumnsStillDescribeTheJob()
+    {
+        // The workbench starts constant columns ignored (suggestedRoles): every column of
+        // these rows but the target is constant, except width. family, batch_size and
+        // steps must still reach the job, which gives the same bytes as with all features.
+        const std::string csv =
+            "family,batch_size,optimizer,dtype,steps,input_features,depth,width,width_pattern,activation,"
+            "batch_norm,dropout,classes,memory\n"
+            "mlp,8,sgd,float64,3,10,1,16,uniform,relu,0,0.00,2,7\n"
+            "mlp,8,sgd,float64,3,10,1,32,uniform,relu,0,0.00,2,9\n";
+        const auto table = gpumem::data::loadTableFromText(csv, "jobs.csv");
+        const auto roles = gpumem::data::suggestedRoles(table);
+        QCOMPARE(roles[*table.columnIndex("family")], gpumem::data::ColumnRole::Ignored);
+        QCOMPARE(roles[*table.columnIndex("batch_size")], gpumem::data::ColumnRole::Ignored);
+        QCOMPARE(roles[*table.columnIndex("width")], gpumem::data::ColumnRole::Feature);
+        std::vector<std::string> warnings;
+        const Dataset ignored = Dataset::fromTable(table, roles, gpumem::data::BadCellPolicy::Fail, warnings);
+        QCOMPARE(ignored.categoricalFeatures().size(), std::size_t{0});
+
+        auto hyperparameters = gpumem::models::formulaHyperparameters();
+        hyperparameters.set("fit_scale", false);
+        gpumem::models::FormulaRegressor withConstants(hyperparameters);
+        withConstants.fit(ignored, {0, 1});
+        gpumem::models::FormulaRegressor withFeatures(hyperparameters);
+        const Dataset all = datasetFrom(csv, "memory");
+        withFeatures.fit(all, {0, 1});
+        QCOMPARE(withConstants.predict(ignored), withFeatures.predict(all));
+        // The schema asks jobs to predict for the constants as the features they would have been.
+        const auto &encoding = withConstants.schema().encoding;
+        QCOMPARE(encoding.categoricals.front().column, std::string("family"));
+        QCOMPARE(encoding.categoricals.front().categories, std::vector<std::string>{"mlp"});
+        QVERIFY(std::find(encoding.numericColumns.begin(), encoding.numericColumns.end(), "batch_size") !=
+                encoding.numericColumns.end());
     }
 
     void missingColumnsAreNamed()

@@ -58,6 +58,30 @@ class TestDataPage : public QObject
         QVERIFY(view->model()->index(1, 3).data().toString().startsWith(QStringLiteral("3 layers: linear, ReLU")));
     }
 
+    void ignoresConstantColumnsAndSaysSo()
+    {
+        QTemporaryDir folder;
+        const QString path = folder.filePath(QStringLiteral("probe.csv"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("family,steps,batch_size,peak_mib\nmlp,2,8,100\nmlp,2,16,200\nmlp,2,32,300\n");
+        file.close();
+        gpumem::ui::WorkbenchState state;
+        gpumem::ui::DataPage page(&state);
+        page.show();
+        QVERIFY(load(page, path));
+        QCOMPARE(state.roles(), (std::vector<ColumnRole>{ColumnRole::Ignored, ColumnRole::Ignored, ColumnRole::Feature,
+                                                         ColumnRole::Target}));
+        auto *info = page.findChild<QLabel *>(QStringLiteral("dataInfo"));
+        QVERIFY(info);
+        QVERIFY2(info->text().contains(QStringLiteral("one value in every row")), qPrintable(info->text()));
+        QVERIFY(info->text().contains(QStringLiteral("family, steps")));
+        // Given a role again, the column leaves the note.
+        state.setRole(0, ColumnRole::Feature);
+        QVERIFY(!info->text().contains(QStringLiteral("family")));
+        QVERIFY(info->text().contains(QStringLiteral("steps")));
+    }
+
     void prefillsRolesAndLetsTheUserChangeThem()
     {
         gpumem::ui::WorkbenchState state;

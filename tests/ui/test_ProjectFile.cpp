@@ -3,11 +3,13 @@
 #include "io/InputError.h"
 #include "io/Json.h"
 #include "models/RegressorRegistry.h"
+#include "prediction/Predictor.h"
 #include "ui/ProjectFile.h"
 #include "ui/WorkbenchState.h"
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -20,6 +22,17 @@ class TestProjectFile : public QObject
     Q_OBJECT
 
   private:
+    // Copies tests/data/jobs.csv into directory and opens it in state; returns its path (empty on failure).
+    static QString openJobsCopy(const QTemporaryDir &directory, gpumem::ui::WorkbenchState &state)
+    {
+        const QString dataPath = directory.filePath(QStringLiteral("jobs.csv"));
+        if (!QFile::copy(gpumem::tests::testDataPath("jobs.csv"), dataPath))
+            return {};
+        state.setTable(std::make_shared<const gpumem::data::Table>(gpumem::data::loadTable(dataPath.toStdString())),
+                       dataPath);
+        return dataPath;
+    }
+
     static gpumem::evaluation::ExperimentResult handMadeResult(Eigen::Index rows)
     {
         gpumem::evaluation::ExperimentResult result;
@@ -64,12 +77,9 @@ class TestProjectFile : public QObject
     void savesAndReloadsTheWholeExperiment()
     {
         QTemporaryDir directory;
-        const QString dataPath = directory.filePath(QStringLiteral("jobs.csv"));
-        QVERIFY(QFile::copy(gpumem::tests::testDataPath("jobs.csv"), dataPath));
-
         gpumem::ui::WorkbenchState state;
-        state.setTable(std::make_shared<const gpumem::data::Table>(gpumem::data::loadTable(dataPath.toStdString())),
-                       dataPath);
+        const QString dataPath = openJobsCopy(directory, state);
+        QVERIFY(!dataPath.isEmpty());
         state.setRole(1, ColumnRole::Ignored);
         state.setBadCellPolicy(gpumem::data::BadCellPolicy::DropRow);
         auto hyperparameters = state.hyperparameters();
@@ -124,11 +134,9 @@ class TestProjectFile : public QObject
     void findsMovedDataNextToTheProject()
     {
         QTemporaryDir first;
-        const QString dataPath = first.filePath(QStringLiteral("jobs.csv"));
-        QVERIFY(QFile::copy(gpumem::tests::testDataPath("jobs.csv"), dataPath));
         gpumem::ui::WorkbenchState state;
-        state.setTable(std::make_shared<const gpumem::data::Table>(gpumem::data::loadTable(dataPath.toStdString())),
-                       dataPath);
+        const QString dataPath = openJobsCopy(first, state);
+        QVERIFY(!dataPath.isEmpty());
         const QString projectPath = first.filePath(QStringLiteral("p.gpumem.json"));
         gpumem::ui::writeProjectFile(projectPath, state);
 
@@ -158,6 +166,57 @@ class TestProjectFile : public QObject
             gpumem::io::InputError,
             gpumem::ui::readProjectFile(second.filePath(QStringLiteral("p.gpumem.json")), missing));
         QVERIFY(!missing.table());
+    }
+
+    void keepsTheRunModelsBesideTheProject()
+    {
+        QTemporaryDir first;
+        gpumem::ui::WorkbenchState state;
+        const QString dataPath = openJobsCopy(first, state);
+        QVERIFY(!dataPath.isEmpty());
+        std::vector<std::string> warnings;
+        const auto dataset = state.buildDataset(warnings);
+        std::shared_ptr<gpumem::models::Regressor> model =
+            gpumem::models::createRegressor("ridge", gpumem::models::regressorHyperparameters("ridge"));
+        model->fit(*dataset, {0, 1, 2, 3});
+        gpumem::runs::RunRecord trained;
+        trained.model = "ridge";
+        state.addRun(trained, model);
+        state.addRun(gpumem::runs::RunRecord{}); // a stopped run keeps no model
+
+        const QString projectPath = first.filePath(QStringLiteral("study.gpumem.json"));
+        QCOMPARE(gpumem::ui::runModelsFolder(projectPath), first.filePath(QStringLiteral("study.models")));
+        QCOMPARE(gpumem::ui::saveRunModelsWithProject(projectPath, state), 1);
+        gpumem::ui::writeProjectFile(projectPath, state);
+        QVERIFY(QFileInfo(first.filePath(QStringLiteral("study.models/run-1/model.json"))).isFile());
+        // Saved once: a second save of the project leaves the folder as it is.
+        QCOMPARE(gpumem::ui::saveRunModelsWithProject(projectPath, state), 0);
+        const auto json = gpumem::io::readJsonFile(projectPath.toStdString());
+        const auto &runs = gpumem::io::toArray(gpumem::io::member(json, "runs"));
+        QCOMPARE(gpumem::io::toString(gpumem::io::member(runs.at(0), "model_folder")),
+                 std::string("study.models/run-1"));
+        QCOMPARE(gpumem::io::toString(gpumem::io::member(runs.at(1), "model_folder")), std::string());
+
+        // The project moves with its data and models, and its runs' models still serve.
+        QTemporaryDir second;
+        for (const char *name : {"jobs.csv", "study.gpumem.json", "study.models"})
+            QVERIFY(
+                QDir().rename(first.filePath(QString::fromLatin1(name)), second.filePath(QString::fromLatin1(name))));
+        const QString moved = second.filePath(QStringLiteral("study.gpumem.json"));
+        gpumem::ui::WorkbenchState reloaded;
+        gpumem::ui::readProjectFile(moved, reloaded);
+        QCOMPARE(QString::fromStdString(reloaded.runs().at(0).modelFolder),
+                 second.filePath(QStringLiteral("study.models/run-1")));
+        const auto saved = gpumem::prediction::loadSavedModel(reloaded.runs().at(0).modelFolder);
+        QCOMPARE(saved.model->predict(*dataset), model->predict(*dataset));
+
+        // Models that went missing are named, and the run keeps its curves and metrics.
+        QVERIFY(QDir(second.filePath(QStringLiteral("study.models"))).removeRecursively());
+        gpumem::ui::WorkbenchState without;
+        const QStringList notes = gpumem::ui::readProjectFile(moved, without);
+        QCOMPARE(without.runs().size(), std::size_t{2});
+        QVERIFY(without.runs().at(0).modelFolder.empty());
+        QVERIFY(!notes.isEmpty() && notes.back().contains(QStringLiteral("is not in")));
     }
 
     void projectNamesGetTheirEnding()

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "UiTestSupport.h"
 #include "io/InputError.h"
+#include "io/Json.h"
 #include "prediction/Predictor.h"
 #include "ui/ProjectFile.h"
 #include "ui/QCustomPlotInclude.h"
+#include "ui/QtText.h"
 #include "ui/RunsPage.h"
 #include "ui/RunsTableModel.h"
 #include "ui/SweepDialog.h"
@@ -11,6 +13,7 @@
 #include "ui/WorkbenchState.h"
 
 #include <QComboBox>
+#include <QDir>
 #include <QFile>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -171,12 +174,23 @@ class TestRunsPage : public QObject
         std::vector<RunRecord> runs = threeRuns();
         runs[2].validationMetrics->mape = std::nan(""); // written as null, read back as NaN
         runs[0].batches = {{1, 1, 2, 0.5}, {1, 2, 2, 0.25}};
-        runs[0].modelFolder = "/models/a";
+        // Model folders as far as the project checks them: a folder with a model.json.
+        for (const char *name : {"a", "b"}) {
+            QVERIFY(QDir(folder.path()).mkpath(QString::fromLatin1(name)));
+            QFile marker(folder.filePath(QString::fromLatin1(name) + QStringLiteral("/model.json")));
+            QVERIFY(marker.open(QIODevice::WriteOnly));
+        }
+        runs[0].modelFolder = gpumem::ui::coreText(folder.filePath(QStringLiteral("a")));
         state.setRuns(runs);
         // Saving a run's model later records its folder in the run.
-        state.setRunModelFolder(1, "/models/b");
-        runs[1].modelFolder = "/models/b";
+        state.setRunModelFolder(1, gpumem::ui::coreText(folder.filePath(QStringLiteral("b"))));
+        runs[1].modelFolder = gpumem::ui::coreText(folder.filePath(QStringLiteral("b")));
         gpumem::ui::writeProjectFile(path, state);
+        // The project keeps them relative to itself, so the two can move together.
+        const auto project = gpumem::io::readJsonFile(gpumem::ui::coreText(path));
+        QCOMPARE(gpumem::io::toString(gpumem::io::member(gpumem::io::toArray(gpumem::io::member(project, "runs")).at(0),
+                                                         "model_folder")),
+                 std::string("a"));
 
         gpumem::ui::WorkbenchState reopened;
         QSignalSpy changed(&reopened, &gpumem::ui::WorkbenchState::runsChanged);
@@ -186,7 +200,7 @@ class TestRunsPage : public QObject
         for (std::size_t index = 0; index < runs.size(); ++index)
             QCOMPARE(nlohmann::ordered_json(reopened.runs()[index]).dump(), nlohmann::ordered_json(runs[index]).dump());
         QVERIFY(std::isnan(reopened.runs()[2].validationMetrics->mape));
-        QCOMPARE(reopened.runs()[0].modelFolder, std::string("/models/a"));
+        QCOMPARE(reopened.runs()[0].modelFolder, runs[0].modelFolder);
         QCOMPARE(reopened.table()->rowCount(), std::size_t{80});
     }
 
@@ -272,6 +286,17 @@ class TestRunsPage : public QObject
         const Eigen::VectorXd kept = state.runModel(run)->predict(*dataset);
         const Eigen::VectorXd read = reloaded.model->predict(*dataset);
         QVERIFY((kept - read).cwiseAbs().maxCoeff() <= 1e-6 * kept.cwiseAbs().maxCoeff());
+
+        // Runs as a reopened project gives them: no model in memory, but a folder. The run
+        // can still be saved elsewhere, read back from its folder.
+        state.setRuns(state.runs());
+        QVERIFY(!state.runModel(run));
+        page.table()->selectRow(0);
+        QVERIFY(save->isEnabled());
+        const QString again = folder.filePath(QStringLiteral("again"));
+        QVERIFY2(page.saveSelectedModel(again), qPrintable(page.statusText()));
+        const auto copy = gpumem::prediction::loadSavedModel(again.toStdString());
+        QCOMPARE(copy.model->predict(*dataset), read);
     }
 
     void cancelKeepsTheFinishedRuns()
