@@ -165,7 +165,7 @@ int runEstimateCalibration(const EstimateCalibrationOptions &options, std::ostre
         io::OutputPlan outputs;
         outputs.addInput(options.measuredPath, "MEASURED.csv");
         for (const auto &job : jobs)
-            outputs.addInput(job.configuration.modelPath, "a model of MEASURED.csv");
+            outputs.addInput(job.configuration.modelPath, "MEASURED.csv's model");
         outputs.addOutputFile(*options.outputPath, "--out");
         outputs.check();
     }
