@@ -19,6 +19,8 @@ constexpr std::size_t kWorkspace = 1;
 // A profile file's limits (see readGpuProfile).
 constexpr double kLargestMib = 1024.0 * 1024.0;
 constexpr std::size_t kLongestText = 1000;
+// Residuals above this share of the mean measurement are worth a note.
+constexpr double kLargeResidualShare = 0.05;
 
 // The coefficient of constant in point's prediction: the context counts only
 // for nvidia-smi, the workspace for both readings.
@@ -181,6 +183,15 @@ ProfileFit fitProfileConstants(const std::vector<CalibrationPoint> &points, cons
             fit.notes.push_back(std::string(constant == kContext ? "context_mib" : "workspace_mib") +
                                 " stopped at 0 MiB: the measurements lie below the replay's reserved peaks, "
                                 "so the replay overestimates this card's jobs");
+    double meanMeasured = 0.0;
+    for (const auto &point : points)
+        meanMeasured += point.measuredMib / static_cast<double>(points.size());
+    // Constants cannot absorb what grows with the job (cuDNN workspaces, another
+    // allocator version): a residual that stays large says so.
+    if (fit.rmsResidualAfterMib > kLargeResidualShare * meanMeasured)
+        fit.notes.push_back("the residuals stay large (root mean square " + mibText(fit.rmsResidualAfterMib) +
+                            " MiB after the fit): constant context and workspace do not explain these "
+                            "measurements; see docs/estimate.md for what the replay leaves out");
     return fit;
 }
 

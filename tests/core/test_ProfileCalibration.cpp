@@ -160,6 +160,16 @@ class TestProfileCalibration : public QObject
         QCOMPARE(below.constants.workspaceMib, 8.0);
     }
 
+    void largeResidualsAreNoted()
+    {
+        // Context targets 492 and 1492: the mean 992 misses each by 500, a quarter of the mean measurement.
+        const auto fit =
+            estimate::fitProfileConstants({{1000.0, 1500.0, kDevice}, {1000.0, 2500.0, kDevice}}, {400.0, 8.0});
+        QCOMPARE(fit.constants.contextMib, 992.0);
+        QCOMPARE(fit.rmsResidualAfterMib, 500.0);
+        QVERIFY(anyNoteContains(fit.notes, "the residuals stay large"));
+    }
+
     void reservedReadingsCannotCalibrateTheContext()
     {
         const auto fit =
