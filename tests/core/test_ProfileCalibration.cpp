@@ -312,6 +312,26 @@ class TestProfileCalibration : public QObject
         QCOMPARE(profile.workspaceMib, 8.0); // T4's, kept
     }
 
+    void optionalColumnsTrainALanguageModel()
+    {
+        requireFixtures();
+        QTemporaryDir folder;
+        // Semicolons, a byte-order mark, CRLF and cells with blanks around them, in a file of tokens.
+        writeText(folder.filePath("tokens.csv"),
+                  "\xEF\xBB\xBFmodel;input_shape;batch_size;optimizer;measured_mib;measured_by;input_kind;vocabulary;"
+                  "dtype\r\n" +
+                      mFixtures->path("tokens.pt") + "; 12 ;64;adamw;700;nvidia-smi;tokens;50;\r\n");
+        const auto run = runGpumem(
+            {"estimate", "--calibrate", folder.filePath("tokens.csv").toStdString(), "--gpu", "a100-80", "--json"});
+        QVERIFY2(run.exitCode == 0, run.err.c_str());
+        const QJsonObject document = QJsonDocument::fromJson(QByteArray::fromStdString(run.out)).object();
+        const QJsonObject job = document.value("jobs").toArray().at(0).toObject();
+        QCOMPARE(job.value("optimizer").toString(), QString("adamw"));
+        // One row: the context takes what the replay and A100-80's 8 MiB workspace leave.
+        QVERIFY(std::abs(document.value("after").toObject().value("context_mib").toDouble() -
+                         (700.0 - 8.0 - job.value("simulated_reserved_mib").toDouble())) < 0.01);
+    }
+
     void badMeasurementFilesAreOneLine_data()
     {
         QTest::addColumn<QString>("csv");
@@ -341,6 +361,13 @@ class TestProfileCalibration : public QObject
         QTest::newRow("no rows") << header << QString("measured.csv: the file has a header but no measured jobs");
         QTest::newRow("beyond the card") << header + "m.pt,20,8,adam,20000,nvidia-smi\n"
                                          << QString("measured.csv:2:5: measured_mib: 20000.0 MiB is more than T4");
+        QTest::newRow("tokens without vocabulary")
+            << QString("model,input_shape,batch_size,optimizer,measured_mib,measured_by,input_kind\n"
+                       "m.pt,12,8,adam,900,nvidia-smi,tokens\n")
+            << QString("measured.csv:2:7: input_kind: input_kind tokens needs the vocabulary");
+        QTest::newRow("repeated column")
+            << QString("model,input_shape,batch_size,optimizer,measured_mib,measured_by,model\n")
+            << QString("measured.csv:1:7: column 'model' appears twice");
         QTest::newRow("not TorchScript") << header + "m.pt,20,8,adam,900,nvidia-smi\n" << QString("measured.csv:2:1: ");
     }
     void badMeasurementFilesAreOneLine()
