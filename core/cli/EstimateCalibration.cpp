@@ -148,10 +148,11 @@ const char *estimateCalibrationHelp()
            "  measured_by   nvidia-smi (the process's device total) or max_memory_reserved\n"
            "                (torch.cuda.max_memory_reserved(), which never includes the CUDA context)\n"
            "  optional: dtype, input_kind, vocabulary, loss, classes (empty: the defaults above)\n"
-           "nvidia-smi rows see context + workspace; max_memory_reserved rows see the workspace only, so\n"
-           "they cannot calibrate the context, and nvidia-smi rows alone keep the workspace and fit the\n"
-           "context. The fit is least squares with both constants non-negative; one model's batch sizes\n"
-           "share one pair of traces. --out writes the profile (capacity from --gpu) for --gpu FILE.\n";
+           "An nvidia-smi reading is the replay's reserved peak + workspace + context; a\n"
+           "max_memory_reserved reading is reserved + workspace only, so it cannot calibrate the context,\n"
+           "and nvidia-smi rows alone keep the profile's workspace and fit the context. The fit is least\n"
+           "squares with both constants non-negative; one model's batch sizes share one pair of traces.\n"
+           "--out writes the profile (capacity from --gpu) for --gpu FILE.\n";
 }
 
 int runEstimateCalibration(const EstimateCalibrationOptions &options, std::ostream &out)
