@@ -2,6 +2,7 @@
 #include "cli/EstimateCommand.h"
 
 #include "cli/CommandParser.h"
+#include "cli/EstimateCalibration.h"
 #include "cli/TextTable.h"
 #include "estimate/GpuProfile.h"
 #include "estimate/MemoryEstimator.h"
@@ -170,7 +171,8 @@ int runEstimate(const std::vector<std::string> &arguments, std::ostream &out, st
 {
     CommandParser parser("gpumem estimate",
                          "gpumem estimate MODEL.pt --input-shape C,H,W [--input-shape …] --batch-size N[,N…] "
-                         "[--max-batch] [--gpu NAME|FILE] [options]",
+                         "[--max-batch] [--gpu NAME|FILE] [options]\n"
+                         "       gpumem estimate --calibrate MEASURED.csv --gpu NAME|FILE [--out PROFILE.json]",
                          kDescription);
     CLI::App &app = parser.app();
     estimate::EstimateConfiguration configuration;
@@ -185,6 +187,8 @@ int runEstimate(const std::vector<std::string> &arguments, std::ostream &out, st
     std::optional<std::string> timelinePath;
     bool maxBatch = false;
     bool json = false;
+    std::optional<std::string> calibratePath;
+    std::optional<std::string> outPath;
     app.add_option("model", configuration.modelPath, "the TorchScript file (runs its code, like torch.load)")
         ->type_name("MODEL.pt");
     app.add_option("--input-shape", shapes, "one sample's shape, batch prepended; repeat for several inputs")
@@ -222,11 +226,30 @@ int runEstimate(const std::vector<std::string> &arguments, std::ostream &out, st
     app.add_option("--timeline", timelinePath, "write the first batch size's allocation timeline (.csv or .json)")
         ->type_name("FILE");
     app.add_flag("--json", json, "print the estimates as JSON");
+    app.add_option("--calibrate", calibratePath,
+                   "fit the --gpu profile's context and workspace to jobs measured on your card (see below)")
+        ->type_name("MEASURED.csv");
+    app.add_option("--out", outPath, "with --calibrate: write the calibrated profile (JSON, for --gpu FILE)")
+        ->type_name("PROFILE.json");
     parser.addHelpFooter("\nGPU profiles: " + listText(estimate::gpuProfileNames()) +
                          " (resources/gpus; a profile file's keys: name, capacity_mib, context_mib, "
                          "workspace_mib, source).\n");
+    parser.addHelpFooter(estimateCalibrationHelp());
     if (!parser.parse(arguments, out))
         return 0;
+    if (calibratePath) {
+        // The measurement file names the models, inputs and batches itself.
+        for (const char *option :
+             {"model", "--input-shape", "--input-kind", "--vocabulary", "--batch-size", "--max-batch", "--optimizer",
+              "--dtype", "--loss", "--classes", "--steps", "--timeline"})
+            if (app.count(option) != 0)
+                throw io::InputError(std::string(option == std::string("model") ? "MODEL.pt" : option) +
+                                     " does not go with --calibrate: MEASURED.csv names each job's model, input, "
+                                     "batch and optimizer");
+        return runEstimateCalibration({*calibratePath, gpu, contextMib, outPath, json}, out);
+    }
+    if (outPath)
+        throw io::InputError("--out goes with --calibrate (the calibrated profile); estimates print to the output");
     if (configuration.modelPath.empty())
         throw io::InputError("missing MODEL.pt (see 'gpumem estimate --help')");
     if (shapes.empty())

@@ -72,7 +72,11 @@ double requiredMib(const nlohmann::ordered_json &object, const std::string &key,
 
 GpuProfile readGpuProfile(const std::string &path)
 {
-    const std::string text = io::readRegularFile(path, kMaxProfileBytes);
+    return parseGpuProfile(io::readRegularFile(path, kMaxProfileBytes), path);
+}
+
+GpuProfile parseGpuProfile(const std::string &text, const std::string &path)
+{
     nlohmann::ordered_json object;
     try {
         object = nlohmann::ordered_json::parse(text);
@@ -98,6 +102,16 @@ GpuProfile readGpuProfile(const std::string &path)
     if (profile.contextMib + profile.workspaceMib >= profile.capacityMib)
         throw io::InputError(path, 0, 0, "context_mib and workspace_mib leave nothing of capacity_mib");
     return profile;
+}
+
+std::string gpuProfileJson(const GpuProfile &profile)
+{
+    const nlohmann::ordered_json object = {{"name", profile.name},
+                                           {"capacity_mib", profile.capacityMib},
+                                           {"context_mib", profile.contextMib},
+                                           {"workspace_mib", profile.workspaceMib},
+                                           {"source", profile.source}};
+    return object.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + '\n';
 }
 
 GpuProfile findGpuProfile(const std::string &nameOrPath)

@@ -22,6 +22,12 @@ struct GpuProfile
 // with "name", "capacity_mib", "context_mib", "workspace_mib" and "source",
 // each checked for type and range; throws io::InputError naming the file.
 GpuProfile readGpuProfile(const std::string &path);
+// Checks a profile's JSON text as readGpuProfile does; path names it in messages.
+GpuProfile parseGpuProfile(const std::string &text, const std::string &path);
+
+// Returns profile as the JSON text that readGpuProfile reads back (keys in
+// the order above, invalid UTF-8 replaced), ending in a newline.
+std::string gpuProfileJson(const GpuProfile &profile);
 
 // Finds a profile by name (case-insensitive, "a100-80") among the installed
 // ones, or reads nameOrPath as a file when it names one (a path with a "/" or

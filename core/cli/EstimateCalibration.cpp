@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli/EstimateCalibration.h"
+
+#include "cli/TextTable.h"
+#include "estimate/GpuProfile.h"
+#include "estimate/MeasuredJobsFile.h"
+#include "estimate/ProfileCalibrationRun.h"
+#include "io/AtomicFileWriter.h"
+#include "io/InputError.h"
+#include "io/OutputPlan.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+
+namespace gpumem::cli {
+
+namespace {
+
+std::string mib(double value)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f", value);
+    return text;
+}
+
+double rounded(double value)
+{
+    return std::round(value * 1000.0) / 1000.0;
+}
+
+std::string todayUtc()
+{
+    const std::time_t now = std::time(nullptr);
+    std::tm parts{};
+    gmtime_r(&now, &parts);
+    char text[16];
+    std::strftime(text, sizeof text, "%Y-%m-%d", &parts);
+    return text;
+}
+
+std::string fileName(const std::string &path)
+{
+    return std::filesystem::path(path).filename().string();
+}
+
+std::string constantLine(const char *name, double before, double after, bool fitted)
+{
+    return std::string(name) + ": " + mib(before) + " MiB in the profile, " +
+           (fitted ? mib(after) + " MiB fitted" : std::string("kept (the measurements cannot tell)"));
+}
+
+void printText(std::ostream &out, const EstimateCalibrationOptions &options, const estimate::GpuProfile &base,
+               const estimate::ProfileCalibrationResult &calibration)
+{
+    std::size_t deviceRows = 0;
+    for (const auto &calibrated : calibration.jobs)
+        deviceRows += calibrated.job.quantity == estimate::MeasuredQuantity::DeviceTotal ? 1 : 0;
+    out << "Calibrating " << base.name << " (" << mib(base.capacityMib) << " MiB) to " << options.measuredPath << ": "
+        << calibration.jobs.size() << " jobs (" << deviceRows << " nvidia-smi, " << calibration.jobs.size() - deviceRows
+        << " max_memory_reserved), " << calibration.tracedConfigurations << " traced configurations\n\n";
+    using Alignment = TextTable::Alignment;
+    TextTable table({"line", "model", "batch", "optimizer", "measured by", "measured", "replay reserved", "before",
+                     "after", "residual"},
+                    {Alignment::Right, Alignment::Left, Alignment::Right, Alignment::Left, Alignment::Left,
+                     Alignment::Right, Alignment::Right, Alignment::Right, Alignment::Right, Alignment::Right});
+    for (const auto &calibrated : calibration.jobs) {
+        const auto &job = calibrated.job;
+        table.addRow({std::to_string(job.line), fileName(job.configuration.modelPath), std::to_string(job.batchSize),
+                      job.configuration.optimizer, std::string(estimate::measuredQuantityName(job.quantity)),
+                      mib(job.measuredMib), mib(calibrated.simulatedReservedMib), mib(calibrated.beforeMib),
+                      mib(calibrated.afterMib), mib(job.measuredMib - calibrated.afterMib)});
+    }
+    table.print(out);
+    out << "(MiB; before and after: the estimate of what was measured with the profile's and the fitted "
+           "constants; residual: measured less after)\n\n";
+    const auto &fit = calibration.fit;
+    out << constantLine("context_mib", base.contextMib, calibration.profile.contextMib, fit.contextFitted) << '\n'
+        << constantLine("workspace_mib", base.workspaceMib, calibration.profile.workspaceMib, fit.workspaceFitted)
+        << '\n'
+        << "Root mean square residual: " << mib(fit.rmsResidualBeforeMib) << " MiB before, "
+        << mib(fit.rmsResidualAfterMib) << " MiB after\n";
+    if (options.outputPath)
+        out << "Wrote " << *options.outputPath << " (use it with --gpu " << *options.outputPath << ")\n";
+    else
+        out << "No --out given: the calibrated profile was not written\n";
+    for (const auto &note : fit.notes)
+        out << "Note: " << note << '\n';
+    for (const auto &note : calibration.notes)
+        out << "Note: " << note << '\n';
+}
+
+void printJson(std::ostream &out, const EstimateCalibrationOptions &options, const estimate::GpuProfile &base,
+               const estimate::ProfileCalibrationResult &calibration)
+{
+    nlohmann::ordered_json jobs = nlohmann::ordered_json::array();
+    for (const auto &calibrated : calibration.jobs) {
+        const auto &job = calibrated.job;
+        jobs.push_back({{"line", job.line},
+                        {"model", job.configuration.modelPath},
+                        {"batch_size", job.batchSize},
+                        {"optimizer", job.configuration.optimizer},
+                        {"measured_by", std::string(estimate::measuredQuantityName(job.quantity))},
+                        {"measured_mib", job.measuredMib},
+                        {"simulated_reserved_mib", rounded(calibrated.simulatedReservedMib)},
+                        {"before_mib", rounded(calibrated.beforeMib)},
+                        {"after_mib", rounded(calibrated.afterMib)},
+                        {"residual_mib", rounded(job.measuredMib - calibrated.afterMib)}});
+    }
+    const auto &fit = calibration.fit;
+    std::vector<std::string> notes = fit.notes;
+    notes.insert(notes.end(), calibration.notes.begin(), calibration.notes.end());
+    const nlohmann::ordered_json document = {
+        {"measured", options.measuredPath},
+        {"gpu", base.name},
+        {"jobs", std::move(jobs)},
+        {"before",
+         {{"context_mib", base.contextMib},
+          {"workspace_mib", base.workspaceMib},
+          {"rms_residual_mib", rounded(fit.rmsResidualBeforeMib)}}},
+        {"after",
+         {{"context_mib", calibration.profile.contextMib},
+          {"workspace_mib", calibration.profile.workspaceMib},
+          {"context_fitted", fit.contextFitted},
+          {"workspace_fitted", fit.workspaceFitted},
+          {"rms_residual_mib", rounded(fit.rmsResidualAfterMib)}}},
+        {"profile", nlohmann::ordered_json::parse(estimate::gpuProfileJson(calibration.profile))},
+        {"written", options.outputPath ? nlohmann::ordered_json(*options.outputPath) : nlohmann::ordered_json()},
+        {"notes", notes}};
+    out << document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+}
+
+} // namespace
+
+const char *estimateCalibrationHelp()
+{
+    return "\nCalibration: gpumem estimate --calibrate MEASURED.csv --gpu PROFILE [--out PROFILE.json] fits\n"
+           "the profile's context_mib and workspace_mib to jobs you measured on your card, so that the\n"
+           "estimate matches your driver and CUDA version. MEASURED.csv has a header and one job per row:\n"
+           "  model         the TorchScript file (relative to the CSV's folder)\n"
+           "  input_shape   one sample's shape, e.g. \"3,224,224\" (quote it); inputs separated by |\n"
+           "  batch_size    the batch measured\n"
+           "  optimizer     sgd, sgd_momentum, adam or adamw\n"
+           "  measured_mib  the peak measured, in MiB\n"
+           "  measured_by   nvidia-smi (the process's device total) or max_memory_reserved\n"
+           "                (torch.cuda.max_memory_reserved(), which never includes the CUDA context)\n"
+           "  optional: dtype, input_kind, vocabulary, loss, classes (empty: the defaults above)\n"
+           "An nvidia-smi reading is the replay's reserved peak + workspace + context; a\n"
+           "max_memory_reserved reading is reserved + workspace only, so it cannot calibrate the context,\n"
+           "and nvidia-smi rows alone keep the profile's workspace and fit the context. The fit is least\n"
+           "squares with both constants non-negative; one model's batch sizes share one pair of traces.\n"
+           "--out writes the profile (capacity from --gpu) for --gpu FILE.\n";
+}
+
+int runEstimateCalibration(const EstimateCalibrationOptions &options, std::ostream &out)
+{
+    estimate::GpuProfile base = estimate::findGpuProfile(options.gpu);
+    if (options.contextMib)
+        base.contextMib = *options.contextMib;
+    const std::vector<estimate::MeasuredJob> jobs = estimate::readMeasuredJobs(options.measuredPath);
+    if (options.outputPath) {
+        // Checked before the traces run: the profile must not replace the measurements or a model.
+        io::OutputPlan outputs;
+        outputs.addInput(options.measuredPath, "MEASURED.csv");
+        for (const auto &job : jobs)
+            outputs.addInput(job.configuration.modelPath, "MEASURED.csv's model");
+        outputs.addOutputFile(*options.outputPath, "--out");
+        outputs.check();
+    }
+    const estimate::ProfileCalibrationResult calibration =
+        estimate::calibrateProfile(jobs, base, options.measuredPath, todayUtc());
+    if (options.outputPath) {
+        // Read back before it replaces anything: a profile that --gpu would refuse is never written.
+        const std::string text = estimate::gpuProfileJson(calibration.profile);
+        estimate::parseGpuProfile(text, *options.outputPath);
+        io::writeFileAtomically(*options.outputPath, text);
+    }
+    if (options.json)
+        printJson(out, options, base, calibration);
+    else
+        printText(out, options, base, calibration);
+    return 0;
+}
+
+} // namespace gpumem::cli
