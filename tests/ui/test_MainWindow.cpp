@@ -50,7 +50,7 @@ class TestMainWindow : public QObject
         QCOMPARE(shortcut("saveProjectAction"), QKeySequence(QKeySequence::Save));
         QCOMPARE(shortcut("saveProjectAsAction"), QKeySequence(QStringLiteral("Ctrl+Shift+S")));
         QCOMPARE(shortcut("helpAction"), QKeySequence(QKeySequence::HelpContents));
-        QCOMPARE(window.pages()->count(), 6); // Data, Model, Training, Compare, Predict, Runs
+        QCOMPARE(window.pages()->count(), 7); // Data, Model, Training, Compare, Predict, Runs, Your model
     }
 
     void remembersGeometryPageAndFontAcrossRestarts()
