@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 namespace gpumem::ui {
 
@@ -61,6 +62,7 @@ void clearPlot(QCustomPlot *plot)
 {
     plot->clearPlottables();
     plot->clearItems();
+    plot->xAxis->setScaleType(QCPAxis::stLinear);
     plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
 }
 
@@ -187,10 +189,17 @@ void showMemoryByBatch(QCustomPlot *plot, const estimate::EstimateResult &result
     capacityLabel->position->setCoords(0.99, profile.capacityMib);
     capacityLabel->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
 
+    // Batch sizes are read in doublings, and the largest fitting one often lies far beyond the
+    // ones asked for: a logarithmic axis keeps both readable.
+    double smallestBatch = batches.isEmpty() ? 1.0 : *std::min_element(batches.begin(), batches.end());
     double largestBatch = batches.isEmpty() ? 1.0 : *std::max_element(batches.begin(), batches.end());
     if (result.maxBatch && *result.maxBatch > 0) {
+        smallestBatch = std::min(smallestBatch, static_cast<double>(*result.maxBatch));
+        largestBatch = std::max(largestBatch, static_cast<double>(*result.maxBatch));
+    }
+    const QCPRange batchRange(smallestBatch / 1.5, largestBatch * 1.5);
+    if (result.maxBatch && *result.maxBatch > 0) {
         const auto fitting = static_cast<double>(*result.maxBatch);
-        largestBatch = std::max(largestBatch, fitting);
         const QColor markerColour(30, 110, 40);
         addLine(plot, QStringLiteral("maxBatchMarker"), QPen(markerColour, 2.0, Qt::DashDotLine), fitting, 0.0, fitting,
                 1.0);
@@ -200,15 +209,23 @@ void showMemoryByBatch(QCustomPlot *plot, const estimate::EstimateResult &result
         label->setObjectName(QStringLiteral("maxBatchLabel"));
         label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
         label->position->setCoords(fitting, 0.5);
-        // Right of the marker unless the marker stands at the right edge.
-        const bool atRight = fitting >= 0.7 * largestBatch * 1.08;
+        // Right of the marker unless the marker stands near the right edge.
+        const bool atRight =
+            std::log(fitting / batchRange.lower) >= 0.7 * std::log(batchRange.upper / batchRange.lower);
         label->setPositionAlignment((atRight ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
     }
-    plot->xAxis->setLabel(QCoreApplication::translate("EstimateCharts", "batch size"));
+    plot->xAxis->setScaleType(QCPAxis::stLogarithmic);
+    auto doublings = QSharedPointer<QCPAxisTickerLog>::create();
+    doublings->setLogBase(2.0);
+    doublings->setSubTickCount(0);
+    plot->xAxis->setTicker(doublings);
+    plot->xAxis->setNumberFormat(QStringLiteral("f"));
+    plot->xAxis->setNumberPrecision(0);
+    plot->xAxis->setLabel(QCoreApplication::translate("EstimateCharts", "batch size (doublings)"));
     plot->yAxis->setLabel(QCoreApplication::translate("EstimateCharts", "GPU memory (MiB)"));
     const double highest =
         std::max(profile.capacityMib, totals.isEmpty() ? 0.0 : *std::max_element(totals.begin(), totals.end()));
-    setHome(plot, QCPRange(0.0, largestBatch * 1.08), QCPRange(0.0, highest * 1.12));
+    setHome(plot, batchRange, QCPRange(0.0, highest * 1.12));
 }
 
 void showBreakdown(QCustomPlot *plot, const estimate::EstimateResult &result)

@@ -26,6 +26,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -359,7 +360,6 @@ QWidget *YourModelPage::buildResults()
     mEstimates->setToolTip(tr("MiB per batch size: peak allocated and reserved (the simulated caching allocator), "
                               "the device total with context and workspace (what nvidia-smi would show), and the "
                               "breakdown at the allocated peak; overhead is reserved less requested"));
-    mEstimates->setMaximumHeight(170);
     installTableCopy(mEstimates);
 
     prepareEstimatePlot(mMemoryChart, QStringLiteral("memory_by_batch"), LegendPlace::InsideBottomRight);
@@ -382,14 +382,15 @@ QWidget *YourModelPage::buildResults()
     mProfileBatch->setToolTip(tr("The batch size the table checks on every GPU profile"));
     connect(mProfileBatch, &QComboBox::currentIndexChanged, this, &YourModelPage::showProfiles);
     mProfiles->setObjectName(QStringLiteral("profileTable"));
-    mProfiles->setColumnCount(3);
-    mProfiles->setHorizontalHeaderLabels({tr("GPU"), tr("device total (MiB)"), tr("fits?")});
+    mProfiles->setColumnCount(4);
+    mProfiles->setHorizontalHeaderLabels({tr("GPU"), tr("total"), tr("fits"), tr("spare")});
     mProfiles->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     mProfiles->horizontalHeader()->setStretchLastSection(true);
     mProfiles->verticalHeader()->hide();
     mProfiles->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    mProfiles->setToolTip(tr("Every installed GPU profile: the same replay with its own context and workspace, "
-                             "against its capacity"));
+    mProfiles->setToolTip(tr("Every installed GPU profile: the device total (MiB) of the same replay with the "
+                             "profile's own context and workspace, whether it fits the capacity, and the MiB to "
+                             "spare (negative: missing)"));
     installTableCopy(mProfiles);
     auto *profileBox = new QGroupBox(tr("Which GPUs fit"), this);
     auto *profileLayout = new QVBoxLayout(profileBox);
@@ -404,6 +405,7 @@ QWidget *YourModelPage::buildResults()
     lower->addWidget(profileBox);
     lower->setStretchFactor(0, 3);
     lower->setStretchFactor(1, 1);
+    profileBox->setMinimumWidth(300);
     lower->setChildrenCollapsible(false);
 
     auto *results = new QWidget(this);
@@ -646,6 +648,7 @@ void YourModelPage::showResult()
                 mProfileBatch->addItem(QString::number(estimate.batchSize), static_cast<qlonglong>(estimate.batchSize));
     }
     mEstimates->setRowCount(0);
+    fitTableHeight();
     if (!shown) {
         mSummary->clear();
         clearEstimatePlot(mMemoryChart, tr("No estimate"));
@@ -699,10 +702,22 @@ void YourModelPage::showResult()
             ->setToolTip(estimate.measuredDirectly ? tr("traced at this batch on the CPU")
                                                    : tr("extrapolated from the small traces"));
     }
+    fitTableHeight();
     showMemoryByBatch(mMemoryChart, result);
     showBreakdown(mBreakdownChart, result);
     showTimeline(mTimelineChart, result, mShown->timelineBatch);
     showProfiles();
+}
+
+void YourModelPage::fitTableHeight()
+{
+    // As tall as its rows (up to a few), so that the charts get the rest of the page.
+    constexpr int kRowsShown = 5;
+    const int rows = std::clamp(mEstimates->rowCount(), 1, kRowsShown);
+    mEstimates->setFixedHeight(
+        mEstimates->horizontalHeader()->sizeHint().height() +
+        rows * mEstimates->verticalHeader()->defaultSectionSize() + 2 * mEstimates->frameWidth() +
+        (mEstimates->rowCount() > kRowsShown ? mEstimates->horizontalScrollBar()->sizeHint().height() : 0));
 }
 
 void YourModelPage::showProfiles()
@@ -736,13 +751,14 @@ void YourModelPage::showProfiles()
             bold.setBold(true);
             name->setFont(bold);
         }
-        auto *answer = cell(fits ? tr("fits, %L1 MiB to spare").arg(spare, 0, 'f', 0)
-                                 : tr("does not fit, %L1 MiB short").arg(-spare, 0, 'f', 0),
-                            false);
+        auto *answer = cell(fits ? tr("yes") : tr("no"), false);
         answer->setForeground(fits ? fitsColour : failsColour);
+        auto *spareItem = cell(QStringLiteral("%L1").arg(spare, 0, 'f', 0));
+        spareItem->setForeground(fits ? fitsColour : failsColour);
         mProfiles->setItem(row, 0, name);
         mProfiles->setItem(row, 1, cell(mibText(onProfile.deviceTotalMib())));
         mProfiles->setItem(row, 2, answer);
+        mProfiles->setItem(row, 3, spareItem);
     }
 }
 

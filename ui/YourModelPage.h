@@ -86,6 +86,7 @@ class YourModelPage : public QWidget
     void finishRun();
     void showError(const QString &message);
     void showResult();
+    void fitTableHeight();
     // Fills the GPU table for the batch chosen in its combo box.
     void showProfiles();
     void updateRunning();

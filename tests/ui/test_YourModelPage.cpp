@@ -16,6 +16,7 @@
 #include <QTableWidget>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <numeric>
@@ -97,7 +98,9 @@ class TestYourModelPage : public QObject
         ui::YourModelPage page;
         page.resize(1200, 800);
         page.openModel(fixture("mlp.pt"));
-        fillForm(page, QStringLiteral("20"), QStringLiteral("4, 64"), QStringLiteral("adam"), QStringLiteral("t4"));
+        // The last batch is far too large for a T4, so that both answers are shown.
+        fillForm(page, QStringLiteral("20"), QStringLiteral("4, 64,16777216"), QStringLiteral("adam"),
+                 QStringLiteral("t4"));
         QSignalSpy finished(&page, &ui::YourModelPage::estimateFinished);
         QVERIFY(page.start());
         QVERIFY(page.isRunning());
@@ -108,24 +111,27 @@ class TestYourModelPage : public QObject
         QVERIFY(page.errorText().isEmpty());
 
         const estimate::EstimateResult expected =
-            independentEstimate(mFixtures->path("mlp.pt"), {20}, "adam", "t4", {4, 64});
+            independentEstimate(mFixtures->path("mlp.pt"), {20}, "adam", "t4", {4, 64, 16777216});
         const estimate::EstimateResult *shown = page.result();
         QVERIFY(shown);
-        QCOMPARE(shown->estimates.size(), std::size_t{2});
+        QCOMPARE(shown->estimates.size(), std::size_t{3});
+        QVERIFY(expected.estimates[2].deviceTotalMib() > expected.profile.capacityMib);
         QVERIFY(expected.maxBatch.has_value());
         QVERIFY(shown->maxBatch.has_value());
         QCOMPARE(*shown->maxBatch, *expected.maxBatch);
 
         // The table shows the estimator's numbers, in gpumem estimate's units and rounding.
         auto *table = page.findChild<QTableWidget *>(QStringLiteral("estimateTable"));
-        QCOMPARE(table->rowCount(), 2);
-        for (int row = 0; row < 2; ++row) {
+        QCOMPARE(table->rowCount(), 3);
+        for (int row = 0; row < 3; ++row) {
             const estimate::BatchEstimate &estimate = expected.estimates[static_cast<std::size_t>(row)];
             QCOMPARE(table->item(row, 0)->text(), QString::number(estimate.batchSize));
             QCOMPARE(table->item(row, 1)->text(), mibText(estimate.peakAllocatedBytes));
             QCOMPARE(table->item(row, 2)->text(), mibText(estimate.peakReservedBytes));
             QCOMPARE(table->item(row, 3)->text(), mibText(estimate.deviceTotalMib()));
-            QCOMPARE(table->item(row, 4)->text(), QStringLiteral("yes")); // a tiny MLP fits a T4
+            QCOMPARE(table->item(row, 4)->text(), estimate.deviceTotalMib() <= expected.profile.capacityMib
+                                                      ? QStringLiteral("yes")
+                                                      : QStringLiteral("no"));
             for (int category = 0; category < 4; ++category)
                 QCOMPARE(table->item(row, 5 + category)->text(),
                          mibText(estimate.bytesAtPeak[static_cast<std::size_t>(category)]));
@@ -138,7 +144,7 @@ class TestYourModelPage : public QObject
         // Memory against batch: the device totals, the T4's capacity and the largest batch marked.
         auto *memory = page.findChild<QCustomPlot *>(QStringLiteral("memoryChart"));
         QVERIFY(memory);
-        QCOMPARE(memory->graph(0)->dataCount(), 2);
+        QCOMPARE(memory->graph(0)->dataCount(), 3);
         QCOMPARE(memory->graph(0)->data()->at(1)->value, expected.estimates[1].deviceTotalMib());
         auto *capacity = memory->findChild<QCPItemStraightLine *>(QStringLiteral("capacityLine"));
         QVERIFY(capacity);
@@ -150,7 +156,7 @@ class TestYourModelPage : public QObject
         // Each stacked bar is as tall as the device total.
         auto *breakdown = page.findChild<QCustomPlot *>(QStringLiteral("breakdownChart"));
         QCOMPARE(breakdown->plottableCount(), 6);
-        for (int bar = 0; bar < 2; ++bar) {
+        for (int bar = 0; bar < 3; ++bar) {
             double height = 0.0;
             for (int layer = 0; layer < 6; ++layer)
                 height += static_cast<QCPBars *>(breakdown->plottable(layer))->data()->at(bar)->value;
@@ -183,7 +189,8 @@ class TestYourModelPage : public QObject
                                  profile.contextMib + profile.workspaceMib;
             QCOMPARE(profiles->item(row, 0)->text(), QString::fromStdString(profile.name));
             QCOMPARE(profiles->item(row, 1)->text(), mibText(total));
-            QCOMPARE(profiles->item(row, 2)->text().startsWith(QStringLiteral("fits")), total <= profile.capacityMib);
+            QCOMPARE(profiles->item(row, 2)->text(),
+                     total <= profile.capacityMib ? QStringLiteral("yes") : QStringLiteral("no"));
         }
         // Choosing the other batch checks that one.
         page.findChild<QComboBox *>(QStringLiteral("profileBatchBox"))->setCurrentIndex(1);
@@ -191,6 +198,14 @@ class TestYourModelPage : public QObject
         QCOMPARE(profiles->item(0, 1)->text(),
                  mibText(static_cast<double>(expected.estimates[1].peakReservedBytes) / kMib + first.contextMib +
                          first.workspaceMib));
+
+        // The batch no T4 holds: its row says so, with the MiB missing.
+        page.findChild<QComboBox *>(QStringLiteral("profileBatchBox"))->setCurrentIndex(2);
+        const auto t4 = std::find(names.begin(), names.end(), "t4");
+        QVERIFY(t4 != names.end());
+        const int t4Row = static_cast<int>(t4 - names.begin());
+        QCOMPARE(profiles->item(t4Row, 2)->text(), QStringLiteral("no"));
+        QVERIFY(profiles->item(t4Row, 3)->text().startsWith(QLatin1Char('-')));
 
         // The large font reaches the axis texts and the labels inside the charts.
         QFont large = page.font();
