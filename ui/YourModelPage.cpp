@@ -14,6 +14,7 @@
 #include <QComboBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -23,6 +24,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMimeData>
+#include <QPalette>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
@@ -145,6 +147,19 @@ QTableWidgetItem *cell(const QString &text, bool number = true)
     return item;
 }
 
+// Colours a notice through its palette, not a style sheet: a widget with a style sheet keeps
+// its font when the application font changes, and View ▸ Large font must reach it.
+void showAsNotice(QLabel *label, const QColor &background, const QColor &text)
+{
+    QPalette palette = label->palette();
+    palette.setColor(QPalette::Window, background);
+    palette.setColor(QPalette::WindowText, text);
+    label->setPalette(palette);
+    label->setAutoFillBackground(true);
+    label->setFrameShape(QFrame::Box);
+    label->setMargin(4);
+}
+
 const QColor fitsColour(30, 110, 40);
 const QColor failsColour(160, 20, 20);
 
@@ -240,8 +255,7 @@ QWidget *YourModelPage::buildForm()
                              this);
     trust->setObjectName(QStringLiteral("trustWarning"));
     trust->setWordWrap(true);
-    trust->setStyleSheet(
-        QStringLiteral("QLabel { background: #fff3cd; color: #6b4e00; border: 1px solid #e0c060; padding: 4px; }"));
+    showAsNotice(trust, QColor(0xff, 0xf3, 0xcd), QColor(0x6b, 0x4e, 0x00));
 
     mShapes->setObjectName(QStringLiteral("inputShapes"));
     mShapes->setPlaceholderText(QStringLiteral("3,224,224"));
@@ -289,8 +303,7 @@ QWidget *YourModelPage::buildForm()
     mError->setObjectName(QStringLiteral("estimateError"));
     mError->setWordWrap(true);
     mError->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    mError->setStyleSheet(
-        QStringLiteral("QLabel { background: #fde2e2; color: #8a1010; border: 1px solid #d88; padding: 6px; }"));
+    showAsNotice(mError, QColor(0xfd, 0xe2, 0xe2), QColor(0x8a, 0x10, 0x10));
     mError->hide();
 
     auto *modelBox = new QGroupBox(tr("Your TorchScript model"), this);
@@ -363,7 +376,7 @@ QWidget *YourModelPage::buildResults()
     installTableCopy(mEstimates);
 
     prepareEstimatePlot(mMemoryChart, QStringLiteral("memory_by_batch"), LegendPlace::InsideBottomRight);
-    prepareEstimatePlot(mBreakdownChart, QStringLiteral("memory_breakdown"), LegendPlace::Right);
+    prepareEstimatePlot(mBreakdownChart, QStringLiteral("memory_breakdown"), LegendPlace::Below);
     prepareEstimatePlot(mTimelineChart, QStringLiteral("memory_timeline"), LegendPlace::Below);
     mMemoryChart->setObjectName(QStringLiteral("memoryChart"));
     mBreakdownChart->setObjectName(QStringLiteral("breakdownChart"));
@@ -474,6 +487,15 @@ void YourModelPage::openModelDialog()
                                                       tr("TorchScript files (*.pt *.pth);;All files (*)"));
     if (!path.isEmpty())
         openModel(path);
+}
+
+void YourModelPage::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    // Rows grow with the font (View ▸ Large font): the table stays as tall as its rows.
+    // Later, once the table itself has taken the new font.
+    if (event->type() == QEvent::FontChange)
+        QTimer::singleShot(0, this, &YourModelPage::fitTableHeight);
 }
 
 void YourModelPage::dragEnterEvent(QDragEnterEvent *event)
@@ -713,11 +735,13 @@ void YourModelPage::fitTableHeight()
 {
     // As tall as its rows (up to a few), so that the charts get the rest of the page.
     constexpr int kRowsShown = 5;
-    const int rows = std::clamp(mEstimates->rowCount(), 1, kRowsShown);
-    mEstimates->setFixedHeight(
-        mEstimates->horizontalHeader()->sizeHint().height() +
-        rows * mEstimates->verticalHeader()->defaultSectionSize() + 2 * mEstimates->frameWidth() +
-        (mEstimates->rowCount() > kRowsShown ? mEstimates->horizontalScrollBar()->sizeHint().height() : 0));
+    int height = mEstimates->horizontalHeader()->sizeHint().height() + 2 * mEstimates->frameWidth();
+    for (int row = 0; row < kRowsShown; ++row)
+        height += row < mEstimates->rowCount() ? mEstimates->rowHeight(row)
+                                               : (row == 0 ? mEstimates->verticalHeader()->defaultSectionSize() : 0);
+    if (mEstimates->rowCount() > kRowsShown)
+        height += mEstimates->horizontalScrollBar()->sizeHint().height();
+    mEstimates->setFixedHeight(height);
 }
 
 void YourModelPage::showProfiles()

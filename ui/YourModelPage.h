@@ -72,6 +72,7 @@ class YourModelPage : public QWidget
     void estimateCancelled();
 
   protected:
+    void changeEvent(QEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
 
