@@ -111,32 +111,19 @@ QCPItemStraightLine *addLine(QCustomPlot *plot, const QString &name, const QPen 
 
 } // namespace
 
-void prepareEstimatePlot(QCustomPlot *plot, const QString &exportName, LegendPlace legend)
+void prepareEstimatePlot(QCustomPlot *plot, const QString &exportName)
 {
     QCPLayoutGrid *layout = plot->plotLayout();
     layout->insertRow(0);
     layout->addElement(0, 0, new QCPTextElement(plot, QString()));
     plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    // Below the axes, in rows: inside, it would hide bars, points or bands wherever it stood.
+    plot->axisRect()->insetLayout()->take(plot->legend);
+    layout->addElement(2, 0, plot->legend);
+    layout->setRowStretchFactor(2, 0.001);
+    plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot->legend->setWrap(3);
     plot->legend->setVisible(true);
-    plot->legend->setBrush(QColor(255, 255, 255, 210));
-    switch (legend) {
-    case LegendPlace::InsideBottomRight:
-        plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
-        break;
-    case LegendPlace::Right:
-        // Outside the axis rect, so that no bar hides behind it.
-        plot->axisRect()->insetLayout()->take(plot->legend);
-        layout->addElement(1, 1, plot->legend);
-        layout->setColumnStretchFactor(1, 0.001);
-        break;
-    case LegendPlace::Below:
-        plot->axisRect()->insetLayout()->take(plot->legend);
-        layout->addElement(2, 0, plot->legend);
-        layout->setRowStretchFactor(2, 0.001);
-        plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
-        plot->legend->setWrap(3);
-        break;
-    }
     plot->setMinimumHeight(220);
     QObject::connect(plot, &QCustomPlot::mouseDoubleClick, plot, [plot] { goHome(plot); });
     installChartExport(plot, exportName);

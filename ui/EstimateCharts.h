@@ -18,17 +18,9 @@ namespace gpumem::ui {
 // exportable as PNG or SVG from their context menu. Each show function replaces
 // what the plot showed; texts follow the plot's font (View ▸ Large font).
 
-// Where a chart's legend stands: inside the plot at its bottom right, right of
-// the plot, or below it in rows.
-enum class LegendPlace
-{
-    InsideBottomRight,
-    Right,
-    Below,
-};
-
-// Makes plot ready for the show functions: title row, legend, interactions, export menu.
-void prepareEstimatePlot(QCustomPlot *plot, const QString &exportName, LegendPlace legend);
+// Makes plot ready for the show functions: title row, legend below the axes,
+// interactions, export menu.
+void prepareEstimatePlot(QCustomPlot *plot, const QString &exportName);
 
 // Device total (what nvidia-smi shows) and peak allocated MiB against the batch
 // size, the profile's capacity as a dashed line ("capacityLine") and the

@@ -375,9 +375,9 @@ QWidget *YourModelPage::buildResults()
                               "breakdown at the allocated peak; overhead is reserved less requested"));
     installTableCopy(mEstimates);
 
-    prepareEstimatePlot(mMemoryChart, QStringLiteral("memory_by_batch"), LegendPlace::InsideBottomRight);
-    prepareEstimatePlot(mBreakdownChart, QStringLiteral("memory_breakdown"), LegendPlace::Below);
-    prepareEstimatePlot(mTimelineChart, QStringLiteral("memory_timeline"), LegendPlace::Below);
+    prepareEstimatePlot(mMemoryChart, QStringLiteral("memory_by_batch"));
+    prepareEstimatePlot(mBreakdownChart, QStringLiteral("memory_breakdown"));
+    prepareEstimatePlot(mTimelineChart, QStringLiteral("memory_timeline"));
     mMemoryChart->setObjectName(QStringLiteral("memoryChart"));
     mBreakdownChart->setObjectName(QStringLiteral("breakdownChart"));
     mTimelineChart->setObjectName(QStringLiteral("timelineChart"));
