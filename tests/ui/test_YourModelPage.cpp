@@ -171,6 +171,13 @@ class TestYourModelPage : public QObject
         for (int point = 0; point < timeline->graph(4)->dataCount(); ++point)
             highest = std::max(highest, timeline->graph(4)->data()->at(point)->value);
         QCOMPARE(highest, static_cast<double>(expected.estimates[0].peakReservedBytes) / kMib);
+        // The replay's live bytes per category, which the bands stack, are the breakdown's at the allocated peak.
+        const auto peak = std::max_element(expected.timeline.begin(), expected.timeline.end(),
+                                           [](const estimate::TimelinePoint &a, const estimate::TimelinePoint &b) {
+                                               return a.allocatedBytes < b.allocatedBytes;
+                                           });
+        QCOMPARE(peak->allocatedBytes, expected.estimates[0].peakAllocatedBytes);
+        QVERIFY(peak->liveBytes == expected.estimates[0].bytesAtPeak);
         QStringList phases;
         for (int item = 0; item < timeline->itemCount(); ++item)
             if (auto *label = qobject_cast<QCPItemText *>(timeline->item(item)))
