@@ -4,16 +4,19 @@
 #include "estimate/GpuProfile.h"
 #include "estimate/MemoryEstimator.h"
 #include "estimate/ModelTracer.h"
+#include "ui/ChartExport.h"
 #include "ui/ChartFonts.h"
 #include "ui/QCustomPlotInclude.h"
 #include "ui/YourModelPage.h"
 
 #include <QComboBox>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -152,6 +155,13 @@ class TestYourModelPage : public QObject
         auto *marker = memory->findChild<QCPItemStraightLine *>(QStringLiteral("maxBatchMarker"));
         QVERIFY(marker);
         QCOMPARE(marker->point1->coords().x(), static_cast<double>(*expected.maxBatch));
+
+        // Every chart saves itself as the other pages' charts do.
+        QTemporaryDir folder;
+        QVERIFY(ui::saveWidgetPng(memory, folder.filePath(QStringLiteral("memory.png"))));
+        QVERIFY(ui::saveWidgetSvg(memory, folder.filePath(QStringLiteral("memory.svg"))));
+        QVERIFY(QFileInfo(folder.filePath(QStringLiteral("memory.svg"))).size() > 0);
+        QCOMPARE(memory->actions().size(), 2); // the context menu's Save as PNG and SVG
 
         // Each stacked bar is as tall as the device total.
         auto *breakdown = page.findChild<QCustomPlot *>(QStringLiteral("breakdownChart"));
