@@ -101,6 +101,24 @@ QComboBox *namedCombo(const QString &objectName, const std::vector<std::string> 
     return combo;
 }
 
+// The installed profiles by their names and capacities; the data is the name --gpu takes.
+QComboBox *profileCombo(QWidget *parent)
+{
+    auto *combo = new QComboBox(parent);
+    combo->setObjectName(QStringLiteral("gpuBox"));
+    for (const auto &name : estimate::gpuProfileNames()) {
+        QString shown = qtText(name);
+        try {
+            const estimate::GpuProfile profile = estimate::findGpuProfile(name);
+            shown = QObject::tr("%1 (%L2 MiB)").arg(qtText(profile.name)).arg(profile.capacityMib, 0, 'f', 0);
+        } catch (const std::exception &) {
+            // A profile file that does not read is still listed; estimating with it shows why.
+        }
+        combo->addItem(shown, qtText(name));
+    }
+    return combo;
+}
+
 void selectData(QComboBox *combo, const QVariant &value)
 {
     const int index = combo->findData(value);
@@ -190,7 +208,7 @@ YourModelPage::YourModelPage(QWidget *parent)
     , mClasses(new QSpinBox(this))
     , mOptimizer(namedCombo(QStringLiteral("optimizerBox"), estimate::optimizerNames(), this))
     , mDtype(namedCombo(QStringLiteral("dtypeBox"), estimate::dtypeNames(), this))
-    , mGpu(namedCombo(QStringLiteral("gpuBox"), estimate::gpuProfileNames(), this))
+    , mGpu(profileCombo(this))
     , mBatchSizes(new QLineEdit(this))
     , mEstimate(new QPushButton(tr("&Estimate"), this))
     , mCancel(new QPushButton(tr("Cancel"), this))

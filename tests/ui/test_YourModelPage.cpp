@@ -15,6 +15,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -42,10 +43,12 @@ QString mibText(std::uint64_t bytes)
     return mibText(static_cast<double>(bytes) / kMib);
 }
 
-// Fills the page's form as a user would.
+// Fills the page's form as a user would, with float input (the form remembers an earlier test's choice).
 void fillForm(ui::YourModelPage &page, const QString &shapes, const QString &batchSizes, const QString &optimizer,
               const QString &gpu)
 {
+    auto *kind = page.findChild<QComboBox *>(QStringLiteral("inputKindBox"));
+    kind->setCurrentIndex(kind->findData(QStringLiteral("float")));
     page.findChild<QLineEdit *>(QStringLiteral("inputShapes"))->setText(shapes);
     page.findChild<QLineEdit *>(QStringLiteral("batchSizes"))->setText(batchSizes);
     auto *optimizers = page.findChild<QComboBox *>(QStringLiteral("optimizerBox"));
@@ -232,6 +235,37 @@ class TestYourModelPage : public QObject
         auto *label = memory->findChild<QCPItemText *>(QStringLiteral("maxBatchLabel"));
         QVERIFY(label);
         QVERIFY(label->font().pointSizeF() > 20.0);
+    }
+
+    void estimatesATokenModel()
+    {
+        requireFixtures();
+        ui::YourModelPage page;
+        page.openModel(fixture("tokens.pt"));
+        fillForm(page, QStringLiteral("12"), QStringLiteral("8"), QStringLiteral("adamw"), QStringLiteral("l4"));
+        auto *kind = page.findChild<QComboBox *>(QStringLiteral("inputKindBox"));
+        kind->setCurrentIndex(kind->findData(QStringLiteral("tokens")));
+        page.findChild<QSpinBox *>(QStringLiteral("vocabularyBox"))->setValue(50);
+        QSignalSpy finished(&page, &ui::YourModelPage::estimateFinished);
+        QVERIFY(page.start());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kEstimateTimeoutMilliseconds);
+        QVERIFY2(finished.first().first().toBool(), qPrintable(page.errorText()));
+
+        estimate::EstimateConfiguration configuration;
+        configuration.modelPath = mFixtures->path("tokens.pt");
+        configuration.inputShapes = {{12}};
+        configuration.inputKind = estimate::InputKind::Tokens;
+        configuration.vocabulary = 50;
+        configuration.optimizer = "adamw";
+        estimate::EstimateRequest request;
+        request.batchSizes = {8};
+        const estimate::ModelTracer tracer(configuration);
+        const estimate::EstimateResult expected =
+            estimate::MemoryEstimator::estimate(tracer, estimate::findGpuProfile("l4"), request);
+        auto *table = page.findChild<QTableWidget *>(QStringLiteral("estimateTable"));
+        QCOMPARE(table->rowCount(), 1);
+        QCOMPARE(table->item(0, 2)->text(), mibText(expected.estimates[0].peakReservedBytes));
+        QCOMPARE(table->item(0, 3)->text(), mibText(expected.estimates[0].deviceTotalMib()));
     }
 
     void remembersTheForm()
