@@ -57,6 +57,10 @@ void applyChartFonts(QCustomPlot *plot, const QFont &base)
     for (int element = 0; element < plot->plotLayout()->elementCount(); ++element)
         if (auto *title = qobject_cast<QCPTextElement *>(plot->plotLayout()->elementAt(element)))
             title->setFont(scaled(base, titleFactor, true));
+    // Labels in the plot (a capacity line's, a phase mark's) read like tick labels.
+    for (int item = 0; item < plot->itemCount(); ++item)
+        if (auto *label = qobject_cast<QCPItemText *>(plot->item(item)))
+            label->setFont(scaled(base, tickFactor));
 }
 
 void applyChartFontsBelow(QWidget *root, const QFont &base)

@@ -82,6 +82,28 @@ QString pageHelp(int page)
             "the Training page's thread setting; each run holds out a share of rows for its validation RMSE, "
             "which the right-hand chart relates to a hyperparameter. <code>gpumem sweep</code> does the same "
             "headless.</li></ul>");
+    case 6:
+        return QObject::tr(
+            "<h2>Your model</h2>"
+            "<p>Will your own PyTorch model fit your GPU at a batch size, and what is the largest batch that does? "
+            "Export it in Python as TorchScript "
+            "(<code>torch.jit.trace(model.train(), example).save(\"m.pt\")</code>), open or drop the "
+            "<code>.pt</code> file here, give one sample's input shape (<code>3,224,224</code>; the batch is "
+            "prepended) and press <b>Estimate</b>. No GPU is needed: training steps run on the CPU with every "
+            "allocation recorded, and the allocations are replayed through a model of PyTorch's CUDA caching "
+            "allocator, as <code>gpumem estimate</code> does.</p>"
+            "<ul><li>A TorchScript file is a program: estimating runs the model's own code. Open only files you "
+            "trust.</li>"
+            "<li><b>Device total</b> is what <code>nvidia-smi</code> would show: the reserved memory plus the GPU "
+            "profile's CUDA context and library workspace. The dashed line is the GPU's capacity, the green "
+            "marker the largest batch that fits.</li>"
+            "<li>The <b>breakdown</b> shows what the peak holds; the <b>timeline</b> shows the first batch size's "
+            "steps event by event, with forward, backward and optimizer marked (wheel zooms, drag pans, "
+            "double-click resets).</li>"
+            "<li>The GPU table checks the same replay on every profile: only the context and workspace "
+            "differ.</li>"
+            "<li><b>Cancel</b> stops waiting; the trace running on the CPU cannot be interrupted and its result "
+            "is discarded.</li></ul>");
     default: return {};
     }
 }

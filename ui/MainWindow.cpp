@@ -15,6 +15,7 @@
 #include "ui/RunsPage.h"
 #include "ui/TrainingPage.h"
 #include "ui/WorkbenchState.h"
+#include "ui/YourModelPage.h"
 
 #include <QApplication>
 #include <QCloseEvent>
@@ -43,11 +44,11 @@ const char *const recentKey = "data/recentFiles";
 constexpr int recentLimit = 8;
 constexpr double largeFontScale = 1.5;
 
-// What the window opens when dropped on it: data files and projects.
+// What the window opens when dropped on it: data files, projects and TorchScript models.
 bool isOpenable(const QUrl &url)
 {
     return url.isLocalFile() && (url.toLocalFile().endsWith(QStringLiteral(".csv"), Qt::CaseInsensitive) ||
-                                 isProjectPath(url.toLocalFile()));
+                                 isProjectPath(url.toLocalFile()) || isModelFilePath(url.toLocalFile()));
 }
 } // namespace
 
@@ -61,6 +62,7 @@ MainWindow::MainWindow(QWidget *parent)
     , mComparePage(new ComparePage(mState, this))
     , mPredictPage(new PredictPage(mState, mTrainingPage, this))
     , mRunsPage(new RunsPage(mState, this))
+    , mYourModelPage(new YourModelPage(this))
     , mHelpDock(new QDockWidget(tr("Help"), this))
     , mHelp(new QTextBrowser(this))
 {
@@ -80,12 +82,14 @@ MainWindow::MainWindow(QWidget *parent)
     mPages->addTab(mComparePage, tr("&4 Compare"));
     mPages->addTab(mPredictPage, tr("&5 Predict"));
     mPages->addTab(mRunsPage, tr("&6 Runs"));
+    mPages->addTab(mYourModelPage, tr("&7 Your model"));
     mPages->setTabToolTip(0, tr("Load a CSV of measured jobs and choose what each column is"));
     mPages->setTabToolTip(1, tr("Set the network's hyperparameters and see the architecture they build"));
     mPages->setTabToolTip(2, tr("Train the network and watch the loss live"));
     mPages->setTabToolTip(3, tr("Compare models on the same cross-validation folds"));
     mPages->setTabToolTip(4, tr("Predict the memory of new jobs with a saved model"));
     mPages->setTabToolTip(5, tr("Every training run, sortable, with overlaid curves; hyperparameter sweeps"));
+    mPages->setTabToolTip(6, tr("Estimate your own PyTorch model's GPU training memory on the CPU"));
     // Every training becomes a run; saving its model records the folder in that run.
     connect(mTrainingPage, &TrainingPage::runRecorded, this, [this](const runs::RunRecord &run) {
         // A run that finished left its model on the Training page; a stopped one left none.
@@ -164,6 +168,12 @@ void MainWindow::createMenus()
     mDatasetMenu = fileMenu->addMenu(tr("&Built-in datasets"));
     mDatasetMenu->setObjectName(QStringLiteral("datasetMenu"));
     connect(mDatasetMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildDatasetMenu);
+    QAction *openModel = fileMenu->addAction(tr("Open your &model (TorchScript)…"), this, [this] {
+        mPages->setCurrentWidget(mYourModelPage);
+        mYourModelPage->openModelDialog();
+    });
+    openModel->setObjectName(QStringLiteral("openYourModelAction"));
+    openModel->setToolTip(tr("Open a .pt file on the Your model page to estimate its GPU training memory"));
     fileMenu->addSeparator();
     QAction *openProject = fileMenu->addAction(tr("Open &project…"), this, &MainWindow::openProjectDialog);
     openProject->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
@@ -247,10 +257,14 @@ void MainWindow::rememberRecent(const QString &path)
 
 void MainWindow::openFile(const QString &path)
 {
-    if (isProjectPath(path))
+    if (isProjectPath(path)) {
         loadProject(path);
-    else
+    } else if (isModelFilePath(path)) {
+        mPages->setCurrentWidget(mYourModelPage);
+        mYourModelPage->openModel(path);
+    } else {
         openData(path);
+    }
 }
 
 void MainWindow::openData(const QString &path)

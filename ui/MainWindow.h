@@ -23,11 +23,13 @@ struct ProjectContent;
 class RunsPage;
 class TrainingPage;
 class WorkbenchState;
+class YourModelPage;
 
-// The workbench's top-level window: the data, model, training, comparison and
-// prediction pages as tabs, the menus (recent files, built-in datasets, projects,
-// report export, large-font mode, help panel, demo) and drag-and-drop of CSV
-// files. Restores its geometry, page and font mode from QSettings.
+// The workbench's top-level window: the data, model, training, comparison,
+// prediction, runs and "Your model" pages as tabs, the menus (recent files,
+// built-in datasets, projects, report export, large-font mode, help panel, demo)
+// and drag-and-drop of CSV files, projects and TorchScript models. Restores its geometry, page and font mode from
+// QSettings.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -42,11 +44,13 @@ class MainWindow : public QMainWindow
     ComparePage *comparePage() const { return mComparePage; }
     PredictPage *predictPage() const { return mPredictPage; }
     RunsPage *runsPage() const { return mRunsPage; }
+    YourModelPage *yourModelPage() const { return mYourModelPage; }
     QTabWidget *pages() const { return mPages; }
 
     // Loads a CSV file in the background and remembers it among the recent files.
     void openData(const QString &path);
-    // Opens a project (a name ending in .gpumem.json) or a data file.
+    // Opens a project (a name ending in .gpumem.json), a TorchScript model (.pt) on the
+    // Your model page, or a data file.
     void openFile(const QString &path);
     // Saves the whole experiment as one JSON project file; false (after saying why) on failure.
     bool saveProject(const QString &path);
@@ -94,6 +98,7 @@ class MainWindow : public QMainWindow
     ComparePage *mComparePage;
     PredictPage *mPredictPage;
     RunsPage *mRunsPage;
+    YourModelPage *mYourModelPage;
     std::string mLastTrainingRun; // the name of the run the Training page's model belongs to
     QMenu *mRecentMenu = nullptr;
     QMenu *mDatasetMenu = nullptr;

@@ -10,11 +10,13 @@
 #include "ui/RunsPage.h"
 #include "ui/TrainingPage.h"
 #include "ui/WorkbenchState.h"
+#include "ui/YourModelPage.h"
 
 #include <QApplication>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QLineEdit>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTimer>
@@ -35,6 +37,12 @@ ScreenshotTour::ScreenshotTour(MainWindow *window, QString directory, QString da
     , mDirectory(std::move(directory))
     , mDataPath(std::move(dataPath))
 {
+}
+
+void ScreenshotTour::setYourModel(const QString &modelPath, const QString &inputShape)
+{
+    mYourModelPath = modelPath;
+    mYourModelShape = inputShape;
 }
 
 void ScreenshotTour::start()
@@ -161,11 +169,47 @@ void ScreenshotTour::predict()
             QTimer::singleShot(settleMilliseconds, this, [this, output] {
                 QFile::remove(output);
                 save(QStringLiteral("08-predict"));
-                showHelpPanel();
+                estimateYourModel();
             });
         },
         Qt::SingleShotConnection);
     mWindow->predictPage()->predictFile(mDataPath, output);
+}
+
+void ScreenshotTour::estimateYourModel()
+{
+    if (mYourModelPath.isEmpty()) {
+        showHelpPanel();
+        return;
+    }
+    YourModelPage *page = mWindow->yourModelPage();
+    mWindow->pages()->setCurrentWidget(page);
+    page->openModel(mYourModelPath);
+    page->findChild<QLineEdit *>(QStringLiteral("inputShapes"))->setText(mYourModelShape);
+    page->findChild<QLineEdit *>(QStringLiteral("batchSizes"))->setText(QStringLiteral("32,64,128,256"));
+    connect(
+        page, &YourModelPage::estimateFinished, this,
+        [this, page](bool succeeded) {
+            auto *charts = page->findChild<QTabWidget *>(QStringLiteral("estimateCharts"));
+            QTimer::singleShot(settleMilliseconds, this, [this, charts, succeeded] {
+                save(QStringLiteral("12-your-model"));
+                if (!succeeded || !charts) {
+                    showHelpPanel();
+                    return;
+                }
+                charts->setCurrentIndex(2);
+                QTimer::singleShot(settleMilliseconds, this, [this, charts] {
+                    save(QStringLiteral("13-your-model-timeline"));
+                    charts->setCurrentIndex(0);
+                    showHelpPanel();
+                });
+            });
+        },
+        Qt::SingleShotConnection);
+    if (!page->start()) {
+        save(QStringLiteral("12-your-model"));
+        showHelpPanel();
+    }
 }
 
 void ScreenshotTour::showHelpPanel()

@@ -10,7 +10,8 @@ class MainWindow;
 
 // A scripted walk through the pages that saves a PNG of the window at each step
 // (for the documentation): loads a dataset, shows the model, trains with the
-// quick preset, runs a 3-fold comparison, predicts, then quits the application.
+// quick preset, runs a 3-fold comparison, predicts, estimates a TorchScript
+// model on the Your model page when one is given, then quits the application.
 // Every step waits for the previous one's signal; nothing blocks the event loop.
 class ScreenshotTour : public QObject
 {
@@ -19,6 +20,10 @@ class ScreenshotTour : public QObject
   public:
     // dataPath: the CSV to show (a built-in dataset by default).
     ScreenshotTour(MainWindow *window, QString directory, QString dataPath, QObject *parent = nullptr);
+
+    // Adds the Your model page's estimate of a TorchScript file, with one
+    // sample's input shape ("3,224,224"); without it the page is left out.
+    void setYourModel(const QString &modelPath, const QString &inputShape);
 
     // Begins the walk; the application quits when it is done.
     void start();
@@ -31,12 +36,15 @@ class ScreenshotTour : public QObject
     void compare();
     void showComparison();
     void predict();
+    void estimateYourModel();
     void showHelpPanel();
     void showLargeFont();
 
     MainWindow *mWindow;
     QString mDirectory;
     QString mDataPath;
+    QString mYourModelPath;
+    QString mYourModelShape;
 };
 
 } // namespace gpumem::ui

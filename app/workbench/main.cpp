@@ -22,12 +22,22 @@ int main(int argc, char **argv)
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("FILE"),
-                                 QStringLiteral("a CSV file of jobs, or a project (.gpumem.json), to open"),
-                                 QStringLiteral("[DATA.csv | PROJECT.gpumem.json]"));
+                                 QStringLiteral("a CSV file of jobs, a project (.gpumem.json) or a TorchScript model "
+                                                "(.pt) to open"),
+                                 QStringLiteral("[DATA.csv | PROJECT.gpumem.json | MODEL.pt]"));
     const QCommandLineOption screenshots(QStringLiteral("screenshot-dir"),
                                          QStringLiteral("walk through the pages, save a PNG of each into DIR, quit"),
                                          QStringLiteral("DIR"));
     parser.addOption(screenshots);
+    const QCommandLineOption screenshotModel(
+        QStringLiteral("screenshot-model"),
+        QStringLiteral("with --screenshot-dir: also estimate this TorchScript model on the Your model page"),
+        QStringLiteral("MODEL.pt"));
+    parser.addOption(screenshotModel);
+    const QCommandLineOption screenshotShape(QStringLiteral("screenshot-input-shape"),
+                                             QStringLiteral("one sample's input shape of --screenshot-model"),
+                                             QStringLiteral("C,H,W"), QStringLiteral("3,224,224"));
+    parser.addOption(screenshotShape);
     parser.process(application);
 
     gpumem::ui::MainWindow window;
@@ -38,6 +48,8 @@ int main(int argc, char **argv)
         if (data.isEmpty() && !gpumem::ui::builtInDatasets().isEmpty())
             data = gpumem::ui::builtInDatasets().front();
         auto *tour = new gpumem::ui::ScreenshotTour(&window, parser.value(screenshots), data, &window);
+        if (parser.isSet(screenshotModel))
+            tour->setYourModel(parser.value(screenshotModel), parser.value(screenshotShape));
         tour->start();
     } else if (!files.isEmpty()) {
         window.openFile(files.front());

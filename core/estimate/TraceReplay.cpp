@@ -34,7 +34,7 @@ ReplayResult replayTrace(const TaggedTrace &trace, bool recordTimeline)
         }
         if (recordTimeline)
             result.timeline.push_back(
-                {i, event.phase, event.category, simulator.allocatedBytes(), simulator.reservedBytes()});
+                {i, event.phase, event.category, simulator.allocatedBytes(), simulator.reservedBytes(), live});
     }
     result.peakReservedBytes = simulator.peakReservedBytes();
     return result;

@@ -16,6 +16,9 @@ struct TimelinePoint
     Category category = Category::Activations;
     std::uint64_t allocatedBytes = 0;
     std::uint64_t reservedBytes = 0;
+    // Requested bytes, rounded up to the allocator's 512, live per category
+    // after the event (what a stacked timeline by category draws).
+    CategoryBytes liveBytes{};
 };
 
 // What the CUDA caching allocator would hold for a trace, in bytes.

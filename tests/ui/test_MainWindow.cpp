@@ -8,6 +8,7 @@
 #include "ui/RunsTableModel.h"
 #include "ui/TrainingPage.h"
 #include "ui/WorkbenchState.h"
+#include "ui/YourModelPage.h"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -50,7 +51,7 @@ class TestMainWindow : public QObject
         QCOMPARE(shortcut("saveProjectAction"), QKeySequence(QKeySequence::Save));
         QCOMPARE(shortcut("saveProjectAsAction"), QKeySequence(QStringLiteral("Ctrl+Shift+S")));
         QCOMPARE(shortcut("helpAction"), QKeySequence(QKeySequence::HelpContents));
-        QCOMPARE(window.pages()->count(), 6); // Data, Model, Training, Compare, Predict, Runs
+        QCOMPARE(window.pages()->count(), 7); // Data, Model, Training, Compare, Predict, Runs, Your model
     }
 
     void remembersGeometryPageAndFontAcrossRestarts()
@@ -100,6 +101,24 @@ class TestMainWindow : public QObject
         QVERIFY(window.findChild<QTextBrowser *>(QStringLiteral("helpBrowser"))
                     ->toPlainText()
                     .startsWith(QStringLiteral("Data")));
+    }
+
+    void opensATorchScriptModelOnTheYourModelPage()
+    {
+        gpumem::ui::MainWindow window;
+        window.show();
+        window.pages()->setCurrentIndex(0);
+        QVERIFY(window.findChild<QAction *>(QStringLiteral("openYourModelAction")));
+        // Opening only takes the path: loading a TorchScript file runs its code, so it waits for Estimate.
+        const QString model = QStringLiteral("/nonexistent/resnet50.pt");
+        window.openFile(model);
+        QCOMPARE(window.pages()->currentWidget(), static_cast<QWidget *>(window.yourModelPage()));
+        QCOMPARE(window.yourModelPage()->modelPath(), model);
+        QVERIFY(!window.yourModelPage()->isRunning());
+        window.findChild<QAction *>(QStringLiteral("helpAction"))->trigger();
+        QVERIFY(window.findChild<QTextBrowser *>(QStringLiteral("helpBrowser"))
+                    ->toPlainText()
+                    .startsWith(QStringLiteral("Your model")));
     }
 
     void demoLoadsABuiltInDatasetAndTrains()

@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "UiTestSupport.h"
+#include "core/EstimateFixtures.h"
+#include "estimate/GpuProfile.h"
+#include "estimate/MemoryEstimator.h"
+#include "estimate/ModelTracer.h"
+#include "ui/ChartExport.h"
+#include "ui/ChartFonts.h"
+#include "ui/QCustomPlotInclude.h"
+#include "ui/YourModelPage.h"
+
+#include <QComboBox>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <numeric>
+
+using namespace gpumem;
+
+namespace {
+
+constexpr double kMib = 1024.0 * 1024.0;
+// The fixture models are tiny: an estimate takes well under a second, the first Python start a few.
+constexpr int kEstimateTimeoutMilliseconds = 120000;
+
+QString mibText(double mib)
+{
+    return QString::number(mib, 'f', 1);
+}
+
+QString mibText(std::uint64_t bytes)
+{
+    return mibText(static_cast<double>(bytes) / kMib);
+}
+
+// Fills the page's form as a user would, with float input (the form remembers an earlier test's choice).
+void fillForm(ui::YourModelPage &page, const QString &shapes, const QString &batchSizes, const QString &optimizer,
+              const QString &gpu)
+{
+    auto *kind = page.findChild<QComboBox *>(QStringLiteral("inputKindBox"));
+    kind->setCurrentIndex(kind->findData(QStringLiteral("float")));
+    page.findChild<QLineEdit *>(QStringLiteral("inputShapes"))->setText(shapes);
+    page.findChild<QLineEdit *>(QStringLiteral("batchSizes"))->setText(batchSizes);
+    auto *optimizers = page.findChild<QComboBox *>(QStringLiteral("optimizerBox"));
+    optimizers->setCurrentIndex(optimizers->findData(optimizer));
+    auto *gpus = page.findChild<QComboBox *>(QStringLiteral("gpuBox"));
+    gpus->setCurrentIndex(gpus->findData(gpu));
+}
+
+// The same estimate, made directly with core.
+estimate::EstimateResult independentEstimate(const std::string &model, std::vector<std::int64_t> shape,
+                                             const std::string &optimizer, const std::string &gpu,
+                                             std::vector<std::int64_t> batches)
+{
+    estimate::EstimateConfiguration configuration;
+    configuration.modelPath = model;
+    configuration.inputShapes = {std::move(shape)};
+    configuration.optimizer = optimizer;
+    estimate::EstimateRequest request;
+    request.batchSizes = std::move(batches);
+    request.maxBatch = true;
+    request.timelineBatch = request.batchSizes.front();
+    const estimate::ModelTracer tracer(configuration);
+    return estimate::MemoryEstimator::estimate(tracer, estimate::findGpuProfile(gpu), request);
+}
+
+} // namespace
+
+class TestYourModelPage : public QObject
+{
+    Q_OBJECT
+
+  private:
+    std::unique_ptr<tests::EstimateFixtures> mFixtures;
+
+    void requireFixtures()
+    {
+        if (!mFixtures->available())
+            QSKIP(mFixtures->skipReason().c_str());
+    }
+
+    QString fixture(const char *name) const { return QString::fromStdString(mFixtures->path(name)); }
+
+  private Q_SLOTS:
+    void initTestCase()
+    {
+        tests::isolateSettings("test_YourModelPage");
+        mFixtures = std::make_unique<tests::EstimateFixtures>();
+    }
+
+    void showsTheEstimatorsNumbers()
+    {
+        requireFixtures();
+        ui::YourModelPage page;
+        page.resize(1200, 800);
+        page.openModel(fixture("mlp.pt"));
+        // The last batch is far too large for a T4, so that both answers are shown.
+        fillForm(page, QStringLiteral("20"), QStringLiteral("4, 64,16777216"), QStringLiteral("adam"),
+                 QStringLiteral("t4"));
+        QSignalSpy finished(&page, &ui::YourModelPage::estimateFinished);
+        QVERIFY(page.start());
+        QVERIFY(page.isRunning());
+        QVERIFY(!page.findChild<QPushButton *>(QStringLiteral("estimateButton"))->isEnabled());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kEstimateTimeoutMilliseconds);
+        QVERIFY2(finished.first().first().toBool(), qPrintable(page.errorText()));
+        QVERIFY(!page.isRunning());
+        QVERIFY(page.errorText().isEmpty());
+
+        const estimate::EstimateResult expected =
+            independentEstimate(mFixtures->path("mlp.pt"), {20}, "adam", "t4", {4, 64, 16777216});
+        const estimate::EstimateResult *shown = page.result();
+        QVERIFY(shown);
+        QCOMPARE(shown->estimates.size(), std::size_t{3});
+        QVERIFY(expected.estimates[2].deviceTotalMib() > expected.profile.capacityMib);
+        QVERIFY(expected.maxBatch.has_value());
+        QVERIFY(shown->maxBatch.has_value());
+        QCOMPARE(*shown->maxBatch, *expected.maxBatch);
+
+        // The table shows the estimator's numbers, in gpumem estimate's units and rounding.
+        auto *table = page.findChild<QTableWidget *>(QStringLiteral("estimateTable"));
+        QCOMPARE(table->rowCount(), 3);
+        for (int row = 0; row < 3; ++row) {
+            const estimate::BatchEstimate &estimate = expected.estimates[static_cast<std::size_t>(row)];
+            QCOMPARE(table->item(row, 0)->text(), QString::number(estimate.batchSize));
+            QCOMPARE(table->item(row, 1)->text(), mibText(estimate.peakAllocatedBytes));
+            QCOMPARE(table->item(row, 2)->text(), mibText(estimate.peakReservedBytes));
+            QCOMPARE(table->item(row, 3)->text(), mibText(estimate.deviceTotalMib()));
+            QCOMPARE(table->item(row, 4)->text(), estimate.deviceTotalMib() <= expected.profile.capacityMib
+                                                      ? QStringLiteral("yes")
+                                                      : QStringLiteral("no"));
+            for (int category = 0; category < 4; ++category)
+                QCOMPARE(table->item(row, 5 + category)->text(),
+                         mibText(estimate.bytesAtPeak[static_cast<std::size_t>(category)]));
+            QCOMPARE(table->item(row, 9)->text(), mibText(estimate.allocatorOverheadBytes()));
+        }
+        auto *summary = page.findChild<QLabel *>(QStringLiteral("estimateSummary"));
+        QVERIFY2(summary->text().contains(QStringLiteral("Largest batch that fits: <b>%1</b>").arg(*expected.maxBatch)),
+                 qPrintable(summary->text()));
+
+        // Memory against batch: the device totals, the T4's capacity and the largest batch marked.
+        auto *memory = page.findChild<QCustomPlot *>(QStringLiteral("memoryChart"));
+        QVERIFY(memory);
+        QCOMPARE(memory->graph(0)->dataCount(), 3);
+        QCOMPARE(memory->graph(0)->data()->at(1)->value, expected.estimates[1].deviceTotalMib());
+        auto *capacity = memory->findChild<QCPItemStraightLine *>(QStringLiteral("capacityLine"));
+        QVERIFY(capacity);
+        QCOMPARE(capacity->point1->coords().y(), expected.profile.capacityMib);
+        auto *marker = memory->findChild<QCPItemStraightLine *>(QStringLiteral("maxBatchMarker"));
+        QVERIFY(marker);
+        QCOMPARE(marker->point1->coords().x(), static_cast<double>(*expected.maxBatch));
+
+        // Every chart saves itself as the other pages' charts do.
+        QTemporaryDir folder;
+        QVERIFY(ui::saveWidgetPng(memory, folder.filePath(QStringLiteral("memory.png"))));
+        QVERIFY(ui::saveWidgetSvg(memory, folder.filePath(QStringLiteral("memory.svg"))));
+        QVERIFY(QFileInfo(folder.filePath(QStringLiteral("memory.svg"))).size() > 0);
+        QCOMPARE(memory->actions().size(), 2); // the context menu's Save as PNG and SVG
+
+        // Each stacked bar is as tall as the device total.
+        auto *breakdown = page.findChild<QCustomPlot *>(QStringLiteral("breakdownChart"));
+        QCOMPARE(breakdown->plottableCount(), 6);
+        for (int bar = 0; bar < 3; ++bar) {
+            double height = 0.0;
+            for (int layer = 0; layer < 6; ++layer)
+                height += static_cast<QCPBars *>(breakdown->plottable(layer))->data()->at(bar)->value;
+            QVERIFY(std::abs(height - expected.estimates[static_cast<std::size_t>(bar)].deviceTotalMib()) < 1e-6);
+        }
+
+        // The timeline of the first batch: one point per event, the top band's edge at the reserved bytes.
+        auto *timeline = page.findChild<QCustomPlot *>(QStringLiteral("timelineChart"));
+        QCOMPARE(timeline->graphCount(), 5);
+        QCOMPARE(timeline->graph(4)->dataCount(), static_cast<int>(expected.timeline.size()));
+        double highest = 0.0;
+        for (int point = 0; point < timeline->graph(4)->dataCount(); ++point)
+            highest = std::max(highest, timeline->graph(4)->data()->at(point)->value);
+        QCOMPARE(highest, static_cast<double>(expected.estimates[0].peakReservedBytes) / kMib);
+        // The replay's live bytes per category, which the bands stack, are the breakdown's at the allocated peak.
+        const auto peak = std::max_element(expected.timeline.begin(), expected.timeline.end(),
+                                           [](const estimate::TimelinePoint &a, const estimate::TimelinePoint &b) {
+                                               return a.allocatedBytes < b.allocatedBytes;
+                                           });
+        QCOMPARE(peak->allocatedBytes, expected.estimates[0].peakAllocatedBytes);
+        QVERIFY(peak->liveBytes == expected.estimates[0].bytesAtPeak);
+        QStringList phases;
+        for (int item = 0; item < timeline->itemCount(); ++item)
+            if (auto *label = qobject_cast<QCPItemText *>(timeline->item(item)))
+                phases << label->text();
+        QVERIFY2(phases.contains(QStringLiteral("forward 1")) && phases.contains(QStringLiteral("backward 1")) &&
+                     phases.contains(QStringLiteral("optimizer 2")),
+                 qPrintable(phases.join(QStringLiteral(", "))));
+
+        // Every profile: the same replay with its own context and workspace, against its capacity.
+        auto *profiles = page.findChild<QTableWidget *>(QStringLiteral("profileTable"));
+        const std::vector<std::string> names = estimate::gpuProfileNames();
+        QCOMPARE(profiles->rowCount(), static_cast<int>(names.size()));
+        for (int row = 0; row < profiles->rowCount(); ++row) {
+            const estimate::GpuProfile profile = estimate::findGpuProfile(names[static_cast<std::size_t>(row)]);
+            const double total = static_cast<double>(expected.estimates[0].peakReservedBytes) / kMib +
+                                 profile.contextMib + profile.workspaceMib;
+            QCOMPARE(profiles->item(row, 0)->text(), QString::fromStdString(profile.name));
+            QCOMPARE(profiles->item(row, 1)->text(), mibText(total));
+            QCOMPARE(profiles->item(row, 2)->text(),
+                     total <= profile.capacityMib ? QStringLiteral("yes") : QStringLiteral("no"));
+        }
+        // Choosing the other batch checks that one.
+        page.findChild<QComboBox *>(QStringLiteral("profileBatchBox"))->setCurrentIndex(1);
+        const estimate::GpuProfile first = estimate::findGpuProfile(names.front());
+        QCOMPARE(profiles->item(0, 1)->text(),
+                 mibText(static_cast<double>(expected.estimates[1].peakReservedBytes) / kMib + first.contextMib +
+                         first.workspaceMib));
+
+        // The batch no T4 holds: its row says so, with the MiB missing.
+        page.findChild<QComboBox *>(QStringLiteral("profileBatchBox"))->setCurrentIndex(2);
+        const auto t4 = std::find(names.begin(), names.end(), "t4");
+        QVERIFY(t4 != names.end());
+        const int t4Row = static_cast<int>(t4 - names.begin());
+        QCOMPARE(profiles->item(t4Row, 2)->text(), QStringLiteral("no"));
+        QVERIFY(profiles->item(t4Row, 3)->text().startsWith(QLatin1Char('-')));
+
+        // The large font reaches the axis texts and the labels inside the charts.
+        QFont large = page.font();
+        large.setPointSizeF(30.0);
+        ui::applyChartFontsBelow(&page, large);
+        QCOMPARE(memory->xAxis->labelFont().pointSizeF(), 30.0);
+        auto *label = memory->findChild<QCPItemText *>(QStringLiteral("maxBatchLabel"));
+        QVERIFY(label);
+        QVERIFY(label->font().pointSizeF() > 20.0);
+    }
+
+    void estimatesATokenModel()
+    {
+        requireFixtures();
+        ui::YourModelPage page;
+        page.openModel(fixture("tokens.pt"));
+        fillForm(page, QStringLiteral("12"), QStringLiteral("8"), QStringLiteral("adamw"), QStringLiteral("l4"));
+        auto *kind = page.findChild<QComboBox *>(QStringLiteral("inputKindBox"));
+        kind->setCurrentIndex(kind->findData(QStringLiteral("tokens")));
+        page.findChild<QSpinBox *>(QStringLiteral("vocabularyBox"))->setValue(50);
+        QSignalSpy finished(&page, &ui::YourModelPage::estimateFinished);
+        QVERIFY(page.start());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kEstimateTimeoutMilliseconds);
+        QVERIFY2(finished.first().first().toBool(), qPrintable(page.errorText()));
+
+        estimate::EstimateConfiguration configuration;
+        configuration.modelPath = mFixtures->path("tokens.pt");
+        configuration.inputShapes = {{12}};
+        configuration.inputKind = estimate::InputKind::Tokens;
+        configuration.vocabulary = 50;
+        configuration.optimizer = "adamw";
+        estimate::EstimateRequest request;
+        request.batchSizes = {8};
+        const estimate::ModelTracer tracer(configuration);
+        const estimate::EstimateResult expected =
+            estimate::MemoryEstimator::estimate(tracer, estimate::findGpuProfile("l4"), request);
+        auto *table = page.findChild<QTableWidget *>(QStringLiteral("estimateTable"));
+        QCOMPARE(table->rowCount(), 1);
+        QCOMPARE(table->item(0, 2)->text(), mibText(expected.estimates[0].peakReservedBytes));
+        QCOMPARE(table->item(0, 3)->text(), mibText(expected.estimates[0].deviceTotalMib()));
+    }
+
+    void remembersTheForm()
+    {
+        requireFixtures();
+        {
+            ui::YourModelPage page;
+            page.openModel(fixture("mlp.pt"));
+            fillForm(page, QStringLiteral("20"), QStringLiteral("2,8"), QStringLiteral("sgd"), QStringLiteral("l4"));
+            QSignalSpy finished(&page, &ui::YourModelPage::estimateFinished);
+            QVERIFY(page.start());
+            QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kEstimateTimeoutMilliseconds);
+        }
+        ui::YourModelPage again;
+        QCOMPARE(again.modelPath(), fixture("mlp.pt"));
+        QCOMPARE(again.findChild<QLineEdit *>(QStringLiteral("inputShapes"))->text(), QStringLiteral("20"));
+        QCOMPARE(again.findChild<QLineEdit *>(QStringLiteral("batchSizes"))->text(), QStringLiteral("2,8"));
+        QCOMPARE(again.findChild<QComboBox *>(QStringLiteral("optimizerBox"))->currentData().toString(),
+                 QStringLiteral("sgd"));
+        QCOMPARE(again.findChild<QComboBox *>(QStringLiteral("gpuBox"))->currentData().toString(),
+                 QStringLiteral("l4"));
+    }
+
+    void showsErrorsOnTheErrorLine_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("shapes");
+        QTest::addColumn<QString>("batches");
+        QTest::addColumn<bool>("starts"); // false: the form is refused before any worker runs
+        QTest::addColumn<QString>("message");
+        QTest::newRow("empty dimension") << "mlp.pt"
+                                         << "3,,224"
+                                         << "8" << false << "input shape takes positive whole numbers";
+        QTest::newRow("no shape") << "mlp.pt"
+                                  << " ; "
+                                  << "8" << false << "give one sample's input shape";
+        QTest::newRow("bad batch") << "mlp.pt"
+                                   << "20"
+                                   << "8,x" << false << "batch sizes take whole numbers";
+        QTest::newRow("shape the model rejects") << "mlp.pt"
+                                                 << "7"
+                                                 << "8" << true << "mat1 and mat2 shapes cannot be multiplied";
+        QTest::newRow("not TorchScript") << "weights.pt"
+                                         << "20"
+                                         << "8" << true << "is not a TorchScript file";
+    }
+    void showsErrorsOnTheErrorLine()
+    {
+        requireFixtures();
+        QFETCH(QString, model);
+        QFETCH(QString, shapes);
+        QFETCH(QString, batches);
+        QFETCH(bool, starts);
+        QFETCH(QString, message);
+        ui::YourModelPage page;
+        page.openModel(fixture(model.toLatin1().constData()));
+        fillForm(page, shapes, batches, QStringLiteral("adam"), QStringLiteral("a100-80"));
+        QSignalSpy finished(&page, &ui::YourModelPage::estimateFinished);
+        QCOMPARE(page.start(), starts);
+        if (starts) {
+            QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kEstimateTimeoutMilliseconds);
+            QCOMPARE(finished.first().first().toBool(), false);
+        }
+        QVERIFY2(page.errorText().contains(message), qPrintable(page.errorText()));
+        QVERIFY(!page.errorText().contains(QLatin1Char('\n')));
+        QVERIFY(page.result() == nullptr);
+        QVERIFY(!page.isRunning());
+        QCOMPARE(page.findChild<QTableWidget *>(QStringLiteral("estimateTable"))->rowCount(), 0);
+    }
+
+    void cancelDiscardsTheResult()
+    {
+        requireFixtures();
+        ui::YourModelPage page;
+        page.openModel(fixture("cnn.pt"));
+        fillForm(page, QStringLiteral("3,16,16"), QStringLiteral("8"), QStringLiteral("adam"),
+                 QStringLiteral("a100-80"));
+        QSignalSpy finished(&page, &ui::YourModelPage::estimateFinished);
+        QSignalSpy cancelled(&page, &ui::YourModelPage::estimateCancelled);
+        auto *cancel = page.findChild<QPushButton *>(QStringLiteral("cancelButton"));
+        QVERIFY(!cancel->isEnabled());
+        QVERIFY(page.start());
+        QVERIFY(cancel->isEnabled());
+        // The worker's result reaches the page through the event loop, so it cannot arrive before the cancel.
+        cancel->click();
+        QCOMPARE(cancelled.count(), 1);
+        QVERIFY(!cancel->isEnabled());
+        QVERIFY(!page.start()); // one worker at a time, the cancelled one included
+        QTRY_VERIFY_WITH_TIMEOUT(!page.isRunning(), kEstimateTimeoutMilliseconds);
+        QCOMPARE(finished.count(), 0);
+        QVERIFY(page.result() == nullptr);
+        QCOMPARE(page.findChild<QTableWidget *>(QStringLiteral("estimateTable"))->rowCount(), 0);
+        QVERIFY2(page.statusText().contains(QStringLiteral("discarded")), qPrintable(page.statusText()));
+
+        // The page works again once the cancelled worker has ended.
+        QVERIFY(page.start());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kEstimateTimeoutMilliseconds);
+        QVERIFY2(finished.first().first().toBool(), qPrintable(page.errorText()));
+        QVERIFY(page.result() != nullptr);
+    }
+
+    void opensTorchScriptFilesOnly()
+    {
+        QVERIFY(ui::isModelFilePath(QStringLiteral("/tmp/resnet50.pt")));
+        QVERIFY(ui::isModelFilePath(QStringLiteral("model.PTH")));
+        QVERIFY(!ui::isModelFilePath(QStringLiteral("jobs.csv")));
+        QVERIFY(!ui::isModelFilePath(QStringLiteral("project.gpumem.json")));
+    }
+};
+
+QTEST_MAIN(TestYourModelPage)
+#include "test_YourModelPage.moc"
