@@ -94,6 +94,9 @@ class TracingScope
         // the ops one by one, as the Python training loop does.
         torch::jit::setGraphExecutorOptimize(false);
         torch::set_num_threads(1);
+        // One thread runs the whole step, so another thread's tensors (a training in the
+        // workbench beside the estimate) are not the model's.
+        mAllocator.countOnlyCallingThread();
         mAllocator.install();
     }
     ~TracingScope()

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -24,10 +25,11 @@ struct TrackingAllocator::State
     std::mutex mutex;
     bool recordTrace = false;
     std::uint64_t limitBytes = 0;
-    std::uint64_t live = 0;      // guarded by mutex
-    std::uint64_t peak = 0;      // guarded by mutex
-    std::uint64_t nextBlock = 0; // guarded by mutex
-    AllocationTrace trace;       // guarded by mutex
+    std::optional<std::thread::id> countedThread; // set before install(), read without the mutex after
+    std::uint64_t live = 0;                       // guarded by mutex
+    std::uint64_t peak = 0;                       // guarded by mutex
+    std::uint64_t nextBlock = 0;                  // guarded by mutex
+    AllocationTrace trace;                        // guarded by mutex
 };
 
 namespace {
@@ -37,7 +39,9 @@ struct Block
 {
     std::uint64_t bytes = 0;
     std::uint64_t id = 0;
-    std::shared_ptr<TrackingAllocator::State> state; // keeps the counters alive until the block is freed
+    // Keeps the counters alive until the block is freed; null for a block that is not
+    // counted (another thread's, see countOnlyCallingThread).
+    std::shared_ptr<TrackingAllocator::State> state;
 };
 
 // LibTorch's raw_allocate()/raw_deallocate() require the context to be the data
@@ -71,6 +75,8 @@ void releaseBlock(void *data)
         table.blocks.erase(found);
     }
     c10::free_cpu(data);
+    if (!block.state)
+        return;
     TrackingAllocator::State &state = *block.state;
     std::lock_guard<std::mutex> lock(state.mutex);
     state.live -= block.bytes;
@@ -90,6 +96,11 @@ TrackingAllocator::TrackingAllocator(bool recordTrace, std::uint64_t limitBytes)
 TrackingAllocator::~TrackingAllocator()
 {
     uninstall();
+}
+
+void TrackingAllocator::countOnlyCallingThread()
+{
+    mState->countedThread = std::this_thread::get_id();
 }
 
 void TrackingAllocator::install()
@@ -131,8 +142,9 @@ c10::DataPtr TrackingAllocator::allocateBlock(std::size_t bytes) const
     const c10::Device device(c10::DeviceType::CPU);
     if (bytes == 0)
         return {nullptr, nullptr, nullptr, device};
+    const bool counted = !mState->countedThread || *mState->countedThread == std::this_thread::get_id();
     std::uint64_t id = 0;
-    {
+    if (counted) {
         std::lock_guard<std::mutex> lock(mState->mutex);
         if (mState->limitBytes != 0 && mState->live + bytes > mState->limitBytes)
             throw MemoryLimitExceeded("out of memory: " + std::to_string(bytes) +
@@ -148,7 +160,7 @@ c10::DataPtr TrackingAllocator::allocateBlock(std::size_t bytes) const
     {
         BlockTable &table = blockTable();
         std::lock_guard<std::mutex> lock(table.mutex);
-        table.blocks[data] = {bytes, id, mState};
+        table.blocks[data] = {bytes, id, counted ? mState : nullptr};
     }
     return {data, data, &releaseBlock, device};
 }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
+#include <thread>
 
 namespace gpumem::probe {
 
@@ -45,6 +46,10 @@ class TrackingAllocator final : public c10::Allocator
     // The one deleter of every block (LibTorch's raw_allocate() needs it).
     c10::DeleterFnPtr raw_deleter() const override;
 
+    // Counts and records only the blocks the calling thread allocates from now on.
+    // Other threads' blocks are still served (the allocator is process-wide), but
+    // a training running beside a single-threaded trace stays out of its numbers.
+    void countOnlyCallingThread();
     // Makes this the CPU allocator of LibTorch until uninstall() or destruction.
     void install();
     // Restores the allocator that install() replaced.
