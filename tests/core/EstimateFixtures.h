@@ -13,6 +13,14 @@
 
 #include <string>
 
+// Skips the calling test function when the fixtures could not be made. A macro,
+// since QSKIP returns only from the function it is written in.
+#define GPUMEM_REQUIRE_ESTIMATE_FIXTURES(fixtures)                                                                     \
+    do {                                                                                                               \
+        if (!(fixtures).available())                                                                                   \
+            QSKIP((fixtures).skipReason().c_str());                                                                    \
+    } while (false)
+
 namespace gpumem::tests {
 
 // The fixture folder and the sizes Python counted; skipReason is set when

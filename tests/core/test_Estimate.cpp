@@ -84,12 +84,6 @@ class TestEstimate : public QObject
   private:
     std::unique_ptr<tests::EstimateFixtures> mFixtures;
 
-    void requireFixtures()
-    {
-        if (!mFixtures->available())
-            QSKIP(mFixtures->skipReason().c_str());
-    }
-
   private Q_SLOTS:
     void initTestCase() { mFixtures = std::make_unique<tests::EstimateFixtures>(); }
 
@@ -104,7 +98,7 @@ class TestEstimate : public QObject
     }
     void parameterBytesAreNumelTimesElementSize()
     {
-        requireFixtures();
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
         QFETCH(QString, model);
         QFETCH(QString, shape);
         const std::string name = model.toStdString();
@@ -141,7 +135,7 @@ class TestEstimate : public QObject
     }
     void categoriesHoldGradientsAndOptimizerState()
     {
-        requireFixtures();
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
         QFETCH(QString, model);
         QFETCH(QString, shape);
         QFETCH(QString, optimizer);
@@ -183,7 +177,7 @@ class TestEstimate : public QObject
     }
     void extrapolationAgreesWithDirectTrace()
     {
-        requireFixtures();
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
         QFETCH(QString, model);
         QFETCH(QString, shape);
         const std::string name = model.toStdString();
@@ -207,7 +201,7 @@ class TestEstimate : public QObject
 
     void estimatesSearchTheLargestFittingBatch()
     {
-        requireFixtures();
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
         const estimate::ModelTracer tracer(configurationFor(mFixtures->path("cnn.pt"), {3, 16, 16}));
         estimate::EstimateRequest request;
         request.batchSizes = {8, 4096};
@@ -233,7 +227,7 @@ class TestEstimate : public QObject
 
     void modelRefusingBatchOneIsExtrapolatedFromTwoAndFour()
     {
-        requireFixtures();
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
         const estimate::ModelTracer tracer(configurationFor(mFixtures->path("pairs_only.pt"), {20}));
         const std::string refusal = errorOf([&] { tracer.trace(1); });
         QVERIFY2(refusal.find("needs at least 2 samples per batch") != std::string::npos, refusal.c_str());
@@ -250,7 +244,7 @@ class TestEstimate : public QObject
 
     void rejectedInputShapeGivesTheModelsMessageOnOneLine()
     {
-        requireFixtures();
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
         const estimate::ModelTracer tracer(configurationFor(mFixtures->path("mlp.pt"), {7}));
         const std::string message = errorOf([&] { tracer.trace(2); });
         QVERIFY2(!message.empty(), "a 7-feature input to a 20-feature model must be refused");
@@ -261,7 +255,7 @@ class TestEstimate : public QObject
 
     void notTorchScriptIsOneLine()
     {
-        requireFixtures();
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
         QTemporaryDir folder;
         const QString garbage = folder.filePath("garbage.pt");
         writeFile(garbage, std::string("not a model at all\n\x01\x02", 21));
@@ -276,7 +270,7 @@ class TestEstimate : public QObject
 
     void newerFileFormatNamesBothVersions()
     {
-        requireFixtures();
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
         // The same model with its archive's version record raised past what LibTorch reads.
         QTemporaryDir folder;
         const QString newer = folder.filePath("newer.pt");

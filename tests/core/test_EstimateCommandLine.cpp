@@ -30,12 +30,6 @@ class TestEstimateCommandLine : public QObject
   private:
     std::unique_ptr<gpumem::tests::EstimateFixtures> mFixtures;
 
-    void requireFixtures()
-    {
-        if (!mFixtures->available())
-            QSKIP(mFixtures->skipReason().c_str());
-    }
-
   private Q_SLOTS:
     void initTestCase() { mFixtures = std::make_unique<gpumem::tests::EstimateFixtures>(); }
 
@@ -50,7 +44,7 @@ class TestEstimateCommandLine : public QObject
 
     void jsonHasEveryKeyPerBatch()
     {
-        requireFixtures();
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
         const auto run = runGpumem({"estimate", mFixtures->path("cnn.pt"), "--input-shape", "3,16,16", "--batch-size",
                                     "8,32", "--max-batch", "--gpu", "t4", "--json"});
         QCOMPARE(run.exitCode, 0);
@@ -93,7 +87,7 @@ class TestEstimateCommandLine : public QObject
 
     void textTableAndTimeline()
     {
-        requireFixtures();
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
         QTemporaryDir folder;
         const std::string timeline = folder.filePath("step.csv").toStdString();
         const auto run = runGpumem({"estimate", mFixtures->path("mlp.pt"), "--input-shape", "20", "--batch-size", "16",
@@ -113,7 +107,7 @@ class TestEstimateCommandLine : public QObject
 
     void tokenInputsTrainALanguageModel()
     {
-        requireFixtures();
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
         const auto run = runGpumem({"estimate", mFixtures->path("tokens.pt"), "--input-shape", "12", "--input-kind",
                                     "tokens", "--vocabulary", "50", "--batch-size", "64", "--json"});
         QCOMPARE(run.exitCode, 0);
@@ -133,7 +127,7 @@ class TestEstimateCommandLine : public QObject
 
     void rejectedShapeIsOneLineExitOne()
     {
-        requireFixtures();
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
         const auto run = runGpumem({"estimate", mFixtures->path("mlp.pt"), "--input-shape", "7"});
         QCOMPARE(run.exitCode, 1);
         QCOMPARE(lineCount(run.err), 1);

@@ -72,12 +72,6 @@ class TestProfileCalibration : public QObject
   private:
     std::unique_ptr<gpumem::tests::EstimateFixtures> mFixtures;
 
-    void requireFixtures()
-    {
-        if (!mFixtures->available())
-            QSKIP(mFixtures->skipReason().c_str());
-    }
-
     // The replay's reserved peak of model at each batch, from `gpumem estimate --json`.
     std::vector<double> reservedMib(const char *model, const char *shape, const char *optimizer, const char *batches)
     {
@@ -230,7 +224,7 @@ class TestProfileCalibration : public QObject
 
     void commandLineRecoversKnownConstants()
     {
-        requireFixtures();
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
         const std::vector<double> mlp = reservedMib("mlp.pt", "20", "adam", "8,64");
         const std::vector<double> cnn = reservedMib("cnn.pt", "3,16,16", "sgd", "4,16");
         QCOMPARE(mlp.size(), std::size_t{2});
@@ -294,7 +288,7 @@ class TestProfileCalibration : public QObject
 
     void commandLineOneRowFitsTheContext()
     {
-        requireFixtures();
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
         const std::vector<double> mlp = reservedMib("mlp.pt", "20", "sgd", "32");
         QCOMPARE(mlp.size(), std::size_t{1});
         QTemporaryDir folder;
@@ -314,7 +308,7 @@ class TestProfileCalibration : public QObject
 
     void optionalColumnsTrainALanguageModel()
     {
-        requireFixtures();
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
         QTemporaryDir folder;
         // Semicolons, a byte-order mark, CRLF and cells with blanks around them, in a file of tokens.
         writeText(folder.filePath("tokens.csv"),

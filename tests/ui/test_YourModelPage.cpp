@@ -83,12 +83,6 @@ class TestYourModelPage : public QObject
   private:
     std::unique_ptr<tests::EstimateFixtures> mFixtures;
 
-    void requireFixtures()
-    {
-        if (!mFixtures->available())
-            QSKIP(mFixtures->skipReason().c_str());
-    }
-
     QString fixture(const char *name) const { return QString::fromStdString(mFixtures->path(name)); }
 
   private Q_SLOTS:
@@ -100,7 +94,7 @@ class TestYourModelPage : public QObject
 
     void showsTheEstimatorsNumbers()
     {
-        requireFixtures();
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
         ui::YourModelPage page;
         page.resize(1200, 800);
         page.openModel(fixture("mlp.pt"));
@@ -239,7 +233,7 @@ class TestYourModelPage : public QObject
 
     void estimatesATokenModel()
     {
-        requireFixtures();
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
         ui::YourModelPage page;
         page.openModel(fixture("tokens.pt"));
         fillForm(page, QStringLiteral("12"), QStringLiteral("8"), QStringLiteral("adamw"), QStringLiteral("l4"));
@@ -270,7 +264,7 @@ class TestYourModelPage : public QObject
 
     void remembersTheForm()
     {
-        requireFixtures();
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
         {
             ui::YourModelPage page;
             page.openModel(fixture("mlp.pt"));
@@ -314,7 +308,7 @@ class TestYourModelPage : public QObject
     }
     void showsErrorsOnTheErrorLine()
     {
-        requireFixtures();
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
         QFETCH(QString, model);
         QFETCH(QString, shapes);
         QFETCH(QString, batches);
@@ -338,7 +332,7 @@ class TestYourModelPage : public QObject
 
     void cancelDiscardsTheResult()
     {
-        requireFixtures();
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
         ui::YourModelPage page;
         page.openModel(fixture("cnn.pt"));
         fillForm(page, QStringLiteral("3,16,16"), QStringLiteral("8"), QStringLiteral("adam"),
