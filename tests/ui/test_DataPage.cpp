@@ -9,6 +9,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QDir>
 #include <QFile>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -269,6 +270,34 @@ class TestDataPage : public QObject
         auto *view = page->findChild<QTableView *>(QStringLiteral("dataTable"));
         QCOMPARE(view->model()->rowCount(), 4);
         QVERIFY(window.isVisible());
+    }
+
+    // Every CSV of tests/data, most of them hostile, through the real open path: each
+    // loads, or shows one line naming the file while the previous data stays.
+    void everyTestFileLoadsOrShowsOneLine()
+    {
+        gpumem::ui::MainWindow window;
+        window.show();
+        auto *page = window.dataPage();
+        const QString good = gpumem::tests::testDataPath("jobs.csv");
+        const QStringList files = QDir(QStringLiteral(GPUMEM_TEST_DATA_DIR)).entryList({QStringLiteral("*.csv")});
+        QVERIFY(files.size() >= 20);
+        for (const QString &file : files) {
+            QSignalSpy reloaded(page, &gpumem::ui::DataPage::loadFinished);
+            window.openData(good);
+            QVERIFY(reloaded.wait(20000));
+            const auto previousTable = window.state()->table();
+
+            QSignalSpy finished(page, &gpumem::ui::DataPage::loadFinished);
+            window.openData(QDir(QStringLiteral(GPUMEM_TEST_DATA_DIR)).filePath(file));
+            QVERIFY2(finished.wait(20000), qPrintable(file));
+            QVERIFY(window.isVisible());
+            if (finished.at(0).at(0).toBool())
+                continue;
+            const QString error = page->errorText();
+            QVERIFY2(error.contains(file) && !error.contains(QLatin1Char('\n')), qPrintable(file + ": " + error));
+            QCOMPARE(window.state()->table(), previousTable);
+        }
     }
 
     void cancellingALoadKeepsTheDataOnShow()
