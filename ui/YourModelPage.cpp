@@ -413,15 +413,15 @@ QWidget *YourModelPage::buildResults()
     mProfileBatch->setToolTip(tr("The batch size the table checks on every GPU profile"));
     connect(mProfileBatch, &QComboBox::currentIndexChanged, this, &YourModelPage::showProfiles);
     mProfiles->setObjectName(QStringLiteral("profileTable"));
-    mProfiles->setColumnCount(4);
-    mProfiles->setHorizontalHeaderLabels({tr("GPU"), tr("total"), tr("fits"), tr("spare")});
+    mProfiles->setColumnCount(5);
+    mProfiles->setHorizontalHeaderLabels({tr("GPU"), tr("total"), tr("fits"), tr("spare"), tr("largest\nbatch")});
     mProfiles->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     mProfiles->horizontalHeader()->setStretchLastSection(true);
     mProfiles->verticalHeader()->hide();
     mProfiles->setEditTriggers(QAbstractItemView::NoEditTriggers);
     mProfiles->setToolTip(tr("Every installed GPU profile: the device total (MiB) of the same replay with the "
-                             "profile's own context and workspace, whether it fits the capacity, and the MiB to "
-                             "spare (negative: missing)"));
+                             "profile's own context and workspace, whether it fits the capacity, the MiB to "
+                             "spare (negative: missing), and the largest batch that fits the profile"));
     installTableCopy(mProfiles);
     auto *profileBox = new QGroupBox(tr("Which GPUs fit"), this);
     auto *profileLayout = new QVBoxLayout(profileBox);
@@ -434,9 +434,9 @@ QWidget *YourModelPage::buildResults()
     auto *lower = new QSplitter(this);
     lower->addWidget(mCharts);
     lower->addWidget(profileBox);
-    lower->setStretchFactor(0, 3);
-    lower->setStretchFactor(1, 1);
-    profileBox->setMinimumWidth(300);
+    lower->setStretchFactor(0, 5);
+    lower->setStretchFactor(1, 2);
+    profileBox->setMinimumWidth(340);
     lower->setChildrenCollapsible(false);
 
     auto *results = new QWidget(this);
@@ -578,9 +578,6 @@ bool YourModelPage::start()
         // Nothing may escape the worker: every failure becomes the page's error line.
         try {
             const estimate::GpuProfile profile = estimate::findGpuProfile(gpu);
-            const estimate::ModelTracer tracer(configuration);
-            outcome->result = std::make_shared<const estimate::EstimateResult>(
-                estimate::MemoryEstimator::estimate(tracer, profile, request));
             for (const auto &name : estimate::gpuProfileNames()) {
                 try {
                     outcome->profiles.push_back(estimate::findGpuProfile(name));
@@ -588,6 +585,12 @@ bool YourModelPage::start()
                     // A broken profile file stays out of the table; choosing it says why.
                 }
             }
+            // The table's largest batch per GPU: more replays of the same traces.
+            estimate::EstimateRequest withTable = request;
+            withTable.maxBatchAlsoFor = outcome->profiles;
+            const estimate::ModelTracer tracer(configuration);
+            outcome->result = std::make_shared<const estimate::EstimateResult>(
+                estimate::MemoryEstimator::estimate(tracer, profile, withTable));
         } catch (const std::exception &error) {
             outcome->result.reset();
             outcome->error = QString::fromStdString(error.what());
@@ -801,6 +804,12 @@ void YourModelPage::showProfiles()
         mProfiles->setItem(row, 1, cell(mibText(onProfile.deviceTotalMib())));
         mProfiles->setItem(row, 2, answer);
         mProfiles->setItem(row, 3, spareItem);
+        // Searched in the same worker; a result without extrapolating traces has none.
+        QString largest = QStringLiteral("—");
+        for (const auto &[profileName, largestBatch] : shown->maxBatchByProfile)
+            if (profileName == profile.name)
+                largest = QStringLiteral("%L1").arg(largestBatch);
+        mProfiles->setItem(row, 4, cell(largest));
     }
 }
 

@@ -4,6 +4,7 @@
 #include "estimate/TraceExtrapolation.h"
 #include "io/InputError.h"
 
+#include <map>
 #include <numeric>
 
 namespace gpumem::estimate {
@@ -18,6 +19,55 @@ bool fits(const BatchEstimate &estimate, const GpuProfile &profile)
 {
     return estimate.deviceTotalMib() <= profile.capacityMib;
 }
+
+// The largest batch of an extrapolating trace that fits profiles, each replay made
+// once: the replayed bytes do not depend on the profile, only its constants do.
+class LargestBatchSearch
+{
+  public:
+    explicit LargestBatchSearch(const AffineTrace &affine)
+        : mAffine(affine)
+    {
+    }
+
+    // The largest batch that fits profile (0 when batch 1 does not), and whether the
+    // search reached its end without finding one that fails.
+    std::pair<std::int64_t, bool> search(const GpuProfile &profile)
+    {
+        if (!fitsAt(1, profile))
+            return {0, false};
+        // Memory grows with the batch, so the largest fitting batch lies between the
+        // last doubling that fits and the first that does not.
+        std::int64_t fitting = 1;
+        std::int64_t failing = 2;
+        while (failing <= kLargestSearchedBatch && fitsAt(failing, profile)) {
+            fitting = failing;
+            failing *= 2;
+        }
+        if (failing > kLargestSearchedBatch)
+            return {fitting, true};
+        while (failing - fitting > 1) {
+            const std::int64_t middle = fitting + (failing - fitting) / 2;
+            (fitsAt(middle, profile) ? fitting : failing) = middle;
+        }
+        return {fitting, false};
+    }
+
+  private:
+    bool fitsAt(std::int64_t batch, const GpuProfile &profile)
+    {
+        auto found = mReplayed.find(batch);
+        if (found == mReplayed.end())
+            found = mReplayed.emplace(batch, MemoryEstimator::estimateOf(mAffine.at(batch), profile)).first;
+        BatchEstimate onProfile = found->second;
+        onProfile.contextMib = profile.contextMib;
+        onProfile.workspaceMib = profile.workspaceMib;
+        return fits(onProfile, profile);
+    }
+
+    const AffineTrace &mAffine;
+    std::map<std::int64_t, BatchEstimate> mReplayed;
+};
 
 } // namespace
 
@@ -107,30 +157,16 @@ EstimateResult MemoryEstimator::estimate(const ModelTracer &tracer, const GpuPro
     if (request.maxBatch) {
         if (!affine) {
             result.notes.push_back("--max-batch needs traces that extrapolate; none was searched");
-        } else if (!fits(estimateOf(affine->at(1), profile), profile)) {
-            result.maxBatch = 0;
-            result.notes.push_back("not even batch 1 fits " + profile.name);
         } else {
-            // Memory grows with the batch, so the largest fitting batch lies
-            // between the last doubling that fits and the first that does not.
-            std::int64_t fitting = 1;
-            std::int64_t failing = 2;
-            while (failing <= kLargestSearchedBatch && fits(estimateOf(affine->at(failing), profile), profile)) {
-                fitting = failing;
-                failing *= 2;
-            }
-            if (failing > kLargestSearchedBatch) {
+            LargestBatchSearch search(*affine);
+            const auto [largest, exhausted] = search.search(profile);
+            result.maxBatch = largest;
+            if (largest == 0)
+                result.notes.push_back("not even batch 1 fits " + profile.name);
+            else if (exhausted)
                 result.notes.push_back("every batch up to " + std::to_string(kLargestSearchedBatch) + " fits");
-            } else {
-                while (failing - fitting > 1) {
-                    const std::int64_t middle = fitting + (failing - fitting) / 2;
-                    if (fits(estimateOf(affine->at(middle), profile), profile))
-                        fitting = middle;
-                    else
-                        failing = middle;
-                }
-            }
-            result.maxBatch = fitting;
+            for (const GpuProfile &other : request.maxBatchAlsoFor)
+                result.maxBatchByProfile.emplace_back(other.name, search.search(other).first);
         }
     }
     return result;

@@ -35,7 +35,11 @@ struct BatchEstimate
 struct EstimateRequest
 {
     std::vector<std::int64_t> batchSizes;
-    bool maxBatch = false;                     // search the largest batch that fits the profile
+    bool maxBatch = false; // search the largest batch that fits the profile
+    // With maxBatch: other profiles to search the largest batch for as well (the
+    // workbench's table of GPUs). The replay does not depend on the profile, so this
+    // costs a few more replays and no trace.
+    std::vector<GpuProfile> maxBatchAlsoFor;
     std::optional<std::int64_t> timelineBatch; // keep the replay's timeline of this batch
     // The pairs of small batches traced to extrapolate from, tried in order:
     // batch 1 costs least, and a model that refuses it (batch norm on [1, C])
@@ -50,6 +54,9 @@ struct EstimateResult
     GpuProfile profile;
     std::vector<BatchEstimate> estimates;
     std::optional<std::int64_t> maxBatch;
+    // One per EstimateRequest::maxBatchAlsoFor, in order: the profile's name and its
+    // largest fitting batch (0: not even batch 1); empty when nothing was searched.
+    std::vector<std::pair<std::string, std::int64_t>> maxBatchByProfile;
     bool extrapolated = false;               // the small traces aligned
     std::vector<std::int64_t> tracedBatches; // the batch sizes run on the CPU, in order
     std::vector<std::string> notes;

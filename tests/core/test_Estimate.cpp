@@ -225,6 +225,37 @@ class TestEstimate : public QObject
         QCOMPARE(first.deviceTotalMib(), static_cast<double>(first.peakReservedBytes) / (1024.0 * 1024.0) + 308.0);
     }
 
+    void searchesTheLargestBatchOfOtherProfilesWithoutTracingAgain()
+    {
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
+        const estimate::ModelTracer tracer(configurationFor(mFixtures->path("cnn.pt"), {3, 16, 16}));
+        estimate::EstimateRequest request;
+        request.batchSizes = {8};
+        request.maxBatch = true;
+        const estimate::GpuProfile chosen = testProfile(300.0 + 8.0 + 40.0);
+        estimate::GpuProfile larger = testProfile(300.0 + 8.0 + 120.0);
+        larger.name = "larger";
+        estimate::GpuProfile tiny = testProfile(100.0); // below its own context
+        tiny.name = "tiny";
+        request.maxBatchAlsoFor = {larger, chosen, tiny};
+        const estimate::EstimateResult result = estimate::MemoryEstimator::estimate(tracer, chosen, request);
+        QCOMPARE(result.maxBatchByProfile.size(), std::size_t{3});
+        // Each equals the search of an estimate made for that profile alone.
+        for (std::size_t index = 0; index < 2; ++index) {
+            const estimate::GpuProfile &profile = request.maxBatchAlsoFor[index];
+            estimate::EstimateRequest alone;
+            alone.batchSizes = {8};
+            alone.maxBatch = true;
+            const auto own = estimate::MemoryEstimator::estimate(tracer, profile, alone);
+            QCOMPARE(result.maxBatchByProfile[index].first, profile.name);
+            QCOMPARE(result.maxBatchByProfile[index].second, *own.maxBatch);
+            QCOMPARE(result.tracedBatches, own.tracedBatches); // the same traces, none more
+        }
+        QVERIFY(result.maxBatchByProfile[0].second > result.maxBatchByProfile[1].second);
+        QCOMPARE(result.maxBatchByProfile[1].second, *result.maxBatch);
+        QCOMPARE(result.maxBatchByProfile[2], (std::pair<std::string, std::int64_t>{"tiny", 0}));
+    }
+
     void modelRefusingBatchOneIsExtrapolatedFromTwoAndFour()
     {
         GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);

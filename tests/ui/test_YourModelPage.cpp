@@ -220,6 +220,15 @@ class TestYourModelPage : public QObject
         const int t4Row = static_cast<int>(t4 - names.begin());
         QCOMPARE(profiles->item(t4Row, 2)->text(), QStringLiteral("no"));
         QVERIFY(profiles->item(t4Row, 3)->text().startsWith(QLatin1Char('-')));
+        // Each row's largest batch is the one an estimate for that profile alone finds;
+        // the T4's is the page's own, since the T4 is the chosen profile.
+        QCOMPARE(profiles->item(t4Row, 4)->text(), QStringLiteral("%L1").arg(*expected.maxBatch));
+        const auto h200 = std::find(names.begin(), names.end(), "h200");
+        QVERIFY(h200 != names.end());
+        const estimate::EstimateResult onH200 =
+            independentEstimate(mFixtures->path("mlp.pt"), {20}, "adam", "h200", {4});
+        QCOMPARE(profiles->item(static_cast<int>(h200 - names.begin()), 4)->text(),
+                 QStringLiteral("%L1").arg(*onH200.maxBatch));
 
         // The large font reaches the axis texts and the labels inside the charts.
         QFont large = page.font();
