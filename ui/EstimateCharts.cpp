@@ -2,6 +2,7 @@
 #include "ui/EstimateCharts.h"
 
 #include "estimate/MemoryEstimator.h"
+#include "estimate/MemoryUnits.h"
 #include "ui/ChartExport.h"
 #include "ui/QCustomPlotInclude.h"
 #include "ui/QtText.h"
@@ -16,7 +17,6 @@ namespace gpumem::ui {
 
 namespace {
 
-constexpr double kMib = 1024.0 * 1024.0;
 const char *const homeProperty = "estimateHomeRanges";
 
 // The stacked layers, bottom to top: core's categories, then what the allocator
@@ -44,11 +44,6 @@ constexpr std::size_t kContextLayer = estimate::kCategoryCount + 1;
 QString layerName(std::size_t layer)
 {
     return QCoreApplication::translate("EstimateCharts", layers()[layer].name);
-}
-
-double mib(std::uint64_t bytes)
-{
-    return static_cast<double>(bytes) / kMib;
 }
 
 // The title is the plot layout's first row, made once by prepareEstimatePlot.
@@ -150,7 +145,7 @@ void showMemoryByBatch(QCustomPlot *plot, const estimate::EstimateResult &result
     for (const auto &estimate : result.estimates) {
         batches << static_cast<double>(estimate.batchSize);
         totals << estimate.deviceTotalMib();
-        allocated << mib(estimate.peakAllocatedBytes);
+        allocated << estimate::mibOf(estimate.peakAllocatedBytes);
     }
     QCPGraph *total = plot->addGraph();
     total->setName(QCoreApplication::translate("EstimateCharts", "device total (what nvidia-smi shows)"));
@@ -230,8 +225,8 @@ void showBreakdown(QCustomPlot *plot, const estimate::EstimateResult &result)
         positions << position;
         ticker->addTick(position, QCoreApplication::translate("EstimateCharts", "batch %1").arg(estimate.batchSize));
         for (std::size_t category = 0; category < estimate::kCategoryCount; ++category)
-            values[category] << mib(estimate.bytesAtPeak[category]);
-        values[kOverheadLayer] << mib(estimate.allocatorOverheadBytes());
+            values[category] << estimate::mibOf(estimate.bytesAtPeak[category]);
+        values[kOverheadLayer] << estimate::mibOf(estimate.allocatorOverheadBytes());
         values[kContextLayer] << estimate.contextMib + estimate.workspaceMib;
         highest = std::max(highest, estimate.deviceTotalMib());
     }
@@ -277,9 +272,9 @@ void showTimeline(QCustomPlot *plot, const estimate::EstimateResult &result, std
         std::uint64_t stacked = 0;
         for (std::size_t category = 0; category < estimate::kCategoryCount; ++category) {
             stacked += point.liveBytes[category];
-            tops[category] << mib(stacked);
+            tops[category] << estimate::mibOf(stacked);
         }
-        tops[kOverheadLayer] << mib(std::max(point.reservedBytes, stacked));
+        tops[kOverheadLayer] << estimate::mibOf(std::max(point.reservedBytes, stacked));
     }
     QCPGraph *below = nullptr;
     for (std::size_t layer = 0; layer < kStacked; ++layer) {

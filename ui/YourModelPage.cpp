@@ -4,6 +4,7 @@
 #include "estimate/EstimateConfiguration.h"
 #include "estimate/GpuProfile.h"
 #include "estimate/MemoryEstimator.h"
+#include "estimate/MemoryUnits.h"
 #include "estimate/ModelTracer.h"
 #include "io/InputError.h"
 #include "ui/EstimateCharts.h"
@@ -56,7 +57,6 @@ const char *const dtypeKey = "yourModel/dtype";
 const char *const gpuKey = "yourModel/gpu";
 const char *const batchSizesKey = "yourModel/batchSizes";
 
-constexpr double kMib = 1024.0 * 1024.0;
 // As gpumem estimate: no card holds a batch beyond this of anything.
 constexpr qint64 kLargestBatch = qint64{1} << 24;
 constexpr int kElapsedTickMilliseconds = 500;
@@ -84,12 +84,7 @@ QString mibText(double mib)
 
 QString mibText(std::uint64_t bytes)
 {
-    return mibText(static_cast<double>(bytes) / kMib);
-}
-
-bool fitsOn(const estimate::BatchEstimate &estimate, const estimate::GpuProfile &profile)
-{
-    return estimate.deviceTotalMib() <= profile.capacityMib;
+    return mibText(estimate::mibOf(bytes));
 }
 
 QComboBox *namedCombo(const QString &objectName, const std::vector<std::string> &names, QWidget *parent)
@@ -728,7 +723,7 @@ void YourModelPage::showResult()
         const auto category = [&estimate](estimate::Category which) {
             return mibText(estimate.bytesAtPeak[static_cast<std::size_t>(which)]);
         };
-        const bool fits = fitsOn(estimate, result.profile);
+        const bool fits = estimate.fitsOn(result.profile);
         mEstimates->setItem(row, BatchColumn, cell(QString::number(estimate.batchSize)));
         mEstimates->setItem(row, AllocatedColumn, cell(mibText(estimate.peakAllocatedBytes)));
         mEstimates->setItem(row, ReservedColumn, cell(mibText(estimate.peakReservedBytes)));
@@ -785,7 +780,7 @@ void YourModelPage::showProfiles()
         estimate::BatchEstimate onProfile = *found;
         onProfile.contextMib = profile.contextMib;
         onProfile.workspaceMib = profile.workspaceMib;
-        const bool fits = fitsOn(onProfile, profile);
+        const bool fits = onProfile.fitsOn(profile);
         const double spare = profile.capacityMib - onProfile.deviceTotalMib();
         auto *name = cell(qtText(profile.name), false);
         name->setToolTip(tr("%L1 MiB; context %2 MiB, workspace %3 MiB. %4")

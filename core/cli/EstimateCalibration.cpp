@@ -4,6 +4,7 @@
 #include "cli/TextTable.h"
 #include "estimate/GpuProfile.h"
 #include "estimate/MeasuredJobsFile.h"
+#include "estimate/MemoryUnits.h"
 #include "estimate/ProfileCalibrationRun.h"
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
@@ -11,26 +12,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cmath>
-#include <cstdio>
 #include <ctime>
 #include <filesystem>
 
 namespace gpumem::cli {
 
 namespace {
-
-std::string mib(double value)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f", value);
-    return text;
-}
-
-double rounded(double value)
-{
-    return std::round(value * 1000.0) / 1000.0;
-}
 
 std::string todayUtc()
 {
@@ -49,8 +36,8 @@ std::string fileName(const std::string &path)
 
 std::string constantLine(const char *name, double before, double after, bool fitted)
 {
-    return std::string(name) + ": " + mib(before) + " MiB in the profile, " +
-           (fitted ? mib(after) + " MiB fitted" : std::string("kept (the measurements cannot tell)"));
+    return std::string(name) + ": " + estimate::mibText(before) + " MiB in the profile, " +
+           (fitted ? estimate::mibText(after) + " MiB fitted" : std::string("kept (the measurements cannot tell)"));
 }
 
 void printText(std::ostream &out, const EstimateCalibrationOptions &options, const estimate::GpuProfile &base,
@@ -59,9 +46,10 @@ void printText(std::ostream &out, const EstimateCalibrationOptions &options, con
     std::size_t deviceRows = 0;
     for (const auto &calibrated : calibration.jobs)
         deviceRows += calibrated.job.quantity == estimate::MeasuredQuantity::DeviceTotal ? 1 : 0;
-    out << "Calibrating " << base.name << " (" << mib(base.capacityMib) << " MiB) to " << options.measuredPath << ": "
-        << calibration.jobs.size() << " jobs (" << deviceRows << " nvidia-smi, " << calibration.jobs.size() - deviceRows
-        << " max_memory_reserved), " << calibration.tracedConfigurations << " traced configurations\n\n";
+    out << "Calibrating " << base.name << " (" << estimate::mibText(base.capacityMib) << " MiB) to "
+        << options.measuredPath << ": " << calibration.jobs.size() << " jobs (" << deviceRows << " nvidia-smi, "
+        << calibration.jobs.size() - deviceRows << " max_memory_reserved), " << calibration.tracedConfigurations
+        << " traced configurations\n\n";
     using Alignment = TextTable::Alignment;
     TextTable table({"line", "model", "batch", "optimizer", "measured by", "measured", "replay reserved", "before",
                      "after", "residual"},
@@ -71,8 +59,9 @@ void printText(std::ostream &out, const EstimateCalibrationOptions &options, con
         const auto &job = calibrated.job;
         table.addRow({std::to_string(job.line), fileName(job.configuration.modelPath), std::to_string(job.batchSize),
                       job.configuration.optimizer, std::string(estimate::measuredQuantityName(job.quantity)),
-                      mib(job.measuredMib), mib(calibrated.simulatedReservedMib), mib(calibrated.beforeMib),
-                      mib(calibrated.afterMib), mib(job.measuredMib - calibrated.afterMib)});
+                      estimate::mibText(job.measuredMib), estimate::mibText(calibrated.simulatedReservedMib),
+                      estimate::mibText(calibrated.beforeMib), estimate::mibText(calibrated.afterMib),
+                      estimate::mibText(job.measuredMib - calibrated.afterMib)});
     }
     table.print(out);
     out << "(MiB; before and after: the estimate of what was measured with the profile's and the fitted "
@@ -81,8 +70,8 @@ void printText(std::ostream &out, const EstimateCalibrationOptions &options, con
     out << constantLine("context_mib", base.contextMib, calibration.profile.contextMib, fit.contextFitted) << '\n'
         << constantLine("workspace_mib", base.workspaceMib, calibration.profile.workspaceMib, fit.workspaceFitted)
         << '\n'
-        << "Root mean square residual: " << mib(fit.rmsResidualBeforeMib) << " MiB before, "
-        << mib(fit.rmsResidualAfterMib) << " MiB after\n";
+        << "Root mean square residual: " << estimate::mibText(fit.rmsResidualBeforeMib) << " MiB before, "
+        << estimate::mibText(fit.rmsResidualAfterMib) << " MiB after\n";
     if (options.outputPath)
         out << "Wrote " << *options.outputPath << " (use it with --gpu " << *options.outputPath << ")\n";
     else
@@ -105,10 +94,10 @@ void printJson(std::ostream &out, const EstimateCalibrationOptions &options, con
                         {"optimizer", job.configuration.optimizer},
                         {"measured_by", std::string(estimate::measuredQuantityName(job.quantity))},
                         {"measured_mib", job.measuredMib},
-                        {"simulated_reserved_mib", rounded(calibrated.simulatedReservedMib)},
-                        {"before_mib", rounded(calibrated.beforeMib)},
-                        {"after_mib", rounded(calibrated.afterMib)},
-                        {"residual_mib", rounded(job.measuredMib - calibrated.afterMib)}});
+                        {"simulated_reserved_mib", estimate::roundedMib(calibrated.simulatedReservedMib)},
+                        {"before_mib", estimate::roundedMib(calibrated.beforeMib)},
+                        {"after_mib", estimate::roundedMib(calibrated.afterMib)},
+                        {"residual_mib", estimate::roundedMib(job.measuredMib - calibrated.afterMib)}});
     }
     const auto &fit = calibration.fit;
     std::vector<std::string> notes = fit.notes;
@@ -120,13 +109,13 @@ void printJson(std::ostream &out, const EstimateCalibrationOptions &options, con
         {"before",
          {{"context_mib", base.contextMib},
           {"workspace_mib", base.workspaceMib},
-          {"rms_residual_mib", rounded(fit.rmsResidualBeforeMib)}}},
+          {"rms_residual_mib", estimate::roundedMib(fit.rmsResidualBeforeMib)}}},
         {"after",
          {{"context_mib", calibration.profile.contextMib},
           {"workspace_mib", calibration.profile.workspaceMib},
           {"context_fitted", fit.contextFitted},
           {"workspace_fitted", fit.workspaceFitted},
-          {"rms_residual_mib", rounded(fit.rmsResidualAfterMib)}}},
+          {"rms_residual_mib", estimate::roundedMib(fit.rmsResidualAfterMib)}}},
         {"profile", nlohmann::ordered_json::parse(estimate::gpuProfileJson(calibration.profile))},
         {"written", options.outputPath ? nlohmann::ordered_json(*options.outputPath) : nlohmann::ordered_json()},
         {"notes", notes}};

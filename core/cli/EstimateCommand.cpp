@@ -6,6 +6,7 @@
 #include "cli/TextTable.h"
 #include "estimate/GpuProfile.h"
 #include "estimate/MemoryEstimator.h"
+#include "estimate/MemoryUnits.h"
 #include "estimate/ModelTracer.h"
 #include "estimate/TimelineFile.h"
 #include "io/InputError.h"
@@ -14,14 +15,12 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cstdio>
 #include <optional>
 
 namespace gpumem::cli {
 
 namespace {
 
-constexpr double kMib = 1024.0 * 1024.0;
 constexpr std::uint64_t kLargestBatch = std::uint64_t{1} << 24;
 
 const char *const kDescription =
@@ -58,38 +57,14 @@ CLI::Validator oneOf(const std::string &option, const std::vector<std::string> &
     });
 }
 
-std::string mib(std::uint64_t bytes)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f", static_cast<double>(bytes) / kMib);
-    return text;
-}
-
-std::string mib(double value)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f", value);
-    return text;
-}
-
-double rounded(double value)
-{
-    return static_cast<double>(static_cast<long long>(value * 1000.0 + 0.5)) / 1000.0;
-}
-
 double mibValue(std::uint64_t bytes)
 {
-    return rounded(static_cast<double>(bytes) / kMib);
+    return estimate::roundedMib(estimate::mibOf(bytes));
 }
 
 std::uint64_t categoryBytes(const estimate::BatchEstimate &estimate, estimate::Category category)
 {
     return estimate.bytesAtPeak[static_cast<std::size_t>(category)];
-}
-
-bool fits(const estimate::BatchEstimate &estimate, const estimate::GpuProfile &profile)
-{
-    return estimate.deviceTotalMib() <= profile.capacityMib;
 }
 
 void printJson(std::ostream &out, const estimate::EstimateConfiguration &configuration,
@@ -103,8 +78,8 @@ void printJson(std::ostream &out, const estimate::EstimateConfiguration &configu
                              {"peak_reserved_mib", mibValue(estimate.peakReservedBytes)},
                              {"workspace_mib", estimate.workspaceMib},
                              {"context_mib", estimate.contextMib},
-                             {"device_total_mib", rounded(estimate.deviceTotalMib())},
-                             {"fits", fits(estimate, result.profile)},
+                             {"device_total_mib", estimate::roundedMib(estimate.deviceTotalMib())},
+                             {"fits", estimate.fitsOn(result.profile)},
                              {"measured_directly", estimate.measuredDirectly},
                              {"breakdown",
                               {{"parameters_mib", mibValue(categoryBytes(estimate, Category::Parameters))},
@@ -135,10 +110,11 @@ void printText(std::ostream &out, const estimate::EstimateConfiguration &configu
 {
     using estimate::Category;
     out << "Model: " << configuration.modelPath << " (" << result.model.parameterCount << " parameters, "
-        << mib(result.model.parameterBytes) << " MiB), optimizer " << configuration.optimizer << ", "
+        << estimate::mibText(result.model.parameterBytes) << " MiB), optimizer " << configuration.optimizer << ", "
         << configuration.dtype << ", loss " << configuration.loss << '\n';
-    out << "GPU: " << result.profile.name << " (" << mib(result.profile.capacityMib) << " MiB; context "
-        << mib(result.profile.contextMib) << " MiB, workspace " << mib(result.profile.workspaceMib) << " MiB)\n";
+    out << "GPU: " << result.profile.name << " (" << estimate::mibText(result.profile.capacityMib) << " MiB; context "
+        << estimate::mibText(result.profile.contextMib) << " MiB, workspace "
+        << estimate::mibText(result.profile.workspaceMib) << " MiB)\n";
     std::string traced;
     for (const std::int64_t batch : result.tracedBatches)
         traced += (traced.empty() ? "" : ", ") + std::to_string(batch);
@@ -151,12 +127,14 @@ void printText(std::ostream &out, const estimate::EstimateConfiguration &configu
                     {Alignment::Right, Alignment::Right, Alignment::Right, Alignment::Right, Alignment::Left,
                      Alignment::Right, Alignment::Right, Alignment::Right, Alignment::Right, Alignment::Right});
     for (const auto &estimate : result.estimates)
-        table.addRow({std::to_string(estimate.batchSize), mib(estimate.peakAllocatedBytes),
-                      mib(estimate.peakReservedBytes), mib(estimate.deviceTotalMib()),
-                      fits(estimate, result.profile) ? "yes" : "no", mib(categoryBytes(estimate, Category::Parameters)),
-                      mib(categoryBytes(estimate, Category::Gradients)),
-                      mib(categoryBytes(estimate, Category::OptimizerState)),
-                      mib(categoryBytes(estimate, Category::Activations)), mib(estimate.allocatorOverheadBytes())});
+        table.addRow({std::to_string(estimate.batchSize), estimate::mibText(estimate.peakAllocatedBytes),
+                      estimate::mibText(estimate.peakReservedBytes), estimate::mibText(estimate.deviceTotalMib()),
+                      estimate.fitsOn(result.profile) ? "yes" : "no",
+                      estimate::mibText(categoryBytes(estimate, Category::Parameters)),
+                      estimate::mibText(categoryBytes(estimate, Category::Gradients)),
+                      estimate::mibText(categoryBytes(estimate, Category::OptimizerState)),
+                      estimate::mibText(categoryBytes(estimate, Category::Activations)),
+                      estimate::mibText(estimate.allocatorOverheadBytes())});
     table.print(out);
     out << "(MiB; the breakdown is at the allocated peak, overhead is reserved less requested)\n";
     if (maxBatchAsked && result.maxBatch)

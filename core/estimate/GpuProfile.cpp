@@ -3,6 +3,8 @@
 
 #include "EstimateConfig.h"
 
+#include "estimate/MemoryUnits.h"
+
 #include "io/InputError.h"
 #include "io/RegularFile.h"
 
@@ -23,7 +25,6 @@ namespace {
 
 constexpr std::uint64_t kMaxProfileBytes = 64u << 10;
 // 1 TiB: far above any card, and small enough that MiB sums stay exact in a double.
-constexpr double kLargestMib = 1024.0 * 1024.0;
 
 std::vector<fs::path> profileDirectories()
 {
@@ -62,7 +63,7 @@ double requiredMib(const nlohmann::ordered_json &object, const std::string &key,
     if (found == object.end() || !found->is_number())
         throw io::InputError(path, 0, 0, "a GPU profile needs \"" + key + "\" as a number of MiB");
     const double value = found->get<double>();
-    if (!std::isfinite(value) || value < 0.0 || (positive && value <= 0.0) || value > kLargestMib)
+    if (!std::isfinite(value) || value < 0.0 || (positive && value <= 0.0) || value > largestMib)
         throw io::InputError(path, 0, 0,
                              "\"" + key + "\" must be a number of MiB in " + (positive ? "(0, " : "[0, ") + "1048576]");
     return value;

@@ -2,6 +2,7 @@
 #include "estimate/MeasuredJobsFile.h"
 
 #include "data/CsvReader.h"
+#include "estimate/MemoryUnits.h"
 #include "io/InputError.h"
 #include "io/RegularFile.h"
 
@@ -21,7 +22,6 @@ namespace {
 // As --batch-size and --vocabulary allow on the command line.
 constexpr std::uint64_t kLargestBatch = std::uint64_t{1} << 24;
 constexpr std::uint64_t kLargestCount = std::uint64_t{1} << 31;
-constexpr double kLargestMib = 1024.0 * 1024.0;
 
 std::string listText(const std::vector<std::string> &names)
 {
@@ -154,7 +154,7 @@ MeasuredJob readRow(const RowCells &cells, const fs::path &folder)
     double value = 0.0;
     const auto [end, parseError] = std::from_chars(measured.data(), measured.data() + measured.size(), value);
     if (parseError != std::errc() || end != measured.data() + measured.size() || !std::isfinite(value) ||
-        value <= 0.0 || value > kLargestMib)
+        value <= 0.0 || value > largestMib)
         cells.fail("measured_mib", "expected a number of MiB in (0, 1048576], not " + io::quoteForMessage(measured));
     job.measuredMib = value;
     job.measuredColumn = cells.column("measured_mib");

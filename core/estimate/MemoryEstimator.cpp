@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "estimate/MemoryEstimator.h"
 
+#include "estimate/MemoryUnits.h"
 #include "estimate/TraceExtrapolation.h"
 #include "io/InputError.h"
 
@@ -11,14 +12,8 @@ namespace gpumem::estimate {
 
 namespace {
 
-constexpr double kMib = 1024.0 * 1024.0;
 // The search stops doubling here: no card holds a batch this large of anything.
 constexpr std::int64_t kLargestSearchedBatch = std::int64_t{1} << 24;
-
-bool fits(const BatchEstimate &estimate, const GpuProfile &profile)
-{
-    return estimate.deviceTotalMib() <= profile.capacityMib;
-}
 
 // The largest batch of an extrapolating trace that fits profiles, each replay made
 // once: the replayed bytes do not depend on the profile, only its constants do.
@@ -62,7 +57,7 @@ class LargestBatchSearch
         BatchEstimate onProfile = found->second;
         onProfile.contextMib = profile.contextMib;
         onProfile.workspaceMib = profile.workspaceMib;
-        return fits(onProfile, profile);
+        return onProfile.fitsOn(profile);
     }
 
     const AffineTrace &mAffine;
@@ -73,7 +68,12 @@ class LargestBatchSearch
 
 double BatchEstimate::deviceTotalMib() const
 {
-    return static_cast<double>(peakReservedBytes) / kMib + workspaceMib + contextMib;
+    return mibOf(peakReservedBytes) + workspaceMib + contextMib;
+}
+
+bool BatchEstimate::fitsOn(const GpuProfile &profile) const
+{
+    return deviceTotalMib() <= profile.capacityMib;
 }
 
 std::uint64_t BatchEstimate::allocatorOverheadBytes() const

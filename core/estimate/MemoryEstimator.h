@@ -27,6 +27,9 @@ struct BatchEstimate
 
     // peak reserved + workspace + context: what nvidia-smi would show.
     double deviceTotalMib() const;
+    // Whether deviceTotalMib() fits profile's capacity (with this estimate's context
+    // and workspace; set them to profile's to ask about another card).
+    bool fitsOn(const GpuProfile &profile) const;
     // Reserved bytes beyond the requested ones at the peak (cached, rounding).
     std::uint64_t allocatorOverheadBytes() const;
 };

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "estimate/ProfileCalibration.h"
 
+#include "estimate/MemoryUnits.h"
+
 #include "io/InputError.h"
 
 #include <array>
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
 #include <stdexcept>
 
@@ -17,7 +18,6 @@ namespace {
 constexpr std::size_t kContext = 0;
 constexpr std::size_t kWorkspace = 1;
 // A profile file's limits (see readGpuProfile).
-constexpr double kLargestMib = 1024.0 * 1024.0;
 constexpr std::size_t kLongestText = 1000;
 // Residuals above this share of the mean measurement are worth a note.
 constexpr double kLargeResidualShare = 0.05;
@@ -39,20 +39,6 @@ double rmsResidual(const std::vector<CalibrationPoint> &points, const ProfileCon
         sum += residual * residual;
     }
     return std::sqrt(sum / static_cast<double>(points.size()));
-}
-
-std::string mibText(double value)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f", value);
-    return text;
-}
-
-// Rounds to 0.001 MiB (1 KiB), far below what a measurement resolves, so the
-// profile file reads cleanly.
-double roundedMib(double value)
-{
-    return std::round(value * 1000.0) / 1000.0;
 }
 
 // Cuts text to at most maxBytes without splitting a UTF-8 character.
@@ -200,7 +186,7 @@ GpuProfile calibratedProfile(const GpuProfile &base, const ProfileFit &fit, cons
 {
     const double context = roundedMib(fit.constants.contextMib);
     const double workspace = roundedMib(fit.constants.workspaceMib);
-    if (!(context <= kLargestMib && workspace <= kLargestMib && context + workspace < base.capacityMib))
+    if (!(context <= largestMib && workspace <= largestMib && context + workspace < base.capacityMib))
         throw io::InputError(calibrationFile, 0, 0,
                              "the fitted context (" + mibText(context) + " MiB) and workspace (" + mibText(workspace) +
                                  " MiB) leave nothing of " + base.name + "'s " + mibText(base.capacityMib) +

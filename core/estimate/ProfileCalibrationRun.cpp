@@ -2,17 +2,15 @@
 #include "estimate/ProfileCalibrationRun.h"
 
 #include "estimate/MemoryEstimator.h"
+#include "estimate/MemoryUnits.h"
 #include "estimate/ModelTracer.h"
 #include "io/InputError.h"
 
-#include <cstdio>
 #include <filesystem>
 
 namespace gpumem::estimate {
 
 namespace {
-
-constexpr double kMib = 1024.0 * 1024.0;
 
 // Whether two jobs train the same model the same way, so that one estimator
 // run (one pair of traces) serves both batch sizes.
@@ -21,13 +19,6 @@ bool sameTraining(const EstimateConfiguration &a, const EstimateConfiguration &b
     return a.modelPath == b.modelPath && a.inputShapes == b.inputShapes && a.inputKind == b.inputKind &&
            a.vocabulary == b.vocabulary && a.optimizer == b.optimizer && a.dtype == b.dtype && a.loss == b.loss &&
            a.classes == b.classes && a.steps == b.steps;
-}
-
-std::string mibText(double value)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f", value);
-    return text;
 }
 
 } // namespace
@@ -73,7 +64,7 @@ ProfileCalibrationResult calibrateProfile(const std::vector<MeasuredJob> &jobs, 
         for (std::size_t k = 0; k < group.size(); ++k) {
             CalibratedJob &calibrated = calibration.jobs[group[k]];
             calibrated.job = jobs[group[k]];
-            calibrated.simulatedReservedMib = static_cast<double>(result.estimates[k].peakReservedBytes) / kMib;
+            calibrated.simulatedReservedMib = mibOf(result.estimates[k].peakReservedBytes);
         }
     }
 

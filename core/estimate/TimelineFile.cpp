@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "estimate/TimelineFile.h"
 
+#include "estimate/MemoryUnits.h"
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
 
@@ -12,17 +13,16 @@ namespace gpumem::estimate {
 
 namespace {
 
-constexpr double kMib = 1024.0 * 1024.0;
-
 bool endsWith(const std::string &text, const std::string &suffix)
 {
     return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-std::string mibText(std::uint64_t bytes)
+// MiB with four decimals: a step's small allocations stay visible in the timeline.
+std::string preciseMibText(std::uint64_t bytes)
 {
     char text[32];
-    std::snprintf(text, sizeof text, "%.4f", static_cast<double>(bytes) / kMib);
+    std::snprintf(text, sizeof text, "%.4f", mibOf(bytes));
     return text;
 }
 
@@ -39,15 +39,15 @@ void writeTimeline(const std::string &path, std::int64_t batchSize, const std::v
         out << "event,phase,category,allocated_mib,reserved_mib\n";
         for (const auto &point : timeline)
             out << point.eventIndex << ',' << phaseName(point.phase) << ',' << categoryName(point.category) << ','
-                << mibText(point.allocatedBytes) << ',' << mibText(point.reservedBytes) << '\n';
+                << preciseMibText(point.allocatedBytes) << ',' << preciseMibText(point.reservedBytes) << '\n';
     } else {
         nlohmann::ordered_json events = nlohmann::ordered_json::array();
         for (const auto &point : timeline)
             events.push_back({{"event", point.eventIndex},
                               {"phase", phaseName(point.phase)},
                               {"category", categoryName(point.category)},
-                              {"allocated_mib", static_cast<double>(point.allocatedBytes) / kMib},
-                              {"reserved_mib", static_cast<double>(point.reservedBytes) / kMib}});
+                              {"allocated_mib", mibOf(point.allocatedBytes)},
+                              {"reserved_mib", mibOf(point.reservedBytes)}});
         nlohmann::ordered_json document = {{"batch_size", batchSize}, {"events", std::move(events)}};
         out << document.dump() << '\n';
     }
