@@ -5,6 +5,8 @@
 
 #include "cli/CommandLine.h"
 
+#include <QStringList>
+
 #include <sstream>
 #include <string>
 #include <vector>
@@ -26,6 +28,15 @@ inline Run runGpumem(const std::vector<std::string> &arguments)
     std::ostringstream err;
     const int exitCode = gpumem::cli::runCommandLine(arguments, out, err);
     return {exitCode, out.str(), err.str()};
+}
+
+// The same, for the arguments of a data-driven test row.
+inline Run runGpumemRow(const QStringList &arguments)
+{
+    std::vector<std::string> list;
+    for (const QString &argument : arguments)
+        list.push_back(argument.toStdString());
+    return runGpumem(list);
 }
 
 } // namespace gpumem::tests

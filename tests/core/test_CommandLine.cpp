@@ -16,6 +16,7 @@ namespace {
 
 using gpumem::tests::Run;
 using gpumem::tests::runGpumem;
+using gpumem::tests::runGpumemRow;
 
 std::string dataFile(const char *name)
 {
@@ -144,10 +145,7 @@ class TestCommandLine : public QObject
     {
         QFETCH(QStringList, arguments);
         QFETCH(QString, expected);
-        std::vector<std::string> list;
-        for (const QString &argument : arguments)
-            list.push_back(argument.toStdString());
-        const Run run = runGpumem(list);
+        const Run run = runGpumemRow(arguments);
         QCOMPARE(run.exitCode, 0);
         QVERIFY2(QString::fromStdString(run.out).contains(expected), run.out.c_str());
     }
@@ -190,10 +188,7 @@ class TestCommandLine : public QObject
     {
         QFETCH(QStringList, arguments);
         QFETCH(QString, expected);
-        std::vector<std::string> list;
-        for (const QString &argument : arguments)
-            list.push_back(argument.toStdString());
-        const Run run = runGpumem(list);
+        const Run run = runGpumemRow(arguments);
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(QString::fromStdString(run.err).contains(expected), run.err.c_str());
     }

@@ -23,6 +23,7 @@ namespace {
 
 using gpumem::tests::Run;
 using gpumem::tests::runGpumem;
+using gpumem::tests::runGpumemRow;
 
 std::string dataFile(const char *name)
 {
@@ -133,10 +134,7 @@ class TestCommandLineContracts : public QObject
     {
         QFETCH(QStringList, arguments);
         QFETCH(QString, message);
-        std::vector<std::string> list;
-        for (const QString &argument : arguments)
-            list.push_back(argument.toStdString());
-        const Run run = runGpumem(list);
+        const Run run = runGpumemRow(arguments);
         QCOMPARE(run.exitCode, 1);
         QCOMPARE(lineCount(run.err), std::size_t{1});
         QVERIFY2(run.err.rfind(message.toStdString(), 0) == 0, run.err.c_str());

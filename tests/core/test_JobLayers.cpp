@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "ProbeJobs.h"
 #include "data/LayerSequenceParser.h"
 #include "probe/JobBuilder.h"
 #include "probe/JobLayers.h"
@@ -16,16 +17,9 @@ class TestJobLayers : public QObject
   private Q_SLOTS:
     void mlpLayersByHand()
     {
-        JobConfiguration job;
-        job.family = JobFamily::Mlp;
-        job.inputFeatures = 10;
-        job.depth = 2;
-        job.width = 64;
-        job.widthPattern = "pyramid";
-        job.activation = "relu";
+        JobConfiguration job = gpumem::tests::mlpJob(10, 2, 64, "pyramid", 3);
         job.batchNorm = true;
         job.dropout = 0.5;
-        job.classes = 3;
         const std::string text = gpumem::probe::formatLayerSequence(gpumem::probe::describeLayers(job));
         // 10→64 (704 parameters), batch norm (128), 64→32 (2080), 32→3 (99).
         QCOMPARE(QString::fromStdString(text),
@@ -58,15 +52,7 @@ class TestJobLayers : public QObject
 
     void poolingToNothingIsRefused()
     {
-        JobConfiguration job;
-        job.family = JobFamily::Cnn;
-        job.inputChannels = 1;
-        job.resolution = 4;
-        job.blocks = 3;
-        job.baseChannels = 8;
-        job.kernelSize = 3;
-        job.downsampling = "pool";
-        job.classes = 2;
+        const JobConfiguration job = gpumem::tests::pooledCnnJob(1, 4, 3, 8, 2);
         QVERIFY_THROWS_EXCEPTION(std::exception, gpumem::probe::describeLayers(job));
     }
 };

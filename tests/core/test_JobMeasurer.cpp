@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "ProbeJobs.h"
 #include "probe/JobMeasurer.h"
 
 #include <QTest>
 
 using gpumem::probe::JobConfiguration;
-using gpumem::probe::JobFamily;
 using gpumem::probe::JobMeasurer;
 using gpumem::probe::JobStatus;
 using gpumem::probe::MeasureOptions;
@@ -14,14 +14,7 @@ namespace {
 // An MLP of depth 0: a single Linear(inputs, classes) layer.
 JobConfiguration singleLinear(int inputs, int classes, int batch, const std::string &optimizer)
 {
-    JobConfiguration job;
-    job.family = JobFamily::Mlp;
-    job.inputFeatures = inputs;
-    job.depth = 0;
-    job.width = 16;
-    job.widthPattern = "uniform";
-    job.activation = "relu";
-    job.classes = classes;
+    JobConfiguration job = gpumem::tests::mlpJob(inputs, 0, 16, "uniform", classes);
     job.batchSize = batch;
     job.optimizer = optimizer;
     job.dtype = "float32";
@@ -92,31 +85,15 @@ class TestJobMeasurer : public QObject
     void impossibleConfigurationIsInvalidNotACrash()
     {
         // Five 2×2 poolings of an 8-pixel image leave no pixel.
-        JobConfiguration job;
-        job.family = JobFamily::Cnn;
+        JobConfiguration job = gpumem::tests::pooledCnnJob(3, 8, 5, 4, 3);
         job.batchSize = 2;
-        job.inputChannels = 3;
-        job.resolution = 8;
-        job.blocks = 5;
-        job.baseChannels = 4;
-        job.kernelSize = 3;
-        job.downsampling = "pool";
-        job.classes = 3;
         const auto pooled = JobMeasurer::measure(job, {});
         QCOMPARE(pooled.status, JobStatus::Invalid);
         QVERIFY(!pooled.message.empty());
 
         // LibTorch's own check: 30 is not divisible into 4 heads.
-        JobConfiguration transformer;
-        transformer.family = JobFamily::Transformer;
+        JobConfiguration transformer = gpumem::tests::transformerJob(1, 30, 4, 8, 50);
         transformer.batchSize = 2;
-        transformer.layers = 1;
-        transformer.dModel = 30;
-        transformer.heads = 4;
-        transformer.feedForward = 60;
-        transformer.sequenceLength = 8;
-        transformer.vocabulary = 50;
-        transformer.activation = "relu";
         const auto heads = JobMeasurer::measure(transformer, {});
         QCOMPARE(heads.status, JobStatus::Invalid);
     }
