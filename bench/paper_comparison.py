@@ -28,8 +28,7 @@ from sklearn.tree import DecisionTreeRegressor
 from xgboost import XGBRegressor
 
 from reference_bigru_transformer import load_features
-from reference_hand_batched import HandBatchedNetwork, grouped_tokens
-from reference_hand_batched import train as train_hand_batched
+from reference_hand_batched import HandBatchedNetwork, grouped_tokens, train_hand_batched
 
 
 def standardise(train, values):

@@ -115,16 +115,17 @@ class BiGruTransformer(nn.Module):
         return self.head((tokens * valid).sum(1) / valid.sum(1)).squeeze(-1)
 
 
-def train(model, loader, epochs):
-    """AdamW with OneCycleLR and gradient clipping, as gpumem's default preset; returns the last batch loss."""
-    optimizer = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=2e-3, pct_start=0.1,
-                                                   total_steps=epochs * len(loader))
+def train(model, epochs, batches_per_epoch, epoch_batches, learning_rate=2e-3):
+    """AdamW with OneCycleLR and gradient clipping, as gpumem's default preset, over
+    epoch_batches(): each epoch's (model inputs, target) batches. Returns the last batch loss."""
+    optimizer = torch.optim.AdamW(model.parameters(), lr=learning_rate, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=learning_rate, pct_start=0.1,
+                                                   total_steps=epochs * batches_per_epoch)
+    model.train()
     for _ in range(epochs):
-        model.train()
-        for batch_features, batch_types, batch_fields, lengths, batch_target in loader:
+        for inputs, target in epoch_batches():
             optimizer.zero_grad()
-            loss = nn.functional.mse_loss(model(batch_features, batch_types, batch_fields, lengths), batch_target)
+            loss = nn.functional.mse_loss(model(*inputs), target)
             loss.backward()
             nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             optimizer.step()
@@ -151,7 +152,7 @@ def main():
     loader = DataLoader(dataset, batch_size=arguments.batch_size, shuffle=True, collate_fn=collate)
     model = BiGruTransformer(features.shape[1], type_count, not arguments.no_layer_tokens)
     start = time.perf_counter()
-    loss = train(model, loader, arguments.epochs)
+    loss = train(model, arguments.epochs, len(loader), lambda: ((batch[:-1], batch[-1]) for batch in loader))
     seconds = time.perf_counter() - start
     seen = arguments.epochs * len(dataset)
     print(json.dumps({"samples_per_second": seen / seconds, "seconds": seconds, "epochs": arguments.epochs,

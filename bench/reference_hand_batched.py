@@ -22,7 +22,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from reference_bigru_transformer import load_features, log_standardise
+from reference_bigru_transformer import load_features, log_standardise, train
 
 
 def grouped_tokens(numeric, categories, type_count):
@@ -60,24 +60,18 @@ class HandBatchedNetwork(nn.Module):
         return self.head(tokens.mean(1)).squeeze(-1)
 
 
-def train(model, features, target, epochs, batch_size, learning_rate):
-    """Shuffled mini-batches cut from the tensors by hand; returns the last batch loss."""
-    optimizer = torch.optim.AdamW(model.parameters(), lr=learning_rate, weight_decay=1e-4)
+def shuffled_batches(features, target, batch_size):
+    """One epoch's mini-batches, cut by hand from a fresh shuffle of the rows."""
+    order = torch.randperm(len(target))
+    for begin in range(0, len(target), batch_size):
+        rows = order[begin:begin + batch_size]
+        yield (features[rows],), target[rows]
+
+
+def train_hand_batched(model, features, target, epochs, batch_size, learning_rate):
+    """The shared training loop over shuffled_batches; returns the last batch loss."""
     batches = (len(target) + batch_size - 1) // batch_size
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=learning_rate, pct_start=0.1,
-                                                   total_steps=epochs * batches)
-    model.train()
-    for _ in range(epochs):
-        order = torch.randperm(len(target))
-        for begin in range(0, len(target), batch_size):
-            rows = order[begin:begin + batch_size]
-            optimizer.zero_grad()
-            loss = nn.functional.mse_loss(model(features[rows]), target[rows])
-            loss.backward()
-            nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-            optimizer.step()
-            schedule.step()
-    return float(loss)
+    return train(model, epochs, batches, lambda: shuffled_batches(features, target, batch_size), learning_rate)
 
 
 def main():
@@ -100,7 +94,7 @@ def main():
     scaled_target = torch.tensor((log_target - log_target.mean()) / log_target.std(), dtype=torch.float32)
     model = HandBatchedNetwork(features.shape[1], token_of)
     start = time.perf_counter()
-    loss = train(model, scaled, scaled_target, arguments.epochs, arguments.batch_size, arguments.learning_rate)
+    loss = train_hand_batched(model, scaled, scaled_target, arguments.epochs, arguments.batch_size, arguments.learning_rate)
     seconds = time.perf_counter() - start
     print(json.dumps({"samples_per_second": arguments.epochs * len(target) / seconds, "seconds": seconds,
                       "epochs": arguments.epochs, "tokens": int(model.feature_bias.shape[0]), "final_loss": loss}))
