@@ -30,6 +30,19 @@ void styleChart(QChart *chart, const QString &title)
     chart->setMargins(QMargins(4, 4, 4, 4));
 }
 
+// Puts x below and y left of the plot, draws every series of chart against both,
+// and sets the legend under the plot.
+void attachValueAxes(QChart *chart, QValueAxis *x, QValueAxis *y)
+{
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    for (QAbstractSeries *series : chart->series()) {
+        series->attachAxis(x);
+        series->attachAxis(y);
+    }
+    chart->legend()->setAlignment(Qt::AlignBottom);
+}
+
 } // namespace
 
 std::vector<const evaluation::MetricDescription *> chartedMetrics()
@@ -174,13 +187,7 @@ QChart *predictedVsActualChart(const QString &title, const Eigen::VectorXd &actu
     diagonal->replace({QPointF(axisX->min(), axisX->min()), QPointF(axisX->max(), axisX->max())});
     for (QLineSeries *line : capacities)
         line->replace({QPointF(axisX->min(), line->at(0).y()), QPointF(axisX->max(), line->at(0).y())});
-    chart->addAxis(axisX, Qt::AlignBottom);
-    chart->addAxis(axisY, Qt::AlignLeft);
-    for (QAbstractSeries *series : chart->series()) {
-        series->attachAxis(axisX);
-        series->attachAxis(axisY);
-    }
-    chart->legend()->setAlignment(Qt::AlignBottom);
+    attachValueAxes(chart, axisX, axisY);
     return chart;
 }
 
@@ -237,13 +244,7 @@ QChart *residualHistogramChart(const QString &title, const Eigen::VectorXd &actu
     axisY->setRange(0.0, top * 1.1);
     axisY->setTitleText(QObject::tr("jobs"));
     axisY->setLabelFormat(QStringLiteral("%.0f"));
-    chart->addAxis(axisX, Qt::AlignBottom);
-    chart->addAxis(axisY, Qt::AlignLeft);
-    for (QAbstractSeries *series : chart->series()) {
-        series->attachAxis(axisX);
-        series->attachAxis(axisY);
-    }
-    chart->legend()->setAlignment(Qt::AlignBottom);
+    attachValueAxes(chart, axisX, axisY);
     return chart;
 }
 
