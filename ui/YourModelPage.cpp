@@ -13,6 +13,7 @@
 #include "ui/TableCopy.h"
 
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QEvent>
@@ -41,6 +42,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <optional>
 
 namespace gpumem::ui {
 
@@ -55,6 +57,7 @@ const char *const classesKey = "yourModel/classes";
 const char *const optimizerKey = "yourModel/optimizer";
 const char *const dtypeKey = "yourModel/dtype";
 const char *const gpuKey = "yourModel/gpu";
+const char *const contextKey = "yourModel/contextMib";
 const char *const batchSizesKey = "yourModel/batchSizes";
 
 // As gpumem estimate: no card holds a batch beyond this of anything.
@@ -204,6 +207,7 @@ YourModelPage::YourModelPage(QWidget *parent)
     , mOptimizer(namedCombo(QStringLiteral("optimizerBox"), estimate::optimizerNames(), this))
     , mDtype(namedCombo(QStringLiteral("dtypeBox"), estimate::dtypeNames(), this))
     , mGpu(profileCombo(this))
+    , mContext(new QDoubleSpinBox(this))
     , mBatchSizes(new QLineEdit(this))
     , mEstimate(new QPushButton(tr("&Estimate"), this))
     , mCancel(new QPushButton(tr("Cancel"), this))
@@ -294,6 +298,14 @@ QWidget *YourModelPage::buildForm()
     mDtype->setToolTip(tr("The model and its float inputs are converted to this dtype"));
     mGpu->setToolTip(tr("The GPU profile (resources/gpus): its capacity, and the CUDA context and library "
                         "workspace added to the tensors"));
+    mContext->setObjectName(QStringLiteral("contextBox"));
+    mContext->setRange(0.0, 65536.0);
+    mContext->setDecimals(0);
+    mContext->setSuffix(tr(" MiB"));
+    mContext->setSpecialValueText(tr("the profile's"));
+    mContext->setToolTip(tr("The CUDA context your driver takes on this GPU, e.g. nvidia-smi's reading for a process "
+                            "that has only initialised CUDA; it replaces the profile's (as gpumem estimate "
+                            "--context-mib does). The profile's when 0"));
     mBatchSizes->setObjectName(QStringLiteral("batchSizes"));
     mBatchSizes->setPlaceholderText(QStringLiteral("8,32,128"));
     mBatchSizes->setToolTip(tr("The batch sizes to estimate, separated by commas; the first one's timeline is "
@@ -338,6 +350,7 @@ QWidget *YourModelPage::buildForm()
     auto *gpuBox = new QGroupBox(tr("GPU and batch"), this);
     auto *gpu = new QFormLayout(gpuBox);
     gpu->addRow(tr("GPU profile:"), mGpu);
+    gpu->addRow(tr("CUDA context:"), mContext);
     gpu->addRow(tr("Batch sizes:"), mBatchSizes);
 
     auto *buttons = new QHBoxLayout;
@@ -459,6 +472,7 @@ void YourModelPage::restoreSettings()
     selectData(mOptimizer, settings.value(optimizerKey, QStringLiteral("adam")));
     selectData(mDtype, settings.value(dtypeKey, QStringLiteral("float32")));
     selectData(mGpu, settings.value(gpuKey, QStringLiteral("a100-80")));
+    mContext->setValue(settings.value(contextKey, 0.0).toDouble());
     mBatchSizes->setText(settings.value(batchSizesKey, QStringLiteral("8,32,128")).toString());
 }
 
@@ -474,6 +488,7 @@ void YourModelPage::rememberSettings() const
     settings.setValue(optimizerKey, mOptimizer->currentData());
     settings.setValue(dtypeKey, mDtype->currentData());
     settings.setValue(gpuKey, mGpu->currentData());
+    settings.setValue(contextKey, mContext->value());
     settings.setValue(batchSizesKey, mBatchSizes->text());
 }
 
@@ -565,17 +580,22 @@ bool YourModelPage::start()
     mRunning = true;
     mCancelled = false;
     const std::string gpu = coreText(mGpu->currentData().toString());
+    const std::optional<double> contextMib =
+        mContext->value() > 0.0 ? std::optional<double>(mContext->value()) : std::nullopt;
     const QString modelPath = mModelPath;
-    mWatcher.setFuture(QtConcurrent::run([configuration, request, gpu, modelPath]() {
+    mWatcher.setFuture(QtConcurrent::run([configuration, request, gpu, contextMib, modelPath]() {
         auto outcome = std::make_shared<Outcome>();
         outcome->timelineBatch = *request.timelineBatch;
         outcome->modelPath = modelPath;
         // Nothing may escape the worker: every failure becomes the page's error line.
         try {
-            const estimate::GpuProfile profile = estimate::findGpuProfile(gpu);
+            estimate::GpuProfile profile = estimate::findGpuProfile(gpu);
+            if (contextMib)
+                profile.contextMib = *contextMib;
             for (const auto &name : estimate::gpuProfileNames()) {
                 try {
-                    outcome->profiles.push_back(estimate::findGpuProfile(name));
+                    // The chosen GPU's row of the table agrees with the estimate above it.
+                    outcome->profiles.push_back(name == gpu ? profile : estimate::findGpuProfile(name));
                 } catch (const std::exception &) {
                     // A broken profile file stays out of the table; choosing it says why.
                 }

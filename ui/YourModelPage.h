@@ -15,6 +15,7 @@ class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
+class QDoubleSpinBox;
 class QSpinBox;
 class QTableWidget;
 class QTabWidget;
@@ -102,6 +103,7 @@ class YourModelPage : public QWidget
     QComboBox *mOptimizer;
     QComboBox *mDtype;
     QComboBox *mGpu;
+    QDoubleSpinBox *mContext; // the CUDA context in MiB; 0 keeps the profile's
     QLineEdit *mBatchSizes;
     QPushButton *mEstimate;
     QPushButton *mCancel;

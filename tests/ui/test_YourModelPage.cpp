@@ -10,6 +10,7 @@
 #include "ui/YourModelPage.h"
 
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
@@ -55,6 +56,7 @@ void fillForm(ui::YourModelPage &page, const QString &shapes, const QString &bat
     optimizers->setCurrentIndex(optimizers->findData(optimizer));
     auto *gpus = page.findChild<QComboBox *>(QStringLiteral("gpuBox"));
     gpus->setCurrentIndex(gpus->findData(gpu));
+    page.findChild<QDoubleSpinBox *>(QStringLiteral("contextBox"))->setValue(0.0);
 }
 
 // The same estimate, made directly with core.
@@ -269,6 +271,47 @@ class TestYourModelPage : public QObject
         QCOMPARE(table->rowCount(), 1);
         QCOMPARE(table->item(0, 2)->text(), mibText(expected.estimates[0].peakReservedBytes));
         QCOMPARE(table->item(0, 3)->text(), mibText(expected.estimates[0].deviceTotalMib()));
+    }
+
+    void aContextOfYourOwnReplacesTheProfiles()
+    {
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
+        constexpr double measuredContext = 1000.0;
+        {
+            ui::YourModelPage page;
+            page.openModel(fixture("mlp.pt"));
+            fillForm(page, QStringLiteral("20"), QStringLiteral("8"), QStringLiteral("adam"), QStringLiteral("t4"));
+            page.findChild<QDoubleSpinBox *>(QStringLiteral("contextBox"))->setValue(measuredContext);
+            QSignalSpy finished(&page, &ui::YourModelPage::estimateFinished);
+            QVERIFY(page.start());
+            QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kEstimateTimeoutMilliseconds);
+            QVERIFY2(finished.first().first().toBool(), qPrintable(page.errorText()));
+
+            const estimate::GpuProfile t4 = estimate::findGpuProfile("t4");
+            QVERIFY(t4.contextMib != measuredContext);
+            const estimate::EstimateResult expected =
+                independentEstimate(mFixtures->path("mlp.pt"), {20}, "adam", "t4", {8});
+            const double reserved = static_cast<double>(expected.estimates[0].peakReservedBytes) / kMib;
+            const double total = reserved + measuredContext + t4.workspaceMib;
+            QCOMPARE(page.result()->estimates[0].contextMib, measuredContext);
+            QCOMPARE(page.result()->estimates[0].deviceTotalMib(), total);
+            auto *table = page.findChild<QTableWidget *>(QStringLiteral("estimateTable"));
+            QCOMPARE(table->item(0, 3)->text(), mibText(total));
+            QVERIFY(page.findChild<QLabel *>(QStringLiteral("estimateSummary"))
+                        ->text()
+                        .contains(QStringLiteral("context %1 MiB").arg(mibText(measuredContext))));
+            // The T4's row of the GPU table agrees; the other GPUs keep their own contexts.
+            auto *profiles = page.findChild<QTableWidget *>(QStringLiteral("profileTable"));
+            const std::vector<std::string> names = estimate::gpuProfileNames();
+            for (int row = 0; row < profiles->rowCount(); ++row) {
+                const std::string &name = names[static_cast<std::size_t>(row)];
+                const estimate::GpuProfile profile = estimate::findGpuProfile(name);
+                const double context = name == "t4" ? measuredContext : profile.contextMib;
+                QCOMPARE(profiles->item(row, 1)->text(), mibText(reserved + context + profile.workspaceMib));
+            }
+        }
+        ui::YourModelPage again;
+        QCOMPARE(again.findChild<QDoubleSpinBox *>(QStringLiteral("contextBox"))->value(), measuredContext);
     }
 
     void remembersTheForm()
