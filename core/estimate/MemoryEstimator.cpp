@@ -98,7 +98,7 @@ BatchEstimate MemoryEstimator::estimateOf(const TaggedTrace &trace, const GpuPro
     return estimate;
 }
 
-EstimateResult MemoryEstimator::estimate(const ModelTracer &tracer, const GpuProfile &profile,
+EstimateResult MemoryEstimator::estimate(const StepTracer &tracer, const GpuProfile &profile,
                                          const EstimateRequest &request)
 {
     EstimateResult result;

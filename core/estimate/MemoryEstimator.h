@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "estimate/EstimateConfiguration.h"
 #include "estimate/GpuProfile.h"
-#include "estimate/ModelTracer.h"
+#include "estimate/StepTracer.h"
 #include "estimate/TraceReplay.h"
 
 #include <cstdint>
@@ -75,8 +74,7 @@ class MemoryEstimator
 {
   public:
     // Throws io::InputError for a model, input or profile that does not work.
-    static EstimateResult estimate(const ModelTracer &tracer, const GpuProfile &profile,
-                                   const EstimateRequest &request);
+    static EstimateResult estimate(const StepTracer &tracer, const GpuProfile &profile, const EstimateRequest &request);
     // The estimate of one traced (or extrapolated) trace.
     static BatchEstimate estimateOf(const TaggedTrace &trace, const GpuProfile &profile,
                                     std::vector<TimelinePoint> *timeline = nullptr);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "estimate/ModelTracer.h"
 
-#include "estimate/ForeachOptimizer.h"
+#include "estimate/StepRecording.h"
 
 #include "io/InputError.h"
 #include "probe/TrackingAllocator.h"
@@ -78,42 +78,6 @@ std::string loadErrorMessage(const std::string &what)
     return "cannot be loaded as TorchScript: " + line + "; " + kExportHint;
 }
 
-// Restores LibTorch's allocator, thread count and graph-executor setting
-// however the trace ends.
-class TracingScope
-{
-  public:
-    explicit TracingScope(probe::TrackingAllocator &allocator)
-        : mAllocator(allocator)
-        , mThreads(torch::get_num_threads())
-        , mOptimize(torch::jit::getGraphExecutorOptimize())
-    {
-        // The graph executor's optimisations (profiling runs, then fused and
-        // differentiable graphs) would make the first steps allocate differently
-        // from the later ones and from eager PyTorch; the plain interpreter runs
-        // the ops one by one, as the Python training loop does.
-        torch::jit::setGraphExecutorOptimize(false);
-        torch::set_num_threads(1);
-        // One thread runs the whole step, so another thread's tensors (a training in the
-        // workbench beside the estimate) are not the model's.
-        mAllocator.countOnlyCallingThread();
-        mAllocator.install();
-    }
-    ~TracingScope()
-    {
-        mAllocator.uninstall();
-        torch::set_num_threads(mThreads);
-        torch::jit::setGraphExecutorOptimize(mOptimize);
-    }
-    TracingScope(const TracingScope &) = delete;
-    TracingScope &operator=(const TracingScope &) = delete;
-
-  private:
-    probe::TrackingAllocator &mAllocator;
-    int mThreads;
-    bool mOptimize;
-};
-
 torch::Tensor firstTensor(const c10::IValue &value)
 {
     if (value.isTensor())
@@ -133,20 +97,13 @@ torch::Tensor firstTensor(const c10::IValue &value)
     throw io::InputError("the model's output holds no tensor to compute a loss from");
 }
 
-// Where each phase of the traced steps begins, as indices into the raw trace.
-struct PhaseMark
-{
-    std::size_t eventIndex = 0;
-    Phase phase = Phase::Forward;
-};
-
 } // namespace
 
 struct ModelTracer::Model
 {
     torch::jit::Module module;
     std::vector<torch::Tensor> parameters;
-    std::vector<std::uint64_t> storageBytes; // parameters and buffers, one entry per distinct storage
+    std::vector<SetupBlock> storages; // parameters and buffers, one block per distinct storage
 };
 
 ModelTracer::ModelTracer(EstimateConfiguration configuration)
@@ -183,32 +140,27 @@ ModelTracer::ModelTracer(EstimateConfiguration configuration)
     } catch (const std::exception &error) {
         throw io::InputError(path, 0, 0, loadErrorMessage(error.what()));
     }
-    std::unordered_set<const void *> storages;
-    const auto addStorage = [&](const torch::Tensor &tensor) {
-        const void *data = tensor.storage().data_ptr().get();
-        if (data != nullptr && storages.insert(data).second)
-            mModel->storageBytes.push_back(tensor.storage().nbytes());
-    };
     for (const torch::Tensor &parameter : mModel->module.parameters()) {
         mModel->parameters.push_back(parameter);
         if (parameter.is_floating_point())
             parameter.requires_grad_(true);
         mSummary.parameterBytes += static_cast<std::uint64_t>(parameter.numel()) * parameter.element_size();
         mSummary.parameterCount += parameter.numel();
-        addStorage(parameter);
     }
+    std::vector<torch::Tensor> buffers;
     for (const torch::Tensor &buffer : mModel->module.buffers()) {
         mSummary.bufferBytes += static_cast<std::uint64_t>(buffer.numel()) * buffer.element_size();
-        addStorage(buffer);
+        buffers.push_back(buffer);
     }
+    std::unordered_set<const void *> seen;
+    addStorageBlocks(mModel->parameters, Category::Parameters, seen, mModel->storages);
+    addStorageBlocks(buffers, Category::Parameters, seen, mModel->storages);
 }
 
 ModelTracer::~ModelTracer() = default;
 
 TaggedTrace ModelTracer::trace(std::int64_t batchSize) const
 {
-    static std::mutex tracing;
-    std::lock_guard<std::mutex> lock(tracing);
     const EstimateConfiguration &configuration = mConfiguration;
     const std::string &path = configuration.modelPath;
     if (configuration.inputShapes.empty())
@@ -219,8 +171,7 @@ TaggedTrace ModelTracer::trace(std::int64_t batchSize) const
     torch::manual_seed(0);
 
     probe::TrackingAllocator allocator(true, 0);
-    std::vector<PhaseMark> marks;
-    probe::AllocationTrace raw;
+    RecordedSteps recorded;
     // The gradients go however the trace ends, so the next trace starts without them.
     struct GradientReset
     {
@@ -242,13 +193,9 @@ TaggedTrace ModelTracer::trace(std::int64_t batchSize) const
             else
                 inputs.emplace_back(torch::randn(shape, torch::TensorOptions().dtype(dtype))); // [batch, …]
         }
-        ForeachOptimizer optimizer(configuration.optimizer, mModel->parameters);
+        // The output lives until the next step's forward replaces it, as in the Python loop.
         torch::Tensor output;
-        torch::Tensor loss;
-        for (int step = 0; step < configuration.steps; ++step) {
-            marks.push_back({allocator.trace().size(), Phase::Forward});
-            for (auto &parameter : mModel->parameters)
-                parameter.mutable_grad().reset();
+        const auto lossOfStep = [&]() -> torch::Tensor {
             output = firstTensor(mModel->module.forward(inputs));
             if (configuration.loss == "cross_entropy") {
                 if (output.dim() < 2)
@@ -265,21 +212,17 @@ TaggedTrace ModelTracer::trace(std::int64_t batchSize) const
                                              std::to_string(outputClasses));
                 const torch::Tensor logits = output.reshape({-1, outputClasses}); // [rows, classes]
                 const torch::Tensor targets = torch::randint(classes, {logits.size(0)}, torch::kLong); // [rows]
-                loss = torch::nn::functional::cross_entropy(logits, targets);
-            } else if (configuration.loss == "mse") {
-                loss = torch::mse_loss(output, torch::randn_like(output));
-            } else if (configuration.loss == "sum") {
-                loss = output.sum();
-            } else {
-                throw io::InputError("--loss takes cross_entropy, mse or sum, not " +
-                                     io::quoteForMessage(configuration.loss));
+                return torch::nn::functional::cross_entropy(logits, targets);
             }
-            marks.push_back({allocator.trace().size(), Phase::Backward});
-            loss.backward();
-            marks.push_back({allocator.trace().size(), Phase::Optimizer});
-            optimizer.step();
-        }
-        raw = allocator.trace();
+            if (configuration.loss == "mse")
+                return torch::mse_loss(output, torch::randn_like(output));
+            if (configuration.loss == "sum")
+                return output.sum();
+            throw io::InputError("--loss takes cross_entropy, mse or sum, not " +
+                                 io::quoteForMessage(configuration.loss));
+        };
+        recorded =
+            runTracedSteps(allocator, mModel->parameters, configuration.optimizer, configuration.steps, lossOfStep);
     } catch (const io::InputError &) {
         throw;
     } catch (const probe::MemoryLimitExceeded &error) {
@@ -298,57 +241,7 @@ TaggedTrace ModelTracer::trace(std::int64_t batchSize) const
                                  essentialErrorLine(error.what()) + " (check --input-shape)");
     }
 
-    TaggedTrace result;
-    result.batchSize = batchSize;
-    result.events.reserve(mModel->storageBytes.size() + raw.size());
-    for (const std::uint64_t bytes : mModel->storageBytes)
-        result.events.push_back({bytes, -1, Phase::Setup, Category::Parameters});
-    // A block's category follows from the phase that allocated it and whether it
-    // outlives that phase: what backward leaves are the gradients, what the
-    // optimizer step leaves is its state; everything else is an activation or a
-    // temporary (the input batch among them).
-    std::unordered_map<std::uint64_t, std::size_t> eventOfBlock; // block -> index in result.events
-    std::vector<std::size_t> openAllocations;                    // result indices allocated in the current phase
-    std::size_t nextMark = 0;
-    Phase phase = Phase::Setup;
-    std::unordered_set<std::size_t> released; // result indices of allocations released so far
-    const auto closeWithLiveness = [&] {
-        const Category survivor = phase == Phase::Backward    ? Category::Gradients
-                                  : phase == Phase::Optimizer ? Category::OptimizerState
-                                                              : Category::Activations;
-        for (const std::size_t index : openAllocations)
-            if (released.count(index) == 0)
-                result.events[index].category = survivor;
-        openAllocations.clear();
-    };
-    for (std::size_t i = 0; i <= raw.size(); ++i) {
-        while (nextMark < marks.size() && marks[nextMark].eventIndex == i) {
-            closeWithLiveness();
-            phase = marks[nextMark].phase;
-            ++nextMark;
-        }
-        if (i == raw.size())
-            break;
-        const probe::AllocationEvent &event = raw[i];
-        if (!event.release) {
-            eventOfBlock[event.block] = result.events.size();
-            openAllocations.push_back(result.events.size());
-            result.events.push_back({event.bytes, -1, phase, Category::Activations});
-            continue;
-        }
-        const auto found = eventOfBlock.find(event.block);
-        if (found == eventOfBlock.end())
-            continue; // a block allocated before tracing began
-        released.insert(found->second);
-        result.events.push_back({event.bytes, static_cast<std::int64_t>(found->second), phase, Category::Activations});
-        eventOfBlock.erase(found);
-    }
-    closeWithLiveness();
-    // Releases carry their allocation's category, now that every category is known.
-    for (auto &event : result.events)
-        if (event.isRelease())
-            event.category = result.events[static_cast<std::size_t>(event.allocation)].category;
-    return result;
+    return tagTrace(batchSize, mModel->storages, recorded);
 }
 
 std::string essentialErrorLine(const std::string &text)

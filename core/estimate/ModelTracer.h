@@ -2,7 +2,7 @@
 #pragma once
 
 #include "estimate/EstimateConfiguration.h"
-#include "estimate/TaggedTrace.h"
+#include "estimate/StepTracer.h"
 
 #include <cstdint>
 #include <memory>
@@ -10,32 +10,24 @@
 
 namespace gpumem::estimate {
 
-// Sizes of what a loaded model holds before training, in bytes.
-struct ModelSummary
-{
-    std::uint64_t parameterBytes = 0; // Σ numel × element size over the parameters
-    std::uint64_t bufferBytes = 0;    // the same over the buffers (batch-norm statistics)
-    std::int64_t parameterCount = 0;
-};
-
 // Loads a user's TorchScript model and records the allocations of real
 // training steps on the CPU: forward, loss, backward and optimizer step, with
 // LibTorch on one thread so that a batch size always gives the same trace.
 // Loading a TorchScript file runs the model's own code, as torch.load does.
 // Not thread-safe; traces are serialised process-wide, since each replaces
 // LibTorch's CPU allocator while it runs.
-class ModelTracer
+class ModelTracer final : public StepTracer
 {
   public:
     // Loads configuration.modelPath and converts it to the configuration's
     // dtype; throws io::InputError naming the file when it is no TorchScript
     // LibTorch can read (one line, saying what to do).
     explicit ModelTracer(EstimateConfiguration configuration);
-    ~ModelTracer();
+    ~ModelTracer() override;
     ModelTracer(const ModelTracer &) = delete;
     ModelTracer &operator=(const ModelTracer &) = delete;
 
-    const ModelSummary &summary() const { return mSummary; }
+    const ModelSummary &summary() const override { return mSummary; }
     const EstimateConfiguration &configuration() const { return mConfiguration; }
 
     // Runs configuration.steps training steps at batchSize (they update the
@@ -43,7 +35,7 @@ class ModelTracer
     // category. The trace starts with the parameters and buffers. Throws
     // io::InputError with the model's own message, on one line, when the model
     // rejects the input or an operation fails, and when the CPU runs out of memory.
-    TaggedTrace trace(std::int64_t batchSize) const;
+    TaggedTrace trace(std::int64_t batchSize) const override;
 
   private:
     struct Model;

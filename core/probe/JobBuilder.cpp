@@ -155,6 +155,7 @@ TrainingJob JobBuilder::build(const JobConfiguration &job, const torch::Device &
         const torch::Tensor input = torch::randn({batch, job.inputFeatures}, floats); // [batch, features]
         const torch::Tensor target = torch::randint(job.classes, {batch}, labels);    // [batch]
         built.network = network.ptr();
+        built.batch = {input, target};
         built.loss = [network, input, target]() mutable {
             return torch::cross_entropy_loss(network->forward(input), target);
         };
@@ -167,6 +168,7 @@ TrainingJob JobBuilder::build(const JobConfiguration &job, const torch::Device &
             torch::randn({batch, job.inputChannels, job.resolution, job.resolution}, floats); // [batch, C, H, W]
         const torch::Tensor target = torch::randint(job.classes, {batch}, labels);            // [batch]
         built.network = network.ptr();
+        built.batch = {input, target};
         built.loss = [network, input, target]() mutable {
             return torch::cross_entropy_loss(network->forward(input), target);
         };
@@ -182,6 +184,7 @@ TrainingJob JobBuilder::build(const JobConfiguration &job, const torch::Device &
         const torch::Tensor target = torch::randint(job.vocabulary, {job.sequenceLength * batch}, labels); // [S*B]
         const int64_t vocabulary = job.vocabulary;
         built.network = network.ptr();
+        built.batch = {tokens, target};
         built.loss = [network, tokens, target, vocabulary]() mutable {
             return torch::cross_entropy_loss(network->forward(tokens).reshape({-1, vocabulary}), target);
         };

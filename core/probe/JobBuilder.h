@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <memory>
+#include <vector>
 
 namespace gpumem::probe {
 
@@ -18,6 +19,7 @@ struct TrainingJob
 {
     std::shared_ptr<torch::nn::Module> network;
     std::function<torch::Tensor()> loss; // [] scalar
+    std::vector<torch::Tensor> batch;    // the inputs and targets loss() reads
 };
 
 // Builds LibTorch networks for probe configurations: an MLP as a Sequential of

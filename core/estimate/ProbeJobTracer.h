@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "estimate/StepTracer.h"
+#include "probe/JobConfiguration.h"
+
+namespace gpumem::estimate {
+
+// Traces a probe job's training steps on the CPU at any batch size: the job's
+// network is built as `gpumem probe` builds it, with its synthetic batch, and
+// trained with PyTorch 2's foreach-style optimizer step (as the estimate of a
+// TorchScript model is), so that MemoryEstimator can extrapolate a job to
+// batch sizes that would not fit the CPU. Not thread-safe, like every tracer.
+class ProbeJobTracer final : public StepTracer
+{
+  public:
+    // Builds job once at batch 1 for its summary; throws io::InputError when
+    // LibTorch refuses the configuration.
+    explicit ProbeJobTracer(probe::JobConfiguration job);
+
+    const ModelSummary &summary() const override { return mSummary; }
+    // job.steps steps at batchSize; the trace starts with the network's
+    // parameters and buffers, then the batch.
+    TaggedTrace trace(std::int64_t batchSize) const override;
+
+  private:
+    probe::JobConfiguration mJob;
+    ModelSummary mSummary;
+};
+
+} // namespace gpumem::estimate

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "estimate/StepRecording.h"
+
+#include "estimate/ForeachOptimizer.h"
+
+#include <torch/csrc/jit/python/update_graph_executor_opt.h>
+
+#include <unordered_map>
+
+namespace gpumem::estimate {
+
+namespace {
+
+// Each trace replaces LibTorch's CPU allocator while it runs, so one runs at a time.
+std::mutex &tracingMutex()
+{
+    static std::mutex mutex;
+    return mutex;
+}
+
+} // namespace
+
+TracingScope::TracingScope(probe::TrackingAllocator &allocator)
+    : mSerialised(tracingMutex())
+    , mAllocator(allocator)
+    , mThreads(torch::get_num_threads())
+    , mOptimize(torch::jit::getGraphExecutorOptimize())
+{
+    // The graph executor's optimisations (profiling runs, then fused and
+    // differentiable graphs) would make the first steps allocate differently
+    // from the later ones and from eager PyTorch; the plain interpreter runs
+    // the ops one by one, as the Python training loop does.
+    torch::jit::setGraphExecutorOptimize(false);
+    torch::set_num_threads(1);
+    // One thread runs the whole step, so another thread's tensors (a training in the
+    // workbench beside the estimate) are not the model's.
+    mAllocator.countOnlyCallingThread();
+    mAllocator.install();
+}
+
+TracingScope::~TracingScope()
+{
+    mAllocator.uninstall();
+    torch::set_num_threads(mThreads);
+    torch::jit::setGraphExecutorOptimize(mOptimize);
+}
+
+void addStorageBlocks(const std::vector<torch::Tensor> &tensors, Category category,
+                      std::unordered_set<const void *> &seen, std::vector<SetupBlock> &blocks)
+{
+    for (const torch::Tensor &tensor : tensors) {
+        const void *data = tensor.storage().data_ptr().get();
+        if (data != nullptr && seen.insert(data).second)
+            blocks.push_back({tensor.storage().nbytes(), category});
+    }
+}
+
+RecordedSteps runTracedSteps(const probe::TrackingAllocator &allocator, std::vector<torch::Tensor> &parameters,
+                             const std::string &optimizerName, int steps,
+                             const std::function<torch::Tensor()> &lossOfStep)
+{
+    RecordedSteps recorded;
+    std::vector<PhaseMark> &marks = recorded.marks;
+    ForeachOptimizer optimizer(optimizerName, parameters);
+    torch::Tensor loss;
+    for (int step = 0; step < steps; ++step) {
+        marks.push_back({allocator.trace().size(), Phase::Forward});
+        for (auto &parameter : parameters)
+            parameter.mutable_grad().reset();
+        loss = lossOfStep();
+        marks.push_back({allocator.trace().size(), Phase::Backward});
+        loss.backward();
+        marks.push_back({allocator.trace().size(), Phase::Optimizer});
+        optimizer.step();
+    }
+    // Taken before the optimizer and the loss go, as a training loop keeps them.
+    recorded.raw = allocator.trace();
+    return recorded;
+}
+
+TaggedTrace tagTrace(std::int64_t batchSize, const std::vector<SetupBlock> &setup, const RecordedSteps &steps)
+{
+    const probe::AllocationTrace &raw = steps.raw;
+    const std::vector<PhaseMark> &marks = steps.marks;
+    TaggedTrace result;
+    result.batchSize = batchSize;
+    result.events.reserve(setup.size() + raw.size());
+    for (const SetupBlock &block : setup)
+        result.events.push_back({block.bytes, -1, Phase::Setup, block.category});
+    // A block's category follows from the phase that allocated it and whether it
+    // outlives that phase: what backward leaves are the gradients, what the
+    // optimizer step leaves is its state; everything else is an activation or a
+    // temporary (the input batch among them).
+    std::unordered_map<std::uint64_t, std::size_t> eventOfBlock; // block -> index in result.events
+    std::vector<std::size_t> openAllocations;                    // result indices allocated in the current phase
+    std::size_t nextMark = 0;
+    Phase phase = Phase::Setup;
+    std::unordered_set<std::size_t> released; // result indices of allocations released so far
+    const auto closeWithLiveness = [&] {
+        const Category survivor = phase == Phase::Backward    ? Category::Gradients
+                                  : phase == Phase::Optimizer ? Category::OptimizerState
+                                                              : Category::Activations;
+        for (const std::size_t index : openAllocations)
+            if (released.count(index) == 0)
+                result.events[index].category = survivor;
+        openAllocations.clear();
+    };
+    for (std::size_t i = 0; i <= raw.size(); ++i) {
+        while (nextMark < marks.size() && marks[nextMark].eventIndex == i) {
+            closeWithLiveness();
+            phase = marks[nextMark].phase;
+            ++nextMark;
+        }
+        if (i == raw.size())
+            break;
+        const probe::AllocationEvent &event = raw[i];
+        if (!event.release) {
+            eventOfBlock[event.block] = result.events.size();
+            openAllocations.push_back(result.events.size());
+            result.events.push_back({event.bytes, -1, phase, Category::Activations});
+            continue;
+        }
+        const auto found = eventOfBlock.find(event.block);
+        if (found == eventOfBlock.end())
+            continue; // a block allocated before tracing began
+        released.insert(found->second);
+        result.events.push_back({event.bytes, static_cast<std::int64_t>(found->second), phase, Category::Activations});
+        eventOfBlock.erase(found);
+    }
+    closeWithLiveness();
+    // Releases carry their allocation's category, now that every category is known.
+    for (auto &event : result.events)
+        if (event.isRelease())
+            event.category = result.events[static_cast<std::size_t>(event.allocation)].category;
+    return result;
+}
+
+} // namespace gpumem::estimate
