@@ -4,6 +4,8 @@
 #include "cli/CommandParser.h"
 #include "cli/ShardOptions.h"
 #include "cli/TrainingReporter.h"
+#include "estimate/GpuProfile.h"
+#include "estimate/ProbeJobSimulator.h"
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
 #include "io/OutputPaths.h"
@@ -13,6 +15,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <unistd.h>
 
 namespace gpumem::cli {
@@ -39,6 +42,15 @@ const char *const kDescription =
     "LibTorch), the caching allocator's peak allocated and reserved bytes, reset between jobs, and the\n"
     "CUDA context overhead measured once. Peaks cover the training steps: network, gradients,\n"
     "optimizer state, batch and activations.\n"
+    "\n"
+    "--gpu PROFILE traces each job instead, as `gpumem estimate` traces a model: two small batches on the\n"
+    "CPU, extrapolated to the job's batch and replayed through the CUDA caching-allocator model, so the\n"
+    "cost does not grow with the batch. peak_allocated_mib is then the traced peak of live tensors, and\n"
+    "the rows gain simulated_gpu, simulated_reserved_mib (the caching allocator's peak) and\n"
+    "simulated_device_mib (that plus the profile's CUDA context and workspace: what nvidia-smi would\n"
+    "show). --sizes gpu draws jobs of the sizes people train on GPUs (CNNs at 64-224 px with 32-512\n"
+    "channels, Transformers with d_model 256-1024 over 128-1024 tokens, batches 8-256); on the CPU it\n"
+    "needs --gpu.\n"
     "\n"
     "Each row: the configuration, layer_sequence (GPUMemNet format [(type, activations, parameters)]),\n"
     "total_parameters, total_activations, device, libtorch, peak_allocated_mib, peak_reserved_mib and\n"
@@ -121,6 +133,12 @@ int runProbe(const std::vector<std::string> &arguments, std::ostream &out, std::
         ->type_name("MIB")
         ->transform(wholeNumber(1))
         ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40).description(""));
+    std::optional<std::string> gpu;
+    app.add_option("--gpu", gpu, "trace and extrapolate every job and simulate it on this GPU profile (see below)")
+        ->type_name("NAME|FILE");
+    std::string sizes = "cpu";
+    app.add_option("--sizes", sizes, "cpu (default: jobs a CPU runs in well under a second) or gpu (see below)")
+        ->type_name("S");
     app.add_flag("--resume", options.resume,
                  "keep the rows already in FILE.csv (or FILE.csv.partial) and measure only the rest");
     std::optional<std::string> shard;
@@ -159,6 +177,18 @@ int runProbe(const std::vector<std::string> &arguments, std::ostream &out, std::
     options.steps = static_cast<int>(steps);
     if (memoryLimit)
         options.memoryLimitBytes = *memoryLimit << 20;
+    options.sizes = probe::parseJobSizes(sizes);
+    std::unique_ptr<estimate::ProbeJobSimulator> simulator;
+    if (gpu) {
+        if (options.device != "cpu")
+            throw io::InputError("--gpu traces on the CPU; leave out --device cuda, which measures on the card");
+        simulator = std::make_unique<estimate::ProbeJobSimulator>(estimate::findGpuProfile(*gpu), *gpu,
+                                                                  options.memoryLimitBytes);
+        options.simulator = simulator.get();
+    } else if (options.sizes == probe::JobSizes::Gpu && options.device == "cpu") {
+        throw io::InputError("--sizes gpu on the CPU needs --gpu PROFILE: such jobs are traced and extrapolated, "
+                             "not run at their batch");
+    }
     if (shard) {
         const Shard slice = parseShard(*shard);
         options.shardIndex = slice.index;

@@ -90,6 +90,7 @@ BatchEstimate MemoryEstimator::estimateOf(const TaggedTrace &trace, const GpuPro
     estimate.batchSize = trace.batchSize;
     estimate.peakAllocatedBytes = replay.peakAllocatedBytes;
     estimate.peakReservedBytes = replay.peakReservedBytes;
+    estimate.peakRequestedBytes = peakRequestedBytes(trace);
     estimate.bytesAtPeak = replay.bytesAtPeak;
     estimate.workspaceMib = profile.workspaceMib;
     estimate.contextMib = profile.contextMib;

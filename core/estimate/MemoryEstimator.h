@@ -19,6 +19,7 @@ struct BatchEstimate
     std::int64_t batchSize = 0;
     std::uint64_t peakAllocatedBytes = 0; // the caching allocator's peak allocated bytes
     std::uint64_t peakReservedBytes = 0;  // … and its peak reserved bytes
+    std::uint64_t peakRequestedBytes = 0; // the most bytes of live tensors (peakRequestedBytes())
     CategoryBytes bytesAtPeak{};          // live bytes per category at the allocated peak
     double workspaceMib = 0.0;
     double contextMib = 0.0;

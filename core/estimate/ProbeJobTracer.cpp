@@ -29,8 +29,9 @@ probe::TrainingJob buildOnCpu(probe::JobConfiguration job, std::int64_t batchSiz
 
 } // namespace
 
-ProbeJobTracer::ProbeJobTracer(probe::JobConfiguration job)
+ProbeJobTracer::ProbeJobTracer(probe::JobConfiguration job, std::uint64_t memoryLimitBytes)
     : mJob(std::move(job))
+    , mMemoryLimitBytes(memoryLimitBytes)
 {
     torch::NoGradGuard noGradients;
     const probe::TrainingJob built = buildOnCpu(mJob, 1);
@@ -56,13 +57,11 @@ TaggedTrace ProbeJobTracer::trace(std::int64_t batchSize) const
     addStorageBlocks(built.network->buffers(), Category::Parameters, seen, setup);
     addStorageBlocks(built.batch, Category::Activations, seen, setup);
 
-    probe::TrackingAllocator allocator(true, 0);
+    probe::TrackingAllocator allocator(true, mMemoryLimitBytes);
     RecordedSteps recorded;
     try {
         TracingScope scope(allocator);
         recorded = runTracedSteps(allocator, parameters, mJob.optimizer, mJob.steps, built.loss);
-    } catch (const std::bad_alloc &) {
-        throw io::InputError("the CPU ran out of memory tracing batch " + std::to_string(batchSize));
     } catch (const c10::Error &error) {
         throw io::InputError("the job fails at batch " + std::to_string(batchSize) + ": " +
                              essentialErrorLine(error.what_without_backtrace()));

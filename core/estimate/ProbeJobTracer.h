@@ -15,8 +15,9 @@ class ProbeJobTracer final : public StepTracer
 {
   public:
     // Builds job once at batch 1 for its summary; throws io::InputError when
-    // LibTorch refuses the configuration.
-    explicit ProbeJobTracer(probe::JobConfiguration job);
+    // LibTorch refuses the configuration. memoryLimitBytes (0: none) bounds the
+    // live bytes of a trace: beyond it, trace() throws probe::MemoryLimitExceeded.
+    explicit ProbeJobTracer(probe::JobConfiguration job, std::uint64_t memoryLimitBytes = 0);
 
     const ModelSummary &summary() const override { return mSummary; }
     // job.steps steps at batchSize; the trace starts with the network's
@@ -25,6 +26,7 @@ class ProbeJobTracer final : public StepTracer
 
   private:
     probe::JobConfiguration mJob;
+    std::uint64_t mMemoryLimitBytes;
     ModelSummary mSummary;
 };
 

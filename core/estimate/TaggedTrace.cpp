@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "estimate/TaggedTrace.h"
 
+#include <algorithm>
+
 namespace gpumem::estimate {
 
 std::string_view phaseName(Phase phase)
@@ -23,6 +25,17 @@ std::string_view categoryName(Category category)
     case Category::Activations: return "activations";
     }
     return "activations";
+}
+
+std::uint64_t peakRequestedBytes(const TaggedTrace &trace)
+{
+    std::uint64_t live = 0;
+    std::uint64_t peak = 0;
+    for (const TaggedEvent &event : trace.events) {
+        live = event.isRelease() ? live - event.bytes : live + event.bytes;
+        peak = std::max(peak, live);
+    }
+    return peak;
 }
 
 } // namespace gpumem::estimate

@@ -55,6 +55,10 @@ struct TaggedTrace
     std::vector<TaggedEvent> events;
 };
 
+// The most requested bytes live at once over trace: what the CPU measurement of
+// the same steps counts, and what a "sum of live tensors" estimate reports.
+std::uint64_t peakRequestedBytes(const TaggedTrace &trace);
+
 // Bytes per category, indexed by static_cast<std::size_t>(Category).
 using CategoryBytes = std::array<std::uint64_t, kCategoryCount>;
 

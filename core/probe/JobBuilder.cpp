@@ -54,7 +54,7 @@ nn::Sequential buildCnn(const JobConfiguration &job)
     int channels = job.inputChannels;
     const bool stride = job.downsampling == "stride";
     for (int block = 0; block < job.blocks; ++block) {
-        const int out = std::min(job.baseChannels << std::min(block, 20), 256);
+        const int out = job.channelsOfBlock(block);
         network->push_back(nn::Conv2d(nn::Conv2dOptions(channels, out, job.kernelSize)
                                           .stride(stride ? 2 : 1)
                                           .padding(job.kernelSize / 2)

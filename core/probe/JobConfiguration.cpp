@@ -3,6 +3,7 @@
 
 #include "io/InputError.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -79,6 +80,11 @@ JobFamily parseJobFamily(std::string_view name)
             return family;
     throw io::InputError("unknown job family " + io::quoteForMessage(std::string(name)) +
                          " (known: mlp, cnn, transformer)");
+}
+
+int JobConfiguration::channelsOfBlock(int block) const
+{
+    return std::min(baseChannels << std::min(block, 20), kMaxChannels);
 }
 
 std::vector<std::string> JobConfiguration::columnNames(JobFamily family)

@@ -44,7 +44,7 @@ struct JobConfiguration
     int classes = 0;          // MLP and CNN: outputs of the classifier
 
     // CNN: blocks of convolution (+ batch norm) + ReLU, each downsampling by 2,
-    // channels doubling from baseChannels (at most 256), then global average
+    // channels doubling from baseChannels (channelsOfBlock), then global average
     // pooling and a head (Linear, or Linear-ReLU-Linear when headHidden > 0).
     int inputChannels = 0;
     int resolution = 0; // input height = width, pixels
@@ -63,6 +63,11 @@ struct JobConfiguration
     int sequenceLength = 0;
     int vocabulary = 0;
     bool causal = false;
+
+    // CNN: the output channels of block (0-based): baseChannels doubling per
+    // block, at most kMaxChannels.
+    int channelsOfBlock(int block) const;
+    static constexpr int kMaxChannels = 512;
 
     // The configuration columns of a family's probe CSV, in order.
     static std::vector<std::string> columnNames(JobFamily family);

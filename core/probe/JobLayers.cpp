@@ -41,7 +41,7 @@ void describeCnn(const JobConfiguration &job, std::vector<data::LayerTuple> &lay
     double channels = job.inputChannels;
     int size = job.resolution;
     for (int block = 0; block < job.blocks; ++block) {
-        const double out = std::min(job.baseChannels << std::min(block, 20), 256);
+        const double out = job.channelsOfBlock(block);
         const double kernelWeights = channels * out * job.kernelSize * job.kernelSize;
         if (job.downsampling == "stride")
             size = (size + 1) / 2; // stride 2 with "same" padding: ceil(size / 2)

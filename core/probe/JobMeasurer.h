@@ -32,7 +32,11 @@ struct JobMeasurement
     std::optional<std::uint64_t> peakReservedBytes; // CUDA: the caching allocator's peak reserved bytes
     std::optional<std::uint64_t> contextBytes;      // CUDA: the process's context overhead (measured once)
     std::string message;                            // why the job failed; empty when Ok
-    AllocationTrace trace;                          // CPU with recordTrace: every allocation and release, in order
+    // JobSimulator: what the CUDA caching allocator would reserve at the peak, and
+    // that plus the profile's context and workspace (what nvidia-smi would show).
+    std::optional<std::uint64_t> simulatedReservedBytes;
+    std::optional<double> simulatedDeviceMib;
+    AllocationTrace trace; // CPU with recordTrace: every allocation and release, in order
 };
 
 // How to measure.

@@ -2,6 +2,7 @@
 #include "probe/JobSampler.h"
 
 #include "data/SeededRandom.h"
+#include "io/InputError.h"
 
 #include <cmath>
 #include <initializer_list>
@@ -113,26 +114,72 @@ void sampleTransformer(Draw &draw, JobConfiguration &job)
     job.dropout = draw.chance(0.5) ? 0.1 : 0.0;
 }
 
+void sampleGpuCnn(Draw &draw, JobConfiguration &job)
+{
+    job.batchSize = draw.pick({8, 16, 32, 64, 128, 256});
+    job.inputChannels = 3;
+    job.resolution = draw.pick({64, 96, 128, 160, 192, 224});
+    job.downsampling = draw.pick<const char *>({"stride", "pool"});
+    job.blocks = draw.between(3, 5);
+    job.baseChannels = draw.pick({32, 64});
+    job.kernelSize = draw.pick({3, 3, 5});
+    job.batchNorm = draw.chance(0.7);
+    job.headHidden = draw.pick({0, 0, 256, 512});
+    job.classes = draw.pick({10, 100, 1000});
+}
+
+void sampleGpuTransformer(Draw &draw, JobConfiguration &job)
+{
+    job.dModel = draw.pick({256, 384, 512, 768, 1024});
+    job.heads = job.dModel / 64;
+    job.layers = draw.between(2, 8);
+    job.feedForward = job.dModel * 4;
+    job.sequenceLength = draw.pick({128, 256, 512, 1024});
+    job.batchSize = draw.pick({8, 16, 32, 64, 128, 256});
+    job.vocabulary = draw.pick({8000, 16000, 32000});
+    job.causal = draw.chance(0.7);
+    job.activation = draw.pick<const char *>({"relu", "gelu"});
+    job.dropout = draw.chance(0.5) ? 0.1 : 0.0;
+}
+
 } // namespace
 
-JobSampler::JobSampler(JobFamily family, std::string device, std::uint64_t seed, int steps)
+std::string_view jobSizesName(JobSizes sizes)
+{
+    return sizes == JobSizes::Gpu ? "gpu" : "cpu";
+}
+
+JobSizes parseJobSizes(std::string_view name)
+{
+    if (name == "cpu")
+        return JobSizes::Cpu;
+    if (name == "gpu")
+        return JobSizes::Gpu;
+    throw io::InputError("--sizes takes cpu or gpu, not " + io::quoteForMessage(std::string(name)));
+}
+
+JobSampler::JobSampler(JobFamily family, std::string device, std::uint64_t seed, int steps, JobSizes sizes)
     : mFamily(family)
     , mDevice(std::move(device))
     , mSeed(seed)
     , mSteps(steps)
+    , mSizes(sizes)
 {
 }
 
 JobConfiguration JobSampler::sample(std::uint64_t index) const
 {
-    Draw draw(mix(mix(mSeed) ^ mix(static_cast<std::uint64_t>(mFamily) + 1) ^ index));
+    // The CPU sizes keep the draws of the files made before the GPU sizes existed.
+    const std::uint64_t sizesSalt = mSizes == JobSizes::Gpu ? mix(0x6770755f73697a65ULL) : 0;
+    Draw draw(mix(mix(mSeed) ^ mix(static_cast<std::uint64_t>(mFamily) + 1) ^ index) ^ sizesSalt);
     JobConfiguration job;
     job.family = mFamily;
     job.steps = mSteps;
+    const bool gpu = mSizes == JobSizes::Gpu;
     switch (mFamily) {
-    case JobFamily::Mlp: sampleMlp(draw, job); break;
-    case JobFamily::Cnn: sampleCnn(draw, job); break;
-    case JobFamily::Transformer: sampleTransformer(draw, job); break;
+    case JobFamily::Mlp: sampleMlp(draw, job); break; // MLPs people train are this size already
+    case JobFamily::Cnn: gpu ? sampleGpuCnn(draw, job) : sampleCnn(draw, job); break;
+    case JobFamily::Transformer: gpu ? sampleGpuTransformer(draw, job) : sampleTransformer(draw, job); break;
     }
     job.optimizer = draw.pick<const char *>({"sgd", "sgd_momentum", "adam", "adamw"});
     job.dtype = drawDtype(draw, mDevice);

@@ -5,19 +5,35 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace gpumem::probe {
 
-// Draws random but realistic training configurations of one family, sized so
-// that a CPU runs a few steps of each in well under a second. Configuration i
-// depends only on (seed, family, device, steps, i), so a run can be resumed or
-// extended and gives the same rows everywhere (data::SeededRandom, no standard
-// distributions). Thread-safe: const and pure.
+// How large the drawn jobs are.
+enum class JobSizes
+{
+    // Small enough that a CPU runs a few steps of each in well under a second.
+    Cpu,
+    // What people train on GPUs: CNNs at 64–224 pixels with 32–512 channels,
+    // Transformers with d_model 256–1024 over 128–1024 tokens, batches 8–256
+    // (peaks in GiB); on a CPU only a traced, extrapolated probe reaches them.
+    Gpu,
+};
+
+// Returns "cpu" or "gpu".
+std::string_view jobSizesName(JobSizes sizes);
+// Parses "cpu" or "gpu"; throws io::InputError naming the known ones otherwise.
+JobSizes parseJobSizes(std::string_view name);
+
+// Draws random but realistic training configurations of one family, at sizes.
+// Configuration i depends only on (seed, family, device, steps, sizes, i), so a
+// run can be resumed or extended and gives the same rows everywhere
+// (data::SeededRandom, no standard distributions). Thread-safe: const and pure.
 class JobSampler
 {
   public:
     // device "cpu" draws float32 or float64; "cuda" float32, float16 or bfloat16.
-    JobSampler(JobFamily family, std::string device, std::uint64_t seed, int steps = 3);
+    JobSampler(JobFamily family, std::string device, std::uint64_t seed, int steps = 3, JobSizes sizes = JobSizes::Cpu);
 
     // Returns configuration number index of the sequence.
     JobConfiguration sample(std::uint64_t index) const;
@@ -27,6 +43,7 @@ class JobSampler
     std::string mDevice;
     std::uint64_t mSeed;
     int mSteps;
+    JobSizes mSizes;
 };
 
 } // namespace gpumem::probe

@@ -13,7 +13,8 @@ namespace gpumem::probe {
 std::string mergeProbeFiles(const std::vector<std::string> &paths, const ProbeOptions &options)
 {
     // The number of each configuration's first draw: the place a whole run gives its row.
-    const JobSampler sampler(options.family, options.device, options.seed, options.steps);
+    const JobSampler sampler(options.family, options.device, options.seed, options.steps, options.sizes);
+    const std::string simulatedGpu = options.simulator != nullptr ? options.simulator->profileName() : std::string();
     std::unordered_map<std::string, std::uint64_t> firstDraw;
     for (std::uint64_t index = 0; index < options.count; ++index)
         firstDraw.emplace(sampler.sample(index).key(), index);
@@ -27,7 +28,7 @@ std::string mergeProbeFiles(const std::vector<std::string> &paths, const ProbeOp
     std::map<std::uint64_t, Source> rows;
     for (const auto &path : paths) {
         std::int64_t line = 1;
-        for (auto &row : ProbeRunner::readRows(path, options.family, options.device)) {
+        for (auto &row : ProbeRunner::readRows(path, options.family, options.device, simulatedGpu)) {
             ++line;
             const auto found = firstDraw.find(row.key);
             if (found == firstDraw.end())
@@ -50,7 +51,7 @@ std::string mergeProbeFiles(const std::vector<std::string> &paths, const ProbeOp
                                  " is in none of the files (a shard missing or not finished)");
 
     std::string merged;
-    const std::vector<std::string> columns = ProbeRunner::columnNames(options.family);
+    const std::vector<std::string> columns = ProbeRunner::columnNames(options.family, !simulatedGpu.empty());
     for (std::size_t column = 0; column < columns.size(); ++column)
         merged += (column == 0 ? "" : ",") + columns[column];
     merged += '\n';

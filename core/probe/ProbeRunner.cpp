@@ -27,11 +27,16 @@ namespace gpumem::probe {
 
 namespace {
 
-std::string mebibytes(std::uint64_t bytes)
+std::string mibCell(double mib)
 {
     char text[48];
-    std::snprintf(text, sizeof text, "%.6f", static_cast<double>(bytes) / 1048576.0);
+    std::snprintf(text, sizeof text, "%.6f", mib);
     return text;
+}
+
+std::string mebibytes(std::uint64_t bytes)
+{
+    return mibCell(static_cast<double>(bytes) / 1048576.0);
 }
 
 std::string wholeNumber(double value)
@@ -129,13 +134,20 @@ bool isNumber(const std::string &text, bool whole)
            std::isfinite(value) && value >= 0.0 && (!whole || value == std::floor(value));
 }
 
-// What a resumed file must agree with: this run's columns, family and device.
+// What a resumed file must agree with: this run's columns, family, device and
+// simulated GPU (empty: not simulated).
 struct RowExpectation
 {
     std::vector<std::string> columns;
     JobFamily family = JobFamily::Mlp;
     std::string device;
+    std::string simulatedGpu;
 };
+
+RowExpectation expectationOf(JobFamily family, const std::string &device, const std::string &simulatedGpu)
+{
+    return {ProbeRunner::columnNames(family, !simulatedGpu.empty()), family, device, simulatedGpu};
+}
 
 // Checks every cell of an earlier run's row as this probe would have written
 // it, and returns the key of its configuration. Throws io::InputError naming the
@@ -187,10 +199,15 @@ std::string checkedRowKey(const std::vector<std::string> &cells, const RowExpect
                                     "; resume with the same --device, or write to another --out");
     if (cell("libtorch").empty())
         fail(indexOf("libtorch"), "the libtorch version is empty");
-    for (const char *name : {"peak_allocated_mib", "peak_reserved_mib", "cuda_context_mib"})
-        if (!cell(name).empty() && !isNumber(cell(name), false))
+    for (const char *name : {"peak_allocated_mib", "peak_reserved_mib", "cuda_context_mib", "simulated_reserved_mib",
+                             "simulated_device_mib"})
+        if (indexOf(name) < columns.size() && !cell(name).empty() && !isNumber(cell(name), false))
             fail(indexOf(name),
                  "column '" + std::string(name) + "' needs a number of MiB, not " + io::quoteForMessage(cell(name)));
+    if (!expected.simulatedGpu.empty() && cell("simulated_gpu") != expected.simulatedGpu)
+        fail(indexOf("simulated_gpu"), "simulated for " + io::quoteForMessage(cell("simulated_gpu")) + ", not for " +
+                                           expected.simulatedGpu +
+                                           "; resume with the same --gpu, or write to another --out");
     const std::string &status = cell("status");
     if (status != jobStatusName(JobStatus::Ok) && status != jobStatusName(JobStatus::OutOfMemory) &&
         status != jobStatusName(JobStatus::Invalid))
@@ -218,7 +235,7 @@ std::string readExistingRows(const std::string &path, const RowExpectation &expe
     if (content.compare(0, headerEnd, header) != 0)
         throw io::InputError(path, 1, 1,
                              "the header is not that of this family's probe file; "
-                             "resume with the same --family, or write to another --out");
+                             "resume with the same --family and --gpu, or write to another --out");
     std::size_t start = headerEnd + 1;
     std::int64_t line = 2;
     std::vector<std::string> cells;
@@ -251,27 +268,30 @@ ProbeRunner::ProbeRunner(ProbeOptions options)
 {
 }
 
-std::vector<std::string> ProbeRunner::columnNames(JobFamily family)
+std::vector<std::string> ProbeRunner::columnNames(JobFamily family, bool simulated)
 {
     std::vector<std::string> names = JobConfiguration::columnNames(family);
     names.insert(names.end(), {"layer_sequence", "total_parameters", "total_activations", "device", "libtorch",
-                               "peak_allocated_mib", "peak_reserved_mib", "cuda_context_mib", "status", "message"});
+                               "peak_allocated_mib", "peak_reserved_mib", "cuda_context_mib"});
+    if (simulated)
+        names.insert(names.end(), {"simulated_gpu", "simulated_reserved_mib", "simulated_device_mib"});
+    names.insert(names.end(), {"status", "message"});
     return names;
 }
 
 std::vector<ProbeRunner::FileRow> ProbeRunner::readRows(const std::string &path, JobFamily family,
-                                                        const std::string &device)
+                                                        const std::string &device, const std::string &simulatedGpu)
 {
     const std::string content = readWholeFile(path);
     if (!content.empty() && content.back() != '\n')
         throw io::InputError(path, 0, 0, "the last line is unfinished (a run still writing, or cut short)");
     std::unordered_set<std::string> keys;
     bool repairedTail = false;
-    readExistingRows(path, {columnNames(family), family, device}, keys, repairedTail);
+    const RowExpectation expected = expectationOf(family, device, simulatedGpu);
+    readExistingRows(path, expected, keys, repairedTail);
     const std::size_t headerEnd = content.find('\n');
     std::vector<FileRow> rows;
     std::vector<std::string> cells;
-    const RowExpectation expected{columnNames(family), family, device};
     std::int64_t line = 2;
     for (std::size_t start = headerEnd == std::string::npos ? content.size() : headerEnd + 1; start < content.size();
          ++line) {
@@ -287,7 +307,7 @@ std::vector<ProbeRunner::FileRow> ProbeRunner::readRows(const std::string &path,
 }
 
 std::string ProbeRunner::formatRow(const JobConfiguration &job, const JobMeasurement &measurement,
-                                   const std::string &device)
+                                   const std::string &device, const std::string &simulatedGpu)
 {
     std::vector<std::string> cells = job.columnValues();
     std::string sequence;
@@ -312,6 +332,11 @@ std::string ProbeRunner::formatRow(const JobConfiguration &job, const JobMeasure
     cells.push_back(ok ? mebibytes(measurement.peakAllocatedBytes) : "");
     cells.push_back(ok && measurement.peakReservedBytes ? mebibytes(*measurement.peakReservedBytes) : "");
     cells.push_back(measurement.contextBytes ? mebibytes(*measurement.contextBytes) : "");
+    if (!simulatedGpu.empty()) {
+        cells.push_back(csvCell(simulatedGpu));
+        cells.push_back(ok && measurement.simulatedReservedBytes ? mebibytes(*measurement.simulatedReservedBytes) : "");
+        cells.push_back(ok && measurement.simulatedDeviceMib ? mibCell(*measurement.simulatedDeviceMib) : "");
+    }
     cells.push_back(std::string(jobStatusName(measurement.status)));
     cells.push_back(csvCell(measurement.message));
     return joinCells(cells);
@@ -334,7 +359,9 @@ ProbeSummary ProbeRunner::run(const std::function<void(const ProbeProgress &)> &
         throw io::InputError("shard " + std::to_string(mOptions.shardIndex) + " of " +
                              std::to_string(mOptions.shardCount) + " does not exist");
     const auto started = std::chrono::steady_clock::now();
-    const std::string header = joinCells(columnNames(mOptions.family));
+    const std::string simulatedGpu = mOptions.simulator != nullptr ? mOptions.simulator->profileName() : std::string();
+    const RowExpectation expected = expectationOf(mOptions.family, mOptions.device, simulatedGpu);
+    const std::string header = joinCells(expected.columns);
     const std::string partialPath = mOptions.outPath + ".partial";
 
     ProbeSummary summary;
@@ -345,8 +372,7 @@ ProbeSummary ProbeRunner::run(const std::function<void(const ProbeProgress &)> &
                                    : fileExists(mOptions.outPath) ? mOptions.outPath
                                                                   : std::string();
         if (!source.empty())
-            kept = readExistingRows(source, {columnNames(mOptions.family), mOptions.family, mOptions.device}, keys,
-                                    summary.repairedTail);
+            kept = readExistingRows(source, expected, keys, summary.repairedTail);
     }
     // The kept rows become the partial file in one step, so an interruption
     // now leaves either the old partial file or the repaired one.
@@ -355,7 +381,7 @@ ProbeSummary ProbeRunner::run(const std::function<void(const ProbeProgress &)> &
     if (!out)
         throw io::InputError(partialPath, 0, 0, std::string("cannot write: ") + std::strerror(errno));
 
-    const JobSampler sampler(mOptions.family, mOptions.device, mOptions.seed, mOptions.steps);
+    const JobSampler sampler(mOptions.family, mOptions.device, mOptions.seed, mOptions.steps, mOptions.sizes);
     MeasureOptions measureOptions;
     measureOptions.device = mOptions.device;
     measureOptions.memoryLimitBytes = mOptions.memoryLimitBytes;
@@ -385,9 +411,11 @@ ProbeSummary ProbeRunner::run(const std::function<void(const ProbeProgress &)> &
         if (drawnBefore[position] || !keys.insert(job.key()).second) {
             ++summary.skipped;
         } else {
-            const JobMeasurement measurement = JobMeasurer::measure(job, measureOptions);
+            const JobMeasurement measurement = mOptions.simulator != nullptr
+                                                   ? mOptions.simulator->measure(job)
+                                                   : JobMeasurer::measure(job, measureOptions);
             // One write of a whole line, then a flush: an interruption loses at most this row.
-            out << formatRow(job, measurement, mOptions.device) + '\n';
+            out << formatRow(job, measurement, mOptions.device, simulatedGpu) + '\n';
             out.flush();
             if (!out)
                 throw io::InputError(partialPath, 0, 0, "cannot write (disk full?)");

@@ -3,6 +3,8 @@
 
 #include "probe/JobConfiguration.h"
 #include "probe/JobMeasurer.h"
+#include "probe/JobSampler.h"
+#include "probe/JobSimulator.h"
 
 #include <atomic>
 #include <cstdint>
@@ -28,6 +30,10 @@ struct ProbeOptions
     // (in any shard) is skipped, so that the merged shards equal one whole run.
     std::uint64_t shardIndex = 0;
     std::uint64_t shardCount = 1;
+    JobSizes sizes = JobSizes::Cpu;
+    // When set, every job is traced and extrapolated instead of run at its batch
+    // size, and the rows gain the simulated columns for the simulator's GPU.
+    const JobSimulator *simulator = nullptr;
 };
 
 // Where a run stands, after each configuration.
@@ -70,11 +76,13 @@ class ProbeRunner
     ProbeSummary run(const std::function<void(const ProbeProgress &)> &progress = {},
                      const std::atomic_bool *cancel = nullptr);
 
-    // The header of a family's probe CSV.
-    static std::vector<std::string> columnNames(JobFamily family);
-    // One CSV line (without newline) for a measured job.
+    // The header of a family's probe CSV; simulated adds simulated_gpu,
+    // simulated_reserved_mib and simulated_device_mib after cuda_context_mib.
+    static std::vector<std::string> columnNames(JobFamily family, bool simulated = false);
+    // One CSV line (without newline) for a measured job; simulatedGpu, the
+    // profile's name, makes it a row of the simulated header.
     static std::string formatRow(const JobConfiguration &job, const JobMeasurement &measurement,
-                                 const std::string &device);
+                                 const std::string &device, const std::string &simulatedGpu = {});
 
     // One row of a probe file as read back: the line (without its newline) and its configuration's key.
     struct FileRow
@@ -82,10 +90,12 @@ class ProbeRunner
         std::string line;
         std::string key;
     };
-    // Reads a finished probe file of family measured on device, checked as
-    // --resume checks it (header, then every cell of every row). Throws
-    // io::InputError naming the line and column at fault, or an unfinished last line.
-    static std::vector<FileRow> readRows(const std::string &path, JobFamily family, const std::string &device);
+    // Reads a finished probe file of family measured on device (simulated for
+    // simulatedGpu, when given), checked as --resume checks it (header, then
+    // every cell of every row). Throws io::InputError naming the line and
+    // column at fault, or an unfinished last line.
+    static std::vector<FileRow> readRows(const std::string &path, JobFamily family, const std::string &device,
+                                         const std::string &simulatedGpu = {});
 
   private:
     ProbeOptions mOptions;

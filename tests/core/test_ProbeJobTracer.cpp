@@ -21,18 +21,6 @@ Q_DECLARE_METATYPE(JobConfiguration)
 
 namespace {
 
-// The most requested bytes live at once over a trace, counted event by event.
-std::uint64_t peakLiveBytes(const TaggedTrace &trace)
-{
-    std::uint64_t live = 0;
-    std::uint64_t peak = 0;
-    for (const auto &event : trace.events) {
-        live = event.isRelease() ? live - event.bytes : live + event.bytes;
-        peak = std::max(peak, live);
-    }
-    return peak;
-}
-
 JobConfiguration withTraining(JobConfiguration job, int batch, const char *optimizer)
 {
     job.batchSize = batch;
@@ -70,7 +58,7 @@ class TestProbeJobTracer : public QObject
         const auto measured = gpumem::probe::JobMeasurer::measure(trained, {});
         QCOMPARE(measured.status, gpumem::probe::JobStatus::Ok);
         const ProbeJobTracer tracer(trained);
-        QCOMPARE(peakLiveBytes(tracer.trace(6)), measured.peakAllocatedBytes);
+        QCOMPARE(gpumem::estimate::peakRequestedBytes(tracer.trace(6)), measured.peakAllocatedBytes);
     }
 
     void extrapolatesToTheDirectTrace_data() { addFamilies(); }
@@ -92,7 +80,8 @@ class TestProbeJobTracer : public QObject
         };
         QVERIFY(within1Percent(extrapolatedReplay.peakAllocatedBytes, directReplay.peakAllocatedBytes));
         QVERIFY(within1Percent(extrapolatedReplay.peakReservedBytes, directReplay.peakReservedBytes));
-        QVERIFY(within1Percent(peakLiveBytes(extrapolated), peakLiveBytes(direct)));
+        QVERIFY(within1Percent(gpumem::estimate::peakRequestedBytes(extrapolated),
+                               gpumem::estimate::peakRequestedBytes(direct)));
     }
 
     void estimatesAJobTooLargeToRun()
