@@ -36,9 +36,22 @@ std::vector<double> readNumbers(const io::Json &value, std::size_t maxCount, con
     return numbers;
 }
 
-DifficultyModel readDifficulty(const io::Json &value)
+} // namespace
+
+void to_json(io::Json &json, const DifficultyModel &difficulty)
 {
-    DifficultyModel model;
+    json = io::Json::object();
+    json["floor"] = difficulty.floor;
+    json["columns"] = difficulty.columns;
+    json["means"] = difficulty.means;
+    json["deviations"] = difficulty.deviations;
+    json["coefficients"] = difficulty.coefficients;
+    json["lowest"] = difficulty.lowest;
+    json["highest"] = difficulty.highest;
+}
+
+void from_json(const io::Json &value, DifficultyModel &model)
+{
     model.floor = readFinite(io::member(value, "floor"), "the difficulty's \"floor\"");
     model.columns =
         models::readStrings(io::member(value, "columns"), models::maxModelColumns, "the difficulty's columns");
@@ -59,21 +72,6 @@ DifficultyModel readDifficulty(const io::Json &value)
     if (!(model.lowest <= model.highest && model.lowest >= -maxLogScale && model.highest <= maxLogScale))
         throw io::InputError("the difficulty's \"lowest\" and \"highest\" must be ordered and within +-" +
                              std::to_string(static_cast<int>(maxLogScale)));
-    return model;
-}
-
-} // namespace
-
-void to_json(io::Json &json, const DifficultyModel &difficulty)
-{
-    json = io::Json::object();
-    json["floor"] = difficulty.floor;
-    json["columns"] = difficulty.columns;
-    json["means"] = difficulty.means;
-    json["deviations"] = difficulty.deviations;
-    json["coefficients"] = difficulty.coefficients;
-    json["lowest"] = difficulty.lowest;
-    json["highest"] = difficulty.highest;
 }
 
 void to_json(io::Json &json, const Calibration &calibration)
@@ -107,7 +105,7 @@ Calibration readCalibration(const io::Json &value)
     if (score == Score::Difficulty) {
         if (!stored)
             throw io::InputError("a difficulty calibration lacks its \"difficulty\" member");
-        difficulty = readDifficulty(*stored);
+        difficulty = stored->get<DifficultyModel>();
     } else if (stored) {
         throw io::InputError("only a difficulty calibration has a \"difficulty\" member");
     }

@@ -24,6 +24,9 @@ constexpr std::size_t maxCalibrationScores = 1u << 20;
 void to_json(io::Json &json, const Calibration &calibration);
 // The "difficulty" member of that form.
 void to_json(io::Json &json, const DifficultyModel &difficulty);
+// Reads what to_json() wrote, checking every count against the columns and every
+// number for being finite. Throws io::InputError (without a file) when malformed.
+void from_json(const io::Json &json, DifficultyModel &difficulty);
 
 // Reads a value to_json() wrote (a calibration has no empty state to read into).
 // Throws io::InputError (without a file) when malformed.

@@ -120,12 +120,12 @@ class TestRecordJson : public QObject
                                                 "cancelled", "seconds",       "warnings",     "library_versions"};
         QCOMPARE(keys, expected);
         QCOMPARE(read.at("rows").get<int>(), 80);
-        QCOMPARE(read.at("library_versions"), io::Json(runtime::libraryVersions()));
+        QVERIFY(read.at("library_versions") == io::Json(runtime::libraryVersions()));
 
         for (const char *key :
              {"dataset", "target", "rows", "features", "folds", "test_fraction", "seed", "library_versions"})
             read.erase(key);
-        QCOMPARE(read, io::parseJson(io::jsonDocumentText(io::Json(result)), "experiment"));
+        QVERIFY(read == io::parseJson(io::jsonDocumentText(io::Json(result)), "experiment"));
         QCOMPARE(read.at("failures").at(0).at("message").get<std::string>(), std::string("needs a sequence column"));
     }
 
