@@ -170,15 +170,9 @@ void to_json(io::Json &json, const ExperimentResult &result)
 
 void to_json(io::Json &json, const PairedTest &test)
 {
-    json = io::Json::object();
-    json["model"] = test.model;
-    json["versus"] = test.versus;
-    json["test"] = test.test;
-    json["p_value"] = test.pValue;
-    json["statistic"] = test.statistic;
-    json["paired"] = test.metric;
-    json["pairs"] = test.pairs;
-    json["reported"] = test.reported;
+    json = io::Json{{"model", test.model},    {"versus", test.versus},       {"test", test.test},
+                    {"p_value", test.pValue}, {"statistic", test.statistic}, {"paired", test.metric},
+                    {"pairs", test.pairs},    {"reported", test.reported}};
 }
 
 void from_json(const io::Json &json, PairedTest &test)

@@ -102,12 +102,8 @@ class TestRecordJson : public QObject
     void theReportEmbedsTheExperimentsForm()
     {
         report::ComparisonContext context;
-        context.dataset = "jobs.csv";
-        context.target = "memory_mib";
         context.rows = 80;
         context.features = {"batch", "layers"};
-        context.folds = 2;
-        context.seed = 7;
         const evaluation::ExperimentResult result = smallComparison();
         io::Json read = io::parseJson(reportText(context, result), "report");
 
@@ -168,15 +164,9 @@ class TestRecordJson : public QObject
 
     void aPairedTestReadsBackWhatItWrote()
     {
-        evaluation::PairedTest written;
-        written.model = "decision_tree";
-        written.versus = "random_forest";
-        written.test = "wilcoxon";
-        written.metric = "rmse per fold";
-        written.pairs = 6;
-        written.statistic = notANumber;
-        written.pValue = 0.03125;
-        written.reported = true;
+        // model, versus, test, what was paired, pairs, statistic, p-value, reported
+        const evaluation::PairedTest written{"decision_tree", "random_forest", "wilcoxon", "rmse per fold", 6,
+                                             notANumber,      0.03125,         true};
         const io::Json json = io::parseJson(io::jsonDocumentText(io::Json(written)), "test");
         QVERIFY(json.at("statistic").is_null());
         const auto read = json.get<evaluation::PairedTest>();
