@@ -4,8 +4,7 @@
 #include "data/FeatureEncoder.h"
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
-#include "io/Json.h"
-#include "io/JsonWriter.h"
+#include "io/JsonDocument.h"
 #include "models/NeuralNetworkHyperparameters.h"
 #include "models/NeuralNetworkRegressor.h"
 #include "models/Presets.h"
@@ -25,7 +24,6 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <sstream>
 
 namespace gpumem::ui {
 
@@ -41,10 +39,7 @@ constexpr std::int64_t exampleLayers = 17;
 // The values as JSON text: two sets of hyperparameters are equal when their texts are.
 std::string valuesText(const models::Hyperparameters &hyperparameters)
 {
-    std::ostringstream text;
-    io::JsonWriter json(text, 0);
-    hyperparameters.writeValues(json);
-    return text.str();
+    return io::jsonDocumentText(hyperparameters.values(), {/*indent=*/0});
 }
 
 } // namespace
@@ -179,11 +174,7 @@ bool ModelPage::loadPresetFile(const QString &path)
 bool ModelPage::savePresetFile(const QString &path)
 {
     try {
-        std::ostringstream text;
-        io::JsonWriter writer(text);
-        mForm->values().writeValues(writer);
-        text << '\n';
-        io::writeFileAtomically(coreText(path), text.str());
+        io::writeFileAtomically(coreText(path), io::jsonDocumentText(mForm->values().values()) + '\n');
         mStatus->setText(tr("Saved %1.").arg(QFileInfo(path).fileName()));
         return true;
     } catch (const std::exception &error) {

@@ -6,7 +6,7 @@
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
 #include "io/Json.h"
-#include "io/JsonWriter.h"
+#include "io/JsonDocument.h"
 #include "io/Sha256.h"
 #include "models/NeuralNetworkHyperparameters.h"
 #include "report/ExperimentJson.h"
@@ -17,8 +17,6 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-
-#include <sstream>
 
 namespace gpumem::ui {
 
@@ -103,45 +101,49 @@ bool isProjectPath(const QString &path)
     return path.endsWith(projectSuffix, Qt::CaseInsensitive);
 }
 
-void writeProjectFile(const QString &path, const WorkbenchState &state)
+namespace {
+
+// The "data" member: where the data file is, what it held, and how its columns are used.
+io::Json dataJson(const QString &projectPath, const WorkbenchState &state)
 {
-    std::ostringstream text;
-    io::JsonWriter json(text);
-    json.beginObject();
-    json.key("format").value(formatName);
-    json.key("version").value(formatVersion);
-    json.key("data").beginObject();
     const QString dataPath = state.dataPath();
-    json.key("path").value(coreText(dataPath.isEmpty() ? QString() : QFileInfo(dataPath).absoluteFilePath()));
-    json.key("relative_path")
-        .value(coreText(dataPath.isEmpty()
-                            ? QString()
-                            : QFileInfo(path).absoluteDir().relativeFilePath(QFileInfo(dataPath).absoluteFilePath())));
-    // The digest tells a later open whether the data still is what this project was made on.
-    json.key("sha256").value(dataPath.isEmpty() ? std::string() : fileDigest(dataPath));
-    json.key("bad_cell_policy").value(data::badCellPolicyName(state.badCellPolicy()));
-    json.key("roles").beginObject();
+    const QString absolutePath = dataPath.isEmpty() ? QString() : QFileInfo(dataPath).absoluteFilePath();
+    io::Json roles = io::Json::object();
     if (const auto table = state.table())
         for (std::size_t column = 0; column < table->columnCount() && column < state.roles().size(); ++column)
-            json.key(table->column(column).name).value(data::columnRoleName(state.roles()[column]));
-    json.endObject();
-    json.endObject();
-    json.key("preset").value(coreText(state.presetName()));
-    json.key("hyperparameters");
-    state.hyperparameters().writeValues(json);
-    json.key("comparison");
-    if (const auto comparison = state.comparison()) {
-        // The comparison report's own members, with the rows the charts need: one schema, one reader.
-        json.beginObject();
-        report::writeExperimentMembers(json, *comparison, true);
-        json.endObject();
-    } else {
-        json.null();
-    }
+            roles[table->column(column).name] = data::columnRoleName(state.roles()[column]);
+    return io::Json{
+        {"path", coreText(absolutePath)},
+        {"relative_path",
+         coreText(dataPath.isEmpty() ? QString()
+                                     : QFileInfo(projectPath).absoluteDir().relativeFilePath(absolutePath))},
+        // The digest tells a later open whether the data still is what this project was made on.
+        {"sha256", dataPath.isEmpty() ? std::string() : fileDigest(dataPath)},
+        {"bad_cell_policy", data::badCellPolicyName(state.badCellPolicy())},
+        {"roles", std::move(roles)}};
+}
+
+// The whole project as one document.
+io::Json projectJson(const QString &path, const WorkbenchState &state)
+{
+    io::Json project{{"format", formatName},
+                     {"version", formatVersion},
+                     {"data", dataJson(path, state)},
+                     {"preset", coreText(state.presetName())},
+                     {"hyperparameters", state.hyperparameters()}};
+    // The comparison report's own members, with the rows the charts need: one schema, one reader.
+    const auto comparison = state.comparison();
+    project["comparison"] = comparison ? report::experimentJson(*comparison, {/*withRows=*/true}) : io::Json();
     // Every training run, in the one JSON form of a run record.
-    json.key("runs").value(io::Json(runsRelativeTo(path, state.runs())));
-    json.endObject();
-    io::writeFileAtomically(coreText(path), text.str());
+    project["runs"] = runsRelativeTo(path, state.runs());
+    return project;
+}
+
+} // namespace
+
+void writeProjectFile(const QString &path, const WorkbenchState &state)
+{
+    io::writeFileAtomically(coreText(path), io::jsonDocumentText(projectJson(path, state)));
 }
 
 namespace {

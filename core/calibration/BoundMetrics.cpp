@@ -14,6 +14,8 @@ namespace gpumem::calibration {
 
 namespace {
 
+constexpr double notANumber = std::numeric_limits<double>::quiet_NaN();
+
 double medianOf(std::vector<double> values)
 {
     const std::size_t middle = values.size() / 2;
@@ -33,9 +35,8 @@ BoundMetrics boundMetrics(const Eigen::VectorXd &actual, const Eigen::VectorXd &
     BoundMetrics metrics;
     metrics.rows = rows.size();
     if (rows.empty()) {
-        const double nan = std::numeric_limits<double>::quiet_NaN();
-        metrics.underPredictionRate = metrics.meanOverAllocation = metrics.medianOverAllocation = nan;
-        metrics.meanOverAllocationPercent = metrics.medianOverAllocationPercent = nan;
+        metrics.underPredictionRate = metrics.meanOverAllocation = metrics.medianOverAllocation = notANumber;
+        metrics.meanOverAllocationPercent = metrics.medianOverAllocationPercent = notANumber;
         return metrics;
     }
     std::vector<double> waste;
@@ -60,16 +61,25 @@ BoundMetrics boundMetrics(const Eigen::VectorXd &actual, const Eigen::VectorXd &
     return metrics;
 }
 
-void writeBoundMetrics(io::JsonWriter &json, const BoundMetrics &metrics)
+void to_json(io::Json &json, const BoundMetrics &metrics)
 {
-    json.beginObject();
-    json.key("rows").value(metrics.rows);
-    json.key("under_prediction_rate").value(metrics.underPredictionRate);
-    json.key("mean_over_allocation_mib").value(metrics.meanOverAllocation);
-    json.key("median_over_allocation_mib").value(metrics.medianOverAllocation);
-    json.key("mean_over_allocation_percent").value(metrics.meanOverAllocationPercent);
-    json.key("median_over_allocation_percent").value(metrics.medianOverAllocationPercent);
-    json.endObject();
+    json = io::Json{{"rows", metrics.rows},
+                    {"under_prediction_rate", metrics.underPredictionRate},
+                    {"mean_over_allocation_mib", metrics.meanOverAllocation},
+                    {"median_over_allocation_mib", metrics.medianOverAllocation},
+                    {"mean_over_allocation_percent", metrics.meanOverAllocationPercent},
+                    {"median_over_allocation_percent", metrics.medianOverAllocationPercent}};
+}
+
+void from_json(const io::Json &json, BoundMetrics &metrics)
+{
+    metrics.rows = static_cast<std::size_t>(
+        io::toWholeNumber(io::member(json, "rows"), 0, std::int64_t{1} << 40, "a bound's \"rows\""));
+    metrics.underPredictionRate = io::numberOr(json, "under_prediction_rate", notANumber);
+    metrics.meanOverAllocation = io::numberOr(json, "mean_over_allocation_mib", notANumber);
+    metrics.medianOverAllocation = io::numberOr(json, "median_over_allocation_mib", notANumber);
+    metrics.meanOverAllocationPercent = io::numberOr(json, "mean_over_allocation_percent", notANumber);
+    metrics.medianOverAllocationPercent = io::numberOr(json, "median_over_allocation_percent", notANumber);
 }
 
 std::string describeBoundMetrics(const BoundMetrics &metrics)
@@ -113,6 +123,20 @@ double smallestHeadroomPercent(const Eigen::VectorXd &actual, const Eigen::Vecto
     // The percentage goes through a division and back through a multiplication; a
     // billionth of a percent more keeps the job that needs exactly it covered.
     return needed[rank - 1] + 1e-9;
+}
+
+void to_json(io::Json &json, const TradeOffPoint &point)
+{
+    json = io::Json{{"margin", point.margin},
+                    {"under_rate", point.underPredictionRate},
+                    {"mean_over_alloc_mib", point.meanOverAllocation}};
+}
+
+void from_json(const io::Json &json, TradeOffPoint &point)
+{
+    point.margin = io::numberOr(json, "margin", notANumber);
+    point.underPredictionRate = io::numberOr(json, "under_rate", notANumber);
+    point.meanOverAllocation = io::numberOr(json, "mean_over_alloc_mib", notANumber);
 }
 
 std::vector<TradeOffPoint> tradeOffCurve(const Calibration &calibration, const Eigen::VectorXd &scales,

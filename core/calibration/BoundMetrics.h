@@ -2,7 +2,7 @@
 #pragma once
 
 #include "calibration/Calibration.h"
-#include "io/JsonWriter.h"
+#include "io/Json.h"
 
 #include <Eigen/Core>
 
@@ -30,9 +30,13 @@ struct BoundMetrics
 BoundMetrics boundMetrics(const Eigen::VectorXd &actual, const Eigen::VectorXd &bounds,
                           const std::vector<Eigen::Index> &rows);
 
-// Writes {"rows", "under_prediction_rate", "mean_over_allocation_mib", "median_over_allocation_mib",
-// "mean_over_allocation_percent", "median_over_allocation_percent"} as one object value.
-void writeBoundMetrics(io::JsonWriter &json, const BoundMetrics &metrics);
+// The one JSON form of bound metrics, in the comparison report and train's summary:
+// {"rows", "under_prediction_rate", "mean_over_allocation_mib", "median_over_allocation_mib",
+//  "mean_over_allocation_percent", "median_over_allocation_percent"} (non-finite values as null).
+void to_json(io::Json &json, const BoundMetrics &metrics);
+// Reads what to_json() wrote; a missing or null value reads as NaN. Throws
+// io::InputError (without a file) when "rows" is not a whole number up to 2^40.
+void from_json(const io::Json &json, BoundMetrics &metrics);
 // One line for people: "under-predicts 4.8%, over-allocates 27.10 MiB mean (1.41%), 12.00 MiB median".
 std::string describeBoundMetrics(const BoundMetrics &metrics);
 
@@ -59,6 +63,11 @@ struct TradeOffPoint
     double underPredictionRate = 0.0; // share in [0, 1]
     double meanOverAllocation = 0.0;  // MiB
 };
+
+// The one JSON form of a trade-off point: {"margin", "under_rate", "mean_over_alloc_mib"}.
+void to_json(io::Json &json, const TradeOffPoint &point);
+// Reads what to_json() wrote; a missing or null value reads as NaN.
+void from_json(const io::Json &json, TradeOffPoint &point);
 
 // Returns pointCount (>= 2) points of the out-of-memory risk against wasted memory
 // on rows: the margin swept evenly from 0 to the calibration's largest score (or

@@ -3,6 +3,7 @@
 
 #include "calibration/Coverage.h"
 #include "io/InputError.h"
+#include "io/JsonWriter.h"
 #include "models/ModelFolder.h"
 
 #include <cmath>
@@ -13,14 +14,6 @@ namespace {
 
 // exp() of a log-scale estimate beyond this overflows or underflows a double.
 constexpr double maxLogScale = 700.0;
-
-void writeNumbers(io::JsonWriter &json, const std::vector<double> &numbers)
-{
-    json.beginArray();
-    for (double number : numbers)
-        json.value(number);
-    json.endArray();
-}
 
 double readFinite(const io::Json &value, const std::string &what)
 {
@@ -43,9 +36,22 @@ std::vector<double> readNumbers(const io::Json &value, std::size_t maxCount, con
     return numbers;
 }
 
-DifficultyModel readDifficulty(const io::Json &value)
+} // namespace
+
+void to_json(io::Json &json, const DifficultyModel &difficulty)
 {
-    DifficultyModel model;
+    json = io::Json::object();
+    json["floor"] = difficulty.floor;
+    json["columns"] = difficulty.columns;
+    json["means"] = difficulty.means;
+    json["deviations"] = difficulty.deviations;
+    json["coefficients"] = difficulty.coefficients;
+    json["lowest"] = difficulty.lowest;
+    json["highest"] = difficulty.highest;
+}
+
+void from_json(const io::Json &value, DifficultyModel &model)
+{
     model.floor = readFinite(io::member(value, "floor"), "the difficulty's \"floor\"");
     model.columns =
         models::readStrings(io::member(value, "columns"), models::maxModelColumns, "the difficulty's columns");
@@ -66,34 +72,16 @@ DifficultyModel readDifficulty(const io::Json &value)
     if (!(model.lowest <= model.highest && model.lowest >= -maxLogScale && model.highest <= maxLogScale))
         throw io::InputError("the difficulty's \"lowest\" and \"highest\" must be ordered and within +-" +
                              std::to_string(static_cast<int>(maxLogScale)));
-    return model;
 }
 
-} // namespace
-
-void writeCalibration(io::JsonWriter &json, const Calibration &calibration)
+void to_json(io::Json &json, const Calibration &calibration)
 {
-    json.beginObject();
-    json.key("score").value(scoreName(calibration.score()));
-    json.key("coverage").value(calibration.coverage());
-    json.key("calibration_rows").value(calibration.calibrationRowCount());
-    json.key("scores");
-    writeNumbers(json, calibration.sortedScores());
-    if (const auto &difficulty = calibration.difficulty()) {
-        json.key("difficulty").beginObject();
-        json.key("floor").value(difficulty->floor);
-        json.key("columns").value(difficulty->columns);
-        json.key("means");
-        writeNumbers(json, difficulty->means);
-        json.key("deviations");
-        writeNumbers(json, difficulty->deviations);
-        json.key("coefficients");
-        writeNumbers(json, difficulty->coefficients);
-        json.key("lowest").value(difficulty->lowest);
-        json.key("highest").value(difficulty->highest);
-        json.endObject();
-    }
-    json.endObject();
+    json = io::Json{{"score", scoreName(calibration.score())},
+                    {"coverage", calibration.coverage()},
+                    {"calibration_rows", calibration.calibrationRowCount()},
+                    {"scores", calibration.sortedScores()}};
+    if (const auto &difficulty = calibration.difficulty())
+        json["difficulty"] = *difficulty;
 }
 
 Calibration readCalibration(const io::Json &value)
@@ -117,7 +105,7 @@ Calibration readCalibration(const io::Json &value)
     if (score == Score::Difficulty) {
         if (!stored)
             throw io::InputError("a difficulty calibration lacks its \"difficulty\" member");
-        difficulty = readDifficulty(*stored);
+        difficulty = stored->get<DifficultyModel>();
     } else if (stored) {
         throw io::InputError("only a difficulty calibration has a \"difficulty\" member");
     }
@@ -145,7 +133,7 @@ void saveCalibratedModel(const models::Regressor &model, const std::optional<Cal
         return;
     }
     const models::ModelFolderMember member(
-        "calibration", [&calibration](io::JsonWriter &writer) { writeCalibration(writer, *calibration); });
+        "calibration", [&calibration](io::JsonWriter &writer) { writer.value(io::Json(*calibration)); });
     model.save(directory);
 }
 

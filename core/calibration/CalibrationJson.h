@@ -3,7 +3,6 @@
 
 #include "calibration/Calibration.h"
 #include "io/Json.h"
-#include "io/JsonWriter.h"
 #include "models/Regressor.h"
 
 #include <optional>
@@ -21,10 +20,16 @@ namespace gpumem::calibration {
 // The most scores a stored calibration may hold.
 constexpr std::size_t maxCalibrationScores = 1u << 20;
 
-// Writes the calibration as one JSON object value (the caller writes the key).
-void writeCalibration(io::JsonWriter &json, const Calibration &calibration);
+// The one JSON form of a calibration, above.
+void to_json(io::Json &json, const Calibration &calibration);
+// The "difficulty" member of that form.
+void to_json(io::Json &json, const DifficultyModel &difficulty);
+// Reads what to_json() wrote, checking every count against the columns and every
+// number for being finite. Throws io::InputError (without a file) when malformed.
+void from_json(const io::Json &json, DifficultyModel &difficulty);
 
-// Reads a value writeCalibration() wrote. Throws io::InputError (without a file) when malformed.
+// Reads a value to_json() wrote (a calibration has no empty state to read into).
+// Throws io::InputError (without a file) when malformed.
 Calibration readCalibration(const io::Json &value);
 
 // Returns the calibration stored in directory/model.json, or nothing when the

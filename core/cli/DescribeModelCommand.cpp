@@ -7,7 +7,7 @@
 #include "cli/TextTable.h"
 #include "data/FeatureEncoder.h"
 #include "io/InputError.h"
-#include "io/JsonWriter.h"
+#include "io/JsonDocument.h"
 #include "models/NeuralNetworkRegressor.h"
 #include "models/RegressorRegistry.h"
 
@@ -59,15 +59,10 @@ int describeHyperparameters(const std::string &model, const ModelOptions &option
 {
     const models::Hyperparameters hyperparameters = hyperparametersFor(model, options);
     if (asJson) {
-        io::JsonWriter json(out);
-        json.beginObject();
-        json.key("model").value(model);
-        json.key("title").value(models::regressorTitle(model));
-        json.key("hyperparameters");
-        hyperparameters.writeValues(json);
-        json.key("descriptions");
-        hyperparameters.writeDescriptions(json);
-        json.endObject();
+        io::writeJsonDocument(out, {{"model", model},
+                                    {"title", models::regressorTitle(model)},
+                                    {"hyperparameters", hyperparameters.values()},
+                                    {"descriptions", hyperparameters.descriptions()}});
         out << '\n';
         return 0;
     }
@@ -125,25 +120,17 @@ int runDescribeModel(const std::vector<std::string> &arguments, std::ostream &ou
         total += block.parameters;
 
     if (asJson) {
-        io::JsonWriter json(out);
-        json.beginObject();
-        json.key("sizes_from").value(sizes.source);
-        json.key("blocks").beginArray();
-        for (const auto &block : blocks) {
-            json.beginObject();
-            json.key("name").value(block.name);
-            json.key("detail").value(block.detail);
-            json.key("output_shape").value(block.outputShape);
-            json.key("parameters").value(block.parameters);
-            json.endObject();
-        }
-        json.endArray();
-        json.key("total_parameters").value(total);
-        json.key("hyperparameters");
-        hyperparameters.writeValues(json);
-        json.key("descriptions");
-        hyperparameters.writeDescriptions(json);
-        json.endObject();
+        io::Json blocksJson = io::Json::array();
+        for (const auto &block : blocks)
+            blocksJson.push_back({{"name", block.name},
+                                  {"detail", block.detail},
+                                  {"output_shape", block.outputShape},
+                                  {"parameters", block.parameters}});
+        io::writeJsonDocument(out, {{"sizes_from", sizes.source},
+                                    {"blocks", std::move(blocksJson)},
+                                    {"total_parameters", total},
+                                    {"hyperparameters", hyperparameters.values()},
+                                    {"descriptions", hyperparameters.descriptions()}});
         return 0;
     }
     out << hyperparameters.choice("architecture") << " for " << sizes.features << " features";

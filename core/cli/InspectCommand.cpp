@@ -6,7 +6,7 @@
 #include "cli/TextTable.h"
 #include "data/ColumnSummary.h"
 #include "io/InputError.h"
-#include "io/JsonWriter.h"
+#include "io/JsonDocument.h"
 
 #include <cstdio>
 
@@ -79,66 +79,60 @@ void printText(const LoadedData &loaded, std::ostream &out)
         out << "Rows usable: " << loaded.usableRows.size() << " of " << table.rowCount() << '\n';
 }
 
+// One item of "columns": what every column has, then what its type adds.
+io::Json columnJson(const data::Column &column, const data::ColumnSummary &summary, data::ColumnRole role)
+{
+    io::Json json{{"index", column.index},
+                  {"name", column.name},
+                  {"type", data::columnTypeName(column.type)},
+                  {"role", data::columnRoleName(role)},
+                  {"missing", summary.missing},
+                  {"invalid", summary.invalid}};
+    switch (column.type) {
+    case data::ColumnType::Numeric:
+        json["min"] = summary.minimum;
+        json["max"] = summary.maximum;
+        json["mean"] = summary.mean;
+        json["std"] = summary.standardDeviation;
+        break;
+    case data::ColumnType::Categorical:
+        json["distinct"] = summary.distinct;
+        json["top_values"] = summary.topValues;
+        break;
+    case data::ColumnType::Identifier: json["distinct"] = summary.distinct; break;
+    case data::ColumnType::Sequence:
+        json["min_layers"] = summary.minimum;
+        json["max_layers"] = summary.maximum;
+        json["mean_layers"] = summary.mean;
+        json["fields_per_layer"] = summary.fieldsPerLayer;
+        json["layer_types"] = summary.layerTypes;
+        break;
+    case data::ColumnType::Empty: break;
+    }
+    if (column.nonNumericCount > 0 && column.firstNonNumericCell)
+        json["non_numeric_cells"] = {{"count", column.nonNumericCount},
+                                     {"first_line", column.firstNonNumericCell->line},
+                                     {"first_value", column.firstNonNumericValue}};
+    if (column.firstBadCell)
+        json["first_bad_cell"] = {{"line", column.firstBadCell->line}, {"reason", column.firstBadCell->reason}};
+    return json;
+}
+
 void printJson(const LoadedData &loaded, std::ostream &out)
 {
     const data::Table &table = *loaded.table;
-    io::JsonWriter json(out);
-    json.beginObject();
-    json.key("file").value(table.source());
-    json.key("rows").value(table.rowCount());
-    json.key("usable_rows").value(loaded.usableRows.size());
-    json.key("delimiter").value(std::string(1, table.delimiter()));
-    json.key("decimal_comma").value(table.decimalComma());
-    json.key("columns").beginArray();
-    for (const auto &column : table.columns()) {
-        const data::ColumnSummary summary = data::summarizeColumn(column, table.rowCount());
-        json.beginObject();
-        json.key("index").value(column.index);
-        json.key("name").value(column.name);
-        json.key("type").value(data::columnTypeName(column.type));
-        json.key("role").value(data::columnRoleName(loaded.roles[column.index]));
-        json.key("missing").value(summary.missing);
-        json.key("invalid").value(summary.invalid);
-        switch (column.type) {
-        case data::ColumnType::Numeric:
-            json.key("min").value(summary.minimum);
-            json.key("max").value(summary.maximum);
-            json.key("mean").value(summary.mean);
-            json.key("std").value(summary.standardDeviation);
-            break;
-        case data::ColumnType::Categorical:
-            json.key("distinct").value(summary.distinct);
-            json.key("top_values").value(summary.topValues);
-            break;
-        case data::ColumnType::Identifier: json.key("distinct").value(summary.distinct); break;
-        case data::ColumnType::Sequence:
-            json.key("min_layers").value(summary.minimum);
-            json.key("max_layers").value(summary.maximum);
-            json.key("mean_layers").value(summary.mean);
-            json.key("fields_per_layer").value(summary.fieldsPerLayer);
-            json.key("layer_types").value(summary.layerTypes);
-            break;
-        case data::ColumnType::Empty: break;
-        }
-        if (column.nonNumericCount > 0 && column.firstNonNumericCell) {
-            json.key("non_numeric_cells").beginObject();
-            json.key("count").value(column.nonNumericCount);
-            json.key("first_line").value(column.firstNonNumericCell->line);
-            json.key("first_value").value(column.firstNonNumericValue);
-            json.endObject();
-        }
-        if (column.firstBadCell) {
-            json.key("first_bad_cell").beginObject();
-            json.key("line").value(column.firstBadCell->line);
-            json.key("reason").value(column.firstBadCell->reason);
-            json.endObject();
-        }
-        json.endObject();
-    }
-    json.endArray();
-    json.key("target_candidates").value(data::targetCandidates(table));
-    json.key("warnings").value(loaded.warnings);
-    json.endObject();
+    io::Json columns = io::Json::array();
+    for (const auto &column : table.columns())
+        columns.push_back(
+            columnJson(column, data::summarizeColumn(column, table.rowCount()), loaded.roles[column.index]));
+    io::writeJsonDocument(out, {{"file", table.source()},
+                                {"rows", table.rowCount()},
+                                {"usable_rows", loaded.usableRows.size()},
+                                {"delimiter", std::string(1, table.delimiter())},
+                                {"decimal_comma", table.decimalComma()},
+                                {"columns", std::move(columns)},
+                                {"target_candidates", data::targetCandidates(table)},
+                                {"warnings", loaded.warnings}});
 }
 
 } // namespace

@@ -2,14 +2,10 @@
 #pragma once
 
 #include "evaluation/Metrics.h"
-#include "report/MetricsJson.h"
 
 #include <string>
 
 namespace gpumem::cli {
-
-// The JSON form of metrics is the comparison report's.
-using report::writeMetrics;
 
 // One line for people: "RMSE 18.3  MAE 11.2  R² 0.99850  …  Under-prediction rate 47.0%  …".
 std::string describeMetrics(const evaluation::RegressionMetrics &metrics);

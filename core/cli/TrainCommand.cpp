@@ -15,11 +15,13 @@
 #include "evaluation/Splits.h"
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
+#include "io/JsonDocument.h"
 #include "io/OutputPlan.h"
 #include "models/ModelFolder.h"
 #include "models/NeuralNetworkRegressor.h"
 #include "models/RegressorRegistry.h"
 #include "prediction/PredictionFile.h"
+#include "report/MetricsJson.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -97,42 +99,26 @@ BoundReport reportBound(const calibration::Calibration &calibrated, const data::
     return report;
 }
 
-void writeCalibrationSummary(io::JsonWriter &json, const calibration::Calibration &calibrated,
-                             const calibration::CalibrationRows &rows, const std::optional<BoundReport> &report)
+// The "calibration" member of train's summary; report holds what the test rows say of the bound.
+io::Json calibrationSummaryJson(const calibration::Calibration &calibrated, const calibration::CalibrationRows &rows,
+                                const std::optional<BoundReport> &report)
 {
-    json.beginObject();
-    json.key("score").value(calibration::scoreName(calibrated.score()));
-    json.key("coverage").value(calibrated.coverage());
-    json.key("margin").value(calibrated.margin(calibrated.coverage()));
-    json.key("fit_rows").value(rows.fit.size());
-    json.key("calibration_rows").value(rows.calibration.size());
-    if (report) {
-        json.key("test_bound");
-        calibration::writeBoundMetrics(json, report->bound);
-        json.key("test_headroom_10_percent");
-        calibration::writeBoundMetrics(json, report->tenPercent);
-        json.key("best_headroom_percent").value(report->bestHeadroomPercent);
-        json.key("test_best_headroom");
-        calibration::writeBoundMetrics(json, report->bestHeadroom);
-        json.key("test_trade_off").beginArray();
-        for (const auto &point : report->tradeOff) {
-            json.beginObject();
-            json.key("margin").value(point.margin);
-            json.key("under_prediction_rate").value(point.underPredictionRate);
-            json.key("mean_over_allocation_mib").value(point.meanOverAllocation);
-            json.endObject();
-        }
-        json.endArray();
-        json.key("test_share_within_capacity").beginArray();
-        for (const auto &[capacity, share] : report->shareWithinCapacity) {
-            json.beginObject();
-            json.key("capacity_mib").value(capacity);
-            json.key("share").value(share);
-            json.endObject();
-        }
-        json.endArray();
-    }
-    json.endObject();
+    io::Json json{{"score", calibration::scoreName(calibrated.score())},
+                  {"coverage", calibrated.coverage()},
+                  {"margin", calibrated.margin(calibrated.coverage())},
+                  {"fit_rows", rows.fit.size()},
+                  {"calibration_rows", rows.calibration.size()}};
+    if (!report)
+        return json;
+    json["test_bound"] = report->bound;
+    json["test_headroom_10_percent"] = report->tenPercent;
+    json["best_headroom_percent"] = report->bestHeadroomPercent;
+    json["test_best_headroom"] = report->bestHeadroom;
+    json["test_trade_off"] = report->tradeOff;
+    io::Json &capacities = json["test_share_within_capacity"] = io::Json::array();
+    for (const auto &[capacity, share] : report->shareWithinCapacity)
+        capacities.push_back({{"capacity_mib", capacity}, {"share", share}});
+    return json;
 }
 
 const char *const kNetwork = "bigru_transformer";
@@ -317,34 +303,27 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
 
     const double samplesPerSecond = result.epochs.empty() ? 0.0 : result.epochs.back().samplesPerSecond;
     if (json) {
-        io::JsonWriter summary(out, 0);
-        summary.beginObject();
-        summary.key("event").value("finished");
-        summary.key("stop_reason").value(training::stopReasonName(result.stopReason));
-        summary.key("message").value(result.message);
-        summary.key("epochs_run").value(result.epochs.size());
-        summary.key("best_epoch").value(result.bestEpoch);
-        summary.key("seconds").value(result.seconds);
-        summary.key("samples_per_second").value(samplesPerSecond);
-        summary.key("device").value(model->deviceName());
-        summary.key("train_rows").value(fitRows.size());
-        summary.key("test_rows").value(split.test.size());
-        summary.key("train_metrics");
-        writeMetrics(summary, trainMetrics);
-        if (!split.test.empty()) {
-            summary.key("test_metrics");
-            writeMetrics(summary, evaluation::computeMetrics(dataset.target()(split.test), predicted(split.test)));
-        }
-        if (calibrating) {
-            summary.key("calibration");
-            writeCalibrationSummary(summary, *calibrated.calibration, calibrated.rows, boundReport);
-        }
+        io::Json summary{{"event", "finished"},
+                         {"stop_reason", training::stopReasonName(result.stopReason)},
+                         {"message", result.message},
+                         {"epochs_run", result.epochs.size()},
+                         {"best_epoch", result.bestEpoch},
+                         {"seconds", result.seconds},
+                         {"samples_per_second", samplesPerSecond},
+                         {"device", model->deviceName()},
+                         {"train_rows", fitRows.size()},
+                         {"test_rows", split.test.size()},
+                         {"train_metrics", trainMetrics}};
+        if (!split.test.empty())
+            summary["test_metrics"] = evaluation::computeMetrics(dataset.target()(split.test), predicted(split.test));
+        if (calibrating)
+            summary["calibration"] = calibrationSummaryJson(*calibrated.calibration, calibrated.rows, boundReport);
         if (resumeFrom) {
-            summary.key("resumed_from").value(*resumeFrom);
-            summary.key("epochs_before").value(epochsBefore);
+            summary["resumed_from"] = *resumeFrom;
+            summary["epochs_before"] = epochsBefore;
         }
-        summary.key("model_dir").value(outDirectory);
-        summary.endObject();
+        summary["model_dir"] = outDirectory;
+        io::writeJsonDocument(out, summary, {/*indent=*/0});
         out << '\n';
     } else {
         if (resumeFrom)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "evaluation/Experiment.h"
+#include "io/Json.h"
 
 #include <cstdint>
 #include <functional>
@@ -27,6 +28,10 @@ struct ComparisonContext
     // What each dataset row's job is called (data::jobNames), or empty.
     std::vector<std::string> rowNames;
 };
+
+// The report's header members: {"dataset", "target", "rows", "features", "folds",
+// "test_fraction", "seed"} (the rows' lines and names are not part of it).
+void to_json(io::Json &json, const ComparisonContext &context);
 
 // How many of each model's worst under-predictions the reports list.
 constexpr std::size_t reportedUnderPredictions = 5;

@@ -2,13 +2,12 @@
 #include "report/ExperimentJson.h"
 
 #include "io/InputError.h"
-#include "models/ModelFolder.h"
 #include "models/RegressorRegistry.h"
 #include "report/BoundJson.h"
 #include "report/MetricsJson.h"
+#include "report/RowValuesJson.h"
 #include "training/StopReasonText.h"
 
-#include <cmath>
 #include <limits>
 #include <optional>
 
@@ -18,70 +17,45 @@ namespace {
 
 constexpr double notANumber = std::numeric_limits<double>::quiet_NaN();
 
-void writeRows(io::JsonWriter &json, const Eigen::VectorXd &values)
-{
-    json.beginArray();
-    for (Eigen::Index row = 0; row < values.size(); ++row)
-        json.value(values[row]); // NaN (never tested) becomes null
-    json.endArray();
-}
-
-Eigen::VectorXd readRows(const io::Json &array)
-{
-    const auto &items = io::toArray(array);
-    Eigen::VectorXd values(static_cast<Eigen::Index>(items.size()));
-    for (std::size_t row = 0; row < items.size(); ++row)
-        values[static_cast<Eigen::Index>(row)] = items[row].is_null() ? notANumber : io::toNumber(items[row]);
-    return values;
-}
-
 // The strings of an optional array member: nothing when the file predates it.
 std::vector<std::string> stringsOf(const io::Json *array)
 {
     return array ? io::toStrings(*array) : std::vector<std::string>{};
 }
 
-void writeModel(io::JsonWriter &json, const evaluation::ModelResult &model,
-                const std::optional<calibration::CalibrationSettings> &calibration, bool withRows)
+// One item of "models". Its bound needs the comparison's calibration settings,
+// which the result holds once for all models.
+io::Json modelJson(const evaluation::ModelResult &model,
+                   const std::optional<calibration::CalibrationSettings> &calibration, bool withRows)
 {
-    json.beginObject();
-    json.key("name").value(model.name);
-    json.key("title").value(model.title);
-    json.key("library").value(models::regressorLibrary(model.name));
-    json.key("hyperparameters");
-    model.hyperparameters.writeValues(json);
-    json.key("metrics");
-    writeMetrics(json, model.mean);
-    json.key("std");
-    writeMetrics(json, model.standardDeviation);
-    json.key("per_fold").beginArray();
-    for (const auto &fold : model.folds)
-        writeMetrics(json, fold.metrics);
-    json.endArray();
-    json.key("train_seconds").value(model.trainSeconds);
-    json.key("predict_seconds").value(model.predictSeconds);
-    json.key("per_fold_train_seconds").beginArray();
-    for (const auto &fold : model.folds)
-        json.value(fold.trainSeconds);
-    json.endArray();
-    json.key("per_fold_predict_seconds").beginArray();
-    for (const auto &fold : model.folds)
-        json.value(fold.predictSeconds);
-    json.endArray();
-    json.key("stop_reasons").beginArray();
-    for (const auto &fold : model.folds)
-        json.value(training::stopReasonName(fold.stopReason));
-    json.endArray();
-    json.key("warnings").value(model.warnings);
-    if (calibration && model.bound) {
-        json.key("bound");
-        writeModelBound(json, *calibration, model, withRows);
+    io::Json perFold = io::Json::array();
+    io::Json trainSeconds = io::Json::array();
+    io::Json predictSeconds = io::Json::array();
+    io::Json stopReasons = io::Json::array();
+    for (const auto &fold : model.folds) {
+        perFold.push_back(fold.metrics);
+        trainSeconds.push_back(fold.trainSeconds);
+        predictSeconds.push_back(fold.predictSeconds);
+        stopReasons.push_back(training::stopReasonName(fold.stopReason));
     }
-    if (withRows) {
-        json.key("predictions");
-        writeRows(json, model.predictions);
-    }
-    json.endObject();
+    io::Json json{{"name", model.name},
+                  {"title", model.title},
+                  {"library", models::regressorLibrary(model.name)},
+                  {"hyperparameters", model.hyperparameters},
+                  {"metrics", model.mean},
+                  {"std", model.standardDeviation},
+                  {"per_fold", std::move(perFold)},
+                  {"train_seconds", model.trainSeconds},
+                  {"predict_seconds", model.predictSeconds},
+                  {"per_fold_train_seconds", std::move(trainSeconds)},
+                  {"per_fold_predict_seconds", std::move(predictSeconds)},
+                  {"stop_reasons", std::move(stopReasons)},
+                  {"warnings", model.warnings}};
+    if (calibration && model.bound)
+        json["bound"] = modelBoundJson(*calibration, model, withRows);
+    if (withRows)
+        json["predictions"] = rowValuesJson(model.predictions);
+    return json;
 }
 
 evaluation::ModelResult readModel(const io::Json &item, const std::string &source,
@@ -92,8 +66,8 @@ evaluation::ModelResult readModel(const io::Json &item, const std::string &sourc
     model.title = io::toString(io::member(item, "title"));
     model.hyperparameters = models::regressorHyperparameters(model.name);
     model.hyperparameters.apply(io::member(item, "hyperparameters"), source);
-    model.mean = readMetrics(io::member(item, "metrics"));
-    model.standardDeviation = readMetrics(io::member(item, "std"));
+    model.mean = io::member(item, "metrics").get<evaluation::RegressionMetrics>();
+    model.standardDeviation = io::member(item, "std").get<evaluation::RegressionMetrics>();
     model.trainSeconds = io::numberOr(item, "train_seconds", 0.0);
     model.predictSeconds = io::numberOr(item, "predict_seconds", 0.0);
     const auto &perFold = io::toArray(io::member(item, "per_fold"));
@@ -103,7 +77,7 @@ evaluation::ModelResult readModel(const io::Json &item, const std::string &sourc
     for (std::size_t index = 0; index < perFold.size(); ++index) {
         evaluation::FoldResult fold;
         fold.fold = static_cast<int>(index);
-        fold.metrics = readMetrics(perFold[index]);
+        fold.metrics = perFold[index].get<evaluation::RegressionMetrics>();
         if (trainSeconds && index < io::toArray(*trainSeconds).size())
             fold.trainSeconds = io::toNumber(io::toArray(*trainSeconds)[index]);
         if (predictSeconds && index < io::toArray(*predictSeconds).size())
@@ -114,51 +88,43 @@ evaluation::ModelResult readModel(const io::Json &item, const std::string &sourc
     }
     model.warnings = stringsOf(io::findMember(item, "warnings"));
     if (const io::Json *predictions = io::findMember(item, "predictions"))
-        model.predictions = readRows(*predictions);
+        model.predictions = readRowValues(*predictions);
     if (const io::Json *bound = io::findMember(item, "bound"))
         calibration = readModelBound(*bound, model);
     return model;
 }
 
+// Checks that every model's rows match the result's: a project file is read from a user.
+void checkRowCounts(const evaluation::ExperimentResult &result)
+{
+    if (result.actual.size() == 0)
+        return;
+    const auto mismatch = [&](const evaluation::ModelResult &model, Eigen::Index count, const char *what) {
+        return io::InputError("model '" + model.name + "' has " + std::to_string(count) + " " + what + " for " +
+                              std::to_string(result.actual.size()) + " rows");
+    };
+    for (const auto &model : result.models)
+        if (model.predictions.size() != 0 && model.predictions.size() != result.actual.size())
+            throw mismatch(model, model.predictions.size(), "predictions");
+    for (const auto &model : result.models)
+        if (model.bound && model.bound->upperBounds.size() != 0 &&
+            model.bound->upperBounds.size() != result.actual.size())
+            throw mismatch(model, model.bound->upperBounds.size(), "upper bounds");
+}
+
 } // namespace
 
-void writeExperimentMembers(io::JsonWriter &json, const evaluation::ExperimentResult &result, bool withRows)
+io::Json experimentJson(const evaluation::ExperimentResult &result, const ExperimentJsonOptions &options)
 {
-    json.key("splits").value(result.splits.size());
-    json.key("models").beginArray();
+    io::Json models = io::Json::array();
     for (const auto &model : result.models)
-        writeModel(json, model, result.calibration, withRows);
-    json.endArray();
-    json.key("best").value(result.best);
-    json.key("significance").beginArray();
-    for (const auto &test : result.significance) {
-        json.beginObject();
-        json.key("model").value(test.model);
-        json.key("versus").value(test.versus);
-        json.key("test").value(test.test);
-        json.key("p_value").value(test.pValue);
-        json.key("statistic").value(test.statistic);
-        json.key("paired").value(test.metric);
-        json.key("pairs").value(test.pairs);
-        json.key("reported").value(test.reported);
-        json.endObject();
-    }
-    json.endArray();
-    json.key("failures").beginArray();
-    for (const auto &failure : result.failures) {
-        json.beginObject();
-        json.key("model").value(failure.model);
-        json.key("message").value(failure.message);
-        json.endObject();
-    }
-    json.endArray();
-    json.key("cancelled").value(result.cancelled);
-    json.key("seconds").value(result.seconds);
-    json.key("warnings").value(result.warnings);
-    if (withRows) {
-        json.key("actual");
-        writeRows(json, result.actual);
-    }
+        models.push_back(modelJson(model, result.calibration, options.withRows));
+    io::Json json{{"splits", result.splits.size()},      {"models", std::move(models)}, {"best", result.best},
+                  {"significance", result.significance}, {"failures", result.failures}, {"cancelled", result.cancelled},
+                  {"seconds", result.seconds},           {"warnings", result.warnings}};
+    if (options.withRows)
+        json["actual"] = rowValuesJson(result.actual);
+    return json;
 }
 
 evaluation::ExperimentResult readExperimentResult(const io::Json &object, const std::string &source)
@@ -175,39 +141,16 @@ evaluation::ExperimentResult readExperimentResult(const io::Json &object, const 
             throw io::InputError("\"splits\" must be at most 1000");
         result.splits.resize(splits);
         result.best = io::toString(io::member(object, "best"));
-        for (const auto &item : io::toArray(io::member(object, "significance"))) {
-            evaluation::PairedTest test;
-            test.model = io::toString(io::member(item, "model"));
-            test.versus = io::toString(io::member(item, "versus"));
-            test.test = io::toString(io::member(item, "test"));
-            test.metric = io::toString(io::member(item, "paired"));
-            test.pairs = static_cast<int>(io::numberOr(item, "pairs", 0));
-            test.statistic = io::numberOr(item, "statistic", notANumber);
-            test.pValue = io::numberOr(item, "p_value", notANumber);
-            const io::Json *reported = io::findMember(item, "reported");
-            test.reported = reported && io::toBool(*reported);
-            result.significance.push_back(test);
-        }
+        result.significance =
+            io::toArray(io::member(object, "significance")).get<std::vector<evaluation::PairedTest>>();
         if (const io::Json *failures = io::findMember(object, "failures"))
-            for (const auto &item : io::toArray(*failures))
-                result.failures.push_back(
-                    {io::toString(io::member(item, "model")), io::toString(io::member(item, "message"))});
+            result.failures = io::toArray(*failures).get<std::vector<evaluation::ModelFailure>>();
         result.cancelled = io::toBool(io::member(object, "cancelled"));
         result.seconds = io::numberOr(object, "seconds", 0.0);
         result.warnings = stringsOf(io::findMember(object, "warnings"));
         if (const io::Json *actual = io::findMember(object, "actual"))
-            result.actual = readRows(*actual);
-        for (const auto &model : result.models)
-            if (result.actual.size() != 0 && model.predictions.size() != 0 &&
-                model.predictions.size() != result.actual.size())
-                throw io::InputError("model '" + model.name + "' has " + std::to_string(model.predictions.size()) +
-                                     " predictions for " + std::to_string(result.actual.size()) + " rows");
-        for (const auto &model : result.models)
-            if (result.actual.size() != 0 && model.bound && model.bound->upperBounds.size() != 0 &&
-                model.bound->upperBounds.size() != result.actual.size())
-                throw io::InputError("model '" + model.name + "' has " +
-                                     std::to_string(model.bound->upperBounds.size()) + " upper bounds for " +
-                                     std::to_string(result.actual.size()) + " rows");
+            result.actual = readRowValues(*actual);
+        checkRowCounts(result);
         return result;
     } catch (const io::InputError &error) {
         if (!error.file().empty())
@@ -217,3 +160,43 @@ evaluation::ExperimentResult readExperimentResult(const io::Json &object, const 
 }
 
 } // namespace gpumem::report
+
+namespace gpumem::evaluation {
+
+void to_json(io::Json &json, const ExperimentResult &result)
+{
+    json = report::experimentJson(result);
+}
+
+void to_json(io::Json &json, const PairedTest &test)
+{
+    json = io::Json{{"model", test.model},    {"versus", test.versus},       {"test", test.test},
+                    {"p_value", test.pValue}, {"statistic", test.statistic}, {"paired", test.metric},
+                    {"pairs", test.pairs},    {"reported", test.reported}};
+}
+
+void from_json(const io::Json &json, PairedTest &test)
+{
+    test.model = io::toString(io::member(json, "model"));
+    test.versus = io::toString(io::member(json, "versus"));
+    test.test = io::toString(io::member(json, "test"));
+    test.metric = io::toString(io::member(json, "paired"));
+    test.pairs = static_cast<int>(io::numberOr(json, "pairs", 0));
+    test.statistic = io::numberOr(json, "statistic", report::notANumber);
+    test.pValue = io::numberOr(json, "p_value", report::notANumber);
+    const io::Json *reported = io::findMember(json, "reported");
+    test.reported = reported && io::toBool(*reported);
+}
+
+void to_json(io::Json &json, const ModelFailure &failure)
+{
+    json = io::Json{{"model", failure.model}, {"message", failure.message}};
+}
+
+void from_json(const io::Json &json, ModelFailure &failure)
+{
+    failure.model = io::toString(io::member(json, "model"));
+    failure.message = io::toString(io::member(json, "message"));
+}
+
+} // namespace gpumem::evaluation

@@ -3,7 +3,6 @@
 
 #include "evaluation/Experiment.h"
 #include "io/Json.h"
-#include "io/JsonWriter.h"
 
 #include <string>
 
@@ -16,13 +15,36 @@ namespace gpumem::report {
 // out-of-fold predictions added, so one reader reads both. A comparison that
 // calibrated gives each model a "bound" member (report/BoundJson.h).
 
-// Writes the members into the object json has open; withRows adds "actual" and
-// each model's "predictions" and upper bounds (per dataset row, null where never tested).
-void writeExperimentMembers(io::JsonWriter &json, const evaluation::ExperimentResult &result, bool withRows);
+// What the JSON form holds beyond the report's members.
+struct ExperimentJsonOptions
+{
+    // "actual" and each model's "predictions" and upper bounds, one per dataset
+    // row (null where never tested): what the project file keeps for its charts.
+    bool withRows = false;
+};
 
-// Reads what writeExperimentMembers() wrote (with or without rows). Models are
-// looked up in the registry for their hyperparameters; errors throw
-// io::InputError naming source.
+// Returns the members as one object.
+io::Json experimentJson(const evaluation::ExperimentResult &result, const ExperimentJsonOptions &options = {});
+
+// Reads what experimentJson() wrote (with or without rows). Models are looked up
+// in the registry for their hyperparameters; errors throw io::InputError naming source.
 evaluation::ExperimentResult readExperimentResult(const io::Json &object, const std::string &source);
 
 } // namespace gpumem::report
+
+namespace gpumem::evaluation {
+
+// The report's form of a result, without rows (report::experimentJson()).
+void to_json(io::Json &json, const ExperimentResult &result);
+
+// One item of "significance": {"model", "versus", "test", "p_value", "statistic",
+// "paired", "pairs", "reported"}.
+void to_json(io::Json &json, const PairedTest &test);
+// Reads what to_json() wrote; a missing or null statistic or p-value reads as NaN.
+void from_json(const io::Json &json, PairedTest &test);
+
+// One item of "failures": {"model", "message"}.
+void to_json(io::Json &json, const ModelFailure &failure);
+void from_json(const io::Json &json, ModelFailure &failure);
+
+} // namespace gpumem::evaluation

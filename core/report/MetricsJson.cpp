@@ -23,17 +23,3 @@ void from_json(const io::Json &json, RegressionMetrics &metrics)
 }
 
 } // namespace gpumem::evaluation
-
-namespace gpumem::report {
-
-void writeMetrics(io::JsonWriter &json, const evaluation::RegressionMetrics &metrics)
-{
-    json.value(io::Json(metrics));
-}
-
-evaluation::RegressionMetrics readMetrics(const io::Json &object)
-{
-    return object.get<evaluation::RegressionMetrics>();
-}
-
-} // namespace gpumem::report

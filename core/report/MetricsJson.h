@@ -3,7 +3,6 @@
 
 #include "evaluation/Metrics.h"
 #include "io/Json.h"
-#include "io/JsonWriter.h"
 
 namespace gpumem::evaluation {
 
@@ -17,12 +16,3 @@ void to_json(io::Json &json, const RegressionMetrics &metrics);
 void from_json(const io::Json &json, RegressionMetrics &metrics);
 
 } // namespace gpumem::evaluation
-
-namespace gpumem::report {
-
-// Writes the metrics' JSON form (evaluation::to_json) through a streaming writer.
-void writeMetrics(io::JsonWriter &json, const evaluation::RegressionMetrics &metrics);
-// Returns the metrics read from their JSON form (evaluation::from_json).
-evaluation::RegressionMetrics readMetrics(const io::Json &object);
-
-} // namespace gpumem::report

@@ -64,12 +64,16 @@ const LibraryVersions &libraryVersions()
     return versions;
 }
 
+void to_json(io::Json &json, const LibraryVersions &versions)
+{
+    json = io::Json::object();
+    for (const auto &[name, version] : versions.entries())
+        json[name] = version;
+}
+
 void writeLibraryVersions(io::JsonWriter &json)
 {
-    json.key("library_versions").beginObject();
-    for (const auto &[name, version] : libraryVersions().entries())
-        json.key(name).value(version);
-    json.endObject();
+    json.key("library_versions").value(io::Json(libraryVersions()));
 }
 
 } // namespace gpumem::runtime

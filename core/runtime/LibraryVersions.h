@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "io/Json.h"
 #include "io/JsonWriter.h"
 
 #include <string>
@@ -29,7 +30,11 @@ struct LibraryVersions
 // Returns the versions; cheap after the first call. Thread-safe.
 const LibraryVersions &libraryVersions();
 
-// Writes "library_versions": {name: version, …} into an open JSON object.
+// The JSON form of the versions: {name: version, …} in the order of entries().
+void to_json(io::Json &json, const LibraryVersions &versions);
+
+// Writes "library_versions": {name: version, …} (this process's versions) into an
+// open JSON object, for documents that are still streamed.
 void writeLibraryVersions(io::JsonWriter &json);
 
 } // namespace gpumem::runtime

@@ -13,6 +13,7 @@
 #include "evaluation/Splits.h"
 #include "io/InputError.h"
 #include "io/Json.h"
+#include "io/JsonDocument.h"
 #include "io/JsonWriter.h"
 #include "models/ModelFolder.h"
 #include "models/RegressorRegistry.h"
@@ -80,10 +81,7 @@ std::vector<Eigen::Index> rowRange(Eigen::Index begin, Eigen::Index end)
 
 std::string written(const Calibration &calibrated)
 {
-    std::ostringstream text;
-    io::JsonWriter json(text);
-    calibration::writeCalibration(json, calibrated);
-    return text.str();
+    return io::jsonDocumentText(io::Json(calibrated));
 }
 
 Calibration calibrationFrom(const std::string &text)
@@ -485,8 +483,8 @@ class TestCalibration : public QObject
         const std::string inside = folder.filePath("inside").toStdString();
         const std::string outside = folder.filePath("outside").toStdString();
         {
-            const models::ModelFolderMember member(
-                "calibration", [&](io::JsonWriter &json) { calibration::writeCalibration(json, calibrated); });
+            const models::ModelFolderMember member("calibration",
+                                                   [&](io::JsonWriter &json) { json.value(io::Json(calibrated)); });
             model->save(inside);
         }
         model->save(outside);

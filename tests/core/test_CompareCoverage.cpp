@@ -11,7 +11,7 @@
 #include "evaluation/Experiment.h"
 #include "io/InputError.h"
 #include "io/Json.h"
-#include "io/JsonWriter.h"
+#include "io/JsonDocument.h"
 #include "models/RegressorRegistry.h"
 #include "report/ComparisonReport.h"
 #include "report/ExperimentJson.h"
@@ -478,12 +478,7 @@ class TestCompareCoverage : public QObject
     {
         const evaluation::ExperimentResult written = calibratedJobs();
         const auto text = [](const evaluation::ExperimentResult &result) {
-            std::ostringstream out;
-            io::JsonWriter json(out);
-            json.beginObject();
-            report::writeExperimentMembers(json, result, true);
-            json.endObject();
-            return out.str();
+            return io::jsonDocumentText(report::experimentJson(result, {/*withRows=*/true}));
         };
         const std::string first = text(written);
         const auto read = report::readExperimentResult(io::parseJson(first, "project"), "project");
@@ -510,14 +505,7 @@ class TestCompareCoverage : public QObject
     void malformedBoundsAreRefused()
     {
         const evaluation::ExperimentResult written = calibratedJobs();
-        std::ostringstream out;
-        {
-            io::JsonWriter json(out);
-            json.beginObject();
-            report::writeExperimentMembers(json, written, true);
-            json.endObject();
-        }
-        io::Json object = io::parseJson(out.str(), "project");
+        io::Json object = report::experimentJson(written, {/*withRows=*/true});
         object["models"][0]["bound"]["coverage"] = 1.5;
         try {
             report::readExperimentResult(object, "project.gpumem.json");

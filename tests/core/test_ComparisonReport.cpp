@@ -4,7 +4,7 @@
 // hold every model with the best values marked.
 #include "io/InputError.h"
 #include "io/Json.h"
-#include "io/JsonWriter.h"
+#include "io/JsonDocument.h"
 #include "models/Hyperparameters.h"
 #include "models/RegressorRegistry.h"
 #include "report/ComparisonReport.h"
@@ -112,14 +112,8 @@ class TestComparisonReport : public QObject
         written.models[1].predictions[2] = std::nan(""); // a row the model never tested
         written.models[0].folds[1].stopReason = training::StopReason::EarlyStopped;
         written.warnings = {"a warning"};
-        std::ostringstream text;
-        {
-            io::JsonWriter json(text);
-            json.beginObject();
-            report::writeExperimentMembers(json, written, true);
-            json.endObject();
-        }
-        const auto read = report::readExperimentResult(io::parseJson(text.str(), "project"), "project");
+        const std::string text = io::jsonDocumentText(report::experimentJson(written, {/*withRows=*/true}));
+        const auto read = report::readExperimentResult(io::parseJson(text, "project"), "project");
         QCOMPARE(read.splits.size(), written.splits.size());
         QCOMPARE(read.best, written.best);
         QCOMPARE(read.warnings, written.warnings);
