@@ -6,38 +6,6 @@
 
 namespace gpumem::training {
 
-void TrainingControl::pause()
-{
-    mPaused = true;
-}
-
-void TrainingControl::resume()
-{
-    {
-        std::lock_guard<std::mutex> lock(mMutex);
-        mPaused = false;
-    }
-    mResumed.notify_all();
-}
-
-void TrainingControl::cancel()
-{
-    {
-        std::lock_guard<std::mutex> lock(mMutex);
-        mCancelled = true;
-    }
-    mResumed.notify_all();
-}
-
-bool TrainingControl::waitWhilePaused()
-{
-    if (mPaused) {
-        std::unique_lock<std::mutex> lock(mMutex);
-        mResumed.wait(lock, [this] { return !mPaused || mCancelled; });
-    }
-    return !mCancelled;
-}
-
 std::string stopReasonName(StopReason reason)
 {
     switch (reason) {

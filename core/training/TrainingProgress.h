@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include <atomic>
-#include <condition_variable>
+#include "runtime/OperationControl.h"
+
 #include <cstdint>
 #include <limits>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -52,25 +51,10 @@ class TrainingObserver
     virtual void epochFinished(const EpochProgress &) {}
 };
 
-// Lets another thread pause, resume or cancel a running training. Training checks
-// it before every batch, so requests take effect within one batch. Thread-safe.
-class TrainingControl
-{
-  public:
-    void pause();
-    void resume();
-    void cancel();
-    bool isPaused() const { return mPaused.load(); }
-    bool isCancelled() const { return mCancelled.load(); }
-    // Blocks while paused; returns false when training should stop (cancelled).
-    bool waitWhilePaused();
-
-  private:
-    std::atomic_bool mPaused{false};
-    std::atomic_bool mCancelled{false};
-    std::mutex mMutex; // guards the wait on mResumed
-    std::condition_variable mResumed;
-};
+// Training is paused, resumed and cancelled through the control every long
+// operation shares; it checks it before every batch, so requests take effect
+// within one batch.
+using TrainingControl = runtime::OperationControl;
 
 // How a training ended.
 enum class StopReason
