@@ -425,7 +425,7 @@ bool RunsPage::startSweep(const runs::SweepPlan &plan, double validationFraction
                          .arg(mSweepTrials)
                          .arg(dataset->rowCount())
                          .arg(compute.threads));
-    mControl = std::make_shared<training::TrainingControl>();
+    mControl = std::make_shared<runtime::OperationControl>();
     auto control = mControl;
     ProgressBridge *bridge = mBridge;
     // Named by sweep and trial, so that the runs of two sweeps stay apart in the table.

@@ -99,7 +99,7 @@ class RunsPage : public QWidget
     QLabel *mStatus;
     ProgressBridge *mBridge;
     QFutureWatcher<SweepOutcome> mWatcher;
-    std::shared_ptr<training::TrainingControl> mControl; // shared with the sweep thread; thread-safe itself
+    std::shared_ptr<runtime::OperationControl> mControl; // shared with the sweep thread; thread-safe itself
     int mSweepTrials = 0;
     int mSweepDone = 0;
     int mSweepCount = 0; // sweeps started on this page

@@ -222,7 +222,7 @@ bool TrainingPage::start()
     for (const auto &warning : warnings)
         status += QStringLiteral(" ") + QString::fromStdString(warning);
     mStatus->setText(status);
-    mControl = std::make_shared<training::TrainingControl>();
+    mControl = std::make_shared<runtime::OperationControl>();
     ProgressBridge *bridge = mBridge;
     auto control = mControl;
     std::optional<calibration::CalibrationSettings> calibrating;

@@ -251,7 +251,7 @@ void averageBounds(const std::vector<FoldResult> &folds, ModelBound &model)
 } // namespace
 
 ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSettings &settings,
-                               ExperimentObserver *observer, training::TrainingControl *control)
+                               ExperimentObserver *observer, runtime::OperationControl *control)
 {
     const auto start = Clock::now();
     if (!dataset.hasTarget())
@@ -311,8 +311,8 @@ ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSet
     std::vector<std::string> failureOf(settings.models.size()); // per model: why it failed, or empty
     std::vector<std::vector<std::string>> fitWarnings(jobCount);
     std::vector<char> fitFinished(jobCount, 0); // each job writes only its own slot
-    training::TrainingControl ownControl;
-    training::TrainingControl &sharedControl = control ? *control : ownControl;
+    runtime::OperationControl ownControl;
+    runtime::OperationControl &sharedControl = control ? *control : ownControl;
 
     const auto runJob = [&](std::size_t job) {
         const std::size_t m = job / static_cast<std::size_t>(foldCount);

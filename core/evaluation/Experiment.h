@@ -154,6 +154,6 @@ class ExperimentObserver
 // folds' calibration rows cannot serve) before fitting,
 // and when every model failed; rethrows std::bad_alloc.
 ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSettings &settings,
-                               ExperimentObserver *observer = nullptr, training::TrainingControl *control = nullptr);
+                               ExperimentObserver *observer = nullptr, runtime::OperationControl *control = nullptr);
 
 } // namespace gpumem::evaluation

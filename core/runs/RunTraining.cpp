@@ -41,7 +41,7 @@ class RecordingObserver : public training::TrainingObserver
 } // namespace
 
 TrainedRun trainRun(const data::Dataset &dataset, const RunSettings &settings, training::TrainingObserver *observer,
-                    training::TrainingControl *control)
+                    runtime::OperationControl *control)
 {
     const auto rows = static_cast<Eigen::Index>(dataset.rowCount());
     evaluation::Split split;

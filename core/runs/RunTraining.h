@@ -37,6 +37,6 @@ struct TrainedRun
 // metrics or model. Throws io::InputError for unusable values or data. Runs on
 // the calling thread (set its compute threads first; see runtime::setComputeThreads).
 TrainedRun trainRun(const data::Dataset &dataset, const RunSettings &settings,
-                    training::TrainingObserver *observer = nullptr, training::TrainingControl *control = nullptr);
+                    training::TrainingObserver *observer = nullptr, runtime::OperationControl *control = nullptr);
 
 } // namespace gpumem::runs

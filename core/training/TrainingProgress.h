@@ -54,14 +54,14 @@ class TrainingObserver
 // Training is paused, resumed and cancelled through the control every long
 // operation shares; it checks it before every batch, so requests take effect
 // within one batch.
-using TrainingControl = runtime::OperationControl;
+using OperationControl = runtime::OperationControl;
 
 // How a training ended.
 enum class StopReason
 {
     Completed,    // every epoch ran
     EarlyStopped, // no validation improvement for `patience` epochs
-    Cancelled,    // TrainingControl::cancel()
+    Cancelled,    // OperationControl::cancel()
     NotFinite,    // a loss became NaN or infinite
 };
 
