@@ -79,7 +79,8 @@ class RunsPage : public QWidget
     void showRuns();
     void updateCurves();
     void updateRelation();
-    void takeBatches();
+    // The running sweep run has done `within` (0..1) of its fit.
+    void showRunProgress(double within);
     void addSweepRun(const runs::RunRecord &run, std::shared_ptr<models::Regressor> model);
     void updateSaveButton();
     void finishSweep();

@@ -3,6 +3,7 @@
 
 #include "evaluation/Splits.h"
 #include "models/RegressorRegistry.h"
+#include "training/FitProgressRelay.h"
 
 namespace gpumem::runs {
 
@@ -53,7 +54,8 @@ TrainedRun trainRun(const data::Dataset &dataset, const RunSettings &settings, t
     }
     std::shared_ptr<models::Regressor> model =
         models::createRegressor(settings.model, settings.hyperparameters, settings.compute);
-    RecordingObserver recorder(observer);
+    training::FitProgressRelay relay(observer);
+    RecordingObserver recorder(&relay);
     const training::TrainingResult result = model->fit(dataset, split.train, &recorder, control);
 
     TrainedRun run;

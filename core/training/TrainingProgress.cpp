@@ -4,7 +4,22 @@
 #include "io/InputError.h"
 #include "training/StopReasonText.h"
 
+#include <algorithm>
+
 namespace gpumem::training {
+
+double fitShare(const BatchProgress &progress)
+{
+    const double total = static_cast<double>(progress.epochs) * static_cast<double>(progress.batches);
+    const double done = static_cast<double>(progress.epoch - 1) * static_cast<double>(progress.batches) +
+                        static_cast<double>(progress.batch);
+    return total > 0.0 ? std::clamp(done / total, 0.0, 1.0) : 0.0;
+}
+
+double fitShare(const EpochProgress &progress)
+{
+    return progress.epochs > 0 ? std::clamp(static_cast<double>(progress.epoch) / progress.epochs, 0.0, 1.0) : 0.0;
+}
 
 std::string stopReasonName(StopReason reason)
 {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "runtime/OperationControl.h"
+#include "runtime/ProgressObserver.h"
 
 #include <cstdint>
 #include <limits>
@@ -41,15 +42,21 @@ struct EpochProgress
     bool best = false; // the best validation loss so far (or the last epoch without validation)
 };
 
-// Receives progress from the training thread. Implementations must be quick and
-// must not block; the workbench forwards them to the GUI thread as queued signals.
-class TrainingObserver
+// Receives progress from the training thread: every batch and epoch, and (from
+// the code that drives a fit, see FitProgressRelay) the share of it done as
+// progressChanged. Implementations must be quick and must not block; the
+// workbench forwards them to the GUI thread as queued signals.
+class TrainingObserver : public virtual runtime::ProgressObserver
 {
   public:
-    virtual ~TrainingObserver() = default;
     virtual void batchFinished(const BatchProgress &) {}
     virtual void epochFinished(const EpochProgress &) {}
 };
+
+// The share (0..1) of a fit done after this batch: batches done out of epochs × batches.
+double fitShare(const BatchProgress &progress);
+// The share (0..1) of a fit done after this epoch (or tree, or boosting round).
+double fitShare(const EpochProgress &progress);
 
 // Training is paused, resumed and cancelled through the control every long
 // operation shares; it checks it before every batch, so requests take effect
