@@ -386,7 +386,7 @@ bool ComparePage::start()
         status += QStringLiteral(" ") + QString::fromStdString(warning);
     mStatus->setText(status);
 
-    mControl = std::make_shared<training::TrainingControl>();
+    mControl = std::make_shared<runtime::OperationControl>();
     mRunningDataset = dataset;
     ProgressBridge *bridge = mBridge;
     auto control = mControl;

@@ -135,7 +135,7 @@ class ComparePage : public QWidget
     std::map<QString, ModelProgress> mProgress;
     QFutureWatcher<Outcome> mWatcher;
     std::shared_ptr<const data::Dataset> mRunningDataset;
-    std::shared_ptr<training::TrainingControl> mControl; // shared with the runner; thread-safe itself
+    std::shared_ptr<runtime::OperationControl> mControl; // shared with the runner; thread-safe itself
 };
 
 } // namespace gpumem::ui

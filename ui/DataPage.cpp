@@ -6,6 +6,7 @@
 #include "data/TableLoader.h"
 #include "io/InputError.h"
 #include "ui/ChartExport.h"
+#include "ui/ProgressBridge.h"
 #include "ui/QCustomPlotInclude.h"
 #include "ui/QtText.h"
 #include "ui/TableCopy.h"
@@ -21,7 +22,6 @@
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenu>
-#include <QMetaObject>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalBlocker>
@@ -81,6 +81,7 @@ DataPage::DataPage(WorkbenchState *state, QWidget *parent)
     , mBusy(new QProgressBar(this))
     , mCancelLoad(new QPushButton(tr("Cancel"), this))
     , mHistogram(new QCustomPlot(this))
+    , mLoadProgress(new ProgressBridge(this))
 {
     setObjectName(QStringLiteral("dataPage"));
     mError->setObjectName(QStringLiteral("dataErrorPanel"));
@@ -112,6 +113,11 @@ DataPage::DataPage(WorkbenchState *state, QWidget *parent)
     mCancelLoad->setShortcut(QKeySequence(Qt::Key_Escape));
     mCancelLoad->hide();
     connect(mCancelLoad, &QPushButton::clicked, this, &DataPage::cancelLoading);
+    // The load reports from its pool thread, in 1% steps, so at most a hundred updates
+    // are queued; queued delivery touches the bar on the GUI thread only.
+    connect(
+        mLoadProgress, &ProgressBridge::progressAdvanced, this,
+        [this](double fraction) { mBusy->setValue(static_cast<int>(1000.0 * fraction)); }, Qt::QueuedConnection);
 
     mView->setObjectName(QStringLiteral("dataTable"));
     mView->setModel(mModel);
@@ -190,7 +196,7 @@ DataPage::DataPage(WorkbenchState *state, QWidget *parent)
 DataPage::~DataPage()
 {
     // The load owns only its own data; waiting keeps the watcher from outliving the page's slot.
-    mLoadCancel->store(true);
+    mLoadControl->cancel();
     mLoader.waitForFinished();
 }
 
@@ -204,20 +210,14 @@ void DataPage::openFile(const QString &path)
     mCancelLoad->show();
     mInfo->setText(tr("Loading %1 …").arg(QFileInfo(path).fileName()));
     const std::string file = coreText(path);
-    // A fresh flag per load: a cancelled load's flag must not stop the next one.
-    mLoadCancel = std::make_shared<std::atomic_bool>(false);
-    data::TableLoadMonitor monitor;
-    monitor.cancel = mLoadCancel.get();
-    monitor.progressed = [this](double share) {
-        // Core reports in 1% steps, so this queues at most a hundred updates; the context
-        // object drops them if the page is gone.
-        QMetaObject::invokeMethod(
-            this, [this, share] { mBusy->setValue(static_cast<int>(1000.0 * share)); }, Qt::QueuedConnection);
-    };
-    mLoader.setFuture(QtConcurrent::run([file, monitor, keepAlive = mLoadCancel]() {
+    // A fresh control per load: a cancelled load's control must not stop the next one.
+    mLoadControl = std::make_shared<runtime::OperationControl>();
+    // The page waits for the load before it (and the bridge, its child) goes away.
+    ProgressBridge *progress = mLoadProgress;
+    mLoader.setFuture(QtConcurrent::run([file, progress, control = mLoadControl]() {
         LoadOutcome outcome;
         try {
-            auto table = std::make_shared<const data::Table>(data::loadTable(file, {}, monitor));
+            auto table = std::make_shared<const data::Table>(data::loadTable(file, {}, progress, control.get()));
             // The roles WorkbenchState::setTable will infer are checked here, off the GUI
             // thread: a file that leaves no feature column ("x,y" of text, or only the
             // target) becomes a load error instead of an exception escaping the finished
@@ -247,7 +247,7 @@ QString DataPage::errorText() const
 void DataPage::cancelLoading()
 {
     if (mLoader.isRunning())
-        mLoadCancel->store(true);
+        mLoadControl->cancel();
 }
 
 void DataPage::finishLoading()

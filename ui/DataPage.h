@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "runtime/OperationControl.h"
+
 #include <QFutureWatcher>
 #include <QWidget>
 
-#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <vector>
@@ -26,6 +27,7 @@ enum class ColumnRole;
 
 namespace gpumem::ui {
 
+class ProgressBridge;
 class TableModel;
 class WorkbenchState;
 
@@ -90,8 +92,9 @@ class DataPage : public QWidget
     QCustomPlot *mHistogram;
     QFutureWatcher<LoadOutcome> mLoader;
     QString mLoadingPath;
-    // The running load's cancel flag, shared with it so it outlives a page deleted mid-load.
-    std::shared_ptr<std::atomic_bool> mLoadCancel = std::make_shared<std::atomic_bool>(false);
+    // The running load's control, shared with it so it outlives a page deleted mid-load.
+    std::shared_ptr<runtime::OperationControl> mLoadControl = std::make_shared<runtime::OperationControl>();
+    ProgressBridge *mLoadProgress; // hears the load on its worker thread
     bool mUpdatingEditor = false;
 };
 

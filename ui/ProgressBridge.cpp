@@ -91,4 +91,9 @@ void ProgressBridge::progressChanged(double fraction)
     Q_EMIT progressAdvanced(fraction);
 }
 
+void ProgressBridge::jobFinished(const probe::ProbeProgress &progress)
+{
+    Q_EMIT jobCompleted(progress.done, progress.total);
+}
+
 } // namespace gpumem::ui

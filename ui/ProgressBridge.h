@@ -2,6 +2,8 @@
 #pragma once
 
 #include "evaluation/Experiment.h"
+#include "probe/ProbeRunner.h"
+#include "runtime/ProgressObserver.h"
 #include "training/TrainingProgress.h"
 
 #include <QObject>
@@ -29,14 +31,19 @@ struct EpochEvent
     training::EpochProgress progress;
 };
 
-// The one adapter from core's observers (training and experiment) to Qt signals.
-// Core calls it on a worker thread; it buffers batch and epoch events under a
-// short lock and signals only when the buffer turns non-empty, so a burst of
-// events costs one queued signal; the GUI thread then moves the whole buffer
-// out with takeBatches()/takeEpochs(). Rare events (fit started, model
-// finished) become signals directly. Create it on the GUI thread; connect to
-// its signals with Qt::QueuedConnection.
-class ProgressBridge : public QObject, public training::TrainingObserver, public evaluation::ExperimentObserver
+// The one adapter from core's observers to Qt signals, for every long
+// operation: a table load (runtime::ProgressObserver), a training, an
+// experiment and the probe. Core calls it on a worker thread; it buffers batch
+// and epoch events under a short lock and signals only when the buffer turns
+// non-empty, so a burst of events costs one queued signal; the GUI thread then
+// moves the whole buffer out with takeBatches()/takeEpochs(). Progress, already
+// throttled at its source, and rare events (fit started, model finished, a probe
+// job) become signals directly. Create it on the GUI thread; connect to its
+// signals with Qt::QueuedConnection.
+class ProgressBridge : public QObject,
+                       public training::TrainingObserver,
+                       public evaluation::ExperimentObserver,
+                       public probe::ProbeObserver
 {
     Q_OBJECT
 
@@ -46,6 +53,9 @@ class ProgressBridge : public QObject, public training::TrainingObserver, public
     // Moves the buffered events out. GUI thread.
     std::vector<BatchEvent> takeBatches();
     std::vector<EpochEvent> takeEpochs();
+
+    // runtime::ProgressObserver, shared by every operation; called on its thread.
+    void progressChanged(double fraction) override;
 
     // training::TrainingObserver, called on the training thread.
     void batchFinished(const training::BatchProgress &progress) override;
@@ -57,7 +67,9 @@ class ProgressBridge : public QObject, public training::TrainingObserver, public
     void epochFinished(const std::string &model, int fold, const training::EpochProgress &progress) override;
     void foldFinished(const std::string &model, const evaluation::FoldResult &result) override;
     void modelFinished(const evaluation::ModelResult &result) override;
-    void progressChanged(double fraction) override;
+
+    // probe::ProbeObserver, called on the probe's thread.
+    void jobFinished(const probe::ProbeProgress &progress) override;
 
   Q_SIGNALS:
     // Emitted from the worker thread when the batch buffer turns non-empty.
@@ -66,7 +78,10 @@ class ProgressBridge : public QObject, public training::TrainingObserver, public
     void fitStarting(const QString &model, int fold, int folds);
     void foldCompleted(const QString &model, int fold);
     void modelCompleted(const QString &model);
+    // The operation's share done (0..1), in the visible steps its source reports.
     void progressAdvanced(double fraction);
+    // A probe job was measured or skipped: done of total configurations handled.
+    void jobCompleted(quint64 done, quint64 total);
 
   private:
     void addBatch(BatchEvent event);

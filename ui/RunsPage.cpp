@@ -169,9 +169,12 @@ RunsPage::RunsPage(WorkbenchState *state, QWidget *parent)
     connect(mTable->selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunsPage::updateCurves);
     connect(mRelationParameter, &QComboBox::currentTextChanged, this, &RunsPage::updateRelation);
     // The bridge emits from the sweep thread; queued, so the bar is touched on the GUI thread only.
-    connect(mBridge, &ProgressBridge::batchesReady, this, &RunsPage::takeBatches, Qt::QueuedConnection);
+    // The runs' batches and epochs are kept by core (RunRecord); the bar needs only each run's share done.
+    connect(
+        mBridge, &ProgressBridge::batchesReady, this, [this] { mBridge->takeBatches(); }, Qt::QueuedConnection);
     connect(
         mBridge, &ProgressBridge::epochsReady, this, [this] { mBridge->takeEpochs(); }, Qt::QueuedConnection);
+    connect(mBridge, &ProgressBridge::progressAdvanced, this, &RunsPage::showRunProgress, Qt::QueuedConnection);
     connect(&mWatcher, &QFutureWatcher<SweepOutcome>::finished, this, &RunsPage::finishSweep);
     mCancel->setEnabled(false);
     showRuns();
@@ -425,7 +428,7 @@ bool RunsPage::startSweep(const runs::SweepPlan &plan, double validationFraction
                          .arg(mSweepTrials)
                          .arg(dataset->rowCount())
                          .arg(compute.threads));
-    mControl = std::make_shared<training::TrainingControl>();
+    mControl = std::make_shared<runtime::OperationControl>();
     auto control = mControl;
     ProgressBridge *bridge = mBridge;
     // Named by sweep and trial, so that the runs of two sweeps stay apart in the table.
@@ -478,17 +481,11 @@ void RunsPage::cancelSweep()
     }
 }
 
-void RunsPage::takeBatches()
+void RunsPage::showRunProgress(double within)
 {
-    const auto batches = mBridge->takeBatches();
-    if (batches.empty() || mSweepTrials == 0)
+    if (mSweepTrials == 0)
         return;
-    const auto &last = batches.back().progress;
-    const double total = static_cast<double>(last.epochs) * static_cast<double>(last.batches);
-    const double done =
-        static_cast<double>(last.epoch - 1) * static_cast<double>(last.batches) + static_cast<double>(last.batch);
-    const double within = total > 0.0 ? std::min(1.0, done / total) : 0.0;
-    mProgress->setValue(static_cast<int>(1000.0 * (mSweepDone + within) / mSweepTrials));
+    mProgress->setValue(static_cast<int>(1000.0 * (mSweepDone + std::min(1.0, within)) / mSweepTrials));
 }
 
 void RunsPage::addSweepRun(const runs::RunRecord &run, std::shared_ptr<models::Regressor> model)

@@ -79,7 +79,8 @@ class RunsPage : public QWidget
     void showRuns();
     void updateCurves();
     void updateRelation();
-    void takeBatches();
+    // The running sweep run has done `within` (0..1) of its fit.
+    void showRunProgress(double within);
     void addSweepRun(const runs::RunRecord &run, std::shared_ptr<models::Regressor> model);
     void updateSaveButton();
     void finishSweep();
@@ -99,7 +100,7 @@ class RunsPage : public QWidget
     QLabel *mStatus;
     ProgressBridge *mBridge;
     QFutureWatcher<SweepOutcome> mWatcher;
-    std::shared_ptr<training::TrainingControl> mControl; // shared with the sweep thread; thread-safe itself
+    std::shared_ptr<runtime::OperationControl> mControl; // shared with the sweep thread; thread-safe itself
     int mSweepTrials = 0;
     int mSweepDone = 0;
     int mSweepCount = 0; // sweeps started on this page

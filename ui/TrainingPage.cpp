@@ -7,6 +7,7 @@
 #include "models/NeuralNetworkRegressor.h"
 #include "runtime/LibraryVersions.h"
 #include "runtime/ThreadSettings.h"
+#include "training/FitProgressRelay.h"
 #include "ui/CoverageBox.h"
 #include "ui/LossPlot.h"
 #include "ui/ProgressBridge.h"
@@ -157,6 +158,9 @@ TrainingPage::TrainingPage(WorkbenchState *state, QWidget *parent)
     // even if the bridge is ever moved or called from the GUI thread.
     connect(mBridge, &ProgressBridge::batchesReady, this, &TrainingPage::takeBatches, Qt::QueuedConnection);
     connect(mBridge, &ProgressBridge::epochsReady, this, &TrainingPage::takeEpochs, Qt::QueuedConnection);
+    connect(
+        mBridge, &ProgressBridge::progressAdvanced, this,
+        [this](double fraction) { mProgress->setValue(static_cast<int>(1000.0 * fraction)); }, Qt::QueuedConnection);
     connect(&mWatcher, &QFutureWatcher<Outcome>::finished, this, &TrainingPage::finish);
     // The line a class watches the network pass: XGBoost's RMSE in the last comparison.
     connect(mState, &WorkbenchState::comparisonChanged, this, &TrainingPage::showReference);
@@ -222,7 +226,7 @@ bool TrainingPage::start()
     for (const auto &warning : warnings)
         status += QStringLiteral(" ") + QString::fromStdString(warning);
     mStatus->setText(status);
-    mControl = std::make_shared<training::TrainingControl>();
+    mControl = std::make_shared<runtime::OperationControl>();
     ProgressBridge *bridge = mBridge;
     auto control = mControl;
     std::optional<calibration::CalibrationSettings> calibrating;
@@ -237,6 +241,8 @@ bool TrainingPage::start()
             // Thread settings and grad mode are per thread in LibTorch: set them here, on
             // the thread that trains (fit() itself switches grad off where it evaluates).
             runtime::setComputeThreads(compute.threads);
+            // Between the model and the bridge, so the bar hears the share of the fit done.
+            training::FitProgressRelay relay(bridge);
             auto model = std::make_shared<models::NeuralNetworkRegressor>(hyperparameters, compute);
             std::vector<Eigen::Index> rows(dataset->rowCount());
             for (std::size_t row = 0; row < rows.size(); ++row)
@@ -244,11 +250,11 @@ bool TrainingPage::start()
             if (calibrating) {
                 // The same split of the rows as `gpumem train --coverage`: fit on most, calibrate on the rest.
                 calibration::CalibratedFit fit =
-                    calibration::fitCalibrated(*model, *dataset, rows, *calibrating, bridge, control.get());
+                    calibration::fitCalibrated(*model, *dataset, rows, *calibrating, &relay, control.get());
                 outcome.result = std::move(fit.training);
                 outcome.calibration = std::move(fit.calibration);
             } else {
-                outcome.result = model->fit(*dataset, rows, bridge, control.get());
+                outcome.result = model->fit(*dataset, rows, &relay, control.get());
             }
             outcome.device = QString::fromStdString(model->deviceName());
             // The run record's final metrics, computed here so the GUI thread never predicts.
@@ -305,10 +311,6 @@ void TrainingPage::takeBatches()
         mRunBatches.push_back(runs::batchPoint(progress));
     }
     const auto &last = batches.back().progress;
-    const double total = static_cast<double>(last.epochs) * static_cast<double>(last.batches);
-    const double done =
-        static_cast<double>(last.epoch - 1) * static_cast<double>(last.batches) + static_cast<double>(last.batch);
-    mProgress->setValue(total > 0 ? static_cast<int>(1000.0 * done / total) : 0);
     mSpeed->setText(tr("epoch %1/%2 · %L3 samples/s · elapsed %4 · ETA %5")
                         .arg(last.epoch)
                         .arg(last.epochs)

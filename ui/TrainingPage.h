@@ -115,7 +115,7 @@ class TrainingPage : public QWidget
     double mReferenceRmse = std::numeric_limits<double>::quiet_NaN(); // XGBoost's in the last comparison
     QLabel *mStatus;
     QFutureWatcher<Outcome> mWatcher;
-    std::shared_ptr<training::TrainingControl> mControl; // shared with the training thread; thread-safe itself
+    std::shared_ptr<runtime::OperationControl> mControl; // shared with the training thread; thread-safe itself
     std::shared_ptr<models::Regressor> mTrained;
     std::optional<calibration::Calibration> mCalibration;
     bool mTrainedSaved = false;

@@ -10,7 +10,7 @@ namespace gpumem::calibration {
 
 CalibratedFit fitCalibrated(models::Regressor &model, const data::Dataset &dataset,
                             const std::vector<Eigen::Index> &trainingRows, const CalibrationSettings &settings,
-                            training::TrainingObserver *observer, training::TrainingControl *control)
+                            training::TrainingObserver *observer, runtime::OperationControl *control)
 {
     checkCoverage(settings.coverage);
     if (!dataset.hasTarget())

@@ -37,6 +37,6 @@ struct CalibratedFit
 CalibratedFit fitCalibrated(models::Regressor &model, const data::Dataset &dataset,
                             const std::vector<Eigen::Index> &trainingRows, const CalibrationSettings &settings,
                             training::TrainingObserver *observer = nullptr,
-                            training::TrainingControl *control = nullptr);
+                            runtime::OperationControl *control = nullptr);
 
 } // namespace gpumem::calibration

@@ -90,6 +90,28 @@ void showProgress(std::ostream &err, bool terminal, const probe::ProbeProgress &
     }
 }
 
+// Shows the run's progress on stderr (see showProgress).
+class ProbeReporter : public probe::ProbeObserver
+{
+  public:
+    ProbeReporter(std::ostream &err, bool terminal)
+        : mErr(err)
+        , mTerminal(terminal)
+        , mLastShown(std::chrono::steady_clock::now() - std::chrono::hours(1))
+    {
+    }
+
+    void jobFinished(const probe::ProbeProgress &progress) override
+    {
+        showProgress(mErr, mTerminal, progress, mLastShown);
+    }
+
+  private:
+    std::ostream &mErr;
+    bool mTerminal;
+    std::chrono::steady_clock::time_point mLastShown;
+};
+
 } // namespace
 
 int runProbe(const std::vector<std::string> &arguments, std::ostream &out, std::ostream &err)
@@ -205,11 +227,9 @@ int runProbe(const std::vector<std::string> &arguments, std::ostream &out, std::
         return 0;
     }
 
-    const bool terminal = ::isatty(2) != 0;
-    auto lastShown = std::chrono::steady_clock::now() - std::chrono::hours(1);
+    ProbeReporter reporter(err, ::isatty(2) != 0);
     probe::ProbeRunner runner(options);
-    const probe::ProbeSummary summary =
-        runner.run([&](const probe::ProbeProgress &progress) { showProgress(err, terminal, progress, lastShown); });
+    const probe::ProbeSummary summary = runner.run(&reporter);
 
     out << "measured " << summary.measured << " jobs in " << formatDuration(summary.seconds) << " (ok " << summary.ok
         << ", out_of_memory " << summary.outOfMemory << ", invalid " << summary.invalid << ")";

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <sstream>
 #include <unordered_map>
@@ -212,11 +213,13 @@ class TwoPassLoader
 {
   public:
     TwoPassLoader(StreamOpener open, std::string source, const TableLoadOptions &options,
-                  const TableLoadMonitor &monitor, std::uint64_t totalBytes)
+                  runtime::ProgressObserver *observer, const runtime::OperationControl *control,
+                  std::uint64_t totalBytes)
         : mOpen(std::move(open))
         , mSource(std::move(source))
         , mOptions(options)
-        , mMonitor(monitor)
+        , mProgress(observer)
+        , mControl(control)
         , mTotalBytes(totalBytes)
     {
     }
@@ -323,8 +326,7 @@ class TwoPassLoader
         }
         if (rowLines.size() != mRowCount)
             throw io::InputError(mSource, 0, 0, "the file changed while it was being read");
-        if (mMonitor.progressed && mReportedShare < 1.0)
-            mMonitor.progressed(1.0);
+        mProgress.advance(1.0);
         for (Column &column : columns)
             if (column.type == ColumnType::Categorical)
                 column.type = textColumnType(column, mOptions.categoricalLimit);
@@ -335,20 +337,14 @@ class TwoPassLoader
     // and reports progress in visible steps, so a million rows make a hundred calls.
     void noteRecord(const CsvReader &reader, int pass)
     {
-        if (mMonitor.cancel && mMonitor.cancel->load(std::memory_order_relaxed))
+        if (mControl && mControl->isCancelled())
             throw LoadCancelled();
-        if (!mMonitor.progressed || mTotalBytes == 0)
+        if (!mProgress.isWatched() || mTotalBytes == 0)
             return;
         const double withinPass =
             std::min(1.0, static_cast<double>(reader.bytesConsumed()) / static_cast<double>(mTotalBytes));
-        const double share = (pass + withinPass) / 2.0;
-        if (share - mReportedShare >= visibleLoadStep) {
-            mReportedShare = share;
-            mMonitor.progressed(share);
-        }
+        mProgress.advance((pass + withinPass) / 2.0);
     }
-
-    static constexpr double visibleLoadStep = 0.01;
 
     void reserveStorage(Column &column, const ColumnProfile &profile) const
     {
@@ -462,9 +458,9 @@ class TwoPassLoader
     StreamOpener mOpen;
     std::string mSource;
     TableLoadOptions mOptions;
-    TableLoadMonitor mMonitor;
+    runtime::ProgressThrottle mProgress;
+    const runtime::OperationControl *mControl;
     std::uint64_t mTotalBytes; // of one pass; 0 when unknown
-    double mReportedShare = 0.0;
     char mDelimiter = ',';
     bool mCommaPossible = false;
     bool mDecimalComma = false;
@@ -479,7 +475,8 @@ class TwoPassLoader
 
 } // namespace
 
-Table loadTable(const std::string &path, const TableLoadOptions &options, const TableLoadMonitor &monitor)
+Table loadTable(const std::string &path, const TableLoadOptions &options, runtime::ProgressObserver *observer,
+                const runtime::OperationControl *control)
 {
     auto open = [path]() -> std::unique_ptr<std::istream> {
         // The file is read twice and must not be endless: a device such as /dev/zero
@@ -497,13 +494,14 @@ Table loadTable(const std::string &path, const TableLoadOptions &options, const 
     };
     std::error_code sizeError;
     const std::uintmax_t size = std::filesystem::file_size(path, sizeError);
-    return TwoPassLoader(open, path, options, monitor, sizeError ? 0 : static_cast<std::uint64_t>(size)).load();
+    return TwoPassLoader(open, path, options, observer, control, sizeError ? 0 : static_cast<std::uint64_t>(size))
+        .load();
 }
 
 Table loadTableFromText(const std::string &text, const std::string &sourceName, const TableLoadOptions &options)
 {
     auto open = [&text]() -> std::unique_ptr<std::istream> { return std::make_unique<std::istringstream>(text); };
-    return TwoPassLoader(open, sourceName, options, {}, text.size()).load();
+    return TwoPassLoader(open, sourceName, options, nullptr, nullptr, text.size()).load();
 }
 
 } // namespace gpumem::data

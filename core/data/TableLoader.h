@@ -2,10 +2,10 @@
 #pragma once
 
 #include "data/Table.h"
+#include "runtime/OperationControl.h"
+#include "runtime/ProgressObserver.h"
 
-#include <atomic>
 #include <exception>
-#include <functional>
 #include <istream>
 #include <memory>
 #include <optional>
@@ -22,18 +22,7 @@ struct TableLoadOptions
     std::optional<bool> decimalComma;
 };
 
-// Lets a caller watch a load and stop it, in the shape of the probe's and the
-// trainer's progress: progressed(share) hears the share (0..1) of the load done
-// (the file is read twice, each pass half of it), on the loading thread, only
-// when it has moved by a visible step (1%); cancel, when set, is checked before
-// every record, and a load it stops throws LoadCancelled.
-struct TableLoadMonitor
-{
-    std::function<void(double share)> progressed;
-    const std::atomic_bool *cancel = nullptr;
-};
-
-// Thrown by a load that its monitor's cancel flag stopped; nothing was loaded.
+// Thrown by a load that its control cancelled; nothing was loaded.
 class LoadCancelled : public std::exception
 {
   public:
@@ -53,7 +42,12 @@ constexpr double numericShare = 0.9;
 // non-finite cells, text in a mostly numeric column, and layer sequences whose
 // values add up beyond the largest number are not errors here: they are counted
 // per column (Column::isBad) and judged later by the bad-cell policy, where roles are known.
-Table loadTable(const std::string &path, const TableLoadOptions &options = {}, const TableLoadMonitor &monitor = {});
+// observer (optional) hears the share of the load done (each pass is half of it)
+// on the loading thread, in visible steps (1%); control (optional) is checked for
+// a cancel before every record, and a load it cancels throws LoadCancelled (a
+// pause is not honoured: a load holds its file open).
+Table loadTable(const std::string &path, const TableLoadOptions &options = {},
+                runtime::ProgressObserver *observer = nullptr, const runtime::OperationControl *control = nullptr);
 
 // Loads CSV text held in memory; sourceName names it in error messages.
 Table loadTableFromText(const std::string &text, const std::string &sourceName, const TableLoadOptions &options = {});

@@ -72,11 +72,8 @@ class FitProgressForwarder final : public training::TrainingObserver
     {
         const std::lock_guard lock(mMutex);
         mObserver->batchFinished(mModel, mFold, progress);
-        const double total = static_cast<double>(progress.epochs) * static_cast<double>(progress.batches);
-        const double done = static_cast<double>(progress.epoch - 1) * static_cast<double>(progress.batches) +
-                            static_cast<double>(progress.batch);
-        if (total > 0.0)
-            mAdvanced(done / total, progress.elapsedSeconds);
+        if (progress.epochs > 0 && progress.batches > 0)
+            mAdvanced(training::fitShare(progress), progress.elapsedSeconds);
     }
 
     void epochFinished(const training::EpochProgress &progress) override
@@ -84,7 +81,7 @@ class FitProgressForwarder final : public training::TrainingObserver
         const std::lock_guard lock(mMutex);
         mObserver->epochFinished(mModel, mFold, progress);
         if (progress.epochs > 0)
-            mAdvanced(static_cast<double>(progress.epoch) / progress.epochs, progress.elapsedSeconds);
+            mAdvanced(training::fitShare(progress), progress.elapsedSeconds);
     }
 
   private:
@@ -251,7 +248,7 @@ void averageBounds(const std::vector<FoldResult> &folds, ModelBound &model)
 } // namespace
 
 ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSettings &settings,
-                               ExperimentObserver *observer, training::TrainingControl *control)
+                               ExperimentObserver *observer, runtime::OperationControl *control)
 {
     const auto start = Clock::now();
     if (!dataset.hasTarget())
@@ -297,22 +294,19 @@ ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSet
     // with the experiment's seed and writes only its own slots, so the number
     // of workers cannot change any result.
     const std::size_t jobCount = settings.models.size() * static_cast<std::size_t>(foldCount);
-    std::mutex observerMutex; // serialises observer calls and guards failureOf, progress and reportedShare
+    std::mutex observerMutex; // serialises observer calls and guards failureOf, progress and throttle
     WeightedProgress progress(settings.models.size(), foldCount);
-    double reportedShare = -1.0;
+    runtime::ProgressThrottle throttle(observer, visibleProgressStep);
     // Called under observerMutex: progress is throttled here, at its source.
     const auto reportProgress = [&] {
-        const double share = progress.share();
-        if (observer && (share - reportedShare >= visibleProgressStep || (share >= 1.0 && reportedShare < 1.0))) {
-            reportedShare = share;
-            observer->progressChanged(share);
-        }
+        if (throttle.isWatched())
+            throttle.advance(progress.share());
     };
     std::vector<std::string> failureOf(settings.models.size()); // per model: why it failed, or empty
     std::vector<std::vector<std::string>> fitWarnings(jobCount);
     std::vector<char> fitFinished(jobCount, 0); // each job writes only its own slot
-    training::TrainingControl ownControl;
-    training::TrainingControl &sharedControl = control ? *control : ownControl;
+    runtime::OperationControl ownControl;
+    runtime::OperationControl &sharedControl = control ? *control : ownControl;
 
     const auto runJob = [&](std::size_t job) {
         const std::size_t m = job / static_cast<std::size_t>(foldCount);

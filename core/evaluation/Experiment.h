@@ -9,6 +9,8 @@
 #include "evaluation/Splits.h"
 #include "models/Hyperparameters.h"
 #include "models/Regressor.h"
+#include "runtime/OperationControl.h"
+#include "runtime/ProgressObserver.h"
 #include "training/TrainingProgress.h"
 
 #include <Eigen/Core>
@@ -133,18 +135,16 @@ struct ExperimentResult
 // Receives the experiment's progress. The runner calls it from worker threads,
 // one call at a time (it serialises them), so implementations need no lock of
 // their own but must be quick and must not block. fold is 0-based.
-class ExperimentObserver
+// progressChanged hears the share (0..1) of the experiment's work done, weighted
+// by each fit's expected time (see WeightedProgress), in steps of a tenth of a percent.
+class ExperimentObserver : public virtual runtime::ProgressObserver
 {
   public:
-    virtual ~ExperimentObserver() = default;
     virtual void fitStarted(const std::string & /*model*/, int /*fold*/, int /*folds*/) {}
     virtual void batchFinished(const std::string & /*model*/, int /*fold*/, const training::BatchProgress &) {}
     virtual void epochFinished(const std::string & /*model*/, int /*fold*/, const training::EpochProgress &) {}
     virtual void foldFinished(const std::string & /*model*/, const FoldResult &) {}
     virtual void modelFinished(const ModelResult &) {}
-    // The share (0..1) of the experiment's work done, weighted by each fit's expected
-    // time (see WeightedProgress); called only when it has moved by a visible step.
-    virtual void progressChanged(double /*fraction*/) {}
 };
 
 // Fits every model of settings on identical splits of dataset and scores each on
@@ -154,6 +154,6 @@ class ExperimentObserver
 // folds' calibration rows cannot serve) before fitting,
 // and when every model failed; rethrows std::bad_alloc.
 ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSettings &settings,
-                               ExperimentObserver *observer = nullptr, training::TrainingControl *control = nullptr);
+                               ExperimentObserver *observer = nullptr, runtime::OperationControl *control = nullptr);
 
 } // namespace gpumem::evaluation

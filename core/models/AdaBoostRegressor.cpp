@@ -35,7 +35,7 @@ AdaBoostRegressor::AdaBoostRegressor(Hyperparameters hyperparameters, ComputeSet
 
 training::TrainingResult AdaBoostRegressor::fitMatrix(const Eigen::MatrixXd &features, const Eigen::VectorXd &target,
                                                       training::TrainingObserver *observer,
-                                                      training::TrainingControl *control)
+                                                      runtime::OperationControl *control)
 {
     const int rounds = static_cast<int>(hyperparameters().integer("n_estimators"));
     const double learningRate = hyperparameters().real("learning_rate");

@@ -15,7 +15,7 @@ AnalyticRegressor::AnalyticRegressor(Hyperparameters hyperparameters, ComputeSet
 }
 
 Eigen::VectorXd AnalyticRegressor::estimates(const data::Dataset &dataset, const std::vector<Eigen::Index> &rows,
-                                             training::TrainingObserver *observer, training::TrainingControl *control,
+                                             training::TrainingObserver *observer, runtime::OperationControl *control,
                                              bool &cancelled) const
 {
     const JobRowReader reader(dataset, name(), hyperparameters().choice("assumed_optimizer"));
@@ -51,7 +51,7 @@ Eigen::VectorXd AnalyticRegressor::estimates(const data::Dataset &dataset, const
 training::TrainingResult AnalyticRegressor::fit(const data::Dataset &dataset,
                                                 const std::vector<Eigen::Index> &trainingRows,
                                                 training::TrainingObserver *observer,
-                                                training::TrainingControl *control)
+                                                runtime::OperationControl *control)
 {
     requireTrainingData(dataset, trainingRows);
     const auto start = std::chrono::steady_clock::now();

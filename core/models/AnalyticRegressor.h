@@ -24,7 +24,7 @@ class AnalyticRegressor : public RegressorBase
   public:
     training::TrainingResult fit(const data::Dataset &dataset, const std::vector<Eigen::Index> &trainingRows,
                                  training::TrainingObserver *observer = nullptr,
-                                 training::TrainingControl *control = nullptr) override;
+                                 runtime::OperationControl *control = nullptr) override;
     Eigen::VectorXd predict(const data::Dataset &dataset) const override;
 
     double scale() const { return mScale; }
@@ -44,7 +44,7 @@ class AnalyticRegressor : public RegressorBase
     void readFitted(const io::Json &fitted, const std::string &directory) override;
     // Estimates the given rows (all when rows is empty), checking control between rows.
     Eigen::VectorXd estimates(const data::Dataset &dataset, const std::vector<Eigen::Index> &rows,
-                              training::TrainingObserver *observer, training::TrainingControl *control,
+                              training::TrainingObserver *observer, runtime::OperationControl *control,
                               bool &cancelled) const;
 
     double mScale = 1.0;

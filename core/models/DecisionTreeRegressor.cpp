@@ -21,7 +21,7 @@ DecisionTreeRegressor::DecisionTreeRegressor(Hyperparameters hyperparameters, Co
 training::TrainingResult DecisionTreeRegressor::fitMatrix(const Eigen::MatrixXd &features,
                                                           const Eigen::VectorXd &target,
                                                           training::TrainingObserver *observer,
-                                                          training::TrainingControl *control)
+                                                          runtime::OperationControl *control)
 {
     if (stopRequested(control))
         return cancelledFit(0, 1, "trees");

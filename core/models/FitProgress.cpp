@@ -3,7 +3,7 @@
 
 namespace gpumem::models {
 
-bool stopRequested(training::TrainingControl *control)
+bool stopRequested(runtime::OperationControl *control)
 {
     return control && !control->waitWhilePaused();
 }

@@ -12,7 +12,7 @@ namespace gpumem::models {
 
 // Blocks while control is paused; returns whether the fit should stop (cancelled).
 // A null control never stops.
-bool stopRequested(training::TrainingControl *control);
+bool stopRequested(runtime::OperationControl *control);
 
 // The result of a fit cancelled after done of total steps, e.g. "cancelled after 3 of 100 trees".
 training::TrainingResult cancelledFit(int done, int total, const std::string &steps);

@@ -351,7 +351,7 @@ void NeuralNetworkRegressor::Impl::fitInputs(const data::Dataset &dataset,
 training::TrainingResult NeuralNetworkRegressor::fit(const data::Dataset &dataset,
                                                      const std::vector<Eigen::Index> &trainingRows,
                                                      training::TrainingObserver *observer,
-                                                     training::TrainingControl *control)
+                                                     runtime::OperationControl *control)
 {
     Impl &impl = *mImpl;
     const Hyperparameters &h = impl.hyperparameters;

@@ -25,7 +25,7 @@ struct ArchitectureBlock
 // on training rows only), trains with the shared training loop, predicts in the
 // target's units (MiB), and saves or loads itself as a model folder. Not
 // thread-safe: one thread uses a regressor at a time (the trainer may run on a
-// worker thread while others only touch the TrainingControl).
+// worker thread while others only touch the OperationControl).
 class NeuralNetworkRegressor final : public Regressor
 {
   public:
@@ -40,7 +40,7 @@ class NeuralNetworkRegressor final : public Regressor
     // Throws io::InputError for unusable hyperparameter combinations.
     training::TrainingResult fit(const data::Dataset &dataset, const std::vector<Eigen::Index> &trainingRows,
                                  training::TrainingObserver *observer = nullptr,
-                                 training::TrainingControl *control = nullptr) override;
+                                 runtime::OperationControl *control = nullptr) override;
 
     // Predicts every row of dataset in the target's units. Throws io::InputError
     // when dataset lacks a column the model was trained with.

@@ -73,7 +73,7 @@ RegressionTree RandomForestRegressor::growTree(const Eigen::MatrixXd &features, 
 training::TrainingResult RandomForestRegressor::fitMatrix(const Eigen::MatrixXd &features,
                                                           const Eigen::VectorXd &target,
                                                           training::TrainingObserver *observer,
-                                                          training::TrainingControl *control)
+                                                          runtime::OperationControl *control)
 {
     const int treeCount = static_cast<int>(hyperparameters().integer("n_estimators"));
     const auto start = std::chrono::steady_clock::now();

@@ -36,7 +36,7 @@ struct ModelSchema
 // hyperparameters, fits on some rows of a dataset with progress and cancel,
 // predicts every row in the target's units (MiB), and saves itself as a model
 // folder that loadRegressor() reads back. Not thread-safe: one thread uses a
-// regressor at a time, while others may only touch the TrainingControl.
+// regressor at a time, while others may only touch the OperationControl.
 // Different regressors may fit on different threads at once, and each result
 // depends only on its data, hyperparameters and seed.
 class Regressor
@@ -55,7 +55,7 @@ class Regressor
     // model unfitted. Throws io::InputError for unusable hyperparameter combinations.
     virtual training::TrainingResult fit(const data::Dataset &dataset, const std::vector<Eigen::Index> &trainingRows,
                                          training::TrainingObserver *observer = nullptr,
-                                         training::TrainingControl *control = nullptr) = 0;
+                                         runtime::OperationControl *control = nullptr) = 0;
 
     // Predicts every row of dataset in the target's units. Throws io::InputError
     // when the model is not fitted or dataset lacks a column it was trained with.

@@ -29,7 +29,7 @@ RidgeRegressor::RidgeRegressor(Hyperparameters hyperparameters, ComputeSettings 
 
 training::TrainingResult RidgeRegressor::fitMatrix(const Eigen::MatrixXd &features, const Eigen::VectorXd &target,
                                                    training::TrainingObserver *observer,
-                                                   training::TrainingControl *control)
+                                                   runtime::OperationControl *control)
 {
     if (stopRequested(control))
         return cancelledFit(0, 1, "solves");

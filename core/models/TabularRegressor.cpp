@@ -15,7 +15,7 @@ TabularRegressor::TabularRegressor(Hyperparameters hyperparameters, ComputeSetti
 
 training::TrainingResult TabularRegressor::fit(const data::Dataset &dataset,
                                                const std::vector<Eigen::Index> &trainingRows,
-                                               training::TrainingObserver *observer, training::TrainingControl *control)
+                                               training::TrainingObserver *observer, runtime::OperationControl *control)
 {
     requireTrainingData(dataset, trainingRows);
     const auto start = std::chrono::steady_clock::now();

@@ -17,7 +17,7 @@
 // `protected:`.
 #define GPUMEM_TABULAR_REGRESSOR_OVERRIDES                                                                             \
     training::TrainingResult fitMatrix(const Eigen::MatrixXd &features, const Eigen::VectorXd &target,                 \
-                                       training::TrainingObserver *observer, training::TrainingControl *control)       \
+                                       training::TrainingObserver *observer, runtime::OperationControl *control)       \
         override;                                                                                                      \
     Eigen::VectorXd predictMatrix(const Eigen::MatrixXd &features) const override;                                     \
     void writeFitted(io::JsonWriter &json, const std::string &directory) const override;                               \
@@ -35,7 +35,7 @@ class TabularRegressor : public RegressorBase
   public:
     training::TrainingResult fit(const data::Dataset &dataset, const std::vector<Eigen::Index> &trainingRows,
                                  training::TrainingObserver *observer = nullptr,
-                                 training::TrainingControl *control = nullptr) override;
+                                 runtime::OperationControl *control = nullptr) override;
     Eigen::VectorXd predict(const data::Dataset &dataset) const override;
 
     // The names of the encoded feature columns, e.g. "Batch Size", "act=ReLU".
@@ -48,7 +48,7 @@ class TabularRegressor : public RegressorBase
     // units). Reports progress and honours control as Regressor::fit() says.
     virtual training::TrainingResult fitMatrix(const Eigen::MatrixXd &features, const Eigen::VectorXd &target,
                                                training::TrainingObserver *observer,
-                                               training::TrainingControl *control) = 0;
+                                               runtime::OperationControl *control) = 0;
     // Predicts each row of features (encoded as in fitMatrix()).
     virtual Eigen::VectorXd predictMatrix(const Eigen::MatrixXd &features) const = 0;
 

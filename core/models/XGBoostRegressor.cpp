@@ -115,7 +115,7 @@ XGBoostRegressor::XGBoostRegressor(Hyperparameters hyperparameters, ComputeSetti
 
 training::TrainingResult XGBoostRegressor::fitMatrix(const Eigen::MatrixXd &features, const Eigen::VectorXd &target,
                                                      training::TrainingObserver *observer,
-                                                     training::TrainingControl *control)
+                                                     runtime::OperationControl *control)
 {
     const int rounds = static_cast<int>(hyperparameters().integer("n_estimators"));
     const auto start = std::chrono::steady_clock::now();

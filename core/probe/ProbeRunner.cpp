@@ -342,8 +342,7 @@ std::string ProbeRunner::formatRow(const JobConfiguration &job, const JobMeasure
     return joinCells(cells);
 }
 
-ProbeSummary ProbeRunner::run(const std::function<void(const ProbeProgress &)> &progress,
-                              const std::atomic_bool *cancel)
+ProbeSummary ProbeRunner::run(ProbeObserver *observer, runtime::OperationControl *control)
 {
     if (mOptions.outPath.empty())
         throw io::InputError("no output file given");
@@ -402,8 +401,10 @@ ProbeSummary ProbeRunner::run(const std::function<void(const ProbeProgress &)> &
     }
     ProbeProgress state;
     state.total = indices.size();
+    runtime::ProgressThrottle throttle(observer);
     for (std::size_t position = 0; position < indices.size(); ++position) {
-        if (cancel != nullptr && cancel->load()) {
+        // Between jobs the partial file holds only whole rows, so a pause can wait here.
+        if (control != nullptr && !control->waitWhilePaused()) {
             summary.cancelled = true;
             break;
         }
@@ -429,8 +430,10 @@ ProbeSummary ProbeRunner::run(const std::function<void(const ProbeProgress &)> &
         state.done = position + 1;
         state.skipped = summary.skipped;
         state.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        if (progress)
-            progress(state);
+        if (observer) {
+            observer->jobFinished(state);
+            throttle.advance(static_cast<double>(state.done) / static_cast<double>(state.total));
+        }
     }
     out.close();
     if (!summary.cancelled)

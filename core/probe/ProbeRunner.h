@@ -5,10 +5,10 @@
 #include "probe/JobMeasurer.h"
 #include "probe/JobSampler.h"
 #include "probe/JobSimulator.h"
+#include "runtime/OperationControl.h"
+#include "runtime/ProgressObserver.h"
 
-#include <atomic>
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -45,6 +45,15 @@ struct ProbeProgress
     double seconds = 0.0;
 };
 
+// Receives a probe run's progress on the thread that runs it: jobFinished after
+// each configuration (measured or skipped), progressChanged with the share of the
+// configurations handled, in visible steps.
+class ProbeObserver : public virtual runtime::ProgressObserver
+{
+  public:
+    virtual void jobFinished(const ProbeProgress & /*progress*/) {}
+};
+
 // How a run ended.
 struct ProbeSummary
 {
@@ -70,11 +79,11 @@ class ProbeRunner
   public:
     explicit ProbeRunner(ProbeOptions options);
 
-    // Runs to the end, or until cancel becomes true (checked between jobs).
-    // progress is called after each configuration. Throws io::InputError for a
-    // file that cannot be written or resumed (another family's header).
-    ProbeSummary run(const std::function<void(const ProbeProgress &)> &progress = {},
-                     const std::atomic_bool *cancel = nullptr);
+    // Runs to the end, or until control is cancelled; control is checked between
+    // jobs, where a pause waits. observer (optional) hears each configuration.
+    // Throws io::InputError for a file that cannot be written or resumed
+    // (another family's header).
+    ProbeSummary run(ProbeObserver *observer = nullptr, runtime::OperationControl *control = nullptr);
 
     // The header of a family's probe CSV; simulated adds simulated_gpu,
     // simulated_reserved_mib and simulated_device_mib after cuda_context_mib.

@@ -3,6 +3,7 @@
 
 #include "evaluation/Splits.h"
 #include "models/RegressorRegistry.h"
+#include "training/FitProgressRelay.h"
 
 namespace gpumem::runs {
 
@@ -41,7 +42,7 @@ class RecordingObserver : public training::TrainingObserver
 } // namespace
 
 TrainedRun trainRun(const data::Dataset &dataset, const RunSettings &settings, training::TrainingObserver *observer,
-                    training::TrainingControl *control)
+                    runtime::OperationControl *control)
 {
     const auto rows = static_cast<Eigen::Index>(dataset.rowCount());
     evaluation::Split split;
@@ -53,7 +54,8 @@ TrainedRun trainRun(const data::Dataset &dataset, const RunSettings &settings, t
     }
     std::shared_ptr<models::Regressor> model =
         models::createRegressor(settings.model, settings.hyperparameters, settings.compute);
-    RecordingObserver recorder(observer);
+    training::FitProgressRelay relay(observer);
+    RecordingObserver recorder(&relay);
     const training::TrainingResult result = model->fit(dataset, split.train, &recorder, control);
 
     TrainedRun run;

@@ -32,11 +32,12 @@ struct TrainedRun
 
 // Trains one run on dataset: holds out validationFraction of the rows (seeded
 // with compute.seed, evaluation::holdOutSplit), fits the model on the rest while
-// recording every batch and epoch (and forwarding them to observer), then scores
+// recording every batch and epoch (and forwarding them to observer, with the
+// share of the fit done as progressChanged; see FitProgressRelay), then scores
 // it on both parts. A cancelled or diverged fit still returns its record, without
 // metrics or model. Throws io::InputError for unusable values or data. Runs on
 // the calling thread (set its compute threads first; see runtime::setComputeThreads).
 TrainedRun trainRun(const data::Dataset &dataset, const RunSettings &settings,
-                    training::TrainingObserver *observer = nullptr, training::TrainingControl *control = nullptr);
+                    training::TrainingObserver *observer = nullptr, runtime::OperationControl *control = nullptr);
 
 } // namespace gpumem::runs

@@ -235,7 +235,7 @@ double accumulateGradients(const std::vector<Eigen::Index> &rows, int workers, S
 TrainingResult trainModel(torch::nn::Module &model, const TrainerSettings &settings,
                           const std::vector<Eigen::Index> &trainingRows,
                           const std::vector<Eigen::Index> &validationRows, const BatchLoss &loss,
-                          TrainingObserver *observer, TrainingControl *control, TrainingCheckpoint *checkpoint)
+                          TrainingObserver *observer, OperationControl *control, TrainingCheckpoint *checkpoint)
 {
     TrainingResult result;
     const auto start = Clock::now();

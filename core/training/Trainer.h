@@ -59,7 +59,7 @@ using BatchLoss = std::function<torch::Tensor(const std::vector<Eigen::Index> &r
 TrainingResult trainModel(torch::nn::Module &model, const TrainerSettings &settings,
                           const std::vector<Eigen::Index> &trainingRows,
                           const std::vector<Eigen::Index> &validationRows, const BatchLoss &loss,
-                          TrainingObserver *observer, TrainingControl *control,
+                          TrainingObserver *observer, OperationControl *control,
                           TrainingCheckpoint *checkpoint = nullptr);
 
 } // namespace gpumem::training

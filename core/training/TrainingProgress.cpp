@@ -4,38 +4,21 @@
 #include "io/InputError.h"
 #include "training/StopReasonText.h"
 
+#include <algorithm>
+
 namespace gpumem::training {
 
-void TrainingControl::pause()
+double fitShare(const BatchProgress &progress)
 {
-    mPaused = true;
+    const double total = static_cast<double>(progress.epochs) * static_cast<double>(progress.batches);
+    const double done = static_cast<double>(progress.epoch - 1) * static_cast<double>(progress.batches) +
+                        static_cast<double>(progress.batch);
+    return total > 0.0 ? std::clamp(done / total, 0.0, 1.0) : 0.0;
 }
 
-void TrainingControl::resume()
+double fitShare(const EpochProgress &progress)
 {
-    {
-        std::lock_guard<std::mutex> lock(mMutex);
-        mPaused = false;
-    }
-    mResumed.notify_all();
-}
-
-void TrainingControl::cancel()
-{
-    {
-        std::lock_guard<std::mutex> lock(mMutex);
-        mCancelled = true;
-    }
-    mResumed.notify_all();
-}
-
-bool TrainingControl::waitWhilePaused()
-{
-    if (mPaused) {
-        std::unique_lock<std::mutex> lock(mMutex);
-        mResumed.wait(lock, [this] { return !mPaused || mCancelled; });
-    }
-    return !mCancelled;
+    return progress.epochs > 0 ? std::clamp(static_cast<double>(progress.epoch) / progress.epochs, 0.0, 1.0) : 0.0;
 }
 
 std::string stopReasonName(StopReason reason)

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include <atomic>
-#include <condition_variable>
+#include "runtime/OperationControl.h"
+#include "runtime/ProgressObserver.h"
+
 #include <cstdint>
 #include <limits>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -42,42 +42,33 @@ struct EpochProgress
     bool best = false; // the best validation loss so far (or the last epoch without validation)
 };
 
-// Receives progress from the training thread. Implementations must be quick and
-// must not block; the workbench forwards them to the GUI thread as queued signals.
-class TrainingObserver
+// Receives progress from the training thread: every batch and epoch, and (from
+// the code that drives a fit, see FitProgressRelay) the share of it done as
+// progressChanged. Implementations must be quick and must not block; the
+// workbench forwards them to the GUI thread as queued signals.
+class TrainingObserver : public virtual runtime::ProgressObserver
 {
   public:
-    virtual ~TrainingObserver() = default;
     virtual void batchFinished(const BatchProgress &) {}
     virtual void epochFinished(const EpochProgress &) {}
 };
 
-// Lets another thread pause, resume or cancel a running training. Training checks
-// it before every batch, so requests take effect within one batch. Thread-safe.
-class TrainingControl
-{
-  public:
-    void pause();
-    void resume();
-    void cancel();
-    bool isPaused() const { return mPaused.load(); }
-    bool isCancelled() const { return mCancelled.load(); }
-    // Blocks while paused; returns false when training should stop (cancelled).
-    bool waitWhilePaused();
+// The share (0..1) of a fit done after this batch: batches done out of epochs × batches.
+double fitShare(const BatchProgress &progress);
+// The share (0..1) of a fit done after this epoch (or tree, or boosting round).
+double fitShare(const EpochProgress &progress);
 
-  private:
-    std::atomic_bool mPaused{false};
-    std::atomic_bool mCancelled{false};
-    std::mutex mMutex; // guards the wait on mResumed
-    std::condition_variable mResumed;
-};
+// Training is paused, resumed and cancelled through the control every long
+// operation shares; it checks it before every batch, so requests take effect
+// within one batch.
+using OperationControl = runtime::OperationControl;
 
 // How a training ended.
 enum class StopReason
 {
     Completed,    // every epoch ran
     EarlyStopped, // no validation improvement for `patience` epochs
-    Cancelled,    // TrainingControl::cancel()
+    Cancelled,    // OperationControl::cancel()
     NotFinite,    // a loss became NaN or infinite
 };
 

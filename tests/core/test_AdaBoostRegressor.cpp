@@ -148,7 +148,7 @@ class TestAdaBoostRegressor : public QObject
     {
         const auto dataset = gpumem::tests::baselineDataset(gpumem::tests::linearJobsCsv(50, 2.0));
         gpumem::models::AdaBoostRegressor model(gpumem::models::adaBoostHyperparameters(), {});
-        gpumem::training::TrainingControl control;
+        gpumem::runtime::OperationControl control;
         control.cancel();
         const auto result = model.fit(dataset, gpumem::tests::firstRows(50), nullptr, &control);
         QCOMPARE(result.stopReason, gpumem::training::StopReason::Cancelled);

@@ -49,14 +49,14 @@ evaluation::ModelSpec quickNetwork(int epochs)
 class CancelOnFirstEpoch : public evaluation::ExperimentObserver
 {
   public:
-    explicit CancelOnFirstEpoch(training::TrainingControl &control)
+    explicit CancelOnFirstEpoch(runtime::OperationControl &control)
         : mControl(control)
     {
     }
     void epochFinished(const std::string &, int, const training::EpochProgress &) override { mControl.cancel(); }
 
   private:
-    training::TrainingControl &mControl;
+    runtime::OperationControl &mControl;
 };
 
 // Records the order of events to check their shape.
@@ -191,7 +191,7 @@ void TestExperiment::cancelStopsTheRun()
     evaluation::ExperimentSettings settings;
     settings.models = {quickNetwork(50)};
     settings.folds = 4;
-    training::TrainingControl control;
+    runtime::OperationControl control;
     CancelOnFirstEpoch canceller(control);
     const auto result = evaluation::runExperiment(dataset, settings, &canceller, &control);
     QVERIFY(result.cancelled);

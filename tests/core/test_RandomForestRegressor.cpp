@@ -17,7 +17,7 @@ namespace {
 class CancelAfter : public gpumem::training::TrainingObserver
 {
   public:
-    CancelAfter(gpumem::training::TrainingControl &control, int trees)
+    CancelAfter(gpumem::runtime::OperationControl &control, int trees)
         : mControl(control)
         , mTrees(trees)
     {
@@ -31,7 +31,7 @@ class CancelAfter : public gpumem::training::TrainingObserver
     std::vector<int> epochs;
 
   private:
-    gpumem::training::TrainingControl &mControl;
+    gpumem::runtime::OperationControl &mControl;
     int mTrees;
 };
 
@@ -97,7 +97,7 @@ class TestRandomForestRegressor : public QObject
         hyperparameters.setAssignment("n_estimators=40");
         for (const int count : {1, 2}) {
             RandomForestRegressor forest(hyperparameters, threads(count));
-            gpumem::training::TrainingControl control;
+            gpumem::runtime::OperationControl control;
             CancelAfter observer(control, 3);
             const auto result = forest.fit(dataset, gpumem::tests::firstRows(200), &observer, &control);
             QCOMPARE(result.stopReason, gpumem::training::StopReason::Cancelled);
@@ -107,7 +107,7 @@ class TestRandomForestRegressor : public QObject
                 QCOMPARE(observer.epochs[index], static_cast<int>(index) + 1);
         }
         RandomForestRegressor forest(hyperparameters, threads(2));
-        gpumem::training::TrainingControl control;
+        gpumem::runtime::OperationControl control;
         CancelAfter observer(control, 1000);
         const auto result = forest.fit(dataset, gpumem::tests::firstRows(200), &observer, &control);
         QCOMPARE(result.stopReason, gpumem::training::StopReason::Completed);

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Watching and stopping a table load: progress in visible steps from 0 to 1 over
-// the file's two passes, and a cancel flag that stops it with LoadCancelled.
+// the file's two passes (a runtime::ProgressObserver), and an OperationControl
+// whose cancel stops it with LoadCancelled.
 #include "data/TableLoader.h"
 
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
-#include <atomic>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -26,6 +26,22 @@ std::string writeJobs(const QTemporaryDir &dir, int rows)
     return path;
 }
 
+// Keeps every share a load reports; cancels the load once a share reaches cancelAt.
+class ShareLog : public runtime::ProgressObserver
+{
+  public:
+    void progressChanged(double share) override
+    {
+        shares.push_back(share);
+        if (control && share >= cancelAt)
+            control->cancel();
+    }
+
+    std::vector<double> shares;
+    runtime::OperationControl *control = nullptr;
+    double cancelAt = 2.0;
+};
+
 } // namespace
 
 class TestTableLoadMonitor : public QObject
@@ -37,10 +53,9 @@ class TestTableLoadMonitor : public QObject
     {
         QTemporaryDir dir;
         const std::string path = writeJobs(dir, 20000);
-        std::vector<double> shares;
-        data::TableLoadMonitor monitor;
-        monitor.progressed = [&](double share) { shares.push_back(share); };
-        const data::Table table = data::loadTable(path, {}, monitor);
+        ShareLog log;
+        const data::Table table = data::loadTable(path, {}, &log);
+        const std::vector<double> &shares = log.shares;
         QCOMPARE(table.rowCount(), std::size_t{20000});
         QVERIFY(shares.size() >= 50); // two passes of 20,000 rows pass every 1% step
         QVERIFY(shares.size() <= 101);
@@ -57,37 +72,29 @@ class TestTableLoadMonitor : public QObject
     {
         QTemporaryDir dir;
         const std::string path = writeJobs(dir, 100);
-        std::atomic_bool cancel{true};
-        data::TableLoadMonitor monitor;
-        monitor.cancel = &cancel;
-        QVERIFY_THROWS_EXCEPTION(data::LoadCancelled, data::loadTable(path, {}, monitor));
+        runtime::OperationControl control;
+        control.cancel();
+        QVERIFY_THROWS_EXCEPTION(data::LoadCancelled, data::loadTable(path, {}, nullptr, &control));
     }
 
     void aCancelDuringTheSecondPassStopsItThere()
     {
         QTemporaryDir dir;
         const std::string path = writeJobs(dir, 20000);
-        std::atomic_bool cancel{false};
-        double last = 0.0;
-        data::TableLoadMonitor monitor;
-        monitor.cancel = &cancel;
-        monitor.progressed = [&](double share) {
-            last = share;
-            if (share >= 0.75)
-                cancel = true;
-        };
-        QVERIFY_THROWS_EXCEPTION(data::LoadCancelled, data::loadTable(path, {}, monitor));
-        QVERIFY(last >= 0.75 && last < 0.8);
+        runtime::OperationControl control;
+        ShareLog log;
+        log.control = &control;
+        log.cancelAt = 0.75;
+        QVERIFY_THROWS_EXCEPTION(data::LoadCancelled, data::loadTable(path, {}, &log, &control));
+        QVERIFY(log.shares.back() >= 0.75 && log.shares.back() < 0.8);
     }
 
     void aFlagLeftClearChangesNothing()
     {
         QTemporaryDir dir;
         const std::string path = writeJobs(dir, 300);
-        std::atomic_bool cancel{false};
-        data::TableLoadMonitor monitor;
-        monitor.cancel = &cancel;
-        const data::Table watched = data::loadTable(path, {}, monitor);
+        runtime::OperationControl control;
+        const data::Table watched = data::loadTable(path, {}, nullptr, &control);
         const data::Table plain = data::loadTable(path);
         QCOMPARE(watched.rowCount(), plain.rowCount());
         QCOMPARE(watched.column(2).numbers, plain.column(2).numbers);

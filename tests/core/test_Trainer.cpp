@@ -161,7 +161,7 @@ class TestTrainer : public QObject
     void cancelTakesEffectWithinOneBatch()
     {
         LinearProblem problem;
-        TrainingControl control;
+        OperationControl control;
         Recorder recorder;
         recorder.onBatch = [&](const BatchProgress &progress) {
             if (progress.epoch == 2 && progress.batch == 1)
@@ -176,7 +176,7 @@ class TestTrainer : public QObject
     void pauseHoldsTrainingUntilResumed()
     {
         LinearProblem problem;
-        TrainingControl control;
+        OperationControl control;
         Recorder recorder;
         std::atomic_int batchesSeen{0};
         recorder.onBatch = [&](const BatchProgress &) {

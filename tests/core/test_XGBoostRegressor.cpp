@@ -77,7 +77,7 @@ class TestXGBoostRegressor : public QObject
     {
         const auto dataset = gpumem::tests::baselineDataset(gpumem::tests::linearJobsCsv(100, 5.0));
         XGBoostRegressor model(xgboostHyperparameters(), gpumem::tests::cpuSettings(1));
-        gpumem::training::TrainingControl control;
+        gpumem::runtime::OperationControl control;
         control.cancel();
         const auto result = model.fit(dataset, gpumem::tests::firstRows(100), nullptr, &control);
         QCOMPARE(result.stopReason, gpumem::training::StopReason::Cancelled);

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "training/FitProgressRelay.h"
+
+namespace gpumem::training {
+
+FitProgressRelay::FitProgressRelay(TrainingObserver *next)
+    : mNext(next)
+    , mThrottle(next)
+{
+}
+
+void FitProgressRelay::batchFinished(const BatchProgress &progress)
+{
+    if (!mNext)
+        return;
+    mNext->batchFinished(progress);
+    mThrottle.advance(fitShare(progress));
+}
+
+void FitProgressRelay::epochFinished(const EpochProgress &progress)
+{
+    if (!mNext)
+        return;
+    mNext->epochFinished(progress);
+    mThrottle.advance(fitShare(progress));
+}
+
+} // namespace gpumem::training
