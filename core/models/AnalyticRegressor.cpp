@@ -107,15 +107,12 @@ Eigen::VectorXd AnalyticRegressor::predict(const data::Dataset &dataset) const
     return (mScale * estimate.array() + mOffset).matrix();
 }
 
-void AnalyticRegressor::writeFitted(io::JsonWriter &json, const std::string &) const
+io::Json AnalyticRegressor::fittedState(const std::string &) const
 {
-    json.beginObject();
-    json.key("scale").value(mScale);
-    json.key("offset_mib").value(mOffset);
-    json.endObject();
+    return {{"scale", mScale}, {"offset_mib", mOffset}};
 }
 
-void AnalyticRegressor::readFitted(const io::Json &fitted, const std::string &)
+void AnalyticRegressor::readFitted(const io::Json &fitted, const io::Json &, const std::string &)
 {
     mScale = io::toNumber(io::member(fitted, "scale"));
     mOffset = io::toNumber(io::member(fitted, "offset_mib"));

@@ -30,9 +30,10 @@ class AnalyticRegressor : public RegressorBase
     double scale() const { return mScale; }
     double offset() const { return mOffset; }
 
-  protected:
-    AnalyticRegressor(Hyperparameters hyperparameters, ComputeSettings compute);
+    // Public so that subclasses can inherit it (see GPUMEM_REGRESSOR_NAMED); the class itself is abstract.
+    AnalyticRegressor(Hyperparameters hyperparameters, ComputeSettings compute = {});
 
+  protected:
     // The job's memory estimate in MiB before calibration.
     virtual double estimateMebibytes(const JobRow &row) const = 0;
     // True when fit() also learns the scale.
@@ -40,8 +41,8 @@ class AnalyticRegressor : public RegressorBase
 
   private:
     // "fitted": {"scale", "offset_mib"}.
-    void writeFitted(io::JsonWriter &json, const std::string &directory) const override;
-    void readFitted(const io::Json &fitted, const std::string &directory) override;
+    io::Json fittedState(const std::string &folder) const override;
+    void readFitted(const io::Json &fitted, const io::Json &metadata, const std::string &directory) override;
     // Estimates the given rows (all when rows is empty), checking control between rows.
     Eigen::VectorXd estimates(const data::Dataset &dataset, const std::vector<Eigen::Index> &rows,
                               training::TrainingObserver *observer, training::TrainingControl *control,

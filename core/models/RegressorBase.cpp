@@ -11,12 +11,16 @@ void throwNotTrained(const std::string &model)
     throw io::InputError("the " + model + " model has not been trained");
 }
 
-void requireTrainingData(const data::Dataset &dataset, const std::vector<Eigen::Index> &trainingRows)
+void requireTrainingData(const data::Dataset &dataset, const std::vector<Eigen::Index> &trainingRows,
+                         std::size_t minimumRows)
 {
     if (!dataset.hasTarget())
         throw io::InputError("the data has no target column to learn from");
     if (trainingRows.empty())
         throw io::InputError("no training rows to learn from");
+    if (trainingRows.size() < minimumRows)
+        throw io::InputError("too few training rows to learn from: " + std::to_string(trainingRows.size()) +
+                             ", where at least " + std::to_string(minimumRows) + " are needed");
 }
 
 RegressorBase::RegressorBase(Hyperparameters hyperparameters, ComputeSettings compute)
@@ -35,16 +39,19 @@ void RegressorBase::save(const std::string &directory) const
 {
     requireFitted();
     writeModelFolder(directory, name(), mHyperparameters, mCompute.seed, mSchema,
-                     [this](io::JsonWriter &json, const std::string &folder) { writeFitted(json, folder); });
+                     [this](const std::string &folder) { return fittedState(folder); });
 }
 
 void RegressorBase::restore(const io::Json &metadata, const std::string &directory)
 {
     mFitted = false;
+    if (modelNameOf(metadata) != name())
+        throw io::InputError(directory + "/model.json", 0, 0,
+                             "the folder holds a '" + modelNameOf(metadata) + "' model, not " + name());
     readModelFolder(metadata, directory, mHyperparameters, mCompute.seed, mSchema,
-                    [this, &directory](const io::Json &fitted) {
+                    [this, &metadata, &directory](const io::Json &fitted) {
                         schemaRestored();
-                        readFitted(fitted, directory);
+                        readFitted(fitted, metadata, directory);
                     });
     mFitted = true;
 }

@@ -3,7 +3,6 @@
 
 #include "data/FeatureEncoder.h"
 #include "io/Json.h"
-#include "io/JsonWriter.h"
 #include "models/RegressorBase.h"
 
 #include <Eigen/Core>
@@ -12,7 +11,7 @@
 #include <vector>
 
 // Declares, in a TabularRegressor subclass, the four overrides every tabular model
-// implements: fitMatrix(), predictMatrix(), writeFitted() and readFitted(). One
+// implements: fitMatrix(), predictMatrix(), fittedState() and readFitted(). One
 // macro instead of the same seven lines in each model's header; use it under
 // `protected:`.
 #define GPUMEM_TABULAR_REGRESSOR_OVERRIDES                                                                             \
@@ -20,8 +19,8 @@
                                        training::TrainingObserver *observer, training::TrainingControl *control)       \
         override;                                                                                                      \
     Eigen::VectorXd predictMatrix(const Eigen::MatrixXd &features) const override;                                     \
-    void writeFitted(io::JsonWriter &json, const std::string &directory) const override;                               \
-    void readFitted(const io::Json &fitted, const std::string &directory) override
+    io::Json fittedState(const std::string &folder) const override;                                                    \
+    void readFitted(const io::Json &fitted, const io::Json &metadata, const std::string &directory) override
 
 namespace gpumem::models {
 
@@ -41,9 +40,10 @@ class TabularRegressor : public RegressorBase
     // The names of the encoded feature columns, e.g. "Batch Size", "act=ReLU".
     const std::vector<std::string> &featureNames() const { return mEncoder.featureNames(); }
 
-  protected:
-    TabularRegressor(Hyperparameters hyperparameters, ComputeSettings compute);
+    // Public so that subclasses can inherit it (see GPUMEM_REGRESSOR_NAMED); the class itself is abstract.
+    TabularRegressor(Hyperparameters hyperparameters, ComputeSettings compute = {});
 
+  protected:
     // Learns from features (rows × encoded columns) and target (the target's
     // units). Reports progress and honours control as Regressor::fit() says.
     virtual training::TrainingResult fitMatrix(const Eigen::MatrixXd &features, const Eigen::VectorXd &target,
