@@ -22,11 +22,6 @@ namespace gpumem::models {
 class AnalyticRegressor : public RegressorBase
 {
   public:
-    training::TrainingResult fit(const data::Dataset &dataset, const std::vector<Eigen::Index> &trainingRows,
-                                 training::TrainingObserver *observer = nullptr,
-                                 training::TrainingControl *control = nullptr) override;
-    Eigen::VectorXd predict(const data::Dataset &dataset) const override;
-
     double scale() const { return mScale; }
     double offset() const { return mOffset; }
 
@@ -40,6 +35,10 @@ class AnalyticRegressor : public RegressorBase
     virtual bool fitsScale() const = 0;
 
   private:
+    // Calibrates scale and offset on the estimates of the training rows.
+    training::TrainingResult fitRows(const data::Dataset &dataset, const std::vector<Eigen::Index> &trainingRows,
+                                     training::TrainingObserver *observer, training::TrainingControl *control) override;
+    Eigen::VectorXd predictFitted(const data::Dataset &dataset) const override;
     // "fitted": {"scale", "offset_mib"}.
     io::Json fittedState(const std::string &folder) const override;
     void readFitted(const io::Json &fitted, const io::Json &metadata, const std::string &directory) override;

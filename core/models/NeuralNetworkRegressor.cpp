@@ -327,21 +327,18 @@ void NeuralNetworkRegressor::Impl::fitInputs(const Hyperparameters &hyperparamet
     options.featureTokenOf = featureTokensOf(encoding, hyperparameters.choice("feature_tokens"), encoded.cols());
 }
 
-training::TrainingResult NeuralNetworkRegressor::fit(const data::Dataset &dataset,
-                                                     const std::vector<Eigen::Index> &trainingRows,
-                                                     training::TrainingObserver *observer,
-                                                     training::TrainingControl *control)
+training::TrainingResult NeuralNetworkRegressor::fitRows(const data::Dataset &dataset,
+                                                         const std::vector<Eigen::Index> &trainingRows,
+                                                         training::TrainingObserver *observer,
+                                                         training::TrainingControl *control)
 {
     Impl &impl = *mImpl;
     const Hyperparameters &h = hyperparameters();
-    // Two rows at least: the validation split and the scalers need more than one.
-    requireTrainingData(dataset, trainingRows, 2);
     // A continued training keeps the scaling of its inputs and its network.
     const bool continuing = std::exchange(impl.continuing, false);
     if (continuing) {
         impl.checkContinuable(schema(), dataset, trainingRows);
     } else {
-        setFitted(false);
         impl.fitInputs(h, dataset, trainingRows);
         setSchema({dataset.targetName(), impl.encoder.encoding()});
     }
@@ -425,15 +422,12 @@ training::TrainingResult NeuralNetworkRegressor::fit(const data::Dataset &datase
     impl.checkpointRows = trainingRows.size();
     impl.checkpointRowsDigest = trainingRowsDigest(trainingRows);
     impl.snapshotForCpu();
-    // A stopped or cancelled training keeps the weights it reached, which predict and save.
-    setFitted(true);
     return impl.lastTraining;
 }
 
-Eigen::VectorXd NeuralNetworkRegressor::predict(const data::Dataset &dataset) const
+Eigen::VectorXd NeuralNetworkRegressor::predictFitted(const data::Dataset &dataset) const
 {
     // Evaluation mode changes the network's state, not the model's meaning.
-    requireFitted();
     Impl &impl = *mImpl;
     c10::InferenceMode inference;
     Eigen::VectorXd predictions(static_cast<Eigen::Index>(dataset.rowCount()));

@@ -37,17 +37,6 @@ class NeuralNetworkRegressor final : public RegressorBase
     NeuralNetworkRegressor(NeuralNetworkRegressor &&) noexcept;
     NeuralNetworkRegressor &operator=(NeuralNetworkRegressor &&) noexcept;
 
-    // Fits on trainingRows of dataset (which must have a target). A validation
-    // split of validation_fraction is taken from trainingRows for early stopping.
-    // Throws io::InputError for unusable hyperparameter combinations.
-    training::TrainingResult fit(const data::Dataset &dataset, const std::vector<Eigen::Index> &trainingRows,
-                                 training::TrainingObserver *observer = nullptr,
-                                 training::TrainingControl *control = nullptr) override;
-
-    // Predicts every row of dataset in the target's units. Throws io::InputError
-    // when the model is not trained or dataset lacks a column it was trained with.
-    Eigen::VectorXd predict(const data::Dataset &dataset) const override;
-
     // Makes the next fit() continue the training this model was loaded with
     // (weights, optimizer state and position) instead of starting afresh, until
     // epochs epochs in all; the "epochs" hyperparameter becomes epochs. That fit
@@ -75,6 +64,18 @@ class NeuralNetworkRegressor final : public RegressorBase
     struct Impl;
 
   protected:
+    // At least two rows: the validation split and the scalers need more than one.
+    std::size_t minimumTrainingRows() const override { return 2; }
+    // A cancelled training keeps the best weights it reached, which predict and save.
+    bool keepsCancelledFit() const override { return true; }
+    // Trains with the shared training loop: a validation split of
+    // validation_fraction is taken from trainingRows for early stopping. Throws
+    // io::InputError for unusable hyperparameter combinations.
+    training::TrainingResult fitRows(const data::Dataset &dataset, const std::vector<Eigen::Index> &trainingRows,
+                                     training::TrainingObserver *observer, training::TrainingControl *control) override;
+    // Predicts in the target's units; throws io::InputError when dataset lacks a
+    // column the model was trained with.
+    Eigen::VectorXd predictFitted(const data::Dataset &dataset) const override;
     // Writes the weights (and the optimizer state, when the training can be
     // continued) into folder and returns the scalers, vocabulary, target
     // transform, network sizes and a summary of the training.

@@ -4,6 +4,8 @@
 #include "io/InputError.h"
 #include "models/ModelFolder.h"
 
+#include <chrono>
+
 namespace gpumem::models {
 
 void throwNotTrained(const std::string &model)
@@ -27,6 +29,27 @@ RegressorBase::RegressorBase(Hyperparameters hyperparameters, ComputeSettings co
     : mHyperparameters(std::move(hyperparameters))
     , mCompute(std::move(compute))
 {
+}
+
+training::TrainingResult RegressorBase::fit(const data::Dataset &dataset, const std::vector<Eigen::Index> &trainingRows,
+                                            training::TrainingObserver *observer, training::TrainingControl *control)
+{
+    requireTrainingData(dataset, trainingRows, minimumTrainingRows());
+    const auto start = std::chrono::steady_clock::now();
+    // A fit that throws leaves the model unfitted: it may have learned half of something.
+    mFitted = false;
+    training::TrainingResult result = fitRows(dataset, trainingRows, observer, control);
+    mFitted = result.stopReason != training::StopReason::Cancelled || keepsCancelledFit();
+    // Models that time themselves (the network leaves out paused time) keep their measure.
+    if (result.seconds == 0.0)
+        result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+}
+
+Eigen::VectorXd RegressorBase::predict(const data::Dataset &dataset) const
+{
+    requireFitted();
+    return predictFitted(dataset);
 }
 
 void RegressorBase::requireFitted() const

@@ -32,13 +32,24 @@ namespace gpumem::models {
 void requireTrainingData(const data::Dataset &dataset, const std::vector<Eigen::Index> &trainingRows,
                          std::size_t minimumRows = 1);
 
-// The state and plumbing every model shares: hyperparameters, compute settings,
-// the schema it was fitted on, whether it is fitted, and the model folder,
-// written by save() and read by restore() around what fittedState() and
-// readFitted() add. Not thread-safe, like every Regressor.
+// The state, preconditions and plumbing every model shares: hyperparameters,
+// compute settings, the schema it was fitted on, whether it is fitted, the
+// checks before fitting and predicting, and the model folder, written by save()
+// and read by restore() around what fittedState() and readFitted() add. Not
+// thread-safe, like every Regressor.
 class RegressorBase : public Regressor
 {
   public:
+    // Checks the data (requireTrainingData() with minimumTrainingRows()), then
+    // learns through fitRows(). The model is fitted afterwards unless the fit
+    // threw, or was cancelled and keepsCancelledFit() is false. The result's
+    // seconds are the fit's wall time unless fitRows() measured them itself.
+    training::TrainingResult fit(const data::Dataset &dataset, const std::vector<Eigen::Index> &trainingRows,
+                                 training::TrainingObserver *observer = nullptr,
+                                 training::TrainingControl *control = nullptr) final;
+    // Predicts through predictFitted(); throws throwNotTrained() when the model is not fitted.
+    Eigen::VectorXd predict(const data::Dataset &dataset) const final;
+
     const Hyperparameters &hyperparameters() const override { return mHyperparameters; }
     const ModelSchema &schema() const override { return mSchema; }
     bool isFitted() const override { return mFitted; }
@@ -60,10 +71,22 @@ class RegressorBase : public Regressor
     // The hyperparameters to change in place, for a model that continues a training with more epochs.
     Hyperparameters &changeableHyperparameters() { return mHyperparameters; }
     void setSchema(ModelSchema schema) { mSchema = std::move(schema); }
-    void setFitted(bool fitted) { mFitted = fitted; }
     // Throws throwNotTrained() unless the model is fitted.
     void requireFitted() const;
 
+    // The fewest training rows the model learns from.
+    virtual std::size_t minimumTrainingRows() const { return 1; }
+    // True when a cancelled fit leaves a usable model (a network keeps the weights it reached).
+    virtual bool keepsCancelledFit() const { return false; }
+    // Learns from trainingRows of dataset, which fit() has checked, reporting
+    // progress and honouring control as Regressor::fit() says; the model is
+    // unfitted meanwhile.
+    virtual training::TrainingResult fitRows(const data::Dataset &dataset,
+                                             const std::vector<Eigen::Index> &trainingRows,
+                                             training::TrainingObserver *observer,
+                                             training::TrainingControl *control) = 0;
+    // Predicts every row of dataset once the model is fitted.
+    virtual Eigen::VectorXd predictFitted(const data::Dataset &dataset) const = 0;
     // Called by restore() once schema() is read back, before readFitted().
     virtual void schemaRestored() {}
     // Returns the learned parameters, model.json's "fitted" member; folder is the

@@ -32,11 +32,6 @@ namespace gpumem::models {
 class TabularRegressor : public RegressorBase
 {
   public:
-    training::TrainingResult fit(const data::Dataset &dataset, const std::vector<Eigen::Index> &trainingRows,
-                                 training::TrainingObserver *observer = nullptr,
-                                 training::TrainingControl *control = nullptr) override;
-    Eigen::VectorXd predict(const data::Dataset &dataset) const override;
-
     // The names of the encoded feature columns, e.g. "Batch Size", "act=ReLU".
     const std::vector<std::string> &featureNames() const { return mEncoder.featureNames(); }
 
@@ -53,6 +48,10 @@ class TabularRegressor : public RegressorBase
     virtual Eigen::VectorXd predictMatrix(const Eigen::MatrixXd &features) const = 0;
 
   private:
+    // Encodes the training rows for fitMatrix() with an encoder fitted on them.
+    training::TrainingResult fitRows(const data::Dataset &dataset, const std::vector<Eigen::Index> &trainingRows,
+                                     training::TrainingObserver *observer, training::TrainingControl *control) override;
+    Eigen::VectorXd predictFitted(const data::Dataset &dataset) const override;
     // Rebuilds the encoder from the restored schema.
     void schemaRestored() override;
 
