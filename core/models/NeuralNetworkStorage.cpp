@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Saving and loading the neural regressor as a model folder:
-//   model.json            hyperparameters, schema, scalers, target transform, training summary,
-//                         the digest of weights.safetensors, library versions
+// The neural regressor's part of its model folder, which RegressorBase::save()
+// and restore() write and read around fittedState() and readFitted():
+//   model.json            as every model's, with "fitted": scalers, layer vocabulary, target
+//                         transform, network sizes, training summary
 //   weights.safetensors   every parameter and buffer of the network, float32, by its module path
 //   optimizer.safetensors the optimizer's state (Adam/AdamW moments and step counts, by parameter)
 //                         and, as its metadata, the trainer's position: what `gpumem train
