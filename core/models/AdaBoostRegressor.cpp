@@ -28,11 +28,6 @@ Hyperparameters adaBoostHyperparameters()
     return Hyperparameters(std::move(specs));
 }
 
-AdaBoostRegressor::AdaBoostRegressor(Hyperparameters hyperparameters, ComputeSettings compute)
-    : TabularRegressor(std::move(hyperparameters), std::move(compute))
-{
-}
-
 training::TrainingResult AdaBoostRegressor::fitMatrix(const Eigen::MatrixXd &features, const Eigen::VectorXd &target,
                                                       training::TrainingObserver *observer,
                                                       runtime::OperationControl *control)
@@ -112,19 +107,12 @@ Eigen::VectorXd AdaBoostRegressor::predictMatrix(const Eigen::MatrixXd &features
     return predictions;
 }
 
-void AdaBoostRegressor::writeFitted(io::JsonWriter &json, const std::string &) const
+io::Json AdaBoostRegressor::fittedState(const std::string &) const
 {
-    json.beginObject();
-    json.key("weights").beginArray();
-    for (const double weight : mTreeWeights)
-        json.value(weight);
-    json.endArray();
-    json.key("trees");
-    writeTrees(json, mTrees);
-    json.endObject();
+    return {{"weights", mTreeWeights}, {"trees", mTrees}};
 }
 
-void AdaBoostRegressor::readFitted(const io::Json &fitted, const std::string &)
+void AdaBoostRegressor::readFitted(const io::Json &fitted, const io::Json &, const std::string &)
 {
     std::vector<double> weights;
     for (const io::Json &weight : io::toArray(io::member(fitted, "weights"))) {

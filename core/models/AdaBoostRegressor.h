@@ -19,10 +19,9 @@ Hyperparameters adaBoostHyperparameters();
 // perfect or no better than chance (see adaBoostRound()).
 class AdaBoostRegressor : public TabularRegressor
 {
-  public:
-    AdaBoostRegressor(Hyperparameters hyperparameters, ComputeSettings compute);
+    GPUMEM_REGRESSOR_NAMED(TabularRegressor, "adaboost");
 
-    std::string name() const override { return "adaboost"; }
+  public:
     const std::vector<RegressionTree> &trees() const { return mTrees; }
     // The weight of each tree in the median.
     const std::vector<double> &treeWeights() const { return mTreeWeights; }

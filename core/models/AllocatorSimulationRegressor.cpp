@@ -3,6 +3,7 @@
 
 #include "io/InputError.h"
 #include "models/AnalyticHyperparameters.h"
+#include "models/HyperparameterSpecs.h"
 #include "probe/CachingAllocatorSimulator.h"
 #include "probe/JobMeasurer.h"
 #include "probe/MlpTraceModel.h"
@@ -35,11 +36,6 @@ std::uint64_t replay(const probe::AllocationTrace &trace, std::uint64_t workspac
 }
 
 } // namespace
-
-AllocatorSimulationRegressor::AllocatorSimulationRegressor(Hyperparameters hyperparameters, ComputeSettings compute)
-    : AnalyticRegressor(std::move(hyperparameters), std::move(compute))
-{
-}
 
 std::uint64_t AllocatorSimulationRegressor::simulatedReservedBytes(const JobRow &row, std::uint64_t workspaceBytes)
 {
@@ -75,16 +71,10 @@ double AllocatorSimulationRegressor::estimateMebibytes(const JobRow &row) const
 
 Hyperparameters allocatorSimulationHyperparameters()
 {
-    std::vector<HyperparameterSpec> specs = {assumedOptimizerSpec()};
-    specs.push_back({"cublas_workspace_mib",
-                     HyperparameterType::Real,
-                     kDefaultWorkspaceMebibytes,
-                     0.0,
-                     1024.0,
-                     {},
-                     "MiB",
-                     "The cuBLAS workspace the caching allocator holds (PyTorch's default 8.125; 32 on Hopper)."});
-    return Hyperparameters(std::move(specs));
+    return Hyperparameters(
+        {assumedOptimizerSpec(),
+         realSpec("cublas_workspace_mib", kDefaultWorkspaceMebibytes, 0.0, 1024.0, "MiB",
+                  "The cuBLAS workspace the caching allocator holds (PyTorch's default 8.125; 32 on Hopper).")});
 }
 
 } // namespace gpumem::models

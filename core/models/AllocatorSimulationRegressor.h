@@ -18,11 +18,9 @@ namespace gpumem::models {
 // (probe::MlpTraceModel).
 class AllocatorSimulationRegressor : public AnalyticRegressor
 {
+    GPUMEM_REGRESSOR_NAMED(AnalyticRegressor, "allocator_sim");
+
   public:
-    AllocatorSimulationRegressor(Hyperparameters hyperparameters, ComputeSettings compute = {});
-
-    std::string name() const override { return "allocator_sim"; }
-
     // The simulated peak reserved bytes of one job, cuBLAS workspace included.
     // Throws io::InputError when a probe job cannot be run.
     static std::uint64_t simulatedReservedBytes(const JobRow &row, std::uint64_t workspaceBytes);

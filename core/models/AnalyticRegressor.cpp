@@ -48,14 +48,12 @@ Eigen::VectorXd AnalyticRegressor::estimates(const data::Dataset &dataset, const
     return result;
 }
 
-training::TrainingResult AnalyticRegressor::fit(const data::Dataset &dataset,
-                                                const std::vector<Eigen::Index> &trainingRows,
-                                                training::TrainingObserver *observer,
-                                                runtime::OperationControl *control)
+training::TrainingResult AnalyticRegressor::fitRows(const data::Dataset &dataset,
+                                                    const std::vector<Eigen::Index> &trainingRows,
+                                                    training::TrainingObserver *observer,
+                                                    runtime::OperationControl *control)
 {
-    requireTrainingData(dataset, trainingRows);
     const auto start = std::chrono::steady_clock::now();
-    setFitted(false);
     training::TrainingResult result;
     bool cancelled = false;
     const Eigen::VectorXd estimate = estimates(dataset, trainingRows, observer, control, cancelled);
@@ -79,7 +77,6 @@ training::TrainingResult AnalyticRegressor::fit(const data::Dataset &dataset,
     mOffset = meanTarget - mScale * meanEstimate;
     setSchema({dataset.targetName(),
                JobRowReader(dataset, name(), hyperparameters().choice("assumed_optimizer")).columnsUsed()});
-    setFitted(true);
 
     training::EpochProgress epoch;
     epoch.epoch = 1;
@@ -99,23 +96,19 @@ training::TrainingResult AnalyticRegressor::fit(const data::Dataset &dataset,
     return result;
 }
 
-Eigen::VectorXd AnalyticRegressor::predict(const data::Dataset &dataset) const
+Eigen::VectorXd AnalyticRegressor::predictFitted(const data::Dataset &dataset) const
 {
-    requireFitted();
     bool cancelled = false;
     const Eigen::VectorXd estimate = estimates(dataset, {}, nullptr, nullptr, cancelled);
     return (mScale * estimate.array() + mOffset).matrix();
 }
 
-void AnalyticRegressor::writeFitted(io::JsonWriter &json, const std::string &) const
+io::Json AnalyticRegressor::fittedState(const std::string &) const
 {
-    json.beginObject();
-    json.key("scale").value(mScale);
-    json.key("offset_mib").value(mOffset);
-    json.endObject();
+    return {{"scale", mScale}, {"offset_mib", mOffset}};
 }
 
-void AnalyticRegressor::readFitted(const io::Json &fitted, const std::string &)
+void AnalyticRegressor::readFitted(const io::Json &fitted, const io::Json &, const std::string &)
 {
     mScale = io::toNumber(io::member(fitted, "scale"));
     mOffset = io::toNumber(io::member(fitted, "offset_mib"));

@@ -22,26 +22,26 @@ namespace gpumem::models {
 class AnalyticRegressor : public RegressorBase
 {
   public:
-    training::TrainingResult fit(const data::Dataset &dataset, const std::vector<Eigen::Index> &trainingRows,
-                                 training::TrainingObserver *observer = nullptr,
-                                 runtime::OperationControl *control = nullptr) override;
-    Eigen::VectorXd predict(const data::Dataset &dataset) const override;
-
     double scale() const { return mScale; }
     double offset() const { return mOffset; }
 
-  protected:
-    AnalyticRegressor(Hyperparameters hyperparameters, ComputeSettings compute);
+    // Public so that subclasses can inherit it (see GPUMEM_REGRESSOR_NAMED); the class itself is abstract.
+    AnalyticRegressor(Hyperparameters hyperparameters, ComputeSettings compute = {});
 
+  protected:
     // The job's memory estimate in MiB before calibration.
     virtual double estimateMebibytes(const JobRow &row) const = 0;
     // True when fit() also learns the scale.
     virtual bool fitsScale() const = 0;
 
   private:
+    // Calibrates scale and offset on the estimates of the training rows.
+    training::TrainingResult fitRows(const data::Dataset &dataset, const std::vector<Eigen::Index> &trainingRows,
+                                     training::TrainingObserver *observer, runtime::OperationControl *control) override;
+    Eigen::VectorXd predictFitted(const data::Dataset &dataset) const override;
     // "fitted": {"scale", "offset_mib"}.
-    void writeFitted(io::JsonWriter &json, const std::string &directory) const override;
-    void readFitted(const io::Json &fitted, const std::string &directory) override;
+    io::Json fittedState(const std::string &folder) const override;
+    void readFitted(const io::Json &fitted, const io::Json &metadata, const std::string &directory) override;
     // Estimates the given rows (all when rows is empty), checking control between rows.
     Eigen::VectorXd estimates(const data::Dataset &dataset, const std::vector<Eigen::Index> &rows,
                               training::TrainingObserver *observer, runtime::OperationControl *control,

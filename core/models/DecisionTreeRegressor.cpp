@@ -13,11 +13,6 @@ Hyperparameters decisionTreeHyperparameters()
     return Hyperparameters(treeGrowthSpecs(0, 1.0));
 }
 
-DecisionTreeRegressor::DecisionTreeRegressor(Hyperparameters hyperparameters, ComputeSettings compute)
-    : TabularRegressor(std::move(hyperparameters), std::move(compute))
-{
-}
-
 training::TrainingResult DecisionTreeRegressor::fitMatrix(const Eigen::MatrixXd &features,
                                                           const Eigen::VectorXd &target,
                                                           training::TrainingObserver *observer,
@@ -38,12 +33,12 @@ Eigen::VectorXd DecisionTreeRegressor::predictMatrix(const Eigen::MatrixXd &feat
     return mTree.predict(features);
 }
 
-void DecisionTreeRegressor::writeFitted(io::JsonWriter &json, const std::string &) const
+io::Json DecisionTreeRegressor::fittedState(const std::string &) const
 {
-    mTree.write(json);
+    return mTree;
 }
 
-void DecisionTreeRegressor::readFitted(const io::Json &fitted, const std::string &)
+void DecisionTreeRegressor::readFitted(const io::Json &fitted, const io::Json &, const std::string &)
 {
     mTree = RegressionTree::read(fitted);
 }

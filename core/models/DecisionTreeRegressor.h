@@ -13,10 +13,9 @@ Hyperparameters decisionTreeHyperparameters();
 // One CART regression tree ("decision_tree"), as scikit-learn's DecisionTreeRegressor.
 class DecisionTreeRegressor : public TabularRegressor
 {
-  public:
-    DecisionTreeRegressor(Hyperparameters hyperparameters, ComputeSettings compute);
+    GPUMEM_REGRESSOR_NAMED(TabularRegressor, "decision_tree");
 
-    std::string name() const override { return "decision_tree"; }
+  public:
     const RegressionTree &tree() const { return mTree; }
 
   protected:

@@ -2,14 +2,10 @@
 #include "models/FormulaRegressor.h"
 
 #include "models/AnalyticHyperparameters.h"
+#include "models/HyperparameterSpecs.h"
 #include "probe/JobConfiguration.h"
 
 namespace gpumem::models {
-
-FormulaRegressor::FormulaRegressor(Hyperparameters hyperparameters, ComputeSettings compute)
-    : AnalyticRegressor(std::move(hyperparameters), std::move(compute))
-{
-}
 
 double FormulaRegressor::estimateBytes(const JobRow &row)
 {
@@ -35,16 +31,10 @@ bool FormulaRegressor::fitsScale() const
 
 Hyperparameters formulaHyperparameters()
 {
-    std::vector<HyperparameterSpec> specs = {assumedOptimizerSpec()};
-    specs.push_back({"fit_scale",
-                     HyperparameterType::Boolean,
-                     true,
-                     0.0,
-                     0.0,
-                     {},
-                     "",
-                     "Fit a scale on the estimate as well as the constant overhead (off: scale 1)."});
-    return Hyperparameters(std::move(specs));
+    return Hyperparameters(
+        {assumedOptimizerSpec(),
+         booleanSpec("fit_scale", true,
+                     "Fit a scale on the estimate as well as the constant overhead (off: scale 1).")});
 }
 
 } // namespace gpumem::models

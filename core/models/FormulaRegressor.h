@@ -14,11 +14,9 @@ namespace gpumem::models {
 // scale. Shows what a learned model adds over arithmetic.
 class FormulaRegressor : public AnalyticRegressor
 {
+    GPUMEM_REGRESSOR_NAMED(AnalyticRegressor, "formula");
+
   public:
-    FormulaRegressor(Hyperparameters hyperparameters, ComputeSettings compute = {});
-
-    std::string name() const override { return "formula"; }
-
     // The estimate of one job in bytes, before calibration.
     static double estimateBytes(const JobRow &row);
 

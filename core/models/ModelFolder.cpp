@@ -66,11 +66,9 @@ std::vector<std::string> readStrings(const io::Json &array, std::size_t maxCount
     return io::toStrings(array);
 }
 
-void writeModelHeader(io::JsonWriter &json, const std::string &modelName)
+void to_json(io::Json &json, const ModelHeader &header)
 {
-    json.key("format").value(formatName);
-    json.key("format_version").value(formatVersion);
-    json.key("model").value(modelName);
+    json = {{"format", formatName}, {"format_version", formatVersion}, {"model", header.model}};
 }
 
 void to_json(io::Json &json, const ModelSchema &schema)
@@ -91,11 +89,6 @@ void to_json(io::Json &json, const ModelSchema &schema)
             ranges.push_back({range.minimum, range.maximum});
         json["ranges"] = std::move(ranges);
     }
-}
-
-void writeSchema(io::JsonWriter &json, const ModelSchema &schema)
-{
-    json.key("schema").value(io::Json(schema));
 }
 
 io::Json readModelMetadata(const std::string &directory)

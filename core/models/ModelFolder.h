@@ -31,15 +31,18 @@ constexpr std::size_t maxModelCategories = data::maxEncodedFeatures;
 constexpr std::size_t maxModelLayerTypes = data::maxLayerTypes + 1;
 constexpr std::uint64_t maxModelFileBytes = 2ull << 30;
 
-// Writes the "format", "format_version" and "model" members of an open object.
-void writeModelHeader(io::JsonWriter &json, const std::string &modelName);
+// The members that open every model.json and tell the models apart.
+struct ModelHeader
+{
+    std::string model; // the registry name
+};
+// The JSON form of a header: {"format": "gpumem-model", "format_version": 2, "model": NAME}.
+void to_json(io::Json &json, const ModelHeader &header);
 // The JSON form of a schema: {"target", "numeric", "categorical", "sequence_column",
 // "layer_types", "fields_per_layer"}. from_json() reads it within the limits
 // above and throws io::InputError when it is malformed.
 void to_json(io::Json &json, const ModelSchema &schema);
 void from_json(const io::Json &json, ModelSchema &schema);
-// Writes the member "schema" (to_json) into the object json has open.
-void writeSchema(io::JsonWriter &json, const ModelSchema &schema);
 
 // Reads directory/model.json (a regular file of at most io::maxJsonFileBytes) and
 // checks its format, version and file list. Throws io::InputError naming the file
@@ -51,13 +54,14 @@ std::string modelNameOf(const io::Json &metadata);
 ModelSchema readSchema(const io::Json &metadata);
 
 // Writes directory/model.json atomically (an interrupted save leaves the old
-// folder or none): header, "hyperparameters", "seed", "schema", then "fitted"
-// as writeFitted writes it (given the folder being written, for models that
-// keep files of their own there), the members of live ModelFolderMember scopes, the digest of every such file, then
+// folder or none), built as one tree and written once: header, "hyperparameters",
+// "seed", "schema", then "fitted" as fittedState returns it (given the folder
+// being written, for models that keep files of their own there), the members of
+// live ModelFolderMember scopes, the digest of every such file, then
 // "library_versions". A non-finite number anywhere refuses the save.
 void writeModelFolder(const std::string &directory, const std::string &modelName,
                       const Hyperparameters &hyperparameters, std::uint64_t seed, const ModelSchema &schema,
-                      const std::function<void(io::JsonWriter &, const std::string &folder)> &writeFitted);
+                      const std::function<io::Json(const std::string &folder)> &fittedState);
 // Adds one member to every model.json that writeModelFolder() writes on this
 // thread while it lives, after "fitted" and inside the same atomic save: what
 // every model type stores the same way (the calibration of `gpumem train
@@ -66,18 +70,19 @@ void writeModelFolder(const std::string &directory, const std::string &modelName
 class ModelFolderMember
 {
   public:
-    ModelFolderMember(std::string key, std::function<void(io::JsonWriter &)> writeValue);
+    ModelFolderMember(std::string key, std::function<io::Json()> value);
+    // The same for a value streamed through a JsonWriter.
+    ModelFolderMember(std::string key, const std::function<void(io::JsonWriter &)> &writeValue);
     ~ModelFolderMember();
     ModelFolderMember(const ModelFolderMember &) = delete;
     ModelFolderMember &operator=(const ModelFolderMember &) = delete;
 
   private:
     std::string mKey;
-    std::function<void(io::JsonWriter &)> mWriteValue;
+    std::function<io::Json()> mValue;
     ModelFolderMember *mOuter;
     friend void writeModelFolder(const std::string &, const std::string &, const Hyperparameters &, std::uint64_t,
-                                 const ModelSchema &,
-                                 const std::function<void(io::JsonWriter &, const std::string &)> &);
+                                 const ModelSchema &, const std::function<io::Json(const std::string &)> &);
 };
 
 // Reads what writeModelFolder() wrote into hyperparameters, seed and schema,

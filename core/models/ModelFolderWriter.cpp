@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 #include <vector>
 
@@ -25,8 +26,21 @@ namespace {
 // (compare fits models in parallel) never see another thread's members.
 thread_local ModelFolderMember *innermostMember = nullptr;
 
-// Records size and digest of every file the model wrote beside model.json.
-void writeFileList(io::JsonWriter &json, const std::string &folder)
+// Returns what write() streams as one tree, refusing non-finite numbers as
+// model.json does: for the writers that still stream (the calibration, the
+// library versions). The text reads back to the same values, so the tree
+// writes the bytes they would have written.
+io::Json streamedTree(const std::function<void(io::JsonWriter &)> &write)
+{
+    std::ostringstream text;
+    io::JsonWriter json(text, 0);
+    json.refuseNonFiniteNumbers();
+    write(json);
+    return io::parseJson(text.str(), "model.json");
+}
+
+// The size and digest of every file the model wrote beside model.json, by name.
+io::Json fileList(const std::string &folder)
 {
     std::map<std::string, std::string> files; // name → content, sorted by name
     for (const auto &entry : std::filesystem::directory_iterator(folder)) {
@@ -34,21 +48,17 @@ void writeFileList(io::JsonWriter &json, const std::string &folder)
         if (name != "model.json")
             files.emplace(name, io::readRegularFile(entry.path().string(), maxModelFileBytes));
     }
-    json.key("files").beginObject();
-    for (const auto &[name, content] : files) {
-        json.key(name).beginObject();
-        json.key("bytes").value(content.size());
-        json.key("sha256").value(io::sha256Hex(content));
-        json.endObject();
-    }
-    json.endObject();
+    io::Json list = io::Json::object();
+    for (const auto &[name, content] : files)
+        list[name] = {{"bytes", content.size()}, {"sha256", io::sha256Hex(content)}};
+    return list;
 }
 
 } // namespace
 
-ModelFolderMember::ModelFolderMember(std::string key, std::function<void(io::JsonWriter &)> writeValue)
+ModelFolderMember::ModelFolderMember(std::string key, std::function<io::Json()> value)
     : mKey(std::move(key))
-    , mWriteValue(std::move(writeValue))
+    , mValue(std::move(value))
     , mOuter(innermostMember)
 {
     for (const char *reserved : {"format", "format_version", "model", "hyperparameters", "seed", "schema", "fitted",
@@ -58,6 +68,11 @@ ModelFolderMember::ModelFolderMember(std::string key, std::function<void(io::Jso
     innermostMember = this;
 }
 
+ModelFolderMember::ModelFolderMember(std::string key, const std::function<void(io::JsonWriter &)> &writeValue)
+    : ModelFolderMember(std::move(key), [writeValue] { return streamedTree(writeValue); })
+{
+}
+
 ModelFolderMember::~ModelFolderMember()
 {
     innermostMember = mOuter;
@@ -65,32 +80,33 @@ ModelFolderMember::~ModelFolderMember()
 
 void writeModelFolder(const std::string &directory, const std::string &modelName,
                       const Hyperparameters &hyperparameters, std::uint64_t seed, const ModelSchema &schema,
-                      const std::function<void(io::JsonWriter &, const std::string &folder)> &writeFitted)
+                      const std::function<io::Json(const std::string &folder)> &fittedState)
 {
     io::AtomicDirectoryWriter folder(directory);
     const std::string metadataPath = folder.filePath("model.json");
     std::ofstream out(metadataPath, std::ios::binary);
-    io::JsonWriter json(out);
-    json.refuseNonFiniteNumbers();
     try {
-        json.beginObject();
-        writeModelHeader(json, modelName);
-        json.key("hyperparameters");
-        hyperparameters.writeValues(json);
-        json.key("seed").value(seed);
-        writeSchema(json, schema);
-        json.key("fitted");
-        writeFitted(json, folder.path());
+        io::Json model = ModelHeader{modelName};
+        model["hyperparameters"] = hyperparameters;
+        model["seed"] = seed;
+        model["schema"] = schema;
+        // The fitted state first: it writes the model's own files, whose digests follow.
+        model["fitted"] = fittedState(folder.path());
         std::vector<const ModelFolderMember *> members;
         for (const ModelFolderMember *member = innermostMember; member; member = member->mOuter)
             members.insert(members.begin(), member);
-        for (const ModelFolderMember *member : members) {
-            json.key(member->mKey);
-            member->mWriteValue(json);
-        }
-        writeFileList(json, folder.path());
-        runtime::writeLibraryVersions(json);
-        json.endObject();
+        for (const ModelFolderMember *member : members)
+            model[member->mKey] = member->mValue();
+        model["files"] = fileList(folder.path());
+        model["library_versions"] = io::member(streamedTree([](io::JsonWriter &json) {
+                                                   json.beginObject();
+                                                   runtime::writeLibraryVersions(json);
+                                                   json.endObject();
+                                               }),
+                                               "library_versions");
+        io::JsonWriter json(out);
+        json.refuseNonFiniteNumbers();
+        json.value(model);
     } catch (const io::InputError &error) {
         // Errors inside the temporary folder are reported against the folder the user named.
         if (!error.file().empty() && error.file().rfind(folder.path(), 0) != 0)

@@ -6,6 +6,18 @@
 
 #include <cmath>
 
+namespace gpumem::data {
+
+void to_json(io::Json &json, const Standardizer &scaler)
+{
+    const auto numbers = [](const Eigen::RowVectorXd &values) {
+        return std::vector<double>(values.data(), values.data() + values.size());
+    };
+    json = {{"log", scaler.logColumns()}, {"mean", numbers(scaler.means())}, {"scale", numbers(scaler.scales())}};
+}
+
+} // namespace gpumem::data
+
 namespace gpumem::models {
 
 namespace {
@@ -15,28 +27,6 @@ namespace {
 constexpr double checkedDeviations = 8.0;
 // No job needs a zebibyte (2^50 MiB): a transform that predicts beyond it is damaged.
 constexpr double maxPredictableMiB = 1e15;
-
-void writeVector(io::JsonWriter &json, const Eigen::RowVectorXd &values)
-{
-    json.beginArray();
-    for (Eigen::Index i = 0; i < values.size(); ++i)
-        json.value(values[i]);
-    json.endArray();
-}
-
-void writeScaler(io::JsonWriter &json, const data::Standardizer &scaler)
-{
-    json.beginObject();
-    json.key("log").beginArray();
-    for (bool flag : scaler.logColumns())
-        json.value(flag);
-    json.endArray();
-    json.key("mean");
-    writeVector(json, scaler.means());
-    json.key("scale");
-    writeVector(json, scaler.scales());
-    json.endObject();
-}
 
 Eigen::RowVectorXd readVector(const io::Json &array, std::size_t expectedSize, const std::string &what)
 {
@@ -85,26 +75,19 @@ data::TargetTransform readTargetTransform(const io::Json &object)
 
 } // namespace
 
-void NetworkFittedState::write(io::JsonWriter &json) const
+void to_json(io::Json &json, const NetworkFittedState &state)
 {
-    json.key("weights").value(weightsFile);
-    json.key("feature_scaling");
-    writeScaler(json, featureScaler);
-    json.key("layer_vocabulary").value(layerVocabulary);
-    if (layerTypeCount > 0) {
-        json.key("field_scaling");
-        writeScaler(json, fieldScaler);
-    }
-    json.key("target_transform").beginObject();
-    json.key("log1p").value(targetTransform.usesLog1p());
-    json.key("mean").value(targetTransform.mean());
-    json.key("scale").value(targetTransform.scale());
-    json.endObject();
-    json.key("network").beginObject();
-    json.key("feature_count").value(featureCount);
-    json.key("layer_type_count").value(layerTypeCount);
-    json.key("fields_per_layer").value(fieldsPerLayer);
-    json.endObject();
+    json = {{"weights", NetworkFittedState::weightsFile},
+            {"feature_scaling", state.featureScaler},
+            {"layer_vocabulary", state.layerVocabulary}};
+    if (state.layerTypeCount > 0)
+        json["field_scaling"] = state.fieldScaler;
+    const data::TargetTransform &transform = state.targetTransform;
+    json["target_transform"] = {
+        {"log1p", transform.usesLog1p()}, {"mean", transform.mean()}, {"scale", transform.scale()}};
+    json["network"] = {{"feature_count", state.featureCount},
+                       {"layer_type_count", state.layerTypeCount},
+                       {"fields_per_layer", state.fieldsPerLayer}};
 }
 
 NetworkFittedState NetworkFittedState::read(const io::Json &fitted, std::size_t encodedFeatureCount)

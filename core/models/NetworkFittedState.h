@@ -4,11 +4,17 @@
 #include "data/Standardizer.h"
 #include "data/TargetTransform.h"
 #include "io/Json.h"
-#include "io/JsonWriter.h"
 
 #include <cstdint>
 #include <string>
 #include <vector>
+
+namespace gpumem::data {
+
+// The JSON form of a scaler as model.json keeps it: {"log": [flags], "mean": [...], "scale": [...]}.
+void to_json(io::Json &json, const Standardizer &scaler);
+
+} // namespace gpumem::data
 
 namespace gpumem::models {
 
@@ -29,14 +35,15 @@ struct NetworkFittedState
     // The name of the weights file in the model folder.
     static constexpr const char *weightsFile = "weights.safetensors";
 
-    // Writes the members (the caller has opened the "fitted" object).
-    void write(io::JsonWriter &json) const;
-
-    // Reads and checks what write() wrote: every count within the model-folder
+    // Reads and checks what to_json() wrote: every count within the model-folder
     // limits and consistent with the others and with encodedFeatureCount (the
     // schema's encoded width), every scaler finite with positive scales, and a
     // target transform whose predictions stay finite. Throws io::InputError.
     static NetworkFittedState read(const io::Json &fitted, std::size_t encodedFeatureCount);
 };
+
+// The JSON form of the state: {"weights", "feature_scaling", "layer_vocabulary",
+// "field_scaling" (with layer tokens only), "target_transform", "network"}.
+void to_json(io::Json &json, const NetworkFittedState &state);
 
 } // namespace gpumem::models

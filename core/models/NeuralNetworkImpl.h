@@ -43,12 +43,11 @@ struct BatchInputs
     torch::Tensor layerCounts; // [batch] int64, CPU
 };
 
+// The network's part of the model: what it adds to the hyperparameters, compute
+// settings and schema that RegressorBase keeps.
 struct NeuralNetworkRegressor::Impl
 {
-    Hyperparameters hyperparameters;
-    ComputeSettings compute;
     torch::Device device{torch::kCPU};
-    ModelSchema schema;
     data::FeatureEncoder encoder;
     data::Standardizer featureScaler;
     data::Standardizer fieldScaler;
@@ -65,22 +64,28 @@ struct NeuralNetworkRegressor::Impl
     std::string checkpointRowsDigest;
     bool continuing = false; // the next fit() continues checkpoint (continueTrainingTo())
 
-    Impl(Hyperparameters hyperparametersIn, ComputeSettings computeIn);
+    // Chooses the device (resolveDevice()) and the target transform the hyperparameters ask for.
+    Impl(const Hyperparameters &hyperparameters, const ComputeSettings &compute);
 
     bool usesLayerTokens() const { return options.layerTypeCount > 0; }
     // Fits the encoder, scalers and target transform on trainingRows and sizes the network's options.
-    void fitInputs(const data::Dataset &dataset, const std::vector<Eigen::Index> &trainingRows);
+    void fitInputs(const Hyperparameters &hyperparameters, const data::Dataset &dataset,
+                   const std::vector<Eigen::Index> &trainingRows);
     // Refuses, with io::InputError, data that the stopped training did not use:
-    // other columns than the schema's, or other training rows.
-    void checkContinuable(const data::Dataset &dataset, const std::vector<Eigen::Index> &trainingRows) const;
-    BiGruTransformerOptions optionsFor(std::int64_t featureCount, std::int64_t layerTypeCount,
-                                       std::int64_t fieldsPerLayer) const;
+    // other columns than schema's, or other training rows.
+    void checkContinuable(const ModelSchema &schema, const data::Dataset &dataset,
+                          const std::vector<Eigen::Index> &trainingRows) const;
     ScaledInputs scale(const data::Dataset &dataset) const;
     PreparedInputs prepare(const data::Dataset &dataset) const;
     // Copies the trained weights for CPU prediction (call after fitting or loading).
     void snapshotForCpu();
     BatchInputs batch(const PreparedInputs &inputs, const std::vector<Eigen::Index> &rows) const;
 };
+
+// Returns the network's options for the hyperparameters and the data's sizes;
+// throws io::InputError when heads does not divide d_model or d_model is odd.
+BiGruTransformerOptions networkOptions(const Hyperparameters &hyperparameters, std::int64_t featureCount,
+                                       std::int64_t layerTypeCount, std::int64_t fieldsPerLayer);
 
 // Returns the SHA-256 of the training row indices, which tells a continued
 // training whether it uses the rows the stopped one used.

@@ -159,16 +159,14 @@ torch::Device resolveDevice(const std::string &setting)
     throw io::InputError("--device takes auto, cpu or cuda, not " + io::quoteForMessage(setting));
 }
 
-NeuralNetworkRegressor::Impl::Impl(Hyperparameters hyperparametersIn, ComputeSettings computeIn)
-    : hyperparameters(std::move(hyperparametersIn))
-    , compute(std::move(computeIn))
-    , device(resolveDevice(compute.device))
+NeuralNetworkRegressor::Impl::Impl(const Hyperparameters &hyperparameters, const ComputeSettings &compute)
+    : device(resolveDevice(compute.device))
     , targetTransform(hyperparameters.boolean("log_target"))
 {
 }
 
-BiGruTransformerOptions NeuralNetworkRegressor::Impl::optionsFor(std::int64_t featureCount, std::int64_t layerTypeCount,
-                                                                 std::int64_t fieldsPerLayer) const
+BiGruTransformerOptions networkOptions(const Hyperparameters &hyperparameters, std::int64_t featureCount,
+                                       std::int64_t layerTypeCount, std::int64_t fieldsPerLayer)
 {
     const Hyperparameters &h = hyperparameters;
     BiGruTransformerOptions result;
@@ -278,33 +276,14 @@ BatchInputs NeuralNetworkRegressor::Impl::batch(const PreparedInputs &inputs,
 }
 
 NeuralNetworkRegressor::NeuralNetworkRegressor(Hyperparameters hyperparameters, ComputeSettings compute)
-    : mImpl(std::make_unique<Impl>(std::move(hyperparameters), std::move(compute)))
-{
-}
-
-NeuralNetworkRegressor::NeuralNetworkRegressor(std::unique_ptr<Impl> impl)
-    : mImpl(std::move(impl))
+    : RegressorBase(std::move(hyperparameters), std::move(compute))
+    , mImpl(std::make_unique<Impl>(this->hyperparameters(), this->compute()))
 {
 }
 
 NeuralNetworkRegressor::~NeuralNetworkRegressor() = default;
 NeuralNetworkRegressor::NeuralNetworkRegressor(NeuralNetworkRegressor &&) noexcept = default;
 NeuralNetworkRegressor &NeuralNetworkRegressor::operator=(NeuralNetworkRegressor &&) noexcept = default;
-
-const Hyperparameters &NeuralNetworkRegressor::hyperparameters() const
-{
-    return mImpl->hyperparameters;
-}
-
-const ModelSchema &NeuralNetworkRegressor::schema() const
-{
-    return mImpl->schema;
-}
-
-bool NeuralNetworkRegressor::isFitted() const
-{
-    return static_cast<bool>(mImpl->network);
-}
 
 std::string NeuralNetworkRegressor::deviceName() const
 {
@@ -316,11 +295,10 @@ std::vector<ArchitectureBlock> NeuralNetworkRegressor::architecture() const
     return describeOptions(mImpl->options, 20);
 }
 
-void NeuralNetworkRegressor::Impl::fitInputs(const data::Dataset &dataset,
+void NeuralNetworkRegressor::Impl::fitInputs(const Hyperparameters &hyperparameters, const data::Dataset &dataset,
                                              const std::vector<Eigen::Index> &trainingRows)
 {
     encoder.fit(dataset, trainingRows);
-    schema = {dataset.targetName(), encoder.encoding()};
     const Eigen::MatrixXd encoded = encoder.transform(dataset);
     featureScaler.fit(encoded, trainingRows, hyperparameters.boolean("log_inputs"));
 
@@ -343,28 +321,27 @@ void NeuralNetworkRegressor::Impl::fitInputs(const data::Dataset &dataset,
     }
     targetTransform = data::TargetTransform(hyperparameters.boolean("log_target"));
     targetTransform.fit(dataset.target(), trainingRows);
-    options = optionsFor(encoded.cols(), layerTokens ? static_cast<std::int64_t>(layerVocabulary.size()) + 1 : 0,
-                         layerTokens ? encoding.fieldsPerLayer : 0);
+    options = networkOptions(hyperparameters, encoded.cols(),
+                             layerTokens ? static_cast<std::int64_t>(layerVocabulary.size()) + 1 : 0,
+                             layerTokens ? encoding.fieldsPerLayer : 0);
     options.featureTokenOf = featureTokensOf(encoding, hyperparameters.choice("feature_tokens"), encoded.cols());
 }
 
-training::TrainingResult NeuralNetworkRegressor::fit(const data::Dataset &dataset,
-                                                     const std::vector<Eigen::Index> &trainingRows,
-                                                     training::TrainingObserver *observer,
-                                                     runtime::OperationControl *control)
+training::TrainingResult NeuralNetworkRegressor::fitRows(const data::Dataset &dataset,
+                                                         const std::vector<Eigen::Index> &trainingRows,
+                                                         training::TrainingObserver *observer,
+                                                         runtime::OperationControl *control)
 {
     Impl &impl = *mImpl;
-    const Hyperparameters &h = impl.hyperparameters;
-    if (!dataset.hasTarget())
-        throw io::InputError("training needs a target column (--target)");
-    if (trainingRows.size() < 2)
-        throw io::InputError("training needs at least two rows");
+    const Hyperparameters &h = hyperparameters();
     // A continued training keeps the scaling of its inputs and its network.
     const bool continuing = std::exchange(impl.continuing, false);
-    if (continuing)
-        impl.checkContinuable(dataset, trainingRows);
-    else
-        impl.fitInputs(dataset, trainingRows);
+    if (continuing) {
+        impl.checkContinuable(schema(), dataset, trainingRows);
+    } else {
+        impl.fitInputs(h, dataset, trainingRows);
+        setSchema({dataset.targetName(), impl.encoder.encoding()});
+    }
     // Weight initialisation, and dropout while training, draw from LibTorch's
     // process-wide generator. Holding this lock while drawing keeps networks
     // fitting on other threads (a comparison's parallel fits) from reseeding or
@@ -372,7 +349,7 @@ training::TrainingResult NeuralNetworkRegressor::fit(const data::Dataset &datase
     static std::mutex generatorMutex;
     std::unique_lock generatorLock(generatorMutex);
     // A continued training draws its dropout masks afresh, from a seed of its own.
-    torch::manual_seed(impl.compute.seed + (continuing ? static_cast<std::uint64_t>(impl.checkpoint.epochsDone) : 0));
+    torch::manual_seed(compute().seed + (continuing ? static_cast<std::uint64_t>(impl.checkpoint.epochsDone) : 0));
     if (!continuing)
         impl.network = BiGruTransformer(impl.options);
     const bool dropout = h.real("dropout") > 0.0 || (h.real("gru_dropout") > 0.0 && h.integer("gru_layers") > 1);
@@ -387,7 +364,7 @@ training::TrainingResult NeuralNetworkRegressor::fit(const data::Dataset &datase
     const auto validationCount = static_cast<std::size_t>(
         std::llround(h.real("validation_fraction") * static_cast<double>(trainingRows.size())));
     if (validationCount > 0 && validationCount < trainingRows.size()) {
-        const auto order = data::shuffledRows(static_cast<Eigen::Index>(trainingRows.size()), impl.compute.seed + 7919);
+        const auto order = data::shuffledRows(static_cast<Eigen::Index>(trainingRows.size()), compute().seed + 7919);
         fitRows.clear();
         for (std::size_t i = 0; i < order.size(); ++i)
             (i < validationCount ? validationRows : fitRows)
@@ -407,10 +384,10 @@ training::TrainingResult NeuralNetworkRegressor::fit(const data::Dataset &datase
     settings.gradientClip = h.real("gradient_clip");
     checkNetworkHyperparameters(h);
     settings.patience = static_cast<int>(h.integer("patience"));
-    settings.seed = impl.compute.seed;
+    settings.seed = compute().seed;
     // Workers share one random generator, so dropout would make runs depend on timing.
     // The trainer fixes each worker's kernels to one thread itself (training::KernelThreadsGuard).
-    settings.workers = impl.device.is_cpu() && !dropout ? std::max(1, impl.compute.threads) : 1;
+    settings.workers = impl.device.is_cpu() && !dropout ? std::max(1, compute().threads) : 1;
 
     BiGruTransformer &network = impl.network;
     const auto loss = [&](const std::vector<Eigen::Index> &rows) {
@@ -448,12 +425,10 @@ training::TrainingResult NeuralNetworkRegressor::fit(const data::Dataset &datase
     return impl.lastTraining;
 }
 
-Eigen::VectorXd NeuralNetworkRegressor::predict(const data::Dataset &dataset) const
+Eigen::VectorXd NeuralNetworkRegressor::predictFitted(const data::Dataset &dataset) const
 {
     // Evaluation mode changes the network's state, not the model's meaning.
     Impl &impl = *mImpl;
-    if (!impl.network)
-        throw io::InputError("the model has not been trained");
     c10::InferenceMode inference;
     Eigen::VectorXd predictions(static_cast<Eigen::Index>(dataset.rowCount()));
     if (impl.device.is_cpu() && impl.cpuNetwork) {
@@ -493,12 +468,9 @@ std::vector<ArchitectureBlock> describeArchitecture(const Hyperparameters &hyper
                                                     std::int64_t layerTypes, std::int64_t fieldsPerLayer,
                                                     std::int64_t typicalLayers, const data::FeatureEncoding *encoding)
 {
-    ComputeSettings cpu;
-    cpu.device = "cpu";
-    const NeuralNetworkRegressor::Impl impl(hyperparameters, cpu);
     const bool layerTokens = hyperparameters.boolean("layer_tokens") && layerTypes > 0 && fieldsPerLayer > 0;
-    auto options = impl.optionsFor(std::max<std::int64_t>(featureCount, 1), layerTokens ? layerTypes + 1 : 0,
-                                   layerTokens ? fieldsPerLayer : 0);
+    auto options = networkOptions(hyperparameters, std::max<std::int64_t>(featureCount, 1),
+                                  layerTokens ? layerTypes + 1 : 0, layerTokens ? fieldsPerLayer : 0);
     if (encoding)
         options.featureTokenOf = featureTokensOf(*encoding, hyperparameters.choice("feature_tokens"), featureCount);
     return describeOptions(options, typicalLayers);

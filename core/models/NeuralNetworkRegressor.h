@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "models/Regressor.h"
+#include "models/RegressorBase.h"
 
 #include <Eigen/Core>
 
@@ -23,10 +23,12 @@ struct ArchitectureBlock
 // The BiGRU-optimised Transformer as a regressor of peak memory: prepares the
 // inputs (feature tokens, layer tokens, log scaling, target transform, all fitted
 // on training rows only), trains with the shared training loop, predicts in the
-// target's units (MiB), and saves or loads itself as a model folder. Not
-// thread-safe: one thread uses a regressor at a time (the trainer may run on a
-// worker thread while others only touch the OperationControl).
-class NeuralNetworkRegressor final : public Regressor
+// target's units (MiB), and saves or loads itself as a model folder: its
+// "fitted" state holds the scalers, and the folder adds the weights and the
+// optimizer state beside model.json. Not thread-safe: one thread uses a
+// regressor at a time (the trainer may run on a worker thread while others only
+// touch the OperationControl).
+class NeuralNetworkRegressor final : public RegressorBase
 {
   public:
     // Throws io::InputError when the device cannot be used.
@@ -34,17 +36,6 @@ class NeuralNetworkRegressor final : public Regressor
     ~NeuralNetworkRegressor() override;
     NeuralNetworkRegressor(NeuralNetworkRegressor &&) noexcept;
     NeuralNetworkRegressor &operator=(NeuralNetworkRegressor &&) noexcept;
-
-    // Fits on trainingRows of dataset (which must have a target). A validation
-    // split of validation_fraction is taken from trainingRows for early stopping.
-    // Throws io::InputError for unusable hyperparameter combinations.
-    training::TrainingResult fit(const data::Dataset &dataset, const std::vector<Eigen::Index> &trainingRows,
-                                 training::TrainingObserver *observer = nullptr,
-                                 runtime::OperationControl *control = nullptr) override;
-
-    // Predicts every row of dataset in the target's units. Throws io::InputError
-    // when dataset lacks a column the model was trained with.
-    Eigen::VectorXd predict(const data::Dataset &dataset) const override;
 
     // Makes the next fit() continue the training this model was loaded with
     // (weights, optimizer state and position) instead of starting afresh, until
@@ -60,17 +51,11 @@ class NeuralNetworkRegressor final : public Regressor
     // The seed the model was trained with.
     std::uint64_t seed() const;
 
-    // Writes the model folder (weights, optimizer state and training position,
-    // hyperparameters, scalers, schema, library versions) atomically: an
-    // interrupted save leaves the old folder or none.
-    void save(const std::string &directory) const override;
-    // Reads a model folder written by save(). Throws io::InputError naming the file.
+    // Reads a model folder written by save() (weights, optimizer state and
+    // training position beside model.json). Throws io::InputError naming the file.
     static NeuralNetworkRegressor load(const std::string &directory, ComputeSettings compute = {});
 
     std::string name() const override { return "bigru_transformer"; }
-    const Hyperparameters &hyperparameters() const override;
-    const ModelSchema &schema() const override;
-    bool isFitted() const override;
     // The device the model runs on, e.g. "cpu" or "cuda:0".
     std::string deviceName() const override;
     // The fitted network's blocks with shapes and parameter counts.
@@ -78,8 +63,28 @@ class NeuralNetworkRegressor final : public Regressor
 
     struct Impl;
 
+  protected:
+    // At least two rows: the validation split and the scalers need more than one.
+    std::size_t minimumTrainingRows() const override { return 2; }
+    // A cancelled training keeps the best weights it reached, which predict and save.
+    bool keepsCancelledFit() const override { return true; }
+    // Trains with the shared training loop: a validation split of
+    // validation_fraction is taken from trainingRows for early stopping. Throws
+    // io::InputError for unusable hyperparameter combinations.
+    training::TrainingResult fitRows(const data::Dataset &dataset, const std::vector<Eigen::Index> &trainingRows,
+                                     training::TrainingObserver *observer, runtime::OperationControl *control) override;
+    // Predicts in the target's units; throws io::InputError when dataset lacks a
+    // column the model was trained with.
+    Eigen::VectorXd predictFitted(const data::Dataset &dataset) const override;
+    // Writes the weights (and the optimizer state, when the training can be
+    // continued) into folder and returns the scalers, vocabulary, target
+    // transform, network sizes and a summary of the training.
+    io::Json fittedState(const std::string &folder) const override;
+    // Reads what fittedState() wrote, checking the weights and optimizer files
+    // against the digests in metadata before a tensor is built.
+    void readFitted(const io::Json &fitted, const io::Json &metadata, const std::string &directory) override;
+
   private:
-    explicit NeuralNetworkRegressor(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> mImpl;
 };
 

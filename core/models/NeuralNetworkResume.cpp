@@ -34,7 +34,7 @@ std::string trainingRowsDigest(const std::vector<Eigen::Index> &trainingRows)
     return io::sha256Hex(text);
 }
 
-void NeuralNetworkRegressor::Impl::checkContinuable(const data::Dataset &dataset,
+void NeuralNetworkRegressor::Impl::checkContinuable(const ModelSchema &schema, const data::Dataset &dataset,
                                                     const std::vector<Eigen::Index> &trainingRows) const
 {
     std::vector<std::string> categorical;
@@ -59,12 +59,12 @@ void NeuralNetworkRegressor::Impl::checkContinuable(const data::Dataset &dataset
 void NeuralNetworkRegressor::continueTrainingTo(int epochs)
 {
     Impl &impl = *mImpl;
-    if (!impl.network || !impl.checkpoint.holdsTraining())
+    if (!isFitted() || !impl.checkpoint.holdsTraining())
         throw io::InputError("the model holds no training state to continue (no optimizer state was saved with it)");
     if (epochs <= impl.checkpoint.epochsDone)
         throw io::InputError("the model has trained " + std::to_string(impl.checkpoint.epochsDone) +
                              " epochs already; continuing needs more epochs in all than that");
-    impl.hyperparameters.setAssignment("epochs=" + std::to_string(epochs));
+    changeableHyperparameters().setAssignment("epochs=" + std::to_string(epochs));
     impl.continuing = true;
 }
 
@@ -75,7 +75,7 @@ int NeuralNetworkRegressor::epochsTrained() const
 
 std::uint64_t NeuralNetworkRegressor::seed() const
 {
-    return mImpl->compute.seed;
+    return compute().seed;
 }
 
 } // namespace gpumem::models

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Saving and loading the neural regressor as a model folder:
-//   model.json            hyperparameters, schema, scalers, target transform, training summary,
-//                         the digest of weights.safetensors, library versions
+// The neural regressor's part of its model folder, which RegressorBase::save()
+// and restore() write and read around fittedState() and readFitted():
+//   model.json            as every model's, with "fitted": scalers, layer vocabulary, target
+//                         transform, network sizes, training summary
 //   weights.safetensors   every parameter and buffer of the network, float32, by its module path
 //   optimizer.safetensors the optimizer's state (Adam/AdamW moments and step counts, by parameter)
 //                         and, as its metadata, the trainer's position: what `gpumem train
@@ -32,7 +33,6 @@ namespace gpumem::models {
 
 namespace {
 
-constexpr const char *modelName = "bigru_transformer";
 constexpr const char *optimizerFile = "optimizer.safetensors";
 constexpr const char *optimizerFormat = "gpumem-optimizer-state";
 
@@ -136,7 +136,8 @@ std::string numberText(double value)
     return text;
 }
 
-void writeOptimizerState(const NeuralNetworkRegressor::Impl &impl, const std::string &path)
+void writeOptimizerState(const NeuralNetworkRegressor::Impl &impl, const std::string &optimizer,
+                         const std::string &path)
 {
     const training::TrainingCheckpoint &checkpoint = impl.checkpoint;
     std::vector<torch::Tensor> contiguous;
@@ -148,7 +149,7 @@ void writeOptimizerState(const NeuralNetworkRegressor::Impl &impl, const std::st
     }
     const std::map<std::string, std::string> metadata{
         {"format", optimizerFormat},
-        {"optimizer", impl.hyperparameters.choice("optimizer")},
+        {"optimizer", optimizer},
         {"epochs_done", std::to_string(checkpoint.epochsDone)},
         {"step", std::to_string(checkpoint.step)},
         {"best_loss", numberText(checkpoint.bestLoss)},
@@ -186,7 +187,8 @@ Number metadataNumber(const io::SafeTensorsFile &file, const std::string &key, N
 // Reads the optimizer state that belongs to network as hostile input: the
 // position within bounds, and for every parameter either no state or exactly its
 // fields, each of the right dtype and shape and finite; nothing else.
-void readOptimizerState(NeuralNetworkRegressor::Impl &impl, const io::SafeTensorsFile &file, const std::string &path)
+void readOptimizerState(NeuralNetworkRegressor::Impl &impl, const std::string &optimizer,
+                        const io::SafeTensorsFile &file, const std::string &path)
 {
     const auto text = [&](const std::string &key) {
         const auto it = file.metadata().find(key);
@@ -194,7 +196,6 @@ void readOptimizerState(NeuralNetworkRegressor::Impl &impl, const io::SafeTensor
     };
     if (text("format") != optimizerFormat)
         throw io::InputError(path, 0, 0, std::string("is not a ") + optimizerFormat + " file");
-    const std::string &optimizer = impl.hyperparameters.choice("optimizer");
     if (text("optimizer") != optimizer)
         throw io::InputError(path, 0, 0,
                              "holds the state of optimizer " + io::quoteForMessage(text("optimizer")) +
@@ -258,11 +259,12 @@ void readOptimizerState(NeuralNetworkRegressor::Impl &impl, const io::SafeTensor
 
 } // namespace
 
-void NeuralNetworkRegressor::save(const std::string &directory) const
+io::Json NeuralNetworkRegressor::fittedState(const std::string &folder) const
 {
     const Impl &impl = *mImpl;
-    if (!impl.network)
-        throw io::InputError("the model has not been trained");
+    writeWeights(impl.network, folder + "/" + NetworkFittedState::weightsFile);
+    if (impl.checkpoint.holdsTraining())
+        writeOptimizerState(impl, hyperparameters().choice("optimizer"), folder + "/" + optimizerFile);
     NetworkFittedState state;
     state.featureScaler = impl.featureScaler;
     state.fieldScaler = impl.fieldScaler;
@@ -271,65 +273,57 @@ void NeuralNetworkRegressor::save(const std::string &directory) const
     state.featureCount = impl.options.featureCount;
     state.layerTypeCount = impl.options.layerTypeCount;
     state.fieldsPerLayer = impl.options.fieldsPerLayer;
+    io::Json fitted = state;
+    const training::TrainingResult &training = impl.lastTraining;
+    fitted["training"] = {{"stop_reason", training::stopReasonName(training.stopReason)},
+                          {"epochs_run", training.epochs.size()},
+                          {"best_epoch", training.bestEpoch},
+                          {"seconds", training.seconds},
+                          {"device", impl.device.str()}};
+    return fitted;
+}
 
-    writeModelFolder(directory, modelName, impl.hyperparameters, impl.compute.seed, impl.schema,
-                     [&](io::JsonWriter &json, const std::string &folder) {
-                         writeWeights(impl.network, folder + "/" + NetworkFittedState::weightsFile);
-                         if (impl.checkpoint.holdsTraining())
-                             writeOptimizerState(impl, folder + "/" + optimizerFile);
-                         json.beginObject();
-                         state.write(json);
-                         const training::TrainingResult &training = impl.lastTraining;
-                         json.key("training").beginObject();
-                         json.key("stop_reason").value(training::stopReasonName(training.stopReason));
-                         json.key("epochs_run").value(training.epochs.size());
-                         json.key("best_epoch").value(training.bestEpoch);
-                         json.key("seconds").value(training.seconds);
-                         json.key("device").value(impl.device.str());
-                         json.endObject();
-                         json.endObject();
-                     });
+void NeuralNetworkRegressor::readFitted(const io::Json &fitted, const io::Json &metadata, const std::string &directory)
+{
+    Impl &impl = *mImpl;
+    impl.checkpoint = training::TrainingCheckpoint();
+    impl.encoder = data::FeatureEncoder(schema().encoding);
+    NetworkFittedState state = NetworkFittedState::read(fitted, impl.encoder.featureNames().size());
+    impl.featureScaler = std::move(state.featureScaler);
+    impl.fieldScaler = std::move(state.fieldScaler);
+    impl.layerVocabulary = std::move(state.layerVocabulary);
+    impl.targetTransform = state.targetTransform;
+    impl.options = networkOptions(hyperparameters(), state.featureCount, state.layerTypeCount, state.fieldsPerLayer);
+    impl.options.featureTokenOf =
+        featureTokensOf(schema().encoding, hyperparameters().choice("feature_tokens"), state.featureCount);
+
+    const std::string weightsPath = directory + "/" + NetworkFittedState::weightsFile;
+    const io::SafeTensorsFile weights =
+        io::SafeTensorsFile::parse(readRecordedFile(metadata, directory, NetworkFittedState::weightsFile), weightsPath);
+    checkSizesAgainstWeights(weights, state, impl.options.dModel, weightsPath);
+    impl.network = BiGruTransformer(impl.options);
+    loadWeights(impl.network, weights, weightsPath);
+    // A folder without the file (saved before training could be continued) still predicts.
+    if (std::filesystem::exists(directory + "/" + optimizerFile)) {
+        const std::string optimizerPath = directory + "/" + optimizerFile;
+        readOptimizerState(
+            impl, hyperparameters().choice("optimizer"),
+            io::SafeTensorsFile::parse(readRecordedFile(metadata, directory, optimizerFile), optimizerPath),
+            optimizerPath);
+    }
+    impl.network->to(impl.device);
+    impl.snapshotForCpu();
 }
 
 NeuralNetworkRegressor NeuralNetworkRegressor::load(const std::string &directory, ComputeSettings compute)
 {
     const io::Json metadata = readModelMetadata(directory);
-    if (modelNameOf(metadata) != modelName)
-        throw io::InputError(directory + "/model.json", 0, 0,
-                             "the folder holds a '" + modelNameOf(metadata) + "' model, not " + modelName);
-    auto impl = std::make_unique<Impl>(neuralNetworkHyperparameters(), compute);
+    Hyperparameters hyperparameters = neuralNetworkHyperparameters();
     // Folders saved before feature_tokens existed gave every column its own token.
-    impl->hyperparameters.set("feature_tokens", std::string("per_column"));
-    readModelFolder(
-        metadata, directory, impl->hyperparameters, impl->compute.seed, impl->schema, [&](const io::Json &fitted) {
-            impl->encoder = data::FeatureEncoder(impl->schema.encoding);
-            NetworkFittedState state = NetworkFittedState::read(fitted, impl->encoder.featureNames().size());
-            impl->featureScaler = std::move(state.featureScaler);
-            impl->fieldScaler = std::move(state.fieldScaler);
-            impl->layerVocabulary = std::move(state.layerVocabulary);
-            impl->targetTransform = state.targetTransform;
-            impl->options = impl->optionsFor(state.featureCount, state.layerTypeCount, state.fieldsPerLayer);
-            impl->options.featureTokenOf = featureTokensOf(
-                impl->schema.encoding, impl->hyperparameters.choice("feature_tokens"), state.featureCount);
-
-            const std::string weightsPath = directory + "/" + NetworkFittedState::weightsFile;
-            const io::SafeTensorsFile weights = io::SafeTensorsFile::parse(
-                readRecordedFile(metadata, directory, NetworkFittedState::weightsFile), weightsPath);
-            checkSizesAgainstWeights(weights, state, impl->options.dModel, weightsPath);
-            impl->network = BiGruTransformer(impl->options);
-            loadWeights(impl->network, weights, weightsPath);
-            // A folder without the file (saved before training could be continued) still predicts.
-            if (std::filesystem::exists(directory + "/" + optimizerFile)) {
-                const std::string optimizerPath = directory + "/" + optimizerFile;
-                readOptimizerState(
-                    *impl,
-                    io::SafeTensorsFile::parse(readRecordedFile(metadata, directory, optimizerFile), optimizerPath),
-                    optimizerPath);
-            }
-        });
-    impl->network->to(impl->device);
-    impl->snapshotForCpu();
-    return NeuralNetworkRegressor(std::move(impl));
+    hyperparameters.set("feature_tokens", std::string("per_column"));
+    NeuralNetworkRegressor model(std::move(hyperparameters), std::move(compute));
+    model.restore(metadata, directory);
+    return model;
 }
 
 } // namespace gpumem::models

@@ -39,11 +39,6 @@ Hyperparameters randomForestHyperparameters()
     return Hyperparameters(std::move(specs));
 }
 
-RandomForestRegressor::RandomForestRegressor(Hyperparameters hyperparameters, ComputeSettings compute)
-    : TabularRegressor(std::move(hyperparameters), std::move(compute))
-{
-}
-
 RegressionTree RandomForestRegressor::growTree(const Eigen::MatrixXd &features, const Eigen::VectorXd &target,
                                                int index) const
 {
@@ -114,15 +109,12 @@ Eigen::VectorXd RandomForestRegressor::predictMatrix(const Eigen::MatrixXd &feat
     return sum / static_cast<double>(mTrees.size());
 }
 
-void RandomForestRegressor::writeFitted(io::JsonWriter &json, const std::string &) const
+io::Json RandomForestRegressor::fittedState(const std::string &) const
 {
-    json.beginObject();
-    json.key("trees");
-    writeTrees(json, mTrees);
-    json.endObject();
+    return {{"trees", mTrees}};
 }
 
-void RandomForestRegressor::readFitted(const io::Json &fitted, const std::string &)
+void RandomForestRegressor::readFitted(const io::Json &fitted, const io::Json &, const std::string &)
 {
     mTrees = readTrees(io::member(fitted, "trees"));
 }

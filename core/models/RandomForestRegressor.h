@@ -19,10 +19,9 @@ Hyperparameters randomForestHyperparameters();
 // forest does not depend on the thread count.
 class RandomForestRegressor : public TabularRegressor
 {
-  public:
-    RandomForestRegressor(Hyperparameters hyperparameters, ComputeSettings compute);
+    GPUMEM_REGRESSOR_NAMED(TabularRegressor, "random_forest");
 
-    std::string name() const override { return "random_forest"; }
+  public:
     const std::vector<RegressionTree> &trees() const { return mTrees; }
 
   protected:

@@ -226,14 +226,6 @@ class TreeBuilder
     std::vector<int> mCandidates;
 };
 
-template <typename Number> void writeNumbers(io::JsonWriter &json, const char *key, const std::vector<Number> &numbers)
-{
-    json.key(key).beginArray();
-    for (const Number number : numbers)
-        json.value(number);
-    json.endArray();
-}
-
 std::vector<double> numbersOf(const io::Json &object, const char *key)
 {
     std::vector<double> numbers;
@@ -314,16 +306,11 @@ int RegressionTree::depth() const
     return deepest;
 }
 
-void RegressionTree::write(io::JsonWriter &json) const
+void to_json(io::Json &json, const RegressionTree &tree)
 {
-    json.beginObject();
-    json.key("features").value(mFeatureCount);
-    writeNumbers(json, "feature", mFeature);
-    writeNumbers(json, "threshold", mThreshold);
-    writeNumbers(json, "left", mLeft);
-    writeNumbers(json, "right", mRight);
-    writeNumbers(json, "value", mValue);
-    json.endObject();
+    json = {{"features", tree.featureCount()}, {"feature", tree.feature()},
+            {"threshold", tree.threshold()},   {"left", tree.left()},
+            {"right", tree.right()},           {"value", tree.value()}};
 }
 
 RegressionTree RegressionTree::read(const io::Json &value)
@@ -353,14 +340,6 @@ RegressionTree RegressionTree::read(const io::Json &value)
             throw io::InputError("tree node " + std::to_string(node) + " points outside the tree");
     }
     return tree;
-}
-
-void writeTrees(io::JsonWriter &json, const std::vector<RegressionTree> &trees)
-{
-    json.beginArray();
-    for (const RegressionTree &tree : trees)
-        tree.write(json);
-    json.endArray();
 }
 
 std::vector<RegressionTree> readTrees(const io::Json &array)

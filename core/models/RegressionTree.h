@@ -2,7 +2,6 @@
 #pragma once
 
 #include "io/Json.h"
-#include "io/JsonWriter.h"
 
 #include <Eigen/Core>
 
@@ -54,9 +53,7 @@ class RegressionTree
     const std::vector<int> &right() const { return mRight; }
     const std::vector<double> &value() const { return mValue; }
 
-    // Writes {"features", "feature", "threshold", "left", "right", "value"}.
-    void write(io::JsonWriter &json) const;
-    // Reads what write() wrote; throws io::InputError when the arrays disagree
+    // Reads what to_json() wrote; throws io::InputError when the arrays disagree
     // in length, point outside the tree or backwards (a cycle), or hold a
     // non-finite value.
     static RegressionTree read(const io::Json &value);
@@ -70,9 +67,10 @@ class RegressionTree
     std::vector<double> mValue;
 };
 
-// Writes trees as a JSON array of what RegressionTree::write() writes.
-void writeTrees(io::JsonWriter &json, const std::vector<RegressionTree> &trees);
-// Reads an array written by writeTrees(); throws io::InputError when it is
+// The JSON form of a tree: {"features", "feature", "threshold", "left", "right", "value"}.
+// A vector of trees becomes an array of these.
+void to_json(io::Json &json, const RegressionTree &tree);
+// Reads an array of trees as to_json() writes them; throws io::InputError when it is
 // empty or a tree is malformed (see RegressionTree::read()).
 std::vector<RegressionTree> readTrees(const io::Json &array);
 

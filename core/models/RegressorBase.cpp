@@ -4,6 +4,8 @@
 #include "io/InputError.h"
 #include "models/ModelFolder.h"
 
+#include <chrono>
+
 namespace gpumem::models {
 
 void throwNotTrained(const std::string &model)
@@ -11,18 +13,43 @@ void throwNotTrained(const std::string &model)
     throw io::InputError("the " + model + " model has not been trained");
 }
 
-void requireTrainingData(const data::Dataset &dataset, const std::vector<Eigen::Index> &trainingRows)
+void requireTrainingData(const data::Dataset &dataset, const std::vector<Eigen::Index> &trainingRows,
+                         std::size_t minimumRows)
 {
     if (!dataset.hasTarget())
         throw io::InputError("the data has no target column to learn from");
     if (trainingRows.empty())
         throw io::InputError("no training rows to learn from");
+    if (trainingRows.size() < minimumRows)
+        throw io::InputError("too few training rows to learn from: " + std::to_string(trainingRows.size()) +
+                             ", where at least " + std::to_string(minimumRows) + " are needed");
 }
 
 RegressorBase::RegressorBase(Hyperparameters hyperparameters, ComputeSettings compute)
     : mHyperparameters(std::move(hyperparameters))
     , mCompute(std::move(compute))
 {
+}
+
+training::TrainingResult RegressorBase::fit(const data::Dataset &dataset, const std::vector<Eigen::Index> &trainingRows,
+                                            training::TrainingObserver *observer, runtime::OperationControl *control)
+{
+    requireTrainingData(dataset, trainingRows, minimumTrainingRows());
+    const auto start = std::chrono::steady_clock::now();
+    // A fit that throws leaves the model unfitted: it may have learned half of something.
+    mFitted = false;
+    training::TrainingResult result = fitRows(dataset, trainingRows, observer, control);
+    mFitted = result.stopReason != training::StopReason::Cancelled || keepsCancelledFit();
+    // Models that time themselves (the network leaves out paused time) keep their measure.
+    if (result.seconds == 0.0)
+        result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+}
+
+Eigen::VectorXd RegressorBase::predict(const data::Dataset &dataset) const
+{
+    requireFitted();
+    return predictFitted(dataset);
 }
 
 void RegressorBase::requireFitted() const
@@ -35,16 +62,19 @@ void RegressorBase::save(const std::string &directory) const
 {
     requireFitted();
     writeModelFolder(directory, name(), mHyperparameters, mCompute.seed, mSchema,
-                     [this](io::JsonWriter &json, const std::string &folder) { writeFitted(json, folder); });
+                     [this](const std::string &folder) { return fittedState(folder); });
 }
 
 void RegressorBase::restore(const io::Json &metadata, const std::string &directory)
 {
     mFitted = false;
+    if (modelNameOf(metadata) != name())
+        throw io::InputError(directory + "/model.json", 0, 0,
+                             "the folder holds a '" + modelNameOf(metadata) + "' model, not " + name());
     readModelFolder(metadata, directory, mHyperparameters, mCompute.seed, mSchema,
-                    [this, &directory](const io::Json &fitted) {
+                    [this, &metadata, &directory](const io::Json &fitted) {
                         schemaRestored();
-                        readFitted(fitted, directory);
+                        readFitted(fitted, metadata, directory);
                     });
     mFitted = true;
 }

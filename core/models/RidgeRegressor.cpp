@@ -22,11 +22,6 @@ Hyperparameters ridgeHyperparameters()
     });
 }
 
-RidgeRegressor::RidgeRegressor(Hyperparameters hyperparameters, ComputeSettings compute)
-    : TabularRegressor(std::move(hyperparameters), std::move(compute))
-{
-}
-
 training::TrainingResult RidgeRegressor::fitMatrix(const Eigen::MatrixXd &features, const Eigen::VectorXd &target,
                                                    training::TrainingObserver *observer,
                                                    runtime::OperationControl *control)
@@ -85,18 +80,13 @@ Eigen::VectorXd RidgeRegressor::predictMatrix(const Eigen::MatrixXd &features) c
     return (features * mCoefficients).array() + mIntercept;
 }
 
-void RidgeRegressor::writeFitted(io::JsonWriter &json, const std::string &) const
+io::Json RidgeRegressor::fittedState(const std::string &) const
 {
-    json.beginObject();
-    json.key("intercept").value(mIntercept);
-    json.key("coefficients").beginArray();
-    for (Eigen::Index index = 0; index < mCoefficients.size(); ++index)
-        json.value(mCoefficients(index));
-    json.endArray();
-    json.endObject();
+    return {{"intercept", mIntercept},
+            {"coefficients", std::vector<double>(mCoefficients.data(), mCoefficients.data() + mCoefficients.size())}};
 }
 
-void RidgeRegressor::readFitted(const io::Json &fitted, const std::string &)
+void RidgeRegressor::readFitted(const io::Json &fitted, const io::Json &, const std::string &)
 {
     const double intercept = io::toNumber(io::member(fitted, "intercept"));
     const io::Json &items = io::toArray(io::member(fitted, "coefficients"));

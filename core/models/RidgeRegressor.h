@@ -15,10 +15,9 @@ Hyperparameters ridgeHyperparameters();
 // factorisation, and the intercept is mean(y) - mean(X)·w.
 class RidgeRegressor : public TabularRegressor
 {
-  public:
-    RidgeRegressor(Hyperparameters hyperparameters, ComputeSettings compute);
+    GPUMEM_REGRESSOR_NAMED(TabularRegressor, "ridge");
 
-    std::string name() const override { return "ridge"; }
+  public:
     const Eigen::VectorXd &coefficients() const { return mCoefficients; }
     double intercept() const { return mIntercept; }
 

@@ -4,8 +4,6 @@
 #include "io/InputError.h"
 #include "models/ModelFolder.h"
 
-#include <chrono>
-
 namespace gpumem::models {
 
 TabularRegressor::TabularRegressor(Hyperparameters hyperparameters, ComputeSettings compute)
@@ -13,13 +11,11 @@ TabularRegressor::TabularRegressor(Hyperparameters hyperparameters, ComputeSetti
 {
 }
 
-training::TrainingResult TabularRegressor::fit(const data::Dataset &dataset,
-                                               const std::vector<Eigen::Index> &trainingRows,
-                                               training::TrainingObserver *observer, runtime::OperationControl *control)
+training::TrainingResult TabularRegressor::fitRows(const data::Dataset &dataset,
+                                                   const std::vector<Eigen::Index> &trainingRows,
+                                                   training::TrainingObserver *observer,
+                                                   runtime::OperationControl *control)
 {
-    requireTrainingData(dataset, trainingRows);
-    const auto start = std::chrono::steady_clock::now();
-    setFitted(false);
     mEncoder = data::FeatureEncoder();
     mEncoder.fit(dataset, trainingRows);
     setSchema({dataset.targetName(), mEncoder.encoding()});
@@ -27,15 +23,11 @@ training::TrainingResult TabularRegressor::fit(const data::Dataset &dataset,
     const Eigen::MatrixXd encoded = mEncoder.transform(dataset);
     const Eigen::MatrixXd features = encoded(trainingRows, Eigen::all);
     const Eigen::VectorXd target = dataset.target()(trainingRows);
-    training::TrainingResult result = fitMatrix(features, target, observer, control);
-    setFitted(result.stopReason != training::StopReason::Cancelled);
-    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return result;
+    return fitMatrix(features, target, observer, control);
 }
 
-Eigen::VectorXd TabularRegressor::predict(const data::Dataset &dataset) const
+Eigen::VectorXd TabularRegressor::predictFitted(const data::Dataset &dataset) const
 {
-    requireFitted();
     return predictMatrix(mEncoder.transform(dataset));
 }
 

@@ -3,7 +3,6 @@
 
 #include "data/FeatureEncoder.h"
 #include "io/Json.h"
-#include "io/JsonWriter.h"
 #include "models/RegressorBase.h"
 
 #include <Eigen/Core>
@@ -12,7 +11,7 @@
 #include <vector>
 
 // Declares, in a TabularRegressor subclass, the four overrides every tabular model
-// implements: fitMatrix(), predictMatrix(), writeFitted() and readFitted(). One
+// implements: fitMatrix(), predictMatrix(), fittedState() and readFitted(). One
 // macro instead of the same seven lines in each model's header; use it under
 // `protected:`.
 #define GPUMEM_TABULAR_REGRESSOR_OVERRIDES                                                                             \
@@ -20,8 +19,8 @@
                                        training::TrainingObserver *observer, runtime::OperationControl *control)       \
         override;                                                                                                      \
     Eigen::VectorXd predictMatrix(const Eigen::MatrixXd &features) const override;                                     \
-    void writeFitted(io::JsonWriter &json, const std::string &directory) const override;                               \
-    void readFitted(const io::Json &fitted, const std::string &directory) override
+    io::Json fittedState(const std::string &folder) const override;                                                    \
+    void readFitted(const io::Json &fitted, const io::Json &metadata, const std::string &directory) override
 
 namespace gpumem::models {
 
@@ -33,17 +32,13 @@ namespace gpumem::models {
 class TabularRegressor : public RegressorBase
 {
   public:
-    training::TrainingResult fit(const data::Dataset &dataset, const std::vector<Eigen::Index> &trainingRows,
-                                 training::TrainingObserver *observer = nullptr,
-                                 runtime::OperationControl *control = nullptr) override;
-    Eigen::VectorXd predict(const data::Dataset &dataset) const override;
-
     // The names of the encoded feature columns, e.g. "Batch Size", "act=ReLU".
     const std::vector<std::string> &featureNames() const { return mEncoder.featureNames(); }
 
-  protected:
-    TabularRegressor(Hyperparameters hyperparameters, ComputeSettings compute);
+    // Public so that subclasses can inherit it (see GPUMEM_REGRESSOR_NAMED); the class itself is abstract.
+    TabularRegressor(Hyperparameters hyperparameters, ComputeSettings compute = {});
 
+  protected:
     // Learns from features (rows × encoded columns) and target (the target's
     // units). Reports progress and honours control as Regressor::fit() says.
     virtual training::TrainingResult fitMatrix(const Eigen::MatrixXd &features, const Eigen::VectorXd &target,
@@ -53,6 +48,10 @@ class TabularRegressor : public RegressorBase
     virtual Eigen::VectorXd predictMatrix(const Eigen::MatrixXd &features) const = 0;
 
   private:
+    // Encodes the training rows for fitMatrix() with an encoder fitted on them.
+    training::TrainingResult fitRows(const data::Dataset &dataset, const std::vector<Eigen::Index> &trainingRows,
+                                     training::TrainingObserver *observer, runtime::OperationControl *control) override;
+    Eigen::VectorXd predictFitted(const data::Dataset &dataset) const override;
     // Rebuilds the encoder from the restored schema.
     void schemaRestored() override;
 

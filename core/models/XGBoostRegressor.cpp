@@ -108,11 +108,6 @@ Hyperparameters xgboostHyperparameters()
     });
 }
 
-XGBoostRegressor::XGBoostRegressor(Hyperparameters hyperparameters, ComputeSettings compute)
-    : TabularRegressor(std::move(hyperparameters), std::move(compute))
-{
-}
-
 training::TrainingResult XGBoostRegressor::fitMatrix(const Eigen::MatrixXd &features, const Eigen::VectorXd &target,
                                                      training::TrainingObserver *observer,
                                                      runtime::OperationControl *control)
@@ -165,7 +160,7 @@ training::TrainingResult XGBoostRegressor::fitMatrix(const Eigen::MatrixXd &feat
 Eigen::VectorXd XGBoostRegressor::predictMatrix(const Eigen::MatrixXd &features) const
 {
     if (!mBooster)
-        throw io::InputError("the xgboost model has not been trained");
+        throwNotTrained(name());
     if (features.cols() != mFeatureCount)
         throw io::InputError("the xgboost model expects " + std::to_string(mFeatureCount) + " features, not " +
                              std::to_string(features.cols()));
@@ -181,18 +176,14 @@ Eigen::VectorXd XGBoostRegressor::predictMatrix(const Eigen::MatrixXd &features)
     return Eigen::Map<const Eigen::VectorXf>(values, features.rows()).cast<double>();
 }
 
-void XGBoostRegressor::writeFitted(io::JsonWriter &json, const std::string &directory) const
+io::Json XGBoostRegressor::fittedState(const std::string &folder) const
 {
-    const std::string path = directory + "/" + kBoosterFile;
+    const std::string path = folder + "/" + kBoosterFile;
     check(XGBoosterSaveModel(mBooster.get(), path.c_str()), "save the booster to " + path);
-    json.beginObject();
-    json.key("booster").value(kBoosterFile);
-    json.key("features").value(static_cast<std::int64_t>(mFeatureCount));
-    json.key("rounds").value(mRounds);
-    json.endObject();
+    return {{"booster", kBoosterFile}, {"features", static_cast<std::int64_t>(mFeatureCount)}, {"rounds", mRounds}};
 }
 
-void XGBoostRegressor::readFitted(const io::Json &fitted, const std::string &directory)
+void XGBoostRegressor::readFitted(const io::Json &fitted, const io::Json &metadata, const std::string &directory)
 {
     // Only the file this model writes is read, so model.json cannot point outside its folder.
     if (io::toString(io::member(fitted, "booster")) != kBoosterFile)
@@ -204,7 +195,7 @@ void XGBoostRegressor::readFitted(const io::Json &fitted, const std::string &dir
         throw io::InputError("the XGBoost feature and round counts must be whole numbers");
     const std::string path = directory + "/" + kBoosterFile;
     // The bytes handed to XGBoost are the ones whose digest model.json records.
-    const std::string boosterJson = readRecordedFile(readModelMetadata(directory), directory, kBoosterFile);
+    const std::string boosterJson = readRecordedFile(metadata, directory, kBoosterFile);
     BoosterHandle handle = nullptr;
     check(XGBoosterCreate(nullptr, 0, &handle), "create a booster");
     std::shared_ptr<void> booster = ownedBooster(handle);

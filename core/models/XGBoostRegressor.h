@@ -18,11 +18,9 @@ Hyperparameters xgboostHyperparameters();
 // GPUMEM_WITH_XGBOOST (see ModelsConfig.h); elsewhere the registry leaves it out.
 class XGBoostRegressor : public TabularRegressor
 {
+    GPUMEM_REGRESSOR_NAMED(TabularRegressor, "xgboost");
+
   public:
-    XGBoostRegressor(Hyperparameters hyperparameters, ComputeSettings compute);
-
-    std::string name() const override { return "xgboost"; }
-
   protected:
     GPUMEM_TABULAR_REGRESSOR_OVERRIDES;
 

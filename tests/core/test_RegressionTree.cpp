@@ -55,7 +55,7 @@ std::string jsonOf(const RegressionTree &tree)
 {
     std::ostringstream out;
     gpumem::io::JsonWriter json(out);
-    tree.write(json);
+    json.value(gpumem::io::Json(tree));
     return out.str();
 }
 
