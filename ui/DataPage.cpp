@@ -218,11 +218,11 @@ void DataPage::openFile(const QString &path)
         LoadOutcome outcome;
         try {
             auto table = std::make_shared<const data::Table>(data::loadTable(file, {}, progress, control.get()));
-            // The roles WorkbenchState::setTable will infer are checked here, off the GUI
-            // thread: a file that leaves no feature column ("x,y" of text, or only the
-            // target) becomes a load error instead of an exception escaping the finished
-            // handler, and the previous data stays.
-            data::suggestedRoles(*table);
+            // The roles are inferred here, off the GUI thread, and handed over: a file that
+            // leaves no feature column ("x,y" of text, or only the target) becomes a load
+            // error instead of an exception escaping the finished handler, and the
+            // previous data stays.
+            outcome.roles = data::suggestedRoles(*table);
             outcome.table = std::move(table);
         } catch (const data::LoadCancelled &) {
             outcome.cancelled = true;
@@ -274,7 +274,7 @@ void DataPage::finishLoading()
         return;
     }
     try {
-        mState->setTable(outcome.table, mLoadingPath);
+        mState->setTable(outcome.table, mLoadingPath, outcome.roles);
     } catch (const std::exception &error) {
         // Not expected after the check above; an exception must still never leave a slot.
         showError(QString::fromStdString(error.what()));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "data/ColumnRoles.h"
 #include "runtime/OperationControl.h"
 
 #include <QFutureWatcher>
@@ -61,6 +62,7 @@ class DataPage : public QWidget
     struct LoadOutcome
     {
         std::shared_ptr<const data::Table> table;
+        std::vector<data::ColumnRole> roles; // inferred in the worker, handed to WorkbenchState
         QString error;
         bool cancelled = false;
     };

@@ -32,11 +32,17 @@ WorkbenchState::WorkbenchState(QObject *parent)
 
 void WorkbenchState::setTable(std::shared_ptr<const data::Table> table, const QString &path)
 {
+    setTable(std::move(table), path, {});
+}
+
+void WorkbenchState::setTable(std::shared_ptr<const data::Table> table, const QString &path,
+                              std::vector<data::ColumnRole> roles)
+{
     mTable = std::move(table);
     mDataPath = path;
     mRoles.clear();
     if (mTable)
-        mRoles = data::suggestedRoles(*mTable);
+        mRoles = roles.size() == mTable->columnCount() ? std::move(roles) : data::suggestedRoles(*mTable);
     Q_EMIT tableChanged();
     Q_EMIT rolesChanged();
 }

@@ -37,6 +37,9 @@ class WorkbenchState : public QObject
     QString dataPath() const { return mDataPath; }
     // Replaces the table, with roles inferred by core (defaults and the most likely target).
     void setTable(std::shared_ptr<const data::Table> table, const QString &path);
+    // The same with roles already inferred for table by data::suggestedRoles (a loader's
+    // worker does it off the GUI thread); roles of another column count are inferred again.
+    void setTable(std::shared_ptr<const data::Table> table, const QString &path, std::vector<data::ColumnRole> roles);
 
     const std::vector<data::ColumnRole> &roles() const { return mRoles; }
     // Sets one column's role, as setRoleOfColumns({column}, role) does; making a column
