@@ -5,11 +5,15 @@
 // products' floating-point work and rate against this machine's GEMM peak,
 // measured in the same run. The network is the library's own module with the
 // sizes of a preset; the inputs are random (a step's cost does not depend on
-// the values, only on the shapes).
+// the values, only on the shapes). Last, one encoder layer's attention, forward
+// and backward, and one GRU direction, each by the fused CPU kernel the network
+// uses and by LibTorch's own operators or module, timed in turns.
 //   gpumem_train_profile [TOKENS] [BATCH] [STEPS] [D_MODEL] [GRU_HIDDEN] [ENCODER_LAYERS] [FEEDFORWARD]
 // Defaults: 38 feature tokens, batch 64, 34 steps (one epoch of the accuracy
 // split's 2,160 fitting rows), d_model 64, GRU 32, 2 encoder layers, feed-forward 128.
 #include "models/BiGruTransformer.h"
+#include "models/GruLayer.h"
+#include "models/PackedAttention.h"
 
 #include <torch/csrc/autograd/profiler_legacy.h>
 #include <torch/torch.h>
@@ -18,6 +22,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -66,6 +71,22 @@ double gemmRate(std::int64_t n, int repeats)
     for (int i = 0; i < repeats; ++i)
         c = torch::mm(a, b);
     return 2.0 * static_cast<double>(n * n * n) * repeats / secondsSince(start) / 1e9;
+}
+
+// Milliseconds of one forward and backward pass of `pass` (which returns a
+// tensor to sum), the best of 3 turns of 50, run in turns with the others.
+std::vector<double> bestMilliseconds(const std::vector<std::function<torch::Tensor()>> &passes)
+{
+    std::vector<double> best(passes.size(), 0.0);
+    for (int turn = 0; turn < 3; ++turn)
+        for (std::size_t i = 0; i < passes.size(); ++i) {
+            const auto start = Clock::now();
+            for (int repeat = 0; repeat < 50; ++repeat)
+                passes[i]().sum().backward();
+            const double milliseconds = 1e3 * secondsSince(start) / 50;
+            best[i] = turn == 0 ? milliseconds : std::min(best[i], milliseconds);
+        }
+    return best;
 }
 
 struct OperatorTotals
@@ -196,5 +217,21 @@ int main(int argc, char **argv)
                     static_cast<long long>(entry.calls), 1e6 * entry.selfSeconds / static_cast<double>(entry.calls),
                     entry.flops > 0 ? std::to_string(entry.flops / entry.selfSeconds / 1e9).substr(0, 5).c_str() : "");
     }
+
+    namespace models = gpumem::models;
+    const auto projected = torch::randn({batch, tokens, 3 * options.dModel}).requires_grad_(true);
+    const auto gruInput = torch::randn({batch, tokens, options.dModel}).requires_grad_(true);
+    torch::nn::GRU gru(torch::nn::GRUOptions(options.dModel, options.gruHidden).batch_first(true));
+    const auto times = bestMilliseconds({
+        [&] { return models::fusedCpuAttention(projected, options.heads, none, none); },
+        [&] { return models::tensorAttention(projected, options.heads, none, none); },
+        [&] { return models::fusedCpuGru(*gru, gruInput); },
+        [&] { return std::get<0>(gru->forward(gruInput)); },
+    });
+    std::printf("\none layer, forward + backward (best of 3 turns of 50):\n");
+    std::printf("  attention: fused CPU kernel %.3f ms, LibTorch operators %.3f ms (%.2fx)\n", times[0], times[1],
+                times[1] / times[0]);
+    std::printf("  GRU, one direction: fused CPU recurrence %.3f ms, torch::nn::GRU %.3f ms (%.2fx)\n", times[2],
+                times[3], times[3] / times[2]);
     return 0;
 }

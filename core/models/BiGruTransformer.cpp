@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "models/BiGruTransformer.h"
 
+#include "models/GruLayer.h"
+#include "models/PackedAttention.h"
+
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -8,10 +11,6 @@
 namespace gpumem::models {
 
 namespace {
-
-// Up to this many tokens, attention stacks the heads into one product per row (see
-// EncoderLayerImpl::attend); beyond it the heads' wasted zeros outweigh the calls saved.
-constexpr std::int64_t stackedHeadsTokenLimit = 32;
 
 bool runsGru(const std::string &architecture)
 {
@@ -58,52 +57,14 @@ EncoderLayerImpl::EncoderLayerImpl(std::int64_t dModel, std::int64_t heads, std:
 torch::Tensor EncoderLayerImpl::attend(const torch::Tensor &tokens, const torch::Tensor &padding)
 {
     // The same function as mAttention->forward (its weights, scaling and dropout on the
-    // attention weights), computed here because on the CPU LibTorch runs a batched
-    // matmul as one GEMM call per matrix, with three tensor selects each: with one
-    // matrix per row and head, that per-call cost was a third of a training step.
-    // With few tokens, the heads go into one product per row instead: each head's
-    // keys (and values) are masked to its own columns of d_model and stacked, so
-    // queries [tokens, d] × keys [d, heads·tokens] give every head's scores at once,
-    // and weights [tokens, heads·tokens] × values [heads·tokens, d] give the heads'
-    // outputs already side by side. The zeros cost flops, cheap at this size.
+    // attention weights), computed by packedAttention: on the CPU one fused kernel,
+    // where LibTorch's batched products cost more per matrix than the arithmetic.
     const auto input = tokens.transpose(0, 1); // [batch, tokens, d_model]
-    const std::int64_t batch = input.size(0);
-    const std::int64_t count = input.size(1);
-    const std::int64_t width = input.size(2);
-    const std::int64_t heads = mAttention->options.num_heads();
-    const std::int64_t headWidth = width / heads;
     const auto projected =
         torch::linear(input, mAttention->in_proj_weight, mAttention->in_proj_bias); // [batch, tokens, 3·d]
-    const auto queries = projected.narrow(2, 0, width) * (1.0 / std::sqrt(static_cast<double>(headWidth)));
-    const auto keys = projected.narrow(2, width, width);       // [batch, tokens, d_model]
-    const auto values = projected.narrow(2, 2 * width, width); // [batch, tokens, d_model]
-    torch::Tensor combined;                                    // [batch, tokens, d_model]
-    if (count <= stackedHeadsTokenLimit) {
-        auto options = torch::TensorOptions().dtype(torch::kInt64).device(input.device());
-        const auto rowHead =
-            torch::arange(heads * count, options).div(count, "floor").unsqueeze(1); // [heads·tokens, 1]
-        const auto columnHead = torch::arange(width, options).div(headWidth, "floor").unsqueeze(0); // [1, d_model]
-        const auto ownHead = rowHead.eq(columnHead).to(input.dtype());     // [heads·tokens, d]
-        const auto stackedKeys = keys.repeat({1, heads, 1}) * ownHead;     // [batch, heads·tokens, d_model]
-        const auto stackedValues = values.repeat({1, heads, 1}) * ownHead; // [batch, heads·tokens, d_model]
-        auto scores = torch::bmm(queries, stackedKeys.transpose(1, 2)).view({batch, count, heads, count});
-        if (padding.defined())
-            scores = scores.masked_fill(padding.view({batch, 1, 1, count}), -std::numeric_limits<float>::infinity());
-        auto weights = torch::softmax(scores, -1); // [batch, tokens, heads, tokens]
-        weights = torch::dropout(weights, mAttention->options.dropout(), is_training());
-        combined = torch::bmm(weights.reshape({batch, count, heads * count}), stackedValues);
-    } else {
-        const auto perHead = [&](const torch::Tensor &part) {
-            return part.reshape({batch, count, heads, headWidth}).transpose(1, 2); // [batch, heads, tokens, head]
-        };
-        auto scores = torch::matmul(perHead(queries), perHead(keys).transpose(2, 3)); // [batch, heads, tokens, tokens]
-        if (padding.defined())
-            scores = scores.masked_fill(padding.view({batch, 1, 1, count}), -std::numeric_limits<float>::infinity());
-        auto weights = torch::softmax(scores, -1);
-        weights = torch::dropout(weights, mAttention->options.dropout(), is_training());
-        combined = torch::matmul(weights, perHead(values)).transpose(1, 2).reshape({batch, count, width});
-    }
-    const auto attended = mAttention->out_proj->forward(combined).transpose(0, 1); // [tokens, batch, d_model]
+    const auto combined = packedAttention(projected, mAttention->options.num_heads(), padding,
+                                          mAttention->options.dropout(), is_training()); // [batch, tokens, d_model]
+    const auto attended = mAttention->out_proj->forward(combined).transpose(0, 1);       // [tokens, batch, d_model]
     return mDropout->forward(attended);
 }
 
@@ -205,9 +166,9 @@ torch::Tensor BiGruTransformerImpl::runGru(const torch::Tensor &tokens, const to
     };
     torch::Tensor input = tokens; // [batch, tokens, d_model]
     for (std::size_t layer = 0; layer < mGruForward->size(); ++layer) {
-        auto forward = std::get<0>(mGruForward[layer]->as<torch::nn::GRU>()->forward(input)); // [batch, tokens, hidden]
-        auto backward = reverse(
-            std::get<0>(mGruBackward[layer]->as<torch::nn::GRU>()->forward(reverse(input)))); // [batch, tokens, hidden]
+        auto forward = runGruLayer(*mGruForward[layer]->as<torch::nn::GRU>(), input); // [batch, tokens, hidden]
+        auto backward =
+            reverse(runGruLayer(*mGruBackward[layer]->as<torch::nn::GRU>(), reverse(input))); // [batch, tokens, hidden]
         input = torch::cat({forward, backward}, -1); // [batch, tokens, 2·hidden]
         if (layer + 1 < mGruForward->size())
             input = mGruDropout->forward(input);
