@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/MainWindow.h"
 
+#include "data/TableLoader.h"
 #include "runtime/LibraryVersions.h"
 #include "ui/BuiltInDatasets.h"
+#include "ui/CancellableProgress.h"
 #include "ui/ChartFonts.h"
 #include "ui/ComparePage.h"
 #include "ui/DataPage.h"
 #include "ui/HelpText.h"
 #include "ui/ModelPage.h"
 #include "ui/PredictPage.h"
+#include "ui/ProgressBridge.h"
 #include "ui/ProjectFile.h"
 #include "ui/QtText.h"
 #include "ui/ReportWriter.h"
@@ -65,6 +68,7 @@ MainWindow::MainWindow(QWidget *parent)
     , mYourModelPage(new YourModelPage(this))
     , mHelpDock(new QDockWidget(tr("Help"), this))
     , mHelp(new QTextBrowser(this))
+    , mProjectProgress(new CancellableProgress(tr("Opening the project: loading its data file"), this))
 {
     // The font before any large-font mode, kept once per application so a second window starts from it too.
     const char *const normalFontProperty = "gpumemNormalFont";
@@ -118,6 +122,8 @@ MainWindow::MainWindow(QWidget *parent)
     mHelpDock->hide();
     connect(mPages, &QTabWidget::currentChanged, this, &MainWindow::updateHelp);
     connect(&mProjectLoader, &QFutureWatcher<ProjectOutcome>::finished, this, &MainWindow::finishLoadingProject);
+    mProjectProgress->setObjectName(QStringLiteral("projectProgress"));
+    statusBar()->addPermanentWidget(mProjectProgress);
 
     createMenus();
     // Anything the project file holds that changes makes the project unsaved.
@@ -321,6 +327,13 @@ bool MainWindow::saveProject(const QString &chosenPath)
     }
 }
 
+MainWindow::~MainWindow()
+{
+    // The open's worker reports to the progress widget, a child of this window.
+    cancelLoadingProject();
+    mProjectLoader.waitForFinished();
+}
+
 bool MainWindow::loadProject(const QString &path)
 {
     if (mProjectLoader.isRunning())
@@ -329,10 +342,14 @@ bool MainWindow::loadProject(const QString &path)
     mLoadingProjectPath = path;
     statusBar()->showMessage(tr("Opening project %1 …").arg(QFileInfo(path).fileName()));
     setCursor(Qt::BusyCursor);
-    mProjectLoader.setFuture(QtConcurrent::run([path]() {
+    // The window waits for the open before it (and the progress widget, its child) goes away.
+    ProgressBridge *progress = mProjectProgress->observer();
+    mProjectLoader.setFuture(QtConcurrent::run([path, progress, control = mProjectProgress->start()]() {
         ProjectOutcome outcome;
         try {
-            outcome.content = std::make_shared<const ProjectContent>(readProjectContent(path));
+            outcome.content = std::make_shared<const ProjectContent>(readProjectContent(path, progress, control.get()));
+        } catch (const data::LoadCancelled &) {
+            outcome.cancelled = true;
         } catch (const std::exception &error) {
             outcome.error = QString::fromStdString(error.what());
         }
@@ -341,11 +358,24 @@ bool MainWindow::loadProject(const QString &path)
     return true;
 }
 
+void MainWindow::cancelLoadingProject()
+{
+    if (mProjectLoader.isRunning())
+        mProjectProgress->cancel();
+}
+
 void MainWindow::finishLoadingProject()
 {
     unsetCursor();
+    mProjectProgress->finish();
     const ProjectOutcome outcome = mProjectLoader.result();
     const QString path = mLoadingProjectPath;
+    if (outcome.cancelled) {
+        statusBar()->showMessage(tr("Stopped opening project %1; nothing changed").arg(QFileInfo(path).fileName()),
+                                 5000);
+        Q_EMIT projectLoaded(false, path);
+        return;
+    }
     QStringList notes;
     QString error = outcome.error;
     if (outcome.content) {

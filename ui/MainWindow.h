@@ -15,6 +15,7 @@ class QTextBrowser;
 
 namespace gpumem::ui {
 
+class CancellableProgress;
 class ComparePage;
 class DataPage;
 class ModelPage;
@@ -36,6 +37,8 @@ class MainWindow : public QMainWindow
 
   public:
     explicit MainWindow(QWidget *parent = nullptr);
+    // Stops a project open still running and waits for it.
+    ~MainWindow() override;
 
     WorkbenchState *state() const { return mState; }
     DataPage *dataPage() const { return mDataPage; }
@@ -55,8 +58,11 @@ class MainWindow : public QMainWindow
     // Saves the whole experiment as one JSON project file; false (after saying why) on failure.
     bool saveProject(const QString &path);
     // Starts opening a project in the background (the window stays usable while its data
-    // loads); projectLoaded() tells the outcome. False when another open is still running.
+    // loads, with progress and Cancel in the status bar); projectLoaded() tells the
+    // outcome. False when another open is still running.
     bool loadProject(const QString &path);
+    // Stops the project open in progress, if any; nothing changes.
+    void cancelLoadingProject();
     // Loads a built-in dataset with the quick preset and trains it live.
     void runDemo();
     // Switches the large presentation font on or off (remembered).
@@ -111,9 +117,11 @@ class MainWindow : public QMainWindow
     bool mProjectModified = false;
     struct ProjectOutcome
     {
-        std::shared_ptr<const ProjectContent> content; // null when reading failed
+        std::shared_ptr<const ProjectContent> content; // null when reading failed or was cancelled
         QString error;
+        bool cancelled = false;
     };
+    CancellableProgress *mProjectProgress;
     QFutureWatcher<ProjectOutcome> mProjectLoader;
     QString mLoadingProjectPath; // data, roles, hyperparameters or comparison changed since the last save or open
 };

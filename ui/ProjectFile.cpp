@@ -148,7 +148,8 @@ void writeProjectFile(const QString &path, const WorkbenchState &state)
 
 namespace {
 
-ProjectContent readProject(const QString &path)
+ProjectContent readProject(const QString &path, runtime::ProgressObserver *progress,
+                           const runtime::OperationControl *control)
 {
     ProjectContent content;
     QStringList &notes = content.notes;
@@ -191,7 +192,7 @@ ProjectContent readProject(const QString &path)
     content.dataPath = dataPath;
     std::shared_ptr<const data::Table> &table = content.table;
     if (!dataPath.isEmpty())
-        table = std::make_shared<const data::Table>(data::loadTable(coreText(dataPath)));
+        table = std::make_shared<const data::Table>(data::loadTable(coreText(dataPath), {}, progress, control));
     content.policy = data::parseBadCellPolicy(io::toString(io::member(dataObject, "bad_cell_policy")));
 
     std::vector<data::ColumnRole> &roles = content.roles;
@@ -278,10 +279,11 @@ QStringList applyProject(const ProjectContent &content, WorkbenchState &state)
 
 } // namespace
 
-ProjectContent readProjectContent(const QString &path)
+ProjectContent readProjectContent(const QString &path, runtime::ProgressObserver *progress,
+                                  const runtime::OperationControl *control)
 {
     try {
-        return readProject(path);
+        return readProject(path, progress, control);
     } catch (const io::InputError &error) {
         // A member missing or of the wrong type is reported without a file; name the project.
         if (!error.file().empty())

@@ -6,6 +6,8 @@
 #include "models/Hyperparameters.h"
 #include "models/NeuralNetworkHyperparameters.h"
 #include "runs/RunRecord.h"
+#include "runtime/OperationControl.h"
+#include "runtime/ProgressObserver.h"
 
 #include <QString>
 #include <QStringList>
@@ -70,8 +72,10 @@ struct ProjectContent
 // Reads the project file at path and everything it names, checking all of it: the
 // data file is loaded and its digest compared. Changes nothing, so it may run on any
 // thread (the workbench opens projects in a worker). Throws io::InputError naming
-// the file (and line and column for malformed JSON).
-ProjectContent readProjectContent(const QString &path);
+// the file (and line and column for malformed JSON). progress and control reach the
+// data file's load: a cancelled open throws data::LoadCancelled.
+ProjectContent readProjectContent(const QString &path, runtime::ProgressObserver *progress = nullptr,
+                                  const runtime::OperationControl *control = nullptr);
 
 // Applies content to state (GUI thread) and returns its notes for the user.
 QStringList applyProjectContent(const ProjectContent &content, WorkbenchState &state);

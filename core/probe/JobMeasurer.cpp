@@ -33,7 +33,12 @@ std::string firstLine(const std::string &text)
 
 bool mentionsOutOfMemory(const std::string &text)
 {
-    return text.find("out of memory") != std::string::npos;
+    return text.find("out of memory") != std::string::npos || text.find("can't allocate memory") != std::string::npos;
+}
+
+JobStatus statusOfError(const std::string &message)
+{
+    return mentionsOutOfMemory(message) ? JobStatus::OutOfMemory : JobStatus::Invalid;
 }
 
 void measureOnCpu(const JobConfiguration &job, const MeasureOptions &options, JobMeasurement &measurement)
@@ -93,40 +98,48 @@ std::string_view jobStatusName(JobStatus status)
     return "invalid";
 }
 
-JobMeasurement JobMeasurer::measure(const JobConfiguration &job, const MeasureOptions &options)
+JobMeasurement measureReportingFailure(const std::function<void(JobMeasurement &)> &measure)
 {
-    // One measurement at a time in the process: each replaces the CPU allocator.
-    static std::mutex measuring;
-    std::lock_guard<std::mutex> lock(measuring);
     JobMeasurement measurement;
     const auto fail = [&measurement](JobStatus status, const std::string &message) {
         measurement.status = status;
         measurement.message = firstLine(message);
         measurement.peakAllocatedBytes = 0;
         measurement.peakReservedBytes.reset();
+        measurement.simulatedReservedBytes.reset();
+        measurement.simulatedDeviceMib.reset();
     };
+    try {
+        measure(measurement);
+    } catch (const MemoryLimitExceeded &error) {
+        fail(JobStatus::OutOfMemory, error.what());
+    } catch (const std::bad_alloc &) {
+        fail(JobStatus::OutOfMemory, "out of memory");
+    } catch (const io::InputError &error) {
+        fail(statusOfError(error.message()), error.message());
+    } catch (const c10::Error &error) {
+        fail(statusOfError(error.what_without_backtrace()), error.what_without_backtrace());
+    } catch (const std::exception &error) {
+        fail(statusOfError(error.what()), error.what());
+    }
+    return measurement;
+}
+
+JobMeasurement JobMeasurer::measure(const JobConfiguration &job, const MeasureOptions &options)
+{
+    // One measurement at a time in the process: each replaces the CPU allocator.
+    static std::mutex measuring;
+    std::lock_guard<std::mutex> lock(measuring);
     torch::AutoGradMode gradients(true);
     torch::manual_seed(0);
-    try {
+    return measureReportingFailure([&](JobMeasurement &measurement) {
         if (options.device == "cpu")
             measureOnCpu(job, options, measurement);
         else if (options.device == "cuda")
             measureOnCuda(job, measurement);
         else
             throw io::InputError("unknown device " + io::quoteForMessage(options.device) + " (known: cpu, cuda)");
-    } catch (const MemoryLimitExceeded &error) {
-        fail(JobStatus::OutOfMemory, error.what());
-    } catch (const std::bad_alloc &) {
-        fail(JobStatus::OutOfMemory, "out of memory");
-    } catch (const io::InputError &error) {
-        fail(JobStatus::Invalid, error.message());
-    } catch (const c10::Error &error) {
-        const std::string message = error.what_without_backtrace();
-        fail(mentionsOutOfMemory(message) ? JobStatus::OutOfMemory : JobStatus::Invalid, message);
-    } catch (const std::exception &error) {
-        fail(mentionsOutOfMemory(error.what()) ? JobStatus::OutOfMemory : JobStatus::Invalid, error.what());
-    }
-    return measurement;
+    });
 }
 
 } // namespace gpumem::probe

@@ -5,6 +5,7 @@
 #include "probe/JobConfiguration.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -46,6 +47,14 @@ struct MeasureOptions
     std::uint64_t memoryLimitBytes = 0; // CPU: fail allocations beyond this many live bytes (0: no limit)
     bool recordTrace = false;           // CPU: keep the allocation trace
 };
+
+// Runs measure on a fresh measurement and returns it; when measure throws, the
+// measurement says why instead, with no peaks (what was recorded before the failure,
+// such as the allocation trace, stays): out_of_memory for a memory limit,
+// std::bad_alloc or an error saying memory ran out (LibTorch's CPU allocator says
+// "can't allocate memory", CUDA's "out of memory"), invalid for anything else, and
+// the error's first line as the message. Every way of measuring a job ends here.
+JobMeasurement measureReportingFailure(const std::function<void(JobMeasurement &)> &measure);
 
 // Runs a job's training steps with LibTorch and measures its peak memory.
 class JobMeasurer

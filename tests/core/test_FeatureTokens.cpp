@@ -93,7 +93,7 @@ class TestFeatureTokens : public QObject
     {
         QTest::addColumn<int>("tokens");
         QTest::addColumn<bool>("padded");
-        // 32 tokens or fewer take the stacked-heads products, more the batched matmul.
+        // Few tokens and many, with and without padded keys.
         QTest::newRow("few tokens") << 5 << false;
         QTest::newRow("few tokens, padded") << 7 << true;
         QTest::newRow("many tokens") << 40 << false;

@@ -17,6 +17,7 @@
 #include <QFile>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -170,6 +171,47 @@ class TestMainWindow : public QObject
         // Save adds the ending a project needs when the name lacks it.
         QVERIFY(window.saveProject(directory.filePath(QStringLiteral("second"))));
         QVERIFY(QFile::exists(directory.filePath(QStringLiteral("second.gpumem.json"))));
+    }
+
+    void cancellingAProjectOpenChangesNothing()
+    {
+        QTemporaryDir directory;
+        const QString data = directory.filePath(QStringLiteral("big.csv"));
+        {
+            // Large enough that the load is still on its first records when the cancel comes.
+            QFile file(data);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            QByteArray text = "batch,optimizer,memory_mib\n";
+            for (int row = 0; row < 300000; ++row)
+                text += QByteArray::number(row % 512) + (row % 2 ? ",adam," : ",sgd,") + QByteArray::number(row) + '\n';
+            file.write(text);
+        }
+        const QString project = directory.filePath(QStringLiteral("big.gpumem.json"));
+        {
+            gpumem::ui::MainWindow window;
+            QSignalSpy loaded(window.dataPage(), &gpumem::ui::DataPage::loadFinished);
+            window.openData(data);
+            QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 60000);
+            QVERIFY(window.saveProject(project));
+        }
+        gpumem::ui::MainWindow window;
+        window.show();
+        QSignalSpy opened(&window, &gpumem::ui::MainWindow::projectLoaded);
+        QVERIFY(window.loadProject(project));
+        auto *progress = window.findChild<QWidget *>(QStringLiteral("projectProgress"));
+        auto *cancel = progress ? progress->findChild<QPushButton *>(QStringLiteral("cancelOperation")) : nullptr;
+        QVERIFY(cancel && cancel->isVisible());
+        cancel->click();
+        QVERIFY(opened.wait(60000));
+        QCOMPARE(opened.at(0).at(0).toBool(), false);
+        QVERIFY(!window.state()->table());
+        QVERIFY(!progress->isVisible());
+        QVERIFY(!window.windowTitle().startsWith(QStringLiteral("big.gpumem.json")));
+        // The next open is not stopped by the last one's cancel.
+        QVERIFY(window.loadProject(project));
+        QVERIFY(opened.wait(60000));
+        QCOMPARE(opened.at(1).at(0).toBool(), true);
+        QCOMPARE(window.state()->table()->rowCount(), std::size_t{300000});
     }
 
     void asksBeforeQuittingWithUnsavedWork()
