@@ -3,6 +3,7 @@
 
 // Runs `gpumem` in-process for the command-line tests.
 
+#include "TestSupport.h"
 #include "cli/CommandLine.h"
 
 #include <QStringList>

@@ -21,14 +21,10 @@
 
 namespace {
 
+using gpumem::tests::dataFile;
 using gpumem::tests::Run;
 using gpumem::tests::runGpumem;
 using gpumem::tests::runGpumemRow;
-
-std::string dataFile(const char *name)
-{
-    return std::string(GPUMEM_TEST_DATA_DIR "/") + name;
-}
 
 std::size_t lineCount(const std::string &text)
 {
@@ -144,10 +140,7 @@ class TestCommandLineContracts : public QObject
     {
         QTemporaryDir folder;
         const std::string config = QDir(folder.path()).filePath("config.json").toStdString();
-        QFile file(QString::fromStdString(config));
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("{\"epochs\": 2, \"epoch_count\": 3}");
-        file.close();
+        QVERIFY(gpumem::tests::writeFile(QString::fromStdString(config), "{\"epochs\": 2, \"epoch_count\": 3}"));
         // Regression: ignored whenever the network was not among the models.
         const Run run = runGpumem(
             {"compare", dataFile("jobs.csv"), "--target", "memory_mib", "--models", "ridge", "--config", config});
@@ -347,10 +340,7 @@ class TestCommandLineContracts : public QObject
     {
         QTemporaryDir folder;
         const std::string path = QDir(folder.path()).filePath("one.csv").toStdString();
-        QFile file(QString::fromStdString(path));
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("batch,memory_mib\n32,1545\n");
-        file.close();
+        QVERIFY(gpumem::tests::writeFile(QString::fromStdString(path), "batch,memory_mib\n32,1545\n"));
         // Regression: "internal error: holdOutSplit: need at least 2 rows to hold some out, got 1".
         const Run train = runGpumem({"train", path, "--target", "memory_mib", "--model", "ridge", "--out",
                                      QDir(folder.path()).filePath("model").toStdString(), "--test-fraction", "0.5"});

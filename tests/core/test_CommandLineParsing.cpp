@@ -10,13 +10,9 @@
 
 namespace {
 
+using gpumem::tests::dataFile;
 using gpumem::tests::Run;
 using gpumem::tests::runGpumem;
-
-std::string dataFile(const char *name)
-{
-    return std::string(GPUMEM_TEST_DATA_DIR "/") + name;
-}
 
 std::vector<std::string> toArguments(const QStringList &list)
 {

@@ -29,10 +29,7 @@ using namespace gpumem;
 
 namespace {
 
-std::string dataFile(const char *name)
-{
-    return std::string(GPUMEM_TEST_DATA_DIR "/") + name;
-}
+using gpumem::tests::dataFile;
 
 data::Dataset datasetOf(const data::Table &table, const std::string &target)
 {

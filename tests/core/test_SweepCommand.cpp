@@ -8,20 +8,13 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+using gpumem::tests::fileBytes;
 using gpumem::tests::Run;
 using gpumem::tests::runGpumem;
 
 namespace {
 
 const std::string data = GPUMEM_TEST_DATA_DIR "/jobs_training.csv";
-
-QByteArray contents(const QString &path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return file.readAll();
-}
 
 std::vector<std::string> sweepArguments(const std::string &out)
 {
@@ -55,7 +48,7 @@ class TestSweepCommand : public QObject
         const Run run = runGpumem(sweepArguments(out.toStdString()));
         QVERIFY2(run.exitCode == 0, run.err.c_str());
         QVERIFY2(QString::fromStdString(run.out).contains("wrote 4 of 4 runs"), run.out.c_str());
-        const QList<QByteArray> lines = contents(out).split('\n');
+        const QList<QByteArray> lines = fileBytes(out).split('\n');
         QCOMPARE(lines.size(), 5); // four lines and the empty piece after the last newline
         const char *expected[4][2] = {{"1", "0.01"}, {"1", "0.002"}, {"2", "0.01"}, {"2", "0.002"}};
         for (int trial = 0; trial < 4; ++trial) {
@@ -89,18 +82,18 @@ class TestSweepCommand : public QObject
             const Run run = runGpumem(with(sweepArguments(parts.back()), {"--shard", std::to_string(shard) + "/3"}));
             QVERIFY2(run.exitCode == 0, run.err.c_str());
         }
-        QCOMPARE(lineCount(contents(QString::fromStdString(parts[0])).toStdString()), 2); // trials 0 and 3
+        QCOMPARE(lineCount(fileBytes(QString::fromStdString(parts[0])).toStdString()), 2); // trials 0 and 3
         const std::string merged = folder.filePath("merged.jsonl").toStdString();
         const Run merge = runGpumem({"sweep", "--merge", parts[2], parts[0], parts[1], "--out", merged});
         QVERIFY2(merge.exitCode == 0, merge.err.c_str());
-        QCOMPARE(contents(QString::fromStdString(merged)), contents(QString::fromStdString(whole)));
+        QCOMPARE(fileBytes(QString::fromStdString(merged)), fileBytes(QString::fromStdString(whole)));
 
         const Run missing = runGpumem({"sweep", "--merge", parts[0], parts[1], "--out", merged});
         QCOMPARE(missing.exitCode, 1);
         QCOMPARE(lineCount(missing.err), 1);
         QVERIFY2(QString::fromStdString(missing.err).contains("trial 2 of 4 is in none"), missing.err.c_str());
         // The refused merge left the earlier merged file as it was.
-        QCOMPARE(contents(QString::fromStdString(merged)), contents(QString::fromStdString(whole)));
+        QCOMPARE(fileBytes(QString::fromStdString(merged)), fileBytes(QString::fromStdString(whole)));
 
         const Run onto = runGpumem({"sweep", "--merge", parts[0], parts[1], parts[2], "--out", parts[0]});
         QCOMPARE(onto.exitCode, 1);
@@ -132,7 +125,7 @@ class TestSweepCommand : public QObject
         const Run run = runGpumem({"sweep", data, "--target", "memory_mib", "--model", "decision_tree", "--param",
                                    "max_depth=2,3,4,5", "--random", "3", "--seed", "9", "--out", out.toStdString()});
         QVERIFY2(run.exitCode == 0, run.err.c_str());
-        const QList<QByteArray> lines = contents(out).split('\n');
+        const QList<QByteArray> lines = fileBytes(out).split('\n');
         QCOMPARE(lines.size(), 4);
         QSet<QString> depths;
         for (int trial = 0; trial < 3; ++trial)
@@ -161,7 +154,7 @@ class TestSweepCommand : public QObject
         const std::string merged = folder.filePath("merged.csv").toStdString();
         const Run merge = runGpumem(with(probe, {"--merge", parts[1], parts[0], parts[2], "--out", merged}));
         QVERIFY2(merge.exitCode == 0, merge.err.c_str());
-        QCOMPARE(contents(QString::fromStdString(merged)), contents(QString::fromStdString(whole)));
+        QCOMPARE(fileBytes(QString::fromStdString(merged)), fileBytes(QString::fromStdString(whole)));
 
         const Run missing = runGpumem(with(probe, {"--merge", parts[0], parts[2], "--out", merged}));
         QCOMPARE(missing.exitCode, 1);
@@ -175,7 +168,7 @@ class TestSweepCommand : public QObject
         const Run mismatched = runGpumem(with(otherSeed, {"--merge", parts[0], parts[1], parts[2], "--out", merged}));
         QCOMPARE(mismatched.exitCode, 1);
         QVERIFY2(QString::fromStdString(mismatched.err).contains("another probe"), mismatched.err.c_str());
-        QCOMPARE(contents(QString::fromStdString(merged)), contents(QString::fromStdString(whole)));
+        QCOMPARE(fileBytes(QString::fromStdString(merged)), fileBytes(QString::fromStdString(whole)));
     }
 };
 
