@@ -22,14 +22,10 @@
 namespace {
 
 using gpumem::tests::dataFile;
+using gpumem::tests::lineCount;
 using gpumem::tests::Run;
 using gpumem::tests::runGpumem;
 using gpumem::tests::runGpumemRow;
-
-std::size_t lineCount(const std::string &text)
-{
-    return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
-}
 
 bool contains(const std::string &text, const std::string &part)
 {
@@ -132,7 +128,7 @@ class TestCommandLineContracts : public QObject
         QFETCH(QString, message);
         const Run run = runGpumemRow(arguments);
         QCOMPARE(run.exitCode, 1);
-        QCOMPARE(lineCount(run.err), std::size_t{1});
+        QCOMPARE(lineCount(run.err), 1);
         QVERIFY2(run.err.rfind(message.toStdString(), 0) == 0, run.err.c_str());
     }
 
@@ -145,7 +141,7 @@ class TestCommandLineContracts : public QObject
         const Run run = runGpumem(
             {"compare", dataFile("jobs.csv"), "--target", "memory_mib", "--models", "ridge", "--config", config});
         QCOMPARE(run.exitCode, 1);
-        QCOMPARE(lineCount(run.err), std::size_t{1});
+        QCOMPARE(lineCount(run.err), 1);
         const std::string expected = "gpumem compare: " + config +
                                      ": unknown hyperparameter 'epoch_count' of bigru_transformer; known: architecture";
         QVERIFY2(run.err.rfind(expected, 0) == 0, run.err.c_str());
@@ -213,12 +209,12 @@ class TestCommandLineContracts : public QObject
                                         "be valid.\n"));
         std::ostringstream internal;
         gpumem::cli::printError(internal, "predict", std::runtime_error(kTorchWhat), false);
-        QCOMPARE(lineCount(internal.str()), std::size_t{1});
+        QCOMPARE(lineCount(internal.str()), 1);
         QVERIFY2(internal.str().rfind("gpumem predict: internal error: PytorchStreamReader failed", 0) == 0,
                  internal.str().c_str());
         std::ostringstream verbose;
         gpumem::cli::printError(verbose, "predict", std::runtime_error(kTorchWhat), true);
-        QCOMPARE(lineCount(verbose.str()), std::size_t{1} + lineCount(kTorchWhat));
+        QCOMPARE(lineCount(verbose.str()), 1 + lineCount(kTorchWhat));
     }
 
     void verboseIsAcceptedBeforeAndAfterTheCommand()
@@ -229,7 +225,7 @@ class TestCommandLineContracts : public QObject
             QCOMPARE(run.exitCode, 1);
             QVERIFY2(run.err.rfind("gpumem inspect: " + dataFile("ragged.csv") + ":3:3: row has 2 fields", 0) == 0,
                      run.err.c_str());
-            QCOMPARE(lineCount(run.err), std::size_t{1}); // an input error has no more detail
+            QCOMPARE(lineCount(run.err), 1); // an input error has no more detail
         }
         const Run good = runGpumem({"--verbose", "inspect", dataFile("jobs.csv")});
         QCOMPARE(good.exitCode, 0);

@@ -12,14 +12,10 @@
 #include <algorithm>
 #include <memory>
 
+using gpumem::tests::lineCount;
 using gpumem::tests::runGpumem;
 
 namespace {
-
-int lineCount(const std::string &text)
-{
-    return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
-}
 
 } // namespace
 

@@ -21,6 +21,7 @@
 using namespace gpumem;
 using estimate::CalibrationPoint;
 using estimate::MeasuredQuantity;
+using gpumem::tests::lineCount;
 using gpumem::tests::runGpumem;
 
 namespace {
@@ -30,11 +31,6 @@ using gpumem::tests::writeText;
 
 constexpr MeasuredQuantity kDevice = MeasuredQuantity::DeviceTotal;
 constexpr MeasuredQuantity kReserved = MeasuredQuantity::Reserved;
-
-int lineCount(const std::string &text)
-{
-    return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
-}
 
 bool contains(const std::string &text, const char *part)
 {

@@ -9,8 +9,10 @@
 #include <QTest>
 
 using gpumem::tests::fileBytes;
+using gpumem::tests::lineCount;
 using gpumem::tests::Run;
 using gpumem::tests::runGpumem;
+using gpumem::tests::withArguments;
 
 namespace {
 
@@ -21,17 +23,6 @@ std::vector<std::string> sweepArguments(const std::string &out)
     return {"sweep",          data,      "--target",   "memory_mib", "--preset",
             "fast",           "--param", "epochs=1,2", "--param",    "learning_rate=0.01,0.002",
             "--reproducible", "--out",   out};
-}
-
-std::vector<std::string> with(std::vector<std::string> arguments, const std::vector<std::string> &more)
-{
-    arguments.insert(arguments.end(), more.begin(), more.end());
-    return arguments;
-}
-
-int lineCount(const std::string &text)
-{
-    return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
 }
 
 } // namespace
@@ -79,7 +70,8 @@ class TestSweepCommand : public QObject
         std::vector<std::string> parts;
         for (int shard = 0; shard < 3; ++shard) {
             parts.push_back(folder.filePath(QStringLiteral("part%1.jsonl").arg(shard)).toStdString());
-            const Run run = runGpumem(with(sweepArguments(parts.back()), {"--shard", std::to_string(shard) + "/3"}));
+            const Run run =
+                runGpumem(withArguments(sweepArguments(parts.back()), {"--shard", std::to_string(shard) + "/3"}));
             QVERIFY2(run.exitCode == 0, run.err.c_str());
         }
         QCOMPARE(lineCount(fileBytes(QString::fromStdString(parts[0])).toStdString()), 2); // trials 0 and 3
@@ -110,7 +102,7 @@ class TestSweepCommand : public QObject
         QCOMPARE(lineCount(run.err), 1);
         QVERIFY2(QString::fromStdString(run.err).startsWith("gpumem sweep: "), run.err.c_str());
         QVERIFY(!QFile::exists(out));
-        const Run badShard = runGpumem(with(sweepArguments(out.toStdString()), {"--shard", "3/3"}));
+        const Run badShard = runGpumem(withArguments(sweepArguments(out.toStdString()), {"--shard", "3/3"}));
         QCOMPARE(badShard.exitCode, 1);
         QVERIFY(!QFile::exists(out));
         const Run help = runGpumem({"sweep", "--help"});
@@ -144,28 +136,30 @@ class TestSweepCommand : public QObject
         const std::vector<std::string> probe = {"probe",   "--family", "mlp",    "--count", "7",
                                                 "--steps", "1",        "--seed", "3"};
         const std::string whole = folder.filePath("whole.csv").toStdString();
-        QCOMPARE(runGpumem(with(probe, {"--out", whole})).exitCode, 0);
+        QCOMPARE(runGpumem(withArguments(probe, {"--out", whole})).exitCode, 0);
         std::vector<std::string> parts;
         for (int shard = 0; shard < 3; ++shard) {
             parts.push_back(folder.filePath(QStringLiteral("part%1.csv").arg(shard)).toStdString());
-            const Run run = runGpumem(with(probe, {"--shard", std::to_string(shard) + "/3", "--out", parts.back()}));
+            const Run run =
+                runGpumem(withArguments(probe, {"--shard", std::to_string(shard) + "/3", "--out", parts.back()}));
             QVERIFY2(run.exitCode == 0, run.err.c_str());
         }
         const std::string merged = folder.filePath("merged.csv").toStdString();
-        const Run merge = runGpumem(with(probe, {"--merge", parts[1], parts[0], parts[2], "--out", merged}));
+        const Run merge = runGpumem(withArguments(probe, {"--merge", parts[1], parts[0], parts[2], "--out", merged}));
         QVERIFY2(merge.exitCode == 0, merge.err.c_str());
         QCOMPARE(fileBytes(QString::fromStdString(merged)), fileBytes(QString::fromStdString(whole)));
 
-        const Run missing = runGpumem(with(probe, {"--merge", parts[0], parts[2], "--out", merged}));
+        const Run missing = runGpumem(withArguments(probe, {"--merge", parts[0], parts[2], "--out", merged}));
         QCOMPARE(missing.exitCode, 1);
         QCOMPARE(lineCount(missing.err), 1);
         const Run overlap =
-            runGpumem(with(probe, {"--merge", parts[0], parts[1], parts[2], parts[1], "--out", merged}));
+            runGpumem(withArguments(probe, {"--merge", parts[0], parts[1], parts[2], parts[1], "--out", merged}));
         QCOMPARE(overlap.exitCode, 1);
         QVERIFY2(QString::fromStdString(overlap.err).contains("overlapping"), overlap.err.c_str());
         const std::vector<std::string> otherSeed = {"probe",   "--family", "mlp",    "--count", "7",
                                                     "--steps", "1",        "--seed", "4"};
-        const Run mismatched = runGpumem(with(otherSeed, {"--merge", parts[0], parts[1], parts[2], "--out", merged}));
+        const Run mismatched =
+            runGpumem(withArguments(otherSeed, {"--merge", parts[0], parts[1], parts[2], "--out", merged}));
         QCOMPARE(mismatched.exitCode, 1);
         QVERIFY2(QString::fromStdString(mismatched.err).contains("another probe"), mismatched.err.c_str());
         QCOMPARE(fileBytes(QString::fromStdString(merged)), fileBytes(QString::fromStdString(whole)));
