@@ -54,6 +54,21 @@ void header(std::ostringstream &svg, const std::string &title)
         << "</text>";
 }
 
+// A horizontal grid line at pixel row y, with tick's label left of the plot.
+void gridLine(std::ostringstream &svg, double y, double tick)
+{
+    svg << "<line x1='" << left << "' x2='" << width - right << "' y1='" << coordinate(y) << "' y2='" << coordinate(y)
+        << "' class='grid'/><text x='" << left - 6 << "' y='" << coordinate(y + 4)
+        << "' text-anchor='end' class='tick'>" << formatSignificant(tick, 4) << "</text>";
+}
+
+// tick's label under the plot, at pixel column x.
+void xTickLabel(std::ostringstream &svg, double x, double tick)
+{
+    svg << "<text x='" << coordinate(x) << "' y='" << height - bottom + 16 << "' text-anchor='middle' class='tick'>"
+        << formatSignificant(tick, 4) << "</text>";
+}
+
 } // namespace
 
 std::string svgBarChart(const std::string &title, const std::string &unit, bool higherIsBetter,
@@ -85,11 +100,8 @@ std::string svgBarChart(const std::string &title, const std::string &unit, bool 
     const double plotHeight = height - top - bottom;
     const auto y = [&](double value) { return top + plotHeight * (axisHigh - value) / (axisHigh - axisLow); };
 
-    for (double tick : ticks) {
-        svg << "<line x1='" << left << "' x2='" << width - right << "' y1='" << coordinate(y(tick)) << "' y2='"
-            << coordinate(y(tick)) << "' class='grid'/><text x='" << left - 6 << "' y='" << coordinate(y(tick) + 4)
-            << "' text-anchor='end' class='tick'>" << formatSignificant(tick, 4) << "</text>";
-    }
+    for (double tick : ticks)
+        gridLine(svg, y(tick), tick);
     if (!unit.empty())
         svg << "<text transform='translate(14," << coordinate(top + plotHeight / 2)
             << ") rotate(-90)' text-anchor='middle' class='tick'>" << htmlEscaped(unit) << "</text>";
@@ -147,11 +159,8 @@ std::string svgScatterPlot(const std::string &title, const std::vector<double> &
     const auto x = [&](double value) { return left + plotWidth * (value - axisLow) / (axisHigh - axisLow); };
     const auto y = [&](double value) { return top + plotHeight * (axisHigh - value) / (axisHigh - axisLow); };
     for (double tick : ticks) {
-        svg << "<line x1='" << left << "' x2='" << width - right << "' y1='" << coordinate(y(tick)) << "' y2='"
-            << coordinate(y(tick)) << "' class='grid'/><text x='" << left - 6 << "' y='" << coordinate(y(tick) + 4)
-            << "' text-anchor='end' class='tick'>" << formatSignificant(tick, 4) << "</text><text x='"
-            << coordinate(x(tick)) << "' y='" << height - bottom + 16 << "' text-anchor='middle' class='tick'>"
-            << formatSignificant(tick, 4) << "</text>";
+        gridLine(svg, y(tick), tick);
+        xTickLabel(svg, x(tick), tick);
     }
     svg << "<line x1='" << coordinate(x(axisLow)) << "' y1='" << coordinate(y(axisLow)) << "' x2='"
         << coordinate(x(axisHigh)) << "' y2='" << coordinate(y(axisHigh)) << "' class='identity'/>";
@@ -211,12 +220,9 @@ std::string svgLineChart(const std::string &title, const std::string &xLabel, co
     const auto x = [&](double value) { return left + plotWidth * (value - xAxisLow) / (xAxisHigh - xAxisLow); };
     const auto y = [&](double value) { return top + plotHeight * (yAxisHigh - value) / (yAxisHigh - yAxisLow); };
     for (double tick : yTicks)
-        svg << "<line x1='" << left << "' x2='" << width - right << "' y1='" << coordinate(y(tick)) << "' y2='"
-            << coordinate(y(tick)) << "' class='grid'/><text x='" << left - 6 << "' y='" << coordinate(y(tick) + 4)
-            << "' text-anchor='end' class='tick'>" << formatSignificant(tick, 4) << "</text>";
+        gridLine(svg, y(tick), tick);
     for (double tick : xTicks)
-        svg << "<text x='" << coordinate(x(tick)) << "' y='" << height - bottom + 16
-            << "' text-anchor='middle' class='tick'>" << formatSignificant(tick, 4) << "</text>";
+        xTickLabel(svg, x(tick), tick);
     for (std::size_t c = 0; c < curves.size(); ++c) {
         const Curve &curve = curves[c];
         const char *colour = palette[c % std::size(palette)];
