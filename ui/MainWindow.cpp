@@ -2,7 +2,6 @@
 #include "ui/MainWindow.h"
 
 #include "runtime/LibraryVersions.h"
-#include "ui/BackgroundTask.h"
 #include "ui/BuiltInDatasets.h"
 #include "ui/ChartFonts.h"
 #include "ui/ComparePage.h"
@@ -32,6 +31,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTextBrowser>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace gpumem::ui {
 
@@ -329,8 +329,14 @@ bool MainWindow::loadProject(const QString &path)
     mLoadingProjectPath = path;
     statusBar()->showMessage(tr("Opening project %1 …").arg(QFileInfo(path).fileName()));
     setCursor(Qt::BusyCursor);
-    mProjectLoader.setFuture(runInBackground<ProjectOutcome>([path](ProjectOutcome &outcome) {
-        outcome.content = std::make_shared<const ProjectContent>(readProjectContent(path));
+    mProjectLoader.setFuture(QtConcurrent::run([path]() {
+        ProjectOutcome outcome;
+        try {
+            outcome.content = std::make_shared<const ProjectContent>(readProjectContent(path));
+        } catch (const std::exception &error) {
+            outcome.error = QString::fromStdString(error.what());
+        }
+        return outcome;
     }));
     return true;
 }
