@@ -4,8 +4,11 @@
 // Small helpers shared by the Qt Test executables.
 
 #include <QByteArray>
+#include <QFile>
+#include <QString>
 
 #include <cstddef>
+#include <string>
 
 namespace gpumem::tests {
 
@@ -13,6 +16,38 @@ namespace gpumem::tests {
 template <std::size_t size> QByteArray literalBytes(const char (&text)[size])
 {
     return QByteArray(text, size - 1);
+}
+
+// The path of the fixture file name in tests/data.
+inline std::string dataFile(const char *name)
+{
+    return std::string(GPUMEM_TEST_DATA_DIR "/") + name;
+}
+
+// Writes bytes to path, replacing what it held; false when the file cannot be written whole.
+inline bool writeFile(const QString &path, const QByteArray &bytes)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(bytes) == bytes.size();
+}
+
+// What path holds, or an empty array when it cannot be read.
+inline QByteArray fileBytes(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// The same for text held in a std::string.
+inline bool writeText(const QString &path, const std::string &text)
+{
+    return writeFile(path, QByteArray::fromStdString(text));
+}
+
+// What path holds as a std::string, or an empty one when it cannot be read.
+inline std::string readText(const QString &path)
+{
+    return fileBytes(path).toStdString();
 }
 
 } // namespace gpumem::tests

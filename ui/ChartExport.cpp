@@ -35,24 +35,29 @@ QImage widgetImage(QWidget *widget, const QSize &size)
     return widget->grab().toImage();
 }
 
+namespace {
+
+// Adds an action that asks where to save widget (fileName proposed) and saves it with save.
+void addSaveAction(QWidget *widget, const QString &text, const QString &fileName, const QString &filter,
+                   bool (*save)(QWidget *, const QString &))
+{
+    auto *action = new QAction(text, widget);
+    QObject::connect(action, &QAction::triggered, widget, [widget, fileName, filter, save] {
+        const QString path = QFileDialog::getSaveFileName(widget, QObject::tr("Save chart"), fileName, filter);
+        if (!path.isEmpty())
+            save(widget, path);
+    });
+    widget->addAction(action);
+}
+
+} // namespace
+
 void installChartExport(QWidget *widget, const QString &baseName)
 {
-    auto *png = new QAction(QObject::tr("Save chart as PNG…"), widget);
-    QObject::connect(png, &QAction::triggered, widget, [widget, baseName] {
-        const QString path = QFileDialog::getSaveFileName(
-            widget, QObject::tr("Save chart"), baseName + QStringLiteral(".png"), QObject::tr("PNG images (*.png)"));
-        if (!path.isEmpty())
-            saveWidgetPng(widget, path);
-    });
-    auto *svg = new QAction(QObject::tr("Save chart as SVG…"), widget);
-    QObject::connect(svg, &QAction::triggered, widget, [widget, baseName] {
-        const QString path = QFileDialog::getSaveFileName(
-            widget, QObject::tr("Save chart"), baseName + QStringLiteral(".svg"), QObject::tr("SVG drawings (*.svg)"));
-        if (!path.isEmpty())
-            saveWidgetSvg(widget, path);
-    });
-    widget->addAction(png);
-    widget->addAction(svg);
+    addSaveAction(widget, QObject::tr("Save chart as PNG…"), baseName + QStringLiteral(".png"),
+                  QObject::tr("PNG images (*.png)"), saveWidgetPng);
+    addSaveAction(widget, QObject::tr("Save chart as SVG…"), baseName + QStringLiteral(".svg"),
+                  QObject::tr("SVG drawings (*.svg)"), saveWidgetSvg);
     widget->setContextMenuPolicy(Qt::ActionsContextMenu);
 }
 

@@ -6,11 +6,13 @@
 #include "models/RegressorRegistry.h"
 #include "runtime/LibraryVersions.h"
 #include "runtime/ThreadSettings.h"
+#include "ui/BackgroundTask.h"
 #include "ui/ChartExport.h"
 #include "ui/ChartFonts.h"
 #include "ui/ComparisonCharts.h"
 #include "ui/CoverageBox.h"
 #include "ui/MetricsTableModel.h"
+#include "ui/PaneSplitter.h"
 #include "ui/ProgressBridge.h"
 #include "ui/QtText.h"
 #include "ui/TableCopy.h"
@@ -38,12 +40,10 @@
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
-#include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
 
@@ -191,14 +191,18 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
         scroll->setWidgetResizable(true);
         return scroll;
     };
+    // Both tables sort on the number each cell holds in Qt::UserRole, not on its text.
+    const auto showSortable = [this](QTableView *view, QAbstractItemModel *model) {
+        auto *proxy = new QSortFilterProxyModel(this);
+        proxy->setSourceModel(model);
+        proxy->setSortRole(Qt::UserRole);
+        view->setModel(proxy);
+        view->setSortingEnabled(true);
+    };
     mMetricsView->setObjectName(QStringLiteral("metricsTable"));
     mMetricsView->setToolTip(tr("Mean ± standard deviation over folds; the best value per metric is highlighted. * "
                                 "and ** mark RMSE that differs from the best model's with p < 0.05 and p < 0.01"));
-    auto *metricsProxy = new QSortFilterProxyModel(this);
-    metricsProxy->setSourceModel(mMetrics);
-    metricsProxy->setSortRole(Qt::UserRole);
-    mMetricsView->setModel(metricsProxy);
-    mMetricsView->setSortingEnabled(true);
+    showSortable(mMetricsView, mMetrics);
     mMetricsView->sortByColumn(-1, Qt::AscendingOrder); // the comparison's order until a header is clicked
     mMetricsView->verticalHeader()->hide();
     installTableCopy(mMetricsView);
@@ -214,20 +218,13 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
     mWorstView->setObjectName(QStringLiteral("worstTable"));
     mWorstView->setToolTip(tr("Jobs whose memory was predicted too low (they would run out of memory), largest "
                               "shortfall first; click a header to sort"));
-    auto *proxy = new QSortFilterProxyModel(this);
-    proxy->setSourceModel(mWorst);
-    proxy->setSortRole(Qt::UserRole);
-    mWorstView->setModel(proxy);
-    mWorstView->setSortingEnabled(true);
+    showSortable(mWorstView, mWorst);
     mWorstView->horizontalHeader()->setStretchLastSection(true);
     installTableCopy(mWorstView);
     mResults->addTab(mWorstView, tr("Worst under-predictions"));
     mResults->setObjectName(QStringLiteral("compareResults"));
 
-    auto *splitter = new QSplitter(this);
-    splitter->addWidget(controls);
-    splitter->addWidget(mResults);
-    splitter->setStretchFactor(1, 1);
+    auto *splitter = paneSplitter(controls, 0, mResults, 1, this);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(splitter);
 
@@ -240,19 +237,17 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
     connect(
         mBridge, &ProgressBridge::fitStarting, this,
         [this](const QString &model, int fold, int folds) {
-            auto it = mProgress.find(model);
-            if (it == mProgress.end())
-                return;
-            it->second.folds = folds;
-            mProgressTable->item(it->second.row, 2)->setText(tr("fold %1 of %2").arg(fold + 1).arg(folds));
+            if (ModelProgress *progress = progressOf(model)) {
+                progress->folds = folds;
+                mProgressTable->item(progress->row, 2)->setText(tr("fold %1 of %2").arg(fold + 1).arg(folds));
+            }
         },
         Qt::QueuedConnection);
     connect(
         mBridge, &ProgressBridge::foldCompleted, this,
         [this](const QString &model) {
-            auto it = mProgress.find(model);
-            if (it != mProgress.end()) {
-                ++it->second.foldsDone;
+            if (ModelProgress *progress = progressOf(model)) {
+                ++progress->foldsDone;
                 setModelFraction(model, 0.0);
             }
         },
@@ -260,10 +255,9 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
     connect(
         mBridge, &ProgressBridge::modelCompleted, this,
         [this](const QString &model) {
-            auto it = mProgress.find(model);
-            if (it != mProgress.end()) {
-                it->second.bar->setValue(1000);
-                mProgressTable->item(it->second.row, 2)->setText(tr("done"));
+            if (ModelProgress *progress = progressOf(model)) {
+                progress->bar->setValue(1000);
+                mProgressTable->item(progress->row, 2)->setText(tr("done"));
             }
         },
         Qt::QueuedConnection);
@@ -390,17 +384,11 @@ bool ComparePage::start()
     mRunningDataset = dataset;
     ProgressBridge *bridge = mBridge;
     auto control = mControl;
-    mWatcher.setFuture(QtConcurrent::run([dataset, settings, bridge, control]() {
-        Outcome outcome;
-        try {
-            // LibTorch's thread settings belong to the thread that computes: set them here.
-            runtime::setComputeThreads(settings.compute.threads);
-            outcome.result = std::make_shared<const evaluation::ExperimentResult>(
-                evaluation::runExperiment(*dataset, settings, bridge, control.get()));
-        } catch (const std::exception &error) {
-            outcome.error = QString::fromStdString(error.what());
-        }
-        return outcome;
+    mWatcher.setFuture(runInBackground<Outcome>([dataset, settings, bridge, control](Outcome &outcome) {
+        // LibTorch's thread settings belong to the thread that computes: set them here.
+        runtime::setComputeThreads(settings.compute.threads);
+        outcome.result = std::make_shared<const evaluation::ExperimentResult>(
+            evaluation::runExperiment(*dataset, settings, bridge, control.get()));
     }));
     updateButtons();
     return true;
@@ -414,14 +402,19 @@ void ComparePage::cancel()
     }
 }
 
+ComparePage::ModelProgress *ComparePage::progressOf(const QString &model)
+{
+    const auto it = mProgress.find(model);
+    return it == mProgress.end() ? nullptr : &it->second;
+}
+
 void ComparePage::setModelFraction(const QString &model, double withinFold)
 {
-    auto it = mProgress.find(model);
-    if (it == mProgress.end())
+    const ModelProgress *progress = progressOf(model);
+    if (!progress)
         return;
-    const ModelProgress &progress = it->second;
-    const double fraction = (progress.foldsDone + std::clamp(withinFold, 0.0, 1.0)) / std::max(1, progress.folds);
-    progress.bar->setValue(static_cast<int>(1000.0 * std::min(fraction, 1.0)));
+    const double fraction = (progress->foldsDone + std::clamp(withinFold, 0.0, 1.0)) / std::max(1, progress->folds);
+    progress->bar->setValue(static_cast<int>(1000.0 * std::min(fraction, 1.0)));
 }
 
 void ComparePage::takeBatches()

@@ -98,6 +98,8 @@ class ComparePage : public QWidget
     void finish();
     void takeBatches();
     void takeEpochs();
+    // The progress row of model, or nullptr when the run has none.
+    ModelProgress *progressOf(const QString &model);
     void setModelFraction(const QString &model, double withinFold);
     void showResults();
     void clearCharts();

@@ -6,6 +6,7 @@
 #include "data/TableLoader.h"
 #include "io/InputError.h"
 #include "ui/ChartExport.h"
+#include "ui/PaneSplitter.h"
 #include "ui/ProgressBridge.h"
 #include "ui/QCustomPlotInclude.h"
 #include "ui/QtText.h"
@@ -25,7 +26,6 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalBlocker>
-#include <QSplitter>
 #include <QTableView>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -177,11 +177,7 @@ DataPage::DataPage(WorkbenchState *state, QWidget *parent)
     sideLayout->addWidget(new QLabel(tr("<b>Target distribution</b>"), side));
     sideLayout->addWidget(mHistogram, 2);
 
-    auto *splitter = new QSplitter(this);
-    splitter->addWidget(mView);
-    splitter->addWidget(side);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
+    auto *splitter = paneSplitter(mView, 3, side, 2, this);
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(mError);

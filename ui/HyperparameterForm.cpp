@@ -60,19 +60,21 @@ HyperparameterForm::HyperparameterForm(const models::Hyperparameters &initial, Q
 {
     auto *layout = new QFormLayout(this);
     layout->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    // Values set programmatically (setValues) are not the user's edits.
+    const auto edited = [this] {
+        if (!mUpdating)
+            Q_EMIT valuesChanged();
+    };
     for (const auto &spec : mHyperparameters.specs()) {
+        const QString unitSuffix = spec.unit.empty() ? QString() : QStringLiteral(" ") + qtText(spec.unit);
         QWidget *editor = nullptr;
         switch (spec.type) {
         case models::HyperparameterType::Integer: {
             auto *box = new QSpinBox(this);
             box->setRange(static_cast<int>(std::max<double>(spec.minimum, INT_MIN)),
                           static_cast<int>(std::min<double>(spec.maximum, INT_MAX)));
-            if (!spec.unit.empty())
-                box->setSuffix(QStringLiteral(" ") + qtText(spec.unit));
-            connect(box, &QSpinBox::valueChanged, this, [this] {
-                if (!mUpdating)
-                    Q_EMIT valuesChanged();
-            });
+            box->setSuffix(unitSuffix);
+            connect(box, &QSpinBox::valueChanged, this, edited);
             editor = box;
             break;
         }
@@ -82,21 +84,14 @@ HyperparameterForm::HyperparameterForm(const models::Hyperparameters &initial, Q
             box->setRange(spec.minimum, spec.maximum);
             box->setSingleStep(std::max(std::pow(10.0, -box->decimals() + 1), (spec.maximum - spec.minimum) / 1000.0));
             box->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
-            if (!spec.unit.empty())
-                box->setSuffix(QStringLiteral(" ") + qtText(spec.unit));
-            connect(box, &QDoubleSpinBox::valueChanged, this, [this] {
-                if (!mUpdating)
-                    Q_EMIT valuesChanged();
-            });
+            box->setSuffix(unitSuffix);
+            connect(box, &QDoubleSpinBox::valueChanged, this, edited);
             editor = box;
             break;
         }
         case models::HyperparameterType::Boolean: {
             auto *box = new QCheckBox(this);
-            connect(box, &QCheckBox::toggled, this, [this] {
-                if (!mUpdating)
-                    Q_EMIT valuesChanged();
-            });
+            connect(box, &QCheckBox::toggled, this, edited);
             editor = box;
             break;
         }
@@ -104,10 +99,7 @@ HyperparameterForm::HyperparameterForm(const models::Hyperparameters &initial, Q
             auto *box = new QComboBox(this);
             for (const auto &choice : spec.choices)
                 box->addItem(qtText(choice));
-            connect(box, &QComboBox::currentIndexChanged, this, [this] {
-                if (!mUpdating)
-                    Q_EMIT valuesChanged();
-            });
+            connect(box, &QComboBox::currentIndexChanged, this, edited);
             editor = box;
             break;
         }

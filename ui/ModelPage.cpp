@@ -10,6 +10,7 @@
 #include "models/Presets.h"
 #include "ui/ArchitectureView.h"
 #include "ui/HyperparameterForm.h"
+#include "ui/PaneSplitter.h"
 #include "ui/QtText.h"
 #include "ui/WorkbenchState.h"
 
@@ -20,7 +21,6 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
-#include <QSplitter>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -28,13 +28,6 @@
 namespace gpumem::ui {
 
 namespace {
-
-// Sizes shown before any data is loaded: a GPUMemNet-like MLP dataset, as
-// `gpumem describe-model` uses without a file.
-constexpr std::int64_t exampleFeatures = 40;
-constexpr std::int64_t exampleLayerTypes = 16;
-constexpr std::int64_t exampleFieldsPerLayer = 2;
-constexpr std::int64_t exampleLayers = 17;
 
 // The values as JSON text: two sets of hyperparameters are equal when their texts are.
 std::string valuesText(const models::Hyperparameters &hyperparameters)
@@ -105,11 +98,7 @@ ModelPage::ModelPage(WorkbenchState *state, QWidget *parent)
     leftLayout->addWidget(scroll, 1);
     leftLayout->addWidget(mStatus);
 
-    auto *splitter = new QSplitter(this);
-    splitter->addWidget(left);
-    splitter->addWidget(mArchitecture);
-    splitter->setStretchFactor(0, 2);
-    splitter->setStretchFactor(1, 3);
+    auto *splitter = paneSplitter(left, 2, mArchitecture, 3, this);
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(splitter);
@@ -139,48 +128,48 @@ ModelPage::ModelPage(WorkbenchState *state, QWidget *parent)
     showArchitecture();
 }
 
-bool ModelPage::applyPreset(const QString &name)
+bool ModelPage::succeeds(const std::function<void()> &action)
 {
     try {
-        models::Hyperparameters hyperparameters = models::neuralNetworkHyperparameters();
-        models::applyHyperparameterFile(hyperparameters, models::presetPath(coreText(name)));
-        mPresetValues = valuesText(hyperparameters);
-        mState->setPresetName(name);
-        mState->setHyperparameters(hyperparameters);
-        mStatus->setText(tr("Preset %1 applied.").arg(name));
+        action();
         return true;
     } catch (const std::exception &error) {
         mStatus->setText(QString::fromStdString(error.what()));
         return false;
     }
+}
+
+void ModelPage::usePresetFile(const std::string &file, const QString &presetName)
+{
+    models::Hyperparameters hyperparameters = models::neuralNetworkHyperparameters();
+    models::applyHyperparameterFile(hyperparameters, file);
+    mPresetValues = valuesText(hyperparameters);
+    mState->setPresetName(presetName);
+    mState->setHyperparameters(hyperparameters);
+}
+
+bool ModelPage::applyPreset(const QString &name)
+{
+    return succeeds([&] {
+        usePresetFile(models::presetPath(coreText(name)), name);
+        mStatus->setText(tr("Preset %1 applied.").arg(name));
+    });
 }
 
 bool ModelPage::loadPresetFile(const QString &path)
 {
-    try {
-        models::Hyperparameters hyperparameters = models::neuralNetworkHyperparameters();
-        models::applyHyperparameterFile(hyperparameters, coreText(path));
-        mPresetValues = valuesText(hyperparameters);
-        mState->setPresetName(QFileInfo(path).completeBaseName());
-        mState->setHyperparameters(hyperparameters);
+    return succeeds([&] {
+        usePresetFile(coreText(path), QFileInfo(path).completeBaseName());
         mStatus->setText(tr("Loaded %1.").arg(QFileInfo(path).fileName()));
-        return true;
-    } catch (const std::exception &error) {
-        mStatus->setText(QString::fromStdString(error.what()));
-        return false;
-    }
+    });
 }
 
 bool ModelPage::savePresetFile(const QString &path)
 {
-    try {
+    return succeeds([&] {
         io::writeFileAtomically(coreText(path), io::jsonDocumentText(mForm->values().values()) + '\n');
         mStatus->setText(tr("Saved %1.").arg(QFileInfo(path).fileName()));
-        return true;
-    } catch (const std::exception &error) {
-        mStatus->setText(QString::fromStdString(error.what()));
-        return false;
-    }
+    });
 }
 
 void ModelPage::formEdited()
@@ -240,8 +229,8 @@ ModelPage::DataSizes ModelPage::dataSizes()
 {
     if (mSizesKnown)
         return mSizes;
-    mSizes = {exampleFeatures, exampleLayerTypes, exampleFieldsPerLayer, exampleLayers,
-              tr("example sizes (no data loaded)")};
+    mSizes = DataSizes();
+    mSizes.source = tr("example sizes (no data loaded)");
     if (mState->table()) {
         try {
             // The encoder decides how many feature tokens the data gives; the GUI only asks it.

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "models/ArchitectureSizes.h"
+
 #include <QWidget>
 
 #include <cstdint>
+#include <functional>
+#include <string>
 
 class QComboBox;
 class QLabel;
@@ -38,15 +42,16 @@ class ModelPage : public QWidget
     ArchitectureView *architectureView() const { return mArchitecture; }
 
   private:
-    struct DataSizes
+    // The example sizes until data is loaded, then the data's.
+    struct DataSizes : models::ArchitectureSizes
     {
-        std::int64_t features = 0;
-        std::int64_t layerTypes = 0;
-        std::int64_t fieldsPerLayer = 0;
-        std::int64_t typicalLayers = 0;
         QString source;
     };
 
+    // Runs action; an exception's message goes to the status line and gives false.
+    bool succeeds(const std::function<void()> &action);
+    // Applies the hyperparameter file as the preset presetName; throws what the file's reading throws.
+    void usePresetFile(const std::string &file, const QString &presetName);
     void formEdited();
     void showArchitecture();
     void dataChanged();

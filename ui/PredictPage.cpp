@@ -8,7 +8,9 @@
 #include "io/AtomicFileWriter.h"
 #include "io/NumberText.h"
 #include "models/RegressorRegistry.h"
+#include "ui/BackgroundTask.h"
 #include "ui/CoverageBox.h"
+#include "ui/PaneSplitter.h"
 #include "ui/QtText.h"
 #include "ui/TableCopy.h"
 #include "ui/TableModel.h"
@@ -29,11 +31,9 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSignalBlocker>
-#include <QSplitter>
 #include <QTableView>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <cmath>
@@ -212,11 +212,7 @@ PredictPage::PredictPage(WorkbenchState *state, TrainingPage *training, QWidget 
     jobLayout->addWidget(mCapacities);
     jobBox->setMinimumWidth(440);
 
-    auto *splitter = new QSplitter(this);
-    splitter->addWidget(jobBox);
-    splitter->addWidget(mPreview);
-    splitter->setStretchFactor(0, 2);
-    splitter->setStretchFactor(1, 3);
+    auto *splitter = paneSplitter(jobBox, 2, mPreview, 3, this);
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(buttons);
@@ -483,29 +479,23 @@ void PredictPage::predictFile(const QString &inputPath, const QString &outputPat
     const data::BadCellPolicy policy = mState->badCellPolicy();
     const std::string input = coreText(inputPath);
     const std::string output = coreText(outputPath);
-    mWatcher.setFuture(QtConcurrent::run([saved, coverage, policy, input, output]() {
-        FileOutcome outcome;
-        try {
-            // The same pipeline as `gpumem predict`, so the saved file has the same rows and columns.
-            const data::Table table = data::loadTable(input, prediction::predictionLoadOptions());
-            const prediction::Predictions predictions = prediction::predictTable(saved, table, policy, coverage);
-            const auto &warnings = predictions.warnings;
-            const std::string csv = prediction::predictionFile(table, predictions);
-            io::writeFileAtomically(output, csv);
-            outcome.preview = QString::fromStdString(previewCsv(table, predictions));
-            for (const auto &warning : warnings)
-                outcome.warnings += QString::fromStdString(warning) + QLatin1Char(' ');
-            const auto outside =
-                static_cast<int>(std::count_if(predictions.extrapolations.begin(), predictions.extrapolations.end(),
-                                               [](const auto &row) { return !row.empty(); }));
-            if (outside > 0)
-                outcome.warnings += QObject::tr("%n job(s) lie outside the training data (see the column "
-                                                "'extrapolated').",
-                                                nullptr, outside);
-        } catch (const std::exception &error) {
-            outcome.error = QString::fromStdString(error.what());
-        }
-        return outcome;
+    mWatcher.setFuture(runInBackground<FileOutcome>([saved, coverage, policy, input, output](FileOutcome &outcome) {
+        // The same pipeline as `gpumem predict`, so the saved file has the same rows and columns.
+        const data::Table table = data::loadTable(input, prediction::predictionLoadOptions());
+        const prediction::Predictions predictions = prediction::predictTable(saved, table, policy, coverage);
+        const auto &warnings = predictions.warnings;
+        const std::string csv = prediction::predictionFile(table, predictions);
+        io::writeFileAtomically(output, csv);
+        outcome.preview = QString::fromStdString(previewCsv(table, predictions));
+        for (const auto &warning : warnings)
+            outcome.warnings += QString::fromStdString(warning) + QLatin1Char(' ');
+        const auto outside =
+            static_cast<int>(std::count_if(predictions.extrapolations.begin(), predictions.extrapolations.end(),
+                                           [](const auto &row) { return !row.empty(); }));
+        if (outside > 0)
+            outcome.warnings += QObject::tr("%n job(s) lie outside the training data (see the column "
+                                            "'extrapolated').",
+                                            nullptr, outside);
     }));
 }
 

@@ -5,6 +5,27 @@
 
 namespace gpumem::ui {
 
+namespace {
+
+// Moves the whole buffer out under mutex.
+template <typename Event> std::vector<Event> takeAll(std::mutex &mutex, std::vector<Event> &buffer)
+{
+    std::vector<Event> taken;
+    const std::lock_guard lock(mutex);
+    taken.swap(buffer);
+    return taken;
+}
+
+// Appends event under mutex; true when the buffer was empty before.
+template <typename Event> bool appendToEmpty(std::mutex &mutex, std::vector<Event> &buffer, Event event)
+{
+    const std::lock_guard lock(mutex);
+    buffer.push_back(std::move(event));
+    return buffer.size() == 1;
+}
+
+} // namespace
+
 ProgressBridge::ProgressBridge(QObject *parent)
     : QObject(parent)
 {
@@ -12,42 +33,24 @@ ProgressBridge::ProgressBridge(QObject *parent)
 
 std::vector<BatchEvent> ProgressBridge::takeBatches()
 {
-    std::vector<BatchEvent> taken;
-    const std::lock_guard lock(mMutex);
-    taken.swap(mBatches);
-    return taken;
+    return takeAll(mMutex, mBatches);
 }
 
 std::vector<EpochEvent> ProgressBridge::takeEpochs()
 {
-    std::vector<EpochEvent> taken;
-    const std::lock_guard lock(mMutex);
-    taken.swap(mEpochs);
-    return taken;
+    return takeAll(mMutex, mEpochs);
 }
 
+// A non-empty buffer already has a signal on its way; the GUI takes everything at once.
 void ProgressBridge::addBatch(BatchEvent event)
 {
-    bool wasEmpty = false;
-    {
-        const std::lock_guard lock(mMutex);
-        wasEmpty = mBatches.empty();
-        mBatches.push_back(std::move(event));
-    }
-    // A non-empty buffer already has a signal on its way; the GUI takes everything at once.
-    if (wasEmpty)
+    if (appendToEmpty(mMutex, mBatches, std::move(event)))
         Q_EMIT batchesReady();
 }
 
 void ProgressBridge::addEpoch(EpochEvent event)
 {
-    bool wasEmpty = false;
-    {
-        const std::lock_guard lock(mMutex);
-        wasEmpty = mEpochs.empty();
-        mEpochs.push_back(std::move(event));
-    }
-    if (wasEmpty)
+    if (appendToEmpty(mMutex, mEpochs, std::move(event)))
         Q_EMIT epochsReady();
 }
 

@@ -7,6 +7,8 @@
 #include "prediction/Predictor.h"
 #include "runs/RunTraining.h"
 #include "runtime/ThreadSettings.h"
+#include "ui/BackgroundTask.h"
+#include "ui/PaneSplitter.h"
 #include "ui/ProgressBridge.h"
 #include "ui/QCustomPlotInclude.h"
 #include "ui/QtText.h"
@@ -25,10 +27,8 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSortFilterProxyModel>
-#include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <cmath>
@@ -138,16 +138,8 @@ RunsPage::RunsPage(WorkbenchState *state, QWidget *parent)
     relationRow->addWidget(mRelationParameter, 1);
     relationLayout->addLayout(relationRow);
     relationLayout->addWidget(mRelation, 1);
-    auto *charts = new QSplitter(Qt::Horizontal, this);
-    charts->addWidget(mCurves);
-    charts->addWidget(relationColumn);
-    charts->setStretchFactor(0, 3);
-    charts->setStretchFactor(1, 2);
-    auto *split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(mTable);
-    split->addWidget(charts);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 3);
+    auto *charts = paneSplitter(mCurves, 3, relationColumn, 2, this);
+    auto *split = paneSplitter(mTable, 2, charts, 3, this, Qt::Vertical);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(mStatus);
@@ -433,41 +425,33 @@ bool RunsPage::startSweep(const runs::SweepPlan &plan, double validationFraction
     ProgressBridge *bridge = mBridge;
     // Named by sweep and trial, so that the runs of two sweeps stay apart in the table.
     const std::string prefix = "sweep " + std::to_string(++mSweepCount) + " trial ";
-    mWatcher.setFuture(
-        QtConcurrent::run([this, dataset, trials, values, compute, control, bridge, prefix, validationFraction]() {
-            SweepOutcome outcome;
-            try {
-                // Thread settings are per thread in LibTorch: set them on the thread that trains.
-                runtime::setComputeThreads(compute.threads);
-                for (std::size_t position = 0; position < trials.size(); ++position) {
-                    if (control->isCancelled()) {
-                        outcome.cancelled = true;
-                        break;
-                    }
-                    runs::RunSettings settings;
-                    settings.name = prefix + std::to_string(trials[position].index);
-                    settings.hyperparameters = values[position];
-                    settings.compute = compute;
-                    settings.validationFraction = validationFraction;
-                    runs::TrainedRun run = runs::trainRun(*dataset, settings, bridge, control.get());
-                    if (run.record.stopReason == training::StopReason::Cancelled) {
-                        outcome.cancelled = true;
-                        break;
-                    }
-                    ++outcome.finished;
-                    // Queued to the page, which owns the state; dropped if the page is gone.
-                    QMetaObject::invokeMethod(
-                        this,
-                        [this, record = std::move(run.record), model = std::move(run.model)] {
-                            addSweepRun(record, model);
-                        },
-                        Qt::QueuedConnection);
-                }
-            } catch (const std::exception &error) {
-                outcome.error = QString::fromStdString(error.what());
+    mWatcher.setFuture(runInBackground<SweepOutcome>([this, dataset, trials, values, compute, control, bridge, prefix,
+                                                      validationFraction](SweepOutcome &outcome) {
+        // Thread settings are per thread in LibTorch: set them on the thread that trains.
+        runtime::setComputeThreads(compute.threads);
+        for (std::size_t position = 0; position < trials.size(); ++position) {
+            if (control->isCancelled()) {
+                outcome.cancelled = true;
+                break;
             }
-            return outcome;
-        }));
+            runs::RunSettings settings;
+            settings.name = prefix + std::to_string(trials[position].index);
+            settings.hyperparameters = values[position];
+            settings.compute = compute;
+            settings.validationFraction = validationFraction;
+            runs::TrainedRun run = runs::trainRun(*dataset, settings, bridge, control.get());
+            if (run.record.stopReason == training::StopReason::Cancelled) {
+                outcome.cancelled = true;
+                break;
+            }
+            ++outcome.finished;
+            // Queued to the page, which owns the state; dropped if the page is gone.
+            QMetaObject::invokeMethod(
+                this,
+                [this, record = std::move(run.record), model = std::move(run.model)] { addSweepRun(record, model); },
+                Qt::QueuedConnection);
+        }
+    }));
     mSweep->setEnabled(false);
     mCancel->setEnabled(true);
     return true;

@@ -8,6 +8,7 @@
 #include "runtime/LibraryVersions.h"
 #include "runtime/ThreadSettings.h"
 #include "training/FitProgressRelay.h"
+#include "ui/BackgroundTask.h"
 #include "ui/CoverageBox.h"
 #include "ui/LossPlot.h"
 #include "ui/ProgressBridge.h"
@@ -26,7 +27,6 @@
 #include <QSpinBox>
 #include <QThread>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
 #include <limits>
@@ -235,9 +235,8 @@ bool TrainingPage::start()
         calibrating->coverage = mCoverage->value();
         calibrating->seed = compute.seed;
     }
-    mWatcher.setFuture(QtConcurrent::run([dataset, hyperparameters, compute, bridge, control, calibrating]() {
-        Outcome outcome;
-        try {
+    mWatcher.setFuture(
+        runInBackground<Outcome>([dataset, hyperparameters, compute, bridge, control, calibrating](Outcome &outcome) {
             // Thread settings and grad mode are per thread in LibTorch: set them here, on
             // the thread that trains (fit() itself switches grad off where it evaluates).
             runtime::setComputeThreads(compute.threads);
@@ -262,38 +261,31 @@ bool TrainingPage::start()
             if (model->isFitted())
                 outcome.trainMetrics = evaluation::computeMetrics(dataset->target(), model->predict(*dataset));
             outcome.model = std::move(model);
-        } catch (const std::exception &error) {
-            outcome.error = QString::fromStdString(error.what());
-        }
-        return outcome;
-    }));
+        }));
     updateButtons();
     return true;
 }
 
 void TrainingPage::pause()
 {
-    if (mControl && isRunning()) {
-        mControl->pause();
-        mStatus->setText(tr("Paused after the current batch. Resume to continue."));
-    }
-    updateButtons();
+    steer(&runtime::OperationControl::pause, tr("Paused after the current batch. Resume to continue."));
 }
 
 void TrainingPage::resume()
 {
-    if (mControl && isRunning()) {
-        mControl->resume();
-        mStatus->setText(tr("Training…"));
-    }
-    updateButtons();
+    steer(&runtime::OperationControl::resume, tr("Training…"));
 }
 
 void TrainingPage::stop()
 {
+    steer(&runtime::OperationControl::cancel, tr("Stopping…"));
+}
+
+void TrainingPage::steer(void (runtime::OperationControl::*command)(), const QString &status)
+{
     if (mControl && isRunning()) {
-        mControl->cancel();
-        mStatus->setText(tr("Stopping…"));
+        ((*mControl).*command)();
+        mStatus->setText(status);
     }
     updateButtons();
 }

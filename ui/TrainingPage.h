@@ -90,6 +90,8 @@ class TrainingPage : public QWidget
         std::size_t rows = 0;
     };
 
+    // Sends command to the running training and shows status; does nothing when none runs.
+    void steer(void (runtime::OperationControl::*command)(), const QString &status);
     void takeBatches();
     void takeEpochs();
     void showReference();

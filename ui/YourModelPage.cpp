@@ -8,6 +8,7 @@
 #include "estimate/ModelTracer.h"
 #include "io/InputError.h"
 #include "ui/EstimateCharts.h"
+#include "ui/PaneSplitter.h"
 #include "ui/QCustomPlotInclude.h"
 #include "ui/QtText.h"
 #include "ui/TableCopy.h"
@@ -439,11 +440,7 @@ QWidget *YourModelPage::buildResults()
     profileLayout->addLayout(batchRow);
     profileLayout->addWidget(mProfiles, 1);
 
-    auto *lower = new QSplitter(this);
-    lower->addWidget(mCharts);
-    lower->addWidget(profileBox);
-    lower->setStretchFactor(0, 5);
-    lower->setStretchFactor(1, 2);
+    auto *lower = paneSplitter(mCharts, 5, profileBox, 2, this);
     profileBox->setMinimumWidth(340);
     lower->setChildrenCollapsible(false);
 

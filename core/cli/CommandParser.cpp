@@ -3,26 +3,15 @@
 
 #include "cli/TextTable.h"
 #include "io/InputError.h"
+#include "io/NumberText.h"
 
 #include <algorithm>
 #include <charconv>
-#include <cstdio>
 #include <sstream>
 
 namespace gpumem::cli {
 
 namespace {
-
-// CLI11 turns the text of a number option into a value with strtold (a long
-// double, then rounded again to double) and strtoull in base 0 (where "010" is
-// octal). The checks below read the text themselves and leave a form that those
-// read back exactly: plain decimal for whole numbers, hexadecimal for doubles.
-std::string exactText(double value)
-{
-    char text[40];
-    std::snprintf(text, sizeof text, "%a", value);
-    return text;
-}
 
 bool readDouble(const std::string &text, double &value)
 {
@@ -43,6 +32,22 @@ std::size_t editDistance(const std::string &a, const std::string &b)
         std::swap(previous, current);
     }
     return previous[b.size()];
+}
+
+// A validator that lets edit check (and rewrite) an option's text; an InputError
+// it throws becomes CLI11's message for the option.
+CLI::Validator reportingInputErrors(std::function<void(std::string &)> edit, const std::string &name)
+{
+    return CLI::Validator(
+        [edit](std::string &text) -> std::string {
+            try {
+                edit(text);
+            } catch (const io::InputError &error) {
+                return error.message();
+            }
+            return {};
+        },
+        "", name);
 }
 
 } // namespace
@@ -170,6 +175,10 @@ std::vector<std::string> nonEmptyItems(const std::vector<std::string> &items)
     return kept;
 }
 
+// CLI11 turns the text of a number option into a value with strtold (a long
+// double, then rounded again to double) and strtoull in base 0 (where "010" is
+// octal). The checks below read the text themselves and leave a form that those
+// read back exactly: plain decimal for whole numbers, hexadecimal ("%a") for doubles.
 CLI::Validator wholeNumber(std::uint64_t minimum, std::uint64_t maximum)
 {
     return CLI::Validator(
@@ -199,7 +208,7 @@ CLI::Validator fractionBelowOne()
             double value = 0.0;
             if (!readDouble(text, value) || !(value >= 0.0) || value >= 1.0)
                 return "takes a number in [0, 1), not " + io::quoteForMessage(text);
-            text = exactText(value);
+            text = io::formattedNumber("%a", value);
             return {};
         },
         "", "fraction");
@@ -207,30 +216,13 @@ CLI::Validator fractionBelowOne()
 
 CLI::Validator numberReadBy(std::function<double(const std::string &)> parse)
 {
-    return CLI::Validator(
-        [parse](std::string &text) -> std::string {
-            try {
-                text = exactText(parse(text));
-            } catch (const io::InputError &error) {
-                return error.message();
-            }
-            return {};
-        },
-        "", "number");
+    return reportingInputErrors([parse](std::string &text) { text = io::formattedNumber("%a", parse(text)); },
+                                "number");
 }
 
 CLI::Validator textCheckedBy(std::function<void(const std::string &)> check)
 {
-    return CLI::Validator(
-        [check](std::string &text) -> std::string {
-            try {
-                check(text);
-            } catch (const io::InputError &error) {
-                return error.message();
-            }
-            return {};
-        },
-        "", "text");
+    return reportingInputErrors([check](std::string &text) { check(text); }, "text");
 }
 
 std::string closestName(const std::string &name, const std::vector<std::string> &declared)

@@ -8,6 +8,7 @@
 #include "data/FeatureEncoder.h"
 #include "io/InputError.h"
 #include "io/JsonDocument.h"
+#include "models/ArchitectureSizes.h"
 #include "models/NeuralNetworkRegressor.h"
 #include "models/RegressorRegistry.h"
 
@@ -18,18 +19,9 @@ namespace gpumem::cli {
 
 namespace {
 
-// Sizes used without a data file: a GPUMemNet-like MLP dataset.
-constexpr std::int64_t exampleFeatures = 40;
-constexpr std::int64_t exampleLayerTypes = 16;
-constexpr std::int64_t exampleFieldsPerLayer = 2;
-constexpr std::int64_t exampleLayers = 17;
-
-struct DataSizes
+// The example sizes, or those of the data file given.
+struct DataSizes : models::ArchitectureSizes
 {
-    std::int64_t features = exampleFeatures;
-    std::int64_t layerTypes = exampleLayerTypes;
-    std::int64_t fieldsPerLayer = exampleFieldsPerLayer;
-    std::int64_t typicalLayers = exampleLayers;
     std::string source = "example sizes (no DATA.csv given)";
     std::optional<data::FeatureEncoding> encoding; // the file's, when one is given
 };

@@ -7,8 +7,7 @@
 #include "data/ColumnSummary.h"
 #include "io/InputError.h"
 #include "io/JsonDocument.h"
-
-#include <cstdio>
+#include "io/NumberText.h"
 
 namespace gpumem::cli {
 
@@ -26,9 +25,7 @@ std::string delimiterName(char delimiter)
 
 std::string formatNumber(double value)
 {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.6g", value);
-    return text;
+    return io::formattedNumber("%.6g", value);
 }
 
 // A short human description of what the column holds.

@@ -11,6 +11,31 @@
 
 namespace gpumem::cli {
 
+namespace {
+
+// The fields that batch and epoch events share, in the order both print them.
+template <typename Progress> void writeRateAndTiming(io::JsonWriter &json, const Progress &progress)
+{
+    json.key("learning_rate").value(progress.learningRate);
+    json.key("samples_per_second").value(progress.samplesPerSecond);
+    json.key("elapsed_seconds").value(progress.elapsedSeconds);
+    json.key("remaining_seconds").value(progress.remainingSeconds);
+}
+
+// Writes one JSON object, {"event": event, ...what fields adds}, on a line of its own,
+// flushed so that a reader sees it at once.
+template <typename Fields> void writeEventLine(std::ostream &out, const char *event, const Fields &fields)
+{
+    io::JsonWriter json(out, 0);
+    json.beginObject();
+    json.key("event").value(event);
+    fields(json);
+    json.endObject();
+    out << '\n' << std::flush;
+}
+
+} // namespace
+
 std::string formatDuration(double seconds)
 {
     const auto total = static_cast<long>(std::llround(std::max(0.0, seconds)));
@@ -52,19 +77,13 @@ void TrainingReporter::batchFinished(const training::BatchProgress &progress)
     if (mStyle == Style::JsonLines) {
         if (!due(0.5))
             return;
-        io::JsonWriter json(mOut, 0);
-        json.beginObject();
-        json.key("event").value("batch");
-        json.key("epoch").value(progress.epoch);
-        json.key("batch").value(progress.batch);
-        json.key("batches").value(progress.batches);
-        json.key("train_loss").value(progress.trainLoss);
-        json.key("learning_rate").value(progress.learningRate);
-        json.key("samples_per_second").value(progress.samplesPerSecond);
-        json.key("elapsed_seconds").value(progress.elapsedSeconds);
-        json.key("remaining_seconds").value(progress.remainingSeconds);
-        json.endObject();
-        mOut << '\n' << std::flush;
+        writeEventLine(mOut, "batch", [&progress](io::JsonWriter &json) {
+            json.key("epoch").value(progress.epoch);
+            json.key("batch").value(progress.batch);
+            json.key("batches").value(progress.batches);
+            json.key("train_loss").value(progress.trainLoss);
+            writeRateAndTiming(json, progress);
+        });
         return;
     }
     if (mStyle != Style::ProgressBar || !due(0.1))
@@ -85,24 +104,18 @@ void TrainingReporter::epochFinished(const training::EpochProgress &progress)
 {
     mLastValidationLoss = progress.validationLoss;
     if (mStyle == Style::JsonLines) {
-        io::JsonWriter json(mOut, 0);
-        json.beginObject();
-        json.key("event").value("epoch");
-        json.key("epoch").value(progress.epoch);
-        json.key("epochs").value(progress.epochs);
-        json.key("train_loss").value(progress.trainLoss);
-        json.key("validation_loss");
-        if (progress.validationLoss >= 0.0)
-            json.value(progress.validationLoss);
-        else
-            json.null();
-        json.key("learning_rate").value(progress.learningRate);
-        json.key("samples_per_second").value(progress.samplesPerSecond);
-        json.key("elapsed_seconds").value(progress.elapsedSeconds);
-        json.key("remaining_seconds").value(progress.remainingSeconds);
-        json.key("best").value(progress.best);
-        json.endObject();
-        mOut << '\n' << std::flush;
+        writeEventLine(mOut, "epoch", [&progress](io::JsonWriter &json) {
+            json.key("epoch").value(progress.epoch);
+            json.key("epochs").value(progress.epochs);
+            json.key("train_loss").value(progress.trainLoss);
+            json.key("validation_loss");
+            if (progress.validationLoss >= 0.0)
+                json.value(progress.validationLoss);
+            else
+                json.null();
+            writeRateAndTiming(json, progress);
+            json.key("best").value(progress.best);
+        });
     } else if (mStyle == Style::EpochLines) {
         mErr << fmt::format("epoch {}/{}  train loss {:.5g}", progress.epoch, progress.epochs, progress.trainLoss);
         if (progress.validationLoss >= 0.0)

@@ -7,13 +7,13 @@
 
 #include "io/InputError.h"
 #include "io/RegularFile.h"
+#include "io/ResourceDirectories.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <set>
 
@@ -28,15 +28,7 @@ constexpr std::uint64_t kMaxProfileBytes = 64u << 10;
 
 std::vector<fs::path> profileDirectories()
 {
-    std::vector<fs::path> directories;
-    if (const char *overridden = std::getenv("GPUMEM_GPU_DIR"))
-        directories.emplace_back(overridden);
-    std::error_code error;
-    const fs::path executable = fs::read_symlink("/proc/self/exe", error);
-    if (!error)
-        directories.push_back(executable.parent_path().parent_path() / "share/gpumem-workbench/gpus");
-    directories.emplace_back(GPUMEM_SOURCE_GPU_DIR);
-    return directories;
+    return io::resourceDirectories("GPUMEM_GPU_DIR", "gpus", GPUMEM_SOURCE_GPU_DIR);
 }
 
 std::string lowered(std::string text)
@@ -139,12 +131,8 @@ GpuProfile findGpuProfile(const std::string &nameOrPath)
 std::vector<std::string> gpuProfileNames()
 {
     std::set<std::string> names;
-    for (const auto &directory : profileDirectories()) {
-        std::error_code error;
-        for (fs::directory_iterator it(directory, error), end; !error && it != end; it.increment(error))
-            if (it->path().extension() == ".json")
-                names.insert(lowered(it->path().stem().string()));
-    }
+    for (const auto &file : io::jsonFilesIn(profileDirectories()))
+        names.insert(lowered(file.stem().string()));
     return {names.begin(), names.end()};
 }
 

@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "estimate/MemoryUnits.h"
 
+#include "io/NumberText.h"
+
 #include <cmath>
-#include <cstdio>
 
 namespace gpumem::estimate {
 
 std::string mibText(double mib)
 {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f", mib);
-    return text;
+    return io::formattedNumber("%.1f", mib);
 }
 
 double roundedMib(double mib)

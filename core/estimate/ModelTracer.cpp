@@ -4,6 +4,7 @@
 #include "estimate/StepRecording.h"
 
 #include "io/InputError.h"
+#include "probe/JobBuilder.h"
 #include "probe/TrackingAllocator.h"
 
 #include <torch/csrc/jit/python/update_graph_executor_opt.h>
@@ -27,14 +28,8 @@ const char *const kExportHint = "export it with torch.jit.trace(model.train(), e
 
 torch::ScalarType scalarTypeOf(const std::string &dtype)
 {
-    if (dtype == "float32")
-        return torch::kFloat32;
-    if (dtype == "float64")
-        return torch::kFloat64;
-    if (dtype == "bfloat16")
-        return torch::kBFloat16;
-    if (dtype == "float16")
-        return torch::kFloat16;
+    if (const auto type = probe::JobBuilder::findScalarType(dtype))
+        return *type;
     throw io::InputError("--dtype takes float32, float64, bfloat16 or float16, not " + io::quoteForMessage(dtype));
 }
 

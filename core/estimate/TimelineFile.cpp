@@ -4,10 +4,9 @@
 #include "estimate/MemoryUnits.h"
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
+#include "io/NumberText.h"
 
 #include <nlohmann/json.hpp>
-
-#include <cstdio>
 
 namespace gpumem::estimate {
 
@@ -21,9 +20,7 @@ bool endsWith(const std::string &text, const std::string &suffix)
 // MiB with four decimals: a step's small allocations stay visible in the timeline.
 std::string preciseMibText(std::uint64_t bytes)
 {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.4f", mibOf(bytes));
-    return text;
+    return io::formattedNumber("%.4f", mibOf(bytes));
 }
 
 } // namespace

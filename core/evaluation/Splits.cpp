@@ -3,24 +3,17 @@
 
 #include "data/SeededRandom.h"
 #include "io/InputError.h"
+#include "io/NumberText.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
-#include <cstdio>
 #include <string>
 #include <utility>
 
 namespace gpumem::evaluation {
 
 namespace {
-
-std::string numberText(double value)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", value);
-    return text;
-}
 
 // Builds a split whose test part is shuffled[testBegin, testEnd); sorting makes
 // the result independent of the order of rows inside a part.
@@ -49,7 +42,8 @@ Split holdOutSplit(Eigen::Index rowCount, double testFraction, std::uint64_t see
     }
     // Written as a negated range test so that NaN is rejected too.
     if (!(testFraction > 0.0 && testFraction < 1.0)) {
-        throw io::InputError("the test fraction must lie strictly between 0 and 1, not " + numberText(testFraction));
+        throw io::InputError("the test fraction must lie strictly between 0 and 1, not " +
+                             io::formattedNumber("%g", testFraction));
     }
 
     const double wanted = std::round(static_cast<double>(rowCount) * testFraction);

@@ -80,12 +80,27 @@ void JsonWriter::beforeValue()
     newline();
 }
 
-JsonWriter &JsonWriter::beginObject()
+void JsonWriter::openScope(Scope scope, char bracket)
 {
     beforeValue();
-    mOut << '{';
-    mScopes.push_back(Scope::Object);
+    mOut << bracket;
+    mScopes.push_back(scope);
     mFirstInScope = true;
+}
+
+// The caller has checked that the innermost scope is the one being closed.
+void JsonWriter::closeScope(char bracket)
+{
+    mScopes.pop_back();
+    if (!mFirstInScope)
+        newline();
+    mOut << bracket;
+    mFirstInScope = false;
+}
+
+JsonWriter &JsonWriter::beginObject()
+{
+    openScope(Scope::Object, '{');
     return *this;
 }
 
@@ -93,11 +108,7 @@ JsonWriter &JsonWriter::endObject()
 {
     if (mScopes.empty() || mScopes.back() != Scope::Object || mKeyPending)
         throw std::logic_error("JsonWriter: endObject without a matching beginObject");
-    mScopes.pop_back();
-    if (!mFirstInScope)
-        newline();
-    mOut << '}';
-    mFirstInScope = false;
+    closeScope('}');
     if (mScopes.empty() && mIndent > 0)
         mOut << '\n';
     return *this;
@@ -105,10 +116,7 @@ JsonWriter &JsonWriter::endObject()
 
 JsonWriter &JsonWriter::beginArray()
 {
-    beforeValue();
-    mOut << '[';
-    mScopes.push_back(Scope::Array);
-    mFirstInScope = true;
+    openScope(Scope::Array, '[');
     return *this;
 }
 
@@ -116,11 +124,7 @@ JsonWriter &JsonWriter::endArray()
 {
     if (mScopes.empty() || mScopes.back() != Scope::Array)
         throw std::logic_error("JsonWriter: endArray without a matching beginArray");
-    mScopes.pop_back();
-    if (!mFirstInScope)
-        newline();
-    mOut << ']';
-    mFirstInScope = false;
+    closeScope(']');
     return *this;
 }
 

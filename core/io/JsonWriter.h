@@ -56,6 +56,8 @@ class JsonWriter
         Array
     };
     void beforeValue();
+    void openScope(Scope scope, char bracket);
+    void closeScope(char bracket);
     void newline();
     void writeString(std::string_view text);
 

@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 
 namespace gpumem::io {
 
@@ -13,6 +14,21 @@ std::string csvNumber(double value)
     char text[32];
     const auto result = std::to_chars(text, text + sizeof text, value);
     return std::string(text, result.ptr);
+}
+
+std::string formattedNumber(const char *format, double value)
+{
+    char text[64];
+    const int length = std::snprintf(text, sizeof text, format, value);
+    if (length < 0)
+        return {};
+    if (static_cast<std::size_t>(length) < sizeof text)
+        return std::string(text, static_cast<std::size_t>(length));
+    // "%f" of a huge value runs to hundreds of digits.
+    std::string longer(static_cast<std::size_t>(length) + 1, '\0');
+    std::snprintf(longer.data(), longer.size(), format, value);
+    longer.resize(static_cast<std::size_t>(length));
+    return longer;
 }
 
 std::string csvField(const std::string &text)

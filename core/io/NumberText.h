@@ -12,6 +12,10 @@ namespace gpumem::io {
 // an empty string, a missing cell. Thread-safe.
 std::string csvNumber(double value);
 
+// Returns value as std::snprintf prints it with format, which takes exactly one
+// double (e.g. "%.6f", "%g", "%a"); the text is never cut short.
+std::string formattedNumber(const char *format, double value);
+
 // Returns text as one CSV field (RFC 4180): quoted when it holds a comma, quote or line break.
 std::string csvField(const std::string &text);
 

@@ -13,12 +13,17 @@ namespace gpumem::models {
 
 namespace {
 
+// The element of items whose name is name, or nullptr.
+template <typename Items> const typename Items::value_type *findNamed(const Items &items, const std::string &name)
+{
+    const auto found =
+        std::find_if(items.begin(), items.end(), [&name](const auto &item) { return item.name == name; });
+    return found == items.end() ? nullptr : &*found;
+}
+
 const data::CategoricalFeature *findCategorical(const data::Dataset &dataset, const std::string &name)
 {
-    for (const auto &feature : dataset.categoricalFeatures())
-        if (feature.name == name)
-            return &feature;
-    return nullptr;
+    return findNamed(dataset.categoricalFeatures(), name);
 }
 
 int findNumeric(const data::Dataset &dataset, const std::string &name)
@@ -32,10 +37,7 @@ int findNumeric(const data::Dataset &dataset, const std::string &name)
 // one family has a constant `family`, which the workbench ignores by default.
 const data::ConstantColumn *findConstant(const data::Dataset &dataset, const std::string &name)
 {
-    for (const auto &constant : dataset.constantColumns())
-        if (constant.name == name)
-            return &constant;
-    return nullptr;
+    return findNamed(dataset.constantColumns(), name);
 }
 
 bool hasColumn(const data::Dataset &dataset, const std::string &name)

@@ -17,6 +17,7 @@
 #include "models/NetworkFittedState.h"
 
 #include "io/InputError.h"
+#include "io/NumberText.h"
 #include "io/SafeTensors.h"
 
 #include <cerrno>
@@ -131,9 +132,7 @@ void writeBytes(const std::string &bytes, const std::string &path, const char *w
 // Numbers in the metadata are text: %.17g reads back as the same double.
 std::string numberText(double value)
 {
-    char text[40];
-    std::snprintf(text, sizeof text, "%.17g", value);
-    return text;
+    return io::formattedNumber("%.17g", value);
 }
 
 void writeOptimizerState(const NeuralNetworkRegressor::Impl &impl, const std::string &optimizer,

@@ -5,8 +5,8 @@
 
 #include "io/InputError.h"
 #include "io/Json.h"
+#include "io/ResourceDirectories.h"
 
-#include <cstdlib>
 #include <filesystem>
 #include <set>
 
@@ -18,15 +18,7 @@ namespace {
 
 std::vector<fs::path> presetDirectories()
 {
-    std::vector<fs::path> directories;
-    if (const char *overridden = std::getenv("GPUMEM_PRESET_DIR"))
-        directories.emplace_back(overridden);
-    std::error_code error;
-    const fs::path executable = fs::read_symlink("/proc/self/exe", error);
-    if (!error)
-        directories.push_back(executable.parent_path().parent_path() / "share/gpumem-workbench/presets");
-    directories.emplace_back(GPUMEM_SOURCE_PRESET_DIR);
-    return directories;
+    return io::resourceDirectories("GPUMEM_PRESET_DIR", "presets", GPUMEM_SOURCE_PRESET_DIR);
 }
 
 } // namespace
@@ -49,12 +41,8 @@ std::string presetPath(const std::string &name)
 std::vector<std::string> presetNames()
 {
     std::set<std::string> names;
-    for (const auto &directory : presetDirectories()) {
-        std::error_code error;
-        for (fs::directory_iterator it(directory, error), end; !error && it != end; it.increment(error))
-            if (it->path().extension() == ".json")
-                names.insert(it->path().stem().string());
-    }
+    for (const auto &file : io::jsonFilesIn(presetDirectories()))
+        names.insert(file.stem().string());
     return {names.begin(), names.end()};
 }
 

@@ -4,30 +4,33 @@
 #include "io/InputError.h"
 #include "probe/JobLayers.h"
 
+#include <utility>
+
 namespace gpumem::probe {
 
 namespace {
 
 namespace nn = torch::nn;
 
+template <typename Activation> nn::AnyModule makeActivation()
+{
+    return nn::AnyModule(Activation());
+}
+
 nn::AnyModule activationModule(const std::string &name)
 {
-    if (name == "relu")
-        return nn::AnyModule(nn::ReLU());
-    if (name == "gelu")
-        return nn::AnyModule(nn::GELU());
-    if (name == "tanh")
-        return nn::AnyModule(nn::Tanh());
-    if (name == "sigmoid")
-        return nn::AnyModule(nn::Sigmoid());
-    if (name == "leaky_relu")
-        return nn::AnyModule(nn::LeakyReLU());
-    if (name == "elu")
-        return nn::AnyModule(nn::ELU());
-    if (name == "silu")
-        return nn::AnyModule(nn::SiLU());
-    if (name == "softplus")
-        return nn::AnyModule(nn::Softplus());
+    static const std::pair<const char *, nn::AnyModule (*)()> activations[] = {
+        {"relu", makeActivation<nn::ReLU>},
+        {"gelu", makeActivation<nn::GELU>},
+        {"tanh", makeActivation<nn::Tanh>},
+        {"sigmoid", makeActivation<nn::Sigmoid>},
+        {"leaky_relu", makeActivation<nn::LeakyReLU>},
+        {"elu", makeActivation<nn::ELU>},
+        {"silu", makeActivation<nn::SiLU>},
+        {"softplus", makeActivation<nn::Softplus>}};
+    for (const auto &[known, make] : activations)
+        if (name == known)
+            return make();
     throw io::InputError("unknown activation " + io::quoteForMessage(name));
 }
 
@@ -121,18 +124,39 @@ class TransformerJobImpl : public nn::Module
 };
 TORCH_MODULE(TransformerJob);
 
+// A classifier's job: network fitted with cross-entropy to random labels below classes,
+// drawn after input (a seeded run's batch depends on that order).
+TrainingJob classifierJob(nn::Sequential network, const torch::Tensor &input, int64_t classes,
+                          const torch::TensorOptions &labels)
+{
+    const torch::Tensor target = torch::randint(classes, {input.size(0)}, labels); // [batch]
+    TrainingJob job;
+    job.network = network.ptr();
+    job.batch = {input, target};
+    job.loss = [network, input, target]() mutable {
+        return torch::cross_entropy_loss(network->forward(input), target);
+    };
+    return job;
+}
+
 } // namespace
+
+std::optional<torch::ScalarType> JobBuilder::findScalarType(const std::string &dtype)
+{
+    static const std::pair<const char *, torch::ScalarType> types[] = {{"float32", torch::kFloat32},
+                                                                       {"float64", torch::kFloat64},
+                                                                       {"float16", torch::kFloat16},
+                                                                       {"bfloat16", torch::kBFloat16}};
+    for (const auto &[name, type] : types)
+        if (dtype == name)
+            return type;
+    return std::nullopt;
+}
 
 torch::ScalarType JobBuilder::scalarType(const std::string &dtype)
 {
-    if (dtype == "float32")
-        return torch::kFloat32;
-    if (dtype == "float64")
-        return torch::kFloat64;
-    if (dtype == "float16")
-        return torch::kFloat16;
-    if (dtype == "bfloat16")
-        return torch::kBFloat16;
+    if (const auto type = findScalarType(dtype))
+        return *type;
     throw io::InputError("unknown dtype " + io::quoteForMessage(dtype));
 }
 
@@ -153,12 +177,7 @@ TrainingJob JobBuilder::build(const JobConfiguration &job, const torch::Device &
         nn::Sequential network = buildMlp(job);
         network->to(device, type);
         const torch::Tensor input = torch::randn({batch, job.inputFeatures}, floats); // [batch, features]
-        const torch::Tensor target = torch::randint(job.classes, {batch}, labels);    // [batch]
-        built.network = network.ptr();
-        built.batch = {input, target};
-        built.loss = [network, input, target]() mutable {
-            return torch::cross_entropy_loss(network->forward(input), target);
-        };
+        built = classifierJob(network, input, job.classes, labels);
         break;
     }
     case JobFamily::Cnn: {
@@ -166,12 +185,7 @@ TrainingJob JobBuilder::build(const JobConfiguration &job, const torch::Device &
         network->to(device, type);
         const torch::Tensor input =
             torch::randn({batch, job.inputChannels, job.resolution, job.resolution}, floats); // [batch, C, H, W]
-        const torch::Tensor target = torch::randint(job.classes, {batch}, labels);            // [batch]
-        built.network = network.ptr();
-        built.batch = {input, target};
-        built.loss = [network, input, target]() mutable {
-            return torch::cross_entropy_loss(network->forward(input), target);
-        };
+        built = classifierJob(network, input, job.classes, labels);
         break;
     }
     case JobFamily::Transformer: {

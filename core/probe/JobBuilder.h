@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace gpumem::probe {
@@ -34,8 +35,12 @@ class JobBuilder
     // io::InputError or c10::Error when the configuration cannot be built.
     static TrainingJob build(const JobConfiguration &job, const torch::Device &device);
 
-    // The element type named by a dtype column ("float32" gives torch::kFloat32).
+    // The element type named by a dtype column ("float32" gives torch::kFloat32);
+    // throws io::InputError for a name it does not know.
     static torch::ScalarType scalarType(const std::string &dtype);
+
+    // The same, or nothing for an unknown name, for callers that word the error themselves.
+    static std::optional<torch::ScalarType> findScalarType(const std::string &dtype);
 
     // Builds the optimizer a job names over network's parameters.
     static std::unique_ptr<torch::optim::Optimizer> optimizer(const JobConfiguration &job, torch::nn::Module &network);

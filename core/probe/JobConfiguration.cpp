@@ -2,6 +2,7 @@
 #include "probe/JobConfiguration.h"
 
 #include "io/InputError.h"
+#include "io/NumberText.h"
 
 #include <algorithm>
 #include <charconv>
@@ -20,9 +21,7 @@ const std::vector<std::string> &commonColumns()
 
 std::string dropoutText(double dropout)
 {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.2f", dropout);
-    return text;
+    return io::formattedNumber("%.2f", dropout);
 }
 
 int parseInteger(const std::string &text, const std::string &column)

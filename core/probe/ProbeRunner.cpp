@@ -4,6 +4,7 @@
 #include "data/LayerSequenceParser.h"
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
+#include "io/NumberText.h"
 #include "probe/CudaMemoryStats.h"
 #include "probe/JobLayers.h"
 #include "probe/JobSampler.h"
@@ -29,9 +30,7 @@ namespace {
 
 std::string mibCell(double mib)
 {
-    char text[48];
-    std::snprintf(text, sizeof text, "%.6f", mib);
-    return text;
+    return io::formattedNumber("%.6f", mib);
 }
 
 std::string mebibytes(std::uint64_t bytes)
@@ -41,9 +40,7 @@ std::string mebibytes(std::uint64_t bytes)
 
 std::string wholeNumber(double value)
 {
-    char text[48];
-    std::snprintf(text, sizeof text, "%.0f", value);
-    return text;
+    return io::formattedNumber("%.0f", value);
 }
 
 // Quotes a cell when it holds a comma or a quote; line breaks become spaces so a row stays one line.
@@ -52,15 +49,7 @@ std::string csvCell(std::string text)
     for (char &character : text)
         if (character == '\n' || character == '\r')
             character = ' ';
-    if (text.find_first_of(",\"") == std::string::npos)
-        return text;
-    std::string quoted = "\"";
-    for (char character : text) {
-        if (character == '"')
-            quoted += '"';
-        quoted += character;
-    }
-    return quoted + '"';
+    return io::csvField(text);
 }
 
 std::string joinCells(const std::vector<std::string> &cells)

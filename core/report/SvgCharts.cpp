@@ -22,6 +22,8 @@ constexpr double left = 64.0;
 constexpr double right = 12.0;
 constexpr double top = 34.0;
 constexpr double bottom = 58.0;
+constexpr double plotWidth = width - left - right;
+constexpr double plotHeight = height - top - bottom;
 
 std::string coordinate(double value)
 {
@@ -54,6 +56,45 @@ void header(std::ostringstream &svg, const std::string &title)
         << "</text>";
 }
 
+// The values an axis shows: the data's range widened to its outermost ticks.
+struct AxisRange
+{
+    double low;
+    double high;
+};
+
+AxisRange rangeShown(double low, double high, const std::vector<double> &ticks)
+{
+    return {std::min(low, ticks.front()), std::max(high, ticks.back())};
+}
+
+// The pixel column of value on a horizontal axis showing range.
+double columnOf(const AxisRange &range, double value)
+{
+    return left + plotWidth * (value - range.low) / (range.high - range.low);
+}
+
+// The pixel row of value on a vertical axis showing range, higher values higher up.
+double rowOf(const AxisRange &range, double value)
+{
+    return top + plotHeight * (range.high - value) / (range.high - range.low);
+}
+
+// A horizontal grid line at pixel row y, with tick's label left of the plot.
+void gridLine(std::ostringstream &svg, double y, double tick)
+{
+    svg << "<line x1='" << left << "' x2='" << width - right << "' y1='" << coordinate(y) << "' y2='" << coordinate(y)
+        << "' class='grid'/><text x='" << left - 6 << "' y='" << coordinate(y + 4)
+        << "' text-anchor='end' class='tick'>" << formatSignificant(tick, 4) << "</text>";
+}
+
+// tick's label under the plot, at pixel column x.
+void xTickLabel(std::ostringstream &svg, double x, double tick)
+{
+    svg << "<text x='" << coordinate(x) << "' y='" << height - bottom + 16 << "' text-anchor='middle' class='tick'>"
+        << formatSignificant(tick, 4) << "</text>";
+}
+
 } // namespace
 
 std::string svgBarChart(const std::string &title, const std::string &unit, bool higherIsBetter,
@@ -80,16 +121,11 @@ std::string svgBarChart(const std::string &title, const std::string &unit, bool 
     if (high == low)
         high = low + 1.0;
     const std::vector<double> ticks = niceTicks(low, high);
-    const double axisLow = std::min(low, ticks.front());
-    const double axisHigh = std::max(high, ticks.back());
-    const double plotHeight = height - top - bottom;
-    const auto y = [&](double value) { return top + plotHeight * (axisHigh - value) / (axisHigh - axisLow); };
+    const AxisRange axis = rangeShown(low, high, ticks);
+    const auto y = [&axis](double value) { return rowOf(axis, value); };
 
-    for (double tick : ticks) {
-        svg << "<line x1='" << left << "' x2='" << width - right << "' y1='" << coordinate(y(tick)) << "' y2='"
-            << coordinate(y(tick)) << "' class='grid'/><text x='" << left - 6 << "' y='" << coordinate(y(tick) + 4)
-            << "' text-anchor='end' class='tick'>" << formatSignificant(tick, 4) << "</text>";
-    }
+    for (double tick : ticks)
+        gridLine(svg, y(tick), tick);
     if (!unit.empty())
         svg << "<text transform='translate(14," << coordinate(top + plotHeight / 2)
             << ") rotate(-90)' text-anchor='middle' class='tick'>" << htmlEscaped(unit) << "</text>";
@@ -103,7 +139,7 @@ std::string svgBarChart(const std::string &title, const std::string &unit, bool 
         if (std::isnan(bar.value))
             continue;
         // Bars grow from zero, or from the axis floor when the axis is zoomed above zero.
-        const double base = y(axisLow > 0.0 ? axisLow : 0.0);
+        const double base = y(axis.low > 0.0 ? axis.low : 0.0);
         const double barTop = y(bar.value);
         svg << "<rect x='" << coordinate(x + slot * 0.18) << "' width='" << coordinate(slot * 0.64) << "' y='"
             << coordinate(std::min(base, barTop)) << "' height='" << coordinate(std::abs(base - barTop)) << "' class='"
@@ -140,21 +176,15 @@ std::string svgScatterPlot(const std::string &title, const std::vector<double> &
         high = low + 2.0;
     }
     const std::vector<double> ticks = niceTicks(low, high);
-    const double axisLow = std::min(low, ticks.front());
-    const double axisHigh = std::max(high, ticks.back());
-    const double plotWidth = width - left - right;
-    const double plotHeight = height - top - bottom;
-    const auto x = [&](double value) { return left + plotWidth * (value - axisLow) / (axisHigh - axisLow); };
-    const auto y = [&](double value) { return top + plotHeight * (axisHigh - value) / (axisHigh - axisLow); };
+    const AxisRange axis = rangeShown(low, high, ticks);
+    const auto x = [&axis](double value) { return columnOf(axis, value); };
+    const auto y = [&axis](double value) { return rowOf(axis, value); };
     for (double tick : ticks) {
-        svg << "<line x1='" << left << "' x2='" << width - right << "' y1='" << coordinate(y(tick)) << "' y2='"
-            << coordinate(y(tick)) << "' class='grid'/><text x='" << left - 6 << "' y='" << coordinate(y(tick) + 4)
-            << "' text-anchor='end' class='tick'>" << formatSignificant(tick, 4) << "</text><text x='"
-            << coordinate(x(tick)) << "' y='" << height - bottom + 16 << "' text-anchor='middle' class='tick'>"
-            << formatSignificant(tick, 4) << "</text>";
+        gridLine(svg, y(tick), tick);
+        xTickLabel(svg, x(tick), tick);
     }
-    svg << "<line x1='" << coordinate(x(axisLow)) << "' y1='" << coordinate(y(axisLow)) << "' x2='"
-        << coordinate(x(axisHigh)) << "' y2='" << coordinate(y(axisHigh)) << "' class='identity'/>";
+    svg << "<line x1='" << coordinate(x(axis.low)) << "' y1='" << coordinate(y(axis.low)) << "' x2='"
+        << coordinate(x(axis.high)) << "' y2='" << coordinate(y(axis.high)) << "' class='identity'/>";
     const std::size_t stride = std::max<std::size_t>(1, (actual.size() + maxPoints - 1) / maxPoints);
     for (std::size_t i = 0; i < actual.size(); i += stride) {
         if (!std::isfinite(actual[i]) || !std::isfinite(predicted[i]))
@@ -202,21 +232,14 @@ std::string svgLineChart(const std::string &title, const std::string &xLabel, co
         yHigh = yLow + 1.0;
     const std::vector<double> xTicks = niceTicks(xLow, xHigh);
     const std::vector<double> yTicks = niceTicks(yLow, yHigh);
-    const double xAxisLow = std::min(xLow, xTicks.front());
-    const double xAxisHigh = std::max(xHigh, xTicks.back());
-    const double yAxisLow = std::min(yLow, yTicks.front());
-    const double yAxisHigh = std::max(yHigh, yTicks.back());
-    const double plotWidth = width - left - right;
-    const double plotHeight = height - top - bottom;
-    const auto x = [&](double value) { return left + plotWidth * (value - xAxisLow) / (xAxisHigh - xAxisLow); };
-    const auto y = [&](double value) { return top + plotHeight * (yAxisHigh - value) / (yAxisHigh - yAxisLow); };
+    const AxisRange xAxis = rangeShown(xLow, xHigh, xTicks);
+    const AxisRange yAxis = rangeShown(yLow, yHigh, yTicks);
+    const auto x = [&xAxis](double value) { return columnOf(xAxis, value); };
+    const auto y = [&yAxis](double value) { return rowOf(yAxis, value); };
     for (double tick : yTicks)
-        svg << "<line x1='" << left << "' x2='" << width - right << "' y1='" << coordinate(y(tick)) << "' y2='"
-            << coordinate(y(tick)) << "' class='grid'/><text x='" << left - 6 << "' y='" << coordinate(y(tick) + 4)
-            << "' text-anchor='end' class='tick'>" << formatSignificant(tick, 4) << "</text>";
+        gridLine(svg, y(tick), tick);
     for (double tick : xTicks)
-        svg << "<text x='" << coordinate(x(tick)) << "' y='" << height - bottom + 16
-            << "' text-anchor='middle' class='tick'>" << formatSignificant(tick, 4) << "</text>";
+        xTickLabel(svg, x(tick), tick);
     for (std::size_t c = 0; c < curves.size(); ++c) {
         const Curve &curve = curves[c];
         const char *colour = palette[c % std::size(palette)];

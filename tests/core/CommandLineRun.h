@@ -3,10 +3,12 @@
 
 // Runs `gpumem` in-process for the command-line tests.
 
+#include "TestSupport.h"
 #include "cli/CommandLine.h"
 
 #include <QStringList>
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -37,6 +39,19 @@ inline Run runGpumemRow(const QStringList &arguments)
     for (const QString &argument : arguments)
         list.push_back(argument.toStdString());
     return runGpumem(list);
+}
+
+// Returns arguments followed by more.
+inline std::vector<std::string> withArguments(std::vector<std::string> arguments, const std::vector<std::string> &more)
+{
+    arguments.insert(arguments.end(), more.begin(), more.end());
+    return arguments;
+}
+
+// How many lines text holds (its line breaks).
+inline int lineCount(const std::string &text)
+{
+    return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
 }
 
 } // namespace gpumem::tests

@@ -14,14 +14,10 @@
 
 namespace {
 
+using gpumem::tests::dataFile;
 using gpumem::tests::Run;
 using gpumem::tests::runGpumem;
 using gpumem::tests::runGpumemRow;
-
-std::string dataFile(const char *name)
-{
-    return std::string(GPUMEM_TEST_DATA_DIR "/") + name;
-}
 
 QJsonObject parseJson(const std::string &text)
 {

@@ -21,19 +21,11 @@
 
 namespace {
 
+using gpumem::tests::dataFile;
+using gpumem::tests::lineCount;
 using gpumem::tests::Run;
 using gpumem::tests::runGpumem;
 using gpumem::tests::runGpumemRow;
-
-std::string dataFile(const char *name)
-{
-    return std::string(GPUMEM_TEST_DATA_DIR "/") + name;
-}
-
-std::size_t lineCount(const std::string &text)
-{
-    return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
-}
 
 bool contains(const std::string &text, const std::string &part)
 {
@@ -136,7 +128,7 @@ class TestCommandLineContracts : public QObject
         QFETCH(QString, message);
         const Run run = runGpumemRow(arguments);
         QCOMPARE(run.exitCode, 1);
-        QCOMPARE(lineCount(run.err), std::size_t{1});
+        QCOMPARE(lineCount(run.err), 1);
         QVERIFY2(run.err.rfind(message.toStdString(), 0) == 0, run.err.c_str());
     }
 
@@ -144,15 +136,12 @@ class TestCommandLineContracts : public QObject
     {
         QTemporaryDir folder;
         const std::string config = QDir(folder.path()).filePath("config.json").toStdString();
-        QFile file(QString::fromStdString(config));
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("{\"epochs\": 2, \"epoch_count\": 3}");
-        file.close();
+        QVERIFY(gpumem::tests::writeFile(QString::fromStdString(config), "{\"epochs\": 2, \"epoch_count\": 3}"));
         // Regression: ignored whenever the network was not among the models.
         const Run run = runGpumem(
             {"compare", dataFile("jobs.csv"), "--target", "memory_mib", "--models", "ridge", "--config", config});
         QCOMPARE(run.exitCode, 1);
-        QCOMPARE(lineCount(run.err), std::size_t{1});
+        QCOMPARE(lineCount(run.err), 1);
         const std::string expected = "gpumem compare: " + config +
                                      ": unknown hyperparameter 'epoch_count' of bigru_transformer; known: architecture";
         QVERIFY2(run.err.rfind(expected, 0) == 0, run.err.c_str());
@@ -220,12 +209,12 @@ class TestCommandLineContracts : public QObject
                                         "be valid.\n"));
         std::ostringstream internal;
         gpumem::cli::printError(internal, "predict", std::runtime_error(kTorchWhat), false);
-        QCOMPARE(lineCount(internal.str()), std::size_t{1});
+        QCOMPARE(lineCount(internal.str()), 1);
         QVERIFY2(internal.str().rfind("gpumem predict: internal error: PytorchStreamReader failed", 0) == 0,
                  internal.str().c_str());
         std::ostringstream verbose;
         gpumem::cli::printError(verbose, "predict", std::runtime_error(kTorchWhat), true);
-        QCOMPARE(lineCount(verbose.str()), std::size_t{1} + lineCount(kTorchWhat));
+        QCOMPARE(lineCount(verbose.str()), 1 + lineCount(kTorchWhat));
     }
 
     void verboseIsAcceptedBeforeAndAfterTheCommand()
@@ -236,7 +225,7 @@ class TestCommandLineContracts : public QObject
             QCOMPARE(run.exitCode, 1);
             QVERIFY2(run.err.rfind("gpumem inspect: " + dataFile("ragged.csv") + ":3:3: row has 2 fields", 0) == 0,
                      run.err.c_str());
-            QCOMPARE(lineCount(run.err), std::size_t{1}); // an input error has no more detail
+            QCOMPARE(lineCount(run.err), 1); // an input error has no more detail
         }
         const Run good = runGpumem({"--verbose", "inspect", dataFile("jobs.csv")});
         QCOMPARE(good.exitCode, 0);
@@ -347,10 +336,7 @@ class TestCommandLineContracts : public QObject
     {
         QTemporaryDir folder;
         const std::string path = QDir(folder.path()).filePath("one.csv").toStdString();
-        QFile file(QString::fromStdString(path));
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("batch,memory_mib\n32,1545\n");
-        file.close();
+        QVERIFY(gpumem::tests::writeFile(QString::fromStdString(path), "batch,memory_mib\n32,1545\n"));
         // Regression: "internal error: holdOutSplit: need at least 2 rows to hold some out, got 1".
         const Run train = runGpumem({"train", path, "--target", "memory_mib", "--model", "ridge", "--out",
                                      QDir(folder.path()).filePath("model").toStdString(), "--test-fraction", "0.5"});

@@ -10,26 +10,11 @@
 
 namespace {
 
+using gpumem::tests::dataFile;
+using gpumem::tests::lineCount;
 using gpumem::tests::Run;
 using gpumem::tests::runGpumem;
-
-std::string dataFile(const char *name)
-{
-    return std::string(GPUMEM_TEST_DATA_DIR "/") + name;
-}
-
-std::vector<std::string> toArguments(const QStringList &list)
-{
-    std::vector<std::string> arguments;
-    for (const QString &argument : list)
-        arguments.push_back(argument.toStdString());
-    return arguments;
-}
-
-std::size_t lineCount(const std::string &text)
-{
-    return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
-}
+using gpumem::tests::runGpumemRow;
 
 QJsonObject parseJson(const std::string &text)
 {
@@ -81,7 +66,7 @@ class TestCommandLineParsing : public QObject
     {
         QFETCH(QStringList, arguments);
         QFETCH(QString, expected);
-        const Run run = runGpumem(toArguments(arguments));
+        const Run run = runGpumemRow(arguments);
         QCOMPARE(run.exitCode, 1);
         QCOMPARE(QString::fromStdString(run.err), expected);
         QVERIFY(run.out.empty());
@@ -121,10 +106,10 @@ class TestCommandLineParsing : public QObject
     {
         QFETCH(QStringList, arguments);
         QFETCH(QString, expected);
-        const Run run = runGpumem(toArguments(arguments));
+        const Run run = runGpumemRow(arguments);
         QCOMPARE(run.exitCode, 1);
         QCOMPARE(QString::fromStdString(run.err), expected);
-        QCOMPARE(lineCount(run.err), std::size_t{1});
+        QCOMPARE(lineCount(run.err), 1);
     }
 
     void wholeNumbersAreDecimal()

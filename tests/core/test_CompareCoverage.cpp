@@ -29,10 +29,8 @@ using namespace gpumem;
 
 namespace {
 
-std::string dataFile(const char *name)
-{
-    return std::string(GPUMEM_TEST_DATA_DIR "/") + name;
-}
+using gpumem::tests::dataFile;
+using gpumem::tests::withArguments;
 
 data::Dataset datasetOf(const data::Table &table, const std::string &target)
 {
@@ -117,12 +115,6 @@ evaluation::ExperimentResult calibratedJobs()
 {
     return evaluation::runExperiment(
         jobsDataset(), calibratedSettings({"ridge", "decision_tree"}, 2, 0.8, calibration::Score::Difficulty));
-}
-
-std::vector<std::string> withArguments(std::vector<std::string> arguments, const std::vector<std::string> &more)
-{
-    arguments.insert(arguments.end(), more.begin(), more.end());
-    return arguments;
 }
 
 } // namespace

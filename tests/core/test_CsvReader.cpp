@@ -2,6 +2,7 @@
 #include "data/CsvReader.h"
 #include "io/InputError.h"
 
+#include "RaisedInputError.h"
 #include "TestSupport.h"
 
 #include <QTest>
@@ -28,12 +29,7 @@ Records readAll(const std::string &text, char delimiter = 0)
 // Returns the InputError reading text raises; fails the test when none is raised.
 gpumem::io::InputError errorOf(const std::string &text)
 {
-    try {
-        readAll(text);
-    } catch (const gpumem::io::InputError &error) {
-        return error;
-    }
-    return gpumem::io::InputError("no error was raised");
+    return gpumem::tests::raisedInputError([&text] { readAll(text); });
 }
 
 } // namespace

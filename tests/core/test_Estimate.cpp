@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "EstimateFixtures.h"
+#include "TestSupport.h"
 
 #include "estimate/GpuProfile.h"
 #include "estimate/MemoryEstimator.h"
@@ -24,6 +25,8 @@ using estimate::TaggedEvent;
 using estimate::TaggedTrace;
 
 namespace {
+
+using gpumem::tests::writeText;
 
 estimate::EstimateConfiguration configurationFor(const std::string &path, std::vector<std::int64_t> shape,
                                                  const std::string &optimizer = "adam")
@@ -52,12 +55,6 @@ estimate::CategoryBytes liveAtEnd(const TaggedTrace &trace)
 std::uint64_t of(const estimate::CategoryBytes &bytes, Category category)
 {
     return bytes[static_cast<std::size_t>(category)];
-}
-
-void writeFile(const QString &path, const std::string &content)
-{
-    std::ofstream out(path.toStdString(), std::ios::binary);
-    out << content;
 }
 
 std::string errorOf(const std::function<void()> &action)
@@ -289,7 +286,7 @@ class TestEstimate : public QObject
         GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
         QTemporaryDir folder;
         const QString garbage = folder.filePath("garbage.pt");
-        writeFile(garbage, std::string("not a model at all\n\x01\x02", 21));
+        QVERIFY(writeText(garbage, std::string("not a model at all\n\x01\x02", 21)));
         for (const std::string &path :
              {garbage.toStdString(), mFixtures->path("weights.pt"), folder.filePath("missing.pt").toStdString()}) {
             const std::string message = errorOf([&] { estimate::ModelTracer tracer(configurationFor(path, {20})); });
@@ -413,7 +410,7 @@ class TestEstimate : public QObject
         QFETCH(QString, content);
         QTemporaryDir folder;
         const QString path = folder.filePath("profile.json");
-        writeFile(path, content.toStdString());
+        QVERIFY(writeText(path, content.toStdString()));
         const std::string message = errorOf([&] { estimate::readGpuProfile(path.toStdString()); });
         QVERIFY2(!message.empty(), qPrintable(content));
         QVERIFY2(message.find('\n') == std::string::npos, message.c_str());
@@ -424,7 +421,7 @@ class TestEstimate : public QObject
     {
         QTemporaryDir folder;
         const QString path = folder.filePath("big.json");
-        writeFile(path, "{\"name\":\"" + std::string(100000, 'x') + "\"}");
+        QVERIFY(writeText(path, "{\"name\":\"" + std::string(100000, 'x') + "\"}"));
         QVERIFY(!errorOf([&] { estimate::readGpuProfile(path.toStdString()); }).empty());
     }
 

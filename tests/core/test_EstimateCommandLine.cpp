@@ -12,14 +12,10 @@
 #include <algorithm>
 #include <memory>
 
+using gpumem::tests::lineCount;
 using gpumem::tests::runGpumem;
 
 namespace {
-
-int lineCount(const std::string &text)
-{
-    return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
-}
 
 } // namespace
 
@@ -139,10 +135,7 @@ class TestEstimateCommandLine : public QObject
     {
         QTemporaryDir folder;
         const QString path = folder.filePath("notes.pt");
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("just some text\n");
-        file.close();
+        QVERIFY(gpumem::tests::writeFile(path, "just some text\n"));
         const auto run = runGpumem({"estimate", path.toStdString(), "--input-shape", "20"});
         QCOMPARE(run.exitCode, 1);
         QCOMPARE(lineCount(run.err), 1);

@@ -3,7 +3,8 @@
 // produced infinite numbers or changed meaning silently. Each test
 // names the bug it pins.
 
-#include "cli/CommandLine.h"
+#include "CommandLineRun.h"
+#include "RaisedInputError.h"
 #include "data/CsvReader.h"
 #include "data/Dataset.h"
 #include "data/EncodingLimits.h"
@@ -34,25 +35,9 @@ using gpumem::io::InputError;
 
 namespace {
 
-struct Run
-{
-    int exitCode;
-    std::string out;
-    std::string err;
-};
-
-Run runGpumem(const std::vector<std::string> &arguments)
-{
-    std::ostringstream out;
-    std::ostringstream err;
-    const int exitCode = gpumem::cli::runCommandLine(arguments, out, err);
-    return {exitCode, out.str(), err.str()};
-}
-
-std::string dataFile(const char *name)
-{
-    return std::string(GPUMEM_TEST_DATA_DIR "/") + name;
-}
+using gpumem::tests::dataFile;
+using gpumem::tests::Run;
+using gpumem::tests::runGpumem;
 
 bool contains(const std::string &text, const std::string &part)
 {
@@ -72,12 +57,7 @@ void expectOneLineFailure(const std::vector<std::string> &arguments, const std::
 
 InputError loadError(const std::string &text, const gpumem::data::TableLoadOptions &options = {})
 {
-    try {
-        gpumem::data::loadTableFromText(text, "bad.csv", options);
-    } catch (const InputError &error) {
-        return error;
-    }
-    return InputError("no error was raised");
+    return gpumem::tests::raisedInputError([&] { gpumem::data::loadTableFromText(text, "bad.csv", options); });
 }
 
 Dataset datasetOf(const Table &table, const std::string &target, std::vector<std::string> &warnings)
@@ -223,10 +203,7 @@ class TestHostileData : public QObject
 
         QTemporaryDir folder;
         const QString path = folder.filePath("wide.csv");
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(QByteArray::fromStdString(text));
-        file.close();
+        QVERIFY(gpumem::tests::writeFile(path, QByteArray::fromStdString(text)));
         expectOneLineFailure({"inspect", path.toStdString(), "--target", "memory"}, path.toStdString() + ":",
                              "limit of 4096");
         // Leaving one column out brings it within the limit.

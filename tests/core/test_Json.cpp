@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "TestSupport.h"
 #include "io/InputError.h"
 #include "io/Json.h"
 #include "io/JsonWriter.h"
@@ -357,21 +358,13 @@ class TestJson : public QObject
         QTemporaryDir folder;
         QVERIFY(folder.isValid());
         const QString good = folder.filePath("preset.json");
-        {
-            QFile file(good);
-            QVERIFY(file.open(QIODevice::WriteOnly));
-            file.write("{\n  \"batchSize\": 32,\n  \"name\": \"Gr\xC3\xB6\xC3\x9F\x65\"\n}\n");
-        }
+        QVERIFY(gpumem::tests::writeFile(good, "{\n  \"batchSize\": 32,\n  \"name\": \"Gr\xC3\xB6\xC3\x9F\x65\"\n}\n"));
         const Json preset = gpumem::io::readJsonFile(good.toStdString());
         QCOMPARE(preset["batchSize"].get<int>(), 32);
         QCOMPARE(preset["name"].get<std::string>(), std::string("Größe"));
 
         const QString bad = folder.filePath("bad.json");
-        {
-            QFile file(bad);
-            QVERIFY(file.open(QIODevice::WriteOnly));
-            file.write("{\n  \"batchSize\": 32,\n}\n");
-        }
+        QVERIFY(gpumem::tests::writeFile(bad, "{\n  \"batchSize\": 32,\n}\n"));
         try {
             gpumem::io::readJsonFile(bad.toStdString());
             QFAIL("expected an InputError");

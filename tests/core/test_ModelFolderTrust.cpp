@@ -22,23 +22,12 @@
 
 namespace {
 
+using gpumem::tests::fileBytes;
 using gpumem::tests::Run;
 using gpumem::tests::runGpumem;
+using gpumem::tests::writeFile;
 
 const std::string jobs = GPUMEM_TEST_DATA_DIR "/jobs_training.csv";
-
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-void writeAll(const QString &path, const QByteArray &bytes)
-{
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    file.write(bytes);
-}
 
 void copyFolder(const QString &from, const QString &to)
 {
@@ -49,19 +38,19 @@ void copyFolder(const QString &from, const QString &to)
 
 QJsonObject readModelJson(const QString &folder)
 {
-    return QJsonDocument::fromJson(readAll(folder + "/model.json")).object();
+    return QJsonDocument::fromJson(fileBytes(folder + "/model.json")).object();
 }
 
 void writeModelJson(const QString &folder, const QJsonObject &metadata)
 {
-    writeAll(folder + "/model.json", QJsonDocument(metadata).toJson());
+    QVERIFY(writeFile(folder + "/model.json", QJsonDocument(metadata).toJson()));
 }
 
 // Records the current size and digest of file in model.json, as an attacker who
 // edits both files would: the digest then no longer protects, the other checks must.
 void rerecord(const QString &folder, const QString &file)
 {
-    const QByteArray bytes = readAll(folder + '/' + file);
+    const QByteArray bytes = fileBytes(folder + '/' + file);
     QJsonObject metadata = readModelJson(folder);
     QJsonObject files = metadata.value("files").toObject();
     files.insert(file, QJsonObject{{"bytes", bytes.size()},
@@ -84,7 +73,7 @@ void editWeights(
     const QString &folder,
     const std::function<void(std::vector<gpumem::io::TensorView> &, std::vector<std::vector<char>> &)> &edit)
 {
-    const QByteArray bytes = readAll(folder + "/weights.safetensors");
+    const QByteArray bytes = fileBytes(folder + "/weights.safetensors");
     const auto file = gpumem::io::SafeTensorsFile::parse(
         std::string(bytes.constData(), static_cast<std::size_t>(bytes.size())), "weights.safetensors");
     std::vector<std::vector<char>> buffers;
@@ -97,7 +86,8 @@ void editWeights(
     for (std::size_t i = 0; i < views.size(); ++i)
         views[i].data = buffers[i].data();
     const std::string rewritten = gpumem::io::serializeSafeTensors(views);
-    writeAll(folder + "/weights.safetensors", QByteArray(rewritten.data(), static_cast<int>(rewritten.size())));
+    QVERIFY(
+        writeFile(folder + "/weights.safetensors", QByteArray(rewritten.data(), static_cast<int>(rewritten.size()))));
     rerecord(folder, "weights.safetensors");
 }
 
@@ -200,7 +190,7 @@ class TestModelFolderTrust : public QObject
         const QJsonObject files = readModelJson(mNetwork).value("files").toObject();
         // Beside the weights, the optimizer state that `train --resume-from` continues, data as well.
         QCOMPARE(files.keys(), (QStringList{"optimizer.safetensors", "weights.safetensors"}));
-        const QByteArray weights = readAll(mNetwork + "/weights.safetensors");
+        const QByteArray weights = fileBytes(mNetwork + "/weights.safetensors");
         QCOMPARE(files.value("weights.safetensors").toObject().value("sha256").toString(),
                  QString::fromStdString(gpumem::io::sha256Hex(std::string(weights.constData(), weights.size()))));
     }
@@ -212,16 +202,16 @@ class TestModelFolderTrust : public QObject
         QJsonObject metadata = readModelJson(folder);
         metadata.insert("format_version", 1);
         writeModelJson(folder, metadata);
-        writeAll(folder + "/weights.pt", "PK\x03\x04 not loaded");
+        QVERIFY(writeFile(folder + "/weights.pt", "PK\x03\x04 not loaded"));
         expectRefused(folder, {"model.json", "model format 1", "train the model again"});
     }
 
     void refusesAFlippedBit()
     {
         const QString folder = copyOf(mNetwork);
-        QByteArray weights = readAll(folder + "/weights.safetensors");
+        QByteArray weights = fileBytes(folder + "/weights.safetensors");
         weights[weights.size() - 3] = static_cast<char>(weights[weights.size() - 3] ^ 0x10);
-        writeAll(folder + "/weights.safetensors", weights);
+        QVERIFY(writeFile(folder + "/weights.safetensors", weights));
         expectRefused(folder, {"weights.safetensors", "does not match the SHA-256"});
     }
 

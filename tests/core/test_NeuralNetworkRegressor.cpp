@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "TestSupport.h"
 #include "data/Dataset.h"
 #include "data/SeededRandom.h"
 #include "data/TableLoader.h"
@@ -189,10 +190,8 @@ class TestNeuralNetworkRegressor : public QObject
     void refusesAFolderThatIsNotAModel()
     {
         QTemporaryDir folder;
-        QFile file(folder.filePath(QStringLiteral("model.json")));
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("{\"format\": \"something else\"}");
-        file.close();
+        QVERIFY(gpumem::tests::writeFile(folder.filePath(QStringLiteral("model.json")),
+                                         "{\"format\": \"something else\"}"));
         try {
             NeuralNetworkRegressor::load(folder.path().toStdString(), cpu());
             QFAIL("no error raised");

@@ -19,6 +19,7 @@ namespace {
 
 using gpumem::tests::Run;
 using gpumem::tests::runGpumem;
+using gpumem::tests::writeFile;
 
 const std::string trainingData = GPUMEM_TEST_DATA_DIR "/jobs_training.csv";
 
@@ -26,13 +27,6 @@ QByteArray contentOf(const QString &path)
 {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("<unreadable>");
-}
-
-void writeFile(const QString &path, const QByteArray &content)
-{
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(content);
 }
 
 // Every file under folder (recursively, hidden ones too) with its content.
@@ -89,9 +83,9 @@ class TestOutputSafety : public QObject
         QTemporaryDir scratch;
         const QString project = scratch.filePath("proj");
         QVERIFY(QDir().mkpath(project + "/notes"));
-        writeFile(project + "/jobs.csv", contentOf(QString::fromStdString(trainingData)));
-        writeFile(project + "/README", "my project\n");
-        writeFile(project + "/notes/todo.txt", "keep me");
+        QVERIFY(writeFile(project + "/jobs.csv", contentOf(QString::fromStdString(trainingData))));
+        QVERIFY(writeFile(project + "/README", "my project\n"));
+        QVERIFY(writeFile(project + "/notes/todo.txt", "keep me"));
         const auto before = snapshot(scratch.path());
 
         const Run run = runGpumem(trainArguments(trainingData, project.toStdString()));
@@ -107,7 +101,7 @@ class TestOutputSafety : public QObject
         QTemporaryDir scratch;
         const QString folder = scratch.filePath("other");
         QVERIFY(QDir().mkpath(folder));
-        writeFile(folder + "/model.json", R"({"format": "someone-else", "model": "ridge"})");
+        QVERIFY(writeFile(folder + "/model.json", R"({"format": "someone-else", "model": "ridge"})"));
         const auto before = snapshot(scratch.path());
         const Run run = runGpumem(trainArguments(trainingData, folder.toStdString()));
         QCOMPARE(run.exitCode, 1);
@@ -213,7 +207,7 @@ class TestOutputSafety : public QObject
         const QString data = scratch.filePath("data/d.csv");
         QVERIFY(QDir().mkpath(scratch.filePath("data/sub")));
         QVERIFY(QDir().mkpath(scratch.filePath("data/sub.json")));
-        writeFile(data, contentOf(QString::fromStdString(trainingData)));
+        QVERIFY(writeFile(data, contentOf(QString::fromStdString(trainingData))));
         QVERIFY(QFile::link(data, scratch.filePath("data/link.csv")));
         const QString model = scratch.filePath("model");
         QCOMPARE(runGpumem(trainArguments(trainingData, model.toStdString(), "decision_tree")).exitCode, 0);
@@ -253,7 +247,7 @@ class TestOutputSafety : public QObject
     void reportThroughASymlinkWritesTheTarget()
     {
         QTemporaryDir scratch;
-        writeFile(scratch.filePath("target.md"), "old");
+        QVERIFY(writeFile(scratch.filePath("target.md"), "old"));
         QVERIFY(QFile::link(scratch.filePath("target.md"), scratch.filePath("link.md")));
         const Run run = runGpumem({"compare", trainingData, "--target", "memory_mib", "--models", "ridge", "--folds",
                                    "2", "--report", path(scratch, "link.md")});

@@ -12,27 +12,13 @@
 #include <fstream>
 #include <sstream>
 
+using gpumem::tests::dataFile;
 using gpumem::tests::runGpumem;
 
 namespace {
 
-std::string dataPath(const char *name)
-{
-    return std::string(GPUMEM_TEST_DATA_DIR "/") + name;
-}
-
-std::string readText(const QString &path)
-{
-    std::ifstream file(path.toStdString());
-    std::ostringstream text;
-    text << file.rdbuf();
-    return text.str();
-}
-
-void writeText(const QString &path, const std::string &text)
-{
-    std::ofstream(path.toStdString()) << text;
-}
+using gpumem::tests::readText;
+using gpumem::tests::writeText;
 
 } // namespace
 
@@ -49,7 +35,7 @@ class TestPredictExtrapolation : public QObject
     {
         QVERIFY(mDir.isValid());
         mModel = mDir.filePath(QStringLiteral("ridge"));
-        const auto run = runGpumem({"train", dataPath("jobs_training.csv"), "--target", "memory_mib", "--model",
+        const auto run = runGpumem({"train", dataFile("jobs_training.csv"), "--target", "memory_mib", "--model",
                                     "ridge", "--out", mModel.toStdString()});
         QVERIFY2(run.exitCode == 0, run.err.c_str());
         QVERIFY(readText(mModel + QStringLiteral("/model.json")).find("\"ranges\"") != std::string::npos);
@@ -59,11 +45,12 @@ class TestPredictExtrapolation : public QObject
     {
         // The training file's batches run from 16 to 256 and its optimizers are adam, adamw and sgd.
         const QString jobs = mDir.filePath(QStringLiteral("jobs.csv"));
-        writeText(jobs, "run,batch,optimizer,layers\n"
-                        "inside,64,adam,\"[('linear', 1024, 803840), ('ReLU', 1024, 0), ('linear', 10, 10250)]\"\n"
-                        "big,4096,adam,\"[('linear', 1024, 803840), ('ReLU', 1024, 0), ('linear', 10, 10250)]\"\n"
-                        "novel,64,lion,\"[('linear', 1024, 803840), ('ReLU', 1024, 0), ('linear', 10, 10250)]\"\n"
-                        "novel,64,lion,\"[('linear', 1024, 803840), ('ReLU', 1024, 0), ('linear', 10, 10250)]\"\n");
+        QVERIFY(writeText(jobs,
+                          "run,batch,optimizer,layers\n"
+                          "inside,64,adam,\"[('linear', 1024, 803840), ('ReLU', 1024, 0), ('linear', 10, 10250)]\"\n"
+                          "big,4096,adam,\"[('linear', 1024, 803840), ('ReLU', 1024, 0), ('linear', 10, 10250)]\"\n"
+                          "novel,64,lion,\"[('linear', 1024, 803840), ('ReLU', 1024, 0), ('linear', 10, 10250)]\"\n"
+                          "novel,64,lion,\"[('linear', 1024, 803840), ('ReLU', 1024, 0), ('linear', 10, 10250)]\"\n"));
         const auto run = runGpumem({"predict", mModel.toStdString(), jobs.toStdString()});
         QVERIFY2(run.exitCode == 0, run.err.c_str());
         std::istringstream lines(run.out);
@@ -118,8 +105,8 @@ class TestPredictExtrapolation : public QObject
         }
         QVERIFY(close < metadata.size());
         metadata.replace(open, close + 1 - open, ranges.toStdString());
-        writeText(copy + QStringLiteral("/model.json"), metadata);
-        const auto run = runGpumem({"predict", copy.toStdString(), dataPath("jobs_training.csv")});
+        QVERIFY(writeText(copy + QStringLiteral("/model.json"), metadata));
+        const auto run = runGpumem({"predict", copy.toStdString(), dataFile("jobs_training.csv")});
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.err.find(message.toStdString()) != std::string::npos, run.err.c_str());
         QVERIFY2(run.err.find("model.json") != std::string::npos, run.err.c_str());

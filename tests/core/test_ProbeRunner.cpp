@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "TestSupport.h"
 #include "io/InputError.h"
 #include "probe/CudaMemoryStats.h"
 #include "probe/ProbeRunner.h"
@@ -13,6 +14,8 @@
 using gpumem::probe::JobFamily;
 using gpumem::probe::ProbeOptions;
 using gpumem::probe::ProbeRunner;
+using gpumem::tests::fileBytes;
+using gpumem::tests::writeFile;
 
 namespace {
 
@@ -25,21 +28,6 @@ ProbeOptions options(const QString &path, JobFamily family, std::uint64_t count)
     result.steps = 2;
     result.outPath = path.toStdString();
     return result;
-}
-
-QByteArray contents(const QString &path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return file.readAll();
-}
-
-void write(const QString &path, const QByteArray &bytes)
-{
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    file.write(bytes);
 }
 
 } // namespace
@@ -58,8 +46,8 @@ class TestProbeRunner : public QObject
         ProbeRunner(options(second, JobFamily::Mlp, 5)).run();
         QCOMPARE(summary.measured, std::uint64_t{5});
         QCOMPARE(summary.ok, std::uint64_t{5});
-        QCOMPARE(contents(first), contents(second));
-        QCOMPARE(contents(first).count('\n'), 6); // header + 5 rows
+        QCOMPARE(fileBytes(first), fileBytes(second));
+        QCOMPARE(fileBytes(first).count('\n'), 6); // header + 5 rows
         QVERIFY(!QFile::exists(first + ".partial"));
     }
 
@@ -68,21 +56,21 @@ class TestProbeRunner : public QObject
         QTemporaryDir folder;
         const QString straight = folder.filePath("straight.csv");
         ProbeRunner(options(straight, JobFamily::Cnn, 5)).run();
-        const QByteArray expected = contents(straight);
+        const QByteArray expected = fileBytes(straight);
 
         // Cut the file in the middle of its fourth row, as a crash might.
         int fourthRow = 0;
         for (int newline = 0; newline < 4; ++newline)
             fourthRow = expected.indexOf('\n', fourthRow) + 1;
         const QString resumed = folder.filePath("resumed.csv");
-        write(resumed, expected.left(fourthRow + 25));
+        QVERIFY(writeFile(resumed, expected.left(fourthRow + 25)));
         ProbeOptions again = options(resumed, JobFamily::Cnn, 5);
         again.resume = true;
         const auto summary = ProbeRunner(again).run();
         QVERIFY(summary.repairedTail);
         QCOMPARE(summary.skipped, std::uint64_t{3});
         QCOMPARE(summary.measured, std::uint64_t{2});
-        QCOMPARE(contents(resumed), expected);
+        QCOMPARE(fileBytes(resumed), expected);
     }
 
     void resumeContinuesAnInterruptedPartialFile()
@@ -90,15 +78,15 @@ class TestProbeRunner : public QObject
         QTemporaryDir folder;
         const QString straight = folder.filePath("straight.csv");
         ProbeRunner(options(straight, JobFamily::Mlp, 4)).run();
-        const QByteArray expected = contents(straight);
+        const QByteArray expected = fileBytes(straight);
         // An interrupted fresh run leaves only FILE.csv.partial.
         const QString path = folder.filePath("run.csv");
         const int secondRowEnd = expected.indexOf('\n', expected.indexOf('\n') + 1) + 1;
-        write(path + ".partial", expected.left(secondRowEnd + 7));
+        QVERIFY(writeFile(path + ".partial", expected.left(secondRowEnd + 7)));
         ProbeOptions again = options(path, JobFamily::Mlp, 4);
         again.resume = true;
         ProbeRunner(again).run();
-        QCOMPARE(contents(path), expected);
+        QCOMPARE(fileBytes(path), expected);
         QVERIFY(!QFile::exists(path + ".partial"));
     }
 
@@ -113,7 +101,7 @@ class TestProbeRunner : public QObject
         again.resume = true;
         const auto summary = ProbeRunner(again).run();
         QCOMPARE(summary.skipped, std::uint64_t{5});
-        QCOMPARE(contents(path), contents(longer));
+        QCOMPARE(fileBytes(path), fileBytes(longer));
     }
 
     void resumeRefusesAnotherFamilysFile()
@@ -124,7 +112,7 @@ class TestProbeRunner : public QObject
         ProbeOptions again = options(path, JobFamily::Mlp, 2);
         again.resume = true;
         QVERIFY_THROWS_EXCEPTION(gpumem::io::InputError, ProbeRunner(again).run());
-        QCOMPARE(contents(path).count('\n'), 2); // untouched
+        QCOMPARE(fileBytes(path).count('\n'), 2); // untouched
     }
 
     void resumeRefusesAMalformedRow_data()
@@ -182,14 +170,14 @@ class TestProbeRunner : public QObject
         QTemporaryDir folder;
         const QString path = folder.filePath("mlp.csv");
         ProbeRunner(options(path, JobFamily::Mlp, 3)).run();
-        QList<QByteArray> lines = contents(path).split('\n');
+        QList<QByteArray> lines = fileBytes(path).split('\n');
         QCOMPARE(lines.size(), 5); // header, 3 rows, the empty rest after the last newline
         QString row = QString::fromUtf8(lines[line - 1]);
         const QString damaged = QString(row).replace(QRegularExpression(pattern), replacement);
         QVERIFY2(damaged != row, qPrintable(row));
         lines[line - 1] = damaged.toUtf8();
-        write(path, lines.join('\n'));
-        const QByteArray before = contents(path);
+        QVERIFY(writeFile(path, lines.join('\n')));
+        const QByteArray before = fileBytes(path);
 
         ProbeOptions again = options(path, JobFamily::Mlp, 4);
         again.resume = true;
@@ -207,7 +195,7 @@ class TestProbeRunner : public QObject
             QCOMPARE(error.column(), expectedColumn);
             QVERIFY2(error.message().rfind(message.toStdString(), 0) == 0, error.what());
         }
-        QCOMPARE(contents(path), before); // the user's file is never rewritten
+        QCOMPARE(fileBytes(path), before); // the user's file is never rewritten
         QVERIFY(!QFile::exists(path + ".partial"));
     }
 
@@ -246,7 +234,7 @@ class TestProbeRunner : public QObject
         limited.memoryLimitBytes = 4096; // no Transformer fits
         const auto summary = ProbeRunner(limited).run();
         QCOMPARE(summary.outOfMemory, std::uint64_t{3});
-        const QList<QByteArray> lines = contents(path).trimmed().split('\n');
+        const QList<QByteArray> lines = fileBytes(path).trimmed().split('\n');
         QCOMPARE(lines.size(), 4);
         for (int line = 1; line < lines.size(); ++line)
             QVERIFY(lines[line].contains(",out_of_memory,"));

@@ -21,17 +21,16 @@
 using namespace gpumem;
 using estimate::CalibrationPoint;
 using estimate::MeasuredQuantity;
+using gpumem::tests::lineCount;
 using gpumem::tests::runGpumem;
 
 namespace {
 
+using gpumem::tests::readText;
+using gpumem::tests::writeText;
+
 constexpr MeasuredQuantity kDevice = MeasuredQuantity::DeviceTotal;
 constexpr MeasuredQuantity kReserved = MeasuredQuantity::Reserved;
-
-int lineCount(const std::string &text)
-{
-    return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
-}
 
 bool contains(const std::string &text, const char *part)
 {
@@ -41,21 +40,6 @@ bool contains(const std::string &text, const char *part)
 bool anyNoteContains(const std::vector<std::string> &notes, const char *part)
 {
     return std::any_of(notes.begin(), notes.end(), [&](const std::string &note) { return contains(note, part); });
-}
-
-void writeText(const QString &path, const std::string &text)
-{
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    file.write(text.data(), static_cast<qint64>(text.size()));
-}
-
-std::string readText(const QString &path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return file.readAll().toStdString();
 }
 
 std::string number(double value)
@@ -248,7 +232,7 @@ class TestProfileCalibration : public QObject
                                 ",\"3,16,16\",4,sgd," + number(cnn[0] + workspace) + ",max_memory_reserved\n" +
                                 cnnPath + ",\"3,16,16\",16,sgd," + number(cnn[1] + workspace + context) +
                                 ",nvidia-smi\n";
-        writeText(folder.filePath("measured.csv"), csv);
+        QVERIFY(writeText(folder.filePath("measured.csv"), csv));
         const QString profilePath = folder.filePath("card.json");
         const auto run = runGpumem({"estimate", "--calibrate", folder.filePath("measured.csv").toStdString(), "--gpu",
                                     "t4", "--out", profilePath.toStdString()});
@@ -292,10 +276,10 @@ class TestProfileCalibration : public QObject
         const std::vector<double> mlp = reservedMib("mlp.pt", "20", "sgd", "32");
         QCOMPARE(mlp.size(), std::size_t{1});
         QTemporaryDir folder;
-        writeText(folder.filePath("one.csv"), "measured_by,measured_mib,optimizer,batch_size,input_shape,model\n"
-                                              "nvidia-smi," +
-                                                  number(mlp[0] + 8.0 + 300.0) + ",sgd,32,20," +
-                                                  mFixtures->path("mlp.pt") + "\n");
+        QVERIFY(writeText(folder.filePath("one.csv"),
+                          "measured_by,measured_mib,optimizer,batch_size,input_shape,model\n"
+                          "nvidia-smi," +
+                              number(mlp[0] + 8.0 + 300.0) + ",sgd,32,20," + mFixtures->path("mlp.pt") + "\n"));
         const QString profilePath = folder.filePath("one.json");
         const auto run = runGpumem({"estimate", "--calibrate", folder.filePath("one.csv").toStdString(), "--gpu", "t4",
                                     "--out", profilePath.toStdString()});
@@ -311,10 +295,11 @@ class TestProfileCalibration : public QObject
         GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
         QTemporaryDir folder;
         // Semicolons, a byte-order mark, CRLF and cells with blanks around them, in a file of tokens.
-        writeText(folder.filePath("tokens.csv"),
-                  "\xEF\xBB\xBFmodel;input_shape;batch_size;optimizer;measured_mib;measured_by;input_kind;vocabulary;"
-                  "dtype\r\n" +
-                      mFixtures->path("tokens.pt") + "; 12 ;64;adamw;700;nvidia-smi;tokens;50;\r\n");
+        QVERIFY(writeText(
+            folder.filePath("tokens.csv"),
+            "\xEF\xBB\xBFmodel;input_shape;batch_size;optimizer;measured_mib;measured_by;input_kind;vocabulary;"
+            "dtype\r\n" +
+                mFixtures->path("tokens.pt") + "; 12 ;64;adamw;700;nvidia-smi;tokens;50;\r\n"));
         const auto run = runGpumem(
             {"estimate", "--calibrate", folder.filePath("tokens.csv").toStdString(), "--gpu", "a100-80", "--json"});
         QVERIFY2(run.exitCode == 0, run.err.c_str());
@@ -369,10 +354,10 @@ class TestProfileCalibration : public QObject
         QFETCH(QString, csv);
         QFETCH(QString, expected);
         QTemporaryDir folder;
-        writeText(folder.filePath("m.pt"), "not a model\n");
-        writeText(folder.filePath("measured.csv"), csv.toStdString());
+        QVERIFY(writeText(folder.filePath("m.pt"), "not a model\n"));
+        QVERIFY(writeText(folder.filePath("measured.csv"), csv.toStdString()));
         const QString profilePath = folder.filePath("card.json");
-        writeText(profilePath, "the old profile\n");
+        QVERIFY(writeText(profilePath, "the old profile\n"));
         const auto run = runGpumem({"estimate", "--calibrate", folder.filePath("measured.csv").toStdString(), "--gpu",
                                     "t4", "--out", profilePath.toStdString()});
         QCOMPARE(run.exitCode, 1);

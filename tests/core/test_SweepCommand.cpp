@@ -8,37 +8,21 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+using gpumem::tests::fileBytes;
+using gpumem::tests::lineCount;
 using gpumem::tests::Run;
 using gpumem::tests::runGpumem;
+using gpumem::tests::withArguments;
 
 namespace {
 
 const std::string data = GPUMEM_TEST_DATA_DIR "/jobs_training.csv";
-
-QByteArray contents(const QString &path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return file.readAll();
-}
 
 std::vector<std::string> sweepArguments(const std::string &out)
 {
     return {"sweep",          data,      "--target",   "memory_mib", "--preset",
             "fast",           "--param", "epochs=1,2", "--param",    "learning_rate=0.01,0.002",
             "--reproducible", "--out",   out};
-}
-
-std::vector<std::string> with(std::vector<std::string> arguments, const std::vector<std::string> &more)
-{
-    arguments.insert(arguments.end(), more.begin(), more.end());
-    return arguments;
-}
-
-int lineCount(const std::string &text)
-{
-    return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
 }
 
 } // namespace
@@ -55,7 +39,7 @@ class TestSweepCommand : public QObject
         const Run run = runGpumem(sweepArguments(out.toStdString()));
         QVERIFY2(run.exitCode == 0, run.err.c_str());
         QVERIFY2(QString::fromStdString(run.out).contains("wrote 4 of 4 runs"), run.out.c_str());
-        const QList<QByteArray> lines = contents(out).split('\n');
+        const QList<QByteArray> lines = fileBytes(out).split('\n');
         QCOMPARE(lines.size(), 5); // four lines and the empty piece after the last newline
         const char *expected[4][2] = {{"1", "0.01"}, {"1", "0.002"}, {"2", "0.01"}, {"2", "0.002"}};
         for (int trial = 0; trial < 4; ++trial) {
@@ -86,21 +70,22 @@ class TestSweepCommand : public QObject
         std::vector<std::string> parts;
         for (int shard = 0; shard < 3; ++shard) {
             parts.push_back(folder.filePath(QStringLiteral("part%1.jsonl").arg(shard)).toStdString());
-            const Run run = runGpumem(with(sweepArguments(parts.back()), {"--shard", std::to_string(shard) + "/3"}));
+            const Run run =
+                runGpumem(withArguments(sweepArguments(parts.back()), {"--shard", std::to_string(shard) + "/3"}));
             QVERIFY2(run.exitCode == 0, run.err.c_str());
         }
-        QCOMPARE(lineCount(contents(QString::fromStdString(parts[0])).toStdString()), 2); // trials 0 and 3
+        QCOMPARE(lineCount(fileBytes(QString::fromStdString(parts[0])).toStdString()), 2); // trials 0 and 3
         const std::string merged = folder.filePath("merged.jsonl").toStdString();
         const Run merge = runGpumem({"sweep", "--merge", parts[2], parts[0], parts[1], "--out", merged});
         QVERIFY2(merge.exitCode == 0, merge.err.c_str());
-        QCOMPARE(contents(QString::fromStdString(merged)), contents(QString::fromStdString(whole)));
+        QCOMPARE(fileBytes(QString::fromStdString(merged)), fileBytes(QString::fromStdString(whole)));
 
         const Run missing = runGpumem({"sweep", "--merge", parts[0], parts[1], "--out", merged});
         QCOMPARE(missing.exitCode, 1);
         QCOMPARE(lineCount(missing.err), 1);
         QVERIFY2(QString::fromStdString(missing.err).contains("trial 2 of 4 is in none"), missing.err.c_str());
         // The refused merge left the earlier merged file as it was.
-        QCOMPARE(contents(QString::fromStdString(merged)), contents(QString::fromStdString(whole)));
+        QCOMPARE(fileBytes(QString::fromStdString(merged)), fileBytes(QString::fromStdString(whole)));
 
         const Run onto = runGpumem({"sweep", "--merge", parts[0], parts[1], parts[2], "--out", parts[0]});
         QCOMPARE(onto.exitCode, 1);
@@ -117,7 +102,7 @@ class TestSweepCommand : public QObject
         QCOMPARE(lineCount(run.err), 1);
         QVERIFY2(QString::fromStdString(run.err).startsWith("gpumem sweep: "), run.err.c_str());
         QVERIFY(!QFile::exists(out));
-        const Run badShard = runGpumem(with(sweepArguments(out.toStdString()), {"--shard", "3/3"}));
+        const Run badShard = runGpumem(withArguments(sweepArguments(out.toStdString()), {"--shard", "3/3"}));
         QCOMPARE(badShard.exitCode, 1);
         QVERIFY(!QFile::exists(out));
         const Run help = runGpumem({"sweep", "--help"});
@@ -132,7 +117,7 @@ class TestSweepCommand : public QObject
         const Run run = runGpumem({"sweep", data, "--target", "memory_mib", "--model", "decision_tree", "--param",
                                    "max_depth=2,3,4,5", "--random", "3", "--seed", "9", "--out", out.toStdString()});
         QVERIFY2(run.exitCode == 0, run.err.c_str());
-        const QList<QByteArray> lines = contents(out).split('\n');
+        const QList<QByteArray> lines = fileBytes(out).split('\n');
         QCOMPARE(lines.size(), 4);
         QSet<QString> depths;
         for (int trial = 0; trial < 3; ++trial)
@@ -151,31 +136,33 @@ class TestSweepCommand : public QObject
         const std::vector<std::string> probe = {"probe",   "--family", "mlp",    "--count", "7",
                                                 "--steps", "1",        "--seed", "3"};
         const std::string whole = folder.filePath("whole.csv").toStdString();
-        QCOMPARE(runGpumem(with(probe, {"--out", whole})).exitCode, 0);
+        QCOMPARE(runGpumem(withArguments(probe, {"--out", whole})).exitCode, 0);
         std::vector<std::string> parts;
         for (int shard = 0; shard < 3; ++shard) {
             parts.push_back(folder.filePath(QStringLiteral("part%1.csv").arg(shard)).toStdString());
-            const Run run = runGpumem(with(probe, {"--shard", std::to_string(shard) + "/3", "--out", parts.back()}));
+            const Run run =
+                runGpumem(withArguments(probe, {"--shard", std::to_string(shard) + "/3", "--out", parts.back()}));
             QVERIFY2(run.exitCode == 0, run.err.c_str());
         }
         const std::string merged = folder.filePath("merged.csv").toStdString();
-        const Run merge = runGpumem(with(probe, {"--merge", parts[1], parts[0], parts[2], "--out", merged}));
+        const Run merge = runGpumem(withArguments(probe, {"--merge", parts[1], parts[0], parts[2], "--out", merged}));
         QVERIFY2(merge.exitCode == 0, merge.err.c_str());
-        QCOMPARE(contents(QString::fromStdString(merged)), contents(QString::fromStdString(whole)));
+        QCOMPARE(fileBytes(QString::fromStdString(merged)), fileBytes(QString::fromStdString(whole)));
 
-        const Run missing = runGpumem(with(probe, {"--merge", parts[0], parts[2], "--out", merged}));
+        const Run missing = runGpumem(withArguments(probe, {"--merge", parts[0], parts[2], "--out", merged}));
         QCOMPARE(missing.exitCode, 1);
         QCOMPARE(lineCount(missing.err), 1);
         const Run overlap =
-            runGpumem(with(probe, {"--merge", parts[0], parts[1], parts[2], parts[1], "--out", merged}));
+            runGpumem(withArguments(probe, {"--merge", parts[0], parts[1], parts[2], parts[1], "--out", merged}));
         QCOMPARE(overlap.exitCode, 1);
         QVERIFY2(QString::fromStdString(overlap.err).contains("overlapping"), overlap.err.c_str());
         const std::vector<std::string> otherSeed = {"probe",   "--family", "mlp",    "--count", "7",
                                                     "--steps", "1",        "--seed", "4"};
-        const Run mismatched = runGpumem(with(otherSeed, {"--merge", parts[0], parts[1], parts[2], "--out", merged}));
+        const Run mismatched =
+            runGpumem(withArguments(otherSeed, {"--merge", parts[0], parts[1], parts[2], "--out", merged}));
         QCOMPARE(mismatched.exitCode, 1);
         QVERIFY2(QString::fromStdString(mismatched.err).contains("another probe"), mismatched.err.c_str());
-        QCOMPARE(contents(QString::fromStdString(merged)), contents(QString::fromStdString(whole)));
+        QCOMPARE(fileBytes(QString::fromStdString(merged)), fileBytes(QString::fromStdString(whole)));
     }
 };
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "TestSupport.h"
 #include "io/InputError.h"
 #include "runs/RunRecord.h"
 #include "runs/SweepPlan.h"
@@ -17,6 +18,8 @@ using gpumem::runs::SweepPlan;
 using gpumem::runs::SweepTrial;
 
 namespace {
+
+using gpumem::tests::writeText;
 
 SweepPlan gridPlan()
 {
@@ -59,13 +62,6 @@ RunRecord sampleRecord()
     record.message = "stopped early";
     record.modelFolder = "/tmp/model";
     return record;
-}
-
-void writeText(const QString &path, const std::string &text)
-{
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    file.write(text.data(), static_cast<qint64>(text.size()));
 }
 
 } // namespace
@@ -215,8 +211,8 @@ class TestSweepPlan : public QObject
         QTemporaryDir folder;
         const QString a = folder.filePath("a.jsonl");
         const QString b = folder.filePath("b.jsonl");
-        writeText(a, shard[0]);
-        writeText(b, shard[1]);
+        QVERIFY(writeText(a, shard[0]));
+        QVERIFY(writeText(b, shard[1]));
         QCOMPARE(gpumem::runs::mergeSweepFiles({b.toStdString(), a.toStdString()}), whole);
 
         // Missing: one shard only.
@@ -235,7 +231,7 @@ class TestSweepPlan : public QObject
         }
         // Mismatched: a shard of another plan.
         const QString c = folder.filePath("c.jsonl");
-        writeText(c, gpumem::runs::sweepLine("plan B", trials[1], trials.size(), sampleRecord()));
+        QVERIFY(writeText(c, gpumem::runs::sweepLine("plan B", trials[1], trials.size(), sampleRecord())));
         try {
             gpumem::runs::mergeSweepFiles({a.toStdString(), c.toStdString()});
             QFAIL("a shard of another sweep was merged");
@@ -244,7 +240,7 @@ class TestSweepPlan : public QObject
             QCOMPARE(error.line(), std::int64_t{1});
         }
         // A half-written last line.
-        writeText(c, shard[1].substr(0, shard[1].size() - 10));
+        QVERIFY(writeText(c, shard[1].substr(0, shard[1].size() - 10)));
         QVERIFY_THROWS_EXCEPTION(gpumem::io::InputError,
                                  gpumem::runs::mergeSweepFiles({a.toStdString(), c.toStdString()}));
     }

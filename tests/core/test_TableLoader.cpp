@@ -2,6 +2,7 @@
 #include "data/TableLoader.h"
 #include "io/InputError.h"
 
+#include "RaisedInputError.h"
 #include "TestSupport.h"
 #include <QFile>
 #include <QTemporaryDir>
@@ -18,12 +19,7 @@ namespace {
 
 gpumem::io::InputError loadError(const std::string &text)
 {
-    try {
-        loadTableFromText(text, "bad.csv");
-    } catch (const gpumem::io::InputError &error) {
-        return error;
-    }
-    return gpumem::io::InputError("no error was raised");
+    return gpumem::tests::raisedInputError([&text] { loadTableFromText(text, "bad.csv"); });
 }
 
 } // namespace

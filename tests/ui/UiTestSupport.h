@@ -3,8 +3,10 @@
 
 // Helpers shared by the UI tests: settings isolation and small fixtures.
 
+#include "TestSupport.h"
 #include "data/TableLoader.h"
 #include "models/NeuralNetworkHyperparameters.h"
+#include "ui/WorkbenchState.h"
 
 #include <QCoreApplication>
 #include <QSettings>
@@ -48,6 +50,14 @@ inline models::Hyperparameters quickHyperparameters(int epochs)
     hyperparameters.set("batch_size", std::int64_t{8});
     hyperparameters.set("epochs", std::int64_t{epochs});
     return hyperparameters;
+}
+
+// Prepares state for a quick training: the 80 training jobs, as opened from
+// tests/data/jobs_training.csv, and quickHyperparameters(epochs).
+inline void prepareQuickTraining(ui::WorkbenchState &state, int epochs)
+{
+    state.setTable(trainingTable(), testDataPath("jobs_training.csv"));
+    state.setHyperparameters(quickHyperparameters(epochs));
 }
 
 } // namespace gpumem::tests

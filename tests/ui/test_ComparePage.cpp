@@ -50,8 +50,7 @@ class TestComparePage : public QObject
     void runsTwoFoldComparisonAndFillsCharts()
     {
         gpumem::ui::WorkbenchState state;
-        state.setTable(gpumem::tests::trainingTable(), gpumem::tests::testDataPath("jobs_training.csv"));
-        state.setHyperparameters(gpumem::tests::quickHyperparameters(2));
+        gpumem::tests::prepareQuickTraining(state, 2);
         gpumem::ui::ComparePage page(&state);
         page.show();
         const QStringList models = quickModels();
@@ -205,8 +204,7 @@ class TestComparePage : public QObject
     void cancelsARunningComparison()
     {
         gpumem::ui::WorkbenchState state;
-        state.setTable(gpumem::tests::trainingTable(), gpumem::tests::testDataPath("jobs_training.csv"));
-        state.setHyperparameters(gpumem::tests::quickHyperparameters(5000));
+        gpumem::tests::prepareQuickTraining(state, 5000);
         gpumem::ui::ComparePage page(&state);
         QSignalSpy finished(&page, &gpumem::ui::ComparePage::comparisonFinished);
         // A quick comparison first, whose results must survive the cancelled one.

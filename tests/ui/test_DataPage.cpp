@@ -63,10 +63,8 @@ class TestDataPage : public QObject
     {
         QTemporaryDir folder;
         const QString path = folder.filePath(QStringLiteral("probe.csv"));
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("family,steps,batch_size,peak_mib\nmlp,2,8,100\nmlp,2,16,200\nmlp,2,32,300\n");
-        file.close();
+        QVERIFY(gpumem::tests::writeFile(
+            path, "family,steps,batch_size,peak_mib\nmlp,2,8,100\nmlp,2,16,200\nmlp,2,32,300\n"));
         gpumem::ui::WorkbenchState state;
         gpumem::ui::DataPage page(&state);
         page.show();

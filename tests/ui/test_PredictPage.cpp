@@ -99,10 +99,7 @@ class TestPredictPage : public QObject
         // A file without the model's columns is refused before any save dialog, naming the column.
         QVERIFY(page.checkInput(gpumem::tests::testDataPath("jobs_training.csv")).isEmpty());
         const QString lacking = directory.filePath(QStringLiteral("lacking.csv"));
-        QFile lackingFile(lacking);
-        QVERIFY(lackingFile.open(QIODevice::WriteOnly));
-        lackingFile.write("batch,other\n8,1\n16,2\n");
-        lackingFile.close();
+        QVERIFY(gpumem::tests::writeFile(lacking, "batch,other\n8,1\n16,2\n"));
         QVERIFY2(page.checkInput(lacking).contains(QStringLiteral("missing column")),
                  qPrintable(page.checkInput(lacking)));
         // The preview names each job by the file's identifier column and shows whole MiB for GPU-sized jobs.

@@ -232,10 +232,7 @@ class TestProjectFile : public QObject
     {
         QTemporaryDir directory;
         const QString path = directory.filePath(QStringLiteral("preset.json"));
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("{\"epochs\": 3}\n");
-        file.close();
+        QVERIFY(gpumem::tests::writeFile(path, "{\"epochs\": 3}\n"));
         gpumem::ui::WorkbenchState state;
         try {
             gpumem::ui::readProjectFile(path, state);

@@ -169,8 +169,7 @@ class TestRunsPage : public QObject
         QTemporaryDir folder;
         const QString path = folder.filePath("runs.gpumem.json");
         gpumem::ui::WorkbenchState state;
-        state.setTable(gpumem::tests::trainingTable(), gpumem::tests::testDataPath("jobs_training.csv"));
-        state.setHyperparameters(gpumem::tests::quickHyperparameters(2));
+        gpumem::tests::prepareQuickTraining(state, 2);
         std::vector<RunRecord> runs = threeRuns();
         runs[2].validationMetrics->mape = std::nan(""); // written as null, read back as NaN
         runs[0].batches = {{1, 1, 2, 0.5}, {1, 2, 2, 0.25}};
@@ -226,8 +225,7 @@ class TestRunsPage : public QObject
     {
         QSettings().setValue(QStringLiteral("training/threads"), 2);
         gpumem::ui::WorkbenchState state;
-        state.setTable(gpumem::tests::trainingTable(), gpumem::tests::testDataPath("jobs_training.csv"));
-        state.setHyperparameters(gpumem::tests::quickHyperparameters(1));
+        gpumem::tests::prepareQuickTraining(state, 1);
         gpumem::ui::RunsPage page(&state);
         page.resize(1366, 768);
         page.show();
@@ -302,8 +300,7 @@ class TestRunsPage : public QObject
     void cancelKeepsTheFinishedRuns()
     {
         gpumem::ui::WorkbenchState state;
-        state.setTable(gpumem::tests::trainingTable(), gpumem::tests::testDataPath("jobs_training.csv"));
-        state.setHyperparameters(gpumem::tests::quickHyperparameters(1));
+        gpumem::tests::prepareQuickTraining(state, 1);
         gpumem::ui::RunsPage page(&state);
         QSignalSpy finished(&page, &gpumem::ui::RunsPage::sweepFinished);
         QSignalSpy added(&state, &gpumem::ui::WorkbenchState::runsChanged);
@@ -327,8 +324,7 @@ class TestRunsPage : public QObject
         plan.parameters = {{"epochs", {"1"}}};
         QVERIFY(!page.startSweep(plan, 0.2)); // no data
         QVERIFY(page.statusText().contains("No data"));
-        state.setTable(gpumem::tests::trainingTable(), gpumem::tests::testDataPath("jobs_training.csv"));
-        state.setHyperparameters(gpumem::tests::quickHyperparameters(1));
+        gpumem::tests::prepareQuickTraining(state, 1);
         plan.parameters = {{"epochs", {"1", "0"}}}; // 0 epochs is out of range
         QVERIFY(!page.startSweep(plan, 0.2));
         QVERIFY(page.statusText().contains("epochs"));
@@ -339,8 +335,7 @@ class TestRunsPage : public QObject
     void everyTrainingOfTheTrainingPageIsKept()
     {
         gpumem::ui::WorkbenchState state;
-        state.setTable(gpumem::tests::trainingTable(), gpumem::tests::testDataPath("jobs_training.csv"));
-        state.setHyperparameters(gpumem::tests::quickHyperparameters(2));
+        gpumem::tests::prepareQuickTraining(state, 2);
         gpumem::ui::TrainingPage training(&state);
         QObject::connect(
             &training, &gpumem::ui::TrainingPage::runRecorded, &state,

@@ -22,8 +22,7 @@ class TestTrainingPage : public QObject
     void trainsLiveAndKeepsTheModel()
     {
         gpumem::ui::WorkbenchState state;
-        state.setTable(gpumem::tests::trainingTable(), gpumem::tests::testDataPath("jobs_training.csv"));
-        state.setHyperparameters(gpumem::tests::quickHyperparameters(3));
+        gpumem::tests::prepareQuickTraining(state, 3);
         gpumem::ui::TrainingPage page(&state);
         page.show();
         QSignalSpy finished(&page, &gpumem::ui::TrainingPage::trainingFinished);
@@ -75,8 +74,7 @@ class TestTrainingPage : public QObject
     void calibratesAnUpperBoundWhenAsked()
     {
         gpumem::ui::WorkbenchState state;
-        state.setTable(gpumem::tests::trainingTable(), gpumem::tests::testDataPath("jobs_training.csv"));
-        state.setHyperparameters(gpumem::tests::quickHyperparameters(2));
+        gpumem::tests::prepareQuickTraining(state, 2);
         gpumem::ui::TrainingPage page(&state);
         page.setCalibration(true, 0.8);
         QSignalSpy finished(&page, &gpumem::ui::TrainingPage::trainingFinished);
@@ -93,8 +91,7 @@ class TestTrainingPage : public QObject
     void pausesResumesAndStops()
     {
         gpumem::ui::WorkbenchState state;
-        state.setTable(gpumem::tests::trainingTable(), gpumem::tests::testDataPath("jobs_training.csv"));
-        state.setHyperparameters(gpumem::tests::quickHyperparameters(5000));
+        gpumem::tests::prepareQuickTraining(state, 5000);
         gpumem::ui::TrainingPage page(&state);
         page.show();
         QSignalSpy finished(&page, &gpumem::ui::TrainingPage::trainingFinished);

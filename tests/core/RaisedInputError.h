@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Captures the error a piece of code raises, for tests that check its message and position.
+
+#include "io/InputError.h"
+
+namespace gpumem::tests {
+
+// Returns the io::InputError that action raises; when it raises none, an error
+// saying "no error was raised", which no test expects.
+template <typename Action> io::InputError raisedInputError(const Action &action)
+{
+    try {
+        action();
+    } catch (const io::InputError &error) {
+        return error;
+    }
+    return io::InputError("no error was raised");
+}
+
+} // namespace gpumem::tests
