@@ -59,19 +59,17 @@ torch::Tensor EncoderLayerImpl::attend(const torch::Tensor &tokens, const torch:
     // The same function as mAttention->forward (its weights, scaling and dropout on the
     // attention weights), computed by packedAttention: on the CPU one fused kernel,
     // where LibTorch's batched products cost more per matrix than the arithmetic.
-    const auto input = tokens.transpose(0, 1); // [batch, tokens, d_model]
     const auto projected =
-        torch::linear(input, mAttention->in_proj_weight, mAttention->in_proj_bias); // [batch, tokens, 3·d]
+        torch::linear(tokens, mAttention->in_proj_weight, mAttention->in_proj_bias); // [batch, tokens, 3·d]
     const auto combined = packedAttention(projected, mAttention->options.num_heads(), padding,
                                           mAttention->options.dropout(), is_training()); // [batch, tokens, d_model]
-    const auto attended = mAttention->out_proj->forward(combined).transpose(0, 1);       // [tokens, batch, d_model]
-    return mDropout->forward(attended);
+    return mDropout->forward(mAttention->out_proj->forward(combined));                   // [batch, tokens, d_model]
 }
 
 torch::Tensor EncoderLayerImpl::feedForward(const torch::Tensor &tokens)
 {
-    auto hidden = mDropout->forward(torch::gelu(mExpand->forward(tokens))); // [tokens, batch, feedforward]
-    return mDropout->forward(mContract->forward(hidden));                   // [tokens, batch, d_model]
+    auto hidden = mDropout->forward(torch::gelu(mExpand->forward(tokens))); // [batch, tokens, feedforward]
+    return mDropout->forward(mContract->forward(hidden));                   // [batch, tokens, d_model]
 }
 
 torch::Tensor EncoderLayerImpl::forward(torch::Tensor tokens, const torch::Tensor &padding)
@@ -178,10 +176,10 @@ torch::Tensor BiGruTransformerImpl::runGru(const torch::Tensor &tokens, const to
 
 torch::Tensor BiGruTransformerImpl::runEncoder(const torch::Tensor &tokens, const torch::Tensor &padding)
 {
-    auto sequenceFirst = tokens.transpose(0, 1); // [tokens, batch, d_model]
+    auto encoded = tokens; // [batch, tokens, d_model]
     for (const auto &layer : *mEncoderLayers)
-        sequenceFirst = layer->as<EncoderLayer>()->forward(sequenceFirst, padding);
-    return sequenceFirst.transpose(0, 1); // [batch, tokens, d_model]
+        encoded = layer->as<EncoderLayer>()->forward(encoded, padding);
+    return encoded;
 }
 
 torch::Tensor BiGruTransformerImpl::pool(const torch::Tensor &tokens, const torch::Tensor &padding)

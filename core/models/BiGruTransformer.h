@@ -40,12 +40,13 @@ struct BiGruTransformerOptions
 };
 
 // One Transformer encoder layer with pre- or post-normalisation (LibTorch 1.13's
-// C++ encoder layer has no pre-norm option). Padding keys are masked exactly.
+// C++ encoder layer has no pre-norm option), batch first: the network's tokens stay
+// contiguous from layer to layer. Padding keys are masked exactly.
 class EncoderLayerImpl : public torch::nn::Module
 {
   public:
     EncoderLayerImpl(std::int64_t dModel, std::int64_t heads, std::int64_t feedforward, double dropout, bool preNorm);
-    // tokens: [tokens, batch, d_model]; padding: [batch, tokens], true at padding, or undefined.
+    // tokens: [batch, tokens, d_model]; padding: [batch, tokens], true at padding, or undefined.
     torch::Tensor forward(torch::Tensor tokens, const torch::Tensor &padding);
 
   private:

@@ -34,6 +34,8 @@ BiGruTransformerOptions smallOptions()
 
 // The encoder layer computed with LibTorch's own MultiheadAttention module, whose
 // weights the layer holds: the reference for the layer's hand-written attention.
+// tokens: [batch, tokens, d_model], batch first as the layer takes them (the module
+// takes them sequence first).
 torch::Tensor referenceLayer(gpumem::models::EncoderLayerImpl &layer, const torch::Tensor &tokens,
                              const torch::Tensor &padding)
 {
@@ -43,8 +45,9 @@ torch::Tensor referenceLayer(gpumem::models::EncoderLayerImpl &layer, const torc
     auto feedForwardNorm = modules["feedforward_norm"]->as<torch::nn::LayerNorm>();
     auto expand = modules["expand"]->as<torch::nn::Linear>();
     auto contract = modules["contract"]->as<torch::nn::Linear>();
-    const auto normed = attentionNorm->forward(tokens);
-    const auto attended = tokens + std::get<0>(attention->forward(normed, normed, normed, padding, false));
+    const auto normed = attentionNorm->forward(tokens).transpose(0, 1); // [tokens, batch, d_model]
+    const auto attended =
+        tokens + std::get<0>(attention->forward(normed, normed, normed, padding, false)).transpose(0, 1);
     return attended + contract->forward(torch::gelu(expand->forward(feedForwardNorm->forward(attended))));
 }
 
@@ -106,7 +109,7 @@ class TestFeatureTokens : public QObject
         QFETCH(bool, padded);
         torch::manual_seed(5);
         gpumem::models::EncoderLayer layer(16, 4, 32, 0.0, true);
-        const auto input = torch::randn({tokens, 3, 16}); // [tokens, batch, d_model]
+        const auto input = torch::randn({3, tokens, 16}); // [batch, tokens, d_model]
         torch::Tensor padding;
         if (padded) {
             padding = torch::zeros({3, tokens}, torch::kBool);
