@@ -94,6 +94,21 @@ void softmaxInPlace(float *scores, std::int64_t count, const bool *padding)
         scores[key] *= inverse;
 }
 
+// Where one head's queries, keys and values start in a row of the packed projection
+// (or of its gradient): token t's columns are at + t·tokenStride().
+template <typename Float> struct HeadColumns
+{
+    Float *queries;
+    Float *keys;
+    Float *values;
+};
+
+template <typename Float> HeadColumns<Float> headColumns(const Shape &shape, std::int64_t head, Float *row)
+{
+    Float *queries = row + head * shape.headWidth;
+    return {queries, queries + shape.width, queries + 2 * shape.width};
+}
+
 // One (row, head) pair forward: the softmax weights [tokens][tokens] into `weights`,
 // the head's output columns of the row into `output` ([tokens][d_model]).
 void attendPair(const Shape &shape, std::int64_t head, const float *row, const bool *padding, const float *keep,
@@ -102,9 +117,7 @@ void attendPair(const Shape &shape, std::int64_t head, const float *row, const b
     const std::int64_t count = shape.tokens;
     const std::int64_t columns = shape.headWidth;
     const std::int64_t stride = shape.tokenStride();
-    const float *queries = row + head * columns;
-    const float *keys = queries + shape.width;
-    const float *values = keys + shape.width;
+    const auto [queries, keys, values] = headColumns(shape, head, row);
     transposeHead(keys, stride, count, columns, keysByColumn);
     for (std::int64_t query = 0; query < count; ++query) {
         float *scores = weights + query * count;
@@ -137,12 +150,8 @@ void backPropagatePair(const Shape &shape, std::int64_t head, const float *row, 
     const std::int64_t count = shape.tokens;
     const std::int64_t columns = shape.headWidth;
     const std::int64_t stride = shape.tokenStride();
-    const float *queries = row + head * columns;
-    const float *keys = queries + shape.width;
-    const float *values = keys + shape.width;
-    float *queryGradient = gradient + head * columns;
-    float *keyGradient = queryGradient + shape.width;
-    float *valueGradient = keyGradient + shape.width;
+    const auto [queries, keys, values] = headColumns(shape, head, row);
+    const auto [queryGradient, keyGradient, valueGradient] = headColumns(shape, head, gradient);
     float *valuesByColumn = scratch;                   // [columns][count]
     float *weightGradient = scratch + columns * count; // [count]
     transposeHead(values, stride, count, columns, valuesByColumn);

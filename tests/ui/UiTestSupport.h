@@ -60,4 +60,14 @@ inline void prepareQuickTraining(ui::WorkbenchState &state, int epochs)
     state.setHyperparameters(quickHyperparameters(epochs));
 }
 
+// Writes a CSV of `rows` jobs (batch, optimizer, memory_mib), large enough at 300,000
+// rows that a load is still on its first records when a cancel comes.
+inline bool writeLargeJobsCsv(const QString &path, int rows)
+{
+    QByteArray text = "batch,optimizer,memory_mib\n";
+    for (int row = 0; row < rows; ++row)
+        text += QByteArray::number(row % 512) + (row % 2 ? ",adam," : ",sgd,") + QByteArray::number(row) + '\n';
+    return writeFile(path, text);
+}
+
 } // namespace gpumem::tests

@@ -306,17 +306,9 @@ class TestDataPage : public QObject
         QVERIFY(load(page, gpumem::tests::testDataPath("jobs.csv")));
         const auto previousTable = state.table();
 
-        // Large enough that the load is still on its first records when the cancel comes.
         QTemporaryDir dir;
         const QString big = dir.filePath(QStringLiteral("big.csv"));
-        {
-            QFile file(big);
-            QVERIFY(file.open(QIODevice::WriteOnly));
-            QByteArray text = "batch,optimizer,memory_mib\n";
-            for (int row = 0; row < 300000; ++row)
-                text += QByteArray::number(row % 512) + (row % 2 ? ",adam," : ",sgd,") + QByteArray::number(row) + '\n';
-            file.write(text);
-        }
+        QVERIFY(gpumem::tests::writeLargeJobsCsv(big, 300000));
         QSignalSpy finished(&page, &gpumem::ui::DataPage::loadFinished);
         page.openFile(big);
         auto *cancel = page.findChild<QPushButton *>(QStringLiteral("cancelLoad"));

@@ -177,15 +177,7 @@ class TestMainWindow : public QObject
     {
         QTemporaryDir directory;
         const QString data = directory.filePath(QStringLiteral("big.csv"));
-        {
-            // Large enough that the load is still on its first records when the cancel comes.
-            QFile file(data);
-            QVERIFY(file.open(QIODevice::WriteOnly));
-            QByteArray text = "batch,optimizer,memory_mib\n";
-            for (int row = 0; row < 300000; ++row)
-                text += QByteArray::number(row % 512) + (row % 2 ? ",adam," : ",sgd,") + QByteArray::number(row) + '\n';
-            file.write(text);
-        }
+        QVERIFY(gpumem::tests::writeLargeJobsCsv(data, 300000));
         const QString project = directory.filePath(QStringLiteral("big.gpumem.json"));
         {
             gpumem::ui::MainWindow window;
