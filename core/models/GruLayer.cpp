@@ -3,7 +3,7 @@
 
 #include <ATen/Parallel.h>
 
-#include <cmath>
+#include <algorithm>
 #include <stdexcept>
 
 namespace gpumem::models {
@@ -14,8 +14,9 @@ namespace {
 // step and its autograd graph replays them backwards, each a separate node; at the
 // sizes of a job's token sequence (9 steps, hidden 32) that overhead, not the
 // arithmetic, was a quarter of a training step. Here a step is one matrix product
-// for the hidden-to-hidden gates and one loop for everything elementwise, forward
-// and backward, and the recurrent weights' gradient is one product at the end.
+// for the hidden-to-hidden gates and a few plain loops for everything elementwise
+// (with LibTorch's vectorised sigmoid and tanh forward), and the recurrent weights'
+// gradient is one product over all steps at the end.
 
 struct Sizes
 {
