@@ -5,6 +5,7 @@
 #include "data/ColumnSummary.h"
 #include "data/TableLoader.h"
 #include "io/InputError.h"
+#include "ui/CancellableProgress.h"
 #include "ui/ChartExport.h"
 #include "ui/PaneSplitter.h"
 #include "ui/ProgressBridge.h"
@@ -23,8 +24,6 @@
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenu>
-#include <QProgressBar>
-#include <QPushButton>
 #include <QSignalBlocker>
 #include <QTableView>
 #include <QTableWidget>
@@ -78,10 +77,9 @@ DataPage::DataPage(WorkbenchState *state, QWidget *parent)
     , mError(new QLabel(this))
     , mSummary(new QLabel(this))
     , mBadCells(new QComboBox(this))
-    , mBusy(new QProgressBar(this))
-    , mCancelLoad(new QPushButton(tr("Cancel"), this))
+    , mLoadProgress(new CancellableProgress(
+          tr("Loading the file in the background (it is read twice: types first, then values)"), this))
     , mHistogram(new QCustomPlot(this))
-    , mLoadProgress(new ProgressBridge(this))
 {
     setObjectName(QStringLiteral("dataPage"));
     mError->setObjectName(QStringLiteral("dataErrorPanel"));
@@ -102,23 +100,7 @@ DataPage::DataPage(WorkbenchState *state, QWidget *parent)
     connect(mBadCells, &QComboBox::currentIndexChanged, this,
             [this] { mState->setBadCellPolicy(static_cast<data::BadCellPolicy>(mBadCells->currentData().toInt())); });
 
-    mBusy->setObjectName(QStringLiteral("loadProgress"));
-    mBusy->setRange(0, 1000);
-    mBusy->setMaximumWidth(160);
-    mBusy->setTextVisible(false);
-    mBusy->setToolTip(tr("Loading the file in the background (it is read twice: types first, then values)"));
-    mBusy->hide();
-    mCancelLoad->setObjectName(QStringLiteral("cancelLoad"));
-    mCancelLoad->setToolTip(tr("Stop loading; the data on show stays (Esc)"));
-    mCancelLoad->setShortcut(QKeySequence(Qt::Key_Escape));
-    mCancelLoad->hide();
-    connect(mCancelLoad, &QPushButton::clicked, this, &DataPage::cancelLoading);
-    // The load reports from its pool thread, in 1% steps, so at most a hundred updates
-    // are queued; queued delivery touches the bar on the GUI thread only.
-    connect(
-        mLoadProgress, &ProgressBridge::progressAdvanced, this,
-        [this](double fraction) { mBusy->setValue(static_cast<int>(1000.0 * fraction)); }, Qt::QueuedConnection);
-
+    mLoadProgress->setObjectName(QStringLiteral("loadProgress"));
     mView->setObjectName(QStringLiteral("dataTable"));
     mView->setModel(mModel);
     mView->setToolTip(tr("The loaded rows. Red cells are missing or invalid; the target column is tinted blue."));
@@ -162,8 +144,7 @@ DataPage::DataPage(WorkbenchState *state, QWidget *parent)
 
     auto *top = new QHBoxLayout;
     top->addWidget(mInfo, 1);
-    top->addWidget(mBusy);
-    top->addWidget(mCancelLoad);
+    top->addWidget(mLoadProgress);
     top->addWidget(new QLabel(tr("Bad cells:"), this));
     top->addWidget(mBadCells);
 
@@ -192,7 +173,7 @@ DataPage::DataPage(WorkbenchState *state, QWidget *parent)
 DataPage::~DataPage()
 {
     // The load owns only its own data; waiting keeps the watcher from outliving the page's slot.
-    mLoadControl->cancel();
+    mLoadProgress->cancel();
     mLoader.waitForFinished();
 }
 
@@ -201,16 +182,11 @@ void DataPage::openFile(const QString &path)
     if (mLoader.isRunning())
         return;
     mLoadingPath = path;
-    mBusy->setValue(0);
-    mBusy->show();
-    mCancelLoad->show();
     mInfo->setText(tr("Loading %1 …").arg(QFileInfo(path).fileName()));
     const std::string file = coreText(path);
-    // A fresh control per load: a cancelled load's control must not stop the next one.
-    mLoadControl = std::make_shared<runtime::OperationControl>();
-    // The page waits for the load before it (and the bridge, its child) goes away.
-    ProgressBridge *progress = mLoadProgress;
-    mLoader.setFuture(QtConcurrent::run([file, progress, control = mLoadControl]() {
+    // The page waits for the load before it (and the progress widget, its child) goes away.
+    ProgressBridge *progress = mLoadProgress->observer();
+    mLoader.setFuture(QtConcurrent::run([file, progress, control = mLoadProgress->start()]() {
         LoadOutcome outcome;
         try {
             auto table = std::make_shared<const data::Table>(data::loadTable(file, {}, progress, control.get()));
@@ -243,13 +219,12 @@ QString DataPage::errorText() const
 void DataPage::cancelLoading()
 {
     if (mLoader.isRunning())
-        mLoadControl->cancel();
+        mLoadProgress->cancel();
 }
 
 void DataPage::finishLoading()
 {
-    mBusy->hide();
-    mCancelLoad->hide();
+    mLoadProgress->finish();
     const LoadOutcome outcome = mLoader.result();
     if (outcome.cancelled) {
         // Nothing changed: the data on show (if any) stays, without an error.

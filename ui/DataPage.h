@@ -2,7 +2,6 @@
 #pragma once
 
 #include "data/ColumnRoles.h"
-#include "runtime/OperationControl.h"
 
 #include <QFutureWatcher>
 #include <QWidget>
@@ -16,8 +15,6 @@ class QEvent;
 class QCustomPlot;
 class QLabel;
 class QPoint;
-class QProgressBar;
-class QPushButton;
 class QTableView;
 class QTableWidget;
 
@@ -28,7 +25,7 @@ enum class ColumnRole;
 
 namespace gpumem::ui {
 
-class ProgressBridge;
+class CancellableProgress;
 class TableModel;
 class WorkbenchState;
 
@@ -89,14 +86,10 @@ class DataPage : public QWidget
     QLabel *mError;
     QLabel *mSummary;
     QComboBox *mBadCells;
-    QProgressBar *mBusy;
-    QPushButton *mCancelLoad;
+    CancellableProgress *mLoadProgress; // the load's bar and Cancel; hears the load on its worker thread
     QCustomPlot *mHistogram;
     QFutureWatcher<LoadOutcome> mLoader;
     QString mLoadingPath;
-    // The running load's control, shared with it so it outlives a page deleted mid-load.
-    std::shared_ptr<runtime::OperationControl> mLoadControl = std::make_shared<runtime::OperationControl>();
-    ProgressBridge *mLoadProgress; // hears the load on its worker thread
     bool mUpdatingEditor = false;
 };
 

@@ -311,7 +311,7 @@ class TestDataPage : public QObject
         QVERIFY(gpumem::tests::writeLargeJobsCsv(big, 300000));
         QSignalSpy finished(&page, &gpumem::ui::DataPage::loadFinished);
         page.openFile(big);
-        auto *cancel = page.findChild<QPushButton *>(QStringLiteral("cancelLoad"));
+        auto *cancel = page.findChild<QPushButton *>(QStringLiteral("cancelOperation"));
         QVERIFY(cancel && cancel->isVisible());
         cancel->click();
         QVERIFY(finished.wait(20000));
