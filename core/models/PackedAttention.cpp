@@ -261,9 +261,11 @@ torch::Tensor attentionDropoutMask(const torch::Tensor &projected, std::int64_t 
 {
     if (!training || dropout <= 0.0)
         return {};
-    const auto keepProbability = torch::full({projected.size(0), heads, projected.size(1), projected.size(1)},
-                                             1.0 - dropout, projected.options().requires_grad(false));
-    return torch::bernoulli(keepProbability) / (1.0 - dropout);
+    // Dropout of ones is exactly the mask: 0, or 1/(1-p) where a weight is kept.
+    torch::NoGradGuard noGradients;
+    const auto ones = torch::ones({projected.size(0), heads, projected.size(1), projected.size(1)},
+                                  projected.options().requires_grad(false));
+    return torch::dropout(ones, dropout, true);
 }
 
 torch::Tensor tensorAttention(const torch::Tensor &projected, std::int64_t heads, const torch::Tensor &padding,
