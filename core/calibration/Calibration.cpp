@@ -4,6 +4,7 @@
 #include "calibration/Coverage.h"
 #include "data/SeededRandom.h"
 #include "io/InputError.h"
+#include "io/NamedValues.h"
 
 #include <algorithm>
 #include <cmath>
@@ -28,23 +29,20 @@ double relativeScale(double predicted)
     return std::isnan(predicted) ? predicted : std::max(predicted, 1.0);
 }
 
+constexpr io::NamedValues<Score, 3> kScores{
+    {{"absolute", Score::Absolute}, {"relative", Score::Relative}, {"difficulty", Score::Difficulty}}};
+
 } // namespace
 
 std::string_view scoreName(Score score)
 {
-    switch (score) {
-    case Score::Absolute: return "absolute";
-    case Score::Relative: return "relative";
-    case Score::Difficulty: return "difficulty";
-    }
-    return "absolute";
+    return io::nameOf(kScores, score);
 }
 
 Score parseScore(std::string_view name)
 {
-    for (Score score : {Score::Absolute, Score::Relative, Score::Difficulty})
-        if (scoreName(score) == name)
-            return score;
+    if (const auto score = io::valueNamed(kScores, name))
+        return *score;
     throw io::InputError("unknown calibration score " + io::quoteForMessage(std::string(name)) +
                          "; choose absolute, relative or difficulty");
 }

@@ -3,21 +3,27 @@
 
 #include "data/EncodingLimits.h"
 #include "io/InputError.h"
+#include "io/NamedValues.h"
 #include "io/NumberText.h"
 
 namespace gpumem::data {
 
+namespace {
+
+constexpr io::NamedValues<BadCellPolicy, 2> kBadCellPolicies{
+    {{"fail", BadCellPolicy::Fail}, {"drop", BadCellPolicy::DropRow}}};
+
+} // namespace
+
 std::string_view badCellPolicyName(BadCellPolicy policy)
 {
-    return policy == BadCellPolicy::Fail ? "fail" : "drop";
+    return io::nameOf(kBadCellPolicies, policy);
 }
 
 BadCellPolicy parseBadCellPolicy(std::string_view name)
 {
-    if (name == "fail")
-        return BadCellPolicy::Fail;
-    if (name == "drop")
-        return BadCellPolicy::DropRow;
+    if (const auto policy = io::valueNamed(kBadCellPolicies, name))
+        return *policy;
     throw io::InputError("--on-bad-cell takes 'fail' or 'drop', not " + io::quoteForMessage(std::string(name)));
 }
 

@@ -2,6 +2,7 @@
 #include "models/AdaBoostR2.h"
 
 #include "io/InputError.h"
+#include "io/NamedValues.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,13 +12,10 @@ namespace gpumem::models {
 
 AdaBoostLoss parseAdaBoostLoss(const std::string &name)
 {
-    if (name == "linear")
-        return AdaBoostLoss::Linear;
-    if (name == "square")
-        return AdaBoostLoss::Square;
-    if (name == "exponential")
-        return AdaBoostLoss::Exponential;
-    throw io::InputError("unknown AdaBoost loss '" + name + "' (known: linear, square, exponential)");
+    constexpr io::NamedValues<AdaBoostLoss, 3> losses{{{"linear", AdaBoostLoss::Linear},
+                                                       {"square", AdaBoostLoss::Square},
+                                                       {"exponential", AdaBoostLoss::Exponential}}};
+    return io::parseNamed(losses, name, "AdaBoost loss");
 }
 
 AdaBoostRoundResult adaBoostRound(const Eigen::VectorXd &absoluteErrors, Eigen::VectorXd &sampleWeights,

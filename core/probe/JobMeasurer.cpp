@@ -2,6 +2,7 @@
 #include "probe/JobMeasurer.h"
 
 #include "io/InputError.h"
+#include "io/NamedValues.h"
 #include "probe/CudaMemoryStats.h"
 #include "probe/JobBuilder.h"
 #include "probe/TrackingAllocator.h"
@@ -90,12 +91,9 @@ void measureOnCuda(const JobConfiguration &job, JobMeasurement &measurement)
 
 std::string_view jobStatusName(JobStatus status)
 {
-    switch (status) {
-    case JobStatus::Ok: return "ok";
-    case JobStatus::OutOfMemory: return "out_of_memory";
-    case JobStatus::Invalid: return "invalid";
-    }
-    return "invalid";
+    constexpr io::NamedValues<JobStatus, 3> names{
+        {{"ok", JobStatus::Ok}, {"out_of_memory", JobStatus::OutOfMemory}, {"invalid", JobStatus::Invalid}}};
+    return io::nameOf(names, status);
 }
 
 JobMeasurement measureReportingFailure(const std::function<void(JobMeasurement &)> &measure)

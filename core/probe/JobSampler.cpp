@@ -3,6 +3,7 @@
 
 #include "data/SeededRandom.h"
 #include "io/InputError.h"
+#include "io/NamedValues.h"
 
 #include <cmath>
 #include <initializer_list>
@@ -142,19 +143,19 @@ void sampleGpuTransformer(Draw &draw, JobConfiguration &job)
     job.dropout = draw.chance(0.5) ? 0.1 : 0.0;
 }
 
+constexpr io::NamedValues<JobSizes, 2> kJobSizes{{{"cpu", JobSizes::Cpu}, {"gpu", JobSizes::Gpu}}};
+
 } // namespace
 
 std::string_view jobSizesName(JobSizes sizes)
 {
-    return sizes == JobSizes::Gpu ? "gpu" : "cpu";
+    return io::nameOf(kJobSizes, sizes);
 }
 
 JobSizes parseJobSizes(std::string_view name)
 {
-    if (name == "cpu")
-        return JobSizes::Cpu;
-    if (name == "gpu")
-        return JobSizes::Gpu;
+    if (const auto sizes = io::valueNamed(kJobSizes, name))
+        return *sizes;
     throw io::InputError("--sizes takes cpu or gpu, not " + io::quoteForMessage(std::string(name)));
 }
 

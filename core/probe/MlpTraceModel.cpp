@@ -2,6 +2,7 @@
 #include "probe/MlpTraceModel.h"
 
 #include "io/InputError.h"
+#include "io/NamedValues.h"
 #include "probe/JobConfiguration.h"
 
 #include <cmath>
@@ -43,16 +44,18 @@ enum class Kind
 
 Kind kindOf(const std::string &type)
 {
-    if (type == "linear")
-        return Kind::Linear;
-    if (type == "batch_normalization")
-        return Kind::BatchNorm;
-    if (type == "dropout")
-        return Kind::Dropout;
-    for (const char *name : {"ReLU", "Sigmoid", "Tanh", "ELU", "Softmax", "LogSoftmax", "Hardtanh", "ReLU6"})
-        if (type == name)
-            return Kind::KeepsOutput;
-    return Kind::KeepsInput;
+    constexpr io::NamedValues<Kind, 11> kinds{{{"linear", Kind::Linear},
+                                               {"batch_normalization", Kind::BatchNorm},
+                                               {"dropout", Kind::Dropout},
+                                               {"ReLU", Kind::KeepsOutput},
+                                               {"Sigmoid", Kind::KeepsOutput},
+                                               {"Tanh", Kind::KeepsOutput},
+                                               {"ELU", Kind::KeepsOutput},
+                                               {"Softmax", Kind::KeepsOutput},
+                                               {"LogSoftmax", Kind::KeepsOutput},
+                                               {"Hardtanh", Kind::KeepsOutput},
+                                               {"ReLU6", Kind::KeepsOutput}}};
+    return io::valueNamed(kinds, type).value_or(Kind::KeepsInput);
 }
 
 struct Layer

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "training/TrainingProgress.h"
 
-#include "io/InputError.h"
+#include "io/NamedValues.h"
 #include "training/StopReasonText.h"
 
 #include <algorithm>
@@ -21,28 +21,23 @@ double fitShare(const EpochProgress &progress)
     return progress.epochs > 0 ? std::clamp(static_cast<double>(progress.epoch) / progress.epochs, 0.0, 1.0) : 0.0;
 }
 
+namespace {
+
+constexpr io::NamedValues<StopReason, 4> kStopReasons{{{"completed", StopReason::Completed},
+                                                       {"early_stopped", StopReason::EarlyStopped},
+                                                       {"cancelled", StopReason::Cancelled},
+                                                       {"not_finite", StopReason::NotFinite}}};
+
+} // namespace
+
 std::string stopReasonName(StopReason reason)
 {
-    switch (reason) {
-    case StopReason::Completed: return "completed";
-    case StopReason::EarlyStopped: return "early_stopped";
-    case StopReason::Cancelled: return "cancelled";
-    case StopReason::NotFinite: return "not_finite";
-    }
-    return "unknown";
+    return std::string(io::nameOf(kStopReasons, reason));
 }
 
 StopReason parseStopReason(const std::string &name)
 {
-    const StopReason reasons[] = {StopReason::Completed, StopReason::EarlyStopped, StopReason::Cancelled,
-                                  StopReason::NotFinite};
-    std::string known;
-    for (const StopReason reason : reasons) {
-        if (stopReasonName(reason) == name)
-            return reason;
-        known += (known.empty() ? "" : ", ") + stopReasonName(reason);
-    }
-    throw io::InputError("unknown stop reason " + io::quoteForMessage(name) + " (known: " + known + ")");
+    return io::parseNamed(kStopReasons, name, "stop reason");
 }
 
 } // namespace gpumem::training
