@@ -2,6 +2,7 @@
 #include "probe/JobConfiguration.h"
 
 #include "io/InputError.h"
+#include "io/NamedValues.h"
 #include "io/NumberText.h"
 
 #include <algorithm>
@@ -12,12 +13,6 @@
 namespace gpumem::probe {
 
 namespace {
-
-const std::vector<std::string> &commonColumns()
-{
-    static const std::vector<std::string> columns = {"family", "batch_size", "optimizer", "dtype", "steps"};
-    return columns;
-}
 
 std::string dropoutText(double dropout)
 {
@@ -55,30 +50,105 @@ std::string parseChoice(const std::string &text, const std::string &column, cons
     throw io::InputError("column '" + column + "' holds " + io::quoteForMessage(text) + " (known: " + known + ")");
 }
 
-const std::vector<std::string> kOptimizers = {"sgd", "sgd_momentum", "adam", "adamw"};
-const std::vector<std::string> kDtypes = {"float32", "float64", "float16", "bfloat16"};
+// The bytes of one element of each dtype, and the tensors each optimizer keeps per
+// parameter (momentum, or Adam's two moments).
+constexpr io::NamedValues<int, 4> kDtypeBytes{{{"float32", 4}, {"float64", 8}, {"float16", 2}, {"bfloat16", 2}}};
+constexpr io::NamedValues<int, 4> kOptimizerStates{{{"sgd", 0}, {"sgd_momentum", 1}, {"adam", 2}, {"adamw", 2}}};
 const std::vector<std::string> kActivations = {"relu",       "gelu", "tanh", "sigmoid",
                                                "leaky_relu", "elu",  "silu", "softplus"};
+
+constexpr io::NamedValues<JobFamily, 3> kJobFamilies{
+    {{"mlp", JobFamily::Mlp}, {"cnn", JobFamily::Cnn}, {"transformer", JobFamily::Transformer}}};
+
+// One configuration column of a probe CSV: its name, its cell as the job writes
+// it, and how a cell read back sets the job (throwing InputError naming the column).
+struct JobColumn
+{
+    std::string name;
+    std::function<std::string(const JobConfiguration &)> write;
+    std::function<void(JobConfiguration &, const std::string &)> read;
+};
+
+JobColumn integerColumn(const std::string &name, int JobConfiguration::*field)
+{
+    return {name, [field](const JobConfiguration &job) { return std::to_string(job.*field); },
+            [name, field](JobConfiguration &job, const std::string &text) { job.*field = parseInteger(text, name); }};
+}
+
+JobColumn flagColumn(const std::string &name, bool JobConfiguration::*field)
+{
+    return {
+        name, [field](const JobConfiguration &job) { return std::string(job.*field ? "1" : "0"); },
+        [name, field](JobConfiguration &job, const std::string &text) { job.*field = parseInteger(text, name) != 0; }};
+}
+
+JobColumn choiceColumn(const std::string &name, std::string JobConfiguration::*field, std::vector<std::string> choices)
+{
+    return {name, [field](const JobConfiguration &job) { return job.*field; },
+            [name, field, choices = std::move(choices)](JobConfiguration &job, const std::string &text) {
+                job.*field = parseChoice(text, name, choices);
+            }};
+}
+
+JobColumn dropoutColumn()
+{
+    return {"dropout", [](const JobConfiguration &job) { return dropoutText(job.dropout); },
+            [](JobConfiguration &job, const std::string &text) {
+                // In hundredths, as written: the key of a configuration read back must
+                // equal the key it was written with.
+                job.dropout = std::round(parseReal(text, "dropout") * 100.0) / 100.0;
+            }};
+}
+
+// The columns after "family", in order: the shared ones, then the family's own.
+const std::vector<JobColumn> &columnsOf(JobFamily family)
+{
+    using Job = JobConfiguration;
+    const auto withShared = [](std::vector<JobColumn> own) {
+        std::vector<JobColumn> columns = {integerColumn("batch_size", &Job::batchSize),
+                                          choiceColumn("optimizer", &Job::optimizer, io::namesOf(kOptimizerStates)),
+                                          choiceColumn("dtype", &Job::dtype, io::namesOf(kDtypeBytes)),
+                                          integerColumn("steps", &Job::steps)};
+        columns.insert(columns.end(), own.begin(), own.end());
+        return columns;
+    };
+    static const std::vector<JobColumn> mlp = withShared(
+        {integerColumn("input_features", &Job::inputFeatures), integerColumn("depth", &Job::depth),
+         integerColumn("width", &Job::width),
+         choiceColumn("width_pattern", &Job::widthPattern, {"uniform", "pyramid", "bottleneck"}),
+         choiceColumn("activation", &Job::activation, kActivations), flagColumn("batch_norm", &Job::batchNorm),
+         dropoutColumn(), integerColumn("classes", &Job::classes)});
+    static const std::vector<JobColumn> cnn =
+        withShared({integerColumn("input_channels", &Job::inputChannels), integerColumn("resolution", &Job::resolution),
+                    integerColumn("blocks", &Job::blocks), integerColumn("base_channels", &Job::baseChannels),
+                    integerColumn("kernel_size", &Job::kernelSize),
+                    choiceColumn("downsampling", &Job::downsampling, {"stride", "pool"}),
+                    flagColumn("batch_norm", &Job::batchNorm), integerColumn("head_hidden", &Job::headHidden),
+                    integerColumn("classes", &Job::classes)});
+    static const std::vector<JobColumn> transformer =
+        withShared({integerColumn("layers", &Job::layers), integerColumn("d_model", &Job::dModel),
+                    integerColumn("heads", &Job::heads), integerColumn("feed_forward", &Job::feedForward),
+                    integerColumn("sequence_length", &Job::sequenceLength),
+                    integerColumn("vocabulary", &Job::vocabulary), flagColumn("causal", &Job::causal),
+                    choiceColumn("activation", &Job::activation, kActivations), dropoutColumn()});
+    switch (family) {
+    case JobFamily::Cnn: return cnn;
+    case JobFamily::Transformer: return transformer;
+    case JobFamily::Mlp: break;
+    }
+    return mlp;
+}
 
 } // namespace
 
 std::string_view jobFamilyName(JobFamily family)
 {
-    switch (family) {
-    case JobFamily::Mlp: return "mlp";
-    case JobFamily::Cnn: return "cnn";
-    case JobFamily::Transformer: return "transformer";
-    }
-    return "mlp";
+    return io::nameOf(kJobFamilies, family);
 }
 
 JobFamily parseJobFamily(std::string_view name)
 {
-    for (JobFamily family : {JobFamily::Mlp, JobFamily::Cnn, JobFamily::Transformer})
-        if (name == jobFamilyName(family))
-            return family;
-    throw io::InputError("unknown job family " + io::quoteForMessage(std::string(name)) +
-                         " (known: mlp, cnn, transformer)");
+    return io::parseNamed(kJobFamilies, name, "job family");
 }
 
 int JobConfiguration::channelsOfBlock(int block) const
@@ -88,45 +158,17 @@ int JobConfiguration::channelsOfBlock(int block) const
 
 std::vector<std::string> JobConfiguration::columnNames(JobFamily family)
 {
-    std::vector<std::string> names = commonColumns();
-    switch (family) {
-    case JobFamily::Mlp:
-        names.insert(names.end(), {"input_features", "depth", "width", "width_pattern", "activation", "batch_norm",
-                                   "dropout", "classes"});
-        break;
-    case JobFamily::Cnn:
-        names.insert(names.end(), {"input_channels", "resolution", "blocks", "base_channels", "kernel_size",
-                                   "downsampling", "batch_norm", "head_hidden", "classes"});
-        break;
-    case JobFamily::Transformer:
-        names.insert(names.end(), {"layers", "d_model", "heads", "feed_forward", "sequence_length", "vocabulary",
-                                   "causal", "activation", "dropout"});
-        break;
-    }
+    std::vector<std::string> names = {"family"};
+    for (const auto &column : columnsOf(family))
+        names.push_back(column.name);
     return names;
 }
 
 std::vector<std::string> JobConfiguration::columnValues() const
 {
-    using std::to_string;
-    std::vector<std::string> values = {std::string(jobFamilyName(family)), to_string(batchSize), optimizer, dtype,
-                                       to_string(steps)};
-    switch (family) {
-    case JobFamily::Mlp:
-        values.insert(values.end(), {to_string(inputFeatures), to_string(depth), to_string(width), widthPattern,
-                                     activation, batchNorm ? "1" : "0", dropoutText(dropout), to_string(classes)});
-        break;
-    case JobFamily::Cnn:
-        values.insert(values.end(), {to_string(inputChannels), to_string(resolution), to_string(blocks),
-                                     to_string(baseChannels), to_string(kernelSize), downsampling,
-                                     batchNorm ? "1" : "0", to_string(headHidden), to_string(classes)});
-        break;
-    case JobFamily::Transformer:
-        values.insert(values.end(), {to_string(layers), to_string(dModel), to_string(heads), to_string(feedForward),
-                                     to_string(sequenceLength), to_string(vocabulary), causal ? "1" : "0", activation,
-                                     dropoutText(dropout)});
-        break;
-    }
+    std::vector<std::string> values = {std::string(jobFamilyName(family))};
+    for (const auto &column : columnsOf(family))
+        values.push_back(column.write(*this));
     return values;
 }
 
@@ -143,73 +185,19 @@ JobConfiguration JobConfiguration::fromColumns(JobFamily family,
 {
     JobConfiguration job;
     job.family = family;
-    const auto integer = [&](const char *column) { return parseInteger(cell(column), column); };
-    const auto flag = [&](const char *column) { return parseInteger(cell(column), column) != 0; };
-    job.batchSize = integer("batch_size");
-    job.optimizer = parseChoice(cell("optimizer"), "optimizer", kOptimizers);
-    job.dtype = parseChoice(cell("dtype"), "dtype", kDtypes);
-    job.steps = integer("steps");
-    switch (family) {
-    case JobFamily::Mlp:
-        job.inputFeatures = integer("input_features");
-        job.depth = integer("depth");
-        job.width = integer("width");
-        job.widthPattern = parseChoice(cell("width_pattern"), "width_pattern", {"uniform", "pyramid", "bottleneck"});
-        job.activation = parseChoice(cell("activation"), "activation", kActivations);
-        job.batchNorm = flag("batch_norm");
-        job.dropout = parseReal(cell("dropout"), "dropout");
-        job.classes = integer("classes");
-        break;
-    case JobFamily::Cnn:
-        job.inputChannels = integer("input_channels");
-        job.resolution = integer("resolution");
-        job.blocks = integer("blocks");
-        job.baseChannels = integer("base_channels");
-        job.kernelSize = integer("kernel_size");
-        job.downsampling = parseChoice(cell("downsampling"), "downsampling", {"stride", "pool"});
-        job.batchNorm = flag("batch_norm");
-        job.headHidden = integer("head_hidden");
-        job.classes = integer("classes");
-        break;
-    case JobFamily::Transformer:
-        job.layers = integer("layers");
-        job.dModel = integer("d_model");
-        job.heads = integer("heads");
-        job.feedForward = integer("feed_forward");
-        job.sequenceLength = integer("sequence_length");
-        job.vocabulary = integer("vocabulary");
-        job.causal = flag("causal");
-        job.activation = parseChoice(cell("activation"), "activation", kActivations);
-        job.dropout = parseReal(cell("dropout"), "dropout");
-        break;
-    }
-    // The key of a configuration read back must equal the key it was written with.
-    job.dropout = std::round(job.dropout * 100.0) / 100.0;
+    for (const auto &column : columnsOf(family))
+        column.read(job, cell(column.name));
     return job;
 }
 
 int bytesPerElement(const std::string &dtype)
 {
-    if (dtype == "float64")
-        return 8;
-    if (dtype == "float32")
-        return 4;
-    if (dtype == "float16" || dtype == "bfloat16")
-        return 2;
-    throw io::InputError("unknown dtype " + io::quoteForMessage(dtype) +
-                         " (known: float32, float64, float16, bfloat16)");
+    return io::parseNamed(kDtypeBytes, dtype, "dtype");
 }
 
 int optimizerStatesPerParameter(const std::string &optimizer)
 {
-    if (optimizer == "sgd")
-        return 0;
-    if (optimizer == "sgd_momentum")
-        return 1;
-    if (optimizer == "adam" || optimizer == "adamw")
-        return 2;
-    throw io::InputError("unknown optimizer " + io::quoteForMessage(optimizer) +
-                         " (known: sgd, sgd_momentum, adam, adamw)");
+    return io::parseNamed(kOptimizerStates, optimizer, "optimizer");
 }
 
 } // namespace gpumem::probe
