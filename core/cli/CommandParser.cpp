@@ -166,6 +166,11 @@ CLI::Option *addListOption(CLI::App &app, const std::string &name, std::vector<s
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 }
 
+CLI::Option *addPredictionsOption(CLI::App &app, std::optional<std::string> &path, const std::string &help)
+{
+    return app.add_option("--predictions", path, help)->type_name("FILE.csv");
+}
+
 std::vector<std::string> nonEmptyItems(const std::vector<std::string> &items)
 {
     std::vector<std::string> kept;

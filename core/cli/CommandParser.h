@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -65,6 +66,17 @@ CLI::Validator wholeNumber(std::uint64_t minimum = 0,
 
 // Checks that an option's value is a number in [0, 1) ("takes a number in [0, 1), not 'x'").
 CLI::Validator fractionBelowOne();
+
+// Declares --test-fraction, the share of rows held out (seeded) to score on; help
+// says what is scored. fraction is a double or an optional one.
+template <typename Fraction>
+CLI::Option *addTestFractionOption(CLI::App &app, Fraction &fraction, const std::string &help)
+{
+    return app.add_option("--test-fraction", fraction, help)->type_name("F")->transform(fractionBelowOne());
+}
+
+// Declares --predictions FILE.csv, the file of every row's prediction; help says what else it holds.
+CLI::Option *addPredictionsOption(CLI::App &app, std::optional<std::string> &path, const std::string &help);
 
 // Checks an option's value with parse, which throws io::InputError for a bad one;
 // its message becomes the refusal. Leaves the value as parse read it (exactly),

@@ -91,16 +91,17 @@ void printTable(std::ostream &out, const evaluation::ExperimentResult &result)
     std::vector<const evaluation::MetricDescription *> metrics;
     for (const auto &metric : evaluation::metricDescriptions())
         metrics.push_back(&metric);
-    std::vector<std::string> headers{"model"};
+    std::vector<std::string> numbers;
     for (const auto *metric : metrics)
-        headers.push_back(metric->shortTitle);
+        numbers.push_back(metric->shortTitle);
     const bool bounded = result.calibration.has_value();
     if (bounded)
-        headers.insert(headers.end(), {"bound under", "bound over MiB", "+10% over MiB"});
-    headers.insert(headers.end(), {"train s", "p vs best"});
-    std::vector<TextTable::Alignment> alignments(headers.size(), TextTable::Alignment::Right);
-    alignments.front() = TextTable::Alignment::Left;
-    TextTable table(headers, alignments);
+        numbers.insert(numbers.end(), {"bound under", "bound over MiB", "+10% over MiB"});
+    numbers.insert(numbers.end(), {"train s", "p vs best"});
+    std::vector<TextTable::Column> columns{"model"};
+    for (auto &title : numbers)
+        columns.push_back(TextTable::numeric(std::move(title)));
+    TextTable table(std::move(columns));
     for (const auto &model : result.models) {
         std::vector<std::string> cells{model.name};
         for (const auto *metric : metrics)
@@ -148,9 +149,7 @@ int runCompare(const std::vector<std::string> &arguments, std::ostream &out, std
     std::optional<std::uint64_t> folds;
     app.add_option("--folds", folds, "K-fold cross-validation (default 5)")->type_name("K")->transform(wholeNumber());
     std::optional<double> testFraction;
-    app.add_option("--test-fraction", testFraction, "one seeded hold-out of this share of rows instead of folds")
-        ->type_name("F")
-        ->transform(fractionBelowOne());
+    addTestFractionOption(app, testFraction, "one seeded hold-out of this share of rows instead of folds");
     ModelOptions modelOptions;
     addModelOptions(app, modelOptions);
     ComputeOptions computeOptions;
@@ -164,9 +163,8 @@ int runCompare(const std::vector<std::string> &arguments, std::ostream &out, std
                   "write a report: .json, .md, .csv or .html by extension, JSON to a device such as "
                   "/dev/stdout (repeatable)");
     std::optional<std::string> predictionsPath;
-    app.add_option("--predictions", predictionsPath,
-                   "write every row's fold, actual value and each model's prediction (and upper bound)")
-        ->type_name("FILE.csv");
+    addPredictionsOption(app, predictionsPath,
+                         "write every row's fold, actual value and each model's prediction (and upper bound)");
     CalibrationOptions calibrationOptions;
     addCalibrationOptions(app, calibrationOptions, CalibrationScope::EachFold);
     bool json = false;
@@ -174,8 +172,7 @@ int runCompare(const std::vector<std::string> &arguments, std::ostream &out, std
     if (!parser.parse(arguments, out))
         return 0;
 
-    if (dataOptions.target.empty())
-        throw io::InputError("missing --target COLUMN (see 'gpumem inspect' for candidates)");
+    requireTarget(dataOptions);
     if (folds && testFraction)
         throw io::InputError("give --folds or --test-fraction, not both");
 

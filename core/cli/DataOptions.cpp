@@ -21,6 +21,12 @@ char parseDelimiter(const std::string &text)
     throw io::InputError("--delimiter takes auto, comma, semicolon or tab, not " + io::quoteForMessage(text));
 }
 
+void requireTarget(const DataOptions &options)
+{
+    if (options.target.empty())
+        throw io::InputError("missing --target COLUMN (see 'gpumem inspect' for candidates)");
+}
+
 void addDataOptions(CLI::App &app, DataOptions &options)
 {
     app.add_option("--target", options.target, "the column to predict (peak memory, numeric)")->type_name("COLUMN");

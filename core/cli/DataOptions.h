@@ -34,6 +34,10 @@ struct DataOptions
 // --delimiter, --decimal-comma and --categorical-limit on app, bound to options.
 void addDataOptions(CLI::App &app, DataOptions &options);
 
+// Throws InputError when --target was not given: the commands that learn from a
+// table cannot guess which column is the memory.
+void requireTarget(const DataOptions &options);
+
 // A file loaded and checked the way the options ask.
 struct LoadedData
 {

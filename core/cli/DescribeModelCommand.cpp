@@ -129,9 +129,7 @@ int runDescribeModel(const std::vector<std::string> &arguments, std::ostream &ou
     if (sizes.layerTypes > 0 && hyperparameters.boolean("layer_tokens"))
         out << " and layer tokens (" << sizes.layerTypes << " layer types)";
     out << "; sizes from " << sizes.source << "\n\n";
-    TextTable table({"block", "output shape", "parameters", "detail"},
-                    {TextTable::Alignment::Left, TextTable::Alignment::Left, TextTable::Alignment::Right,
-                     TextTable::Alignment::Left});
+    TextTable table({"block", "output shape", TextTable::numeric("parameters"), "detail"});
     for (const auto &block : blocks)
         table.addRow({block.name, block.outputShape, std::to_string(block.parameters), block.detail});
     table.addRow({"Total", "", std::to_string(total), ""});

@@ -50,11 +50,9 @@ void printText(std::ostream &out, const EstimateCalibrationOptions &options, con
         << options.measuredPath << ": " << calibration.jobs.size() << " jobs (" << deviceRows << " nvidia-smi, "
         << calibration.jobs.size() - deviceRows << " max_memory_reserved), " << calibration.tracedConfigurations
         << " traced configurations\n\n";
-    using Alignment = TextTable::Alignment;
-    TextTable table({"line", "model", "batch", "optimizer", "measured by", "measured", "replay reserved", "before",
-                     "after", "residual"},
-                    {Alignment::Right, Alignment::Left, Alignment::Right, Alignment::Left, Alignment::Left,
-                     Alignment::Right, Alignment::Right, Alignment::Right, Alignment::Right, Alignment::Right});
+    const auto numeric = TextTable::numeric;
+    TextTable table({numeric("line"), "model", numeric("batch"), "optimizer", "measured by", numeric("measured"),
+                     numeric("replay reserved"), numeric("before"), numeric("after"), numeric("residual")});
     for (const auto &calibrated : calibration.jobs) {
         const auto &job = calibrated.job;
         table.addRow({std::to_string(job.line), fileName(job.configuration.modelPath), std::to_string(job.batchSize),

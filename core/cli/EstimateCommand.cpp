@@ -121,11 +121,10 @@ void printText(std::ostream &out, const estimate::EstimateConfiguration &configu
     out << "Method: traced on the CPU at batch " << traced << (result.extrapolated ? ", extrapolated in the batch" : "")
         << ", replayed through the CUDA caching-allocator model\n"
         << '\n';
-    using Alignment = TextTable::Alignment;
-    TextTable table({"batch", "allocated", "reserved", "device total", "fits", "parameters", "gradients", "optimizer",
-                     "activations", "overhead"},
-                    {Alignment::Right, Alignment::Right, Alignment::Right, Alignment::Right, Alignment::Left,
-                     Alignment::Right, Alignment::Right, Alignment::Right, Alignment::Right, Alignment::Right});
+    const auto numeric = TextTable::numeric;
+    TextTable table({numeric("batch"), numeric("allocated"), numeric("reserved"), numeric("device total"), "fits",
+                     numeric("parameters"), numeric("gradients"), numeric("optimizer"), numeric("activations"),
+                     numeric("overhead")});
     for (const auto &estimate : result.estimates)
         table.addRow({std::to_string(estimate.batchSize), estimate::mibText(estimate.peakAllocatedBytes),
                       estimate::mibText(estimate.peakReservedBytes), estimate::mibText(estimate.deviceTotalMib()),

@@ -56,10 +56,8 @@ void printText(const LoadedData &loaded, std::ostream &out)
     out << table.source() << ": " << table.rowCount() << " rows, " << table.columnCount() << " columns, "
         << delimiterName(table.delimiter()) << "-separated" << (table.decimalComma() ? ", decimal comma" : "")
         << "\n\n";
-    TextTable columns({"#", "column", "type", "role", "missing", "invalid", "values"},
-                      {TextTable::Alignment::Right, TextTable::Alignment::Left, TextTable::Alignment::Left,
-                       TextTable::Alignment::Left, TextTable::Alignment::Right, TextTable::Alignment::Right,
-                       TextTable::Alignment::Left});
+    TextTable columns({TextTable::numeric("#"), "column", "type", "role", TextTable::numeric("missing"),
+                       TextTable::numeric("invalid"), "values"});
     for (const auto &column : table.columns()) {
         const data::ColumnSummary summary = data::summarizeColumn(column, table.rowCount());
         columns.addRow({std::to_string(column.index + 1), column.name, std::string(data::columnTypeName(column.type)),

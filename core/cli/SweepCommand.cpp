@@ -163,10 +163,7 @@ int runSweep(const std::vector<std::string> &arguments, std::ostream &out, std::
         ->type_name("N")
         ->transform(wholeNumber(1));
     double testFraction = 0.2;
-    app.add_option("--test-fraction", testFraction,
-                   "hold out this share of rows (seeded) to score each run on (default 0.2)")
-        ->type_name("F")
-        ->transform(fractionBelowOne());
+    addTestFractionOption(app, testFraction, "hold out this share of rows (seeded) to score each run on (default 0.2)");
     std::optional<std::string> shardText;
     app.add_option("--shard", shardText,
                    "run only slice I of N (0-based), e.g. $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT")
@@ -183,8 +180,7 @@ int runSweep(const std::vector<std::string> &arguments, std::ostream &out, std::
         return 0;
     if (!outOption)
         throw io::InputError("missing --out RUNS.jsonl (see 'gpumem sweep --help')");
-    if (inputs.data.target.empty())
-        throw io::InputError("missing --target COLUMN (see 'gpumem inspect' for candidates)");
+    requireTarget(inputs.data);
     if (parameterPieces.empty())
         throw io::InputError("missing --param NAME=V1,V2,… (see 'gpumem describe-model' for the names)");
     const models::Hyperparameters base = hyperparametersFor(inputs.modelName, inputs.model);

@@ -11,25 +11,39 @@ std::size_t displayWidth(const std::string &text)
         std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
-TextTable::TextTable(std::vector<std::string> header, std::vector<Alignment> alignments)
-    : mHeader(std::move(header))
-    , mAlignments(std::move(alignments))
+TextTable::Column::Column(std::string columnTitle, Alignment columnAlignment)
+    : title(std::move(columnTitle))
+    , alignment(columnAlignment)
 {
-    mAlignments.resize(mHeader.size(), Alignment::Left);
+}
+
+TextTable::Column::Column(const char *columnTitle, Alignment columnAlignment)
+    : Column(std::string(columnTitle), columnAlignment)
+{
+}
+
+TextTable::Column TextTable::numeric(std::string title)
+{
+    return Column(std::move(title), Alignment::Right);
+}
+
+TextTable::TextTable(std::vector<Column> columns)
+    : mColumns(std::move(columns))
+{
 }
 
 void TextTable::addRow(std::vector<std::string> cells)
 {
-    cells.resize(mHeader.size());
+    cells.resize(mColumns.size());
     mRows.push_back(std::move(cells));
 }
 
 void TextTable::print(std::ostream &out, bool withHeader) const
 {
-    std::vector<std::size_t> widths(mHeader.size(), 0);
-    for (std::size_t c = 0; c < mHeader.size(); ++c) {
+    std::vector<std::size_t> widths(mColumns.size(), 0);
+    for (std::size_t c = 0; c < mColumns.size(); ++c) {
         if (withHeader)
-            widths[c] = displayWidth(mHeader[c]);
+            widths[c] = displayWidth(mColumns[c].title);
         for (const auto &row : mRows)
             widths[c] = std::max(widths[c], displayWidth(row[c]));
     }
@@ -38,7 +52,7 @@ void TextTable::print(std::ostream &out, bool withHeader) const
         for (std::size_t c = 0; c < cells.size(); ++c) {
             const std::string padding(widths[c] - displayWidth(cells[c]), ' ');
             const bool last = c + 1 == cells.size();
-            if (mAlignments[c] == Alignment::Right)
+            if (mColumns[c].alignment == Alignment::Right)
                 line += padding + cells[c];
             else
                 line += cells[c] + (last ? std::string() : padding);
@@ -49,7 +63,10 @@ void TextTable::print(std::ostream &out, bool withHeader) const
         out << line << '\n';
     };
     if (withHeader) {
-        printRow(mHeader);
+        std::vector<std::string> titles;
+        for (const auto &column : mColumns)
+            titles.push_back(column.title);
+        printRow(titles);
         std::vector<std::string> rule;
         for (std::size_t width : widths)
             rule.emplace_back(width, '-');

@@ -18,15 +18,25 @@ class TextTable
         Right
     };
 
-    explicit TextTable(std::vector<std::string> header, std::vector<Alignment> alignments = {});
+    struct Column
+    {
+        // Implicit, so that a bare title stands for a left-aligned column.
+        Column(std::string columnTitle, Alignment columnAlignment = Alignment::Left);
+        Column(const char *columnTitle, Alignment columnAlignment = Alignment::Left);
+        std::string title;
+        Alignment alignment;
+    };
+    // A right-aligned column, as numbers are.
+    static Column numeric(std::string title);
+
+    explicit TextTable(std::vector<Column> columns);
 
     void addRow(std::vector<std::string> cells);
     // Prints the table; withHeader adds the header row and a rule under it.
     void print(std::ostream &out, bool withHeader = true) const;
 
   private:
-    std::vector<std::string> mHeader;
-    std::vector<Alignment> mAlignments;
+    std::vector<Column> mColumns;
     std::vector<std::vector<std::string>> mRows;
 };
 

@@ -172,16 +172,13 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
     TrainingInputs inputs;
     addTrainingInputs(app, inputs);
     double testFraction = 0.0;
-    app.add_option("--test-fraction", testFraction,
-                   "hold out this share of rows (seeded) and report metrics on it (default 0)")
-        ->type_name("F")
-        ->transform(fractionBelowOne());
+    addTestFractionOption(app, testFraction,
+                          "hold out this share of rows (seeded) and report metrics on it (default 0)");
     std::optional<std::string> outOption;
     app.add_option("--out", outOption, "the model folder to write (replaced atomically)")->type_name("MODEL_DIR");
     std::optional<std::string> predictionsPath;
-    app.add_option("--predictions", predictionsPath,
-                   "also write every row's prediction, actual value and split (train/calibration/test)")
-        ->type_name("FILE.csv");
+    addPredictionsOption(app, predictionsPath,
+                         "also write every row's prediction, actual value and split (train/calibration/test)");
     CalibrationOptions calibrationOptions;
     addCalibrationOptions(app, calibrationOptions, CalibrationScope::Model);
     std::optional<std::uint64_t> epochs;
@@ -202,8 +199,7 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
 
     if (!outOption)
         throw io::InputError("missing --out MODEL_DIR (see 'gpumem train --help')");
-    if (inputs.data.target.empty())
-        throw io::InputError("missing --target COLUMN (see 'gpumem inspect' for candidates)");
+    requireTarget(inputs.data);
     if (resumeFrom)
         checkResumable(app, inputs.modelName, inputs.model, calibrationOptions);
     models::Hyperparameters hyperparameters = hyperparametersFor(inputs.modelName, inputs.model);
