@@ -81,6 +81,20 @@ def collate(batch):
             nn.utils.rnn.pad_sequence(fields, batch_first=True), lengths, torch.stack(target))
 
 
+def add_sequence_layers(module, d_model, gru_hidden, heads, encoder_layers, feedforward, head_hidden):
+    """Adds to module what every reference network shares after its feature tokens: the
+    BiGRU, its projection back to d_model, the pre-norm Transformer encoder, the final
+    norm and the regression head. A function, not a base class, so that each network
+    creates its parameters in the same order (and from the same random draws) as before."""
+    module.gru = nn.GRU(d_model, gru_hidden, batch_first=True, bidirectional=True)
+    module.gru_projection = nn.Linear(2 * gru_hidden, d_model)
+    layer = nn.TransformerEncoderLayer(d_model, heads, feedforward, dropout=0.0, activation="gelu",
+                                       batch_first=True, norm_first=True)
+    module.encoder = nn.TransformerEncoder(layer, encoder_layers, enable_nested_tensor=False)
+    module.final_norm = nn.LayerNorm(d_model)
+    module.head = nn.Sequential(nn.Linear(d_model, head_hidden), nn.GELU(), nn.Linear(head_hidden, 1))
+
+
 class BiGruTransformer(nn.Module):
     def __init__(self, feature_count, layer_type_count, layer_tokens, d_model=64, gru_hidden=32, heads=4,
                  encoder_layers=2, feedforward=128, head_hidden=64):
@@ -90,13 +104,7 @@ class BiGruTransformer(nn.Module):
         self.feature_bias = nn.Parameter(torch.randn(feature_count, d_model) * 0.02)
         self.layer_type_embedding = nn.Embedding(layer_type_count, d_model)
         self.layer_field_projection = nn.Linear(2, d_model)
-        self.gru = nn.GRU(d_model, gru_hidden, batch_first=True, bidirectional=True)
-        self.gru_projection = nn.Linear(2 * gru_hidden, d_model)
-        layer = nn.TransformerEncoderLayer(d_model, heads, feedforward, dropout=0.0, activation="gelu",
-                                           batch_first=True, norm_first=True)
-        self.encoder = nn.TransformerEncoder(layer, encoder_layers, enable_nested_tensor=False)
-        self.final_norm = nn.LayerNorm(d_model)
-        self.head = nn.Sequential(nn.Linear(d_model, head_hidden), nn.GELU(), nn.Linear(head_hidden, 1))
+        add_sequence_layers(self, d_model, gru_hidden, heads, encoder_layers, feedforward, head_hidden)
 
     def forward(self, features, layer_types, layer_fields, lengths):
         tokens = features.unsqueeze(-1) * self.feature_weight + self.feature_bias  # [batch, features, d]

@@ -22,7 +22,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from reference_bigru_transformer import load_features, log_standardise, train
+from reference_bigru_transformer import add_sequence_layers, load_features, log_standardise, train
 
 
 def grouped_tokens(numeric, categories, type_count):
@@ -41,13 +41,7 @@ class HandBatchedNetwork(nn.Module):
         token_count = feature_count if token_of is None else int(token_of.max()) + 1
         self.feature_weight = nn.Parameter(torch.randn(feature_count, d_model) * 0.1)
         self.feature_bias = nn.Parameter(torch.randn(token_count, d_model) * 0.02)
-        self.gru = nn.GRU(d_model, gru_hidden, batch_first=True, bidirectional=True)
-        self.gru_projection = nn.Linear(2 * gru_hidden, d_model)
-        layer = nn.TransformerEncoderLayer(d_model, heads, feedforward, dropout=0.0, activation="gelu",
-                                           batch_first=True, norm_first=True)
-        self.encoder = nn.TransformerEncoder(layer, encoder_layers, enable_nested_tensor=False)
-        self.final_norm = nn.LayerNorm(d_model)
-        self.head = nn.Sequential(nn.Linear(d_model, head_hidden), nn.GELU(), nn.Linear(head_hidden, 1))
+        add_sequence_layers(self, d_model, gru_hidden, heads, encoder_layers, feedforward, head_hidden)
 
     def forward(self, features):
         tokens = features.unsqueeze(-1) * self.feature_weight  # [batch, features, d]
