@@ -27,8 +27,8 @@ from sklearn.model_selection import KFold
 from sklearn.tree import DecisionTreeRegressor
 from xgboost import XGBRegressor
 
-from reference_bigru_transformer import load_features
-from reference_hand_batched import HandBatchedNetwork, grouped_tokens, train_hand_batched
+from reference_bigru_transformer import add_training_arguments, load_features
+from reference_hand_batched import HandBatchedNetwork, token_map, train_hand_batched
 
 
 def standardise(train, values):
@@ -57,11 +57,8 @@ def fit_network(features, target, train, test, token_of, arguments):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("data")
-    parser.add_argument("--epochs", type=int, default=250)
+    add_training_arguments(parser, epochs=250)
     parser.add_argument("--folds", type=int, default=5)
-    parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--learning-rate", type=float, default=2e-3)
     parser.add_argument("--grouped", action="store_true", help="gpumem's grouped feature tokens")
     parser.add_argument("--folds-from", help="a gpumem compare --predictions file: use its fold column")
@@ -70,8 +67,7 @@ def main():
 
     start = time.perf_counter()
     features, _, _, target, type_count = load_features(arguments.data)
-    categories = features.shape[1] - 6 - 1 - (type_count - 1) - 4
-    token_of = grouped_tokens(6, categories, type_count - 1) if arguments.grouped else None
+    token_of = token_map(features, type_count, arguments.grouped)
     if arguments.folds_from:
         fold = pd.read_csv(arguments.folds_from)["fold"].to_numpy()
         folds = [(np.flatnonzero(fold != k), np.flatnonzero(fold == k)) for k in np.unique(fold)]

@@ -141,12 +141,18 @@ def train(model, epochs, batches_per_epoch, epoch_batches, learning_rate=2e-3):
     return float(loss)
 
 
-def main():
-    parser = argparse.ArgumentParser()
+def add_training_arguments(parser, epochs):
+    """Adds the arguments every reference training takes: the CSV file of jobs, the epochs
+    (default epochs), the mini-batch size and the threads."""
     parser.add_argument("data")
-    parser.add_argument("--epochs", type=int, default=3)
+    parser.add_argument("--epochs", type=int, default=epochs)
     parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--threads", type=int, default=1)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    add_training_arguments(parser, epochs=3)
     parser.add_argument("--no-layer-tokens", action="store_true")
     arguments = parser.parse_args()
     torch.set_num_threads(arguments.threads)

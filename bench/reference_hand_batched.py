@@ -22,7 +22,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from reference_bigru_transformer import add_sequence_layers, load_features, log_standardise, train
+from reference_bigru_transformer import (add_sequence_layers, add_training_arguments, load_features, log_standardise,
+                                         train)
 
 
 def grouped_tokens(numeric, categories, type_count):
@@ -31,6 +32,16 @@ def grouped_tokens(numeric, categories, type_count):
     tokens += [numeric + 1] * (1 + type_count)  # length and one count per layer type
     tokens += [numeric + 2] * 4  # sum and maximum of the two fields
     return torch.tensor(tokens)
+
+
+def token_map(features, type_count, grouped):
+    """grouped_tokens for load_features' matrix (6 numeric columns, the one-hot activation
+    function, the length and per-type layer counts, the 4 layer-size columns), or None
+    for one token per column."""
+    if not grouped:
+        return None
+    categories = features.shape[1] - 6 - 1 - (type_count - 1) - 4
+    return grouped_tokens(6, categories, type_count - 1)
 
 
 class HandBatchedNetwork(nn.Module):
@@ -70,19 +81,15 @@ def train_hand_batched(model, features, target, epochs, batch_size, learning_rat
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("data")
-    parser.add_argument("--epochs", type=int, default=3)
-    parser.add_argument("--batch-size", type=int, default=64)
+    add_training_arguments(parser, epochs=3)
     parser.add_argument("--learning-rate", type=float, default=2e-3)
-    parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--grouped", action="store_true")
     arguments = parser.parse_args()
     torch.set_num_threads(arguments.threads)
     torch.manual_seed(42)
 
     features, _, _, target, type_count = load_features(arguments.data)
-    categories = features.shape[1] - 6 - 1 - (type_count - 1) - 4
-    token_of = grouped_tokens(6, categories, type_count - 1) if arguments.grouped else None
+    token_of = token_map(features, type_count, arguments.grouped)
     scaled = torch.tensor(log_standardise(features), dtype=torch.float32)
     log_target = np.log1p(target)
     scaled_target = torch.tensor((log_target - log_target.mean()) / log_target.std(), dtype=torch.float32)
