@@ -10,41 +10,39 @@ bool isContinuation(unsigned char byte)
     return (byte & 0xC0) == 0x80;
 }
 
-// Length of the well-formed sequence that starts at text[i], or 0. The second
-// byte's range rules out overlong forms (E0, F0), surrogates (ED) and code
-// points beyond U+10FFFF (F4), as in the Unicode table of well-formed sequences.
+// Unicode's table of well-formed UTF-8 byte sequences (Table 3-7): for each
+// range of lead bytes, the sequence's length and the range its second byte must
+// lie in; later bytes are plain continuation bytes. The narrower second-byte
+// ranges rule out overlong forms (E0, F0), surrogates (ED) and code points
+// beyond U+10FFFF (F4).
+struct LeadBytes
+{
+    unsigned char first, last;
+    std::size_t length;
+    unsigned char secondLow, secondHigh;
+};
+constexpr LeadBytes kLeadBytes[] = {
+    {0xC2, 0xDF, 2, 0x80, 0xBF}, {0xE0, 0xE0, 3, 0xA0, 0xBF}, {0xE1, 0xEC, 3, 0x80, 0xBF}, {0xED, 0xED, 3, 0x80, 0x9F},
+    {0xEE, 0xEF, 3, 0x80, 0xBF}, {0xF0, 0xF0, 4, 0x90, 0xBF}, {0xF1, 0xF3, 4, 0x80, 0xBF}, {0xF4, 0xF4, 4, 0x80, 0x8F}};
+
+// Length of the well-formed sequence that starts at text[i], or 0.
 std::size_t sequenceLength(std::string_view text, std::size_t i)
 {
     const auto lead = static_cast<unsigned char>(text[i]);
-    std::size_t length = 0;
-    unsigned char low = 0x80;
-    unsigned char high = 0xBF;
-    if (lead >= 0xC2 && lead <= 0xDF) {
-        length = 2;
-    } else if (lead >= 0xE0 && lead <= 0xEF) {
-        length = 3;
-        if (lead == 0xE0)
-            low = 0xA0;
-        else if (lead == 0xED)
-            high = 0x9F;
-    } else if (lead >= 0xF0 && lead <= 0xF4) {
-        length = 4;
-        if (lead == 0xF0)
-            low = 0x90;
-        else if (lead == 0xF4)
-            high = 0x8F;
-    } else {
-        return 0;
-    }
-    if (text.size() - i < length)
-        return 0;
-    const auto second = static_cast<unsigned char>(text[i + 1]);
-    if (second < low || second > high)
-        return 0;
-    for (std::size_t k = 2; k < length; ++k)
-        if (!isContinuation(static_cast<unsigned char>(text[i + k])))
+    for (const auto &range : kLeadBytes) {
+        if (lead < range.first || lead > range.last)
+            continue;
+        if (text.size() - i < range.length)
             return 0;
-    return length;
+        const auto second = static_cast<unsigned char>(text[i + 1]);
+        if (second < range.secondLow || second > range.secondHigh)
+            return 0;
+        for (std::size_t k = 2; k < range.length; ++k)
+            if (!isContinuation(static_cast<unsigned char>(text[i + k])))
+                return 0;
+        return range.length;
+    }
+    return 0;
 }
 
 } // namespace
