@@ -3,6 +3,7 @@
 // stored with every model type, the bounds predict serves from it, and the
 // one-line refusals of bad levels and hostile stored calibrations.
 #include "CommandLineRun.h"
+#include "DataTables.h"
 
 #include "calibration/CalibratedFit.h"
 #include "calibration/Calibration.h"
@@ -164,9 +165,9 @@ class TestCalibrationCommandLine : public QObject
 
     void everyModelTypeStoresItsCalibration_data()
     {
-        QTest::addColumn<QString>("model");
+        addColumns<QString>("model");
         for (const auto &name : gpumem::models::regressorNames())
-            QTest::newRow(name.c_str()) << QString::fromStdString(name);
+            addRow(name.c_str(), QString::fromStdString(name));
     }
 
     void everyModelTypeStoresItsCalibration()
@@ -305,9 +306,9 @@ class TestCalibrationCommandLine : public QObject
 
     void refusesBadCoverageInOneLine_data()
     {
-        QTest::addColumn<QString>("coverage");
+        addColumns<QString>("coverage");
         for (const char *value : {"0", "1", "1.5", "nan", "NaN", "-0.2", "inf", "ninety"})
-            QTest::newRow(value) << QString::fromLatin1(value);
+            addRow(value, QString::fromLatin1(value));
     }
 
     void refusesBadCoverageInOneLine()
@@ -393,20 +394,13 @@ class TestCalibrationCommandLine : public QObject
 
     void refusesAHostileStoredCalibration_data()
     {
-        QTest::addColumn<QString>("change");
-        QTest::addColumn<QString>("expected");
-        QTest::newRow("unsorted scores") << "unsorted"
-                                         << "ascending order";
-        QTest::newRow("NaN score") << "nan"
-                                   << "expected a number";
-        QTest::newRow("huge score array") << "huge"
-                                          << "more than the";
-        QTest::newRow("huge column list") << "columns"
-                                          << "more than the";
-        QTest::newRow("coverage 1") << "coverage"
-                                    << "strictly between 0 and 1";
-        QTest::newRow("not an object") << "array"
-                                       << "expected an object";
+        addColumns<QString, QString>("change", "expected");
+        addRow("unsorted scores", "unsorted", "ascending order");
+        addRow("NaN score", "nan", "expected a number");
+        addRow("huge score array", "huge", "more than the");
+        addRow("huge column list", "columns", "more than the");
+        addRow("coverage 1", "coverage", "strictly between 0 and 1");
+        addRow("not an object", "array", "expected an object");
     }
 
     void refusesAHostileStoredCalibration()

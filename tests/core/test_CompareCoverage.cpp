@@ -4,6 +4,7 @@
 // out-of-fold bounds, parallel fits change nothing, and without a coverage the
 // results carry no bound at all.
 #include "CommandLineRun.h"
+#include "DataTables.h"
 
 #include "calibration/BoundMetrics.h"
 #include "data/Dataset.h"
@@ -289,21 +290,19 @@ class TestCompareCoverage : public QObject
 
     void compareRefusesBadValuesInOneLine_data()
     {
-        QTest::addColumn<QStringList>("options");
-        QTest::addColumn<QString>("expected");
-        QTest::newRow("coverage 0") << QStringList{"--coverage", "0"} << "--coverage takes a number strictly between";
-        QTest::newRow("coverage 1") << QStringList{"--coverage", "1"} << "--coverage takes a number strictly between";
-        QTest::newRow("coverage 1.5") << QStringList{"--coverage", "1.5"} << "not '1.5'";
-        QTest::newRow("coverage NaN") << QStringList{"--coverage", "nan"} << "not 'nan'";
-        QTest::newRow("fraction 0") << QStringList{"--coverage", "0.8", "--calibration-fraction", "0"}
-                                    << "--calibration-fraction must be above 0";
-        QTest::newRow("fraction 1") << QStringList{"--coverage", "0.8", "--calibration-fraction", "1"}
-                                    << "--calibration-fraction";
-        QTest::newRow("unknown score") << QStringList{"--coverage", "0.8", "--calibration-score", "log"}
-                                       << "unknown calibration score 'log'";
-        QTest::newRow("score without coverage") << QStringList{"--calibration-score", "relative"}
-                                                << "--calibration-score takes effect only with --coverage";
-        QTest::newRow("coverage the folds cannot serve") << QStringList{"--coverage", "0.99"} << "needs at least";
+        addColumns<QStringList, QString>("options", "expected");
+        addRow("coverage 0", QStringList{"--coverage", "0"}, "--coverage takes a number strictly between");
+        addRow("coverage 1", QStringList{"--coverage", "1"}, "--coverage takes a number strictly between");
+        addRow("coverage 1.5", QStringList{"--coverage", "1.5"}, "not '1.5'");
+        addRow("coverage NaN", QStringList{"--coverage", "nan"}, "not 'nan'");
+        addRow("fraction 0", QStringList{"--coverage", "0.8", "--calibration-fraction", "0"},
+               "--calibration-fraction must be above 0");
+        addRow("fraction 1", QStringList{"--coverage", "0.8", "--calibration-fraction", "1"}, "--calibration-fraction");
+        addRow("unknown score", QStringList{"--coverage", "0.8", "--calibration-score", "log"},
+               "unknown calibration score 'log'");
+        addRow("score without coverage", QStringList{"--calibration-score", "relative"},
+               "--calibration-score takes effect only with --coverage");
+        addRow("coverage the folds cannot serve", QStringList{"--coverage", "0.99"}, "needs at least");
     }
 
     // Every refusal is one line, before any model is fitted.

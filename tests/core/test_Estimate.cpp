@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "DataTables.h"
 #include "EstimateFixtures.h"
 #include "TestSupport.h"
 
@@ -86,12 +87,9 @@ class TestEstimate : public QObject
 
     void parameterBytesAreNumelTimesElementSize_data()
     {
-        QTest::addColumn<QString>("model");
-        QTest::addColumn<QString>("shape");
-        QTest::newRow("mlp") << "mlp"
-                             << "20";
-        QTest::newRow("cnn") << "cnn"
-                             << "3,16,16";
+        addColumns<QString, QString>("model", "shape");
+        addRow("mlp", "mlp", "20");
+        addRow("cnn", "cnn", "3,16,16");
     }
     void parameterBytesAreNumelTimesElementSize()
     {
@@ -110,25 +108,12 @@ class TestEstimate : public QObject
 
     void categoriesHoldGradientsAndOptimizerState_data()
     {
-        QTest::addColumn<QString>("model");
-        QTest::addColumn<QString>("shape");
-        QTest::addColumn<QString>("optimizer");
-        QTest::addColumn<int>("stateCopies");
-        QTest::newRow("mlp adam") << "mlp"
-                                  << "20"
-                                  << "adam" << 2;
-        QTest::newRow("mlp adamw") << "mlp"
-                                   << "20"
-                                   << "adamw" << 2;
-        QTest::newRow("mlp sgd_momentum") << "mlp"
-                                          << "20"
-                                          << "sgd_momentum" << 1;
-        QTest::newRow("mlp sgd") << "mlp"
-                                 << "20"
-                                 << "sgd" << 0;
-        QTest::newRow("cnn adam") << "cnn"
-                                  << "3,16,16"
-                                  << "adam" << 2;
+        addColumns<QString, QString, QString, int>("model", "shape", "optimizer", "stateCopies");
+        addRow("mlp adam", "mlp", "20", "adam", 2);
+        addRow("mlp adamw", "mlp", "20", "adamw", 2);
+        addRow("mlp sgd_momentum", "mlp", "20", "sgd_momentum", 1);
+        addRow("mlp sgd", "mlp", "20", "sgd", 0);
+        addRow("cnn adam", "cnn", "3,16,16", "adam", 2);
     }
     void categoriesHoldGradientsAndOptimizerState()
     {
@@ -161,16 +146,11 @@ class TestEstimate : public QObject
 
     void extrapolationAgreesWithDirectTrace_data()
     {
-        QTest::addColumn<QString>("model");
-        QTest::addColumn<QString>("shape");
-        QTest::addColumn<int>("smallBatch");
-        QTest::newRow("mlp from 1 and 2") << "mlp"
-                                          << "20" << 1;
-        QTest::newRow("mlp from 2 and 4") << "mlp"
-                                          << "20" << 2;
+        addColumns<QString, QString, int>("model", "shape", "smallBatch");
+        addRow("mlp from 1 and 2", "mlp", "20", 1);
+        addRow("mlp from 2 and 4", "mlp", "20", 2);
         // On the CPU the CNN allocates differently at batch 1 (events do not align), so its traces start at 2.
-        QTest::newRow("cnn from 2 and 4") << "cnn"
-                                          << "3,16,16" << 2;
+        addRow("cnn from 2 and 4", "cnn", "3,16,16", 2);
     }
     void extrapolationAgreesWithDirectTrace()
     {
@@ -388,22 +368,18 @@ class TestEstimate : public QObject
 
     void hostileProfilesAreRefusedOnOneLine_data()
     {
-        QTest::addColumn<QString>("content");
-        QTest::newRow("not json") << "{\"name\": ";
-        QTest::newRow("array") << "[1, 2]";
-        QTest::newRow("missing capacity") << R"({"name":"x","context_mib":1,"workspace_mib":1,"source":"s"})";
-        QTest::newRow("capacity text")
-            << R"({"name":"x","capacity_mib":"80","context_mib":1,"workspace_mib":1,"source":"s"})";
-        QTest::newRow("negative context")
-            << R"({"name":"x","capacity_mib":80,"context_mib":-1,"workspace_mib":1,"source":"s"})";
-        QTest::newRow("huge capacity")
-            << R"({"name":"x","capacity_mib":1e300,"context_mib":1,"workspace_mib":1,"source":"s"})";
-        QTest::newRow("context above capacity")
-            << R"({"name":"x","capacity_mib":80,"context_mib":100,"workspace_mib":1,"source":"s"})";
-        QTest::newRow("unknown key")
-            << R"({"name":"x","capacity_mib":80,"context_mib":1,"workspace_mib":1,"source":"s","extra":1})";
-        QTest::newRow("empty name")
-            << R"({"name":"","capacity_mib":80,"context_mib":1,"workspace_mib":1,"source":"s"})";
+        addColumns<QString>("content");
+        addRow("not json", "{\"name\": ");
+        addRow("array", "[1, 2]");
+        addRow("missing capacity", R"({"name":"x","context_mib":1,"workspace_mib":1,"source":"s"})");
+        addRow("capacity text", R"({"name":"x","capacity_mib":"80","context_mib":1,"workspace_mib":1,"source":"s"})");
+        addRow("negative context", R"({"name":"x","capacity_mib":80,"context_mib":-1,"workspace_mib":1,"source":"s"})");
+        addRow("huge capacity", R"({"name":"x","capacity_mib":1e300,"context_mib":1,"workspace_mib":1,"source":"s"})");
+        addRow("context above capacity",
+               R"({"name":"x","capacity_mib":80,"context_mib":100,"workspace_mib":1,"source":"s"})");
+        addRow("unknown key",
+               R"({"name":"x","capacity_mib":80,"context_mib":1,"workspace_mib":1,"source":"s","extra":1})");
+        addRow("empty name", R"({"name":"","capacity_mib":80,"context_mib":1,"workspace_mib":1,"source":"s"})");
     }
     void hostileProfilesAreRefusedOnOneLine()
     {

@@ -4,6 +4,7 @@
 // names the bug it pins.
 
 #include "CommandLineRun.h"
+#include "DataTables.h"
 #include "RaisedInputError.h"
 #include "data/CsvReader.h"
 #include "data/Dataset.h"
@@ -379,15 +380,9 @@ class TestHostileData : public QObject
     // Bug: invalid UTF-8 was stored as U+FFFD, so predictions changed after reloading a model.
     void rejectsInvalidUtf8_data()
     {
-        QTest::addColumn<QString>("file");
-        QTest::addColumn<QString>("location");
-        QTest::addColumn<QString>("detail");
-        QTest::newRow("category") << "hostile_utf8_category.csv"
-                                  << ":3:2:"
-                                  << "invalid UTF-8 (byte 0xFF at byte 4 of the field)";
-        QTest::newRow("header") << "hostile_utf8_header.csv"
-                                << ":1:2:"
-                                << "invalid UTF-8 (byte 0xC3 at byte 1 of the field)";
+        addColumns<QString, QString, QString>("file", "location", "detail");
+        addRow("category", "hostile_utf8_category.csv", ":3:2:", "invalid UTF-8 (byte 0xFF at byte 4 of the field)");
+        addRow("header", "hostile_utf8_header.csv", ":1:2:", "invalid UTF-8 (byte 0xC3 at byte 1 of the field)");
     }
 
     void rejectsInvalidUtf8()
@@ -401,22 +396,22 @@ class TestHostileData : public QObject
 
     void checksEveryUtf8Form_data()
     {
-        QTest::addColumn<QByteArray>("cell");
-        QTest::addColumn<bool>("valid");
-        QTest::newRow("ascii") << QByteArray("relu") << true;
-        QTest::newRow("two bytes") << QByteArray("Gr\xC3\xB6\xC3\x9F"
-                                                 "e")
-                                   << true;
-        QTest::newRow("three bytes") << QByteArray("\xE2\x82\xAC") << true;
-        QTest::newRow("four bytes") << QByteArray("\xF0\x9F\x98\x80") << true;
-        QTest::newRow("largest code point") << QByteArray("\xF4\x8F\xBF\xBF") << true;
-        QTest::newRow("lone continuation") << QByteArray("a\x80") << false;
-        QTest::newRow("overlong slash") << QByteArray("\xC0\xAF") << false;
-        QTest::newRow("overlong three bytes") << QByteArray("\xE0\x80\xAF") << false;
-        QTest::newRow("surrogate") << QByteArray("\xED\xA0\x80") << false;
-        QTest::newRow("above U+10FFFF") << QByteArray("\xF4\x90\x80\x80") << false;
-        QTest::newRow("cut short") << QByteArray("\xE2\x82") << false;
-        QTest::newRow("latin-1") << QByteArray("caf\xE9") << false;
+        addColumns<QByteArray, bool>("cell", "valid");
+        addRow("ascii", QByteArray("relu"), true);
+        addRow("two bytes",
+               QByteArray("Gr\xC3\xB6\xC3\x9F"
+                          "e"),
+               true);
+        addRow("three bytes", QByteArray("\xE2\x82\xAC"), true);
+        addRow("four bytes", QByteArray("\xF0\x9F\x98\x80"), true);
+        addRow("largest code point", QByteArray("\xF4\x8F\xBF\xBF"), true);
+        addRow("lone continuation", QByteArray("a\x80"), false);
+        addRow("overlong slash", QByteArray("\xC0\xAF"), false);
+        addRow("overlong three bytes", QByteArray("\xE0\x80\xAF"), false);
+        addRow("surrogate", QByteArray("\xED\xA0\x80"), false);
+        addRow("above U+10FFFF", QByteArray("\xF4\x90\x80\x80"), false);
+        addRow("cut short", QByteArray("\xE2\x82"), false);
+        addRow("latin-1", QByteArray("caf\xE9"), false);
     }
 
     void checksEveryUtf8Form()

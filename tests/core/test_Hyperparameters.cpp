@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "DataTables.h"
 #include "io/InputError.h"
 #include "io/Json.h"
 #include "models/NeuralNetworkHyperparameters.h"
@@ -50,18 +51,12 @@ class TestHyperparameters : public QObject
 
     void setsFromText_data()
     {
-        QTest::addColumn<QString>("assignment");
-        QTest::addColumn<QString>("expectedText");
-        QTest::newRow("integer") << "epochs=20"
-                                 << "20";
-        QTest::newRow("integer written as real") << "epochs=2e1"
-                                                 << "20";
-        QTest::newRow("real") << "learning_rate=0.0005"
-                              << "0.0005";
-        QTest::newRow("boolean") << "log_target=off"
-                                 << "false";
-        QTest::newRow("choice") << "pooling=cls"
-                                << "cls";
+        addColumns<QString, QString>("assignment", "expectedText");
+        addRow("integer", "epochs=20", "20");
+        addRow("integer written as real", "epochs=2e1", "20");
+        addRow("real", "learning_rate=0.0005", "0.0005");
+        addRow("boolean", "log_target=off", "false");
+        addRow("choice", "pooling=cls", "cls");
     }
 
     void setsFromText()
@@ -76,22 +71,14 @@ class TestHyperparameters : public QObject
 
     void rejectsBadValues_data()
     {
-        QTest::addColumn<QString>("assignment");
-        QTest::addColumn<QString>("message");
-        QTest::newRow("unknown name") << "dmodel=3"
-                                      << "unknown hyperparameter 'dmodel'; known: architecture";
-        QTest::newRow("out of range") << "epochs=0"
-                                      << "hyperparameter epochs: 0 is outside [1, 100000]";
-        QTest::newRow("fraction") << "epochs=2.5"
-                                  << "hyperparameter epochs: expected a whole number";
-        QTest::newRow("not a number") << "learning_rate=fast"
-                                      << "expected a number, not 'fast'";
-        QTest::newRow("bad choice") << "pooling=max"
-                                    << "expected one of mean, attention, cls";
-        QTest::newRow("bad boolean") << "log_target=maybe"
-                                     << "expected true or false";
-        QTest::newRow("no equals") << "epochs"
-                                   << "--set expects name=value";
+        addColumns<QString, QString>("assignment", "message");
+        addRow("unknown name", "dmodel=3", "unknown hyperparameter 'dmodel'; known: architecture");
+        addRow("out of range", "epochs=0", "hyperparameter epochs: 0 is outside [1, 100000]");
+        addRow("fraction", "epochs=2.5", "hyperparameter epochs: expected a whole number");
+        addRow("not a number", "learning_rate=fast", "expected a number, not 'fast'");
+        addRow("bad choice", "pooling=max", "expected one of mean, attention, cls");
+        addRow("bad boolean", "log_target=maybe", "expected true or false");
+        addRow("no equals", "epochs", "--set expects name=value");
     }
 
     void rejectsBadValues()

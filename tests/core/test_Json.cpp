@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "DataTables.h"
 #include "TestSupport.h"
 #include "io/InputError.h"
 #include "io/Json.h"
@@ -75,14 +76,15 @@ class TestJson : public QObject
   private Q_SLOTS:
     void parsesValuesAsQtDoes_data()
     {
-        QTest::addColumn<QByteArray>("text");
-        QTest::newRow("scalars") << QByteArray(R"([null, true, false, 3000, -0, 0.1, -2.5E+2, 1e-3, ""])");
-        QTest::newRow("preset") << QByteArray(
-            R"({"name": "small", "layers": [{"units": 256}, {"units": 64, "activation": null}], "lr": 1e-3})");
-        QTest::newRow("escapes") << QByteArray("[\"a\\\"b\\\\c\", "
-                                               R"("a\/b", "\b\f\n\r\t", "Gr\u00F6\u00dfe", "\ud83d\ude00"])");
-        QTest::newRow("raw UTF-8") << QByteArray("[\"Größe \xF0\x9F\x98\x80\", \"\x7F\"]");
-        QTest::newRow("extremes") << QByteArray("[5e-324, 1.7976931348623157e308, 2.2250738585072014e-308]");
+        addColumns<QByteArray>("text");
+        addRow("scalars", QByteArray(R"([null, true, false, 3000, -0, 0.1, -2.5E+2, 1e-3, ""])"));
+        addRow("preset",
+               QByteArray(
+                   R"({"name": "small", "layers": [{"units": 256}, {"units": 64, "activation": null}], "lr": 1e-3})"));
+        addRow("escapes", QByteArray("[\"a\\\"b\\\\c\", "
+                                     R"("a\/b", "\b\f\n\r\t", "Gr\u00F6\u00dfe", "\ud83d\ude00"])"));
+        addRow("raw UTF-8", QByteArray("[\"Größe \xF0\x9F\x98\x80\", \"\x7F\"]"));
+        addRow("extremes", QByteArray("[5e-324, 1.7976931348623157e308, 2.2250738585072014e-308]"));
     }
 
     void parsesValuesAsQtDoes()
@@ -122,39 +124,28 @@ class TestJson : public QObject
 
     void reportsErrorsWithLocation_data()
     {
-        QTest::addColumn<QByteArray>("text");
-        QTest::addColumn<int>("line");
-        QTest::addColumn<int>("column");
-        QTest::addColumn<QString>("message");
-        QTest::newRow("trailing comma in array") << QByteArray("[1, 2,]") << 1 << 6 << "trailing comma before ']'";
-        QTest::newRow("trailing comma in object")
-            << QByteArray("{\n  \"a\": 1,\n}") << 2 << 9 << "trailing comma before '}'";
-        QTest::newRow("line comment") << QByteArray("{\n  // note\n  \"a\": 1\n}") << 2 << 3
-                                      << "comments are not allowed in JSON";
-        QTest::newRow("block comment after value")
-            << QByteArray("[1] /* x */") << 1 << 5 << "comments are not allowed in JSON";
-        QTest::newRow("NaN") << QByteArray("NaN") << 1 << 1
-                             << "'NaN' is not a JSON number; write null or a finite number";
-        QTest::newRow("Infinity") << QByteArray("[Infinity]") << 1 << 2
-                                  << "'Infinity' is not a JSON number; write null or a finite number";
-        QTest::newRow("minus Infinity") << QByteArray("[1, -Infinity]") << 1 << 5
-                                        << "'-Infinity' is not a JSON number; write null or a finite number";
-        QTest::newRow("overflow") << QByteArray("[1, 1e400]") << 1 << 5 << "number overflow parsing '1e400'";
-        QTest::newRow("duplicate key") << QByteArray(R"({"a": 1, "a": 2})") << 1 << 10 << "duplicate key 'a'";
-        QTest::newRow("duplicate escaped key")
-            << QByteArray("{\"x\\\"y\": 1, \"x\\u0022y\": 2}") << 1 << 13 << "duplicate key 'x\"y'";
-        QTest::newRow("duplicate nested key")
-            << QByteArray("{\"a\": {\"b\": 1},\n \"c\": {\"b\": 2, \"b\": 3}}") << 2 << 16 << "duplicate key 'b'";
-        QTest::newRow("depth 257") << QByteArray(257, '[') + QByteArray(257, ']') << 1 << 257
-                                   << "nesting deeper than 256 levels";
-        QTest::newRow("empty input") << QByteArray("") << 1 << 1 << "empty input";
-        QTest::newRow("only whitespace") << QByteArray("  \n ") << 2 << 2 << "empty input";
-        QTest::newRow("columns count characters")
-            << QByteArray("[\"é😀\", x]") << 1 << 8
-            << "syntax error while parsing value - invalid literal; last read: '\"é😀\", x'";
-        QTest::newRow("after byte-order mark")
-            << QByteArray("\xEF\xBB\xBF{}\n}") << 2 << 1
-            << "syntax error while parsing value - unexpected '}'; expected end of input";
+        addColumns<QByteArray, int, int, QString>("text", "line", "column", "message");
+        addRow("trailing comma in array", QByteArray("[1, 2,]"), 1, 6, "trailing comma before ']'");
+        addRow("trailing comma in object", QByteArray("{\n  \"a\": 1,\n}"), 2, 9, "trailing comma before '}'");
+        addRow("line comment", QByteArray("{\n  // note\n  \"a\": 1\n}"), 2, 3, "comments are not allowed in JSON");
+        addRow("block comment after value", QByteArray("[1] /* x */"), 1, 5, "comments are not allowed in JSON");
+        addRow("NaN", QByteArray("NaN"), 1, 1, "'NaN' is not a JSON number; write null or a finite number");
+        addRow("Infinity", QByteArray("[Infinity]"), 1, 2,
+               "'Infinity' is not a JSON number; write null or a finite number");
+        addRow("minus Infinity", QByteArray("[1, -Infinity]"), 1, 5,
+               "'-Infinity' is not a JSON number; write null or a finite number");
+        addRow("overflow", QByteArray("[1, 1e400]"), 1, 5, "number overflow parsing '1e400'");
+        addRow("duplicate key", QByteArray(R"({"a": 1, "a": 2})"), 1, 10, "duplicate key 'a'");
+        addRow("duplicate escaped key", QByteArray("{\"x\\\"y\": 1, \"x\\u0022y\": 2}"), 1, 13, "duplicate key 'x\"y'");
+        addRow("duplicate nested key", QByteArray("{\"a\": {\"b\": 1},\n \"c\": {\"b\": 2, \"b\": 3}}"), 2, 16,
+               "duplicate key 'b'");
+        addRow("depth 257", QByteArray(257, '[') + QByteArray(257, ']'), 1, 257, "nesting deeper than 256 levels");
+        addRow("empty input", QByteArray(""), 1, 1, "empty input");
+        addRow("only whitespace", QByteArray("  \n "), 2, 2, "empty input");
+        addRow("columns count characters", QByteArray("[\"é😀\", x]"), 1, 8,
+               "syntax error while parsing value - invalid literal; last read: '\"é😀\", x'");
+        addRow("after byte-order mark", QByteArray("\xEF\xBB\xBF{}\n}"), 2, 1,
+               "syntax error while parsing value - unexpected '}'; expected end of input");
     }
 
     void reportsErrorsWithLocation()
@@ -180,26 +171,24 @@ class TestJson : public QObject
     // wording is the parser's own.
     void rejectsWhatJsonForbids_data()
     {
-        QTest::addColumn<QByteArray>("text");
-        QTest::addColumn<int>("column");
-        QTest::addColumn<QString>("reason");
-        QTest::newRow("unterminated string") << QByteArray("[\"abc") << 6 << "missing closing quote";
-        QTest::newRow("bad escape") << QByteArray(R"("a\qb")") << 4 << "forbidden character after backslash";
-        QTest::newRow("lone high surrogate") << QByteArray(R"(["\ud83d"])") << 9 << "surrogate U+D800..U+DBFF";
-        QTest::newRow("lone low surrogate") << QByteArray(R"("x\ude00")") << 8 << "surrogate U+DC00..U+DFFF";
-        QTest::newRow("tab in string") << QByteArray("\"a\tb\"") << 3 << "control character U+0009";
-        QTest::newRow("invalid UTF-8") << QByteArray("\"a\xC3(\"") << 4 << "ill-formed UTF-8 byte";
-        QTest::newRow("encoded surrogate") << QByteArray("\"\xED\xA0\x80\"") << 3 << "ill-formed UTF-8 byte";
-        QTest::newRow("truncated UTF-8 at the end") << QByteArray("\"\xF0\x9F") << 3 << "ill-formed UTF-8 byte";
-        QTest::newRow("leading zero") << QByteArray("01") << 2 << "unexpected number literal";
-        QTest::newRow("plus sign") << QByteArray("+1") << 1 << "invalid literal";
-        QTest::newRow("no digit after point") << QByteArray("1.") << 3 << "invalid number";
-        QTest::newRow("hexadecimal") << QByteArray("0x10") << 2 << "invalid literal";
-        QTest::newRow("second value") << QByteArray("1 2") << 3 << "expected end of input";
-        QTest::newRow("missing comma") << QByteArray("[1 2]") << 4 << "expected ']'";
-        QTest::newRow("truncated object") << QByteArray("{\"a\": 1") << 8 << "expected '}'";
-        QTest::newRow("unquoted key") << QByteArray("{a: 1}") << 2 << "object key";
-        QTest::newRow("missing colon") << QByteArray(R"({"a" 1})") << 6 << "object separator";
+        addColumns<QByteArray, int, QString>("text", "column", "reason");
+        addRow("unterminated string", QByteArray("[\"abc"), 6, "missing closing quote");
+        addRow("bad escape", QByteArray(R"("a\qb")"), 4, "forbidden character after backslash");
+        addRow("lone high surrogate", QByteArray(R"(["\ud83d"])"), 9, "surrogate U+D800..U+DBFF");
+        addRow("lone low surrogate", QByteArray(R"("x\ude00")"), 8, "surrogate U+DC00..U+DFFF");
+        addRow("tab in string", QByteArray("\"a\tb\""), 3, "control character U+0009");
+        addRow("invalid UTF-8", QByteArray("\"a\xC3(\""), 4, "ill-formed UTF-8 byte");
+        addRow("encoded surrogate", QByteArray("\"\xED\xA0\x80\""), 3, "ill-formed UTF-8 byte");
+        addRow("truncated UTF-8 at the end", QByteArray("\"\xF0\x9F"), 3, "ill-formed UTF-8 byte");
+        addRow("leading zero", QByteArray("01"), 2, "unexpected number literal");
+        addRow("plus sign", QByteArray("+1"), 1, "invalid literal");
+        addRow("no digit after point", QByteArray("1."), 3, "invalid number");
+        addRow("hexadecimal", QByteArray("0x10"), 2, "invalid literal");
+        addRow("second value", QByteArray("1 2"), 3, "expected end of input");
+        addRow("missing comma", QByteArray("[1 2]"), 4, "expected ']'");
+        addRow("truncated object", QByteArray("{\"a\": 1"), 8, "expected '}'");
+        addRow("unquoted key", QByteArray("{a: 1}"), 2, "object key");
+        addRow("missing colon", QByteArray(R"({"a" 1})"), 6, "object separator");
     }
 
     void rejectsWhatJsonForbids()
@@ -252,34 +241,23 @@ class TestJson : public QObject
 
     void typedAccessorsNameWhatTheyFound_data()
     {
-        QTest::addColumn<QByteArray>("text");
-        QTest::addColumn<QString>("accessor");
-        QTest::addColumn<QString>("message");
-        QTest::newRow("string as number") << QByteArray("\"12\"") << "number"
-                                          << "expected a number, found a string";
-        QTest::newRow("number as bool") << QByteArray("1") << "bool"
-                                        << "expected a boolean, found a number";
-        QTest::newRow("null as string") << QByteArray("null") << "string"
-                                        << "expected a string, found null";
-        QTest::newRow("object as array") << QByteArray("{}") << "array"
-                                         << "expected an array, found an object";
-        QTest::newRow("array as object") << QByteArray("[]") << "object"
-                                         << "expected an object, found an array";
-        QTest::newRow("find in array") << QByteArray("[]") << "find"
-                                       << "expected an object, found an array";
-        QTest::newRow("missing key") << QByteArray(R"({"b": 1})") << "member"
-                                     << "missing key 'lr'";
-        QTest::newRow("numberOr on string") << QByteArray(R"({"lr": "fast"})") << "numberOr"
-                                            << "key 'lr': expected a number, found a string";
-        QTest::newRow("strings with a number") << QByteArray(R"(["a", 1])") << "strings"
-                                               << "expected a string, found a number";
-        QTest::newRow("fraction as whole number") << QByteArray("2.5") << "whole"
-                                                  << "\"rounds\" must be a whole number from 0 to 10, not '2.500000'";
-        QTest::newRow("large integer as whole number")
-            << QByteArray("18446744073709551557") << "whole"
-            << "\"rounds\" must be a whole number from 0 to 10, not '18446744073709551557'";
-        QTest::newRow("negative as whole number") << QByteArray("-1") << "whole"
-                                                  << "\"rounds\" must be a whole number from 0 to 10, not '-1'";
+        addColumns<QByteArray, QString, QString>("text", "accessor", "message");
+        addRow("string as number", QByteArray("\"12\""), "number", "expected a number, found a string");
+        addRow("number as bool", QByteArray("1"), "bool", "expected a boolean, found a number");
+        addRow("null as string", QByteArray("null"), "string", "expected a string, found null");
+        addRow("object as array", QByteArray("{}"), "array", "expected an array, found an object");
+        addRow("array as object", QByteArray("[]"), "object", "expected an object, found an array");
+        addRow("find in array", QByteArray("[]"), "find", "expected an object, found an array");
+        addRow("missing key", QByteArray(R"({"b": 1})"), "member", "missing key 'lr'");
+        addRow("numberOr on string", QByteArray(R"({"lr": "fast"})"), "numberOr",
+               "key 'lr': expected a number, found a string");
+        addRow("strings with a number", QByteArray(R"(["a", 1])"), "strings", "expected a string, found a number");
+        addRow("fraction as whole number", QByteArray("2.5"), "whole",
+               "\"rounds\" must be a whole number from 0 to 10, not '2.500000'");
+        addRow("large integer as whole number", QByteArray("18446744073709551557"), "whole",
+               "\"rounds\" must be a whole number from 0 to 10, not '18446744073709551557'");
+        addRow("negative as whole number", QByteArray("-1"), "whole",
+               "\"rounds\" must be a whole number from 0 to 10, not '-1'");
     }
 
     void typedAccessorsNameWhatTheyFound()

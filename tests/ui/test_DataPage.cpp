@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "DataTables.h"
 #include "UiTestSupport.h"
 #include "ui/DataPage.h"
 #include "ui/MainWindow.h"
@@ -221,14 +222,10 @@ class TestDataPage : public QObject
 
     void badFileKeepsThePreviousDataAndTheApplication_data()
     {
-        QTest::addColumn<QString>("file");
-        QTest::addColumn<QString>("messagePart");
-        QTest::newRow("text only: x,y / hello,world") << "hostile_no_feature.csv"
-                                                      << "no feature or sequence column";
-        QTest::newRow("only the target: job,mem_mib") << "hostile_only_target.csv"
-                                                      << "no feature or sequence column";
-        QTest::newRow("invalid UTF-8") << "hostile_utf8_category.csv"
-                                       << "hostile_utf8_category.csv:3:2: invalid UTF-8";
+        addColumns<QString, QString>("file", "messagePart");
+        addRow("text only: x,y / hello,world", "hostile_no_feature.csv", "no feature or sequence column");
+        addRow("only the target: job,mem_mib", "hostile_only_target.csv", "no feature or sequence column");
+        addRow("invalid UTF-8", "hostile_utf8_category.csv", "hostile_utf8_category.csv:3:2: invalid UTF-8");
     }
 
     // Bug: a CSV that leaves no feature column made assignRoles throw inside the load's
