@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Grouped feature tokens and the encoder layer's own attention arithmetic.
+#include "SmallNetwork.h"
 #include "data/Dataset.h"
 #include "data/TableLoader.h"
-#include "models/BiGruTransformer.h"
-#include "models/EigenNetwork.h"
 #include "models/NeuralNetworkHyperparameters.h"
 #include "models/NeuralNetworkRegressor.h"
 
@@ -21,14 +20,9 @@ namespace {
 
 BiGruTransformerOptions smallOptions()
 {
-    BiGruTransformerOptions options;
+    BiGruTransformerOptions options = gpumem::tests::smallNetworkOptions();
     options.featureCount = 4;
-    options.dModel = 16;
-    options.gruHidden = 8;
     options.heads = 4;
-    options.encoderLayers = 2;
-    options.feedforward = 32;
-    options.headHidden = 8;
     return options;
 }
 
@@ -169,20 +163,13 @@ class TestFeatureTokens : public QObject
         auto options = smallOptions();
         options.featureTokenOf = {0, 0, 1, 1};
         options.layerTypeCount = 3;
-        options.fieldsPerLayer = 2;
         BiGruTransformer network(options);
         network->eval();
         const gpumem::models::EigenNetwork copy(*network);
         torch::NoGradGuard noGradients;
         const auto features = torch::randn({1, 4});
         for (std::int64_t layers : {0, 3}) {
-            const auto types = torch::randint(0, 3, {1, layers}, torch::kInt64);
-            const auto fields = torch::randn({1, layers, 2});
-            const double expected =
-                network->forward(features, types, fields, torch::tensor(std::vector<std::int64_t>{layers}))
-                    .item<double>();
-            const double actual = copy.predict(features.data_ptr<float>(), types.data_ptr<std::int64_t>(),
-                                               fields.data_ptr<float>(), layers);
+            const auto [expected, actual] = gpumem::tests::predictRandomLayers(network, copy, features, layers);
             QVERIFY2(std::fabs(actual - expected) < 1e-4,
                      qPrintable(QStringLiteral("%1 vs %2").arg(actual).arg(expected)));
         }
