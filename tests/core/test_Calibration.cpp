@@ -418,26 +418,18 @@ class TestCalibration : public QObject
         addRow("difficulty on absolute",
                R"({"score":"absolute","coverage":0.9,"calibration_rows":1,"scores":[1],)" + difficulty + "}",
                "only a difficulty calibration");
-        QString shortCoefficients = difficulty;
-        shortCoefficients.replace(R"("coefficients":[0,0,0])", R"("coefficients":[0,0])");
-        addRow("coefficient count",
-               R"({"score":"difficulty","coverage":0.9,"calibration_rows":1,"scores":[1],)" + shortCoefficients + "}",
-               "must hold");
-        QString zeroDeviation = difficulty;
-        zeroDeviation.replace(R"("deviations":[1,1])", R"("deviations":[1,0])");
-        addRow("zero deviation",
-               R"({"score":"difficulty","coverage":0.9,"calibration_rows":1,"scores":[1],)" + zeroDeviation + "}",
-               "positive");
-        QString hugeClamp = difficulty;
-        hugeClamp.replace(R"("highest":1)", R"("highest":1e6)");
-        addRow("huge clamp",
-               R"({"score":"difficulty","coverage":0.9,"calibration_rows":1,"scores":[1],)" + hugeClamp + "}",
-               "within");
-        QString reversed = difficulty;
-        reversed.replace(R"("lowest":-1)", R"("lowest":2)");
-        addRow("reversed clamp",
-               R"({"score":"difficulty","coverage":0.9,"calibration_rows":1,"scores":[1],)" + reversed + "}",
-               "ordered");
+        // A difficulty calibration whose difficulty member has one part replaced.
+        const auto addDifficultyRow = [&difficulty](const char *name, const QString &part, const QString &replacement,
+                                                    const char *expected) {
+            QString changed = difficulty;
+            changed.replace(part, replacement);
+            addRow(name, R"({"score":"difficulty","coverage":0.9,"calibration_rows":1,"scores":[1],)" + changed + "}",
+                   expected);
+        };
+        addDifficultyRow("coefficient count", R"("coefficients":[0,0,0])", R"("coefficients":[0,0])", "must hold");
+        addDifficultyRow("zero deviation", R"("deviations":[1,1])", R"("deviations":[1,0])", "positive");
+        addDifficultyRow("huge clamp", R"("highest":1)", R"("highest":1e6)", "within");
+        addDifficultyRow("reversed clamp", R"("lowest":-1)", R"("lowest":2)", "ordered");
     }
 
     void refusesHostileStoredCalibrations()
