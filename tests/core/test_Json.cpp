@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "DataTables.h"
+#include "RaisedInputError.h"
 #include "TestSupport.h"
 #include "io/InputError.h"
 #include "io/Json.h"
@@ -25,6 +26,12 @@ namespace {
 std::string_view view(const QByteArray &bytes)
 {
     return std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size()));
+}
+
+// The error parsing text as the file named file raises.
+InputError parseError(const QByteArray &text, const char *file = "doc.json")
+{
+    return gpumem::tests::raisedInputError([&] { parseJson(view(text), file); });
 }
 
 std::string written(const Json &value, int indent)
@@ -154,17 +161,13 @@ class TestJson : public QObject
         QFETCH(int, line);
         QFETCH(int, column);
         QFETCH(QString, message);
-        try {
-            parseJson(view(text), "doc.json");
-            QFAIL("expected an InputError");
-        } catch (const InputError &error) {
-            QCOMPARE(QString::fromStdString(error.message()), message);
-            QCOMPARE(error.line(), line);
-            QCOMPARE(error.column(), column);
-            QCOMPARE(error.file(), std::string("doc.json"));
-            QCOMPARE(QString::fromUtf8(error.what()),
-                     QStringLiteral("doc.json:%1:%2: %3").arg(line).arg(column).arg(message));
-        }
+        const InputError error = parseError(text);
+        QCOMPARE(QString::fromStdString(error.message()), message);
+        QCOMPARE(error.line(), line);
+        QCOMPARE(error.column(), column);
+        QCOMPARE(error.file(), std::string("doc.json"));
+        QCOMPARE(QString::fromUtf8(error.what()),
+                 QStringLiteral("doc.json:%1:%2: %3").arg(line).arg(column).arg(message));
     }
 
     // What the grammar forbids is refused, each at the character at fault; the
@@ -196,17 +199,13 @@ class TestJson : public QObject
         QFETCH(QByteArray, text);
         QFETCH(int, column);
         QFETCH(QString, reason);
-        try {
-            parseJson(view(text), "doc.json");
-            QFAIL("expected an InputError");
-        } catch (const InputError &error) {
-            const QString message = QString::fromStdString(error.message());
-            QVERIFY2(message.contains(reason), error.what());
-            QCOMPARE(error.line(), 1);
-            QCOMPARE(error.column(), column);
-            // The message quotes what was read; it must stay valid UTF-8 to print.
-            QCOMPARE(message.toStdString(), error.message());
-        }
+        const InputError error = parseError(text);
+        const QString message = QString::fromStdString(error.message());
+        QVERIFY2(message.contains(reason), error.what());
+        QCOMPARE(error.line(), 1);
+        QCOMPARE(error.column(), column);
+        // The message quotes what was read; it must stay valid UTF-8 to print.
+        QCOMPARE(message.toStdString(), error.message());
     }
 
     void acceptsNestingUpToTheLimit()
@@ -230,13 +229,9 @@ class TestJson : public QObject
     void refusesHostileNestingWithoutRecursing()
     {
         const QByteArray hostile(1000000, '[');
-        try {
-            parseJson(view(hostile), "hostile.json");
-            QFAIL("expected an InputError");
-        } catch (const InputError &error) {
-            QCOMPARE(error.column(), gpumem::io::maxJsonDepth + 1);
-            QCOMPARE(error.message(), std::string("nesting deeper than 256 levels"));
-        }
+        const InputError error = parseError(hostile, "hostile.json");
+        QCOMPARE(error.column(), gpumem::io::maxJsonDepth + 1);
+        QCOMPARE(error.message(), std::string("nesting deeper than 256 levels"));
     }
 
     void typedAccessorsNameWhatTheyFound_data()
@@ -343,25 +338,19 @@ class TestJson : public QObject
 
         const QString bad = folder.filePath("bad.json");
         QVERIFY(gpumem::tests::writeFile(bad, "{\n  \"batchSize\": 32,\n}\n"));
-        try {
-            gpumem::io::readJsonFile(bad.toStdString());
-            QFAIL("expected an InputError");
-        } catch (const InputError &error) {
-            QCOMPARE(error.file(), bad.toStdString());
-            QCOMPARE(error.line(), 2);
-            QCOMPARE(error.column(), 18);
-        }
+        const InputError badError =
+            gpumem::tests::raisedInputError([&bad] { gpumem::io::readJsonFile(bad.toStdString()); });
+        QCOMPARE(badError.file(), bad.toStdString());
+        QCOMPARE(badError.line(), 2);
+        QCOMPARE(badError.column(), 18);
 
         const std::string missing = folder.filePath("missing.json").toStdString();
-        try {
-            gpumem::io::readJsonFile(missing);
-            QFAIL("expected an InputError");
-        } catch (const InputError &error) {
-            QCOMPARE(error.file(), missing);
-            QCOMPARE(error.line(), 0);
-            QCOMPARE(QString::fromStdString(error.what()),
-                     QString::fromStdString(missing + ": cannot open the file for reading: No such file or directory"));
-        }
+        const InputError missingError =
+            gpumem::tests::raisedInputError([&missing] { gpumem::io::readJsonFile(missing); });
+        QCOMPARE(missingError.file(), missing);
+        QCOMPARE(missingError.line(), 0);
+        QCOMPARE(QString::fromStdString(missingError.what()),
+                 QString::fromStdString(missing + ": cannot open the file for reading: No such file or directory"));
         QVERIFY_THROWS_EXCEPTION(InputError, gpumem::io::readJsonFile(folder.path().toStdString()));
     }
 };

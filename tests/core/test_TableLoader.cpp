@@ -176,12 +176,9 @@ class TestTableLoader : public QObject
     {
         QTemporaryDir folder;
         for (const QString &path : {folder.filePath(QStringLiteral("absent.csv")), folder.path()}) {
-            try {
-                gpumem::data::loadTable(path.toStdString());
-                QFAIL("no error raised");
-            } catch (const gpumem::io::InputError &error) {
-                QCOMPARE(error.file(), path.toStdString());
-            }
+            const auto error =
+                gpumem::tests::raisedInputError([&path] { gpumem::data::loadTable(path.toStdString()); });
+            QCOMPARE(error.file(), path.toStdString());
         }
     }
 
