@@ -126,9 +126,8 @@ class TestCommandLine : public QObject
 
     void everyCommandHasHelp()
     {
-        QFETCH(QStringList, arguments);
         QFETCH(QString, expected);
-        const Run run = runGpumemRow(arguments);
+        const Run run = runGpumemRow();
         QCOMPARE(run.exitCode, 0);
         QVERIFY2(QString::fromStdString(run.out).contains(expected), run.out.c_str());
     }
@@ -166,9 +165,8 @@ class TestCommandLine : public QObject
 
     void misuseExitsOne()
     {
-        QFETCH(QStringList, arguments);
         QFETCH(QString, expected);
-        const Run run = runGpumemRow(arguments);
+        const Run run = runGpumemRow();
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(QString::fromStdString(run.err).contains(expected), run.err.c_str());
     }

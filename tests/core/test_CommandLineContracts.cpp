@@ -122,9 +122,8 @@ class TestCommandLineContracts : public QObject
 
     void unknownHyperparametersAreRefused()
     {
-        QFETCH(QStringList, arguments);
         QFETCH(QString, message);
-        const Run run = runGpumemRow(arguments);
+        const Run run = runGpumemRow();
         QCOMPARE(run.exitCode, 1);
         QCOMPARE(lineCount(run.err), 1);
         QVERIFY2(run.err.rfind(message.toStdString(), 0) == 0, run.err.c_str());

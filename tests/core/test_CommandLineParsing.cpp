@@ -64,9 +64,8 @@ class TestCommandLineParsing : public QObject
 
     void everyCommandRefusesAnUnknownOption()
     {
-        QFETCH(QStringList, arguments);
         QFETCH(QString, expected);
-        const Run run = runGpumemRow(arguments);
+        const Run run = runGpumemRow();
         QCOMPARE(run.exitCode, 1);
         QCOMPARE(QString::fromStdString(run.err), expected);
         QVERIFY(run.out.empty());
@@ -103,9 +102,8 @@ class TestCommandLineParsing : public QObject
 
     void badValuesAreOneLineNamingTheOption()
     {
-        QFETCH(QStringList, arguments);
         QFETCH(QString, expected);
-        const Run run = runGpumemRow(arguments);
+        const Run run = runGpumemRow();
         QCOMPARE(run.exitCode, 1);
         QCOMPARE(QString::fromStdString(run.err), expected);
         QCOMPARE(lineCount(run.err), 1);
