@@ -30,20 +30,33 @@ namespace {
 using gpumem::tests::Run;
 using gpumem::tests::runGpumem;
 
+// The row-th generated job: width, batch and depth cycle on their own, and the
+// noise (MiB) grows with depth.
+struct GeneratedJob
+{
+    int width;
+    int batch;
+    int depth;
+    double noise;
+};
+
+GeneratedJob generatedJob(int row)
+{
+    const int depth = 1 + row % 3;
+    return {16 << (row % 5), 8 << (row % 4), depth, static_cast<double>(((row * 37) % 11 - 5) * depth)};
+}
+
 // 60 jobs in the GPUMemNet layout whose memory grows with width, depth and batch,
-// with noise that grows with depth, so every model type can fit them.
+// so every model type can fit them.
 std::string jobsCsv()
 {
     std::string csv = "Activations-Params,Batch Size,Depth,memory\n";
     for (int row = 0; row < 60; ++row) {
-        const int width = 16 << (row % 5);
-        const int batch = 8 << (row % 4);
-        const int depth = 1 + row % 3;
+        const auto [width, batch, depth, noise] = generatedJob(row);
         std::string layers;
         for (int layer = 0; layer < depth; ++layer)
             layers += std::string(layer ? ", " : "") + "('linear', " + std::to_string(width) + ", " +
                       std::to_string(width * width + width) + "), ('ReLU', " + std::to_string(width) + ", 0)";
-        const double noise = ((row * 37) % 11 - 5) * depth;
         const double memory =
             1400.0 + depth * width * width * 16.0 * 50.0 / (1 << 20) + batch * width * depth * 0.01 + noise;
         csv += "\"[" + layers + "]\"," + std::to_string(batch) + "," + std::to_string(depth) + "," +
@@ -57,10 +70,7 @@ std::string numericJobsCsv()
 {
     std::string csv = "width,batch,depth,memory\n";
     for (int row = 0; row < 80; ++row) {
-        const int width = 16 << (row % 5);
-        const int batch = 8 << (row % 4);
-        const int depth = 1 + row % 3;
-        const double noise = ((row * 37) % 11 - 5) * depth;
+        const auto [width, batch, depth, noise] = generatedJob(row);
         csv += std::to_string(width) + "," + std::to_string(batch) + "," + std::to_string(depth) + "," +
                std::to_string(1400.0 + width * 0.5 + batch * depth * 0.2 + noise) + "\n";
     }
@@ -69,8 +79,7 @@ std::string numericJobsCsv()
 
 QByteArray readAll(const std::string &path)
 {
-    QFile file(QString::fromStdString(path));
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    return gpumem::tests::fileBytes(QString::fromStdString(path));
 }
 
 // Returns the column named name of a prediction file, one text cell per row.
