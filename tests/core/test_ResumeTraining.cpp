@@ -21,17 +21,12 @@ namespace {
 
 using gpumem::tests::Run;
 using gpumem::tests::runGpumem;
+using gpumem::tests::withArguments;
 
 // A schedule that does not depend on the planned number of epochs, and no
 // validation rows: then 2 + 2 epochs follow exactly the steps of 4.
 const std::vector<std::string> kExactSettings{
     "--preset", "fast", "--set", "schedule=constant", "--set", "warmup_fraction=0", "--set", "validation_fraction=0"};
-
-std::vector<std::string> concatenated(std::vector<std::string> first, const std::vector<std::string> &second)
-{
-    first.insert(first.end(), second.begin(), second.end());
-    return first;
-}
 
 std::string readFile(const std::string &path)
 {
@@ -103,7 +98,7 @@ class TestResumeTraining : public QObject
 
     Run train(const std::vector<std::string> &options, const std::string &out) const
     {
-        return runGpumem(concatenated({"train", mData, "--target", "memory", "--json", "--out", out}, options));
+        return runGpumem(withArguments({"train", mData, "--target", "memory", "--json", "--out", out}, options));
     }
 
   private Q_SLOTS:
@@ -120,9 +115,9 @@ class TestResumeTraining : public QObject
 
     void twoPlusTwoEpochsAreFourEpochs()
     {
-        const Run straight = train(concatenated(kExactSettings, {"--set", "epochs=4"}), path("straight"));
+        const Run straight = train(withArguments(kExactSettings, {"--set", "epochs=4"}), path("straight"));
         QCOMPARE(straight.exitCode, 0);
-        const Run first = train(concatenated(kExactSettings, {"--set", "epochs=2"}), path("first"));
+        const Run first = train(withArguments(kExactSettings, {"--set", "epochs=2"}), path("first"));
         QCOMPARE(first.exitCode, 0);
         QVERIFY(QFile::exists(QString::fromStdString(path("first") + "/optimizer.safetensors")));
         const Run resumed = train({"--resume-from", path("first"), "--epochs", "4"}, path("resumed"));
