@@ -82,6 +82,17 @@ class TestEstimate : public QObject
   private:
     std::unique_ptr<tests::EstimateFixtures> mFixtures;
 
+    // The tracer of the current row's fixture model (column "model") on the
+    // sample shape of column "shape".
+    estimate::ModelTracer rowTracer(const std::string &optimizer = "adam") const
+    {
+        QFETCH(QString, model);
+        QFETCH(QString, shape);
+        return estimate::ModelTracer(configurationFor(mFixtures->path((model.toStdString() + ".pt").c_str()),
+                                                      estimate::parseSampleShape(shape.toStdString(), "--input-shape"),
+                                                      optimizer));
+    }
+
   private Q_SLOTS:
     void initTestCase() { mFixtures = std::make_unique<tests::EstimateFixtures>(); }
 
@@ -95,10 +106,8 @@ class TestEstimate : public QObject
     {
         GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
         QFETCH(QString, model);
-        QFETCH(QString, shape);
         const std::string name = model.toStdString();
-        const estimate::ModelTracer tracer(configurationFor(
-            mFixtures->path((name + ".pt").c_str()), estimate::parseSampleShape(shape.toStdString(), "--input-shape")));
+        const estimate::ModelTracer tracer = rowTracer();
         QCOMPARE(static_cast<qint64>(tracer.summary().parameterBytes),
                  mFixtures->size(name.c_str(), "parameter_bytes"));
         QCOMPARE(static_cast<qint64>(tracer.summary().bufferBytes), mFixtures->size(name.c_str(), "buffer_bytes"));
@@ -119,13 +128,10 @@ class TestEstimate : public QObject
     {
         GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
         QFETCH(QString, model);
-        QFETCH(QString, shape);
         QFETCH(QString, optimizer);
         QFETCH(int, stateCopies);
         const std::string name = model.toStdString();
-        const estimate::ModelTracer tracer(configurationFor(
-            mFixtures->path((name + ".pt").c_str()), estimate::parseSampleShape(shape.toStdString(), "--input-shape"),
-            optimizer.toStdString()));
+        const estimate::ModelTracer tracer = rowTracer(optimizer.toStdString());
         const TaggedTrace trace = tracer.trace(4);
         const estimate::CategoryBytes live = liveAtEnd(trace);
         const auto parameterBytes = static_cast<std::uint64_t>(mFixtures->size(name.c_str(), "parameter_bytes"));
@@ -155,11 +161,7 @@ class TestEstimate : public QObject
     void extrapolationAgreesWithDirectTrace()
     {
         GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
-        QFETCH(QString, model);
-        QFETCH(QString, shape);
-        const std::string name = model.toStdString();
-        const estimate::ModelTracer tracer(configurationFor(
-            mFixtures->path((name + ".pt").c_str()), estimate::parseSampleShape(shape.toStdString(), "--input-shape")));
+        const estimate::ModelTracer tracer = rowTracer();
         std::string why;
         QFETCH(int, smallBatch);
         const auto affine = estimate::AffineTrace::fit(tracer.trace(smallBatch), tracer.trace(2 * smallBatch), why);
