@@ -316,32 +316,32 @@ class TestProfileCalibration : public QObject
     {
         addColumns<QString, QString>("csv", "expected");
         const QString header = "model,input_shape,batch_size,optimizer,measured_mib,measured_by\n";
-        addRow("missing column", QString("model,input_shape,batch_size,optimizer,measured_mib\nm.pt,20,8,adam,900\n"),
-               QString("measured.csv:1: missing column 'measured_by'"));
-        addRow("unknown column", QString("model,input_shape,batch_size,optimizer,measured_mib,measured_by,gpu\n"),
-               QString("measured.csv:1:7: unknown column 'gpu'"));
+        addRow("missing column", "model,input_shape,batch_size,optimizer,measured_mib\nm.pt,20,8,adam,900\n",
+               "measured.csv:1: missing column 'measured_by'");
+        addRow("unknown column", "model,input_shape,batch_size,optimizer,measured_mib,measured_by,gpu\n",
+               "measured.csv:1:7: unknown column 'gpu'");
         addRow("bad number", header + "m.pt,20,8,adam,12x,nvidia-smi\n",
-               QString("measured.csv:2:5: measured_mib: expected a number"));
-        addRow("negative number", header + "m.pt,20,8,adam,-3,nvidia-smi\n", QString("measured.csv:2:5: measured_mib"));
+               "measured.csv:2:5: measured_mib: expected a number");
+        addRow("negative number", header + "m.pt,20,8,adam,-3,nvidia-smi\n", "measured.csv:2:5: measured_mib");
         addRow("bad batch", header + "m.pt,20,0,adam,900,nvidia-smi\n",
-               QString("measured.csv:2:3: batch_size: expected a whole number"));
-        addRow("bad shape", header + "m.pt,\"3,x\",8,adam,900,nvidia-smi\n", QString("measured.csv:2:2: input_shape"));
+               "measured.csv:2:3: batch_size: expected a whole number");
+        addRow("bad shape", header + "m.pt,\"3,x\",8,adam,900,nvidia-smi\n", "measured.csv:2:2: input_shape");
         addRow("bad optimizer", header + "m.pt,20,8,lion,900,nvidia-smi\n",
-               QString("measured.csv:2:4: optimizer: expected sgd"));
-        addRow("bad measured_by", header + "m.pt,20,8,adam,900,dcgmi\n", QString("measured.csv:2:6: measured_by"));
+               "measured.csv:2:4: optimizer: expected sgd");
+        addRow("bad measured_by", header + "m.pt,20,8,adam,900,dcgmi\n", "measured.csv:2:6: measured_by");
         addRow("missing model file", header + "nope.pt,20,8,adam,900,nvidia-smi\n",
-               QString("measured.csv:2:1: model: no model file"));
-        addRow("short row", header + "m.pt,20,8\n", QString("measured.csv:2:4: the row has 3 fields"));
-        addRow("no rows", header, QString("measured.csv: the file has a header but no measured jobs"));
+               "measured.csv:2:1: model: no model file");
+        addRow("short row", header + "m.pt,20,8\n", "measured.csv:2:4: the row has 3 fields");
+        addRow("no rows", header, "measured.csv: the file has a header but no measured jobs");
         addRow("beyond the card", header + "m.pt,20,8,adam,20000,nvidia-smi\n",
-               QString("measured.csv:2:5: measured_mib: 20000.0 MiB is more than T4"));
+               "measured.csv:2:5: measured_mib: 20000.0 MiB is more than T4");
         addRow("tokens without vocabulary",
-               QString("model,input_shape,batch_size,optimizer,measured_mib,measured_by,input_kind\n"
-                       "m.pt,12,8,adam,900,nvidia-smi,tokens\n"),
-               QString("measured.csv:2:7: input_kind: input_kind tokens needs the vocabulary"));
-        addRow("repeated column", QString("model,input_shape,batch_size,optimizer,measured_mib,measured_by,model\n"),
-               QString("measured.csv:1:7: column 'model' appears twice"));
-        addRow("not TorchScript", header + "m.pt,20,8,adam,900,nvidia-smi\n", QString("measured.csv:2:1: "));
+               "model,input_shape,batch_size,optimizer,measured_mib,measured_by,input_kind\n"
+               "m.pt,12,8,adam,900,nvidia-smi,tokens\n",
+               "measured.csv:2:7: input_kind: input_kind tokens needs the vocabulary");
+        addRow("repeated column", "model,input_shape,batch_size,optimizer,measured_mib,measured_by,model\n",
+               "measured.csv:1:7: column 'model' appears twice");
+        addRow("not TorchScript", header + "m.pt,20,8,adam,900,nvidia-smi\n", "measured.csv:2:1: ");
     }
     void badMeasurementFilesAreOneLine()
     {
