@@ -28,11 +28,6 @@ using gpumem::tests::Run;
 using gpumem::tests::runGpumem;
 using gpumem::tests::runGpumemRow;
 
-bool contains(const std::string &text, const std::string &part)
-{
-    return text.find(part) != std::string::npos;
-}
-
 // A standard output on a full disk: writes land in a buffer, as a stream's
 // buffer takes them, but nothing can ever be delivered (overflow and sync fail).
 class FullDeviceBuffer : public std::streambuf
@@ -190,7 +185,8 @@ class TestCommandLineContracts : public QObject
         std::ostringstream verbose;
         gpumem::cli::printError(verbose, "train", error, true);
         QVERIFY2(verbose.str().rfind(quiet.str(), 0) == 0, verbose.str().c_str());
-        QVERIFY2(contains(verbose.str().substr(quiet.str().size()), error.what()), verbose.str().c_str());
+        QVERIFY2(gpumem::tests::contains(verbose.str().substr(quiet.str().size()), error.what()),
+                 verbose.str().c_str());
     }
 
     void wrappedTracesPrintOneLine()
@@ -223,7 +219,7 @@ class TestCommandLineContracts : public QObject
         }
         const Run good = runGpumem({"--verbose", "inspect", dataFile("jobs.csv")});
         QCOMPARE(good.exitCode, 0);
-        QVERIFY(contains(runGpumem({"--help"}).out, "--verbose"));
+        QVERIFY(gpumem::tests::contains(runGpumem({"--help"}).out, "--verbose"));
     }
 
     // --- 3. A result that cannot be written fails the command ------------------
@@ -320,8 +316,9 @@ class TestCommandLineContracts : public QObject
         const Run run = runGpumem({"compare", dataFile("jobs.csv"), "--target", "memory_mib", "--models", "ridge",
                                    "--folds", "2", "--threads", "1000", "--jobs", "1000"});
         QCOMPARE(run.exitCode, 0);
-        QVERIFY2(contains(run.err, "warning: --threads 1000 is more than this machine's"), run.err.c_str());
-        QVERIFY2(contains(run.err, "warning: --jobs 1000 is more than this machine's"), run.err.c_str());
+        QVERIFY2(gpumem::tests::contains(run.err, "warning: --threads 1000 is more than this machine's"),
+                 run.err.c_str());
+        QVERIFY2(gpumem::tests::contains(run.err, "warning: --jobs 1000 is more than this machine's"), run.err.c_str());
     }
 
     // --- 7. User-caused conditions read as such, not as internal errors ----------
