@@ -2,6 +2,7 @@
 // Split-conformal upper bounds: the guarantee on data with known noise, the rows
 // they calibrate on, the metrics of a bound and the stored form of a calibration.
 #include "DataTables.h"
+#include "RaisedInputError.h"
 #include "calibration/BoundMetrics.h"
 #include "calibration/Calibration.h"
 #include "calibration/CalibrationJson.h"
@@ -231,14 +232,10 @@ class TestCalibration : public QObject
     void refusesCoverageItCannotServe()
     {
         const Calibration calibrated = fittedCalibration(Score::Absolute); // 200 scores
-        try {
-            calibrated.margin(0.999);
-            QFAIL("0.999 needs 999 scores");
-        } catch (const io::InputError &error) {
-            const std::string message = error.message();
-            QVERIFY2(message.find("needs at least 999 calibration rows") != std::string::npos, message.c_str());
-            QVERIFY(message.find('\n') == std::string::npos);
-        }
+        const auto error = gpumem::tests::raisedInputError([&] { calibrated.margin(0.999); });
+        const std::string message = error.message();
+        QVERIFY2(message.find("needs at least 999 calibration rows") != std::string::npos, message.c_str());
+        QVERIFY(message.find('\n') == std::string::npos);
         // Difficulty scores come from half the rows: 0.99 needs 99 scores, so 197 rows.
         QVERIFY_EXCEPTION_THROWN(calibration::checkCalibrationRowsSuffice(Score::Difficulty, 196, 0.99),
                                  io::InputError);
@@ -436,14 +433,10 @@ class TestCalibration : public QObject
     {
         QFETCH(QString, member);
         QFETCH(QString, expected);
-        try {
-            calibrationFrom(member.toStdString());
-            QFAIL("accepted");
-        } catch (const io::InputError &error) {
-            const std::string message = error.what();
-            QVERIFY2(message.find(expected.toStdString()) != std::string::npos, message.c_str());
-            QVERIFY(message.find('\n') == std::string::npos);
-        }
+        const auto error = gpumem::tests::raisedInputError([&] { calibrationFrom(member.toStdString()); });
+        const std::string message = error.what();
+        QVERIFY2(message.find(expected.toStdString()) != std::string::npos, message.c_str());
+        QVERIFY(message.find('\n') == std::string::npos);
     }
 
     void addsAMemberOnlyToSavesInsideItsScope()
@@ -489,12 +482,8 @@ class TestCalibration : public QObject
         for (std::size_t i = 0; i <= calibration::maxCalibrationScores; ++i)
             text += i == 0 ? "0" : ",0";
         text += "]}";
-        try {
-            calibrationFrom(text);
-            QFAIL("accepted");
-        } catch (const io::InputError &error) {
-            QVERIFY2(std::string(error.what()).find("more than the") != std::string::npos, error.what());
-        }
+        const auto error = gpumem::tests::raisedInputError([&] { calibrationFrom(text); });
+        QVERIFY2(std::string(error.what()).find("more than the") != std::string::npos, error.what());
     }
 };
 

@@ -5,6 +5,7 @@
 // results carry no bound at all.
 #include "CommandLineRun.h"
 #include "DataTables.h"
+#include "RaisedInputError.h"
 
 #include "calibration/BoundMetrics.h"
 #include "data/Dataset.h"
@@ -277,13 +278,9 @@ class TestCompareCoverage : public QObject
     {
         const data::Dataset dataset = noisyDataset(30);
         auto settings = calibratedSettings({"ridge"}, 3, 0.99, calibration::Score::Absolute);
-        try {
-            evaluation::runExperiment(dataset, settings);
-            QFAIL("expected io::InputError");
-        } catch (const io::InputError &error) {
-            QVERIFY2(error.message().find("calibration rows") != std::string::npos, error.message().c_str());
-            QVERIFY(error.message().find('\n') == std::string::npos);
-        }
+        const auto error = gpumem::tests::raisedInputError([&] { evaluation::runExperiment(dataset, settings); });
+        QVERIFY2(error.message().find("calibration rows") != std::string::npos, error.message().c_str());
+        QVERIFY(error.message().find('\n') == std::string::npos);
         settings.calibration->coverage = 1.0;
         QVERIFY_EXCEPTION_THROWN(evaluation::runExperiment(dataset, settings), io::InputError);
     }
@@ -498,13 +495,10 @@ class TestCompareCoverage : public QObject
         const evaluation::ExperimentResult written = calibratedJobs();
         io::Json object = report::experimentJson(written, {/*withRows=*/true});
         object["models"][0]["bound"]["coverage"] = 1.5;
-        try {
-            report::readExperimentResult(object, "project.gpumem.json");
-            QFAIL("expected io::InputError");
-        } catch (const io::InputError &error) {
-            QCOMPARE(error.file(), std::string("project.gpumem.json"));
-            QVERIFY2(error.message().find("coverage") != std::string::npos, error.message().c_str());
-        }
+        const auto error =
+            gpumem::tests::raisedInputError([&] { report::readExperimentResult(object, "project.gpumem.json"); });
+        QCOMPARE(error.file(), std::string("project.gpumem.json"));
+        QVERIFY2(error.message().find("coverage") != std::string::npos, error.message().c_str());
     }
 
     // The HTML chart of the curves goes through renderChart with the id

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "DataTables.h"
+#include "RaisedInputError.h"
 #include "io/InputError.h"
 #include "io/Json.h"
 #include "models/NeuralNetworkHyperparameters.h"
@@ -29,13 +30,11 @@ class TestHyperparameters : public QObject
             expected += (expected.empty() ? "" : ", ") + spec.name;
         QCOMPARE(hyperparameters.namesText(), expected);
         QVERIFY(hyperparameters.namesText().rfind("architecture, layer_tokens, feature_tokens, d_model", 0) == 0);
-        try {
+        const auto error = gpumem::tests::raisedInputError([&] {
             Hyperparameters copy = hyperparameters;
             copy.setAssignment("bogus=1");
-            QFAIL("an unknown name was accepted");
-        } catch (const gpumem::io::InputError &error) {
-            QCOMPARE(error.message(), "unknown hyperparameter 'bogus'; known: " + expected);
-        }
+        });
+        QCOMPARE(error.message(), "unknown hyperparameter 'bogus'; known: " + expected);
     }
 
     void startsAtTheDefaults()
@@ -86,12 +85,9 @@ class TestHyperparameters : public QObject
         QFETCH(QString, assignment);
         QFETCH(QString, message);
         Hyperparameters hyperparameters = gpumem::models::neuralNetworkHyperparameters();
-        try {
-            hyperparameters.setAssignment(assignment.toStdString());
-            QFAIL("no error raised");
-        } catch (const gpumem::io::InputError &error) {
-            QVERIFY2(QString::fromUtf8(error.what()).contains(message), error.what());
-        }
+        const auto error =
+            gpumem::tests::raisedInputError([&] { hyperparameters.setAssignment(assignment.toStdString()); });
+        QVERIFY2(QString::fromUtf8(error.what()).contains(message), error.what());
     }
 
     void appliesJsonObjects()
@@ -103,13 +99,9 @@ class TestHyperparameters : public QObject
         QCOMPARE(hyperparameters.integer("d_model"), std::int64_t{128});
         QCOMPARE(hyperparameters.choice("norm"), std::string("post"));
         QCOMPARE(hyperparameters.boolean("layer_tokens"), false);
-        try {
-            hyperparameters.apply(gpumem::io::parseJson("{\"heads\": \"four\"}", "p"), "preset.json");
-            QFAIL("no error raised");
-        } catch (const gpumem::io::InputError &error) {
-            QCOMPARE(std::string(error.what()),
-                     std::string("preset.json: hyperparameter heads: expected a whole number"));
-        }
+        const auto error = gpumem::tests::raisedInputError(
+            [&] { hyperparameters.apply(gpumem::io::parseJson("{\"heads\": \"four\"}", "p"), "preset.json"); });
+        QCOMPARE(std::string(error.what()), std::string("preset.json: hyperparameter heads: expected a whole number"));
     }
 
     void describesEveryHyperparameterAsJson()

@@ -261,7 +261,7 @@ class TestJson : public QObject
         QFETCH(QString, accessor);
         QFETCH(QString, message);
         const Json value = parseJson(view(text), "types.json");
-        try {
+        const auto error = gpumem::tests::raisedInputError([&] {
             if (accessor == "number")
                 gpumem::io::toNumber(value);
             else if (accessor == "bool")
@@ -282,10 +282,8 @@ class TestJson : public QObject
                 gpumem::io::toWholeNumber(value, 0, 10, "\"rounds\"");
             else
                 gpumem::io::numberOr(value, "lr", 1.0);
-            QFAIL("expected an InputError");
-        } catch (const InputError &error) {
-            QCOMPARE(QString::fromStdString(error.what()), message);
-        }
+        });
+        QCOMPARE(QString::fromStdString(error.what()), message);
     }
 
     void typedAccessorsReadWhatTheyExpect()
