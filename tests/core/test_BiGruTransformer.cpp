@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "DataTables.h"
 #include "SmallNetwork.h"
 
 #include <QTest>
@@ -22,8 +23,7 @@ BiGruTransformerOptions smallOptions(const QString &architecture, const QString 
 
 void addArchitectureRows()
 {
-    QTest::addColumn<QString>("architecture");
-    QTest::addColumn<QString>("pooling");
+    addColumns<QString, QString>("architecture", "pooling");
     for (const char *architecture : {"bigru_transformer", "transformer_bigru", "transformer_only", "bigru_only"})
         for (const char *pooling : {"mean", "attention", "cls"})
             QTest::addRow("%s/%s", architecture, pooling) << architecture << pooling;

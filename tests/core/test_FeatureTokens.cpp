@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Grouped feature tokens and the encoder layer's own attention arithmetic.
+#include "DataTables.h"
 #include "SmallNetwork.h"
 #include "data/Dataset.h"
 #include "data/TableLoader.h"
@@ -88,13 +89,12 @@ class TestFeatureTokens : public QObject
   private Q_SLOTS:
     void attentionMatchesTheLibraryModule_data()
     {
-        QTest::addColumn<int>("tokens");
-        QTest::addColumn<bool>("padded");
+        addColumns<int, bool>("tokens", "padded");
         // Few tokens and many, with and without padded keys.
-        QTest::newRow("few tokens") << 5 << false;
-        QTest::newRow("few tokens, padded") << 7 << true;
-        QTest::newRow("many tokens") << 40 << false;
-        QTest::newRow("many tokens, padded") << 40 << true;
+        addRow("few tokens", 5, false);
+        addRow("few tokens, padded", 7, true);
+        addRow("many tokens", 40, false);
+        addRow("many tokens, padded", 40, true);
     }
 
     void attentionMatchesTheLibraryModule()

@@ -338,9 +338,8 @@ class TestYourModelPage : public QObject
 
     void showsErrorsOnTheErrorLine_data()
     {
-        addColumns<QString, QString, QString>("model", "shapes", "batches");
-        QTest::addColumn<bool>("starts"); // false: the form is refused before any worker runs
-        addColumns<QString>("message");
+        // starts: false where the form is refused before any worker runs.
+        addColumns<QString, QString, QString, bool, QString>("model", "shapes", "batches", "starts", "message");
         addRow("empty dimension", "mlp.pt", "3,,224", "8", false, "input shape takes positive whole numbers");
         addRow("no shape", "mlp.pt", " ; ", "8", false, "give one sample's input shape");
         addRow("bad batch", "mlp.pt", "20", "8,x", false, "batch sizes take whole numbers");
