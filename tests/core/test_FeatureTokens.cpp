@@ -72,6 +72,16 @@ std::string jobsCsv()
     return text;
 }
 
+// A small network trained for two epochs on every row it is given.
+gpumem::models::Hyperparameters quickHyperparameters()
+{
+    auto hyperparameters = gpumem::models::neuralNetworkHyperparameters();
+    for (const char *assignment : {"d_model=16", "gru_hidden=8", "heads=2", "encoder_layers=1", "feedforward=32",
+                                   "head_hidden=8", "epochs=2", "validation_fraction=0"})
+        hyperparameters.setAssignment(assignment);
+    return hyperparameters;
+}
+
 std::vector<Eigen::Index> allRows(std::size_t count)
 {
     std::vector<Eigen::Index> rows;
@@ -180,11 +190,8 @@ class TestFeatureTokens : public QObject
         // Regression: model folders saved before feature_tokens existed have one token per
         // column; loading them with the new default (grouped) would build the wrong network.
         const auto dataset = datasetOf(jobsCsv());
-        auto hyperparameters = gpumem::models::neuralNetworkHyperparameters();
-        for (const char *assignment :
-             {"d_model=16", "gru_hidden=8", "heads=2", "encoder_layers=1", "feedforward=32", "head_hidden=8",
-              "epochs=2", "validation_fraction=0", "feature_tokens=per_column"})
-            hyperparameters.setAssignment(assignment);
+        auto hyperparameters = quickHyperparameters();
+        hyperparameters.setAssignment("feature_tokens=per_column");
         gpumem::models::ComputeSettings cpu;
         cpu.device = "cpu";
         gpumem::models::NeuralNetworkRegressor model(hyperparameters, cpu);
@@ -212,10 +219,7 @@ class TestFeatureTokens : public QObject
     void groupedModelRoundTrips()
     {
         const auto dataset = datasetOf(jobsCsv());
-        auto hyperparameters = gpumem::models::neuralNetworkHyperparameters();
-        for (const char *assignment : {"d_model=16", "gru_hidden=8", "heads=2", "encoder_layers=1", "feedforward=32",
-                                       "head_hidden=8", "epochs=2", "validation_fraction=0"})
-            hyperparameters.setAssignment(assignment);
+        const auto hyperparameters = quickHyperparameters();
         QCOMPARE(hyperparameters.choice("feature_tokens"), std::string("grouped"));
         gpumem::models::ComputeSettings cpu;
         cpu.device = "cpu";
