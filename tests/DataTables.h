@@ -27,3 +27,8 @@ template <typename... Values> void addRow(const char *name, const Values &...val
 }
 
 } // namespace gpumem::tests
+
+// The test classes live in the global namespace, as Qt Test's own QFETCH and
+// QCOMPARE do; every table calls these unqualified, without a using line a file.
+using gpumem::tests::addColumns;
+using gpumem::tests::addRow;

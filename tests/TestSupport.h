@@ -50,4 +50,10 @@ inline std::string readText(const QString &path)
     return fileBytes(path).toStdString();
 }
 
+// Whether text holds part anywhere.
+inline bool contains(const std::string &text, const std::string &part)
+{
+    return text.find(part) != std::string::npos;
+}
+
 } // namespace gpumem::tests

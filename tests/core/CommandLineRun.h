@@ -7,6 +7,7 @@
 #include "cli/CommandLine.h"
 
 #include <QStringList>
+#include <QTest>
 
 #include <algorithm>
 #include <sstream>
@@ -32,9 +33,10 @@ inline Run runGpumem(const std::vector<std::string> &arguments)
     return {exitCode, out.str(), err.str()};
 }
 
-// The same, for the arguments of a data-driven test row.
-inline Run runGpumemRow(const QStringList &arguments)
+// The same, for the current data-driven test row's QStringList column "arguments".
+inline Run runGpumemRow()
 {
+    QFETCH(QStringList, arguments);
     std::vector<std::string> list;
     for (const QString &argument : arguments)
         list.push_back(argument.toStdString());

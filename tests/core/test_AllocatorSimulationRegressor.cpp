@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "RaisedInputError.h"
 #include "data/ColumnRoles.h"
 #include "data/Dataset.h"
 #include "data/TableLoader.h"
@@ -121,12 +122,8 @@ class TestAllocatorSimulationRegressor : public QObject
     {
         const Dataset dataset = datasetFrom("width,memory\n3,10\n4,11\n");
         AllocatorSimulationRegressor model(gpumem::models::allocatorSimulationHyperparameters());
-        try {
-            model.fit(dataset, {0, 1});
-            QFAIL("expected an error");
-        } catch (const gpumem::io::InputError &error) {
-            QVERIFY(std::string(error.what()).find("'family'") != std::string::npos);
-        }
+        const auto error = gpumem::tests::raisedInputError([&] { model.fit(dataset, {0, 1}); });
+        QVERIFY(std::string(error.what()).find("'family'") != std::string::npos);
         QVERIFY_THROWS_EXCEPTION(gpumem::io::InputError, model.predict(dataset)); // not fitted
     }
 };

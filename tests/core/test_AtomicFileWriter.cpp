@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "RaisedInputError.h"
 #include "io/AtomicDirectoryWriter.h"
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
@@ -117,13 +118,9 @@ class TestAtomicFileWriter : public QObject
     {
         QTemporaryDir folder;
         const std::string path = folder.filePath(QStringLiteral("missing/out.csv")).toStdString();
-        try {
-            AtomicFileWriter writer(path);
-            QFAIL("no error raised");
-        } catch (const gpumem::io::InputError &error) {
-            QCOMPARE(error.file(), path);
-            QVERIFY2(error.message().find("cannot write") == 0, error.what());
-        }
+        const auto error = gpumem::tests::raisedInputError([&] { AtomicFileWriter writer(path); });
+        QCOMPARE(error.file(), path);
+        QVERIFY2(error.message().find("cannot write") == 0, error.what());
     }
 
     void keepsTheModeOfAnExistingFile()

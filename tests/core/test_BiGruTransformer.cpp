@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "models/BiGruTransformer.h"
-#include "models/EigenNetwork.h"
+#include "DataTables.h"
+#include "SmallNetwork.h"
 
 #include <QTest>
 
@@ -11,29 +11,30 @@ namespace {
 
 BiGruTransformerOptions smallOptions(const QString &architecture, const QString &pooling)
 {
-    BiGruTransformerOptions options;
+    BiGruTransformerOptions options = gpumem::tests::smallNetworkOptions();
     options.architecture = architecture.toStdString();
     options.pooling = pooling.toStdString();
     options.featureCount = 3;
     options.layerTypeCount = 5;
-    options.fieldsPerLayer = 2;
-    options.dModel = 16;
-    options.gruHidden = 8;
     options.gruLayers = 2;
     options.heads = 2;
-    options.encoderLayers = 2;
-    options.feedforward = 32;
-    options.headHidden = 8;
     return options;
 }
 
 void addArchitectureRows()
 {
-    QTest::addColumn<QString>("architecture");
-    QTest::addColumn<QString>("pooling");
+    addColumns<QString, QString>("architecture", "pooling");
     for (const char *architecture : {"bigru_transformer", "transformer_bigru", "transformer_only", "bigru_only"})
         for (const char *pooling : {"mean", "attention", "cls"})
             QTest::addRow("%s/%s", architecture, pooling) << architecture << pooling;
+}
+
+// The small network of the current addArchitectureRows() row.
+BiGruTransformerOptions optionsOfThisRow()
+{
+    QFETCH(QString, architecture);
+    QFETCH(QString, pooling);
+    return smallOptions(architecture, pooling);
 }
 
 } // namespace
@@ -47,10 +48,8 @@ class TestBiGruTransformer : public QObject
 
     void producesOneValuePerRow()
     {
-        QFETCH(QString, architecture);
-        QFETCH(QString, pooling);
         torch::manual_seed(1);
-        BiGruTransformer network(smallOptions(architecture, pooling));
+        BiGruTransformer network(optionsOfThisRow());
         const auto features = torch::randn({4, 3});                     // [batch, features]
         const auto types = torch::randint(1, 5, {4, 6}, torch::kInt64); // [batch, layers]
         const auto fields = torch::randn({4, 6, 2});                    // [batch, layers, fields]
@@ -67,10 +66,8 @@ class TestBiGruTransformer : public QObject
 
     void paddingNeverChangesAPrediction()
     {
-        QFETCH(QString, architecture);
-        QFETCH(QString, pooling);
         torch::manual_seed(2);
-        BiGruTransformer network(smallOptions(architecture, pooling));
+        BiGruTransformer network(optionsOfThisRow());
         network->eval();
         torch::NoGradGuard noGradients;
         const std::vector<std::int64_t> counts{5, 2, 0, 3};
@@ -97,11 +94,9 @@ class TestBiGruTransformer : public QObject
 
     void eigenCopyComputesTheSameFunction()
     {
-        QFETCH(QString, architecture);
-        QFETCH(QString, pooling);
         for (const bool postNorm : {false, true}) {
             torch::manual_seed(3);
-            auto options = smallOptions(architecture, pooling);
+            auto options = optionsOfThisRow();
             options.preNorm = !postNorm;
             BiGruTransformer network(options);
             network->eval();
@@ -109,14 +104,7 @@ class TestBiGruTransformer : public QObject
             torch::NoGradGuard noGradients;
             const auto features = torch::randn({1, 3});
             for (std::int64_t layers : {0, 1, 6}) {
-                const auto types = torch::randint(0, 5, {1, layers}, torch::kInt64);
-                const auto fields = torch::randn({1, layers, 2});
-                const double expected = network
-                                            ->forward(features, types, fields,
-                                                      torch::tensor(std::vector<std::int64_t>{layers}, torch::kInt64))
-                                            .item<double>();
-                const double actual = copy.predict(features.data_ptr<float>(), types.data_ptr<std::int64_t>(),
-                                                   fields.data_ptr<float>(), layers);
+                const auto [expected, actual] = gpumem::tests::predictRandomLayers(network, copy, features, layers);
                 QVERIFY2(std::fabs(actual - expected) < 1e-4,
                          qPrintable(QStringLiteral("%1 layers: %2 vs %3").arg(layers).arg(actual).arg(expected)));
             }

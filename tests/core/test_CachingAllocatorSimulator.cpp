@@ -11,6 +11,14 @@ namespace {
 constexpr std::uint64_t KiB = 1024;
 constexpr std::uint64_t MiB = 1024 * 1024;
 
+// A simulator that has replayed trace.
+CachingAllocatorSimulator replayed(const AllocationTrace &trace)
+{
+    CachingAllocatorSimulator simulator;
+    simulator.replay(trace);
+    return simulator;
+}
+
 } // namespace
 
 class TestCachingAllocatorSimulator : public QObject
@@ -83,8 +91,7 @@ class TestCachingAllocatorSimulator : public QObject
         const AllocationTrace trace = {
             {0, 4 * MiB, false}, {1, 4 * MiB, false}, {0, 4 * MiB, true}, {1, 4 * MiB, true}, {2, 16 * MiB, false},
         };
-        CachingAllocatorSimulator simulator;
-        simulator.replay(trace);
+        const CachingAllocatorSimulator simulator = replayed(trace);
         QCOMPARE(simulator.reservedBytes(), 20 * MiB);
         QCOMPARE(simulator.peakReservedBytes(), 20 * MiB);
         QCOMPARE(simulator.allocatedBytes(), 16 * MiB);
@@ -99,8 +106,7 @@ class TestCachingAllocatorSimulator : public QObject
         const AllocationTrace trace = {
             {0, 6 * MiB, false}, {1, 6 * MiB, false}, {2, 6 * MiB, false}, {0, 6 * MiB, true}, {3, 7 * MiB, false},
         };
-        CachingAllocatorSimulator simulator;
-        simulator.replay(trace);
+        const CachingAllocatorSimulator simulator = replayed(trace);
         QCOMPARE(simulator.reservedBytes(), 40 * MiB);
         QCOMPARE(simulator.segmentCount(), std::size_t{2});
 
@@ -111,8 +117,7 @@ class TestCachingAllocatorSimulator : public QObject
             {0, 9 * MiB, false}, {1, 9 * MiB, false},       {2, 9 * MiB, false},
             {0, 9 * MiB, true},  {3, 9 * MiB + 512, false},
         };
-        CachingAllocatorSimulator second;
-        second.replay(wide);
+        const CachingAllocatorSimulator second = replayed(wide);
         QCOMPARE(second.reservedBytes(), 40 * MiB);
         QCOMPARE(second.peakAllocatedBytes(), 27 * MiB + 512);
     }
@@ -122,15 +127,13 @@ class TestCachingAllocatorSimulator : public QObject
         // A freed 20 MiB large segment does not serve a 4 KiB request: small
         // requests always come from 2 MiB small-pool segments.
         const AllocationTrace trace = {{0, 5 * MiB, false}, {0, 5 * MiB, true}, {1, 4 * KiB, false}};
-        CachingAllocatorSimulator simulator;
-        simulator.replay(trace);
+        const CachingAllocatorSimulator simulator = replayed(trace);
         QCOMPARE(simulator.reservedBytes(), 22 * MiB);
     }
 
     void zeroByteRequestsAreSkipped()
     {
-        CachingAllocatorSimulator simulator;
-        simulator.replay({{0, 0, false}, {0, 0, true}});
+        const CachingAllocatorSimulator simulator = replayed({{0, 0, false}, {0, 0, true}});
         QCOMPARE(simulator.reservedBytes(), std::uint64_t{0});
     }
 };

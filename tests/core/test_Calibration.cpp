@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Split-conformal upper bounds: the guarantee on data with known noise, the rows
 // they calibrate on, the metrics of a bound and the stored form of a calibration.
+#include "DataTables.h"
+#include "RaisedInputError.h"
 #include "calibration/BoundMetrics.h"
 #include "calibration/Calibration.h"
 #include "calibration/CalibrationJson.h"
@@ -118,16 +120,14 @@ class TestCalibration : public QObject
 
     void coverageHoldsOnSyntheticData_data()
     {
-        QTest::addColumn<int>("score");
-        QTest::addColumn<bool>("heteroscedastic");
-        QTest::addColumn<double>("coverage");
+        addColumns<int, bool, double>("score", "heteroscedastic", "coverage");
         for (Score score : {Score::Absolute, Score::Relative, Score::Difficulty})
             for (bool heteroscedastic : {false, true})
                 for (double coverage : {0.8, 0.9, 0.95}) {
                     const std::string name = std::string(calibration::scoreName(score)) +
                                              (heteroscedastic ? " heteroscedastic " : " homoscedastic ") +
                                              std::to_string(coverage);
-                    QTest::newRow(name.c_str()) << static_cast<int>(score) << heteroscedastic << coverage;
+                    addRow(name.c_str(), static_cast<int>(score), heteroscedastic, coverage);
                 }
     }
 
@@ -232,14 +232,10 @@ class TestCalibration : public QObject
     void refusesCoverageItCannotServe()
     {
         const Calibration calibrated = fittedCalibration(Score::Absolute); // 200 scores
-        try {
-            calibrated.margin(0.999);
-            QFAIL("0.999 needs 999 scores");
-        } catch (const io::InputError &error) {
-            const std::string message = error.message();
-            QVERIFY2(message.find("needs at least 999 calibration rows") != std::string::npos, message.c_str());
-            QVERIFY(message.find('\n') == std::string::npos);
-        }
+        const auto error = gpumem::tests::raisedInputError([&] { calibrated.margin(0.999); });
+        const std::string message = error.message();
+        QVERIFY2(message.find("needs at least 999 calibration rows") != std::string::npos, message.c_str());
+        QVERIFY(message.find('\n') == std::string::npos);
         // Difficulty scores come from half the rows: 0.99 needs 99 scores, so 197 rows.
         QVERIFY_EXCEPTION_THROWN(calibration::checkCalibrationRowsSuffice(Score::Difficulty, 196, 0.99),
                                  io::InputError);
@@ -249,12 +245,12 @@ class TestCalibration : public QObject
 
     void refusesInvalidCoverage_data()
     {
-        QTest::addColumn<double>("coverage");
-        QTest::newRow("0") << 0.0;
-        QTest::newRow("1") << 1.0;
-        QTest::newRow("1.5") << 1.5;
-        QTest::newRow("negative") << -0.1;
-        QTest::newRow("NaN") << std::numeric_limits<double>::quiet_NaN();
+        addColumns<double>("coverage");
+        addRow("0", 0.0);
+        addRow("1", 1.0);
+        addRow("1.5", 1.5);
+        addRow("negative", -0.1);
+        addRow("NaN", std::numeric_limits<double>::quiet_NaN());
     }
 
     void refusesInvalidCoverage()
@@ -366,10 +362,10 @@ class TestCalibration : public QObject
 
     void roundTripsThroughJsonBitForBit_data()
     {
-        QTest::addColumn<int>("score");
-        QTest::newRow("absolute") << static_cast<int>(Score::Absolute);
-        QTest::newRow("relative") << static_cast<int>(Score::Relative);
-        QTest::newRow("difficulty") << static_cast<int>(Score::Difficulty);
+        addColumns<int>("score");
+        addRow("absolute", static_cast<int>(Score::Absolute));
+        addRow("relative", static_cast<int>(Score::Relative));
+        addRow("difficulty", static_cast<int>(Score::Difficulty));
     }
 
     void roundTripsThroughJsonBitForBit()
@@ -395,62 +391,50 @@ class TestCalibration : public QObject
 
     void refusesHostileStoredCalibrations_data()
     {
-        QTest::addColumn<QString>("member");
-        QTest::addColumn<QString>("expected");
+        addColumns<QString, QString>("member", "expected");
         const QString difficulty = R"("difficulty":{"floor":1,"columns":["a"],"means":[0,0],"deviations":[1,1],)"
                                    R"("coefficients":[0,0,0],"lowest":-1,"highest":1})";
-        QTest::newRow("unsorted") << R"({"score":"absolute","coverage":0.9,"calibration_rows":3,"scores":[3,1,2]})"
-                                  << "ascending order";
-        QTest::newRow("NaN text") << R"({"score":"absolute","coverage":0.9,"calibration_rows":2,"scores":[1,"NaN"]})"
-                                  << "expected a number";
-        QTest::newRow("null score") << R"({"score":"absolute","coverage":0.9,"calibration_rows":2,"scores":[1,null]})"
-                                    << "expected a number";
-        QTest::newRow("overflow") << R"({"score":"absolute","coverage":0.9,"calibration_rows":2,"scores":[1,1e999]})"
-                                  << "";
-        QTest::newRow("empty") << R"({"score":"absolute","coverage":0.9,"calibration_rows":0,"scores":[]})"
-                               << "must not be empty";
-        QTest::newRow("coverage 1.5") << R"({"score":"absolute","coverage":1.5,"calibration_rows":1,"scores":[1]})"
-                                      << "strictly between 0 and 1";
-        QTest::newRow("unknown score") << R"({"score":"magic","coverage":0.9,"calibration_rows":1,"scores":[1]})"
-                                       << "unknown calibration score";
-        QTest::newRow("rows below scores")
-            << R"({"score":"absolute","coverage":0.9,"calibration_rows":1,"scores":[1,2]})"
-            << "calibration_rows";
-        QTest::newRow("fractional rows")
-            << R"({"score":"absolute","coverage":0.9,"calibration_rows":2.5,"scores":[1,2]})"
-            << "whole number";
-        QTest::newRow("difficulty missing")
-            << R"({"score":"difficulty","coverage":0.9,"calibration_rows":1,"scores":[1]})"
-            << "lacks";
-        QTest::newRow("difficulty on absolute")
-            << R"({"score":"absolute","coverage":0.9,"calibration_rows":1,"scores":[1],)" + difficulty + "}"
-            << "only a difficulty calibration";
-        QString shortCoefficients = difficulty;
-        shortCoefficients.replace(R"("coefficients":[0,0,0])", R"("coefficients":[0,0])");
-        QTest::newRow("coefficient count")
-            << R"({"score":"difficulty","coverage":0.9,"calibration_rows":1,"scores":[1],)" + shortCoefficients + "}"
-            << "must hold";
-        QString zeroDeviation = difficulty;
-        zeroDeviation.replace(R"("deviations":[1,1])", R"("deviations":[1,0])");
-        QTest::newRow("zero deviation")
-            << R"({"score":"difficulty","coverage":0.9,"calibration_rows":1,"scores":[1],)" + zeroDeviation + "}"
-            << "positive";
-        QString hugeClamp = difficulty;
-        hugeClamp.replace(R"("highest":1)", R"("highest":1e6)");
-        QTest::newRow("huge clamp") << R"({"score":"difficulty","coverage":0.9,"calibration_rows":1,"scores":[1],)" +
-                                           hugeClamp + "}"
-                                    << "within";
-        QString reversed = difficulty;
-        reversed.replace(R"("lowest":-1)", R"("lowest":2)");
-        QTest::newRow("reversed clamp")
-            << R"({"score":"difficulty","coverage":0.9,"calibration_rows":1,"scores":[1],)" + reversed + "}"
-            << "ordered";
+        addRow("unsorted", R"({"score":"absolute","coverage":0.9,"calibration_rows":3,"scores":[3,1,2]})",
+               "ascending order");
+        addRow("NaN text", R"({"score":"absolute","coverage":0.9,"calibration_rows":2,"scores":[1,"NaN"]})",
+               "expected a number");
+        addRow("null score", R"({"score":"absolute","coverage":0.9,"calibration_rows":2,"scores":[1,null]})",
+               "expected a number");
+        addRow("overflow", R"({"score":"absolute","coverage":0.9,"calibration_rows":2,"scores":[1,1e999]})", "");
+        addRow("empty", R"({"score":"absolute","coverage":0.9,"calibration_rows":0,"scores":[]})", "must not be empty");
+        addRow("coverage 1.5", R"({"score":"absolute","coverage":1.5,"calibration_rows":1,"scores":[1]})",
+               "strictly between 0 and 1");
+        addRow("unknown score", R"({"score":"magic","coverage":0.9,"calibration_rows":1,"scores":[1]})",
+               "unknown calibration score");
+        addRow("rows below scores", R"({"score":"absolute","coverage":0.9,"calibration_rows":1,"scores":[1,2]})",
+               "calibration_rows");
+        addRow("fractional rows", R"({"score":"absolute","coverage":0.9,"calibration_rows":2.5,"scores":[1,2]})",
+               "whole number");
+        addRow("difficulty missing", R"({"score":"difficulty","coverage":0.9,"calibration_rows":1,"scores":[1]})",
+               "lacks");
+        addRow("difficulty on absolute",
+               R"({"score":"absolute","coverage":0.9,"calibration_rows":1,"scores":[1],)" + difficulty + "}",
+               "only a difficulty calibration");
+        // A difficulty calibration whose difficulty member has one part replaced.
+        const auto addDifficultyRow = [&difficulty](const char *name, const QString &part, const QString &replacement,
+                                                    const char *expected) {
+            QString changed = difficulty;
+            changed.replace(part, replacement);
+            addRow(name, R"({"score":"difficulty","coverage":0.9,"calibration_rows":1,"scores":[1],)" + changed + "}",
+                   expected);
+        };
+        addDifficultyRow("coefficient count", R"("coefficients":[0,0,0])", R"("coefficients":[0,0])", "must hold");
+        addDifficultyRow("zero deviation", R"("deviations":[1,1])", R"("deviations":[1,0])", "positive");
+        addDifficultyRow("huge clamp", R"("highest":1)", R"("highest":1e6)", "within");
+        addDifficultyRow("reversed clamp", R"("lowest":-1)", R"("lowest":2)", "ordered");
     }
 
     void refusesHostileStoredCalibrations()
     {
         QFETCH(QString, member);
         QFETCH(QString, expected);
+        // Not raisedInputError: the overflow row expects any message at all, so
+        // only QFAIL tells an accepted member from a refused one.
         try {
             calibrationFrom(member.toStdString());
             QFAIL("accepted");
@@ -504,12 +488,8 @@ class TestCalibration : public QObject
         for (std::size_t i = 0; i <= calibration::maxCalibrationScores; ++i)
             text += i == 0 ? "0" : ",0";
         text += "]}";
-        try {
-            calibrationFrom(text);
-            QFAIL("accepted");
-        } catch (const io::InputError &error) {
-            QVERIFY2(std::string(error.what()).find("more than the") != std::string::npos, error.what());
-        }
+        const auto error = gpumem::tests::raisedInputError([&] { calibrationFrom(text); });
+        QVERIFY2(std::string(error.what()).find("more than the") != std::string::npos, error.what());
     }
 };
 

@@ -3,6 +3,7 @@
 // stored with every model type, the bounds predict serves from it, and the
 // one-line refusals of bad levels and hostile stored calibrations.
 #include "CommandLineRun.h"
+#include "DataTables.h"
 
 #include "calibration/CalibratedFit.h"
 #include "calibration/Calibration.h"
@@ -29,20 +30,33 @@ namespace {
 using gpumem::tests::Run;
 using gpumem::tests::runGpumem;
 
+// The row-th generated job: width, batch and depth cycle on their own, and the
+// noise (MiB) grows with depth.
+struct GeneratedJob
+{
+    int width;
+    int batch;
+    int depth;
+    double noise;
+};
+
+GeneratedJob generatedJob(int row)
+{
+    const int depth = 1 + row % 3;
+    return {16 << (row % 5), 8 << (row % 4), depth, static_cast<double>(((row * 37) % 11 - 5) * depth)};
+}
+
 // 60 jobs in the GPUMemNet layout whose memory grows with width, depth and batch,
-// with noise that grows with depth, so every model type can fit them.
+// so every model type can fit them.
 std::string jobsCsv()
 {
     std::string csv = "Activations-Params,Batch Size,Depth,memory\n";
     for (int row = 0; row < 60; ++row) {
-        const int width = 16 << (row % 5);
-        const int batch = 8 << (row % 4);
-        const int depth = 1 + row % 3;
+        const auto [width, batch, depth, noise] = generatedJob(row);
         std::string layers;
         for (int layer = 0; layer < depth; ++layer)
             layers += std::string(layer ? ", " : "") + "('linear', " + std::to_string(width) + ", " +
                       std::to_string(width * width + width) + "), ('ReLU', " + std::to_string(width) + ", 0)";
-        const double noise = ((row * 37) % 11 - 5) * depth;
         const double memory =
             1400.0 + depth * width * width * 16.0 * 50.0 / (1 << 20) + batch * width * depth * 0.01 + noise;
         csv += "\"[" + layers + "]\"," + std::to_string(batch) + "," + std::to_string(depth) + "," +
@@ -56,10 +70,7 @@ std::string numericJobsCsv()
 {
     std::string csv = "width,batch,depth,memory\n";
     for (int row = 0; row < 80; ++row) {
-        const int width = 16 << (row % 5);
-        const int batch = 8 << (row % 4);
-        const int depth = 1 + row % 3;
-        const double noise = ((row * 37) % 11 - 5) * depth;
+        const auto [width, batch, depth, noise] = generatedJob(row);
         csv += std::to_string(width) + "," + std::to_string(batch) + "," + std::to_string(depth) + "," +
                std::to_string(1400.0 + width * 0.5 + batch * depth * 0.2 + noise) + "\n";
     }
@@ -68,8 +79,7 @@ std::string numericJobsCsv()
 
 QByteArray readAll(const std::string &path)
 {
-    QFile file(QString::fromStdString(path));
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    return gpumem::tests::fileBytes(QString::fromStdString(path));
 }
 
 // Returns the column named name of a prediction file, one text cell per row.
@@ -164,9 +174,9 @@ class TestCalibrationCommandLine : public QObject
 
     void everyModelTypeStoresItsCalibration_data()
     {
-        QTest::addColumn<QString>("model");
+        addColumns<QString>("model");
         for (const auto &name : gpumem::models::regressorNames())
-            QTest::newRow(name.c_str()) << QString::fromStdString(name);
+            addRow(name.c_str(), QString::fromStdString(name));
     }
 
     void everyModelTypeStoresItsCalibration()
@@ -305,9 +315,9 @@ class TestCalibrationCommandLine : public QObject
 
     void refusesBadCoverageInOneLine_data()
     {
-        QTest::addColumn<QString>("coverage");
+        addColumns<QString>("coverage");
         for (const char *value : {"0", "1", "1.5", "nan", "NaN", "-0.2", "inf", "ninety"})
-            QTest::newRow(value) << QString::fromLatin1(value);
+            addRow(value, QString::fromLatin1(value));
     }
 
     void refusesBadCoverageInOneLine()
@@ -393,20 +403,13 @@ class TestCalibrationCommandLine : public QObject
 
     void refusesAHostileStoredCalibration_data()
     {
-        QTest::addColumn<QString>("change");
-        QTest::addColumn<QString>("expected");
-        QTest::newRow("unsorted scores") << "unsorted"
-                                         << "ascending order";
-        QTest::newRow("NaN score") << "nan"
-                                   << "expected a number";
-        QTest::newRow("huge score array") << "huge"
-                                          << "more than the";
-        QTest::newRow("huge column list") << "columns"
-                                          << "more than the";
-        QTest::newRow("coverage 1") << "coverage"
-                                    << "strictly between 0 and 1";
-        QTest::newRow("not an object") << "array"
-                                       << "expected an object";
+        addColumns<QString, QString>("change", "expected");
+        addRow("unsorted scores", "unsorted", "ascending order");
+        addRow("NaN score", "nan", "expected a number");
+        addRow("huge score array", "huge", "more than the");
+        addRow("huge column list", "columns", "more than the");
+        addRow("coverage 1", "coverage", "strictly between 0 and 1");
+        addRow("not an object", "array", "expected an object");
     }
 
     void refusesAHostileStoredCalibration()

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "DataTables.h"
 #include "data/ColumnRoles.h"
 #include "data/JobNames.h"
 #include "data/TableLoader.h"
@@ -70,31 +71,15 @@ class TestColumnRoles : public QObject
 
     void rejectsImpossibleRequests_data()
     {
-        QTest::addColumn<QString>("target");
-        QTest::addColumn<QString>("features");
-        QTest::addColumn<QString>("sequence");
-        QTest::addColumn<QString>("expected");
-        QTest::newRow("unknown target") << "Memory"
-                                        << ""
-                                        << ""
-                                        << "--target names no column 'Memory'; the columns are: id, batch, act";
-        QTest::newRow("non-numeric target") << "note"
-                                            << ""
-                                            << ""
-                                            << "jobs.csv:2:6: target column 'note' must be numeric (peak memory), "
-                                               "but not a number: 'x'";
-        QTest::newRow("unknown feature") << ""
-                                         << "batch,size"
-                                         << ""
-                                         << "--features names no column 'size'";
-        QTest::newRow("sequence as feature") << ""
-                                             << "layers"
-                                             << ""
-                                             << "name it with --sequence-column";
-        QTest::newRow("numeric as sequence") << ""
-                                             << ""
-                                             << "batch"
-                                             << "column 'batch' is numeric, not a layer sequence";
+        addColumns<QString, QString, QString, QString>("target", "features", "sequence", "expected");
+        addRow("unknown target", "Memory", "", "",
+               "--target names no column 'Memory'; the columns are: id, batch, act");
+        addRow("non-numeric target", "note", "", "",
+               "jobs.csv:2:6: target column 'note' must be numeric (peak memory), "
+               "but not a number: 'x'");
+        addRow("unknown feature", "", "batch,size", "", "--features names no column 'size'");
+        addRow("sequence as feature", "", "layers", "", "name it with --sequence-column");
+        addRow("numeric as sequence", "", "", "batch", "column 'batch' is numeric, not a layer sequence");
     }
 
     void rejectsImpossibleRequests()

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CommandLineRun.h"
+#include "DataTables.h"
 
 #include "io/AtomicFileWriter.h"
 
@@ -66,38 +67,25 @@ class TestCommandLine : public QObject
 
     void badInputExitsOneWithOneLine_data()
     {
-        QTest::addColumn<QString>("file");
-        QTest::addColumn<QStringList>("options");
-        QTest::addColumn<QString>("location");
-        QTest::addColumn<QString>("messagePart");
+        addColumns<QString, QStringList, QString, QString>("file", "options", "location", "messagePart");
         const QStringList none;
         const QStringList target{"--target", "memory"};
-        QTest::newRow("empty file") << "empty.csv" << none << "empty.csv:"
-                                    << "empty";
-        QTest::newRow("header only") << "header_only.csv" << none << "header_only.csv:"
-                                     << "no data rows";
-        QTest::newRow("ragged row") << "ragged.csv" << none << "ragged.csv:3:3:"
-                                    << "row has 2 fields";
-        QTest::newRow("unterminated quote") << "unterminated_quote.csv" << none << "unterminated_quote.csv:2:2:"
-                                            << "unterminated";
-        QTest::newRow("duplicate names") << "duplicate_names.csv" << none << "duplicate_names.csv:1:3:"
-                                         << "duplicate";
-        QTest::newRow("binary garbage") << "binary_garbage.csv" << none << "binary_garbage.csv:3:1:"
-                                        << "binary";
-        QTest::newRow("NaN cell") << "nan_cell.csv" << target << "nan_cell.csv:3:2:"
-                                  << "missing value";
-        QTest::newRow("inf cell") << "inf_cell.csv" << target << "inf_cell.csv:3:1:"
-                                  << "'inf' is not a finite number";
-        QTest::newRow("1e400 cell") << "huge_number.csv" << target << "huge_number.csv:4:2:"
-                                    << "'1e400' is not a finite";
-        QTest::newRow("non-numeric target") << "non_numeric_target.csv" << target << "non_numeric_target.csv:3:2:"
-                                            << "must be numeric";
-        QTest::newRow("malformed sequence") << "malformed_sequence.csv" << target << "malformed_sequence.csv:3:2:"
-                                            << "malformed layer sequence";
-        QTest::newRow("missing file") << "absent.csv" << none << "absent.csv:"
-                                      << "cannot open";
-        QTest::newRow("unknown target") << "nan_cell.csv" << QStringList{"--target", "mem"} << "nan_cell.csv:"
-                                        << "--target names no column 'mem'";
+        addRow("empty file", "empty.csv", none, "empty.csv:", "empty");
+        addRow("header only", "header_only.csv", none, "header_only.csv:", "no data rows");
+        addRow("ragged row", "ragged.csv", none, "ragged.csv:3:3:", "row has 2 fields");
+        addRow("unterminated quote", "unterminated_quote.csv", none, "unterminated_quote.csv:2:2:", "unterminated");
+        addRow("duplicate names", "duplicate_names.csv", none, "duplicate_names.csv:1:3:", "duplicate");
+        addRow("binary garbage", "binary_garbage.csv", none, "binary_garbage.csv:3:1:", "binary");
+        addRow("NaN cell", "nan_cell.csv", target, "nan_cell.csv:3:2:", "missing value");
+        addRow("inf cell", "inf_cell.csv", target, "inf_cell.csv:3:1:", "'inf' is not a finite number");
+        addRow("1e400 cell", "huge_number.csv", target, "huge_number.csv:4:2:", "'1e400' is not a finite");
+        addRow("non-numeric target", "non_numeric_target.csv", target,
+               "non_numeric_target.csv:3:2:", "must be numeric");
+        addRow("malformed sequence", "malformed_sequence.csv", target,
+               "malformed_sequence.csv:3:2:", "malformed layer sequence");
+        addRow("missing file", "absent.csv", none, "absent.csv:", "cannot open");
+        addRow("unknown target", "nan_cell.csv", QStringList{"--target", "mem"},
+               "nan_cell.csv:", "--target names no column 'mem'");
     }
 
     void badInputExitsOneWithOneLine()
@@ -128,63 +116,57 @@ class TestCommandLine : public QObject
 
     void everyCommandHasHelp_data()
     {
-        QTest::addColumn<QStringList>("arguments");
-        QTest::addColumn<QString>("expected");
-        QTest::newRow("gpumem --help") << QStringList{"--help"} << "Usage: gpumem COMMAND";
-        QTest::newRow("inspect --help") << QStringList{"inspect", "--help"} << "Usage: gpumem inspect DATA.csv";
-        QTest::newRow("compare --help") << QStringList{"compare", "--help"} << "--set MODEL.NAME=VALUE";
-        QTest::newRow("inspect -h after arguments") << QStringList{"inspect", "x.csv", "-h"} << "--sequence-column";
-        QTest::newRow("probe --help") << QStringList{"probe", "--help"} << "--resume";
+        addColumns<QStringList, QString>("arguments", "expected");
+        addRow("gpumem --help", QStringList{"--help"}, "Usage: gpumem COMMAND");
+        addRow("inspect --help", QStringList{"inspect", "--help"}, "Usage: gpumem inspect DATA.csv");
+        addRow("compare --help", QStringList{"compare", "--help"}, "--set MODEL.NAME=VALUE");
+        addRow("inspect -h after arguments", QStringList{"inspect", "x.csv", "-h"}, "--sequence-column");
+        addRow("probe --help", QStringList{"probe", "--help"}, "--resume");
     }
 
     void everyCommandHasHelp()
     {
-        QFETCH(QStringList, arguments);
         QFETCH(QString, expected);
-        const Run run = runGpumemRow(arguments);
+        const Run run = runGpumemRow();
         QCOMPARE(run.exitCode, 0);
         QVERIFY2(QString::fromStdString(run.out).contains(expected), run.out.c_str());
     }
 
     void misuseExitsOne_data()
     {
-        QTest::addColumn<QStringList>("arguments");
-        QTest::addColumn<QString>("expected");
-        QTest::newRow("no command") << QStringList{} << "Usage: gpumem COMMAND";
-        QTest::newRow("unknown command") << QStringList{"trian"} << "gpumem: unknown command 'trian'";
-        QTest::newRow("unknown option") << QStringList{"inspect", "a.csv", "--jsn"} << "unknown option '--jsn'";
-        QTest::newRow("missing file argument") << QStringList{"inspect"} << "missing argument DATA.csv";
-        QTest::newRow("missing option value") << QStringList{"inspect", "a.csv", "--target"} << "needs a value";
-        QTest::newRow("compare: unknown report format")
-            << QStringList{"compare", "a.csv", "--target", "m", "--report", "r.pdf"} << "name the file .json, .md";
-        QTest::newRow("compare: unknown model")
-            << QStringList{"compare", "a.csv", "--target", "m", "--models", "svm"} << "unknown model 'svm' (known:";
-        QTest::newRow("compare: folds and hold-out")
-            << QStringList{"compare", "a.csv", "--target", "m", "--folds", "3", "--test-fraction", "0.2"}
-            << "--folds or --test-fraction, not both";
-        QTest::newRow("compare: --set for a model not compared")
-            << QStringList{"compare",  "a.csv",
-                           "--target", "m",
-                           "--models", "bigru_transformer",
-                           "--set",    "random_forest.n_estimators=5"}
-            << "names a model that is not compared";
-        QTest::newRow("bad policy") << QStringList{"inspect", "a.csv", "--on-bad-cell", "skip"} << "'fail' or 'drop'";
-        QTest::newRow("probe without family")
-            << QStringList{"probe", "--count", "2", "--out", "x.csv"} << "gpumem probe: missing --family";
-        QTest::newRow("probe unknown family")
-            << QStringList{"probe", "--family", "rnn", "--count", "2", "--out", "x.csv"} << "unknown job family 'rnn'";
-        QTest::newRow("probe zero count") << QStringList{"probe", "--family", "mlp", "--count", "0", "--out", "x.csv"}
-                                          << "--count takes a positive whole number";
-        QTest::newRow("probe unknown device")
-            << QStringList{"probe", "--family", "mlp", "--count", "1", "--device", "tpu", "--out", "x.csv"}
-            << "--device takes cpu or cuda";
+        addColumns<QStringList, QString>("arguments", "expected");
+        addRow("no command", QStringList{}, "Usage: gpumem COMMAND");
+        addRow("unknown command", QStringList{"trian"}, "gpumem: unknown command 'trian'");
+        addRow("unknown option", QStringList{"inspect", "a.csv", "--jsn"}, "unknown option '--jsn'");
+        addRow("missing file argument", QStringList{"inspect"}, "missing argument DATA.csv");
+        addRow("missing option value", QStringList{"inspect", "a.csv", "--target"}, "needs a value");
+        addRow("compare: unknown report format", QStringList{"compare", "a.csv", "--target", "m", "--report", "r.pdf"},
+               "name the file .json, .md");
+        addRow("compare: unknown model", QStringList{"compare", "a.csv", "--target", "m", "--models", "svm"},
+               "unknown model 'svm' (known:");
+        addRow("compare: folds and hold-out",
+               QStringList{"compare", "a.csv", "--target", "m", "--folds", "3", "--test-fraction", "0.2"},
+               "--folds or --test-fraction, not both");
+        addRow("compare: --set for a model not compared",
+               QStringList{"compare", "a.csv", "--target", "m", "--models", "bigru_transformer", "--set",
+                           "random_forest.n_estimators=5"},
+               "names a model that is not compared");
+        addRow("bad policy", QStringList{"inspect", "a.csv", "--on-bad-cell", "skip"}, "'fail' or 'drop'");
+        addRow("probe without family", QStringList{"probe", "--count", "2", "--out", "x.csv"},
+               "gpumem probe: missing --family");
+        addRow("probe unknown family", QStringList{"probe", "--family", "rnn", "--count", "2", "--out", "x.csv"},
+               "unknown job family 'rnn'");
+        addRow("probe zero count", QStringList{"probe", "--family", "mlp", "--count", "0", "--out", "x.csv"},
+               "--count takes a positive whole number");
+        addRow("probe unknown device",
+               QStringList{"probe", "--family", "mlp", "--count", "1", "--device", "tpu", "--out", "x.csv"},
+               "--device takes cpu or cuda");
     }
 
     void misuseExitsOne()
     {
-        QFETCH(QStringList, arguments);
         QFETCH(QString, expected);
-        const Run run = runGpumemRow(arguments);
+        const Run run = runGpumemRow();
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(QString::fromStdString(run.err).contains(expected), run.err.c_str());
     }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CommandLineRun.h"
+#include "DataTables.h"
 #include "cli/CommandLine.h"
 #include "cli/ErrorMessage.h"
 #include "cli/ModelOptions.h"
@@ -26,11 +27,6 @@ using gpumem::tests::lineCount;
 using gpumem::tests::Run;
 using gpumem::tests::runGpumem;
 using gpumem::tests::runGpumemRow;
-
-bool contains(const std::string &text, const std::string &part)
-{
-    return text.find(part) != std::string::npos;
-}
 
 // A standard output on a full disk: writes land in a buffer, as a stream's
 // buffer takes them, but nothing can ever be delivered (overflow and sync fail).
@@ -92,41 +88,37 @@ class TestCommandLineContracts : public QObject
 
     void unknownHyperparametersAreRefused_data()
     {
-        QTest::addColumn<QStringList>("arguments");
-        QTest::addColumn<QString>("message");
+        addColumns<QStringList, QString>("arguments", "message");
         const QString jobs = QString::fromStdString(dataFile("jobs.csv"));
         // Regression: each of these was accepted and had no effect.
-        QTest::newRow("plain --set, network not compared")
-            << QStringList{"compare", jobs, "--target", "memory_mib", "--models", "ridge", "--set", "bogus=1"}
-            << "gpumem compare: --set: unknown hyperparameter 'bogus' of bigru_transformer; known: architecture, "
-               "layer_tokens, feature_tokens, d_model,";
-        QTest::newRow("qualified --set, other model trained")
-            << QStringList{"train", jobs, "--target", "memory_mib", "--out", "unused", "--set", "random_forest.bogus=1"}
-            << "gpumem train: --set: unknown hyperparameter 'bogus' of random_forest; known: n_estimators, bootstrap,";
-        QTest::newRow("qualified --set, compared model")
-            << QStringList{"compare",  jobs,
-                           "--target", "memory_mib",
-                           "--models", "random_forest",
-                           "--set",    "random_forest.bogus=1"}
-            << "gpumem compare: --set: unknown hyperparameter 'bogus' of random_forest; known: n_estimators,";
-        QTest::newRow("a baseline's name without its model")
-            << QStringList{"train",  jobs,      "--target",      "memory_mib", "--out",
-                           "unused", "--model", "random_forest", "--set",      "n_estimators=3"}
-            << "gpumem train: --set: unknown hyperparameter 'n_estimators' of bigru_transformer (for random_forest "
-               "write random_forest.n_estimators=VALUE); known: architecture,";
-        QTest::newRow("unknown model")
-            << QStringList{"train", jobs, "--target", "memory_mib", "--out", "unused", "--set", "svm.c=1"}
-            << "gpumem train: --set: unknown model 'svm' in 'svm.c=1'; known: bigru_transformer, decision_tree,";
-        QTest::newRow("describe-model")
-            << QStringList{"describe-model", "--set", "epochz=3"}
-            << "gpumem describe-model: --set: unknown hyperparameter 'epochz' of bigru_transformer; known:";
+        addRow("plain --set, network not compared",
+               QStringList{"compare", jobs, "--target", "memory_mib", "--models", "ridge", "--set", "bogus=1"},
+               "gpumem compare: --set: unknown hyperparameter 'bogus' of bigru_transformer; known: architecture, "
+               "layer_tokens, feature_tokens, d_model,");
+        addRow(
+            "qualified --set, other model trained",
+            QStringList{"train", jobs, "--target", "memory_mib", "--out", "unused", "--set", "random_forest.bogus=1"},
+            "gpumem train: --set: unknown hyperparameter 'bogus' of random_forest; known: n_estimators, bootstrap,");
+        addRow("qualified --set, compared model",
+               QStringList{"compare", jobs, "--target", "memory_mib", "--models", "random_forest", "--set",
+                           "random_forest.bogus=1"},
+               "gpumem compare: --set: unknown hyperparameter 'bogus' of random_forest; known: n_estimators,");
+        addRow("a baseline's name without its model",
+               QStringList{"train", jobs, "--target", "memory_mib", "--out", "unused", "--model", "random_forest",
+                           "--set", "n_estimators=3"},
+               "gpumem train: --set: unknown hyperparameter 'n_estimators' of bigru_transformer (for random_forest "
+               "write random_forest.n_estimators=VALUE); known: architecture,");
+        addRow("unknown model",
+               QStringList{"train", jobs, "--target", "memory_mib", "--out", "unused", "--set", "svm.c=1"},
+               "gpumem train: --set: unknown model 'svm' in 'svm.c=1'; known: bigru_transformer, decision_tree,");
+        addRow("describe-model", QStringList{"describe-model", "--set", "epochz=3"},
+               "gpumem describe-model: --set: unknown hyperparameter 'epochz' of bigru_transformer; known:");
     }
 
     void unknownHyperparametersAreRefused()
     {
-        QFETCH(QStringList, arguments);
         QFETCH(QString, message);
-        const Run run = runGpumemRow(arguments);
+        const Run run = runGpumemRow();
         QCOMPARE(run.exitCode, 1);
         QCOMPARE(lineCount(run.err), 1);
         QVERIFY2(run.err.rfind(message.toStdString(), 0) == 0, run.err.c_str());
@@ -159,24 +151,21 @@ class TestCommandLineContracts : public QObject
 
     void firstMeaningfulLineCutsTraces_data()
     {
-        QTest::addColumn<QString>("text");
-        QTest::addColumn<QString>("line");
-        QTest::newRow("LibTorch what()") << kTorchWhat
-                                         << "PytorchStreamReader failed reading zip archive: failed finding central "
-                                            "directory";
-        QTest::newRow("XGBoost") << kXgboostMessage
-                                 << "XGBoost could not train: ../src/objective/regression_obj.cu:118: label must be "
-                                    "greater than -1 for rmsle so that log(label + 1) can be valid.";
-        QTest::newRow("XGBoost, bare")
-            << "[23:59:01] ../src/learner.cc:1073: Check failed: mparam_.num_feature != 0 (0 vs. 0)\nStack trace:\n"
-               "  [bt] (0) /lib/libxgboost.so(+0x1a2f3c) [0x7f0e8a1a2f3c]\n"
-            << "../src/learner.cc:1073: Check failed: mparam_.num_feature != 0 (0 vs. 0)";
-        QTest::newRow("leading blank lines") << "\n  \nUnknown builtin op: aten::foo.\n  More detail\n"
-                                             << "Unknown builtin op: aten::foo.";
-        QTest::newRow("only a trace") << "Exception raised from f at a.cc:1 (most recent call first):\nframe #0: x\n"
-                                      << "";
-        QTest::newRow("one line") << "data.csv:3:2: missing value"
-                                  << "data.csv:3:2: missing value";
+        addColumns<QString, QString>("text", "line");
+        addRow("LibTorch what()", kTorchWhat,
+               "PytorchStreamReader failed reading zip archive: failed finding central "
+               "directory");
+        addRow("XGBoost", kXgboostMessage,
+               "XGBoost could not train: ../src/objective/regression_obj.cu:118: label must be "
+               "greater than -1 for rmsle so that log(label + 1) can be valid.");
+        addRow("XGBoost, bare",
+               "[23:59:01] ../src/learner.cc:1073: Check failed: mparam_.num_feature != 0 (0 vs. 0)\nStack trace:\n"
+               "  [bt] (0) /lib/libxgboost.so(+0x1a2f3c) [0x7f0e8a1a2f3c]\n",
+               "../src/learner.cc:1073: Check failed: mparam_.num_feature != 0 (0 vs. 0)");
+        addRow("leading blank lines", "\n  \nUnknown builtin op: aten::foo.\n  More detail\n",
+               "Unknown builtin op: aten::foo.");
+        addRow("only a trace", "Exception raised from f at a.cc:1 (most recent call first):\nframe #0: x\n", "");
+        addRow("one line", "data.csv:3:2: missing value", "data.csv:3:2: missing value");
     }
 
     void firstMeaningfulLineCutsTraces()
@@ -196,7 +185,8 @@ class TestCommandLineContracts : public QObject
         std::ostringstream verbose;
         gpumem::cli::printError(verbose, "train", error, true);
         QVERIFY2(verbose.str().rfind(quiet.str(), 0) == 0, verbose.str().c_str());
-        QVERIFY2(contains(verbose.str().substr(quiet.str().size()), error.what()), verbose.str().c_str());
+        QVERIFY2(gpumem::tests::contains(verbose.str().substr(quiet.str().size()), error.what()),
+                 verbose.str().c_str());
     }
 
     void wrappedTracesPrintOneLine()
@@ -229,7 +219,7 @@ class TestCommandLineContracts : public QObject
         }
         const Run good = runGpumem({"--verbose", "inspect", dataFile("jobs.csv")});
         QCOMPARE(good.exitCode, 0);
-        QVERIFY(contains(runGpumem({"--help"}).out, "--verbose"));
+        QVERIFY(gpumem::tests::contains(runGpumem({"--help"}).out, "--verbose"));
     }
 
     // --- 3. A result that cannot be written fails the command ------------------
@@ -326,8 +316,9 @@ class TestCommandLineContracts : public QObject
         const Run run = runGpumem({"compare", dataFile("jobs.csv"), "--target", "memory_mib", "--models", "ridge",
                                    "--folds", "2", "--threads", "1000", "--jobs", "1000"});
         QCOMPARE(run.exitCode, 0);
-        QVERIFY2(contains(run.err, "warning: --threads 1000 is more than this machine's"), run.err.c_str());
-        QVERIFY2(contains(run.err, "warning: --jobs 1000 is more than this machine's"), run.err.c_str());
+        QVERIFY2(gpumem::tests::contains(run.err, "warning: --threads 1000 is more than this machine's"),
+                 run.err.c_str());
+        QVERIFY2(gpumem::tests::contains(run.err, "warning: --jobs 1000 is more than this machine's"), run.err.c_str());
     }
 
     // --- 7. User-caused conditions read as such, not as internal errors ----------

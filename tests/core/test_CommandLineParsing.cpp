@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CommandLineRun.h"
+#include "DataTables.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -41,32 +42,30 @@ class TestCommandLineParsing : public QObject
   private Q_SLOTS:
     void everyCommandRefusesAnUnknownOption_data()
     {
-        QTest::addColumn<QStringList>("arguments");
-        QTest::addColumn<QString>("expected");
+        addColumns<QStringList, QString>("arguments", "expected");
         // Regression: a misspelt option could fall back to its default unnoticed.
-        QTest::newRow("inspect") << QStringList{"inspect", "a.csv", "--jsn"}
-                                 << "gpumem inspect: unknown option '--jsn'; did you mean --json?\n";
-        QTest::newRow("train") << QStringList{"train", "a.csv", "--target", "m", "--out", "o", "--test-fractoin", "0.2"}
-                               << "gpumem train: unknown option '--test-fractoin'; did you mean --test-fraction?\n";
-        QTest::newRow("train, --name=value") << QStringList{"train", "a.csv", "--resume-form=m"}
-                                             << "gpumem train: unknown option '--resume-form=m'; did you mean "
-                                                "--resume-from?\n";
-        QTest::newRow("predict") << QStringList{"predict", "m", "a.csv", "--coverag", "0.9"}
-                                 << "gpumem predict: unknown option '--coverag'; did you mean --coverage?\n";
-        QTest::newRow("compare") << QStringList{"compare", "a.csv", "--target", "m", "--model", "ridge"}
-                                 << "gpumem compare: unknown option '--model'; did you mean --models?\n";
-        QTest::newRow("describe-model") << QStringList{"describe-model", "--zzz"}
-                                        << "gpumem describe-model: unknown option '--zzz' (see 'gpumem "
-                                           "describe-model --help')\n";
-        QTest::newRow("probe") << QStringList{"probe", "--famliy", "mlp"}
-                               << "gpumem probe: unknown option '--famliy'; did you mean --family?\n";
+        addRow("inspect", QStringList{"inspect", "a.csv", "--jsn"},
+               "gpumem inspect: unknown option '--jsn'; did you mean --json?\n");
+        addRow("train", QStringList{"train", "a.csv", "--target", "m", "--out", "o", "--test-fractoin", "0.2"},
+               "gpumem train: unknown option '--test-fractoin'; did you mean --test-fraction?\n");
+        addRow("train, --name=value", QStringList{"train", "a.csv", "--resume-form=m"},
+               "gpumem train: unknown option '--resume-form=m'; did you mean "
+               "--resume-from?\n");
+        addRow("predict", QStringList{"predict", "m", "a.csv", "--coverag", "0.9"},
+               "gpumem predict: unknown option '--coverag'; did you mean --coverage?\n");
+        addRow("compare", QStringList{"compare", "a.csv", "--target", "m", "--model", "ridge"},
+               "gpumem compare: unknown option '--model'; did you mean --models?\n");
+        addRow("describe-model", QStringList{"describe-model", "--zzz"},
+               "gpumem describe-model: unknown option '--zzz' (see 'gpumem "
+               "describe-model --help')\n");
+        addRow("probe", QStringList{"probe", "--famliy", "mlp"},
+               "gpumem probe: unknown option '--famliy'; did you mean --family?\n");
     }
 
     void everyCommandRefusesAnUnknownOption()
     {
-        QFETCH(QStringList, arguments);
         QFETCH(QString, expected);
-        const Run run = runGpumemRow(arguments);
+        const Run run = runGpumemRow();
         QCOMPARE(run.exitCode, 1);
         QCOMPARE(QString::fromStdString(run.err), expected);
         QVERIFY(run.out.empty());
@@ -83,30 +82,28 @@ class TestCommandLineParsing : public QObject
 
     void badValuesAreOneLineNamingTheOption_data()
     {
-        QTest::addColumn<QStringList>("arguments");
-        QTest::addColumn<QString>("expected");
-        QTest::newRow("negative threads") << QStringList{"compare", "a.csv", "--target", "m", "--threads", "-1"}
-                                          << "gpumem compare: --threads takes a whole number, not '-1'\n";
-        QTest::newRow("hexadecimal seed") << QStringList{"train", "a.csv", "--seed", "0x10"}
-                                          << "gpumem train: --seed takes a whole number, not '0x10'\n";
-        QTest::newRow("fraction out of range") << QStringList{"train", "a.csv", "--test-fraction", "1"}
-                                               << "gpumem train: --test-fraction takes a number in [0, 1), not '1'\n";
-        QTest::newRow("steps out of range")
-            << QStringList{"probe", "--family", "mlp", "--count", "1", "--out", "x.csv", "--steps", "5000"}
-            << "gpumem probe: --steps: Value 5000 not in range 1 to 1000\n";
-        QTest::newRow("missing value") << QStringList{"train", "a.csv", "--out"}
-                                       << "gpumem train: option --out needs a value (MODEL_DIR) (see 'gpumem train "
-                                          "--help')\n";
-        QTest::newRow("extra argument") << QStringList{"predict", "m", "a.csv", "b.csv"}
-                                        << "gpumem predict: unexpected argument 'b.csv' (see 'gpumem predict "
-                                           "--help')\n";
+        addColumns<QStringList, QString>("arguments", "expected");
+        addRow("negative threads", QStringList{"compare", "a.csv", "--target", "m", "--threads", "-1"},
+               "gpumem compare: --threads takes a whole number, not '-1'\n");
+        addRow("hexadecimal seed", QStringList{"train", "a.csv", "--seed", "0x10"},
+               "gpumem train: --seed takes a whole number, not '0x10'\n");
+        addRow("fraction out of range", QStringList{"train", "a.csv", "--test-fraction", "1"},
+               "gpumem train: --test-fraction takes a number in [0, 1), not '1'\n");
+        addRow("steps out of range",
+               QStringList{"probe", "--family", "mlp", "--count", "1", "--out", "x.csv", "--steps", "5000"},
+               "gpumem probe: --steps: Value 5000 not in range 1 to 1000\n");
+        addRow("missing value", QStringList{"train", "a.csv", "--out"},
+               "gpumem train: option --out needs a value (MODEL_DIR) (see 'gpumem train "
+               "--help')\n");
+        addRow("extra argument", QStringList{"predict", "m", "a.csv", "b.csv"},
+               "gpumem predict: unexpected argument 'b.csv' (see 'gpumem predict "
+               "--help')\n");
     }
 
     void badValuesAreOneLineNamingTheOption()
     {
-        QFETCH(QStringList, arguments);
         QFETCH(QString, expected);
-        const Run run = runGpumemRow(arguments);
+        const Run run = runGpumemRow();
         QCOMPARE(run.exitCode, 1);
         QCOMPARE(QString::fromStdString(run.err), expected);
         QCOMPARE(lineCount(run.err), 1);
@@ -150,9 +147,9 @@ class TestCommandLineParsing : public QObject
 
     void everyCommandHasHelp_data()
     {
-        QTest::addColumn<QString>("command");
+        addColumns<QString>("command");
         for (const char *command : {"inspect", "train", "predict", "compare", "describe-model", "probe"})
-            QTest::newRow(command) << command;
+            addRow(command, command);
     }
 
     void everyCommandHasHelp()

@@ -4,6 +4,8 @@
 // out-of-fold bounds, parallel fits change nothing, and without a coverage the
 // results carry no bound at all.
 #include "CommandLineRun.h"
+#include "DataTables.h"
+#include "RaisedInputError.h"
 
 #include "calibration/BoundMetrics.h"
 #include "data/Dataset.h"
@@ -276,34 +278,28 @@ class TestCompareCoverage : public QObject
     {
         const data::Dataset dataset = noisyDataset(30);
         auto settings = calibratedSettings({"ridge"}, 3, 0.99, calibration::Score::Absolute);
-        try {
-            evaluation::runExperiment(dataset, settings);
-            QFAIL("expected io::InputError");
-        } catch (const io::InputError &error) {
-            QVERIFY2(error.message().find("calibration rows") != std::string::npos, error.message().c_str());
-            QVERIFY(error.message().find('\n') == std::string::npos);
-        }
+        const auto error = gpumem::tests::raisedInputError([&] { evaluation::runExperiment(dataset, settings); });
+        QVERIFY2(error.message().find("calibration rows") != std::string::npos, error.message().c_str());
+        QVERIFY(error.message().find('\n') == std::string::npos);
         settings.calibration->coverage = 1.0;
         QVERIFY_EXCEPTION_THROWN(evaluation::runExperiment(dataset, settings), io::InputError);
     }
 
     void compareRefusesBadValuesInOneLine_data()
     {
-        QTest::addColumn<QStringList>("options");
-        QTest::addColumn<QString>("expected");
-        QTest::newRow("coverage 0") << QStringList{"--coverage", "0"} << "--coverage takes a number strictly between";
-        QTest::newRow("coverage 1") << QStringList{"--coverage", "1"} << "--coverage takes a number strictly between";
-        QTest::newRow("coverage 1.5") << QStringList{"--coverage", "1.5"} << "not '1.5'";
-        QTest::newRow("coverage NaN") << QStringList{"--coverage", "nan"} << "not 'nan'";
-        QTest::newRow("fraction 0") << QStringList{"--coverage", "0.8", "--calibration-fraction", "0"}
-                                    << "--calibration-fraction must be above 0";
-        QTest::newRow("fraction 1") << QStringList{"--coverage", "0.8", "--calibration-fraction", "1"}
-                                    << "--calibration-fraction";
-        QTest::newRow("unknown score") << QStringList{"--coverage", "0.8", "--calibration-score", "log"}
-                                       << "unknown calibration score 'log'";
-        QTest::newRow("score without coverage") << QStringList{"--calibration-score", "relative"}
-                                                << "--calibration-score takes effect only with --coverage";
-        QTest::newRow("coverage the folds cannot serve") << QStringList{"--coverage", "0.99"} << "needs at least";
+        addColumns<QStringList, QString>("options", "expected");
+        addRow("coverage 0", QStringList{"--coverage", "0"}, "--coverage takes a number strictly between");
+        addRow("coverage 1", QStringList{"--coverage", "1"}, "--coverage takes a number strictly between");
+        addRow("coverage 1.5", QStringList{"--coverage", "1.5"}, "not '1.5'");
+        addRow("coverage NaN", QStringList{"--coverage", "nan"}, "not 'nan'");
+        addRow("fraction 0", QStringList{"--coverage", "0.8", "--calibration-fraction", "0"},
+               "--calibration-fraction must be above 0");
+        addRow("fraction 1", QStringList{"--coverage", "0.8", "--calibration-fraction", "1"}, "--calibration-fraction");
+        addRow("unknown score", QStringList{"--coverage", "0.8", "--calibration-score", "log"},
+               "unknown calibration score 'log'");
+        addRow("score without coverage", QStringList{"--calibration-score", "relative"},
+               "--calibration-score takes effect only with --coverage");
+        addRow("coverage the folds cannot serve", QStringList{"--coverage", "0.99"}, "needs at least");
     }
 
     // Every refusal is one line, before any model is fitted.
@@ -499,13 +495,10 @@ class TestCompareCoverage : public QObject
         const evaluation::ExperimentResult written = calibratedJobs();
         io::Json object = report::experimentJson(written, {/*withRows=*/true});
         object["models"][0]["bound"]["coverage"] = 1.5;
-        try {
-            report::readExperimentResult(object, "project.gpumem.json");
-            QFAIL("expected io::InputError");
-        } catch (const io::InputError &error) {
-            QCOMPARE(error.file(), std::string("project.gpumem.json"));
-            QVERIFY2(error.message().find("coverage") != std::string::npos, error.message().c_str());
-        }
+        const auto error =
+            gpumem::tests::raisedInputError([&] { report::readExperimentResult(object, "project.gpumem.json"); });
+        QCOMPARE(error.file(), std::string("project.gpumem.json"));
+        QVERIFY2(error.message().find("coverage") != std::string::npos, error.message().c_str());
     }
 
     // The HTML chart of the curves goes through renderChart with the id

@@ -2,6 +2,7 @@
 #include "data/CsvReader.h"
 #include "io/InputError.h"
 
+#include "DataTables.h"
 #include "RaisedInputError.h"
 #include "TestSupport.h"
 
@@ -41,25 +42,25 @@ class TestCsvReader : public QObject
   private Q_SLOTS:
     void parsesRecords_data()
     {
-        QTest::addColumn<QByteArray>("text");
-        QTest::addColumn<Records>("expected");
-        QTest::newRow("plain") << QByteArray("a,b\n1,2\n") << Records{{"a", "b"}, {"1", "2"}};
-        QTest::newRow("no final newline") << QByteArray("a,b\n1,2") << Records{{"a", "b"}, {"1", "2"}};
-        QTest::newRow("crlf") << QByteArray("a,b\r\n1,2\r\n") << Records{{"a", "b"}, {"1", "2"}};
-        QTest::newRow("bom") << QByteArray("\xEF\xBB\xBF"
-                                           "a,b\n1,2\n")
-                             << Records{{"a", "b"}, {"1", "2"}};
-        QTest::newRow("quoted delimiter") << QByteArray("a,b\n\"x,y\",2\n") << Records{{"a", "b"}, {"x,y", "2"}};
-        QTest::newRow("doubled quote") << QByteArray("a\n\"say \"\"hi\"\"\"\n") << Records{{"a"}, {"say \"hi\""}};
-        QTest::newRow("newline in quotes")
-            << QByteArray("a,b\n\"line1\r\nline2\",2\n") << Records{{"a", "b"}, {"line1\r\nline2", "2"}};
-        QTest::newRow("empty fields") << QByteArray("a,b,c\n,,\n") << Records{{"a", "b", "c"}, {"", "", ""}};
-        QTest::newRow("blank lines skipped") << QByteArray("a\n\n1\r\n\r\n2\n") << Records{{"a"}, {"1"}, {"2"}};
-        QTest::newRow("quote inside plain field kept") << QByteArray("a\n5\"x\n") << Records{{"a"}, {"5\"x"}};
-        QTest::newRow("semicolon") << QByteArray("a;b\n1,5;2\n") << Records{{"a", "b"}, {"1,5", "2"}};
-        QTest::newRow("tab") << QByteArray("a\tb\n1\t2\n") << Records{{"a", "b"}, {"1", "2"}};
-        QTest::newRow("single column") << QByteArray("a\n1\n") << Records{{"a"}, {"1"}};
-        QTest::newRow("empty quoted") << QByteArray("a,b\n\"\",x\n") << Records{{"a", "b"}, {"", "x"}};
+        addColumns<QByteArray, Records>("text", "expected");
+        addRow("plain", QByteArray("a,b\n1,2\n"), Records{{"a", "b"}, {"1", "2"}});
+        addRow("no final newline", QByteArray("a,b\n1,2"), Records{{"a", "b"}, {"1", "2"}});
+        addRow("crlf", QByteArray("a,b\r\n1,2\r\n"), Records{{"a", "b"}, {"1", "2"}});
+        addRow("bom",
+               QByteArray("\xEF\xBB\xBF"
+                          "a,b\n1,2\n"),
+               Records{{"a", "b"}, {"1", "2"}});
+        addRow("quoted delimiter", QByteArray("a,b\n\"x,y\",2\n"), Records{{"a", "b"}, {"x,y", "2"}});
+        addRow("doubled quote", QByteArray("a\n\"say \"\"hi\"\"\"\n"), Records{{"a"}, {"say \"hi\""}});
+        addRow("newline in quotes", QByteArray("a,b\n\"line1\r\nline2\",2\n"),
+               Records{{"a", "b"}, {"line1\r\nline2", "2"}});
+        addRow("empty fields", QByteArray("a,b,c\n,,\n"), Records{{"a", "b", "c"}, {"", "", ""}});
+        addRow("blank lines skipped", QByteArray("a\n\n1\r\n\r\n2\n"), Records{{"a"}, {"1"}, {"2"}});
+        addRow("quote inside plain field kept", QByteArray("a\n5\"x\n"), Records{{"a"}, {"5\"x"}});
+        addRow("semicolon", QByteArray("a;b\n1,5;2\n"), Records{{"a", "b"}, {"1,5", "2"}});
+        addRow("tab", QByteArray("a\tb\n1\t2\n"), Records{{"a", "b"}, {"1", "2"}});
+        addRow("single column", QByteArray("a\n1\n"), Records{{"a"}, {"1"}});
+        addRow("empty quoted", QByteArray("a,b\n\"\",x\n"), Records{{"a", "b"}, {"", "x"}});
     }
 
     void parsesRecords()
@@ -71,15 +72,14 @@ class TestCsvReader : public QObject
 
     void detectsDelimiter_data()
     {
-        QTest::addColumn<QByteArray>("sample");
-        QTest::addColumn<char>("expected");
-        QTest::newRow("comma") << QByteArray("a,b,c\n1,2,3\n") << ',';
-        QTest::newRow("semicolon with decimal commas") << QByteArray("a;b\n1,5;2,5\n3,0;4\n") << ';';
-        QTest::newRow("tab") << QByteArray("a\tb\n1\t2\n") << '\t';
-        QTest::newRow("comma inside quotes ignored") << QByteArray("\"a,b,c\";d\n\"1,2,3\";4\n") << ';';
-        QTest::newRow("header only") << QByteArray("a;b;c") << ';';
-        QTest::newRow("nothing splits") << QByteArray("abc\n1\n") << ',';
-        QTest::newRow("layer sequences") << QByteArray("id,seq\n1,\"[('linear', 1, 2); ('ReLU', 1, 0)]\"\n") << ',';
+        addColumns<QByteArray, char>("sample", "expected");
+        addRow("comma", QByteArray("a,b,c\n1,2,3\n"), ',');
+        addRow("semicolon with decimal commas", QByteArray("a;b\n1,5;2,5\n3,0;4\n"), ';');
+        addRow("tab", QByteArray("a\tb\n1\t2\n"), '\t');
+        addRow("comma inside quotes ignored", QByteArray("\"a,b,c\";d\n\"1,2,3\";4\n"), ';');
+        addRow("header only", QByteArray("a;b;c"), ';');
+        addRow("nothing splits", QByteArray("abc\n1\n"), ',');
+        addRow("layer sequences", QByteArray("id,seq\n1,\"[('linear', 1, 2); ('ReLU', 1, 0)]\"\n"), ',');
     }
 
     void detectsDelimiter()
@@ -117,15 +117,11 @@ class TestCsvReader : public QObject
 
     void rejectsMalformedText_data()
     {
-        QTest::addColumn<QByteArray>("text");
-        QTest::addColumn<int>("line");
-        QTest::addColumn<int>("column");
-        QTest::addColumn<QString>("messagePart");
-        QTest::newRow("unterminated quote") << QByteArray("a,b\n1,\"open\n2,3\n") << 2 << 2 << "unterminated";
-        QTest::newRow("text after closing quote")
-            << QByteArray("a,b\n\"x\"y,2\n") << 2 << 1 << "after the closing quote";
-        QTest::newRow("NUL byte") << gpumem::tests::literalBytes("a,b\n1,\0\x01\x02\n") << 2 << 2 << "binary";
-        QTest::newRow("NUL in quotes") << gpumem::tests::literalBytes("a\n\"\0\"\n") << 2 << 1 << "binary";
+        addColumns<QByteArray, int, int, QString>("text", "line", "column", "messagePart");
+        addRow("unterminated quote", QByteArray("a,b\n1,\"open\n2,3\n"), 2, 2, "unterminated");
+        addRow("text after closing quote", QByteArray("a,b\n\"x\"y,2\n"), 2, 1, "after the closing quote");
+        addRow("NUL byte", gpumem::tests::literalBytes("a,b\n1,\0\x01\x02\n"), 2, 2, "binary");
+        addRow("NUL in quotes", gpumem::tests::literalBytes("a\n\"\0\"\n"), 2, 1, "binary");
     }
 
     void rejectsMalformedText()

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "RaisedInputError.h"
 #include "data/Dataset.h"
 #include "data/TableLoader.h"
 #include "io/InputError.h"
@@ -37,29 +38,23 @@ class TestDataset : public QObject
     void failPolicyNamesTheFirstBadCell()
     {
         std::vector<std::string> warnings;
-        try {
-            build(BadCellPolicy::Fail, warnings);
-            QFAIL("no error raised");
-        } catch (const gpumem::io::InputError &error) {
-            QCOMPARE(error.line(), 3);
-            QCOMPARE(error.column(), 2);
-            QCOMPARE(std::string(error.what()), std::string("jobs.csv:3:2: missing value in column 'batch' "
-                                                            "(use --on-bad-cell drop to leave such rows out)"));
-        }
+        const auto error = gpumem::tests::raisedInputError([&] { build(BadCellPolicy::Fail, warnings); });
+        QCOMPARE(error.line(), 3);
+        QCOMPARE(error.column(), 2);
+        QCOMPARE(std::string(error.what()), std::string("jobs.csv:3:2: missing value in column 'batch' "
+                                                        "(use --on-bad-cell drop to leave such rows out)"));
     }
 
     void failPolicyIgnoresUnusedColumns()
     {
         // With the bad columns ignored, the first bad cell left is the target's 'inf' on line 4.
         std::vector<std::string> warnings;
-        try {
+        const auto error = gpumem::tests::raisedInputError([&] {
             build(BadCellPolicy::Fail, warnings, {"batch", "act"});
-            QFAIL("no error raised");
-        } catch (const gpumem::io::InputError &error) {
-            QCOMPARE(error.line(), 4);
-            QCOMPARE(error.column(), 5);
-            QVERIFY2(error.message().find("'inf' is not a finite number") == 0, error.what());
-        }
+        });
+        QCOMPARE(error.line(), 4);
+        QCOMPARE(error.column(), 5);
+        QVERIFY2(error.message().find("'inf' is not a finite number") == 0, error.what());
     }
 
     void dropPolicyKeepsCleanRowsAndSaysSo()
@@ -90,12 +85,9 @@ class TestDataset : public QObject
     {
         const auto table = gpumem::data::loadTableFromText("x,y\n1,\n,2\n", "t.csv");
         std::vector<std::string> warnings;
-        try {
-            Dataset::fromTable(table, gpumem::data::defaultRoles(table), BadCellPolicy::DropRow, warnings);
-            QFAIL("no error raised");
-        } catch (const gpumem::io::InputError &error) {
-            QVERIFY2(error.message().find("no row is left") != std::string::npos, error.what());
-        }
+        const auto error = gpumem::tests::raisedInputError(
+            [&] { Dataset::fromTable(table, gpumem::data::defaultRoles(table), BadCellPolicy::DropRow, warnings); });
+        QVERIFY2(error.message().find("no row is left") != std::string::npos, error.what());
     }
 
     void parsesPolicyNames()

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "DataTables.h"
 #include "EstimateFixtures.h"
 #include "TestSupport.h"
 
@@ -81,26 +82,32 @@ class TestEstimate : public QObject
   private:
     std::unique_ptr<tests::EstimateFixtures> mFixtures;
 
+    // The tracer of the current row's fixture model (column "model") on the
+    // sample shape of column "shape".
+    estimate::ModelTracer rowTracer(const std::string &optimizer = "adam") const
+    {
+        QFETCH(QString, model);
+        QFETCH(QString, shape);
+        return estimate::ModelTracer(configurationFor(mFixtures->path((model.toStdString() + ".pt").c_str()),
+                                                      estimate::parseSampleShape(shape.toStdString(), "--input-shape"),
+                                                      optimizer));
+    }
+
   private Q_SLOTS:
     void initTestCase() { mFixtures = std::make_unique<tests::EstimateFixtures>(); }
 
     void parameterBytesAreNumelTimesElementSize_data()
     {
-        QTest::addColumn<QString>("model");
-        QTest::addColumn<QString>("shape");
-        QTest::newRow("mlp") << "mlp"
-                             << "20";
-        QTest::newRow("cnn") << "cnn"
-                             << "3,16,16";
+        addColumns<QString, QString>("model", "shape");
+        addRow("mlp", "mlp", "20");
+        addRow("cnn", "cnn", "3,16,16");
     }
     void parameterBytesAreNumelTimesElementSize()
     {
         GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
         QFETCH(QString, model);
-        QFETCH(QString, shape);
         const std::string name = model.toStdString();
-        const estimate::ModelTracer tracer(configurationFor(
-            mFixtures->path((name + ".pt").c_str()), estimate::parseSampleShape(shape.toStdString(), "--input-shape")));
+        const estimate::ModelTracer tracer = rowTracer();
         QCOMPARE(static_cast<qint64>(tracer.summary().parameterBytes),
                  mFixtures->size(name.c_str(), "parameter_bytes"));
         QCOMPARE(static_cast<qint64>(tracer.summary().bufferBytes), mFixtures->size(name.c_str(), "buffer_bytes"));
@@ -110,37 +117,21 @@ class TestEstimate : public QObject
 
     void categoriesHoldGradientsAndOptimizerState_data()
     {
-        QTest::addColumn<QString>("model");
-        QTest::addColumn<QString>("shape");
-        QTest::addColumn<QString>("optimizer");
-        QTest::addColumn<int>("stateCopies");
-        QTest::newRow("mlp adam") << "mlp"
-                                  << "20"
-                                  << "adam" << 2;
-        QTest::newRow("mlp adamw") << "mlp"
-                                   << "20"
-                                   << "adamw" << 2;
-        QTest::newRow("mlp sgd_momentum") << "mlp"
-                                          << "20"
-                                          << "sgd_momentum" << 1;
-        QTest::newRow("mlp sgd") << "mlp"
-                                 << "20"
-                                 << "sgd" << 0;
-        QTest::newRow("cnn adam") << "cnn"
-                                  << "3,16,16"
-                                  << "adam" << 2;
+        addColumns<QString, QString, QString, int>("model", "shape", "optimizer", "stateCopies");
+        addRow("mlp adam", "mlp", "20", "adam", 2);
+        addRow("mlp adamw", "mlp", "20", "adamw", 2);
+        addRow("mlp sgd_momentum", "mlp", "20", "sgd_momentum", 1);
+        addRow("mlp sgd", "mlp", "20", "sgd", 0);
+        addRow("cnn adam", "cnn", "3,16,16", "adam", 2);
     }
     void categoriesHoldGradientsAndOptimizerState()
     {
         GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
         QFETCH(QString, model);
-        QFETCH(QString, shape);
         QFETCH(QString, optimizer);
         QFETCH(int, stateCopies);
         const std::string name = model.toStdString();
-        const estimate::ModelTracer tracer(configurationFor(
-            mFixtures->path((name + ".pt").c_str()), estimate::parseSampleShape(shape.toStdString(), "--input-shape"),
-            optimizer.toStdString()));
+        const estimate::ModelTracer tracer = rowTracer(optimizer.toStdString());
         const TaggedTrace trace = tracer.trace(4);
         const estimate::CategoryBytes live = liveAtEnd(trace);
         const auto parameterBytes = static_cast<std::uint64_t>(mFixtures->size(name.c_str(), "parameter_bytes"));
@@ -161,25 +152,16 @@ class TestEstimate : public QObject
 
     void extrapolationAgreesWithDirectTrace_data()
     {
-        QTest::addColumn<QString>("model");
-        QTest::addColumn<QString>("shape");
-        QTest::addColumn<int>("smallBatch");
-        QTest::newRow("mlp from 1 and 2") << "mlp"
-                                          << "20" << 1;
-        QTest::newRow("mlp from 2 and 4") << "mlp"
-                                          << "20" << 2;
+        addColumns<QString, QString, int>("model", "shape", "smallBatch");
+        addRow("mlp from 1 and 2", "mlp", "20", 1);
+        addRow("mlp from 2 and 4", "mlp", "20", 2);
         // On the CPU the CNN allocates differently at batch 1 (events do not align), so its traces start at 2.
-        QTest::newRow("cnn from 2 and 4") << "cnn"
-                                          << "3,16,16" << 2;
+        addRow("cnn from 2 and 4", "cnn", "3,16,16", 2);
     }
     void extrapolationAgreesWithDirectTrace()
     {
         GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
-        QFETCH(QString, model);
-        QFETCH(QString, shape);
-        const std::string name = model.toStdString();
-        const estimate::ModelTracer tracer(configurationFor(
-            mFixtures->path((name + ".pt").c_str()), estimate::parseSampleShape(shape.toStdString(), "--input-shape")));
+        const estimate::ModelTracer tracer = rowTracer();
         std::string why;
         QFETCH(int, smallBatch);
         const auto affine = estimate::AffineTrace::fit(tracer.trace(smallBatch), tracer.trace(2 * smallBatch), why);
@@ -388,22 +370,18 @@ class TestEstimate : public QObject
 
     void hostileProfilesAreRefusedOnOneLine_data()
     {
-        QTest::addColumn<QString>("content");
-        QTest::newRow("not json") << "{\"name\": ";
-        QTest::newRow("array") << "[1, 2]";
-        QTest::newRow("missing capacity") << R"({"name":"x","context_mib":1,"workspace_mib":1,"source":"s"})";
-        QTest::newRow("capacity text")
-            << R"({"name":"x","capacity_mib":"80","context_mib":1,"workspace_mib":1,"source":"s"})";
-        QTest::newRow("negative context")
-            << R"({"name":"x","capacity_mib":80,"context_mib":-1,"workspace_mib":1,"source":"s"})";
-        QTest::newRow("huge capacity")
-            << R"({"name":"x","capacity_mib":1e300,"context_mib":1,"workspace_mib":1,"source":"s"})";
-        QTest::newRow("context above capacity")
-            << R"({"name":"x","capacity_mib":80,"context_mib":100,"workspace_mib":1,"source":"s"})";
-        QTest::newRow("unknown key")
-            << R"({"name":"x","capacity_mib":80,"context_mib":1,"workspace_mib":1,"source":"s","extra":1})";
-        QTest::newRow("empty name")
-            << R"({"name":"","capacity_mib":80,"context_mib":1,"workspace_mib":1,"source":"s"})";
+        addColumns<QString>("content");
+        addRow("not json", "{\"name\": ");
+        addRow("array", "[1, 2]");
+        addRow("missing capacity", R"({"name":"x","context_mib":1,"workspace_mib":1,"source":"s"})");
+        addRow("capacity text", R"({"name":"x","capacity_mib":"80","context_mib":1,"workspace_mib":1,"source":"s"})");
+        addRow("negative context", R"({"name":"x","capacity_mib":80,"context_mib":-1,"workspace_mib":1,"source":"s"})");
+        addRow("huge capacity", R"({"name":"x","capacity_mib":1e300,"context_mib":1,"workspace_mib":1,"source":"s"})");
+        addRow("context above capacity",
+               R"({"name":"x","capacity_mib":80,"context_mib":100,"workspace_mib":1,"source":"s"})");
+        addRow("unknown key",
+               R"({"name":"x","capacity_mib":80,"context_mib":1,"workspace_mib":1,"source":"s","extra":1})");
+        addRow("empty name", R"({"name":"","capacity_mib":80,"context_mib":1,"workspace_mib":1,"source":"s"})");
     }
     void hostileProfilesAreRefusedOnOneLine()
     {

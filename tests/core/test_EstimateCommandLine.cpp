@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CommandLineRun.h"
+#include "DataTables.h"
 #include "EstimateFixtures.h"
 
 #include <QFile>
@@ -144,15 +145,14 @@ class TestEstimateCommandLine : public QObject
 
     void badOptionsAreOneLineExitOne_data()
     {
-        QTest::addColumn<QStringList>("arguments");
-        QTest::newRow("no shape") << QStringList{"m.pt"};
-        QTest::newRow("bad shape") << QStringList{"m.pt", "--input-shape", "3,x"};
-        QTest::newRow("bad optimizer") << QStringList{"m.pt", "--input-shape", "3", "--optimizer", "lion"};
-        QTest::newRow("bad batch") << QStringList{"m.pt", "--input-shape", "3", "--batch-size", "0"};
-        QTest::newRow("tokens without vocabulary")
-            << QStringList{"m.pt", "--input-shape", "3", "--input-kind", "tokens"};
-        QTest::newRow("unknown gpu") << QStringList{"m.pt", "--input-shape", "3", "--gpu", "b200-999"};
-        QTest::newRow("timeline extension") << QStringList{"m.pt", "--input-shape", "3", "--timeline", "t.txt"};
+        addColumns<QStringList>("arguments");
+        addRow("no shape", QStringList{"m.pt"});
+        addRow("bad shape", QStringList{"m.pt", "--input-shape", "3,x"});
+        addRow("bad optimizer", QStringList{"m.pt", "--input-shape", "3", "--optimizer", "lion"});
+        addRow("bad batch", QStringList{"m.pt", "--input-shape", "3", "--batch-size", "0"});
+        addRow("tokens without vocabulary", QStringList{"m.pt", "--input-shape", "3", "--input-kind", "tokens"});
+        addRow("unknown gpu", QStringList{"m.pt", "--input-shape", "3", "--gpu", "b200-999"});
+        addRow("timeline extension", QStringList{"m.pt", "--input-shape", "3", "--timeline", "t.txt"});
     }
     void badOptionsAreOneLineExitOne()
     {

@@ -11,6 +11,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <initializer_list>
 
 using namespace gpumem;
 
@@ -43,6 +44,15 @@ evaluation::ModelSpec quickNetwork(int epochs)
     hyperparameters.setAssignment("epochs=" + std::to_string(epochs));
     hyperparameters.setAssignment("batch_size=16");
     return {"bigru_transformer", hyperparameters};
+}
+
+// An experiment of one quick network per entry of epochs, in that order.
+evaluation::ExperimentSettings quickNetworks(std::initializer_list<int> epochs)
+{
+    evaluation::ExperimentSettings settings;
+    for (const int count : epochs)
+        settings.models.push_back(quickNetwork(count));
+    return settings;
 }
 
 // Cancels the run when the first epoch of any fit finishes.
@@ -98,8 +108,7 @@ class TestExperiment : public QObject
 void TestExperiment::everyModelSeesTheSameFolds()
 {
     const data::Dataset dataset = linearDataset(40);
-    evaluation::ExperimentSettings settings;
-    settings.models = {quickNetwork(2), quickNetwork(3)};
+    evaluation::ExperimentSettings settings = quickNetworks({2, 3});
     settings.folds = 4;
     EventLog log;
     const evaluation::ExperimentResult result = evaluation::runExperiment(dataset, settings, &log);
@@ -122,8 +131,7 @@ void TestExperiment::everyModelSeesTheSameFolds()
 void TestExperiment::foldMetricsMatchTheOutOfFoldPredictions()
 {
     const data::Dataset dataset = linearDataset(30);
-    evaluation::ExperimentSettings settings;
-    settings.models = {quickNetwork(2)};
+    evaluation::ExperimentSettings settings = quickNetworks({2});
     settings.folds = 3;
     const evaluation::ExperimentResult result = evaluation::runExperiment(dataset, settings);
     const evaluation::ModelResult &model = result.models.front();
@@ -150,8 +158,7 @@ void TestExperiment::foldMetricsMatchTheOutOfFoldPredictions()
 void TestExperiment::parallelFitsChangeNothing()
 {
     const data::Dataset dataset = linearDataset(36);
-    evaluation::ExperimentSettings settings;
-    settings.models = {quickNetwork(2), quickNetwork(2)};
+    evaluation::ExperimentSettings settings = quickNetworks({2, 2});
     settings.folds = 3;
     const auto sequential = evaluation::runExperiment(dataset, settings);
     settings.parallelFits = 3;
@@ -167,8 +174,7 @@ void TestExperiment::parallelFitsChangeNothing()
 void TestExperiment::holdOutScoresOnlyTheTestRows()
 {
     const data::Dataset dataset = linearDataset(50);
-    evaluation::ExperimentSettings settings;
-    settings.models = {quickNetwork(2), quickNetwork(4)};
+    evaluation::ExperimentSettings settings = quickNetworks({2, 4});
     settings.testFraction = 0.2;
     const auto result = evaluation::runExperiment(dataset, settings);
     QCOMPARE(result.splits.size(), std::size_t{1});
@@ -188,8 +194,7 @@ void TestExperiment::holdOutScoresOnlyTheTestRows()
 void TestExperiment::cancelStopsTheRun()
 {
     const data::Dataset dataset = linearDataset(40);
-    evaluation::ExperimentSettings settings;
-    settings.models = {quickNetwork(50)};
+    evaluation::ExperimentSettings settings = quickNetworks({50});
     settings.folds = 4;
     runtime::OperationControl control;
     CancelOnFirstEpoch canceller(control);

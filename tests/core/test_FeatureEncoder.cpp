@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "RaisedInputError.h"
 #include "data/Dataset.h"
 #include "data/FeatureEncoder.h"
 #include "data/TableLoader.h"
@@ -111,13 +112,9 @@ class TestFeatureEncoder : public QObject
         std::vector<std::string> warnings;
         const Dataset other =
             Dataset::fromTable(table, gpumem::data::defaultRoles(table), gpumem::data::BadCellPolicy::Fail, warnings);
-        try {
-            trained.transform(other);
-            QFAIL("no error raised");
-        } catch (const gpumem::io::InputError &error) {
-            QCOMPARE(std::string(error.what()),
-                     std::string("the data has no numeric column 'batch', which the model was trained with"));
-        }
+        const auto error = gpumem::tests::raisedInputError([&] { trained.transform(other); });
+        QCOMPARE(std::string(error.what()),
+                 std::string("the data has no numeric column 'batch', which the model was trained with"));
     }
 
     // Extrapolation: the encoder keeps each feature's range over the training rows, and

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Grouped feature tokens and the encoder layer's own attention arithmetic.
+#include "DataTables.h"
+#include "SmallNetwork.h"
 #include "data/Dataset.h"
 #include "data/TableLoader.h"
-#include "models/BiGruTransformer.h"
-#include "models/EigenNetwork.h"
 #include "models/NeuralNetworkHyperparameters.h"
 #include "models/NeuralNetworkRegressor.h"
 
@@ -21,14 +21,9 @@ namespace {
 
 BiGruTransformerOptions smallOptions()
 {
-    BiGruTransformerOptions options;
+    BiGruTransformerOptions options = gpumem::tests::smallNetworkOptions();
     options.featureCount = 4;
-    options.dModel = 16;
-    options.gruHidden = 8;
     options.heads = 4;
-    options.encoderLayers = 2;
-    options.feedforward = 32;
-    options.headHidden = 8;
     return options;
 }
 
@@ -77,6 +72,16 @@ std::string jobsCsv()
     return text;
 }
 
+// A small network trained for two epochs on every row it is given.
+gpumem::models::Hyperparameters quickHyperparameters()
+{
+    auto hyperparameters = gpumem::models::neuralNetworkHyperparameters();
+    for (const char *assignment : {"d_model=16", "gru_hidden=8", "heads=2", "encoder_layers=1", "feedforward=32",
+                                   "head_hidden=8", "epochs=2", "validation_fraction=0"})
+        hyperparameters.setAssignment(assignment);
+    return hyperparameters;
+}
+
 std::vector<Eigen::Index> allRows(std::size_t count)
 {
     std::vector<Eigen::Index> rows;
@@ -94,13 +99,12 @@ class TestFeatureTokens : public QObject
   private Q_SLOTS:
     void attentionMatchesTheLibraryModule_data()
     {
-        QTest::addColumn<int>("tokens");
-        QTest::addColumn<bool>("padded");
+        addColumns<int, bool>("tokens", "padded");
         // Few tokens and many, with and without padded keys.
-        QTest::newRow("few tokens") << 5 << false;
-        QTest::newRow("few tokens, padded") << 7 << true;
-        QTest::newRow("many tokens") << 40 << false;
-        QTest::newRow("many tokens, padded") << 40 << true;
+        addRow("few tokens", 5, false);
+        addRow("few tokens, padded", 7, true);
+        addRow("many tokens", 40, false);
+        addRow("many tokens, padded", 40, true);
     }
 
     void attentionMatchesTheLibraryModule()
@@ -169,20 +173,13 @@ class TestFeatureTokens : public QObject
         auto options = smallOptions();
         options.featureTokenOf = {0, 0, 1, 1};
         options.layerTypeCount = 3;
-        options.fieldsPerLayer = 2;
         BiGruTransformer network(options);
         network->eval();
         const gpumem::models::EigenNetwork copy(*network);
         torch::NoGradGuard noGradients;
         const auto features = torch::randn({1, 4});
         for (std::int64_t layers : {0, 3}) {
-            const auto types = torch::randint(0, 3, {1, layers}, torch::kInt64);
-            const auto fields = torch::randn({1, layers, 2});
-            const double expected =
-                network->forward(features, types, fields, torch::tensor(std::vector<std::int64_t>{layers}))
-                    .item<double>();
-            const double actual = copy.predict(features.data_ptr<float>(), types.data_ptr<std::int64_t>(),
-                                               fields.data_ptr<float>(), layers);
+            const auto [expected, actual] = gpumem::tests::predictRandomLayers(network, copy, features, layers);
             QVERIFY2(std::fabs(actual - expected) < 1e-4,
                      qPrintable(QStringLiteral("%1 vs %2").arg(actual).arg(expected)));
         }
@@ -193,11 +190,8 @@ class TestFeatureTokens : public QObject
         // Regression: model folders saved before feature_tokens existed have one token per
         // column; loading them with the new default (grouped) would build the wrong network.
         const auto dataset = datasetOf(jobsCsv());
-        auto hyperparameters = gpumem::models::neuralNetworkHyperparameters();
-        for (const char *assignment :
-             {"d_model=16", "gru_hidden=8", "heads=2", "encoder_layers=1", "feedforward=32", "head_hidden=8",
-              "epochs=2", "validation_fraction=0", "feature_tokens=per_column"})
-            hyperparameters.setAssignment(assignment);
+        auto hyperparameters = quickHyperparameters();
+        hyperparameters.setAssignment("feature_tokens=per_column");
         gpumem::models::ComputeSettings cpu;
         cpu.device = "cpu";
         gpumem::models::NeuralNetworkRegressor model(hyperparameters, cpu);
@@ -225,10 +219,7 @@ class TestFeatureTokens : public QObject
     void groupedModelRoundTrips()
     {
         const auto dataset = datasetOf(jobsCsv());
-        auto hyperparameters = gpumem::models::neuralNetworkHyperparameters();
-        for (const char *assignment : {"d_model=16", "gru_hidden=8", "heads=2", "encoder_layers=1", "feedforward=32",
-                                       "head_hidden=8", "epochs=2", "validation_fraction=0"})
-            hyperparameters.setAssignment(assignment);
+        const auto hyperparameters = quickHyperparameters();
         QCOMPARE(hyperparameters.choice("feature_tokens"), std::string("grouped"));
         gpumem::models::ComputeSettings cpu;
         cpu.device = "cpu";

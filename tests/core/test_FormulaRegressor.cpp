@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "RaisedInputError.h"
 #include "data/ColumnRoles.h"
 #include "data/Dataset.h"
 #include "data/TableLoader.h"
@@ -156,21 +157,13 @@ class TestFormulaRegressor : public QObject
     {
         const Dataset noBatch = datasetFrom("Activations-Params,memory\n\"[('linear', 2, 6)]\",3\n", "memory");
         gpumem::models::FormulaRegressor model(gpumem::models::formulaHyperparameters());
-        try {
-            model.fit(noBatch, {0});
-            QFAIL("expected an error");
-        } catch (const gpumem::io::InputError &error) {
-            QVERIFY(std::string(error.what()).find("'Batch Size'") != std::string::npos);
-        }
+        const auto noBatchError = gpumem::tests::raisedInputError([&] { model.fit(noBatch, {0}); });
+        QVERIFY(std::string(noBatchError.what()).find("'Batch Size'") != std::string::npos);
         const Dataset noDepth = datasetFrom("family,batch_size,optimizer,dtype,steps,memory\nmlp,8,sgd,float32,3,1\n"
                                             "mlp,4,sgd,float32,3,2\n",
                                             "memory");
-        try {
-            model.fit(noDepth, {0, 1});
-            QFAIL("expected an error");
-        } catch (const gpumem::io::InputError &error) {
-            QVERIFY(std::string(error.what()).find("'input_features'") != std::string::npos);
-        }
+        const auto noDepthError = gpumem::tests::raisedInputError([&] { model.fit(noDepth, {0, 1}); });
+        QVERIFY(std::string(noDepthError.what()).find("'input_features'") != std::string::npos);
     }
 
     void savesAndLoadsThroughTheRegistry()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The fused CPU kernels of the network (attention, GRU recurrence) against LibTorch's
 // own operators and module: the same outputs and the same gradients.
+#include "DataTables.h"
 #include "models/GruLayer.h"
 #include "models/PackedAttention.h"
 
@@ -30,16 +31,13 @@ class TestFusedKernels : public QObject
   private Q_SLOTS:
     void attentionMatchesTheOperators_data()
     {
-        QTest::addColumn<int>("tokens");
-        QTest::addColumn<int>("heads");
-        QTest::addColumn<bool>("padded");
-        QTest::addColumn<bool>("dropped");
-        QTest::newRow("one token") << 1 << 4 << false << false;
-        QTest::newRow("few tokens") << 9 << 4 << false << false;
-        QTest::newRow("one head") << 9 << 1 << false << false;
-        QTest::newRow("padded") << 7 << 2 << true << false;
-        QTest::newRow("dropout mask") << 9 << 4 << false << true;
-        QTest::newRow("many tokens, padded, dropout") << 40 << 4 << true << true;
+        addColumns<int, int, bool, bool>("tokens", "heads", "padded", "dropped");
+        addRow("one token", 1, 4, false, false);
+        addRow("few tokens", 9, 4, false, false);
+        addRow("one head", 9, 1, false, false);
+        addRow("padded", 7, 2, true, false);
+        addRow("dropout mask", 9, 4, false, true);
+        addRow("many tokens, padded, dropout", 40, 4, true, true);
     }
 
     void attentionMatchesTheOperators()
@@ -106,10 +104,10 @@ class TestFusedKernels : public QObject
 
     void gruMatchesTheModule_data()
     {
-        QTest::addColumn<int>("steps");
-        QTest::newRow("one step") << 1;
-        QTest::newRow("nine steps") << 9;
-        QTest::newRow("forty steps") << 40;
+        addColumns<int>("steps");
+        addRow("one step", 1);
+        addRow("nine steps", 9);
+        addRow("forty steps", 40);
     }
 
     void gruMatchesTheModule()

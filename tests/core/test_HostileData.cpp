@@ -4,6 +4,7 @@
 // names the bug it pins.
 
 #include "CommandLineRun.h"
+#include "DataTables.h"
 #include "RaisedInputError.h"
 #include "data/CsvReader.h"
 #include "data/Dataset.h"
@@ -35,14 +36,10 @@ using gpumem::io::InputError;
 
 namespace {
 
+using gpumem::tests::contains;
 using gpumem::tests::dataFile;
 using gpumem::tests::Run;
 using gpumem::tests::runGpumem;
-
-bool contains(const std::string &text, const std::string &part)
-{
-    return text.find(part) != std::string::npos;
-}
 
 // Runs `gpumem inspect` expecting failure with one line that starts with prefix and holds part.
 void expectOneLineFailure(const std::vector<std::string> &arguments, const std::string &prefix, const std::string &part)
@@ -190,16 +187,12 @@ class TestHostileData : public QObject
             text += row + std::to_string(100 + r) + '\n';
         const Table table = gpumem::data::loadTableFromText(text, "wide.csv");
         std::vector<std::string> warnings;
-        try {
-            datasetOf(table, "memory", warnings);
-            QFAIL("a dataset of 4097 features was built");
-        } catch (const InputError &error) {
-            const std::string message = error.what();
-            QVERIFY2(contains(message, "wide.csv: the used columns encode into 4097 feature columns, more than the "
-                                       "limit of 4096 (4097 numeric, 0 one-hot categories, 0 layer-sequence"),
-                     message.c_str());
-            QCOMPARE(std::count(message.begin(), message.end(), '\n'), std::ptrdiff_t(0));
-        }
+        const auto error = gpumem::tests::raisedInputError([&] { datasetOf(table, "memory", warnings); });
+        const std::string message = error.what();
+        QVERIFY2(contains(message, "wide.csv: the used columns encode into 4097 feature columns, more than the "
+                                   "limit of 4096 (4097 numeric, 0 one-hot categories, 0 layer-sequence"),
+                 message.c_str());
+        QCOMPARE(std::count(message.begin(), message.end(), '\n'), std::ptrdiff_t(0));
 
         QTemporaryDir folder;
         const QString path = folder.filePath("wide.csv");
@@ -222,13 +215,11 @@ class TestHostileData : public QObject
         request.target = "memory";
         request.features = {"name"};
         std::vector<std::string> warnings;
-        try {
+        const auto error = gpumem::tests::raisedInputError([&] {
             Dataset::fromTable(table, gpumem::data::assignRoles(table, request), BadCellPolicy::Fail, warnings);
-            QFAIL("5000 one-hot columns were accepted");
-        } catch (const InputError &error) {
-            QVERIFY2(contains(error.what(), "5000 feature columns") && contains(error.what(), "5000 one-hot"),
-                     error.what());
-        }
+        });
+        QVERIFY2(contains(error.what(), "5000 feature columns") && contains(error.what(), "5000 one-hot"),
+                 error.what());
     }
 
     // Bug: layer values of 1e308 summed to infinity; inspect saw no invalid cell and
@@ -379,15 +370,9 @@ class TestHostileData : public QObject
     // Bug: invalid UTF-8 was stored as U+FFFD, so predictions changed after reloading a model.
     void rejectsInvalidUtf8_data()
     {
-        QTest::addColumn<QString>("file");
-        QTest::addColumn<QString>("location");
-        QTest::addColumn<QString>("detail");
-        QTest::newRow("category") << "hostile_utf8_category.csv"
-                                  << ":3:2:"
-                                  << "invalid UTF-8 (byte 0xFF at byte 4 of the field)";
-        QTest::newRow("header") << "hostile_utf8_header.csv"
-                                << ":1:2:"
-                                << "invalid UTF-8 (byte 0xC3 at byte 1 of the field)";
+        addColumns<QString, QString, QString>("file", "location", "detail");
+        addRow("category", "hostile_utf8_category.csv", ":3:2:", "invalid UTF-8 (byte 0xFF at byte 4 of the field)");
+        addRow("header", "hostile_utf8_header.csv", ":1:2:", "invalid UTF-8 (byte 0xC3 at byte 1 of the field)");
     }
 
     void rejectsInvalidUtf8()
@@ -401,22 +386,22 @@ class TestHostileData : public QObject
 
     void checksEveryUtf8Form_data()
     {
-        QTest::addColumn<QByteArray>("cell");
-        QTest::addColumn<bool>("valid");
-        QTest::newRow("ascii") << QByteArray("relu") << true;
-        QTest::newRow("two bytes") << QByteArray("Gr\xC3\xB6\xC3\x9F"
-                                                 "e")
-                                   << true;
-        QTest::newRow("three bytes") << QByteArray("\xE2\x82\xAC") << true;
-        QTest::newRow("four bytes") << QByteArray("\xF0\x9F\x98\x80") << true;
-        QTest::newRow("largest code point") << QByteArray("\xF4\x8F\xBF\xBF") << true;
-        QTest::newRow("lone continuation") << QByteArray("a\x80") << false;
-        QTest::newRow("overlong slash") << QByteArray("\xC0\xAF") << false;
-        QTest::newRow("overlong three bytes") << QByteArray("\xE0\x80\xAF") << false;
-        QTest::newRow("surrogate") << QByteArray("\xED\xA0\x80") << false;
-        QTest::newRow("above U+10FFFF") << QByteArray("\xF4\x90\x80\x80") << false;
-        QTest::newRow("cut short") << QByteArray("\xE2\x82") << false;
-        QTest::newRow("latin-1") << QByteArray("caf\xE9") << false;
+        addColumns<QByteArray, bool>("cell", "valid");
+        addRow("ascii", QByteArray("relu"), true);
+        addRow("two bytes",
+               QByteArray("Gr\xC3\xB6\xC3\x9F"
+                          "e"),
+               true);
+        addRow("three bytes", QByteArray("\xE2\x82\xAC"), true);
+        addRow("four bytes", QByteArray("\xF0\x9F\x98\x80"), true);
+        addRow("largest code point", QByteArray("\xF4\x8F\xBF\xBF"), true);
+        addRow("lone continuation", QByteArray("a\x80"), false);
+        addRow("overlong slash", QByteArray("\xC0\xAF"), false);
+        addRow("overlong three bytes", QByteArray("\xE0\x80\xAF"), false);
+        addRow("surrogate", QByteArray("\xED\xA0\x80"), false);
+        addRow("above U+10FFFF", QByteArray("\xF4\x90\x80\x80"), false);
+        addRow("cut short", QByteArray("\xE2\x82"), false);
+        addRow("latin-1", QByteArray("caf\xE9"), false);
     }
 
     void checksEveryUtf8Form()

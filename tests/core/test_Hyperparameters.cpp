@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "DataTables.h"
+#include "RaisedInputError.h"
 #include "io/InputError.h"
 #include "io/Json.h"
 #include "models/NeuralNetworkHyperparameters.h"
@@ -28,13 +30,11 @@ class TestHyperparameters : public QObject
             expected += (expected.empty() ? "" : ", ") + spec.name;
         QCOMPARE(hyperparameters.namesText(), expected);
         QVERIFY(hyperparameters.namesText().rfind("architecture, layer_tokens, feature_tokens, d_model", 0) == 0);
-        try {
+        const auto error = gpumem::tests::raisedInputError([&] {
             Hyperparameters copy = hyperparameters;
             copy.setAssignment("bogus=1");
-            QFAIL("an unknown name was accepted");
-        } catch (const gpumem::io::InputError &error) {
-            QCOMPARE(error.message(), "unknown hyperparameter 'bogus'; known: " + expected);
-        }
+        });
+        QCOMPARE(error.message(), "unknown hyperparameter 'bogus'; known: " + expected);
     }
 
     void startsAtTheDefaults()
@@ -50,18 +50,12 @@ class TestHyperparameters : public QObject
 
     void setsFromText_data()
     {
-        QTest::addColumn<QString>("assignment");
-        QTest::addColumn<QString>("expectedText");
-        QTest::newRow("integer") << "epochs=20"
-                                 << "20";
-        QTest::newRow("integer written as real") << "epochs=2e1"
-                                                 << "20";
-        QTest::newRow("real") << "learning_rate=0.0005"
-                              << "0.0005";
-        QTest::newRow("boolean") << "log_target=off"
-                                 << "false";
-        QTest::newRow("choice") << "pooling=cls"
-                                << "cls";
+        addColumns<QString, QString>("assignment", "expectedText");
+        addRow("integer", "epochs=20", "20");
+        addRow("integer written as real", "epochs=2e1", "20");
+        addRow("real", "learning_rate=0.0005", "0.0005");
+        addRow("boolean", "log_target=off", "false");
+        addRow("choice", "pooling=cls", "cls");
     }
 
     void setsFromText()
@@ -76,22 +70,14 @@ class TestHyperparameters : public QObject
 
     void rejectsBadValues_data()
     {
-        QTest::addColumn<QString>("assignment");
-        QTest::addColumn<QString>("message");
-        QTest::newRow("unknown name") << "dmodel=3"
-                                      << "unknown hyperparameter 'dmodel'; known: architecture";
-        QTest::newRow("out of range") << "epochs=0"
-                                      << "hyperparameter epochs: 0 is outside [1, 100000]";
-        QTest::newRow("fraction") << "epochs=2.5"
-                                  << "hyperparameter epochs: expected a whole number";
-        QTest::newRow("not a number") << "learning_rate=fast"
-                                      << "expected a number, not 'fast'";
-        QTest::newRow("bad choice") << "pooling=max"
-                                    << "expected one of mean, attention, cls";
-        QTest::newRow("bad boolean") << "log_target=maybe"
-                                     << "expected true or false";
-        QTest::newRow("no equals") << "epochs"
-                                   << "--set expects name=value";
+        addColumns<QString, QString>("assignment", "message");
+        addRow("unknown name", "dmodel=3", "unknown hyperparameter 'dmodel'; known: architecture");
+        addRow("out of range", "epochs=0", "hyperparameter epochs: 0 is outside [1, 100000]");
+        addRow("fraction", "epochs=2.5", "hyperparameter epochs: expected a whole number");
+        addRow("not a number", "learning_rate=fast", "expected a number, not 'fast'");
+        addRow("bad choice", "pooling=max", "expected one of mean, attention, cls");
+        addRow("bad boolean", "log_target=maybe", "expected true or false");
+        addRow("no equals", "epochs", "--set expects name=value");
     }
 
     void rejectsBadValues()
@@ -99,12 +85,9 @@ class TestHyperparameters : public QObject
         QFETCH(QString, assignment);
         QFETCH(QString, message);
         Hyperparameters hyperparameters = gpumem::models::neuralNetworkHyperparameters();
-        try {
-            hyperparameters.setAssignment(assignment.toStdString());
-            QFAIL("no error raised");
-        } catch (const gpumem::io::InputError &error) {
-            QVERIFY2(QString::fromUtf8(error.what()).contains(message), error.what());
-        }
+        const auto error =
+            gpumem::tests::raisedInputError([&] { hyperparameters.setAssignment(assignment.toStdString()); });
+        QVERIFY2(QString::fromUtf8(error.what()).contains(message), error.what());
     }
 
     void appliesJsonObjects()
@@ -116,13 +99,9 @@ class TestHyperparameters : public QObject
         QCOMPARE(hyperparameters.integer("d_model"), std::int64_t{128});
         QCOMPARE(hyperparameters.choice("norm"), std::string("post"));
         QCOMPARE(hyperparameters.boolean("layer_tokens"), false);
-        try {
-            hyperparameters.apply(gpumem::io::parseJson("{\"heads\": \"four\"}", "p"), "preset.json");
-            QFAIL("no error raised");
-        } catch (const gpumem::io::InputError &error) {
-            QCOMPARE(std::string(error.what()),
-                     std::string("preset.json: hyperparameter heads: expected a whole number"));
-        }
+        const auto error = gpumem::tests::raisedInputError(
+            [&] { hyperparameters.apply(gpumem::io::parseJson("{\"heads\": \"four\"}", "p"), "preset.json"); });
+        QCOMPARE(std::string(error.what()), std::string("preset.json: hyperparameter heads: expected a whole number"));
     }
 
     void describesEveryHyperparameterAsJson()

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "DataTables.h"
+#include "RaisedInputError.h"
 #include "TestSupport.h"
 #include "io/InputError.h"
 #include "io/Json.h"
@@ -24,6 +26,12 @@ namespace {
 std::string_view view(const QByteArray &bytes)
 {
     return std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size()));
+}
+
+// The error parsing text as the file named file raises.
+InputError parseError(const QByteArray &text, const char *file = "doc.json")
+{
+    return gpumem::tests::raisedInputError([&] { parseJson(view(text), file); });
 }
 
 std::string written(const Json &value, int indent)
@@ -75,14 +83,15 @@ class TestJson : public QObject
   private Q_SLOTS:
     void parsesValuesAsQtDoes_data()
     {
-        QTest::addColumn<QByteArray>("text");
-        QTest::newRow("scalars") << QByteArray(R"([null, true, false, 3000, -0, 0.1, -2.5E+2, 1e-3, ""])");
-        QTest::newRow("preset") << QByteArray(
-            R"({"name": "small", "layers": [{"units": 256}, {"units": 64, "activation": null}], "lr": 1e-3})");
-        QTest::newRow("escapes") << QByteArray("[\"a\\\"b\\\\c\", "
-                                               R"("a\/b", "\b\f\n\r\t", "Gr\u00F6\u00dfe", "\ud83d\ude00"])");
-        QTest::newRow("raw UTF-8") << QByteArray("[\"Größe \xF0\x9F\x98\x80\", \"\x7F\"]");
-        QTest::newRow("extremes") << QByteArray("[5e-324, 1.7976931348623157e308, 2.2250738585072014e-308]");
+        addColumns<QByteArray>("text");
+        addRow("scalars", QByteArray(R"([null, true, false, 3000, -0, 0.1, -2.5E+2, 1e-3, ""])"));
+        addRow("preset",
+               QByteArray(
+                   R"({"name": "small", "layers": [{"units": 256}, {"units": 64, "activation": null}], "lr": 1e-3})"));
+        addRow("escapes", QByteArray("[\"a\\\"b\\\\c\", "
+                                     R"("a\/b", "\b\f\n\r\t", "Gr\u00F6\u00dfe", "\ud83d\ude00"])"));
+        addRow("raw UTF-8", QByteArray("[\"Größe \xF0\x9F\x98\x80\", \"\x7F\"]"));
+        addRow("extremes", QByteArray("[5e-324, 1.7976931348623157e308, 2.2250738585072014e-308]"));
     }
 
     void parsesValuesAsQtDoes()
@@ -122,39 +131,28 @@ class TestJson : public QObject
 
     void reportsErrorsWithLocation_data()
     {
-        QTest::addColumn<QByteArray>("text");
-        QTest::addColumn<int>("line");
-        QTest::addColumn<int>("column");
-        QTest::addColumn<QString>("message");
-        QTest::newRow("trailing comma in array") << QByteArray("[1, 2,]") << 1 << 6 << "trailing comma before ']'";
-        QTest::newRow("trailing comma in object")
-            << QByteArray("{\n  \"a\": 1,\n}") << 2 << 9 << "trailing comma before '}'";
-        QTest::newRow("line comment") << QByteArray("{\n  // note\n  \"a\": 1\n}") << 2 << 3
-                                      << "comments are not allowed in JSON";
-        QTest::newRow("block comment after value")
-            << QByteArray("[1] /* x */") << 1 << 5 << "comments are not allowed in JSON";
-        QTest::newRow("NaN") << QByteArray("NaN") << 1 << 1
-                             << "'NaN' is not a JSON number; write null or a finite number";
-        QTest::newRow("Infinity") << QByteArray("[Infinity]") << 1 << 2
-                                  << "'Infinity' is not a JSON number; write null or a finite number";
-        QTest::newRow("minus Infinity") << QByteArray("[1, -Infinity]") << 1 << 5
-                                        << "'-Infinity' is not a JSON number; write null or a finite number";
-        QTest::newRow("overflow") << QByteArray("[1, 1e400]") << 1 << 5 << "number overflow parsing '1e400'";
-        QTest::newRow("duplicate key") << QByteArray(R"({"a": 1, "a": 2})") << 1 << 10 << "duplicate key 'a'";
-        QTest::newRow("duplicate escaped key")
-            << QByteArray("{\"x\\\"y\": 1, \"x\\u0022y\": 2}") << 1 << 13 << "duplicate key 'x\"y'";
-        QTest::newRow("duplicate nested key")
-            << QByteArray("{\"a\": {\"b\": 1},\n \"c\": {\"b\": 2, \"b\": 3}}") << 2 << 16 << "duplicate key 'b'";
-        QTest::newRow("depth 257") << QByteArray(257, '[') + QByteArray(257, ']') << 1 << 257
-                                   << "nesting deeper than 256 levels";
-        QTest::newRow("empty input") << QByteArray("") << 1 << 1 << "empty input";
-        QTest::newRow("only whitespace") << QByteArray("  \n ") << 2 << 2 << "empty input";
-        QTest::newRow("columns count characters")
-            << QByteArray("[\"é😀\", x]") << 1 << 8
-            << "syntax error while parsing value - invalid literal; last read: '\"é😀\", x'";
-        QTest::newRow("after byte-order mark")
-            << QByteArray("\xEF\xBB\xBF{}\n}") << 2 << 1
-            << "syntax error while parsing value - unexpected '}'; expected end of input";
+        addColumns<QByteArray, int, int, QString>("text", "line", "column", "message");
+        addRow("trailing comma in array", QByteArray("[1, 2,]"), 1, 6, "trailing comma before ']'");
+        addRow("trailing comma in object", QByteArray("{\n  \"a\": 1,\n}"), 2, 9, "trailing comma before '}'");
+        addRow("line comment", QByteArray("{\n  // note\n  \"a\": 1\n}"), 2, 3, "comments are not allowed in JSON");
+        addRow("block comment after value", QByteArray("[1] /* x */"), 1, 5, "comments are not allowed in JSON");
+        addRow("NaN", QByteArray("NaN"), 1, 1, "'NaN' is not a JSON number; write null or a finite number");
+        addRow("Infinity", QByteArray("[Infinity]"), 1, 2,
+               "'Infinity' is not a JSON number; write null or a finite number");
+        addRow("minus Infinity", QByteArray("[1, -Infinity]"), 1, 5,
+               "'-Infinity' is not a JSON number; write null or a finite number");
+        addRow("overflow", QByteArray("[1, 1e400]"), 1, 5, "number overflow parsing '1e400'");
+        addRow("duplicate key", QByteArray(R"({"a": 1, "a": 2})"), 1, 10, "duplicate key 'a'");
+        addRow("duplicate escaped key", QByteArray("{\"x\\\"y\": 1, \"x\\u0022y\": 2}"), 1, 13, "duplicate key 'x\"y'");
+        addRow("duplicate nested key", QByteArray("{\"a\": {\"b\": 1},\n \"c\": {\"b\": 2, \"b\": 3}}"), 2, 16,
+               "duplicate key 'b'");
+        addRow("depth 257", QByteArray(257, '[') + QByteArray(257, ']'), 1, 257, "nesting deeper than 256 levels");
+        addRow("empty input", QByteArray(""), 1, 1, "empty input");
+        addRow("only whitespace", QByteArray("  \n "), 2, 2, "empty input");
+        addRow("columns count characters", QByteArray("[\"é😀\", x]"), 1, 8,
+               "syntax error while parsing value - invalid literal; last read: '\"é😀\", x'");
+        addRow("after byte-order mark", QByteArray("\xEF\xBB\xBF{}\n}"), 2, 1,
+               "syntax error while parsing value - unexpected '}'; expected end of input");
     }
 
     void reportsErrorsWithLocation()
@@ -163,43 +161,37 @@ class TestJson : public QObject
         QFETCH(int, line);
         QFETCH(int, column);
         QFETCH(QString, message);
-        try {
-            parseJson(view(text), "doc.json");
-            QFAIL("expected an InputError");
-        } catch (const InputError &error) {
-            QCOMPARE(QString::fromStdString(error.message()), message);
-            QCOMPARE(error.line(), line);
-            QCOMPARE(error.column(), column);
-            QCOMPARE(error.file(), std::string("doc.json"));
-            QCOMPARE(QString::fromUtf8(error.what()),
-                     QStringLiteral("doc.json:%1:%2: %3").arg(line).arg(column).arg(message));
-        }
+        const InputError error = parseError(text);
+        QCOMPARE(QString::fromStdString(error.message()), message);
+        QCOMPARE(error.line(), line);
+        QCOMPARE(error.column(), column);
+        QCOMPARE(error.file(), std::string("doc.json"));
+        QCOMPARE(QString::fromUtf8(error.what()),
+                 QStringLiteral("doc.json:%1:%2: %3").arg(line).arg(column).arg(message));
     }
 
     // What the grammar forbids is refused, each at the character at fault; the
     // wording is the parser's own.
     void rejectsWhatJsonForbids_data()
     {
-        QTest::addColumn<QByteArray>("text");
-        QTest::addColumn<int>("column");
-        QTest::addColumn<QString>("reason");
-        QTest::newRow("unterminated string") << QByteArray("[\"abc") << 6 << "missing closing quote";
-        QTest::newRow("bad escape") << QByteArray(R"("a\qb")") << 4 << "forbidden character after backslash";
-        QTest::newRow("lone high surrogate") << QByteArray(R"(["\ud83d"])") << 9 << "surrogate U+D800..U+DBFF";
-        QTest::newRow("lone low surrogate") << QByteArray(R"("x\ude00")") << 8 << "surrogate U+DC00..U+DFFF";
-        QTest::newRow("tab in string") << QByteArray("\"a\tb\"") << 3 << "control character U+0009";
-        QTest::newRow("invalid UTF-8") << QByteArray("\"a\xC3(\"") << 4 << "ill-formed UTF-8 byte";
-        QTest::newRow("encoded surrogate") << QByteArray("\"\xED\xA0\x80\"") << 3 << "ill-formed UTF-8 byte";
-        QTest::newRow("truncated UTF-8 at the end") << QByteArray("\"\xF0\x9F") << 3 << "ill-formed UTF-8 byte";
-        QTest::newRow("leading zero") << QByteArray("01") << 2 << "unexpected number literal";
-        QTest::newRow("plus sign") << QByteArray("+1") << 1 << "invalid literal";
-        QTest::newRow("no digit after point") << QByteArray("1.") << 3 << "invalid number";
-        QTest::newRow("hexadecimal") << QByteArray("0x10") << 2 << "invalid literal";
-        QTest::newRow("second value") << QByteArray("1 2") << 3 << "expected end of input";
-        QTest::newRow("missing comma") << QByteArray("[1 2]") << 4 << "expected ']'";
-        QTest::newRow("truncated object") << QByteArray("{\"a\": 1") << 8 << "expected '}'";
-        QTest::newRow("unquoted key") << QByteArray("{a: 1}") << 2 << "object key";
-        QTest::newRow("missing colon") << QByteArray(R"({"a" 1})") << 6 << "object separator";
+        addColumns<QByteArray, int, QString>("text", "column", "reason");
+        addRow("unterminated string", QByteArray("[\"abc"), 6, "missing closing quote");
+        addRow("bad escape", QByteArray(R"("a\qb")"), 4, "forbidden character after backslash");
+        addRow("lone high surrogate", QByteArray(R"(["\ud83d"])"), 9, "surrogate U+D800..U+DBFF");
+        addRow("lone low surrogate", QByteArray(R"("x\ude00")"), 8, "surrogate U+DC00..U+DFFF");
+        addRow("tab in string", QByteArray("\"a\tb\""), 3, "control character U+0009");
+        addRow("invalid UTF-8", QByteArray("\"a\xC3(\""), 4, "ill-formed UTF-8 byte");
+        addRow("encoded surrogate", QByteArray("\"\xED\xA0\x80\""), 3, "ill-formed UTF-8 byte");
+        addRow("truncated UTF-8 at the end", QByteArray("\"\xF0\x9F"), 3, "ill-formed UTF-8 byte");
+        addRow("leading zero", QByteArray("01"), 2, "unexpected number literal");
+        addRow("plus sign", QByteArray("+1"), 1, "invalid literal");
+        addRow("no digit after point", QByteArray("1."), 3, "invalid number");
+        addRow("hexadecimal", QByteArray("0x10"), 2, "invalid literal");
+        addRow("second value", QByteArray("1 2"), 3, "expected end of input");
+        addRow("missing comma", QByteArray("[1 2]"), 4, "expected ']'");
+        addRow("truncated object", QByteArray("{\"a\": 1"), 8, "expected '}'");
+        addRow("unquoted key", QByteArray("{a: 1}"), 2, "object key");
+        addRow("missing colon", QByteArray(R"({"a" 1})"), 6, "object separator");
     }
 
     void rejectsWhatJsonForbids()
@@ -207,17 +199,13 @@ class TestJson : public QObject
         QFETCH(QByteArray, text);
         QFETCH(int, column);
         QFETCH(QString, reason);
-        try {
-            parseJson(view(text), "doc.json");
-            QFAIL("expected an InputError");
-        } catch (const InputError &error) {
-            const QString message = QString::fromStdString(error.message());
-            QVERIFY2(message.contains(reason), error.what());
-            QCOMPARE(error.line(), 1);
-            QCOMPARE(error.column(), column);
-            // The message quotes what was read; it must stay valid UTF-8 to print.
-            QCOMPARE(message.toStdString(), error.message());
-        }
+        const InputError error = parseError(text);
+        const QString message = QString::fromStdString(error.message());
+        QVERIFY2(message.contains(reason), error.what());
+        QCOMPARE(error.line(), 1);
+        QCOMPARE(error.column(), column);
+        // The message quotes what was read; it must stay valid UTF-8 to print.
+        QCOMPARE(message.toStdString(), error.message());
     }
 
     void acceptsNestingUpToTheLimit()
@@ -241,45 +229,30 @@ class TestJson : public QObject
     void refusesHostileNestingWithoutRecursing()
     {
         const QByteArray hostile(1000000, '[');
-        try {
-            parseJson(view(hostile), "hostile.json");
-            QFAIL("expected an InputError");
-        } catch (const InputError &error) {
-            QCOMPARE(error.column(), gpumem::io::maxJsonDepth + 1);
-            QCOMPARE(error.message(), std::string("nesting deeper than 256 levels"));
-        }
+        const InputError error = parseError(hostile, "hostile.json");
+        QCOMPARE(error.column(), gpumem::io::maxJsonDepth + 1);
+        QCOMPARE(error.message(), std::string("nesting deeper than 256 levels"));
     }
 
     void typedAccessorsNameWhatTheyFound_data()
     {
-        QTest::addColumn<QByteArray>("text");
-        QTest::addColumn<QString>("accessor");
-        QTest::addColumn<QString>("message");
-        QTest::newRow("string as number") << QByteArray("\"12\"") << "number"
-                                          << "expected a number, found a string";
-        QTest::newRow("number as bool") << QByteArray("1") << "bool"
-                                        << "expected a boolean, found a number";
-        QTest::newRow("null as string") << QByteArray("null") << "string"
-                                        << "expected a string, found null";
-        QTest::newRow("object as array") << QByteArray("{}") << "array"
-                                         << "expected an array, found an object";
-        QTest::newRow("array as object") << QByteArray("[]") << "object"
-                                         << "expected an object, found an array";
-        QTest::newRow("find in array") << QByteArray("[]") << "find"
-                                       << "expected an object, found an array";
-        QTest::newRow("missing key") << QByteArray(R"({"b": 1})") << "member"
-                                     << "missing key 'lr'";
-        QTest::newRow("numberOr on string") << QByteArray(R"({"lr": "fast"})") << "numberOr"
-                                            << "key 'lr': expected a number, found a string";
-        QTest::newRow("strings with a number") << QByteArray(R"(["a", 1])") << "strings"
-                                               << "expected a string, found a number";
-        QTest::newRow("fraction as whole number") << QByteArray("2.5") << "whole"
-                                                  << "\"rounds\" must be a whole number from 0 to 10, not '2.500000'";
-        QTest::newRow("large integer as whole number")
-            << QByteArray("18446744073709551557") << "whole"
-            << "\"rounds\" must be a whole number from 0 to 10, not '18446744073709551557'";
-        QTest::newRow("negative as whole number") << QByteArray("-1") << "whole"
-                                                  << "\"rounds\" must be a whole number from 0 to 10, not '-1'";
+        addColumns<QByteArray, QString, QString>("text", "accessor", "message");
+        addRow("string as number", QByteArray("\"12\""), "number", "expected a number, found a string");
+        addRow("number as bool", QByteArray("1"), "bool", "expected a boolean, found a number");
+        addRow("null as string", QByteArray("null"), "string", "expected a string, found null");
+        addRow("object as array", QByteArray("{}"), "array", "expected an array, found an object");
+        addRow("array as object", QByteArray("[]"), "object", "expected an object, found an array");
+        addRow("find in array", QByteArray("[]"), "find", "expected an object, found an array");
+        addRow("missing key", QByteArray(R"({"b": 1})"), "member", "missing key 'lr'");
+        addRow("numberOr on string", QByteArray(R"({"lr": "fast"})"), "numberOr",
+               "key 'lr': expected a number, found a string");
+        addRow("strings with a number", QByteArray(R"(["a", 1])"), "strings", "expected a string, found a number");
+        addRow("fraction as whole number", QByteArray("2.5"), "whole",
+               "\"rounds\" must be a whole number from 0 to 10, not '2.500000'");
+        addRow("large integer as whole number", QByteArray("18446744073709551557"), "whole",
+               "\"rounds\" must be a whole number from 0 to 10, not '18446744073709551557'");
+        addRow("negative as whole number", QByteArray("-1"), "whole",
+               "\"rounds\" must be a whole number from 0 to 10, not '-1'");
     }
 
     void typedAccessorsNameWhatTheyFound()
@@ -288,7 +261,7 @@ class TestJson : public QObject
         QFETCH(QString, accessor);
         QFETCH(QString, message);
         const Json value = parseJson(view(text), "types.json");
-        try {
+        const auto error = gpumem::tests::raisedInputError([&] {
             if (accessor == "number")
                 gpumem::io::toNumber(value);
             else if (accessor == "bool")
@@ -309,10 +282,8 @@ class TestJson : public QObject
                 gpumem::io::toWholeNumber(value, 0, 10, "\"rounds\"");
             else
                 gpumem::io::numberOr(value, "lr", 1.0);
-            QFAIL("expected an InputError");
-        } catch (const InputError &error) {
-            QCOMPARE(QString::fromStdString(error.what()), message);
-        }
+        });
+        QCOMPARE(QString::fromStdString(error.what()), message);
     }
 
     void typedAccessorsReadWhatTheyExpect()
@@ -365,25 +336,19 @@ class TestJson : public QObject
 
         const QString bad = folder.filePath("bad.json");
         QVERIFY(gpumem::tests::writeFile(bad, "{\n  \"batchSize\": 32,\n}\n"));
-        try {
-            gpumem::io::readJsonFile(bad.toStdString());
-            QFAIL("expected an InputError");
-        } catch (const InputError &error) {
-            QCOMPARE(error.file(), bad.toStdString());
-            QCOMPARE(error.line(), 2);
-            QCOMPARE(error.column(), 18);
-        }
+        const InputError badError =
+            gpumem::tests::raisedInputError([&bad] { gpumem::io::readJsonFile(bad.toStdString()); });
+        QCOMPARE(badError.file(), bad.toStdString());
+        QCOMPARE(badError.line(), 2);
+        QCOMPARE(badError.column(), 18);
 
         const std::string missing = folder.filePath("missing.json").toStdString();
-        try {
-            gpumem::io::readJsonFile(missing);
-            QFAIL("expected an InputError");
-        } catch (const InputError &error) {
-            QCOMPARE(error.file(), missing);
-            QCOMPARE(error.line(), 0);
-            QCOMPARE(QString::fromStdString(error.what()),
-                     QString::fromStdString(missing + ": cannot open the file for reading: No such file or directory"));
-        }
+        const InputError missingError =
+            gpumem::tests::raisedInputError([&missing] { gpumem::io::readJsonFile(missing); });
+        QCOMPARE(missingError.file(), missing);
+        QCOMPARE(missingError.line(), 0);
+        QCOMPARE(QString::fromStdString(missingError.what()),
+                 QString::fromStdString(missing + ": cannot open the file for reading: No such file or directory"));
         QVERIFY_THROWS_EXCEPTION(InputError, gpumem::io::readJsonFile(folder.path().toStdString()));
     }
 };

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "DataTables.h"
 #include "io/JsonWriter.h"
 
 #include "io/InputError.h"
@@ -48,14 +49,13 @@ class TestJsonWriter : public QObject
 
     void escapesStrings_data()
     {
-        QTest::addColumn<QByteArray>("raw");
-        QTest::addColumn<QByteArray>("written");
-        QTest::newRow("quote and backslash") << QByteArray("a\"b\\c") << QByteArray("\"a\\\"b\\\\c\"");
-        QTest::newRow("control characters") << QByteArray("x\n\t\x01") << QByteArray("\"x\\n\\t\\u0001\"");
-        QTest::newRow("valid UTF-8 kept") << QByteArray("Größe") << QByteArray("\"Größe\"");
-        QTest::newRow("invalid byte replaced") << QByteArray("a\xFFz") << QByteArray("\"a\xEF\xBF\xBDz\"");
-        QTest::newRow("truncated sequence") << QByteArray("\xE2\x82") << QByteArray("\"\xEF\xBF\xBD\xEF\xBF\xBD\"");
-        QTest::newRow("overlong encoding") << QByteArray("\xC0\xAF") << QByteArray("\"\xEF\xBF\xBD\xEF\xBF\xBD\"");
+        addColumns<QByteArray, QByteArray>("raw", "written");
+        addRow("quote and backslash", QByteArray("a\"b\\c"), QByteArray("\"a\\\"b\\\\c\""));
+        addRow("control characters", QByteArray("x\n\t\x01"), QByteArray("\"x\\n\\t\\u0001\""));
+        addRow("valid UTF-8 kept", QByteArray("Größe"), QByteArray("\"Größe\""));
+        addRow("invalid byte replaced", QByteArray("a\xFFz"), QByteArray("\"a\xEF\xBF\xBDz\""));
+        addRow("truncated sequence", QByteArray("\xE2\x82"), QByteArray("\"\xEF\xBF\xBD\xEF\xBF\xBD\""));
+        addRow("overlong encoding", QByteArray("\xC0\xAF"), QByteArray("\"\xEF\xBF\xBD\xEF\xBF\xBD\""));
     }
 
     void escapesStrings()

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "DataTables.h"
 #include "data/LayerSequenceParser.h"
 
 #include <QTest>
@@ -38,16 +39,14 @@ class TestLayerSequenceParser : public QObject
 
     void acceptsPythonSyntaxVariants_data()
     {
-        QTest::addColumn<QString>("text");
-        QTest::addColumn<int>("layers");
-        QTest::addColumn<double>("lastField");
-        QTest::newRow("empty list") << "[]" << 0 << 0.0;
-        QTest::newRow("blanks everywhere") << "  [ ( 'a' , 1 , 2 ) , ( \"b\" , 3 , 4 ) ]  " << 2 << 4.0;
-        QTest::newRow("trailing commas") << "[('a', 1, 2,), ('b', 3,),]" << 2 << 3.0;
-        QTest::newRow("floats and exponents") << "[('a', 1.5, -2e3)]" << 1 << -2000.0;
-        QTest::newRow("plus sign") << "[('a', +7)]" << 1 << 7.0;
-        QTest::newRow("escaped quote in type") << "[('it\\'s', 1)]" << 1 << 1.0;
-        QTest::newRow("newlines") << "[\n('a', 1),\n('b', 2)\n]" << 2 << 2.0;
+        addColumns<QString, int, double>("text", "layers", "lastField");
+        addRow("empty list", "[]", 0, 0.0);
+        addRow("blanks everywhere", "  [ ( 'a' , 1 , 2 ) , ( \"b\" , 3 , 4 ) ]  ", 2, 4.0);
+        addRow("trailing commas", "[('a', 1, 2,), ('b', 3,),]", 2, 3.0);
+        addRow("floats and exponents", "[('a', 1.5, -2e3)]", 1, -2000.0);
+        addRow("plus sign", "[('a', +7)]", 1, 7.0);
+        addRow("escaped quote in type", "[('it\\'s', 1)]", 1, 1.0);
+        addRow("newlines", "[\n('a', 1),\n('b', 2)\n]", 2, 2.0);
     }
 
     void acceptsPythonSyntaxVariants()
@@ -73,23 +72,21 @@ class TestLayerSequenceParser : public QObject
 
     void rejectsMalformedCells_data()
     {
-        QTest::addColumn<QString>("text");
-        QTest::addColumn<int>("offset");
-        QTest::addColumn<QString>("messagePart");
-        QTest::newRow("empty") << "" << 0 << "expected '['";
-        QTest::newRow("not a list") << "linear" << 0 << "expected '['";
-        QTest::newRow("unclosed list") << "[('a', 1)" << 9 << "expected ','";
-        QTest::newRow("unclosed tuple") << "[('a', 1" << 8 << "expected ',' or ')'";
-        QTest::newRow("unquoted type") << "[(linear, 1)]" << 2 << "quoted layer type";
-        QTest::newRow("unterminated type") << "[('linear, 1)]" << 2 << "unterminated";
-        QTest::newRow("empty type") << "[('', 1)]" << 2 << "empty layer type";
-        QTest::newRow("no numbers") << "[('ReLU')]" << 8 << "at least one number";
-        QTest::newRow("text as number") << "[('a', None)]" << 7 << "expected a number";
-        QTest::newRow("nan") << "[('a', nan)]" << 7 << "not finite";
-        QTest::newRow("overflow") << "[('a', 1e400)]" << 7 << "not finite";
-        QTest::newRow("text after list") << "[('a', 1)] extra" << 11 << "unexpected text";
-        QTest::newRow("missing comma") << "[('a', 1) ('b', 2)]" << 10 << "expected ','";
-        QTest::newRow("nested list") << "[[('a', 1)]]" << 1 << "expected '('";
+        addColumns<QString, int, QString>("text", "offset", "messagePart");
+        addRow("empty", "", 0, "expected '['");
+        addRow("not a list", "linear", 0, "expected '['");
+        addRow("unclosed list", "[('a', 1)", 9, "expected ','");
+        addRow("unclosed tuple", "[('a', 1", 8, "expected ',' or ')'");
+        addRow("unquoted type", "[(linear, 1)]", 2, "quoted layer type");
+        addRow("unterminated type", "[('linear, 1)]", 2, "unterminated");
+        addRow("empty type", "[('', 1)]", 2, "empty layer type");
+        addRow("no numbers", "[('ReLU')]", 8, "at least one number");
+        addRow("text as number", "[('a', None)]", 7, "expected a number");
+        addRow("nan", "[('a', nan)]", 7, "not finite");
+        addRow("overflow", "[('a', 1e400)]", 7, "not finite");
+        addRow("text after list", "[('a', 1)] extra", 11, "unexpected text");
+        addRow("missing comma", "[('a', 1) ('b', 2)]", 10, "expected ','");
+        addRow("nested list", "[[('a', 1)]]", 1, "expected '('");
     }
 
     void rejectsMalformedCells()

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "DataTables.h"
 #include "evaluation/Metrics.h"
 
 #include <QList>
@@ -78,16 +79,8 @@ class TestMetrics : public QObject
 
 void TestMetrics::computeMetrics_data()
 {
-    QTest::addColumn<QList<double>>("actual");
-    QTest::addColumn<QList<double>>("predicted");
-    QTest::addColumn<double>("mse");
-    QTest::addColumn<double>("rmse");
-    QTest::addColumn<double>("mae");
-    QTest::addColumn<double>("r2");
-    QTest::addColumn<double>("mape");
-    QTest::addColumn<double>("maxError");
-    QTest::addColumn<double>("underRate");
-    QTest::addColumn<double>("overAllocation");
+    addColumns<QList<double>, QList<double>, double, double, double, double, double, double, double, double>(
+        "actual", "predicted", "mse", "rmse", "mae", "r2", "mape", "maxError", "underRate", "overAllocation");
 
     // actual {100,200,300,400}, predicted {110,190,330,400}
     // errors actual-predicted: {-10, 10, -30, 0}
@@ -95,20 +88,20 @@ void TestMetrics::computeMetrics_data()
     // mean actual 250, SStot = 150²+50²+50²+150² = 50000, r2 = 1 - 1100/50000 = 0.978
     // mape = (10/100 + 10/200 + 30/300 + 0/400)/4 · 100 = 0.25/4 · 100 = 6.25 %
     // maxError 30; under: only 190 < 200, so 1/4; over: (10+0+30+0)/4 = 10 MiB
-    QTest::newRow("worked example") << QList<double>{100, 200, 300, 400} << QList<double>{110, 190, 330, 400} << 275.0
-                                    << std::sqrt(275.0) << 12.5 << 0.978 << 6.25 << 30.0 << 0.25 << 10.0;
+    addRow("worked example", QList<double>{100, 200, 300, 400}, QList<double>{110, 190, 330, 400}, 275.0,
+           std::sqrt(275.0), 12.5, 0.978, 6.25, 30.0, 0.25, 10.0);
 
     // Every error is 0, so everything is 0 except r2 = 1 - 0/SStot = 1.
-    QTest::newRow("perfect prediction") << QList<double>{1024, 2048, 8192} << QList<double>{1024, 2048, 8192} << 0.0
-                                        << 0.0 << 0.0 << 1.0 << 0.0 << 0.0 << 0.0 << 0.0;
+    addRow("perfect prediction", QList<double>{1024, 2048, 8192}, QList<double>{1024, 2048, 8192}, 0.0, 0.0, 0.0, 1.0,
+           0.0, 0.0, 0.0, 0.0);
 
     // actual {1000,2000}, predicted {900,1800}: errors {100, 200}
     // mse = (10000+40000)/2 = 25000, rmse = sqrt(25000), mae = 150
     // mean 1500, SStot = 500²+500² = 500000, r2 = 1 - 50000/500000 = 0.9
     // mape = (100/1000 + 200/2000)/2 · 100 = 10 %; maxError 200
     // both rows under-predicted: underRate 1, overAllocation 0
-    QTest::newRow("under-prediction only") << QList<double>{1000, 2000} << QList<double>{900, 1800} << 25000.0
-                                           << std::sqrt(25000.0) << 150.0 << 0.9 << 10.0 << 200.0 << 1.0 << 0.0;
+    addRow("under-prediction only", QList<double>{1000, 2000}, QList<double>{900, 1800}, 25000.0, std::sqrt(25000.0),
+           150.0, 0.9, 10.0, 200.0, 1.0, 0.0);
 
     // actual {512,1024,2048}, predicted 1024 everywhere: errors {-512, 0, 1024}
     // SSres = 262144 + 0 + 1048576 = 1310720, mse = 1310720/3, mae = 1536/3 = 512
@@ -116,9 +109,8 @@ void TestMetrics::computeMetrics_data()
     // r2 = 1 - 1310720·3/3670016 = 1 - 3932160/3670016 = 1 - 15/14 = -1/14 (worse than the mean)
     // mape = (512/512 + 0 + 1024/2048)/3 · 100 = 1.5/3 · 100 = 50 %; maxError 1024
     // under: 1024 < 2048 only, 1/3; over: (512 + 0 + 0)/3
-    QTest::newRow("negative r2") << QList<double>{512, 1024, 2048} << QList<double>{1024, 1024, 1024} << 1310720.0 / 3.0
-                                 << std::sqrt(1310720.0 / 3.0) << 512.0 << -1.0 / 14.0 << 50.0 << 1024.0 << 1.0 / 3.0
-                                 << 512.0 / 3.0;
+    addRow("negative r2", QList<double>{512, 1024, 2048}, QList<double>{1024, 1024, 1024}, 1310720.0 / 3.0,
+           std::sqrt(1310720.0 / 3.0), 512.0, -1.0 / 14.0, 50.0, 1024.0, 1.0 / 3.0, 512.0 / 3.0);
 }
 
 void TestMetrics::computeMetrics()
@@ -147,19 +139,17 @@ void TestMetrics::computeMetrics()
 
 void TestMetrics::r2WhenActualIsConstant_data()
 {
-    QTest::addColumn<QList<double>>("actual");
-    QTest::addColumn<QList<double>>("predicted");
-    QTest::addColumn<double>("r2");
+    addColumns<QList<double>, QList<double>, double>("actual", "predicted", "r2");
 
     // SStot = 0 makes 1 - SSres/SStot undefined; like scikit-learn, a perfect
     // prediction scores 1 and anything else 0.
-    QTest::newRow("perfect") << QList<double>{5, 5, 5} << QList<double>{5, 5, 5} << 1.0;
-    QTest::newRow("imperfect") << QList<double>{5, 5, 5} << QList<double>{4, 5, 6} << 0.0;
-    QTest::newRow("single row, perfect") << QList<double>{300} << QList<double>{300} << 1.0;
-    QTest::newRow("single row, off") << QList<double>{300} << QList<double>{250} << 0.0;
+    addRow("perfect", QList<double>{5, 5, 5}, QList<double>{5, 5, 5}, 1.0);
+    addRow("imperfect", QList<double>{5, 5, 5}, QList<double>{4, 5, 6}, 0.0);
+    addRow("single row, perfect", QList<double>{300}, QList<double>{300}, 1.0);
+    addRow("single row, off", QList<double>{300}, QList<double>{250}, 0.0);
     // The mean of three 0.1 is not exactly 0.1 in binary, so SStot comes out
     // tiny but nonzero; without care r2 would be a huge negative number.
-    QTest::newRow("constant 0.1, off") << QList<double>{0.1, 0.1, 0.1} << QList<double>{0.2, 0.1, 0.1} << 0.0;
+    addRow("constant 0.1, off", QList<double>{0.1, 0.1, 0.1}, QList<double>{0.2, 0.1, 0.1}, 0.0);
 }
 
 void TestMetrics::r2WhenActualIsConstant()
@@ -195,20 +185,16 @@ void TestMetrics::mapeIsNotANumberWithoutNonZeroActuals()
 
 void TestMetrics::underRateAndOverAllocation_data()
 {
-    QTest::addColumn<QList<double>>("actual");
-    QTest::addColumn<QList<double>>("predicted");
-    QTest::addColumn<double>("underRate");
-    QTest::addColumn<double>("overAllocation");
+    addColumns<QList<double>, QList<double>, double, double>("actual", "predicted", "underRate", "overAllocation");
 
     // Exact predictions are neither under nor over.
-    QTest::newRow("all exact") << QList<double>{100, 100, 100, 100} << QList<double>{100, 100, 100, 100} << 0.0 << 0.0;
+    addRow("all exact", QList<double>{100, 100, 100, 100}, QList<double>{100, 100, 100, 100}, 0.0, 0.0);
     // {=, under 10, over 20, =}: under 1/4; over 20/4 = 5 MiB averaged over all four rows.
-    QTest::newRow("mixed") << QList<double>{100, 100, 100, 100} << QList<double>{100, 90, 120, 100} << 0.25 << 5.0;
+    addRow("mixed", QList<double>{100, 100, 100, 100}, QList<double>{100, 90, 120, 100}, 0.25, 5.0);
     // Every row over by 256 MiB: nothing under, 256 MiB wasted per job.
-    QTest::newRow("all over") << QList<double>{1024, 2048} << QList<double>{1280, 2304} << 0.0 << 256.0;
+    addRow("all over", QList<double>{1024, 2048}, QList<double>{1280, 2304}, 0.0, 256.0);
     // {under 1000, under 1, over 3}: under 2/3, over 3/3 = 1 MiB.
-    QTest::newRow("mostly under") << QList<double>{4000, 4000, 4000} << QList<double>{3000, 3999, 4003} << 2.0 / 3.0
-                                  << 1.0;
+    addRow("mostly under", QList<double>{4000, 4000, 4000}, QList<double>{3000, 3999, 4003}, 2.0 / 3.0, 1.0);
 }
 
 void TestMetrics::underRateAndOverAllocation()
@@ -285,13 +271,12 @@ void TestMetrics::acceptsVectorViews()
 
 void TestMetrics::computeMetricsRejectsBadSizes_data()
 {
-    QTest::addColumn<int>("actualSize");
-    QTest::addColumn<int>("predictedSize");
+    addColumns<int, int>("actualSize", "predictedSize");
 
-    QTest::newRow("both empty") << 0 << 0;
-    QTest::newRow("predicted shorter") << 3 << 2;
-    QTest::newRow("actual shorter") << 1 << 4;
-    QTest::newRow("actual empty") << 0 << 1;
+    addRow("both empty", 0, 0);
+    addRow("predicted shorter", 3, 2);
+    addRow("actual shorter", 1, 4);
+    addRow("actual empty", 0, 1);
 }
 
 void TestMetrics::computeMetricsRejectsBadSizes()
@@ -314,10 +299,7 @@ void TestMetrics::computeMetricsRejectsBadSizes()
 
 void TestMetrics::binAccuracy_data()
 {
-    QTest::addColumn<QList<double>>("actual");
-    QTest::addColumn<QList<double>>("predicted");
-    QTest::addColumn<QList<double>>("edges");
-    QTest::addColumn<double>("accuracy");
+    addColumns<QList<double>, QList<double>, QList<double>, double>("actual", "predicted", "edges", "accuracy");
 
     // 1000-MiB bins: (-inf,0), [0,1000), [1000,2000), [2000,3000), [3000,4000), [4000,+inf)
     const QList<double> thousands{0, 1000, 2000, 3000, 4000};
@@ -325,22 +307,22 @@ void TestMetrics::binAccuracy_data()
     // 500/900 both in [0,1000): hit; 1500/2100 differ: miss; 2999/2000 both in
     // [2000,3000): hit; 4500/9000 both in the open top bin: hit; 999/1000 straddle
     // an edge: miss. 3 hits of 5.
-    QTest::newRow("1000-MiB bins") << QList<double>{500, 1500, 2999, 4500, 999}
-                                   << QList<double>{900, 2100, 2000, 9000, 1000} << thousands << 0.6;
+    addRow("1000-MiB bins", QList<double>{500, 1500, 2999, 4500, 999}, QList<double>{900, 2100, 2000, 9000, 1000},
+           thousands, 0.6);
     // An edge belongs to the bin above it: 1000 and 1999 share [1000,2000), 2000 does not.
-    QTest::newRow("edge goes up") << QList<double>{1000, 1000} << QList<double>{1999, 2000} << thousands << 0.5;
+    addRow("edge goes up", QList<double>{1000, 1000}, QList<double>{1999, 2000}, thousands, 0.5);
     // A negative prediction lands in (-inf,0), apart from every real measurement;
     // two negatives share that bin.
-    QTest::newRow("negative prediction") << QList<double>{100, -5} << QList<double>{-5, -700} << thousands << 0.5;
-    QTest::newRow("all hits") << QList<double>{10, 1010, 2010} << QList<double>{990, 1990, 2990} << thousands << 1.0;
+    addRow("negative prediction", QList<double>{100, -5}, QList<double>{-5, -700}, thousands, 0.5);
+    addRow("all hits", QList<double>{10, 1010, 2010}, QList<double>{990, 1990, 2990}, thousands, 1.0);
     // No edges: a single bin holds everything.
-    QTest::newRow("no edges") << QList<double>{1, 5000} << QList<double>{-1e9, 1e9} << QList<double>{} << 1.0;
+    addRow("no edges", QList<double>{1, 5000}, QList<double>{-1e9, 1e9}, QList<double>{}, 1.0);
     // One edge at 2048: bins (-inf,2048), [2048,+inf). Hits: 100/2047, 4096/2048. 2 of 3.
-    QTest::newRow("single edge") << QList<double>{100, 4096, 2047} << QList<double>{2047, 2048, 2048}
-                                 << QList<double>{2048} << 2.0 / 3.0;
+    addRow("single edge", QList<double>{100, 4096, 2047}, QList<double>{2047, 2048, 2048}, QList<double>{2048},
+           2.0 / 3.0);
     // A NaN never matches, not even another NaN.
-    QTest::newRow("not a number") << QList<double>{kNotANumber, 500, 500}
-                                  << QList<double>{kNotANumber, kNotANumber, 600} << thousands << 1.0 / 3.0;
+    addRow("not a number", QList<double>{kNotANumber, 500, 500}, QList<double>{kNotANumber, kNotANumber, 600},
+           thousands, 1.0 / 3.0);
 }
 
 void TestMetrics::binAccuracy()
@@ -356,13 +338,13 @@ void TestMetrics::binAccuracy()
 
 void TestMetrics::binAccuracyRejectsBadEdges_data()
 {
-    QTest::addColumn<QList<double>>("edges");
+    addColumns<QList<double>>("edges");
 
-    QTest::newRow("repeated edge") << QList<double>{0, 1000, 1000, 2000};
-    QTest::newRow("descending") << QList<double>{2000, 1000};
-    QTest::newRow("not a number") << QList<double>{0, kNotANumber, 2000};
-    QTest::newRow("infinite") << QList<double>{0, kInfinity};
-    QTest::newRow("minus infinity") << QList<double>{-kInfinity, 0};
+    addRow("repeated edge", QList<double>{0, 1000, 1000, 2000});
+    addRow("descending", QList<double>{2000, 1000});
+    addRow("not a number", QList<double>{0, kNotANumber, 2000});
+    addRow("infinite", QList<double>{0, kInfinity});
+    addRow("minus infinity", QList<double>{-kInfinity, 0});
 }
 
 void TestMetrics::binAccuracyRejectsBadEdges()
@@ -386,16 +368,14 @@ void TestMetrics::binAccuracyRejectsBadSizes()
 
 void TestMetrics::uniformBinEdges_data()
 {
-    QTest::addColumn<double>("width");
-    QTest::addColumn<double>("upTo");
-    QTest::addColumn<QList<double>>("edges");
+    addColumns<double, double, QList<double>>("width", "upTo", "edges");
 
-    QTest::newRow("1000 MiB up to 4000") << 1000.0 << 4000.0 << QList<double>{0, 1000, 2000, 3000, 4000};
-    QTest::newRow("1000 MiB up to 3500") << 1000.0 << 3500.0 << QList<double>{0, 1000, 2000, 3000};
-    QTest::newRow("up to 0") << 1000.0 << 0.0 << QList<double>{0};
-    QTest::newRow("width above limit") << 8192.0 << 1000.0 << QList<double>{0};
+    addRow("1000 MiB up to 4000", 1000.0, 4000.0, QList<double>{0, 1000, 2000, 3000, 4000});
+    addRow("1000 MiB up to 3500", 1000.0, 3500.0, QList<double>{0, 1000, 2000, 3000});
+    addRow("up to 0", 1000.0, 0.0, QList<double>{0});
+    addRow("width above limit", 8192.0, 1000.0, QList<double>{0});
     // 3 · 0.1 is 0.30000000000000004 in binary, above 0.3, so it is left out.
-    QTest::newRow("fractional width") << 0.1 << 0.3 << QList<double>{0, 0.1, 0.2};
+    addRow("fractional width", 0.1, 0.3, QList<double>{0, 0.1, 0.2});
 }
 
 void TestMetrics::uniformBinEdges()
@@ -410,18 +390,17 @@ void TestMetrics::uniformBinEdges()
 
 void TestMetrics::uniformBinEdgesRejectsBadArguments_data()
 {
-    QTest::addColumn<double>("width");
-    QTest::addColumn<double>("upTo");
+    addColumns<double, double>("width", "upTo");
 
-    QTest::newRow("zero width") << 0.0 << 4000.0;
-    QTest::newRow("negative width") << -1000.0 << 4000.0;
-    QTest::newRow("not-a-number width") << kNotANumber << 4000.0;
-    QTest::newRow("infinite width") << kInfinity << 4000.0;
-    QTest::newRow("negative limit") << 1000.0 << -1.0;
-    QTest::newRow("not-a-number limit") << 1000.0 << kNotANumber;
-    QTest::newRow("infinite limit") << 1000.0 << kInfinity;
+    addRow("zero width", 0.0, 4000.0);
+    addRow("negative width", -1000.0, 4000.0);
+    addRow("not-a-number width", kNotANumber, 4000.0);
+    addRow("infinite width", kInfinity, 4000.0);
+    addRow("negative limit", 1000.0, -1.0);
+    addRow("not-a-number limit", 1000.0, kNotANumber);
+    addRow("infinite limit", 1000.0, kInfinity);
     // Bytes passed where MiB were meant: 80 GiB in 1-byte-wide bins.
-    QTest::newRow("too many edges") << 1.0 << 80.0 * 1024 * 1024 * 1024;
+    addRow("too many edges", 1.0, 80.0 * 1024 * 1024 * 1024);
 }
 
 void TestMetrics::uniformBinEdgesRejectsBadArguments()

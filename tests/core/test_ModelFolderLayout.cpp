@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "BaselineTestData.h"
+#include "RaisedInputError.h"
 
 #include "io/InputError.h"
 #include "io/Json.h"
@@ -125,14 +126,10 @@ class TestModelFolderLayout : public QObject
         const auto other = gpumem::models::createRegressor("ridge", gpumem::models::regressorHyperparameters("ridge"));
         other->fit(dataset, gpumem::tests::firstRows(40));
         other->save(ridge);
-        try {
-            gpumem::models::NeuralNetworkRegressor::load(ridge);
-            QFAIL("a ridge folder loaded as a network");
-        } catch (const gpumem::io::InputError &error) {
-            QVERIFY2(std::string(error.what()).find("holds a 'ridge' model, not bigru_transformer") !=
-                         std::string::npos,
-                     error.what());
-        }
+        const auto error =
+            gpumem::tests::raisedInputError([&] { gpumem::models::NeuralNetworkRegressor::load(ridge); });
+        QVERIFY2(std::string(error.what()).find("holds a 'ridge' model, not bigru_transformer") != std::string::npos,
+                 error.what());
     }
 
     // The tree is checked for non-finite numbers as the streamed document was:

@@ -4,6 +4,7 @@
 // must end in exit 1 with one line naming the file, before anything is sized by
 // it, run from it or predicted with it.
 #include "CommandLineRun.h"
+#include "DataTables.h"
 #include "io/SafeTensors.h"
 #include "io/Sha256.h"
 
@@ -298,18 +299,11 @@ class TestModelFolderTrust : public QObject
 
     void refusesScalersThatPredictGarbage_data()
     {
-        QTest::addColumn<QString>("member");
-        QTest::addColumn<QString>("key");
-        QTest::addColumn<double>("value");
-        QTest::addColumn<QString>("message");
-        QTest::newRow("zero feature scale") << "feature_scaling"
-                                            << "scale" << 0.0 << "scale between";
-        QTest::newRow("huge feature mean") << "feature_scaling"
-                                           << "mean" << 1e300 << "finite mean";
-        QTest::newRow("target mean 1e308") << "target_transform"
-                                           << "mean" << 1e308 << "infinite values";
-        QTest::newRow("negative target scale") << "target_transform"
-                                               << "scale" << -1.0 << "infinite values";
+        addColumns<QString, QString, double, QString>("member", "key", "value", "message");
+        addRow("zero feature scale", "feature_scaling", "scale", 0.0, "scale between");
+        addRow("huge feature mean", "feature_scaling", "mean", 1e300, "finite mean");
+        addRow("target mean 1e308", "target_transform", "mean", 1e308, "infinite values");
+        addRow("negative target scale", "target_transform", "scale", -1.0, "infinite values");
     }
 
     void refusesScalersThatPredictGarbage()

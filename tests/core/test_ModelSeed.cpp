@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "BaselineTestData.h"
+#include "DataTables.h"
 
 #include "io/Json.h"
 #include "models/RegressorRegistry.h"
@@ -34,10 +35,10 @@ class TestModelSeed : public QObject
   private Q_SLOTS:
     void seedRoundTripsBitForBit_data()
     {
-        QTest::addColumn<quint64>("seed");
-        QTest::newRow("2^53 + 1") << quint64(9007199254740993ull);
-        QTest::newRow("2^63 + 1") << quint64(9223372036854775809ull);
-        QTest::newRow("largest prime below 2^64") << quint64(18446744073709551557ull);
+        addColumns<quint64>("seed");
+        addRow("2^53 + 1", quint64(9007199254740993ull));
+        addRow("2^63 + 1", quint64(9223372036854775809ull));
+        addRow("largest prime below 2^64", quint64(18446744073709551557ull));
     }
 
     // Regression: model.json's seed was read back through a double, so a seed

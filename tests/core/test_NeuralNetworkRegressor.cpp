@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "RaisedInputError.h"
 #include "TestSupport.h"
 #include "data/Dataset.h"
 #include "data/SeededRandom.h"
@@ -178,13 +179,9 @@ class TestNeuralNetworkRegressor : public QObject
         NeuralNetworkRegressor model(smallModel(1), cpu());
         model.fit(dataset, allRows(dataset));
         const Dataset lacking = datasetOf(jobsCsv(20, 4), {"batch"});
-        try {
-            model.predict(lacking);
-            QFAIL("no error raised");
-        } catch (const gpumem::io::InputError &error) {
-            QCOMPARE(std::string(error.what()),
-                     std::string("the data has no categorical column 'optimizer', which the model was trained with"));
-        }
+        const auto error = gpumem::tests::raisedInputError([&] { model.predict(lacking); });
+        QCOMPARE(std::string(error.what()),
+                 std::string("the data has no categorical column 'optimizer', which the model was trained with"));
     }
 
     void refusesAFolderThatIsNotAModel()
@@ -192,13 +189,10 @@ class TestNeuralNetworkRegressor : public QObject
         QTemporaryDir folder;
         QVERIFY(gpumem::tests::writeFile(folder.filePath(QStringLiteral("model.json")),
                                          "{\"format\": \"something else\"}"));
-        try {
-            NeuralNetworkRegressor::load(folder.path().toStdString(), cpu());
-            QFAIL("no error raised");
-        } catch (const gpumem::io::InputError &error) {
-            QVERIFY2(error.file().find("model.json") != std::string::npos, error.what());
-            QVERIFY2(error.message().find("not a gpumem model folder") == 0, error.what());
-        }
+        const auto error =
+            gpumem::tests::raisedInputError([&] { NeuralNetworkRegressor::load(folder.path().toStdString(), cpu()); });
+        QVERIFY2(error.file().find("model.json") != std::string::npos, error.what());
+        QVERIFY2(error.message().find("not a gpumem model folder") == 0, error.what());
     }
 
     void describesTheArchitecture()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // No output of gpumem may destroy what the user has: inputs, folders it did not write, device nodes.
 #include "CommandLineRun.h"
+#include "DataTables.h"
 
 #include <QDir>
 #include <QFile>
@@ -158,45 +159,42 @@ class TestOutputSafety : public QObject
 
     void outputsOntoInputsAreRefused_data()
     {
-        QTest::addColumn<QStringList>("arguments");
-        QTest::addColumn<QString>("expected");
+        addColumns<QStringList, QString>("arguments", "expected");
         const QStringList compare{"compare", "{d}", "--target", "memory_mib", "--models", "ridge", "--folds", "2"};
         const QStringList train{"train", "{d}", "--target", "memory_mib", "--model", "ridge"};
-        QTest::newRow("report is the data")
-            << (compare + QStringList{"--report", "{dir}/d.csv"}) << "--report would overwrite the input DATA.csv";
-        QTest::newRow("report is the data by another name")
-            << (compare + QStringList{"--report", "{dir}/sub/.././d.csv"}) << "would overwrite the input DATA.csv";
-        QTest::newRow("report is a symlink to the data")
-            << (compare + QStringList{"--report", "{dir}/link.csv"}) << "would overwrite the input DATA.csv";
-        QTest::newRow("compare predictions are the data")
-            << (compare + QStringList{"--predictions", "{d}"}) << "--predictions would overwrite the input DATA.csv";
-        QTest::newRow("train predictions are the data")
-            << (train + QStringList{"--out", "{dir}/new-model", "--predictions", "{d}"})
-            << "--predictions would overwrite the input DATA.csv";
-        QTest::newRow("train out is the data")
-            << (train + QStringList{"--out", "{d}"}) << "--out would overwrite the input DATA.csv";
-        QTest::newRow("train out holds the data") << (train + QStringList{"--out", "{dir}"})
-                                                  << "--out would replace the folder that holds the input DATA.csv";
-        QTest::newRow("predict out is the data")
-            << QStringList{"predict", "{model}", "{d}", "--out", "{d}"} << "--out would overwrite the input DATA.csv";
-        QTest::newRow("predict out is inside the model")
-            << QStringList{"predict", "{model}", "{d}", "--out", "{model}/p.csv"}
-            << "--out lies inside the input MODEL_DIR";
-        QTest::newRow("predict out is the model")
-            << QStringList{"predict", "{model}", "{d}", "--out", "{model}"} << "is a folder; give a file name";
-        QTest::newRow("two reports at one path")
-            << (compare + QStringList{"--report", "{dir}/x.html", "--report", "{dir}/./x.html"})
-            << "given twice as --report";
-        QTest::newRow("report and predictions at one path")
-            << (compare + QStringList{"--report", "{dir}/x.csv", "--predictions", "{dir}/x.csv"})
-            << "given as both --report and --predictions";
-        QTest::newRow("train predictions inside the new model")
-            << (train + QStringList{"--out", "{model}", "--predictions", "{model}/p.csv"})
-            << "--predictions and --out overlap";
-        QTest::newRow("output folder missing")
-            << (compare + QStringList{"--report", "{dir}/missing/r.json"}) << "does not exist";
-        QTest::newRow("report is a folder")
-            << (compare + QStringList{"--report", "{dir}/sub.json"}) << "is a folder; give a file name";
+        addRow("report is the data", (compare + QStringList{"--report", "{dir}/d.csv"}),
+               "--report would overwrite the input DATA.csv");
+        addRow("report is the data by another name", (compare + QStringList{"--report", "{dir}/sub/.././d.csv"}),
+               "would overwrite the input DATA.csv");
+        addRow("report is a symlink to the data", (compare + QStringList{"--report", "{dir}/link.csv"}),
+               "would overwrite the input DATA.csv");
+        addRow("compare predictions are the data", (compare + QStringList{"--predictions", "{d}"}),
+               "--predictions would overwrite the input DATA.csv");
+        addRow("train predictions are the data",
+               (train + QStringList{"--out", "{dir}/new-model", "--predictions", "{d}"}),
+               "--predictions would overwrite the input DATA.csv");
+        addRow("train out is the data", (train + QStringList{"--out", "{d}"}),
+               "--out would overwrite the input DATA.csv");
+        addRow("train out holds the data", (train + QStringList{"--out", "{dir}"}),
+               "--out would replace the folder that holds the input DATA.csv");
+        addRow("predict out is the data", QStringList{"predict", "{model}", "{d}", "--out", "{d}"},
+               "--out would overwrite the input DATA.csv");
+        addRow("predict out is inside the model", QStringList{"predict", "{model}", "{d}", "--out", "{model}/p.csv"},
+               "--out lies inside the input MODEL_DIR");
+        addRow("predict out is the model", QStringList{"predict", "{model}", "{d}", "--out", "{model}"},
+               "is a folder; give a file name");
+        addRow("two reports at one path",
+               (compare + QStringList{"--report", "{dir}/x.html", "--report", "{dir}/./x.html"}),
+               "given twice as --report");
+        addRow("report and predictions at one path",
+               (compare + QStringList{"--report", "{dir}/x.csv", "--predictions", "{dir}/x.csv"}),
+               "given as both --report and --predictions");
+        addRow("train predictions inside the new model",
+               (train + QStringList{"--out", "{model}", "--predictions", "{model}/p.csv"}),
+               "--predictions and --out overlap");
+        addRow("output folder missing", (compare + QStringList{"--report", "{dir}/missing/r.json"}), "does not exist");
+        addRow("report is a folder", (compare + QStringList{"--report", "{dir}/sub.json"}),
+               "is a folder; give a file name");
     }
 
     void outputsOntoInputsAreRefused()

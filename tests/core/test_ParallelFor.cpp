@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "DataTables.h"
 #include "runtime/ParallelFor.h"
 
 #include <QtTest>
@@ -19,13 +20,12 @@ class TestParallelFor : public QObject
   private Q_SLOTS:
     void runsEveryIndexOnce_data()
     {
-        QTest::addColumn<int>("count");
-        QTest::addColumn<int>("workers");
-        QTest::newRow("one worker") << 50 << 1;
-        QTest::newRow("two workers") << 50 << 2;
-        QTest::newRow("more workers than indices") << 3 << 16;
-        QTest::newRow("no workers asked") << 7 << 0;
-        QTest::newRow("nothing to do") << 0 << 2;
+        addColumns<int, int>("count", "workers");
+        addRow("one worker", 50, 1);
+        addRow("two workers", 50, 2);
+        addRow("more workers than indices", 3, 16);
+        addRow("no workers asked", 7, 0);
+        addRow("nothing to do", 0, 2);
     }
 
     void runsEveryIndexOnce()
@@ -70,9 +70,9 @@ class TestParallelFor : public QObject
 
     void firstExceptionIsRethrownAfterTheOthersReturn_data()
     {
-        QTest::addColumn<int>("workers");
-        QTest::newRow("one worker") << 1;
-        QTest::newRow("two workers") << 2;
+        addColumns<int>("workers");
+        addRow("one worker", 1);
+        addRow("two workers", 2);
     }
 
     void firstExceptionIsRethrownAfterTheOthersReturn()

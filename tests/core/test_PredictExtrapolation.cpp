@@ -3,6 +3,7 @@
 // folder keeps each feature's training range, the prediction file gains the
 // column `extrapolated`, and a model.json with unusable ranges is refused.
 #include "CommandLineRun.h"
+#include "DataTables.h"
 
 #include <QDir>
 #include <QFile>
@@ -69,17 +70,12 @@ class TestPredictExtrapolation : public QObject
 
     void unusableRangesAreRefused_data()
     {
-        QTest::addColumn<QString>("ranges");
-        QTest::addColumn<QString>("message");
+        addColumns<QString, QString>("ranges", "message");
         // The first feature's range is replaced, or (the last row) the whole list.
-        QTest::newRow("minimum above maximum") << "[5, 1]"
-                                               << "the smaller first";
-        QTest::newRow("a range of three numbers") << "[1, 2, 3]"
-                                                  << "not 3 numbers";
-        QTest::newRow("text") << "[\"a\", 1]"
-                              << "expected a number";
-        QTest::newRow("no range for any feature") << "[]"
-                                                  << "feature ranges for";
+        addRow("minimum above maximum", "[5, 1]", "the smaller first");
+        addRow("a range of three numbers", "[1, 2, 3]", "not 3 numbers");
+        addRow("text", "[\"a\", 1]", "expected a number");
+        addRow("no range for any feature", "[]", "feature ranges for");
     }
 
     void unusableRangesAreRefused()

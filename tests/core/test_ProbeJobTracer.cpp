@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "DataTables.h"
 #include "ProbeJobs.h"
 #include "estimate/GpuProfile.h"
 #include "estimate/MemoryEstimator.h"
@@ -31,13 +32,13 @@ JobConfiguration withTraining(JobConfiguration job, int batch, const char *optim
 
 void addFamilies()
 {
-    QTest::addColumn<JobConfiguration>("job");
+    addColumns<JobConfiguration>("job");
     JobConfiguration mlp = gpumem::tests::mlpJob(32, 2, 64, "pyramid", 10);
     mlp.batchNorm = true;
     mlp.dropout = 0.1;
-    QTest::newRow("mlp") << mlp;
-    QTest::newRow("cnn") << gpumem::tests::pooledCnnJob(3, 16, 2, 8, 5);
-    QTest::newRow("transformer") << gpumem::tests::transformerJob(2, 32, 4, 16, 64);
+    addRow("mlp", mlp);
+    addRow("cnn", gpumem::tests::pooledCnnJob(3, 16, 2, 8, 5));
+    addRow("transformer", gpumem::tests::transformerJob(2, 32, 4, 16, 64));
 }
 
 } // namespace

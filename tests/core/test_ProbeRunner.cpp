@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "DataTables.h"
+#include "RaisedInputError.h"
 #include "TestSupport.h"
 #include "io/InputError.h"
 #include "probe/CudaMemoryStats.h"
@@ -117,46 +119,25 @@ class TestProbeRunner : public QObject
 
     void resumeRefusesAMalformedRow_data()
     {
-        QTest::addColumn<QString>("pattern");
-        QTest::addColumn<QString>("replacement");
-        QTest::addColumn<int>("line");
-        QTest::addColumn<QString>("column");
-        QTest::addColumn<QString>("message");
+        addColumns<QString, QString, QString, QString>("pattern", "replacement", "column", "message");
         // Each edit damages the second data row (line 3) the way a hand edit or another program might.
         // The column is a name, or the 1-based field where the header and the row part.
-        QTest::newRow("missing field") << ",[^,]*$"
-                                       << "" << 3 << "23"
-                                       << "row has 22 fields, the header has 23";
-        QTest::newRow("extra field") << "$"
-                                     << ",extra" << 3 << "24"
-                                     << "row has 24 fields, the header has 23";
-        QTest::newRow("not a number") << "^mlp,[0-9]+,"
-                                      << "mlp,lots," << 3 << "batch_size"
-                                      << "column 'batch_size' needs a whole number, not 'lots'";
-        QTest::newRow("unknown choice") << ",(sgd|sgd_momentum|adam|adamw),"
-                                        << ",lion," << 3 << "optimizer"
-                                        << "column 'optimizer' holds 'lion' (known: sgd, sgd_momentum, adam, adamw)";
-        QTest::newRow("another family") << "^mlp,"
-                                        << "cnn," << 3 << "family"
-                                        << "family 'cnn' in a file of mlp jobs";
-        QTest::newRow("broken layer sequence") << "\"\\[\\("
-                                               << "\"[(oops, " << 3 << "layer_sequence"
-                                               << "malformed layer sequence:";
-        QTest::newRow("broken quoting") << "\"\\["
-                                        << "x\"[" << 3 << "layer_sequence"
-                                        << "broken quoting";
-        QTest::newRow("negative peak") << ",cpu,([^,]*),[0-9.]+,"
-                                       << ",cpu,\\1,-3," << 3 << "peak_allocated_mib"
-                                       << "column 'peak_allocated_mib' needs a number of MiB, not '-3'";
-        QTest::newRow("other device") << ",cpu,"
-                                      << ",cuda," << 3 << "device"
-                                      << "measured on 'cuda', not on cpu; resume with the same --device";
-        QTest::newRow("unknown status") << ",ok,"
-                                        << ",done," << 3 << "status"
-                                        << "status 'done' (known: ok, out_of_memory, invalid)";
-        QTest::newRow("ok without a peak") << ",cpu,([^,]*),[0-9.]+,"
-                                           << ",cpu,\\1,," << 3 << "peak_allocated_mib"
-                                           << "a row with status ok needs its peak_allocated_mib";
+        addRow("missing field", ",[^,]*$", "", "23", "row has 22 fields, the header has 23");
+        addRow("extra field", "$", ",extra", "24", "row has 24 fields, the header has 23");
+        addRow("not a number", "^mlp,[0-9]+,", "mlp,lots,", "batch_size",
+               "column 'batch_size' needs a whole number, not 'lots'");
+        addRow("unknown choice", ",(sgd|sgd_momentum|adam|adamw),", ",lion,", "optimizer",
+               "column 'optimizer' holds 'lion' (known: sgd, sgd_momentum, adam, adamw)");
+        addRow("another family", "^mlp,", "cnn,", "family", "family 'cnn' in a file of mlp jobs");
+        addRow("broken layer sequence", "\"\\[\\(", "\"[(oops, ", "layer_sequence", "malformed layer sequence:");
+        addRow("broken quoting", "\"\\[", "x\"[", "layer_sequence", "broken quoting");
+        addRow("negative peak", ",cpu,([^,]*),[0-9.]+,", ",cpu,\\1,-3,", "peak_allocated_mib",
+               "column 'peak_allocated_mib' needs a number of MiB, not '-3'");
+        addRow("other device", ",cpu,", ",cuda,", "device",
+               "measured on 'cuda', not on cpu; resume with the same --device");
+        addRow("unknown status", ",ok,", ",done,", "status", "status 'done' (known: ok, out_of_memory, invalid)");
+        addRow("ok without a peak", ",cpu,([^,]*),[0-9.]+,", ",cpu,\\1,,", "peak_allocated_mib",
+               "a row with status ok needs its peak_allocated_mib");
     }
 
     // Regression: --resume kept a malformed row of the earlier file, and the result could not be read.
@@ -164,8 +145,8 @@ class TestProbeRunner : public QObject
     {
         QFETCH(QString, pattern);
         QFETCH(QString, replacement);
-        QFETCH(int, line);
         QFETCH(QString, column);
+        const int line = 3; // the second data row, which every edit damages
         QFETCH(QString, message);
         QTemporaryDir folder;
         const QString path = folder.filePath("mlp.csv");
@@ -186,15 +167,11 @@ class TestProbeRunner : public QObject
         std::int64_t expectedColumn = column.toLongLong(&numbered);
         if (!numbered)
             expectedColumn = std::find(names.begin(), names.end(), column.toStdString()) - names.begin() + 1;
-        try {
-            ProbeRunner(again).run();
-            QFAIL("the damaged row was accepted");
-        } catch (const gpumem::io::InputError &error) {
-            QCOMPARE(QString::fromStdString(error.file()), path);
-            QCOMPARE(error.line(), std::int64_t(line));
-            QCOMPARE(error.column(), expectedColumn);
-            QVERIFY2(error.message().rfind(message.toStdString(), 0) == 0, error.what());
-        }
+        const auto error = gpumem::tests::raisedInputError([&again] { ProbeRunner(again).run(); });
+        QCOMPARE(QString::fromStdString(error.file()), path);
+        QCOMPARE(error.line(), std::int64_t(line));
+        QCOMPARE(error.column(), expectedColumn);
+        QVERIFY2(error.message().rfind(message.toStdString(), 0) == 0, error.what());
         QCOMPARE(fileBytes(path), before); // the user's file is never rewritten
         QVERIFY(!QFile::exists(path + ".partial"));
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `gpumem probe --gpu`: jobs traced, extrapolated and simulated on a GPU profile.
 #include "CommandLineRun.h"
+#include "DataTables.h"
 #include "estimate/GpuProfile.h"
 #include "probe/JobSampler.h"
 
@@ -124,13 +125,11 @@ class TestProbeSimulation : public QObject
 
     void refusesWhatCannotWork_data()
     {
-        QTest::addColumn<QStringList>("extra");
-        QTest::addColumn<QString>("message");
-        QTest::newRow("gpu sizes run directly")
-            << QStringList{"--sizes", "gpu"} << "--sizes gpu on the CPU needs --gpu";
-        QTest::newRow("unknown sizes") << QStringList{"--sizes", "huge"} << "--sizes takes cpu or gpu";
-        QTest::newRow("unknown profile") << QStringList{"--gpu", "no-such-card"} << "no-such-card";
-        QTest::newRow("on the card") << QStringList{"--gpu", "t4", "--device", "cuda"} << "--gpu traces on the CPU";
+        addColumns<QStringList, QString>("extra", "message");
+        addRow("gpu sizes run directly", QStringList{"--sizes", "gpu"}, "--sizes gpu on the CPU needs --gpu");
+        addRow("unknown sizes", QStringList{"--sizes", "huge"}, "--sizes takes cpu or gpu");
+        addRow("unknown profile", QStringList{"--gpu", "no-such-card"}, "no-such-card");
+        addRow("on the card", QStringList{"--gpu", "t4", "--device", "cuda"}, "--gpu traces on the CPU");
     }
     void refusesWhatCannotWork()
     {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CommandLineRun.h"
+#include "DataTables.h"
 #include "EstimateFixtures.h"
 
 #include "estimate/GpuProfile.h"
@@ -32,14 +33,10 @@ using gpumem::tests::writeText;
 constexpr MeasuredQuantity kDevice = MeasuredQuantity::DeviceTotal;
 constexpr MeasuredQuantity kReserved = MeasuredQuantity::Reserved;
 
-bool contains(const std::string &text, const char *part)
-{
-    return text.find(part) != std::string::npos;
-}
-
 bool anyNoteContains(const std::vector<std::string> &notes, const char *part)
 {
-    return std::any_of(notes.begin(), notes.end(), [&](const std::string &note) { return contains(note, part); });
+    return std::any_of(notes.begin(), notes.end(),
+                       [&](const std::string &note) { return tests::contains(note, part); });
 }
 
 std::string number(double value)
@@ -171,9 +168,10 @@ class TestProfileCalibration : public QObject
         QCOMPARE(profile.capacityMib, 16384.0);
         QCOMPARE(profile.contextMib, 612.346);
         QCOMPARE(profile.workspaceMib, 24.25);
-        QVERIFY2(contains(profile.source, "from measured.csv on 2026-12-01 (3 nvidia-smi, 2 max_memory_reserved"),
-                 profile.source.c_str());
-        QVERIFY(contains(profile.source, "the data sheet"));
+        QVERIFY2(
+            tests::contains(profile.source, "from measured.csv on 2026-12-01 (3 nvidia-smi, 2 max_memory_reserved"),
+            profile.source.c_str());
+        QVERIFY(tests::contains(profile.source, "the data sheet"));
         const auto read = estimate::parseGpuProfile(estimate::gpuProfileJson(profile), "p.json");
         QCOMPARE(read.name, profile.name);
         QCOMPARE(read.contextMib, profile.contextMib);
@@ -238,14 +236,14 @@ class TestProfileCalibration : public QObject
                                     "t4", "--out", profilePath.toStdString()});
         QVERIFY2(run.exitCode == 0, run.err.c_str());
         // Two configurations (mlp with adam, cnn with sgd), whatever their batch sizes.
-        QVERIFY2(contains(run.out, "2 traced configurations"), run.out.c_str());
-        QVERIFY2(contains(run.out, "context_mib: 400.0 MiB in the profile, 612.5 MiB fitted"), run.out.c_str());
+        QVERIFY2(tests::contains(run.out, "2 traced configurations"), run.out.c_str());
+        QVERIFY2(tests::contains(run.out, "context_mib: 400.0 MiB in the profile, 612.5 MiB fitted"), run.out.c_str());
         const auto profile = estimate::readGpuProfile(profilePath.toStdString());
         QVERIFY2(std::abs(profile.contextMib - context) < 0.1, std::to_string(profile.contextMib).c_str());
         QVERIFY2(std::abs(profile.workspaceMib - workspace) < 0.1, std::to_string(profile.workspaceMib).c_str());
         QCOMPARE(profile.capacityMib, 16384.0);
         QCOMPARE(profile.name, std::string("T4 (calibrated)"));
-        QVERIFY(contains(profile.source, "measured.csv"));
+        QVERIFY(tests::contains(profile.source, "measured.csv"));
 
         // The profile written is one --gpu takes: the device total is the replay plus the fitted constants.
         const auto estimated = runGpumem({"estimate", mFixtures->path("mlp.pt"), "--input-shape", "20", "--batch-size",
@@ -284,7 +282,7 @@ class TestProfileCalibration : public QObject
         const auto run = runGpumem({"estimate", "--calibrate", folder.filePath("one.csv").toStdString(), "--gpu", "t4",
                                     "--out", profilePath.toStdString()});
         QVERIFY2(run.exitCode == 0, run.err.c_str());
-        QVERIFY(contains(run.out, "context and the workspace together"));
+        QVERIFY(tests::contains(run.out, "context and the workspace together"));
         const auto profile = estimate::readGpuProfile(profilePath.toStdString());
         QVERIFY(std::abs(profile.contextMib - 300.0) < 0.1);
         QCOMPARE(profile.workspaceMib, 8.0); // T4's, kept
@@ -313,41 +311,34 @@ class TestProfileCalibration : public QObject
 
     void badMeasurementFilesAreOneLine_data()
     {
-        QTest::addColumn<QString>("csv");
-        QTest::addColumn<QString>("expected");
+        addColumns<QString, QString>("csv", "expected");
         const QString header = "model,input_shape,batch_size,optimizer,measured_mib,measured_by\n";
-        QTest::newRow("missing column")
-            << QString("model,input_shape,batch_size,optimizer,measured_mib\nm.pt,20,8,adam,900\n")
-            << QString("measured.csv:1: missing column 'measured_by'");
-        QTest::newRow("unknown column") << QString(
-                                               "model,input_shape,batch_size,optimizer,measured_mib,measured_by,gpu\n")
-                                        << QString("measured.csv:1:7: unknown column 'gpu'");
-        QTest::newRow("bad number") << header + "m.pt,20,8,adam,12x,nvidia-smi\n"
-                                    << QString("measured.csv:2:5: measured_mib: expected a number");
-        QTest::newRow("negative number") << header + "m.pt,20,8,adam,-3,nvidia-smi\n"
-                                         << QString("measured.csv:2:5: measured_mib");
-        QTest::newRow("bad batch") << header + "m.pt,20,0,adam,900,nvidia-smi\n"
-                                   << QString("measured.csv:2:3: batch_size: expected a whole number");
-        QTest::newRow("bad shape") << header + "m.pt,\"3,x\",8,adam,900,nvidia-smi\n"
-                                   << QString("measured.csv:2:2: input_shape");
-        QTest::newRow("bad optimizer") << header + "m.pt,20,8,lion,900,nvidia-smi\n"
-                                       << QString("measured.csv:2:4: optimizer: expected sgd");
-        QTest::newRow("bad measured_by") << header + "m.pt,20,8,adam,900,dcgmi\n"
-                                         << QString("measured.csv:2:6: measured_by");
-        QTest::newRow("missing model file") << header + "nope.pt,20,8,adam,900,nvidia-smi\n"
-                                            << QString("measured.csv:2:1: model: no model file");
-        QTest::newRow("short row") << header + "m.pt,20,8\n" << QString("measured.csv:2:4: the row has 3 fields");
-        QTest::newRow("no rows") << header << QString("measured.csv: the file has a header but no measured jobs");
-        QTest::newRow("beyond the card") << header + "m.pt,20,8,adam,20000,nvidia-smi\n"
-                                         << QString("measured.csv:2:5: measured_mib: 20000.0 MiB is more than T4");
-        QTest::newRow("tokens without vocabulary")
-            << QString("model,input_shape,batch_size,optimizer,measured_mib,measured_by,input_kind\n"
-                       "m.pt,12,8,adam,900,nvidia-smi,tokens\n")
-            << QString("measured.csv:2:7: input_kind: input_kind tokens needs the vocabulary");
-        QTest::newRow("repeated column")
-            << QString("model,input_shape,batch_size,optimizer,measured_mib,measured_by,model\n")
-            << QString("measured.csv:1:7: column 'model' appears twice");
-        QTest::newRow("not TorchScript") << header + "m.pt,20,8,adam,900,nvidia-smi\n" << QString("measured.csv:2:1: ");
+        addRow("missing column", "model,input_shape,batch_size,optimizer,measured_mib\nm.pt,20,8,adam,900\n",
+               "measured.csv:1: missing column 'measured_by'");
+        addRow("unknown column", "model,input_shape,batch_size,optimizer,measured_mib,measured_by,gpu\n",
+               "measured.csv:1:7: unknown column 'gpu'");
+        addRow("bad number", header + "m.pt,20,8,adam,12x,nvidia-smi\n",
+               "measured.csv:2:5: measured_mib: expected a number");
+        addRow("negative number", header + "m.pt,20,8,adam,-3,nvidia-smi\n", "measured.csv:2:5: measured_mib");
+        addRow("bad batch", header + "m.pt,20,0,adam,900,nvidia-smi\n",
+               "measured.csv:2:3: batch_size: expected a whole number");
+        addRow("bad shape", header + "m.pt,\"3,x\",8,adam,900,nvidia-smi\n", "measured.csv:2:2: input_shape");
+        addRow("bad optimizer", header + "m.pt,20,8,lion,900,nvidia-smi\n",
+               "measured.csv:2:4: optimizer: expected sgd");
+        addRow("bad measured_by", header + "m.pt,20,8,adam,900,dcgmi\n", "measured.csv:2:6: measured_by");
+        addRow("missing model file", header + "nope.pt,20,8,adam,900,nvidia-smi\n",
+               "measured.csv:2:1: model: no model file");
+        addRow("short row", header + "m.pt,20,8\n", "measured.csv:2:4: the row has 3 fields");
+        addRow("no rows", header, "measured.csv: the file has a header but no measured jobs");
+        addRow("beyond the card", header + "m.pt,20,8,adam,20000,nvidia-smi\n",
+               "measured.csv:2:5: measured_mib: 20000.0 MiB is more than T4");
+        addRow("tokens without vocabulary",
+               "model,input_shape,batch_size,optimizer,measured_mib,measured_by,input_kind\n"
+               "m.pt,12,8,adam,900,nvidia-smi,tokens\n",
+               "measured.csv:2:7: input_kind: input_kind tokens needs the vocabulary");
+        addRow("repeated column", "model,input_shape,batch_size,optimizer,measured_mib,measured_by,model\n",
+               "measured.csv:1:7: column 'model' appears twice");
+        addRow("not TorchScript", header + "m.pt,20,8,adam,900,nvidia-smi\n", "measured.csv:2:1: ");
     }
     void badMeasurementFilesAreOneLine()
     {
@@ -362,7 +353,7 @@ class TestProfileCalibration : public QObject
                                     "t4", "--out", profilePath.toStdString()});
         QCOMPARE(run.exitCode, 1);
         QCOMPARE(lineCount(run.err), 1);
-        QVERIFY2(contains(run.err, expected.toUtf8().constData()), run.err.c_str());
+        QVERIFY2(tests::contains(run.err, expected.toUtf8().constData()), run.err.c_str());
         // Nothing half-written: the old file stays as it was.
         QCOMPARE(readText(profilePath), std::string("the old profile\n"));
     }
@@ -372,14 +363,14 @@ class TestProfileCalibration : public QObject
         const auto withShape = runGpumem({"estimate", "--calibrate", "m.csv", "--input-shape", "3"});
         QCOMPARE(withShape.exitCode, 1);
         QCOMPARE(lineCount(withShape.err), 1);
-        QVERIFY(contains(withShape.err, "--input-shape does not go with --calibrate"));
+        QVERIFY(tests::contains(withShape.err, "--input-shape does not go with --calibrate"));
         const auto outAlone = runGpumem({"estimate", "m.pt", "--input-shape", "3", "--out", "p.json"});
         QCOMPARE(outAlone.exitCode, 1);
         QCOMPARE(lineCount(outAlone.err), 1);
         const auto help = runGpumem({"estimate", "--help"});
         QCOMPARE(help.exitCode, 0);
-        QVERIFY(contains(help.out, "max_memory_reserved"));
-        QVERIFY(contains(help.out, "--calibrate"));
+        QVERIFY(tests::contains(help.out, "max_memory_reserved"));
+        QVERIFY(tests::contains(help.out, "--calibrate"));
     }
 };
 

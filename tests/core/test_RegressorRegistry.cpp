@@ -36,6 +36,17 @@ std::unique_ptr<gpumem::models::Regressor> smallModel(const std::string &name)
     return gpumem::models::createRegressor(name, hyperparameters, compute);
 }
 
+// The small model of name fitted on the first rows of dataset and saved in directory.
+std::unique_ptr<gpumem::models::Regressor> savedSmallModel(const std::string &name,
+                                                           const gpumem::data::Dataset &dataset, std::size_t rows,
+                                                           const std::string &directory)
+{
+    auto model = smallModel(name);
+    model->fit(dataset, gpumem::tests::firstRows(rows));
+    model->save(directory);
+    return model;
+}
+
 std::vector<std::string> baselines()
 {
     // The network has its own tests; formula and allocator_sim need job
@@ -97,10 +108,8 @@ class TestRegressorRegistry : public QObject
         const auto other = gpumem::tests::baselineDataset(gpumem::tests::linearJobsCsv(40, 5.0, 99));
         QTemporaryDir folder;
         for (const std::string &name : baselines()) {
-            const auto model = smallModel(name);
-            model->fit(dataset, gpumem::tests::firstRows(250));
             const std::string directory = folder.path().toStdString() + "/" + name;
-            model->save(directory);
+            const auto model = savedSmallModel(name, dataset, 250, directory);
             const auto loaded = gpumem::models::loadRegressor(directory);
             QCOMPARE(loaded->name(), name);
             QVERIFY(loaded->isFitted());
@@ -116,10 +125,8 @@ class TestRegressorRegistry : public QObject
         const auto dataset = gpumem::tests::baselineDataset(gpumem::tests::linearJobsCsv(100, 5.0));
         QTemporaryDir folder;
         for (const std::string &name : baselines()) {
-            const auto model = smallModel(name);
-            model->fit(dataset, gpumem::tests::firstRows(100));
             const std::string directory = folder.path().toStdString() + "/" + name;
-            model->save(directory);
+            const auto model = savedSmallModel(name, dataset, 100, directory);
             const std::string path = directory + "/model.json";
             const Json metadata = readJson(path);
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CommandLineRun.h"
+#include "DataTables.h"
 
 #include "io/AtomicFileWriter.h"
 #include "io/RegularFile.h"
@@ -20,17 +21,12 @@ namespace {
 
 using gpumem::tests::Run;
 using gpumem::tests::runGpumem;
+using gpumem::tests::withArguments;
 
 // A schedule that does not depend on the planned number of epochs, and no
 // validation rows: then 2 + 2 epochs follow exactly the steps of 4.
 const std::vector<std::string> kExactSettings{
     "--preset", "fast", "--set", "schedule=constant", "--set", "warmup_fraction=0", "--set", "validation_fraction=0"};
-
-std::vector<std::string> concatenated(std::vector<std::string> first, const std::vector<std::string> &second)
-{
-    first.insert(first.end(), second.begin(), second.end());
-    return first;
-}
 
 std::string readFile(const std::string &path)
 {
@@ -102,7 +98,7 @@ class TestResumeTraining : public QObject
 
     Run train(const std::vector<std::string> &options, const std::string &out) const
     {
-        return runGpumem(concatenated({"train", mData, "--target", "memory", "--json", "--out", out}, options));
+        return runGpumem(withArguments({"train", mData, "--target", "memory", "--json", "--out", out}, options));
     }
 
   private Q_SLOTS:
@@ -119,9 +115,9 @@ class TestResumeTraining : public QObject
 
     void twoPlusTwoEpochsAreFourEpochs()
     {
-        const Run straight = train(concatenated(kExactSettings, {"--set", "epochs=4"}), path("straight"));
+        const Run straight = train(withArguments(kExactSettings, {"--set", "epochs=4"}), path("straight"));
         QCOMPARE(straight.exitCode, 0);
-        const Run first = train(concatenated(kExactSettings, {"--set", "epochs=2"}), path("first"));
+        const Run first = train(withArguments(kExactSettings, {"--set", "epochs=2"}), path("first"));
         QCOMPARE(first.exitCode, 0);
         QVERIFY(QFile::exists(QString::fromStdString(path("first") + "/optimizer.safetensors")));
         const Run resumed = train({"--resume-from", path("first"), "--epochs", "4"}, path("resumed"));
@@ -171,20 +167,18 @@ class TestResumeTraining : public QObject
 
     void refusesWhatTheStoppedRunDidNotUse_data()
     {
-        QTest::addColumn<QStringList>("options");
-        QTest::addColumn<QString>("expected");
-        QTest::newRow("a hyperparameter") << QStringList{"--epochs", "4", "--set", "learning_rate=0.1"}
-                                          << "--resume-from keeps the model's own hyperparameters";
-        QTest::newRow("a preset") << QStringList{"--epochs", "4", "--preset", "gpu"} << "leave out --preset";
-        QTest::newRow("other columns") << QStringList{"--epochs", "4", "--ignore", "optimizer"}
-                                       << "the data's columns differ from those the model was trained on";
-        QTest::newRow("other rows") << QStringList{"--epochs", "4", "--test-fraction", "0.25"}
-                                    << "the training rows differ";
-        QTest::newRow("another seed") << QStringList{"--epochs", "4", "--seed", "7"} << "differs from the seed 42";
-        QTest::newRow("no more epochs") << QStringList{"--epochs", "2"} << "has trained 2 epochs";
-        QTest::newRow("another model") << QStringList{"--epochs", "4", "--model", "ridge"} << "fits in one go";
-        QTest::newRow("a calibration") << QStringList{"--epochs", "4", "--coverage", "0.9"}
-                                       << "--coverage cannot be combined with --resume-from";
+        addColumns<QStringList, QString>("options", "expected");
+        addRow("a hyperparameter", QStringList{"--epochs", "4", "--set", "learning_rate=0.1"},
+               "--resume-from keeps the model's own hyperparameters");
+        addRow("a preset", QStringList{"--epochs", "4", "--preset", "gpu"}, "leave out --preset");
+        addRow("other columns", QStringList{"--epochs", "4", "--ignore", "optimizer"},
+               "the data's columns differ from those the model was trained on");
+        addRow("other rows", QStringList{"--epochs", "4", "--test-fraction", "0.25"}, "the training rows differ");
+        addRow("another seed", QStringList{"--epochs", "4", "--seed", "7"}, "differs from the seed 42");
+        addRow("no more epochs", QStringList{"--epochs", "2"}, "has trained 2 epochs");
+        addRow("another model", QStringList{"--epochs", "4", "--model", "ridge"}, "fits in one go");
+        addRow("a calibration", QStringList{"--epochs", "4", "--coverage", "0.9"},
+               "--coverage cannot be combined with --resume-from");
     }
 
     void refusesWhatTheStoppedRunDidNotUse()
@@ -221,18 +215,12 @@ class TestResumeTraining : public QObject
     // Even with model.json re-recording its digest, the optimizer file is checked as hostile input.
     void aHostileOptimizerFileIsRefused_data()
     {
-        QTest::addColumn<QString>("change");
-        QTest::addColumn<QString>("expected");
-        QTest::newRow("a moment of the wrong shape") << "shape"
-                                                     << "feature_weight.exp_avg' is F32 [1], not F32";
-        QTest::newRow("a negative second moment") << "negative"
-                                                  << "holds a value no training produces";
-        QTest::newRow("no epochs done") << "epochs"
-                                        << "metadata 'epochs_done' is '0'";
-        QTest::newRow("another optimizer") << "optimizer"
-                                           << "holds the state of optimizer 'adam'";
-        QTest::newRow("a tensor too many") << "extra"
-                                           << "holds a tensor 'extra' that the network does not have";
+        addColumns<QString, QString>("change", "expected");
+        addRow("a moment of the wrong shape", "shape", "feature_weight.exp_avg' is F32 [1], not F32");
+        addRow("a negative second moment", "negative", "holds a value no training produces");
+        addRow("no epochs done", "epochs", "metadata 'epochs_done' is '0'");
+        addRow("another optimizer", "optimizer", "holds the state of optimizer 'adam'");
+        addRow("a tensor too many", "extra", "holds a tensor 'extra' that the network does not have");
     }
 
     void aHostileOptimizerFileIsRefused()

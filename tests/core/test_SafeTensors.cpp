@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "DataTables.h"
 #include "io/InputError.h"
 #include "io/SafeTensors.h"
 
@@ -85,10 +86,9 @@ class TestSafeTensors : public QObject
 
     void refusesHostileFiles_data()
     {
-        QTest::addColumn<QByteArray>("file");
-        QTest::addColumn<QString>("message");
+        addColumns<QByteArray, QString>("file", "message");
         const auto row = [](const char *name, const std::string &file, const char *message) {
-            QTest::newRow(name) << QByteArray(file.data(), static_cast<int>(file.size())) << QString(message);
+            addRow(name, QByteArray(file.data(), static_cast<int>(file.size())), QString(message));
         };
         const std::string eight(8, 'x');
         row("shorter than the length", "abc", "too short");

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "DataTables.h"
 #include "io/Sha256.h"
 
 #include <QTest>
@@ -15,15 +16,14 @@ class TestSha256 : public QObject
   private Q_SLOTS:
     void matchesTheStandardVectors_data()
     {
-        QTest::addColumn<QByteArray>("message");
-        QTest::addColumn<QString>("digest");
+        addColumns<QByteArray, QString>("message", "digest");
         // FIPS 180-4 examples (NIST's SHA256.pdf and SHA256LongMessage): one block, two blocks, none.
-        QTest::newRow("empty") << QByteArray() << "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
-        QTest::newRow("abc") << QByteArray("abc") << "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
-        QTest::newRow("448 bits") << QByteArray("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
-                                  << "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1";
-        QTest::newRow("a million a") << QByteArray(1000000, 'a')
-                                     << "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0";
+        addRow("empty", QByteArray(), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+        addRow("abc", QByteArray("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+        addRow("448 bits", QByteArray("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+               "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+        addRow("a million a", QByteArray(1000000, 'a'),
+               "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
     }
 
     void matchesTheStandardVectors()

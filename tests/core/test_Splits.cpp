@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "DataTables.h"
 #include "evaluation/Splits.h"
 #include "io/InputError.h"
 
@@ -107,23 +108,20 @@ class TestSplits : public QObject
 
 void TestSplits::holdOutSizes_data()
 {
-    QTest::addColumn<qint64>("rowCount");
-    QTest::addColumn<double>("testFraction");
-    QTest::addColumn<std::uint64_t>("seed");
-    QTest::addColumn<qint64>("testSize");
+    addColumns<qint64, double, std::uint64_t, qint64>("rowCount", "testFraction", "seed", "testSize");
 
-    QTest::newRow("10 rows, 30 %") << qint64(10) << 0.3 << std::uint64_t(42) << qint64(3);
-    QTest::newRow("100 rows, 20 %") << qint64(100) << 0.2 << std::uint64_t(1) << qint64(20);
+    addRow("10 rows, 30 %", qint64(10), 0.3, std::uint64_t(42), qint64(3));
+    addRow("100 rows, 20 %", qint64(100), 0.2, std::uint64_t(1), qint64(20));
     // 2.5 and 1.5 rows: halves round up.
-    QTest::newRow("10 rows, 25 %") << qint64(10) << 0.25 << std::uint64_t(2) << qint64(3);
-    QTest::newRow("3 rows, 50 %") << qint64(3) << 0.5 << std::uint64_t(3) << qint64(2);
+    addRow("10 rows, 25 %", qint64(10), 0.25, std::uint64_t(2), qint64(3));
+    addRow("3 rows, 50 %", qint64(3), 0.5, std::uint64_t(3), qint64(2));
     // 10 · 0.34 = 3.4 rounds down.
-    QTest::newRow("10 rows, 34 %") << qint64(10) << 0.34 << std::uint64_t(4) << qint64(3);
-    QTest::newRow("2 rows, 50 %") << qint64(2) << 0.5 << std::uint64_t(5) << qint64(1);
+    addRow("10 rows, 34 %", qint64(10), 0.34, std::uint64_t(4), qint64(3));
+    addRow("2 rows, 50 %", qint64(2), 0.5, std::uint64_t(5), qint64(1));
     // 5 · 0.01 rounds to 0 and 5 · 0.99 to 5: clamped so both parts keep a row.
-    QTest::newRow("tiny fraction") << qint64(5) << 0.01 << std::uint64_t(6) << qint64(1);
-    QTest::newRow("huge fraction") << qint64(5) << 0.99 << std::uint64_t(7) << qint64(4);
-    QTest::newRow("largest seed") << qint64(1000) << 0.1 << std::numeric_limits<std::uint64_t>::max() << qint64(100);
+    addRow("tiny fraction", qint64(5), 0.01, std::uint64_t(6), qint64(1));
+    addRow("huge fraction", qint64(5), 0.99, std::uint64_t(7), qint64(4));
+    addRow("largest seed", qint64(1000), 0.1, std::numeric_limits<std::uint64_t>::max(), qint64(100));
 }
 
 void TestSplits::holdOutSizes()
@@ -204,21 +202,19 @@ void TestSplits::holdOutPicksEveryRowEquallyOften()
 
 void TestSplits::holdOutRejectsBadArguments_data()
 {
-    QTest::addColumn<qint64>("rowCount");
-    QTest::addColumn<double>("testFraction");
-    QTest::addColumn<QString>("message");
+    addColumns<qint64, double, QString>("rowCount", "testFraction", "message");
 
     const QString outside = "the test fraction must lie strictly between 0 and 1, not ";
-    QTest::newRow("fraction 0") << qint64(10) << 0.0 << outside + "0";
-    QTest::newRow("fraction 1") << qint64(10) << 1.0 << outside + "1";
-    QTest::newRow("negative fraction") << qint64(10) << -0.1 << outside + "-0.1";
-    QTest::newRow("fraction above 1") << qint64(10) << 1.5 << outside + "1.5";
-    QTest::newRow("not-a-number fraction") << qint64(10) << std::numeric_limits<double>::quiet_NaN() << outside + "nan";
+    addRow("fraction 0", qint64(10), 0.0, outside + "0");
+    addRow("fraction 1", qint64(10), 1.0, outside + "1");
+    addRow("negative fraction", qint64(10), -0.1, outside + "-0.1");
+    addRow("fraction above 1", qint64(10), 1.5, outside + "1.5");
+    addRow("not-a-number fraction", qint64(10), std::numeric_limits<double>::quiet_NaN(), outside + "nan");
     // Regression: one usable row reached the user as "internal error: holdOutSplit: …".
     const QString fewRows = "a hold-out split needs at least 2 rows, one to train on and one to test on; the data has ";
-    QTest::newRow("one row") << qint64(1) << 0.5 << fewRows + "1";
-    QTest::newRow("no rows") << qint64(0) << 0.5 << fewRows + "0";
-    QTest::newRow("negative rows") << qint64(-5) << 0.5 << fewRows + "-5";
+    addRow("one row", qint64(1), 0.5, fewRows + "1");
+    addRow("no rows", qint64(0), 0.5, fewRows + "0");
+    addRow("negative rows", qint64(-5), 0.5, fewRows + "-5");
 }
 
 void TestSplits::holdOutRejectsBadArguments()
@@ -232,20 +228,18 @@ void TestSplits::holdOutRejectsBadArguments()
 
 void TestSplits::kFoldSizes_data()
 {
-    QTest::addColumn<qint64>("rowCount");
-    QTest::addColumn<int>("folds");
-    QTest::addColumn<QList<qint64>>("testSizes");
+    addColumns<qint64, int, QList<qint64>>("rowCount", "folds", "testSizes");
 
     // 10 = 4 + 3 + 3: the first 10 % 3 = 1 fold takes the extra row.
-    QTest::newRow("10 rows, 3 folds") << qint64(10) << 3 << QList<qint64>{4, 3, 3};
-    QTest::newRow("10 rows, 5 folds") << qint64(10) << 5 << QList<qint64>{2, 2, 2, 2, 2};
+    addRow("10 rows, 3 folds", qint64(10), 3, QList<qint64>{4, 3, 3});
+    addRow("10 rows, 5 folds", qint64(10), 5, QList<qint64>{2, 2, 2, 2, 2});
     // 11 = 3 + 3 + 3 + 2.
-    QTest::newRow("11 rows, 4 folds") << qint64(11) << 4 << QList<qint64>{3, 3, 3, 2};
+    addRow("11 rows, 4 folds", qint64(11), 4, QList<qint64>{3, 3, 3, 2});
     // Leave-one-out.
-    QTest::newRow("7 rows, 7 folds") << qint64(7) << 7 << QList<qint64>{1, 1, 1, 1, 1, 1, 1};
-    QTest::newRow("2 rows, 2 folds") << qint64(2) << 2 << QList<qint64>{1, 1};
+    addRow("7 rows, 7 folds", qint64(7), 7, QList<qint64>{1, 1, 1, 1, 1, 1, 1});
+    addRow("2 rows, 2 folds", qint64(2), 2, QList<qint64>{1, 1});
     // 103 = 21 + 21 + 21 + 20 + 20.
-    QTest::newRow("103 rows, 5 folds") << qint64(103) << 5 << QList<qint64>{21, 21, 21, 20, 20};
+    addRow("103 rows, 5 folds", qint64(103), 5, QList<qint64>{21, 21, 21, 20, 20});
 }
 
 void TestSplits::kFoldSizes()
@@ -308,22 +302,18 @@ void TestSplits::kFoldGoldenExample()
 
 void TestSplits::kFoldRejectsBadArguments_data()
 {
-    QTest::addColumn<qint64>("rowCount");
-    QTest::addColumn<int>("folds");
-    QTest::addColumn<QString>("message");
+    addColumns<qint64, int, QString>("rowCount", "folds", "message");
 
-    QTest::newRow("one fold") << qint64(10) << 1 << "cross-validation needs at least 2 folds, not 1";
-    QTest::newRow("no folds") << qint64(10) << 0 << "cross-validation needs at least 2 folds, not 0";
-    QTest::newRow("negative folds") << qint64(10) << -3 << "cross-validation needs at least 2 folds, not -3";
+    addRow("one fold", qint64(10), 1, "cross-validation needs at least 2 folds, not 1");
+    addRow("no folds", qint64(10), 0, "cross-validation needs at least 2 folds, not 0");
+    addRow("negative folds", qint64(10), -3, "cross-validation needs at least 2 folds, not -3");
     // Regression: this read "needs 2 to 5 folds" (and "2 to 1" on one row).
-    QTest::newRow("more folds than rows")
-        << qint64(5) << 6 << "6-fold cross-validation needs at least 6 rows, the data has 5; use fewer folds";
-    QTest::newRow("one row") << qint64(1) << 5
-                             << "5-fold cross-validation needs at least 5 rows, the data has 1; use fewer folds";
-    QTest::newRow("no rows") << qint64(0) << 2
-                             << "2-fold cross-validation needs at least 2 rows, the data has 0; use fewer folds";
-    QTest::newRow("negative rows") << qint64(-4) << 2
-                                   << "2-fold cross-validation needs at least 2 rows, the data has -4; use fewer folds";
+    addRow("more folds than rows", qint64(5), 6,
+           "6-fold cross-validation needs at least 6 rows, the data has 5; use fewer folds");
+    addRow("one row", qint64(1), 5, "5-fold cross-validation needs at least 5 rows, the data has 1; use fewer folds");
+    addRow("no rows", qint64(0), 2, "2-fold cross-validation needs at least 2 rows, the data has 0; use fewer folds");
+    addRow("negative rows", qint64(-4), 2,
+           "2-fold cross-validation needs at least 2 rows, the data has -4; use fewer folds");
 }
 
 void TestSplits::kFoldRejectsBadArguments()

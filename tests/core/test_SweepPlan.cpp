@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "RaisedInputError.h"
 #include "TestSupport.h"
 #include "io/InputError.h"
 #include "runs/RunRecord.h"
@@ -216,29 +217,21 @@ class TestSweepPlan : public QObject
         QCOMPARE(gpumem::runs::mergeSweepFiles({b.toStdString(), a.toStdString()}), whole);
 
         // Missing: one shard only.
-        try {
-            gpumem::runs::mergeSweepFiles({a.toStdString()});
-            QFAIL("a missing shard was merged");
-        } catch (const gpumem::io::InputError &error) {
-            QVERIFY2(std::string(error.what()).find("trial 1 of 6 is in none") != std::string::npos, error.what());
-        }
+        const auto missing = gpumem::tests::raisedInputError([&] { gpumem::runs::mergeSweepFiles({a.toStdString()}); });
+        QVERIFY2(std::string(missing.what()).find("trial 1 of 6 is in none") != std::string::npos, missing.what());
         // Overlapping: the same shard twice.
-        try {
+        const auto overlapping = gpumem::tests::raisedInputError([&] {
             gpumem::runs::mergeSweepFiles({a.toStdString(), b.toStdString(), a.toStdString()});
-            QFAIL("an overlapping shard was merged");
-        } catch (const gpumem::io::InputError &error) {
-            QVERIFY2(std::string(error.what()).find("overlapping") != std::string::npos, error.what());
-        }
+        });
+        QVERIFY2(std::string(overlapping.what()).find("overlapping") != std::string::npos, overlapping.what());
         // Mismatched: a shard of another plan.
         const QString c = folder.filePath("c.jsonl");
         QVERIFY(writeText(c, gpumem::runs::sweepLine("plan B", trials[1], trials.size(), sampleRecord())));
-        try {
+        const auto mismatched = gpumem::tests::raisedInputError([&] {
             gpumem::runs::mergeSweepFiles({a.toStdString(), c.toStdString()});
-            QFAIL("a shard of another sweep was merged");
-        } catch (const gpumem::io::InputError &error) {
-            QVERIFY2(std::string(error.what()).find("another sweep") != std::string::npos, error.what());
-            QCOMPARE(error.line(), std::int64_t{1});
-        }
+        });
+        QVERIFY2(std::string(mismatched.what()).find("another sweep") != std::string::npos, mismatched.what());
+        QCOMPARE(mismatched.line(), std::int64_t{1});
         // A half-written last line.
         QVERIFY(writeText(c, shard[1].substr(0, shard[1].size() - 10)));
         QVERIFY_THROWS_EXCEPTION(gpumem::io::InputError,

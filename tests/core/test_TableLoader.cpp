@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "DataTables.h"
 #include "data/TableLoader.h"
 #include "io/InputError.h"
 
@@ -54,14 +55,13 @@ class TestTableLoader : public QObject
 
     void readsNumbersExactly_data()
     {
-        QTest::addColumn<QString>("cell");
-        QTest::addColumn<double>("expected");
-        QTest::newRow("integer") << "42" << 42.0;
-        QTest::newRow("blanks around") << "  7.5 " << 7.5;
-        QTest::newRow("plus sign") << "+3" << 3.0;
-        QTest::newRow("negative exponent") << "-1.25e-3" << -0.00125;
-        QTest::newRow("underflow is zero") << "1e-400" << 0.0;
-        QTest::newRow("leading point") << ".5" << 0.5;
+        addColumns<QString, double>("cell", "expected");
+        addRow("integer", "42", 42.0);
+        addRow("blanks around", "  7.5 ", 7.5);
+        addRow("plus sign", "+3", 3.0);
+        addRow("negative exponent", "-1.25e-3", -0.00125);
+        addRow("underflow is zero", "1e-400", 0.0);
+        addRow("leading point", ".5", 0.5);
     }
 
     void readsNumbersExactly()
@@ -76,17 +76,14 @@ class TestTableLoader : public QObject
 
     void countsMissingAndNonFiniteCells_data()
     {
-        QTest::addColumn<QString>("cell");
-        QTest::addColumn<int>("missing");
-        QTest::addColumn<int>("invalid");
-        QTest::addColumn<QString>("reasonPart");
-        QTest::newRow("empty") << "" << 1 << 0 << "missing value";
-        QTest::newRow("NA") << "NA" << 1 << 0 << "missing value";
-        QTest::newRow("NaN") << "NaN" << 1 << 0 << "missing value";
-        QTest::newRow("inf") << "inf" << 0 << 1 << "not a finite number";
-        QTest::newRow("-inf") << "-inf" << 0 << 1 << "not a finite number";
-        QTest::newRow("1e400") << "1e400" << 0 << 1 << "'1e400' is not a finite number";
-        QTest::newRow("-1.5e999") << "-1.5e999" << 0 << 1 << "not a finite number";
+        addColumns<QString, int, int, QString>("cell", "missing", "invalid", "reasonPart");
+        addRow("empty", "", 1, 0, "missing value");
+        addRow("NA", "NA", 1, 0, "missing value");
+        addRow("NaN", "NaN", 1, 0, "missing value");
+        addRow("inf", "inf", 0, 1, "not a finite number");
+        addRow("-inf", "-inf", 0, 1, "not a finite number");
+        addRow("1e400", "1e400", 0, 1, "'1e400' is not a finite number");
+        addRow("-1.5e999", "-1.5e999", 0, 1, "not a finite number");
     }
 
     void countsMissingAndNonFiniteCells()
@@ -138,21 +135,15 @@ class TestTableLoader : public QObject
 
     void rejectsBadFiles_data()
     {
-        QTest::addColumn<QByteArray>("text");
-        QTest::addColumn<int>("line");
-        QTest::addColumn<int>("column");
-        QTest::addColumn<QString>("messagePart");
-        QTest::newRow("empty file") << QByteArray("") << 0 << 0 << "empty";
-        QTest::newRow("only blank lines") << QByteArray("\n\r\n\n") << 0 << 0 << "empty";
-        QTest::newRow("header only") << QByteArray("a,b,c\n") << 0 << 0 << "no data rows";
-        QTest::newRow("ragged short") << QByteArray("a,b,c\n1,2,3\n4,5\n") << 3 << 3
-                                      << "row has 2 fields but the header has 3";
-        QTest::newRow("ragged long") << QByteArray("a,b\n1,2\n3,4\n5,6,7\n") << 4 << 3 << "row has 3 fields";
-        QTest::newRow("duplicate names") << QByteArray("a,b,a\n1,2,3\n") << 1 << 3
-                                         << "duplicate column name 'a' (also column 1)";
-        QTest::newRow("unterminated quote") << QByteArray("a,b\n1,\"2\n3,4\n") << 2 << 2 << "unterminated";
-        QTest::newRow("binary garbage") << gpumem::tests::literalBytes("\x89PNG\r\n\x1a\n\0\0\0\rIHDR") << 3 << 1
-                                        << "binary";
+        addColumns<QByteArray, int, int, QString>("text", "line", "column", "messagePart");
+        addRow("empty file", QByteArray(""), 0, 0, "empty");
+        addRow("only blank lines", QByteArray("\n\r\n\n"), 0, 0, "empty");
+        addRow("header only", QByteArray("a,b,c\n"), 0, 0, "no data rows");
+        addRow("ragged short", QByteArray("a,b,c\n1,2,3\n4,5\n"), 3, 3, "row has 2 fields but the header has 3");
+        addRow("ragged long", QByteArray("a,b\n1,2\n3,4\n5,6,7\n"), 4, 3, "row has 3 fields");
+        addRow("duplicate names", QByteArray("a,b,a\n1,2,3\n"), 1, 3, "duplicate column name 'a' (also column 1)");
+        addRow("unterminated quote", QByteArray("a,b\n1,\"2\n3,4\n"), 2, 2, "unterminated");
+        addRow("binary garbage", gpumem::tests::literalBytes("\x89PNG\r\n\x1a\n\0\0\0\rIHDR"), 3, 1, "binary");
     }
 
     void rejectsBadFiles()
@@ -185,12 +176,9 @@ class TestTableLoader : public QObject
     {
         QTemporaryDir folder;
         for (const QString &path : {folder.filePath(QStringLiteral("absent.csv")), folder.path()}) {
-            try {
-                gpumem::data::loadTable(path.toStdString());
-                QFAIL("no error raised");
-            } catch (const gpumem::io::InputError &error) {
-                QCOMPARE(error.file(), path.toStdString());
-            }
+            const auto error =
+                gpumem::tests::raisedInputError([&path] { gpumem::data::loadTable(path.toStdString()); });
+            QCOMPARE(error.file(), path.toStdString());
         }
     }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "BaselineTestData.h"
+#include "RaisedInputError.h"
 
 #include "io/InputError.h"
 #include "models/RegressorRegistry.h"
@@ -99,12 +100,8 @@ class TestXGBoostRegressor : public QObject
 
         // A damaged booster file is an input error, not a crash: its digest no longer matches.
         std::ofstream(directory + "/booster.json", std::ios::trunc) << "{\"learner\": 3}";
-        try {
-            gpumem::models::loadRegressor(directory);
-            QFAIL("a damaged booster loaded");
-        } catch (const gpumem::io::InputError &error) {
-            QVERIFY2(std::string(error.what()).find("SHA-256") != std::string::npos, error.what());
-        }
+        const auto error = gpumem::tests::raisedInputError([&] { gpumem::models::loadRegressor(directory); });
+        QVERIFY2(std::string(error.what()).find("SHA-256") != std::string::npos, error.what());
         QFile::remove(QString::fromStdString(directory + "/booster.json"));
         QVERIFY_THROWS_EXCEPTION(gpumem::io::InputError, gpumem::models::loadRegressor(directory));
     }

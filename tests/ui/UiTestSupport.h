@@ -60,6 +60,14 @@ inline void prepareQuickTraining(ui::WorkbenchState &state, int epochs)
     state.setHyperparameters(quickHyperparameters(epochs));
 }
 
+// A workbench state of its own, prepared for a quick training from the start,
+// before any page is built on it.
+class QuickTrainingState : public ui::WorkbenchState
+{
+  public:
+    explicit QuickTrainingState(int epochs) { prepareQuickTraining(*this, epochs); }
+};
+
 // Writes a CSV of `rows` jobs (batch, optimizer, memory_mib), large enough at 300,000
 // rows that a load is still on its first records when a cancel comes.
 inline bool writeLargeJobsCsv(const QString &path, int rows)

@@ -49,8 +49,7 @@ class TestComparePage : public QObject
 
     void runsTwoFoldComparisonAndFillsCharts()
     {
-        gpumem::ui::WorkbenchState state;
-        gpumem::tests::prepareQuickTraining(state, 2);
+        gpumem::tests::QuickTrainingState state(2);
         gpumem::ui::ComparePage page(&state);
         page.show();
         const QStringList models = quickModels();
@@ -203,8 +202,7 @@ class TestComparePage : public QObject
 
     void cancelsARunningComparison()
     {
-        gpumem::ui::WorkbenchState state;
-        gpumem::tests::prepareQuickTraining(state, 5000);
+        gpumem::tests::QuickTrainingState state(5000);
         gpumem::ui::ComparePage page(&state);
         QSignalSpy finished(&page, &gpumem::ui::ComparePage::comparisonFinished);
         // A quick comparison first, whose results must survive the cancelled one.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "DataTables.h"
 #include "UiTestSupport.h"
 #include "ui/DataPage.h"
 #include "ui/MainWindow.h"
@@ -29,6 +30,14 @@ class TestDataPage : public QObject
     Q_OBJECT
 
   private:
+    // A Data page on a workbench state of its own, shown as the workbench shows it.
+    struct ShownDataPage
+    {
+        gpumem::ui::WorkbenchState state;
+        gpumem::ui::DataPage page{&state};
+        ShownDataPage() { page.show(); }
+    };
+
     // Opens path in page and waits for the background load.
     static bool load(gpumem::ui::DataPage &page, const QString &path)
     {
@@ -39,14 +48,21 @@ class TestDataPage : public QObject
         return finished.at(0).at(0).toBool();
     }
 
+    // Picks role in a column's role box, as a click on the entry does.
+    static void chooseRole(QComboBox *box, const QString &role)
+    {
+        const int index = box->findText(role);
+        box->setCurrentIndex(index);
+        Q_EMIT box->activated(index);
+    }
+
   private Q_SLOTS:
     void initTestCase() { gpumem::tests::isolateSettings("test_DataPage"); }
 
     void loadsCsvIntoLazyTable()
     {
-        gpumem::ui::WorkbenchState state;
-        gpumem::ui::DataPage page(&state);
-        page.show();
+        ShownDataPage shown;
+        auto &[state, page] = shown;
         QVERIFY(load(page, gpumem::tests::testDataPath("jobs.csv")));
         auto *view = page.findChild<QTableView *>(QStringLiteral("dataTable"));
         QVERIFY(view);
@@ -65,9 +81,8 @@ class TestDataPage : public QObject
         const QString path = folder.filePath(QStringLiteral("probe.csv"));
         QVERIFY(gpumem::tests::writeFile(
             path, "family,steps,batch_size,peak_mib\nmlp,2,8,100\nmlp,2,16,200\nmlp,2,32,300\n"));
-        gpumem::ui::WorkbenchState state;
-        gpumem::ui::DataPage page(&state);
-        page.show();
+        ShownDataPage shown;
+        auto &[state, page] = shown;
         QVERIFY(load(page, path));
         QCOMPARE(state.roles(), (std::vector<ColumnRole>{ColumnRole::Ignored, ColumnRole::Ignored, ColumnRole::Feature,
                                                          ColumnRole::Target}));
@@ -83,9 +98,8 @@ class TestDataPage : public QObject
 
     void prefillsRolesAndLetsTheUserChangeThem()
     {
-        gpumem::ui::WorkbenchState state;
-        gpumem::ui::DataPage page(&state);
-        page.show();
+        ShownDataPage shown;
+        auto &[state, page] = shown;
         QVERIFY(load(page, gpumem::tests::testDataPath("jobs.csv")));
         // memory_mib speaks of memory, so it is the inferred target; the run ids are ignored.
         QCOMPARE(state.targetName(), std::string("memory_mib"));
@@ -98,17 +112,13 @@ class TestDataPage : public QObject
         auto *batchRole = page.findChild<QComboBox *>(QStringLiteral("role_batch"));
         QVERIFY(batchRole);
         QCOMPARE(batchRole->currentText(), QStringLiteral("feature"));
-        const int ignored = batchRole->findText(QStringLiteral("ignored"));
-        batchRole->setCurrentIndex(ignored);
-        Q_EMIT batchRole->activated(ignored);
+        chooseRole(batchRole, QStringLiteral("ignored"));
         QCOMPARE(state.roles()[1], ColumnRole::Ignored);
         auto *view = page.findChild<QTableView *>(QStringLiteral("dataTable"));
         QVERIFY(view->model()->headerData(1, Qt::Horizontal).toString().contains(QStringLiteral("ignored")));
 
         // Making batch the target turns the old target into a feature: one target per dataset.
-        const int target = batchRole->findText(QStringLiteral("target"));
-        batchRole->setCurrentIndex(target);
-        Q_EMIT batchRole->activated(target);
+        chooseRole(batchRole, QStringLiteral("target"));
         QCOMPARE(state.targetName(), std::string("batch"));
         QCOMPARE(state.roles()[4], ColumnRole::Feature);
         auto *memoryRole = page.findChild<QComboBox *>(QStringLiteral("role_memory_mib"));
@@ -117,9 +127,8 @@ class TestDataPage : public QObject
 
     void givesSeveralSelectedColumnsARoleAtOnce()
     {
-        gpumem::ui::WorkbenchState state;
-        gpumem::ui::DataPage page(&state);
-        page.show();
+        ShownDataPage shown;
+        auto &[state, page] = shown;
         QVERIFY(load(page, gpumem::tests::testDataPath("jobs.csv")));
         auto *editor = page.findChild<QTableWidget *>(QStringLiteral("columnEditor"));
         // Rows 1 and 2 of the editor: batch (numeric) and optimizer (categorical).
@@ -131,9 +140,7 @@ class TestDataPage : public QObject
 
         // Choosing a role in one box of the selection gives it to both columns.
         auto *batchRole = page.findChild<QComboBox *>(QStringLiteral("role_batch"));
-        const int ignored = batchRole->findText(QStringLiteral("ignored"));
-        batchRole->setCurrentIndex(ignored);
-        Q_EMIT batchRole->activated(ignored);
+        chooseRole(batchRole, QStringLiteral("ignored"));
         QCOMPARE(state.roles()[1], ColumnRole::Ignored);
         QCOMPARE(state.roles()[2], ColumnRole::Ignored);
         QCOMPARE(page.findChild<QComboBox *>(QStringLiteral("role_optimizer"))->currentText(),
@@ -181,9 +188,8 @@ class TestDataPage : public QObject
 
     void showsSummaryAndTargetHistogram()
     {
-        gpumem::ui::WorkbenchState state;
-        gpumem::ui::DataPage page(&state);
-        page.show();
+        ShownDataPage shown;
+        auto &[state, page] = shown;
         QVERIFY(load(page, gpumem::tests::testDataPath("jobs.csv")));
         auto *editor = page.findChild<QTableWidget *>(QStringLiteral("columnEditor"));
         editor->setCurrentCell(4, 0);
@@ -203,9 +209,8 @@ class TestDataPage : public QObject
 
     void showsOneLineErrorForBadFile()
     {
-        gpumem::ui::WorkbenchState state;
-        gpumem::ui::DataPage page(&state);
-        page.show();
+        ShownDataPage shown;
+        auto &[state, page] = shown;
         QVERIFY(!load(page, gpumem::tests::testDataPath("ragged.csv")));
         auto *panel = page.findChild<QLabel *>(QStringLiteral("dataErrorPanel"));
         QVERIFY(panel->isVisible());
@@ -221,14 +226,10 @@ class TestDataPage : public QObject
 
     void badFileKeepsThePreviousDataAndTheApplication_data()
     {
-        QTest::addColumn<QString>("file");
-        QTest::addColumn<QString>("messagePart");
-        QTest::newRow("text only: x,y / hello,world") << "hostile_no_feature.csv"
-                                                      << "no feature or sequence column";
-        QTest::newRow("only the target: job,mem_mib") << "hostile_only_target.csv"
-                                                      << "no feature or sequence column";
-        QTest::newRow("invalid UTF-8") << "hostile_utf8_category.csv"
-                                       << "hostile_utf8_category.csv:3:2: invalid UTF-8";
+        addColumns<QString, QString>("file", "messagePart");
+        addRow("text only: x,y / hello,world", "hostile_no_feature.csv", "no feature or sequence column");
+        addRow("only the target: job,mem_mib", "hostile_only_target.csv", "no feature or sequence column");
+        addRow("invalid UTF-8", "hostile_utf8_category.csv", "hostile_utf8_category.csv:3:2: invalid UTF-8");
     }
 
     // Bug: a CSV that leaves no feature column made assignRoles throw inside the load's
@@ -300,9 +301,8 @@ class TestDataPage : public QObject
 
     void cancellingALoadKeepsTheDataOnShow()
     {
-        gpumem::ui::WorkbenchState state;
-        gpumem::ui::DataPage page(&state);
-        page.show();
+        ShownDataPage shown;
+        auto &[state, page] = shown;
         QVERIFY(load(page, gpumem::tests::testDataPath("jobs.csv")));
         const auto previousTable = state.table();
 
@@ -326,9 +326,8 @@ class TestDataPage : public QObject
 
     void badFileAsTheFirstFileLeavesNoData()
     {
-        gpumem::ui::WorkbenchState state;
-        gpumem::ui::DataPage page(&state);
-        page.show();
+        ShownDataPage shown;
+        auto &[state, page] = shown;
         QVERIFY(!load(page, gpumem::tests::testDataPath("hostile_no_feature.csv")));
         QVERIFY(!state.table());
         QVERIFY(page.errorText().contains(QStringLiteral("hostile_no_feature.csv")));
@@ -336,9 +335,8 @@ class TestDataPage : public QObject
 
     void copiesSelectionAsTabSeparatedText()
     {
-        gpumem::ui::WorkbenchState state;
-        gpumem::ui::DataPage page(&state);
-        page.show();
+        ShownDataPage shown;
+        auto &[state, page] = shown;
         QVERIFY(load(page, gpumem::tests::testDataPath("jobs.csv")));
         auto *view = page.findChild<QTableView *>(QStringLiteral("dataTable"));
         view->selectionModel()->select(view->model()->index(0, 1), QItemSelectionModel::Select);

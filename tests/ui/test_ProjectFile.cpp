@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "UiTestSupport.h"
+#include "core/RaisedInputError.h"
 #include "io/InputError.h"
 #include "io/Json.h"
 #include "models/RegressorRegistry.h"
@@ -234,12 +235,8 @@ class TestProjectFile : public QObject
         const QString path = directory.filePath(QStringLiteral("preset.json"));
         QVERIFY(gpumem::tests::writeFile(path, "{\"epochs\": 3}\n"));
         gpumem::ui::WorkbenchState state;
-        try {
-            gpumem::ui::readProjectFile(path, state);
-            QFAIL("a preset was read as a project");
-        } catch (const gpumem::io::InputError &error) {
-            QVERIFY(QString::fromStdString(error.what()).contains(QStringLiteral("preset.json")));
-        }
+        const auto error = gpumem::tests::raisedInputError([&] { gpumem::ui::readProjectFile(path, state); });
+        QVERIFY(QString::fromStdString(error.what()).contains(QStringLiteral("preset.json")));
         QVERIFY(!state.table());
     }
 };

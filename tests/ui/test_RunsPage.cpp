@@ -168,8 +168,7 @@ class TestRunsPage : public QObject
     {
         QTemporaryDir folder;
         const QString path = folder.filePath("runs.gpumem.json");
-        gpumem::ui::WorkbenchState state;
-        gpumem::tests::prepareQuickTraining(state, 2);
+        gpumem::tests::QuickTrainingState state(2);
         std::vector<RunRecord> runs = threeRuns();
         runs[2].validationMetrics->mape = std::nan(""); // written as null, read back as NaN
         runs[0].batches = {{1, 1, 2, 0.5}, {1, 2, 2, 0.25}};
@@ -224,8 +223,7 @@ class TestRunsPage : public QObject
     void tinySweepTrainsInTheBackgroundAndFillsTheTable()
     {
         QSettings().setValue(QStringLiteral("training/threads"), 2);
-        gpumem::ui::WorkbenchState state;
-        gpumem::tests::prepareQuickTraining(state, 1);
+        gpumem::tests::QuickTrainingState state(1);
         gpumem::ui::RunsPage page(&state);
         page.resize(1366, 768);
         page.show();
@@ -299,8 +297,7 @@ class TestRunsPage : public QObject
 
     void cancelKeepsTheFinishedRuns()
     {
-        gpumem::ui::WorkbenchState state;
-        gpumem::tests::prepareQuickTraining(state, 1);
+        gpumem::tests::QuickTrainingState state(1);
         gpumem::ui::RunsPage page(&state);
         QSignalSpy finished(&page, &gpumem::ui::RunsPage::sweepFinished);
         QSignalSpy added(&state, &gpumem::ui::WorkbenchState::runsChanged);
@@ -334,8 +331,7 @@ class TestRunsPage : public QObject
 
     void everyTrainingOfTheTrainingPageIsKept()
     {
-        gpumem::ui::WorkbenchState state;
-        gpumem::tests::prepareQuickTraining(state, 2);
+        gpumem::tests::QuickTrainingState state(2);
         gpumem::ui::TrainingPage training(&state);
         QObject::connect(
             &training, &gpumem::ui::TrainingPage::runRecorded, &state,

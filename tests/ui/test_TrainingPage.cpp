@@ -21,8 +21,7 @@ class TestTrainingPage : public QObject
 
     void trainsLiveAndKeepsTheModel()
     {
-        gpumem::ui::WorkbenchState state;
-        gpumem::tests::prepareQuickTraining(state, 3);
+        gpumem::tests::QuickTrainingState state(3);
         gpumem::ui::TrainingPage page(&state);
         page.show();
         QSignalSpy finished(&page, &gpumem::ui::TrainingPage::trainingFinished);
@@ -73,8 +72,7 @@ class TestTrainingPage : public QObject
 
     void calibratesAnUpperBoundWhenAsked()
     {
-        gpumem::ui::WorkbenchState state;
-        gpumem::tests::prepareQuickTraining(state, 2);
+        gpumem::tests::QuickTrainingState state(2);
         gpumem::ui::TrainingPage page(&state);
         page.setCalibration(true, 0.8);
         QSignalSpy finished(&page, &gpumem::ui::TrainingPage::trainingFinished);
@@ -90,8 +88,7 @@ class TestTrainingPage : public QObject
 
     void pausesResumesAndStops()
     {
-        gpumem::ui::WorkbenchState state;
-        gpumem::tests::prepareQuickTraining(state, 5000);
+        gpumem::tests::QuickTrainingState state(5000);
         gpumem::ui::TrainingPage page(&state);
         page.show();
         QSignalSpy finished(&page, &gpumem::ui::TrainingPage::trainingFinished);

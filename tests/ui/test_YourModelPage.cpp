@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "DataTables.h"
 #include "UiTestSupport.h"
 #include "core/EstimateFixtures.h"
 #include "estimate/GpuProfile.h"
@@ -337,26 +338,13 @@ class TestYourModelPage : public QObject
 
     void showsErrorsOnTheErrorLine_data()
     {
-        QTest::addColumn<QString>("model");
-        QTest::addColumn<QString>("shapes");
-        QTest::addColumn<QString>("batches");
-        QTest::addColumn<bool>("starts"); // false: the form is refused before any worker runs
-        QTest::addColumn<QString>("message");
-        QTest::newRow("empty dimension") << "mlp.pt"
-                                         << "3,,224"
-                                         << "8" << false << "input shape takes positive whole numbers";
-        QTest::newRow("no shape") << "mlp.pt"
-                                  << " ; "
-                                  << "8" << false << "give one sample's input shape";
-        QTest::newRow("bad batch") << "mlp.pt"
-                                   << "20"
-                                   << "8,x" << false << "batch sizes take whole numbers";
-        QTest::newRow("shape the model rejects") << "mlp.pt"
-                                                 << "7"
-                                                 << "8" << true << "mat1 and mat2 shapes cannot be multiplied";
-        QTest::newRow("not TorchScript") << "weights.pt"
-                                         << "20"
-                                         << "8" << true << "is not a TorchScript file";
+        // starts: false where the form is refused before any worker runs.
+        addColumns<QString, QString, QString, bool, QString>("model", "shapes", "batches", "starts", "message");
+        addRow("empty dimension", "mlp.pt", "3,,224", "8", false, "input shape takes positive whole numbers");
+        addRow("no shape", "mlp.pt", " ; ", "8", false, "give one sample's input shape");
+        addRow("bad batch", "mlp.pt", "20", "8,x", false, "batch sizes take whole numbers");
+        addRow("shape the model rejects", "mlp.pt", "7", "8", true, "mat1 and mat2 shapes cannot be multiplied");
+        addRow("not TorchScript", "weights.pt", "20", "8", true, "is not a TorchScript file");
     }
     void showsErrorsOnTheErrorLine()
     {
