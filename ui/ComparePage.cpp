@@ -6,7 +6,6 @@
 #include "models/RegressorRegistry.h"
 #include "runtime/LibraryVersions.h"
 #include "runtime/ThreadSettings.h"
-#include "ui/BackgroundTask.h"
 #include "ui/ChartExport.h"
 #include "ui/ChartFonts.h"
 #include "ui/ComparisonCharts.h"
@@ -143,7 +142,6 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
     mCancel->setObjectName(QStringLiteral("cancelComparison"));
     mCancel->setToolTip(tr("Stop the comparison; models whose every fold finished are kept"));
     mOverall->setObjectName(QStringLiteral("comparisonProgress"));
-    mOverall->setRange(0, 1000);
     mOverall->setFormat(QStringLiteral("%p%"));
     mOverall->setToolTip(tr("Share of all fits done"));
     mProgressTable->setObjectName(QStringLiteral("modelProgress"));
@@ -232,8 +230,7 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
     connect(mCancel, &QPushButton::clicked, this, &ComparePage::cancel);
     // The runner's threads emit these; queued delivery moves them to the GUI thread,
     // the only one that may touch the widgets.
-    connect(mBridge, &ProgressBridge::batchesReady, this, &ComparePage::takeBatches, Qt::QueuedConnection);
-    connect(mBridge, &ProgressBridge::epochsReady, this, &ComparePage::takeEpochs, Qt::QueuedConnection);
+    mBridge->deliverEventsTo(this, &ComparePage::takeBatches, &ComparePage::takeEpochs);
     connect(
         mBridge, &ProgressBridge::fitStarting, this,
         [this](const QString &model, int fold, int folds) {
@@ -261,19 +258,9 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
             }
         },
         Qt::QueuedConnection);
-    connect(
-        mBridge, &ProgressBridge::progressAdvanced, this,
-        [this](double fraction) { mOverall->setValue(static_cast<int>(1000.0 * fraction)); }, Qt::QueuedConnection);
-    connect(&mWatcher, &QFutureWatcher<Outcome>::finished, this, &ComparePage::finish);
+    mBridge->showProgressOn(mOverall);
     connect(mState, &WorkbenchState::comparisonChanged, this, &ComparePage::showResults);
     updateButtons();
-}
-
-ComparePage::~ComparePage()
-{
-    if (mControl)
-        mControl->cancel();
-    mWatcher.waitForFinished();
 }
 
 void ComparePage::setSelectedModels(const QStringList &names)
@@ -301,7 +288,7 @@ void ComparePage::setFolds(int folds)
 
 bool ComparePage::isRunning() const
 {
-    return mWatcher.isRunning();
+    return mJob.isRunning();
 }
 
 QString ComparePage::statusText() const
@@ -380,26 +367,22 @@ bool ComparePage::start()
         status += QStringLiteral(" ") + QString::fromStdString(warning);
     mStatus->setText(status);
 
-    mControl = std::make_shared<runtime::OperationControl>();
     mRunningDataset = dataset;
     ProgressBridge *bridge = mBridge;
-    auto control = mControl;
-    mWatcher.setFuture(runInBackground<Outcome>([dataset, settings, bridge, control](Outcome &outcome) {
+    mJob.start([dataset, settings, bridge](Outcome &outcome, runtime::OperationControl *control) {
         // LibTorch's thread settings belong to the thread that computes: set them here.
         runtime::setComputeThreads(settings.compute.threads);
         outcome.result = std::make_shared<const evaluation::ExperimentResult>(
-            evaluation::runExperiment(*dataset, settings, bridge, control.get()));
-    }));
+            evaluation::runExperiment(*dataset, settings, bridge, control));
+    });
     updateButtons();
     return true;
 }
 
 void ComparePage::cancel()
 {
-    if (mControl && isRunning()) {
-        mControl->cancel();
+    if (mJob.cancel())
         mStatus->setText(tr("Cancelling…"));
-    }
 }
 
 ComparePage::ModelProgress *ComparePage::progressOf(const QString &model)
@@ -444,8 +427,7 @@ void ComparePage::finish()
 {
     takeBatches();
     takeEpochs();
-    const Outcome outcome = mWatcher.result();
-    mControl.reset();
+    const Outcome outcome = mJob.take();
     updateButtons();
     if (!outcome.result) {
         mStatus->setText(outcome.error);

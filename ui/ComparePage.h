@@ -3,9 +3,9 @@
 
 #include "evaluation/Experiment.h"
 #include "training/TrainingProgress.h"
+#include "ui/BackgroundTask.h"
 #include "ui/ReportWriter.h"
 
-#include <QFutureWatcher>
 #include <QWidget>
 
 #include <map>
@@ -46,7 +46,6 @@ class ComparePage : public QWidget
 
   public:
     explicit ComparePage(WorkbenchState *state, QWidget *parent = nullptr);
-    ~ComparePage() override;
 
     // Ticks exactly the given models (registry names) in the list.
     void setSelectedModels(const QStringList &names);
@@ -135,9 +134,8 @@ class ComparePage : public QWidget
     std::vector<QChartView *> mChartViews;
     std::vector<ChartPlacement> mPlacements; // re-laid out when the page is resized
     std::map<QString, ModelProgress> mProgress;
-    QFutureWatcher<Outcome> mWatcher;
     std::shared_ptr<const data::Dataset> mRunningDataset;
-    std::shared_ptr<runtime::OperationControl> mControl; // shared with the runner; thread-safe itself
+    BackgroundJob<Outcome> mJob{this, &ComparePage::finish};
 };
 
 } // namespace gpumem::ui

@@ -7,7 +7,6 @@
 #include "prediction/Predictor.h"
 #include "runs/RunTraining.h"
 #include "runtime/ThreadSettings.h"
-#include "ui/BackgroundTask.h"
 #include "ui/PaneSplitter.h"
 #include "ui/ProgressBridge.h"
 #include "ui/QCustomPlotInclude.h"
@@ -162,22 +161,12 @@ RunsPage::RunsPage(WorkbenchState *state, QWidget *parent)
     connect(mRelationParameter, &QComboBox::currentTextChanged, this, &RunsPage::updateRelation);
     // The bridge emits from the sweep thread; queued, so the bar is touched on the GUI thread only.
     // The runs' batches and epochs are kept by core (RunRecord); the bar needs only each run's share done.
-    connect(
-        mBridge, &ProgressBridge::batchesReady, this, [this] { mBridge->takeBatches(); }, Qt::QueuedConnection);
-    connect(
-        mBridge, &ProgressBridge::epochsReady, this, [this] { mBridge->takeEpochs(); }, Qt::QueuedConnection);
+    mBridge->deliverEventsTo(
+        this, [this] { mBridge->takeBatches(); }, [this] { mBridge->takeEpochs(); });
     connect(mBridge, &ProgressBridge::progressAdvanced, this, &RunsPage::showRunProgress, Qt::QueuedConnection);
-    connect(&mWatcher, &QFutureWatcher<SweepOutcome>::finished, this, &RunsPage::finishSweep);
     mCancel->setEnabled(false);
     showRuns();
     updateSaveButton();
-}
-
-RunsPage::~RunsPage()
-{
-    if (mControl)
-        mControl->cancel();
-    mWatcher.waitForFinished();
 }
 
 QString RunsPage::statusText() const
@@ -187,7 +176,7 @@ QString RunsPage::statusText() const
 
 bool RunsPage::isSweeping() const
 {
-    return mWatcher.isRunning();
+    return mJob.isRunning();
 }
 
 void RunsPage::showRuns()
@@ -420,13 +409,11 @@ bool RunsPage::startSweep(const runs::SweepPlan &plan, double validationFraction
                          .arg(mSweepTrials)
                          .arg(dataset->rowCount())
                          .arg(compute.threads));
-    mControl = std::make_shared<runtime::OperationControl>();
-    auto control = mControl;
     ProgressBridge *bridge = mBridge;
     // Named by sweep and trial, so that the runs of two sweeps stay apart in the table.
     const std::string prefix = "sweep " + std::to_string(++mSweepCount) + " trial ";
-    mWatcher.setFuture(runInBackground<SweepOutcome>([this, dataset, trials, values, compute, control, bridge, prefix,
-                                                      validationFraction](SweepOutcome &outcome) {
+    mJob.start([this, dataset, trials, values, compute, bridge, prefix,
+                validationFraction](SweepOutcome &outcome, runtime::OperationControl *control) {
         // Thread settings are per thread in LibTorch: set them on the thread that trains.
         runtime::setComputeThreads(compute.threads);
         for (std::size_t position = 0; position < trials.size(); ++position) {
@@ -439,7 +426,7 @@ bool RunsPage::startSweep(const runs::SweepPlan &plan, double validationFraction
             settings.hyperparameters = values[position];
             settings.compute = compute;
             settings.validationFraction = validationFraction;
-            runs::TrainedRun run = runs::trainRun(*dataset, settings, bridge, control.get());
+            runs::TrainedRun run = runs::trainRun(*dataset, settings, bridge, control);
             if (run.record.stopReason == training::StopReason::Cancelled) {
                 outcome.cancelled = true;
                 break;
@@ -451,7 +438,7 @@ bool RunsPage::startSweep(const runs::SweepPlan &plan, double validationFraction
                 [this, record = std::move(run.record), model = std::move(run.model)] { addSweepRun(record, model); },
                 Qt::QueuedConnection);
         }
-    }));
+    });
     mSweep->setEnabled(false);
     mCancel->setEnabled(true);
     return true;
@@ -459,10 +446,8 @@ bool RunsPage::startSweep(const runs::SweepPlan &plan, double validationFraction
 
 void RunsPage::cancelSweep()
 {
-    if (mControl && isSweeping()) {
-        mControl->cancel();
+    if (mJob.cancel())
         mStatus->setText(tr("Cancelling after the current batch…"));
-    }
 }
 
 void RunsPage::showRunProgress(double within)
@@ -484,8 +469,7 @@ void RunsPage::finishSweep()
 {
     // Runs still queued from the sweep thread arrive before this handler's own signal.
     QCoreApplication::sendPostedEvents(this, QEvent::MetaCall);
-    const SweepOutcome outcome = mWatcher.result();
-    mControl.reset();
+    const SweepOutcome outcome = mJob.take();
     mSweep->setEnabled(true);
     mCancel->setEnabled(false);
     if (!outcome.error.isEmpty())

@@ -8,7 +8,6 @@
 #include "runtime/LibraryVersions.h"
 #include "runtime/ThreadSettings.h"
 #include "training/FitProgressRelay.h"
-#include "ui/BackgroundTask.h"
 #include "ui/CoverageBox.h"
 #include "ui/LossPlot.h"
 #include "ui/ProgressBridge.h"
@@ -108,7 +107,6 @@ TrainingPage::TrainingPage(WorkbenchState *state, QWidget *parent)
     connect(mCalibrate, &QCheckBox::toggled, mCoverage, &QWidget::setEnabled);
 
     mProgress->setObjectName(QStringLiteral("trainingProgress"));
-    mProgress->setRange(0, 1000);
     mProgress->setValue(0);
     mProgress->setTextVisible(true);
     mProgress->setFormat(QStringLiteral("%p%"));
@@ -154,14 +152,9 @@ TrainingPage::TrainingPage(WorkbenchState *state, QWidget *parent)
     connect(mStop, &QPushButton::clicked, this, &TrainingPage::stop);
     connect(mSave, &QPushButton::clicked, this, &TrainingPage::saveModel);
     // The bridge emits from the training thread; queued delivery runs these on the
-    // GUI thread, where the plot may be touched. Explicit, so that it stays queued
-    // even if the bridge is ever moved or called from the GUI thread.
-    connect(mBridge, &ProgressBridge::batchesReady, this, &TrainingPage::takeBatches, Qt::QueuedConnection);
-    connect(mBridge, &ProgressBridge::epochsReady, this, &TrainingPage::takeEpochs, Qt::QueuedConnection);
-    connect(
-        mBridge, &ProgressBridge::progressAdvanced, this,
-        [this](double fraction) { mProgress->setValue(static_cast<int>(1000.0 * fraction)); }, Qt::QueuedConnection);
-    connect(&mWatcher, &QFutureWatcher<Outcome>::finished, this, &TrainingPage::finish);
+    // GUI thread, where the plot may be touched.
+    mBridge->deliverEventsTo(this, &TrainingPage::takeBatches, &TrainingPage::takeEpochs);
+    mBridge->showProgressOn(mProgress);
     // The line a class watches the network pass: XGBoost's RMSE in the last comparison.
     connect(mState, &WorkbenchState::comparisonChanged, this, &TrainingPage::showReference);
     showReference();
@@ -176,16 +169,9 @@ TrainingPage::TrainingPage(WorkbenchState *state, QWidget *parent)
     updateButtons();
 }
 
-TrainingPage::~TrainingPage()
-{
-    if (mControl)
-        mControl->cancel();
-    mWatcher.waitForFinished();
-}
-
 bool TrainingPage::isRunning() const
 {
-    return mWatcher.isRunning();
+    return mJob.isRunning();
 }
 
 QString TrainingPage::statusText() const
@@ -226,17 +212,15 @@ bool TrainingPage::start()
     for (const auto &warning : warnings)
         status += QStringLiteral(" ") + QString::fromStdString(warning);
     mStatus->setText(status);
-    mControl = std::make_shared<runtime::OperationControl>();
     ProgressBridge *bridge = mBridge;
-    auto control = mControl;
     std::optional<calibration::CalibrationSettings> calibrating;
     if (mCalibrate->isChecked()) {
         calibrating.emplace();
         calibrating->coverage = mCoverage->value();
         calibrating->seed = compute.seed;
     }
-    mWatcher.setFuture(
-        runInBackground<Outcome>([dataset, hyperparameters, compute, bridge, control, calibrating](Outcome &outcome) {
+    mJob.start(
+        [dataset, hyperparameters, compute, bridge, calibrating](Outcome &outcome, runtime::OperationControl *control) {
             // Thread settings and grad mode are per thread in LibTorch: set them here, on
             // the thread that trains (fit() itself switches grad off where it evaluates).
             runtime::setComputeThreads(compute.threads);
@@ -249,11 +233,11 @@ bool TrainingPage::start()
             if (calibrating) {
                 // The same split of the rows as `gpumem train --coverage`: fit on most, calibrate on the rest.
                 calibration::CalibratedFit fit =
-                    calibration::fitCalibrated(*model, *dataset, rows, *calibrating, &relay, control.get());
+                    calibration::fitCalibrated(*model, *dataset, rows, *calibrating, &relay, control);
                 outcome.result = std::move(fit.training);
                 outcome.calibration = std::move(fit.calibration);
             } else {
-                outcome.result = model->fit(*dataset, rows, &relay, control.get());
+                outcome.result = model->fit(*dataset, rows, &relay, control);
             }
             outcome.device = QString::fromStdString(model->deviceName());
             // The run record's final metrics, computed here so the GUI thread never predicts.
@@ -261,7 +245,7 @@ bool TrainingPage::start()
             if (model->isFitted())
                 outcome.trainMetrics = evaluation::computeMetrics(dataset->target(), model->predict(*dataset));
             outcome.model = std::move(model);
-        }));
+        });
     updateButtons();
     return true;
 }
@@ -283,8 +267,8 @@ void TrainingPage::stop()
 
 void TrainingPage::steer(void (runtime::OperationControl::*command)(), const QString &status)
 {
-    if (mControl && isRunning()) {
-        ((*mControl).*command)();
+    if (runtime::OperationControl *control = mJob.control()) {
+        (control->*command)();
         mStatus->setText(status);
     }
     updateButtons();
@@ -354,8 +338,7 @@ void TrainingPage::finish()
     // Whatever is still buffered belongs to the finished run.
     takeBatches();
     takeEpochs();
-    const Outcome outcome = mWatcher.result();
-    mControl.reset();
+    const Outcome outcome = mJob.take();
     bool succeeded = false;
     if (!outcome.error.isEmpty()) {
         mStatus->setText(outcome.error);
@@ -398,7 +381,8 @@ void TrainingPage::finish()
 void TrainingPage::updateButtons()
 {
     const bool running = isRunning();
-    const bool paused = running && mControl && mControl->isPaused();
+    const runtime::OperationControl *control = mJob.control();
+    const bool paused = control && control->isPaused();
     mStart->setEnabled(!running);
     mPause->setEnabled(running && !paused);
     mResume->setEnabled(paused);
