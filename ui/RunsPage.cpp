@@ -7,6 +7,7 @@
 #include "prediction/Predictor.h"
 #include "runs/RunTraining.h"
 #include "runtime/ThreadSettings.h"
+#include "ui/NamedWidget.h"
 #include "ui/PaneSplitter.h"
 #include "ui/ProgressBridge.h"
 #include "ui/QCustomPlotInclude.h"
@@ -64,35 +65,36 @@ QColor runColour(std::size_t index)
 RunsPage::RunsPage(WorkbenchState *state, QWidget *parent)
     : QWidget(parent)
     , mState(state)
-    , mModel(new RunsTableModel(this))
-    , mSorted(new QSortFilterProxyModel(this))
-    , mTable(new QTableView(this))
-    , mCurves(new QCustomPlot(this))
-    , mRelation(new QCustomPlot(this))
-    , mRelationParameter(new QComboBox(this))
-    , mSweep(new QPushButton(tr("Sweep…"), this))
-    , mCancel(new QPushButton(tr("Cancel sweep"), this))
-    , mSaveModel(new QPushButton(tr("Save model…"), this))
-    , mProgress(new QProgressBar(this))
-    , mStatus(new QLabel(this))
     , mBridge(new ProgressBridge(this))
 {
     setObjectName(QStringLiteral("runsPage"));
-    mSweep->setObjectName(QStringLiteral("startSweep"));
-    mSweep->setToolTip(tr("Train one run per combination of hyperparameter values, in the background "
-                          "(as gpumem sweep)"));
-    mCancel->setObjectName(QStringLiteral("cancelSweep"));
-    mCancel->setToolTip(tr("Stop after the current batch; the runs finished so far stay"));
+    mSweep = namedWidget<QPushButton>(QStringLiteral("startSweep"),
+                                      tr("Train one run per combination of hyperparameter values, in the background "
+                                         "(as gpumem sweep)"),
+                                      tr("Sweep…"), this);
+    mCancel = namedWidget<QPushButton>(QStringLiteral("cancelSweep"),
+                                       tr("Stop after the current batch; the runs finished so far stay"),
+                                       tr("Cancel sweep"), this);
+    mSaveModel = namedWidget<QPushButton>(
+        QStringLiteral("saveRunModel"),
+        tr("Save the selected run's trained model as a model folder that gpumem predict and the "
+           "Predict page read (runs of this session; a project keeps the folder's path)"),
+        tr("Save model…"), this);
+    mProgress = new QProgressBar(this);
     mProgress->setObjectName(QStringLiteral("sweepProgress"));
     mProgress->setRange(0, 1000);
     mProgress->setValue(0);
+    mStatus = new QLabel(this);
     mStatus->setObjectName(QStringLiteral("runsStatus"));
     mStatus->setWordWrap(true);
     mStatus->setText(tr("Every training is kept here. Select runs to overlay their loss curves; "
                         "Sweep… tries several hyperparameter values."));
 
+    mModel = new RunsTableModel(this);
+    mSorted = new QSortFilterProxyModel(this);
     mSorted->setSourceModel(mModel);
     mSorted->setSortRole(RunsTableModel::SortRole);
+    mTable = new QTableView(this);
     mTable->setObjectName(QStringLiteral("runsTable"));
     mTable->setModel(mSorted);
     mTable->setSortingEnabled(true);
@@ -103,6 +105,7 @@ RunsPage::RunsPage(WorkbenchState *state, QWidget *parent)
     mTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     mTable->setAlternatingRowColors(true);
 
+    mCurves = new QCustomPlot(this);
     mCurves->setObjectName(QStringLiteral("runCurves"));
     styleChart(mCurves);
     mCurves->xAxis->setLabel(tr("epoch"));
@@ -115,14 +118,15 @@ RunsPage::RunsPage(WorkbenchState *state, QWidget *parent)
     mCurves->plotLayout()->insertRow(0);
     mCurves->plotLayout()->addElement(0, 0, new QCPTextElement(mCurves, tr("Loss of the selected runs")));
 
+    mRelation = new QCustomPlot(this);
     mRelation->setObjectName(QStringLiteral("runRelation"));
     styleChart(mRelation);
     mRelation->legend->setVisible(false);
     mRelation->yAxis->setLabel(tr("validation RMSE (MiB)"));
     mRelation->plotLayout()->insertRow(0);
     mRelation->plotLayout()->addElement(0, 0, new QCPTextElement(mRelation, tr("Hyperparameter and validation RMSE")));
-    mRelationParameter->setObjectName(QStringLiteral("relationParameter"));
-    mRelationParameter->setToolTip(tr("The hyperparameter on the chart's horizontal axis"));
+    mRelationParameter = namedWidget<QComboBox>(QStringLiteral("relationParameter"),
+                                                tr("The hyperparameter on the chart's horizontal axis"), this);
 
     auto *top = new QHBoxLayout;
     top->addWidget(mSweep);
@@ -146,9 +150,6 @@ RunsPage::RunsPage(WorkbenchState *state, QWidget *parent)
 
     connect(mSweep, &QPushButton::clicked, this, &RunsPage::openSweepDialog);
     connect(mCancel, &QPushButton::clicked, this, &RunsPage::cancelSweep);
-    mSaveModel->setObjectName(QStringLiteral("saveRunModel"));
-    mSaveModel->setToolTip(tr("Save the selected run's trained model as a model folder that gpumem predict and the "
-                              "Predict page read (runs of this session; a project keeps the folder's path)"));
     connect(mSaveModel, &QPushButton::clicked, this, [this] {
         const QString directory =
             QFileDialog::getSaveFileName(this, tr("Save the run's model folder"), {}, tr("Model folder (*)"));

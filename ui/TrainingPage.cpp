@@ -10,6 +10,7 @@
 #include "training/FitProgressRelay.h"
 #include "ui/CoverageBox.h"
 #include "ui/LossPlot.h"
+#include "ui/NamedWidget.h"
 #include "ui/ProgressBridge.h"
 #include "ui/QtText.h"
 #include "ui/WorkbenchState.h"
@@ -54,45 +55,37 @@ TrainingPage::TrainingPage(WorkbenchState *state, QWidget *parent)
     : QWidget(parent)
     , mState(state)
     , mBridge(new ProgressBridge(this))
-    , mPlot(new LossPlot(this))
-    , mStart(new QPushButton(tr("Start"), this))
-    , mPause(new QPushButton(tr("Pause"), this))
-    , mResume(new QPushButton(tr("Resume"), this))
-    , mStop(new QPushButton(tr("Stop"), this))
-    , mSave(new QPushButton(tr("Save model…"), this))
-    , mDevice(new QComboBox(this))
-    , mThreads(new QSpinBox(this))
-    , mCalibrate(new QCheckBox(tr("Upper bound at coverage"), this))
-    , mCoverage(new CoverageBox(QStringLiteral("trainingCoverage"), this))
-    , mProgress(new QProgressBar(this))
-    , mSpeed(new QLabel(this))
-    , mAccuracy(new QLabel(this))
-    , mStatus(new QLabel(tr("Load data, choose the hyperparameters, then press Start."), this))
 {
     setObjectName(QStringLiteral("trainingPage"));
-    mStart->setObjectName(QStringLiteral("startTraining"));
-    mPause->setObjectName(QStringLiteral("pauseTraining"));
-    mResume->setObjectName(QStringLiteral("resumeTraining"));
-    mStop->setObjectName(QStringLiteral("stopTraining"));
-    mSave->setObjectName(QStringLiteral("saveModel"));
-    mStart->setToolTip(tr("Train the network on the loaded data with the model page's values (F5)"));
+    mStart = namedWidget<QPushButton>(QStringLiteral("startTraining"),
+                                      tr("Train the network on the loaded data with the model page's values (F5)"),
+                                      tr("Start"), this);
     mStart->setShortcut(Qt::Key_F5);
-    mPause->setToolTip(tr("Pause after the current batch; the weights stay in memory"));
-    mResume->setToolTip(tr("Continue a paused training"));
-    mStop->setToolTip(tr("Stop after the current batch; the model is not kept"));
-    mSave->setToolTip(tr("Save the trained model as a folder that gpumem predict and the Predict page read"));
+    mPause =
+        namedWidget<QPushButton>(QStringLiteral("pauseTraining"),
+                                 tr("Pause after the current batch; the weights stay in memory"), tr("Pause"), this);
+    mResume = namedWidget<QPushButton>(QStringLiteral("resumeTraining"), tr("Continue a paused training"), tr("Resume"),
+                                       this);
+    mStop = namedWidget<QPushButton>(QStringLiteral("stopTraining"),
+                                     tr("Stop after the current batch; the model is not kept"), tr("Stop"), this);
+    mSave =
+        namedWidget<QPushButton>(QStringLiteral("saveModel"),
+                                 tr("Save the trained model as a folder that gpumem predict and the Predict page read"),
+                                 tr("Save model…"), this);
 
-    mDevice->setObjectName(QStringLiteral("deviceBox"));
+    mDevice =
+        namedWidget<QComboBox>(QStringLiteral("deviceBox"),
+                               tr("Where to train: auto uses a CUDA GPU when LibTorch sees one, else the CPU"), this);
     mDevice->addItem(tr("auto"), QStringLiteral("auto"));
     mDevice->addItem(tr("CPU"), QStringLiteral("cpu"));
     if (runtime::libraryVersions().cudaAvailable)
         mDevice->addItem(tr("CUDA GPU"), QStringLiteral("cuda"));
-    mDevice->setToolTip(tr("Where to train: auto uses a CUDA GPU when LibTorch sees one, else the CPU"));
-    mThreads->setObjectName(QStringLiteral("threadsBox"));
+    mThreads = namedWidget<QSpinBox>(QStringLiteral("threadsBox"),
+                                     tr("CPU threads: each batch is split across this many workers (results do not "
+                                        "depend on it). One is fastest for small models on small machines."),
+                                     this);
     mThreads->setRange(1, std::max(1, QThread::idealThreadCount()));
     mThreads->setValue(1);
-    mThreads->setToolTip(tr("CPU threads: each batch is split across this many workers (results do not depend "
-                            "on it). One is fastest for small models on small machines."));
 
     QSettings settings;
     mDevice->setCurrentIndex(std::max(0, mDevice->findData(settings.value(deviceKey, QStringLiteral("auto")))));
@@ -101,23 +94,27 @@ TrainingPage::TrainingPage(WorkbenchState *state, QWidget *parent)
             [this] { QSettings().setValue(deviceKey, mDevice->currentData()); });
     connect(mThreads, &QSpinBox::valueChanged, this, [](int threads) { QSettings().setValue(threadsKey, threads); });
 
-    mCalibrate->setObjectName(QStringLiteral("calibrateBox"));
-    mCalibrate->setToolTip(tr("Set a fifth of the rows aside to calibrate an upper bound: the memory to request so "
-                              "that this share of new jobs fits (as gpumem train --coverage)"));
+    mCalibrate = namedWidget<QCheckBox>(QStringLiteral("calibrateBox"),
+                                        tr("Set a fifth of the rows aside to calibrate an upper bound: the memory to "
+                                           "request so that this share of new jobs fits (as gpumem train --coverage)"),
+                                        tr("Upper bound at coverage"), this);
+    mCoverage = new CoverageBox(QStringLiteral("trainingCoverage"), this);
     connect(mCalibrate, &QCheckBox::toggled, mCoverage, &QWidget::setEnabled);
 
-    mProgress->setObjectName(QStringLiteral("trainingProgress"));
+    mProgress = namedWidget<QProgressBar>(QStringLiteral("trainingProgress"), tr("Share of all batches done"), this);
     mProgress->setValue(0);
     mProgress->setTextVisible(true);
     mProgress->setFormat(QStringLiteral("%p%"));
-    mProgress->setToolTip(tr("Share of all batches done"));
-    mSpeed->setObjectName(QStringLiteral("trainingSpeed"));
-    mSpeed->setToolTip(tr("Epoch, training throughput and the estimated time left"));
+    mSpeed = namedWidget<QLabel>(QStringLiteral("trainingSpeed"),
+                                 tr("Epoch, training throughput and the estimated time left"), this);
+    mAccuracy = namedWidget<QLabel>(QStringLiteral("validationRmse"),
+                                    tr("How far off the network is so far, in MiB: the RMSE on the validation rows "
+                                       "(validation_fraction of the training rows), after each epoch"),
+                                    this);
+    mStatus = new QLabel(tr("Load data, choose the hyperparameters, then press Start."), this);
     mStatus->setObjectName(QStringLiteral("trainingStatus"));
     mStatus->setWordWrap(true);
-    mAccuracy->setObjectName(QStringLiteral("validationRmse"));
-    mAccuracy->setToolTip(tr("How far off the network is so far, in MiB: the RMSE on the validation rows "
-                             "(validation_fraction of the training rows), after each epoch"));
+    mPlot = new LossPlot(this);
 
     auto *buttons = new QHBoxLayout;
     for (QPushButton *button : {mStart, mPause, mResume, mStop, mSave})
