@@ -7,6 +7,7 @@
 #include "prediction/Predictor.h"
 #include "runs/RunTraining.h"
 #include "runtime/ThreadSettings.h"
+#include "ui/LabelledRow.h"
 #include "ui/NamedWidget.h"
 #include "ui/PaneSplitter.h"
 #include "ui/ProgressBridge.h"
@@ -136,10 +137,7 @@ RunsPage::RunsPage(WorkbenchState *state, QWidget *parent)
     auto *relationColumn = new QWidget(this);
     auto *relationLayout = new QVBoxLayout(relationColumn);
     relationLayout->setContentsMargins(0, 0, 0, 0);
-    auto *relationRow = new QHBoxLayout;
-    relationRow->addWidget(new QLabel(tr("Hyperparameter:"), relationColumn));
-    relationRow->addWidget(mRelationParameter, 1);
-    relationLayout->addLayout(relationRow);
+    relationLayout->addLayout(labelledRow(tr("Hyperparameter:"), mRelationParameter, relationColumn));
     relationLayout->addWidget(mRelation, 1);
     auto *charts = paneSplitter(mCurves, 3, relationColumn, 2, this);
     auto *split = paneSplitter(mTable, 2, charts, 3, this, Qt::Vertical);

@@ -8,6 +8,7 @@
 #include "estimate/ModelTracer.h"
 #include "io/InputError.h"
 #include "ui/EstimateCharts.h"
+#include "ui/LabelledRow.h"
 #include "ui/NamedWidget.h"
 #include "ui/PaneSplitter.h"
 #include "ui/QCustomPlotInclude.h"
@@ -441,10 +442,7 @@ QWidget *YourModelPage::buildResults()
     installTableCopy(mProfiles);
     auto *profileBox = new QGroupBox(tr("Which GPUs fit"), this);
     auto *profileLayout = new QVBoxLayout(profileBox);
-    auto *batchRow = new QHBoxLayout;
-    batchRow->addWidget(new QLabel(tr("At batch:"), profileBox));
-    batchRow->addWidget(mProfileBatch, 1);
-    profileLayout->addLayout(batchRow);
+    profileLayout->addLayout(labelledRow(tr("At batch:"), mProfileBatch, profileBox));
     profileLayout->addWidget(mProfiles, 1);
 
     auto *lower = paneSplitter(mCharts, 5, profileBox, 2, this);
