@@ -57,10 +57,7 @@ constexpr int chartSpacing = 12;    // between charts in a grid
 constexpr int chartAreaMargin = 28; // the tab frame, the scroll area and its vertical scroll bar
 
 const char *const modelsKey = "compare/models";
-const char *const foldsKey = "compare/folds";
 const char *const validationKey = "compare/validation";
-const char *const testFractionKey = "compare/testFraction";
-const char *const seedKey = "compare/seed";
 constexpr int worstRowsPerModel = 25;
 
 } // namespace
@@ -97,17 +94,18 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
     mValidation->setCurrentIndex(mValidation->findData(settings.value(validationKey, QStringLiteral("kfold"))));
     mFolds = namedWidget<QSpinBox>(QStringLiteral("foldsBox"), tr("Number of cross-validation folds (2 to 20)"), this);
     mFolds->setRange(2, 20);
-    mFolds->setValue(settings.value(foldsKey, 5).toInt());
+    mRemembered.bind(mFolds, QStringLiteral("compare/folds"), 5);
     mTestFraction =
         namedWidget<QDoubleSpinBox>(QStringLiteral("testFractionBox"), tr("Share of rows held out for testing"), this);
     mTestFraction->setRange(0.05, 0.5);
     mTestFraction->setSingleStep(0.05);
-    mTestFraction->setValue(settings.value(testFractionKey, 0.2).toDouble());
+    mRemembered.bind(mTestFraction, QStringLiteral("compare/testFraction"), 0.2);
     mSeed =
         namedWidget<QSpinBox>(QStringLiteral("seedBox"),
                               tr("Seed of the splits and of every model: the same seed gives the same result"), this);
     mSeed->setRange(0, 1'000'000'000);
-    mSeed->setValue(settings.value(seedKey, 42).toInt());
+    mRemembered.bind(mSeed, QStringLiteral("compare/seed"), 42);
+    mRemembered.restore();
     const auto validationChanged = [this] {
         const bool folds = mValidation->currentData().toString() == QStringLiteral("kfold");
         mFolds->setEnabled(folds);
@@ -295,10 +293,8 @@ void ComparePage::rememberSettings() const
 {
     QSettings settings;
     settings.setValue(modelsKey, selectedModels());
-    settings.setValue(foldsKey, mFolds->value());
     settings.setValue(validationKey, mValidation->currentData());
-    settings.setValue(testFractionKey, mTestFraction->value());
-    settings.setValue(seedKey, mSeed->value());
+    mRemembered.remember();
 }
 
 bool ComparePage::start()

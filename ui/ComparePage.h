@@ -4,6 +4,7 @@
 #include "evaluation/Experiment.h"
 #include "training/TrainingProgress.h"
 #include "ui/BackgroundTask.h"
+#include "ui/RememberedFields.h"
 #include "ui/ReportWriter.h"
 
 #include <QWidget>
@@ -133,6 +134,7 @@ class ComparePage : public QWidget
     QTableView *mWorstView;
     std::vector<QChartView *> mChartViews;
     std::vector<ChartPlacement> mPlacements; // re-laid out when the page is resized
+    RememberedFields mRemembered;            // the run's settings, kept between sessions
     std::map<QString, ModelProgress> mProgress;
     std::shared_ptr<const data::Dataset> mRunningDataset;
     BackgroundJob<Outcome> mJob{this, &ComparePage::finish};

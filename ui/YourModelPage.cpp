@@ -52,16 +52,6 @@ namespace gpumem::ui {
 namespace {
 
 const char *const modelKey = "yourModel/model";
-const char *const shapesKey = "yourModel/inputShapes";
-const char *const inputKindKey = "yourModel/inputKind";
-const char *const vocabularyKey = "yourModel/vocabulary";
-const char *const lossKey = "yourModel/loss";
-const char *const classesKey = "yourModel/classes";
-const char *const optimizerKey = "yourModel/optimizer";
-const char *const dtypeKey = "yourModel/dtype";
-const char *const gpuKey = "yourModel/gpu";
-const char *const contextKey = "yourModel/contextMib";
-const char *const batchSizesKey = "yourModel/batchSizes";
 
 // As gpumem estimate: no card holds a batch beyond this of anything.
 constexpr qint64 kLargestBatch = qint64{1} << 24;
@@ -118,13 +108,6 @@ QComboBox *profileCombo(QWidget *parent)
         combo->addItem(shown, qtText(name));
     }
     return combo;
-}
-
-void selectData(QComboBox *combo, const QVariant &value)
-{
-    const int index = combo->findData(value);
-    if (index >= 0)
-        combo->setCurrentIndex(index);
 }
 
 // "3,224,224; 20": one sample's shape per model input, each checked by core.
@@ -259,31 +242,39 @@ QWidget *YourModelPage::buildForm()
                                tr("One sample's shape; the batch is prepended. A model with several inputs: one shape "
                                   "per input, separated by ';' (e.g. 3,224,224; 10)"),
                                this);
+    mRemembered.bind(mShapes, QStringLiteral("yourModel/inputShapes"), QStringLiteral("3,224,224"));
     mShapes->setPlaceholderText(QStringLiteral("3,224,224"));
     mInputKind =
         namedWidget<QComboBox>(QStringLiteral("inputKindBox"),
                                tr("Random floats of the training dtype, or int64 token ids for language models"), this);
+    mRemembered.bind(mInputKind, QStringLiteral("yourModel/inputKind"), QStringLiteral("float"));
     mInputKind->addItem(tr("float (random values)"), QStringLiteral("float"));
     mInputKind->addItem(tr("tokens (ids below the vocabulary)"), QStringLiteral("tokens"));
     connect(mInputKind, &QComboBox::currentIndexChanged, this, &YourModelPage::updateInputKind);
     mVocabulary = namedWidget<QSpinBox>(QStringLiteral("vocabularyBox"),
                                         tr("Tokens: the ids are drawn from 0 to this number less one"), this);
+    mRemembered.bind(mVocabulary, QStringLiteral("yourModel/vocabulary"), 32000);
     mVocabulary->setRange(1, 1 << 30);
     mVocabulary->setValue(32000);
     mLoss = namedCombo(QStringLiteral("lossBox"), estimate::lossNames(), this);
+    mRemembered.bind(mLoss, QStringLiteral("yourModel/loss"), QStringLiteral("cross_entropy"));
     mLoss->setToolTip(tr("cross_entropy against random class targets, mse against random values, or the sum of "
                          "the output"));
     mClasses =
         namedWidget<QSpinBox>(QStringLiteral("classesBox"),
                               tr("cross_entropy: the number of target classes (0: the output's last dimension)"), this);
+    mRemembered.bind(mClasses, QStringLiteral("yourModel/classes"), 0);
     mClasses->setRange(0, 1 << 30);
     mClasses->setSpecialValueText(tr("the output's last dimension"));
     mOptimizer = namedCombo(QStringLiteral("optimizerBox"), estimate::optimizerNames(), this);
+    mRemembered.bind(mOptimizer, QStringLiteral("yourModel/optimizer"), QStringLiteral("adam"));
     mOptimizer->setToolTip(tr("The optimizer of the traced step: its state (momentum, Adam's moments) is part of the "
                               "memory"));
     mDtype = namedCombo(QStringLiteral("dtypeBox"), estimate::dtypeNames(), this);
+    mRemembered.bind(mDtype, QStringLiteral("yourModel/dtype"), QStringLiteral("float32"));
     mDtype->setToolTip(tr("The model and its float inputs are converted to this dtype"));
     mGpu = profileCombo(this);
+    mRemembered.bind(mGpu, QStringLiteral("yourModel/gpu"), QStringLiteral("a100-80"));
     mGpu->setToolTip(tr("The GPU profile (resources/gpus): its capacity, and the CUDA context and library "
                         "workspace added to the tensors"));
     mContext = namedWidget<QDoubleSpinBox>(
@@ -292,6 +283,7 @@ QWidget *YourModelPage::buildForm()
            "that has only initialised CUDA; it replaces the profile's (as gpumem estimate "
            "--context-mib does). The profile's when 0"),
         this);
+    mRemembered.bind(mContext, QStringLiteral("yourModel/contextMib"), 0.0);
     mContext->setRange(0.0, 65536.0);
     mContext->setDecimals(0);
     mContext->setSuffix(tr(" MiB"));
@@ -301,6 +293,7 @@ QWidget *YourModelPage::buildForm()
                                tr("The batch sizes to estimate, separated by commas; the first one's timeline is "
                                   "shown. The largest batch that fits the GPU is searched too"),
                                this);
+    mRemembered.bind(mBatchSizes, QStringLiteral("yourModel/batchSizes"), QStringLiteral("8,32,128"));
     mBatchSizes->setPlaceholderText(QStringLiteral("8,32,128"));
 
     mEstimate = namedWidget<QPushButton>(
@@ -466,32 +459,14 @@ void YourModelPage::restoreSettings()
         openModel(model);
     else
         mModelName->setText(tr("No model opened."));
-    mShapes->setText(settings.value(shapesKey, QStringLiteral("3,224,224")).toString());
-    selectData(mInputKind, settings.value(inputKindKey, QStringLiteral("float")));
-    mVocabulary->setValue(settings.value(vocabularyKey, 32000).toInt());
-    selectData(mLoss, settings.value(lossKey, QStringLiteral("cross_entropy")));
-    mClasses->setValue(settings.value(classesKey, 0).toInt());
-    selectData(mOptimizer, settings.value(optimizerKey, QStringLiteral("adam")));
-    selectData(mDtype, settings.value(dtypeKey, QStringLiteral("float32")));
-    selectData(mGpu, settings.value(gpuKey, QStringLiteral("a100-80")));
-    mContext->setValue(settings.value(contextKey, 0.0).toDouble());
-    mBatchSizes->setText(settings.value(batchSizesKey, QStringLiteral("8,32,128")).toString());
+    mRemembered.restore();
 }
 
 void YourModelPage::rememberSettings() const
 {
     QSettings settings;
     settings.setValue(modelKey, mModelPath);
-    settings.setValue(shapesKey, mShapes->text());
-    settings.setValue(inputKindKey, mInputKind->currentData());
-    settings.setValue(vocabularyKey, mVocabulary->value());
-    settings.setValue(lossKey, mLoss->currentData());
-    settings.setValue(classesKey, mClasses->value());
-    settings.setValue(optimizerKey, mOptimizer->currentData());
-    settings.setValue(dtypeKey, mDtype->currentData());
-    settings.setValue(gpuKey, mGpu->currentData());
-    settings.setValue(contextKey, mContext->value());
-    settings.setValue(batchSizesKey, mBatchSizes->text());
+    mRemembered.remember();
 }
 
 void YourModelPage::updateInputKind()
