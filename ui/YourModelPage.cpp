@@ -237,13 +237,18 @@ QWidget *YourModelPage::buildForm()
     trust->setWordWrap(true);
     showAsNotice(trust, QColor(0xff, 0xf3, 0xcd), QColor(0x6b, 0x4e, 0x00));
 
-    mShapes =
-        namedWidget<QLineEdit>(QStringLiteral("inputShapes"),
-                               tr("One sample's shape; the batch is prepended. A model with several inputs: one shape "
-                                  "per input, separated by ';' (e.g. 3,224,224; 10)"),
-                               this);
-    mRemembered.bind(mShapes, QStringLiteral("yourModel/inputShapes"), QStringLiteral("3,224,224"));
-    mShapes->setPlaceholderText(QStringLiteral("3,224,224"));
+    // A text field that starts from an example, shown as its placeholder once cleared.
+    const auto exampleField = [this](const QString &name, const QString &toolTip, const QString &example,
+                                     const QString &key) {
+        auto *edit = namedWidget<QLineEdit>(name, toolTip, this);
+        mRemembered.bind(edit, key, example);
+        edit->setPlaceholderText(example);
+        return edit;
+    };
+    mShapes = exampleField(QStringLiteral("inputShapes"),
+                           tr("One sample's shape; the batch is prepended. A model with several inputs: one shape "
+                              "per input, separated by ';' (e.g. 3,224,224; 10)"),
+                           QStringLiteral("3,224,224"), QStringLiteral("yourModel/inputShapes"));
     mInputKind =
         namedWidget<QComboBox>(QStringLiteral("inputKindBox"),
                                tr("Random floats of the training dtype, or int64 token ids for language models"), this);
@@ -288,13 +293,10 @@ QWidget *YourModelPage::buildForm()
     mContext->setDecimals(0);
     mContext->setSuffix(tr(" MiB"));
     mContext->setSpecialValueText(tr("the profile's"));
-    mBatchSizes =
-        namedWidget<QLineEdit>(QStringLiteral("batchSizes"),
+    mBatchSizes = exampleField(QStringLiteral("batchSizes"),
                                tr("The batch sizes to estimate, separated by commas; the first one's timeline is "
                                   "shown. The largest batch that fits the GPU is searched too"),
-                               this);
-    mRemembered.bind(mBatchSizes, QStringLiteral("yourModel/batchSizes"), QStringLiteral("8,32,128"));
-    mBatchSizes->setPlaceholderText(QStringLiteral("8,32,128"));
+                               QStringLiteral("8,32,128"), QStringLiteral("yourModel/batchSizes"));
 
     mEstimate = namedWidget<QPushButton>(
         QStringLiteral("estimateButton"),
