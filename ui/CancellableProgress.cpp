@@ -20,7 +20,6 @@ CancellableProgress::CancellableProgress(const QString &toolTip, QWidget *parent
     layout->addWidget(mBar);
     layout->addWidget(mCancel);
     mBar->setObjectName(QStringLiteral("operationProgress"));
-    mBar->setRange(0, 1000);
     mBar->setMaximumWidth(160);
     mBar->setTextVisible(false);
     mBar->setToolTip(toolTip);
@@ -28,11 +27,7 @@ CancellableProgress::CancellableProgress(const QString &toolTip, QWidget *parent
     mCancel->setToolTip(tr("Stop; nothing on show changes (Esc)"));
     mCancel->setShortcut(QKeySequence(Qt::Key_Escape));
     connect(mCancel, &QPushButton::clicked, this, &CancellableProgress::cancel);
-    // Progress comes from the operation's thread, already in visible steps; queued
-    // delivery touches the bar on the GUI thread only.
-    connect(
-        mBridge, &ProgressBridge::progressAdvanced, this,
-        [this](double fraction) { mBar->setValue(static_cast<int>(1000.0 * fraction)); }, Qt::QueuedConnection);
+    mBridge->showProgressOn(mBar);
     hide();
 }
 

@@ -6,12 +6,12 @@
 #include "models/RegressorRegistry.h"
 #include "runtime/LibraryVersions.h"
 #include "runtime/ThreadSettings.h"
-#include "ui/BackgroundTask.h"
 #include "ui/ChartExport.h"
 #include "ui/ChartFonts.h"
 #include "ui/ComparisonCharts.h"
 #include "ui/CoverageBox.h"
 #include "ui/MetricsTableModel.h"
+#include "ui/NamedWidget.h"
 #include "ui/PaneSplitter.h"
 #include "ui/ProgressBridge.h"
 #include "ui/QtText.h"
@@ -57,10 +57,7 @@ constexpr int chartSpacing = 12;    // between charts in a grid
 constexpr int chartAreaMargin = 28; // the tab frame, the scroll area and its vertical scroll bar
 
 const char *const modelsKey = "compare/models";
-const char *const foldsKey = "compare/folds";
 const char *const validationKey = "compare/validation";
-const char *const testFractionKey = "compare/testFraction";
-const char *const seedKey = "compare/seed";
 constexpr int worstRowsPerModel = 25;
 
 } // namespace
@@ -69,34 +66,15 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
     : QWidget(parent)
     , mState(state)
     , mBridge(new ProgressBridge(this))
-    , mModels(new QListWidget(this))
-    , mValidation(new QComboBox(this))
-    , mFolds(new QSpinBox(this))
-    , mTestFraction(new QDoubleSpinBox(this))
-    , mSeed(new QSpinBox(this))
-    , mRun(new QPushButton(tr("Run comparison"), this))
-    , mCancel(new QPushButton(tr("Cancel"), this))
-    , mOverall(new QProgressBar(this))
-    , mProgressTable(new QTableWidget(this))
-    , mStatus(new QLabel(tr("Choose models and press Run."), this))
-    , mResults(new QTabWidget(this))
-    , mMetricGrid(new QGridLayout)
-    , mScatterGrid(new QGridLayout)
-    , mResidualGrid(new QGridLayout)
-    , mBoundGrid(new QGridLayout)
-    , mCalibrate(new QCheckBox(tr("Upper bound at coverage"), this))
-    , mCoverage(new CoverageBox(QStringLiteral("compareCoverage"), this))
-    , mMetrics(new MetricsTableModel(this))
-    , mMetricsView(new QTableView(this))
-    , mWorst(new WorstRowsModel(this))
-    , mWorstView(new QTableView(this))
 {
     setObjectName(QStringLiteral("comparePage"));
     QSettings settings;
     const QStringList chosen = settings.value(modelsKey, qtTexts(models::defaultComparisonModels())).toStringList();
-    mModels->setObjectName(QStringLiteral("modelList"));
-    mModels->setToolTip(tr("The models to compare; every one sees the same splits. The neural network uses the "
-                           "Model page's values, the others their library defaults."));
+    mModels = namedWidget<QListWidget>(
+        QStringLiteral("modelList"),
+        tr("The models to compare; every one sees the same splits. The neural network uses the "
+           "Model page's values, the others their library defaults."),
+        this);
     for (const auto &name : models::regressorNames()) {
         auto *item = new QListWidgetItem(qtText(models::regressorTitle(name)), mModels);
         item->setData(Qt::UserRole, qtText(name));
@@ -106,25 +84,28 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
     }
     mModels->setMaximumHeight(mModels->sizeHintForRow(0) * (mModels->count() + 1) + 8);
 
-    mValidation->setObjectName(QStringLiteral("validationBox"));
+    mValidation =
+        namedWidget<QComboBox>(QStringLiteral("validationBox"),
+                               tr("k-fold: every row is tested once, spread is shown over folds; hold-out: one "
+                                  "seeded test share, faster"),
+                               this);
     mValidation->addItem(tr("k-fold cross-validation"), QStringLiteral("kfold"));
     mValidation->addItem(tr("hold-out split"), QStringLiteral("holdout"));
-    mValidation->setToolTip(tr("k-fold: every row is tested once, spread is shown over folds; hold-out: one "
-                               "seeded test share, faster"));
     mValidation->setCurrentIndex(mValidation->findData(settings.value(validationKey, QStringLiteral("kfold"))));
-    mFolds->setObjectName(QStringLiteral("foldsBox"));
+    mFolds = namedWidget<QSpinBox>(QStringLiteral("foldsBox"), tr("Number of cross-validation folds (2 to 20)"), this);
     mFolds->setRange(2, 20);
-    mFolds->setValue(settings.value(foldsKey, 5).toInt());
-    mFolds->setToolTip(tr("Number of cross-validation folds (2 to 20)"));
-    mTestFraction->setObjectName(QStringLiteral("testFractionBox"));
+    mRemembered.bind(mFolds, QStringLiteral("compare/folds"), 5);
+    mTestFraction =
+        namedWidget<QDoubleSpinBox>(QStringLiteral("testFractionBox"), tr("Share of rows held out for testing"), this);
     mTestFraction->setRange(0.05, 0.5);
     mTestFraction->setSingleStep(0.05);
-    mTestFraction->setValue(settings.value(testFractionKey, 0.2).toDouble());
-    mTestFraction->setToolTip(tr("Share of rows held out for testing"));
-    mSeed->setObjectName(QStringLiteral("seedBox"));
+    mRemembered.bind(mTestFraction, QStringLiteral("compare/testFraction"), 0.2);
+    mSeed =
+        namedWidget<QSpinBox>(QStringLiteral("seedBox"),
+                              tr("Seed of the splits and of every model: the same seed gives the same result"), this);
     mSeed->setRange(0, 1'000'000'000);
-    mSeed->setValue(settings.value(seedKey, 42).toInt());
-    mSeed->setToolTip(tr("Seed of the splits and of every model: the same seed gives the same result"));
+    mRemembered.bind(mSeed, QStringLiteral("compare/seed"), 42);
+    mRemembered.restore();
     const auto validationChanged = [this] {
         const bool folds = mValidation->currentData().toString() == QStringLiteral("kfold");
         mFolds->setEnabled(folds);
@@ -133,27 +114,31 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
     connect(mValidation, &QComboBox::currentIndexChanged, this, validationChanged);
     validationChanged();
 
-    mCalibrate->setObjectName(QStringLiteral("compareCalibrate"));
-    mCalibrate->setToolTip(tr("Calibrate each model's upper bound inside every fold's training rows and score it on "
-                              "the fold's test rows: the memory to request so that this share of jobs fits"));
+    mCalibrate = namedWidget<QCheckBox>(
+        QStringLiteral("compareCalibrate"),
+        tr("Calibrate each model's upper bound inside every fold's training rows and score it on "
+           "the fold's test rows: the memory to request so that this share of jobs fits"),
+        tr("Upper bound at coverage"), this);
+    mCoverage = new CoverageBox(QStringLiteral("compareCoverage"), this);
     connect(mCalibrate, &QCheckBox::toggled, mCoverage, &QWidget::setEnabled);
 
-    mRun->setObjectName(QStringLiteral("runComparison"));
-    mRun->setToolTip(tr("Fit and score every chosen model in the background"));
-    mCancel->setObjectName(QStringLiteral("cancelComparison"));
-    mCancel->setToolTip(tr("Stop the comparison; models whose every fold finished are kept"));
-    mOverall->setObjectName(QStringLiteral("comparisonProgress"));
-    mOverall->setRange(0, 1000);
+    mRun =
+        namedWidget<QPushButton>(QStringLiteral("runComparison"),
+                                 tr("Fit and score every chosen model in the background"), tr("Run comparison"), this);
+    mCancel = namedWidget<QPushButton>(QStringLiteral("cancelComparison"),
+                                       tr("Stop the comparison; models whose every fold finished are kept"),
+                                       tr("Cancel"), this);
+    mOverall = namedWidget<QProgressBar>(QStringLiteral("comparisonProgress"), tr("Share of all fits done"), this);
     mOverall->setFormat(QStringLiteral("%p%"));
-    mOverall->setToolTip(tr("Share of all fits done"));
-    mProgressTable->setObjectName(QStringLiteral("modelProgress"));
+    mProgressTable =
+        namedWidget<QTableWidget>(QStringLiteral("modelProgress"), tr("Progress of each model over its folds"), this);
     mProgressTable->setColumnCount(3);
     mProgressTable->setHorizontalHeaderLabels({tr("Model"), tr("Progress"), tr("Status")});
     mProgressTable->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     mProgressTable->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
     mProgressTable->horizontalHeader()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
     mProgressTable->verticalHeader()->hide();
-    mProgressTable->setToolTip(tr("Progress of each model over its folds"));
+    mStatus = new QLabel(tr("Choose models and press Run."), this);
     mStatus->setObjectName(QStringLiteral("compareStatus"));
     mStatus->setWordWrap(true);
 
@@ -182,7 +167,9 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
     controls->setMinimumWidth(360);
     controls->setMaximumWidth(440);
 
-    const auto gridPage = [this](QGridLayout *grid, const QString &name) {
+    // A scrolling page named name that lays out its charts in a new grid.
+    const auto gridPage = [](QGridLayout *&grid, const QString &name) {
+        grid = new QGridLayout;
         auto *page = new QWidget;
         page->setLayout(grid);
         auto *scroll = new QScrollArea;
@@ -192,20 +179,24 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
         return scroll;
     };
     // Both tables sort on the number each cell holds in Qt::UserRole, not on its text.
-    const auto showSortable = [this](QTableView *view, QAbstractItemModel *model) {
+    const auto sortableTable = [this](const QString &name, const QString &toolTip, QAbstractItemModel *model) {
+        auto *view = namedWidget<QTableView>(name, toolTip, this);
         auto *proxy = new QSortFilterProxyModel(this);
         proxy->setSourceModel(model);
         proxy->setSortRole(Qt::UserRole);
         view->setModel(proxy);
         view->setSortingEnabled(true);
+        installTableCopy(view);
+        return view;
     };
-    mMetricsView->setObjectName(QStringLiteral("metricsTable"));
-    mMetricsView->setToolTip(tr("Mean ± standard deviation over folds; the best value per metric is highlighted. * "
-                                "and ** mark RMSE that differs from the best model's with p < 0.05 and p < 0.01"));
-    showSortable(mMetricsView, mMetrics);
+    mMetrics = new MetricsTableModel(this);
+    mMetricsView = sortableTable(QStringLiteral("metricsTable"),
+                                 tr("Mean ± standard deviation over folds; the best value per metric is highlighted. * "
+                                    "and ** mark RMSE that differs from the best model's with p < 0.05 and p < 0.01"),
+                                 mMetrics);
     mMetricsView->sortByColumn(-1, Qt::AscendingOrder); // the comparison's order until a header is clicked
     mMetricsView->verticalHeader()->hide();
-    installTableCopy(mMetricsView);
+    mResults = new QTabWidget(this);
     auto *metricsPage = new QWidget;
     auto *metricsLayout = new QVBoxLayout(metricsPage);
     auto *chartArea = gridPage(mMetricGrid, QStringLiteral("metricCharts"));
@@ -215,12 +206,12 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
     mResults->addTab(gridPage(mScatterGrid, QStringLiteral("scatterCharts")), tr("Predicted vs actual"));
     mResults->addTab(gridPage(mResidualGrid, QStringLiteral("residualCharts")), tr("Residuals"));
     mResults->addTab(gridPage(mBoundGrid, QStringLiteral("boundCharts")), tr("Out-of-memory risk"));
-    mWorstView->setObjectName(QStringLiteral("worstTable"));
-    mWorstView->setToolTip(tr("Jobs whose memory was predicted too low (they would run out of memory), largest "
-                              "shortfall first; click a header to sort"));
-    showSortable(mWorstView, mWorst);
+    mWorst = new WorstRowsModel(this);
+    mWorstView = sortableTable(QStringLiteral("worstTable"),
+                               tr("Jobs whose memory was predicted too low (they would run out of memory), largest "
+                                  "shortfall first; click a header to sort"),
+                               mWorst);
     mWorstView->horizontalHeader()->setStretchLastSection(true);
-    installTableCopy(mWorstView);
     mResults->addTab(mWorstView, tr("Worst under-predictions"));
     mResults->setObjectName(QStringLiteral("compareResults"));
 
@@ -232,8 +223,7 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
     connect(mCancel, &QPushButton::clicked, this, &ComparePage::cancel);
     // The runner's threads emit these; queued delivery moves them to the GUI thread,
     // the only one that may touch the widgets.
-    connect(mBridge, &ProgressBridge::batchesReady, this, &ComparePage::takeBatches, Qt::QueuedConnection);
-    connect(mBridge, &ProgressBridge::epochsReady, this, &ComparePage::takeEpochs, Qt::QueuedConnection);
+    mBridge->deliverEventsTo(this, &ComparePage::takeBatches, &ComparePage::takeEpochs);
     connect(
         mBridge, &ProgressBridge::fitStarting, this,
         [this](const QString &model, int fold, int folds) {
@@ -261,19 +251,9 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
             }
         },
         Qt::QueuedConnection);
-    connect(
-        mBridge, &ProgressBridge::progressAdvanced, this,
-        [this](double fraction) { mOverall->setValue(static_cast<int>(1000.0 * fraction)); }, Qt::QueuedConnection);
-    connect(&mWatcher, &QFutureWatcher<Outcome>::finished, this, &ComparePage::finish);
+    mBridge->showProgressOn(mOverall);
     connect(mState, &WorkbenchState::comparisonChanged, this, &ComparePage::showResults);
     updateButtons();
-}
-
-ComparePage::~ComparePage()
-{
-    if (mControl)
-        mControl->cancel();
-    mWatcher.waitForFinished();
 }
 
 void ComparePage::setSelectedModels(const QStringList &names)
@@ -301,7 +281,7 @@ void ComparePage::setFolds(int folds)
 
 bool ComparePage::isRunning() const
 {
-    return mWatcher.isRunning();
+    return mJob.isRunning();
 }
 
 QString ComparePage::statusText() const
@@ -313,10 +293,8 @@ void ComparePage::rememberSettings() const
 {
     QSettings settings;
     settings.setValue(modelsKey, selectedModels());
-    settings.setValue(foldsKey, mFolds->value());
     settings.setValue(validationKey, mValidation->currentData());
-    settings.setValue(testFractionKey, mTestFraction->value());
-    settings.setValue(seedKey, mSeed->value());
+    mRemembered.remember();
 }
 
 bool ComparePage::start()
@@ -380,26 +358,22 @@ bool ComparePage::start()
         status += QStringLiteral(" ") + QString::fromStdString(warning);
     mStatus->setText(status);
 
-    mControl = std::make_shared<runtime::OperationControl>();
     mRunningDataset = dataset;
     ProgressBridge *bridge = mBridge;
-    auto control = mControl;
-    mWatcher.setFuture(runInBackground<Outcome>([dataset, settings, bridge, control](Outcome &outcome) {
+    mJob.start([dataset, settings, bridge](Outcome &outcome, runtime::OperationControl *control) {
         // LibTorch's thread settings belong to the thread that computes: set them here.
         runtime::setComputeThreads(settings.compute.threads);
         outcome.result = std::make_shared<const evaluation::ExperimentResult>(
-            evaluation::runExperiment(*dataset, settings, bridge, control.get()));
-    }));
+            evaluation::runExperiment(*dataset, settings, bridge, control));
+    });
     updateButtons();
     return true;
 }
 
 void ComparePage::cancel()
 {
-    if (mControl && isRunning()) {
-        mControl->cancel();
+    if (mJob.cancel())
         mStatus->setText(tr("Cancelling…"));
-    }
 }
 
 ComparePage::ModelProgress *ComparePage::progressOf(const QString &model)
@@ -444,8 +418,7 @@ void ComparePage::finish()
 {
     takeBatches();
     takeEpochs();
-    const Outcome outcome = mWatcher.result();
-    mControl.reset();
+    const Outcome outcome = mJob.take();
     updateButtons();
     if (!outcome.result) {
         mStatus->setText(outcome.error);

@@ -3,9 +3,10 @@
 
 #include "evaluation/Experiment.h"
 #include "training/TrainingProgress.h"
+#include "ui/BackgroundTask.h"
+#include "ui/RememberedFields.h"
 #include "ui/ReportWriter.h"
 
-#include <QFutureWatcher>
 #include <QWidget>
 
 #include <map>
@@ -46,7 +47,6 @@ class ComparePage : public QWidget
 
   public:
     explicit ComparePage(WorkbenchState *state, QWidget *parent = nullptr);
-    ~ComparePage() override;
 
     // Ticks exactly the given models (registry names) in the list.
     void setSelectedModels(const QStringList &names);
@@ -134,10 +134,10 @@ class ComparePage : public QWidget
     QTableView *mWorstView;
     std::vector<QChartView *> mChartViews;
     std::vector<ChartPlacement> mPlacements; // re-laid out when the page is resized
+    RememberedFields mRemembered;            // the run's settings, kept between sessions
     std::map<QString, ModelProgress> mProgress;
-    QFutureWatcher<Outcome> mWatcher;
     std::shared_ptr<const data::Dataset> mRunningDataset;
-    std::shared_ptr<runtime::OperationControl> mControl; // shared with the runner; thread-safe itself
+    BackgroundJob<Outcome> mJob{this, &ComparePage::finish};
 };
 
 } // namespace gpumem::ui

@@ -7,6 +7,7 @@
 #include "io/InputError.h"
 #include "ui/CancellableProgress.h"
 #include "ui/ChartExport.h"
+#include "ui/NamedWidget.h"
 #include "ui/PaneSplitter.h"
 #include "ui/ProgressBridge.h"
 #include "ui/QCustomPlotInclude.h"
@@ -68,42 +69,39 @@ QString formatNumber(double value)
 DataPage::DataPage(WorkbenchState *state, QWidget *parent)
     : QWidget(parent)
     , mState(state)
-    , mModel(new TableModel(this))
-    , mView(new QTableView(this))
-    , mColumnEditor(new QTableWidget(this))
-    , mInfo(new QLabel(tr("No data loaded. Open a CSV file (Ctrl+O), drop one here, or pick a built-in dataset "
-                          "from the File menu."),
-                       this))
-    , mError(new QLabel(this))
-    , mSummary(new QLabel(this))
-    , mBadCells(new QComboBox(this))
-    , mLoadProgress(new CancellableProgress(
-          tr("Loading the file in the background (it is read twice: types first, then values)"), this))
-    , mHistogram(new QCustomPlot(this))
 {
     setObjectName(QStringLiteral("dataPage"));
-    mError->setObjectName(QStringLiteral("dataErrorPanel"));
+    mError = namedWidget<QLabel>(QStringLiteral("dataErrorPanel"),
+                                 tr("Why the file could not be loaded: file:line:column and the reason"), this);
     mError->setStyleSheet(QStringLiteral("QLabel { background: #fde2e2; color: #8a1010; border: 1px solid #d88; "
                                          "padding: 6px; }"));
     mError->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    mError->setToolTip(tr("Why the file could not be loaded: file:line:column and the reason"));
     mError->hide();
+    mInfo = new QLabel(tr("No data loaded. Open a CSV file (Ctrl+O), drop one here, or pick a built-in dataset "
+                          "from the File menu."),
+                       this);
     mInfo->setObjectName(QStringLiteral("dataInfo"));
     mInfo->setWordWrap(true);
 
-    mBadCells->setObjectName(QStringLiteral("badCellPolicy"));
+    mBadCells =
+        namedWidget<QComboBox>(QStringLiteral("badCellPolicy"),
+                               tr("What training and comparison do with a row whose used columns hold a missing or "
+                                  "non-finite cell: stop with an error naming it (as gpumem does by default), or "
+                                  "leave the row out"),
+                               this);
     mBadCells->addItem(tr("Stop at a bad cell"), static_cast<int>(data::BadCellPolicy::Fail));
     mBadCells->addItem(tr("Drop rows with bad cells"), static_cast<int>(data::BadCellPolicy::DropRow));
-    mBadCells->setToolTip(tr("What training and comparison do with a row whose used columns hold a missing or "
-                             "non-finite cell: stop with an error naming it (as gpumem does by default), or "
-                             "leave the row out"));
     connect(mBadCells, &QComboBox::currentIndexChanged, this,
             [this] { mState->setBadCellPolicy(static_cast<data::BadCellPolicy>(mBadCells->currentData().toInt())); });
 
+    mLoadProgress = new CancellableProgress(
+        tr("Loading the file in the background (it is read twice: types first, then values)"), this);
     mLoadProgress->setObjectName(QStringLiteral("loadProgress"));
-    mView->setObjectName(QStringLiteral("dataTable"));
+    mModel = new TableModel(this);
+    mView = namedWidget<QTableView>(
+        QStringLiteral("dataTable"),
+        tr("The loaded rows. Red cells are missing or invalid; the target column is tinted blue."), this);
     mView->setModel(mModel);
-    mView->setToolTip(tr("The loaded rows. Red cells are missing or invalid; the target column is tinted blue."));
     // Fixed row heights let the view skip measuring rows, which keeps a million rows smooth.
     mView->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     fitRowHeightToFont();
@@ -111,7 +109,12 @@ DataPage::DataPage(WorkbenchState *state, QWidget *parent)
     mView->setSelectionBehavior(QAbstractItemView::SelectItems);
     installTableCopy(mView);
 
-    mColumnEditor->setObjectName(QStringLiteral("columnEditor"));
+    mColumnEditor =
+        namedWidget<QTableWidget>(QStringLiteral("columnEditor"),
+                                  tr("Each column's inferred type and its role. Choose the target (what to predict), "
+                                     "features, the layer-sequence column, or leave columns out. Select several "
+                                     "columns to give them a role at once (right-click for a menu)."),
+                                  this);
     mColumnEditor->setColumnCount(EditorColumns);
     mColumnEditor->setHorizontalHeaderLabels({tr("Column"), tr("Type"), tr("Role"), tr("Bad cells")});
     mColumnEditor->horizontalHeader()->setSectionResizeMode(NameColumn, QHeaderView::Stretch);
@@ -121,22 +124,19 @@ DataPage::DataPage(WorkbenchState *state, QWidget *parent)
     // role in one of their boxes or from the context menu.
     mColumnEditor->setSelectionMode(QAbstractItemView::ExtendedSelection);
     mColumnEditor->setContextMenuPolicy(Qt::CustomContextMenu);
-    mColumnEditor->setToolTip(tr("Each column's inferred type and its role. Choose the target (what to predict), "
-                                 "features, the layer-sequence column, or leave columns out. Select several "
-                                 "columns to give them a role at once (right-click for a menu)."));
     connect(mColumnEditor, &QWidget::customContextMenuRequested, this, &DataPage::showRoleMenu);
     installTableCopy(mColumnEditor);
     connect(mColumnEditor, &QTableWidget::currentCellChanged, this, [this](int row) { showColumnSummary(row); });
 
-    mSummary->setObjectName(QStringLiteral("columnSummary"));
+    mSummary = namedWidget<QLabel>(QStringLiteral("columnSummary"),
+                                   tr("Statistics of the selected column; bad cells are left out"), this);
     mSummary->setWordWrap(true);
     mSummary->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     mSummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    mSummary->setToolTip(tr("Statistics of the selected column; bad cells are left out"));
 
-    mHistogram->setObjectName(QStringLiteral("targetHistogram"));
+    mHistogram =
+        namedWidget<QCustomPlot>(QStringLiteral("targetHistogram"), tr("How the target values are distributed"), this);
     mHistogram->setMinimumHeight(200);
-    mHistogram->setToolTip(tr("How the target values are distributed"));
     mHistogram->xAxis->setLabel(tr("target"));
     mHistogram->yAxis->setLabel(tr("rows"));
     mHistogram->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);

@@ -65,6 +65,11 @@ HyperparameterForm::HyperparameterForm(const models::Hyperparameters &initial, Q
         if (!mUpdating)
             Q_EMIT valuesChanged();
     };
+    // Every editor's change signal is an edit of its value.
+    const auto watch = [this, edited](auto *box, auto changed) {
+        connect(box, changed, this, edited);
+        return box;
+    };
     for (const auto &spec : mHyperparameters.specs()) {
         const QString unitSuffix = spec.unit.empty() ? QString() : QStringLiteral(" ") + qtText(spec.unit);
         QWidget *editor = nullptr;
@@ -74,8 +79,7 @@ HyperparameterForm::HyperparameterForm(const models::Hyperparameters &initial, Q
             box->setRange(static_cast<int>(std::max<double>(spec.minimum, INT_MIN)),
                           static_cast<int>(std::min<double>(spec.maximum, INT_MAX)));
             box->setSuffix(unitSuffix);
-            connect(box, &QSpinBox::valueChanged, this, edited);
-            editor = box;
+            editor = watch(box, &QSpinBox::valueChanged);
             break;
         }
         case models::HyperparameterType::Real: {
@@ -85,22 +89,15 @@ HyperparameterForm::HyperparameterForm(const models::Hyperparameters &initial, Q
             box->setSingleStep(std::max(std::pow(10.0, -box->decimals() + 1), (spec.maximum - spec.minimum) / 1000.0));
             box->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
             box->setSuffix(unitSuffix);
-            connect(box, &QDoubleSpinBox::valueChanged, this, edited);
-            editor = box;
+            editor = watch(box, &QDoubleSpinBox::valueChanged);
             break;
         }
-        case models::HyperparameterType::Boolean: {
-            auto *box = new QCheckBox(this);
-            connect(box, &QCheckBox::toggled, this, edited);
-            editor = box;
-            break;
-        }
+        case models::HyperparameterType::Boolean: editor = watch(new QCheckBox(this), &QCheckBox::toggled); break;
         case models::HyperparameterType::Choice: {
             auto *box = new QComboBox(this);
             for (const auto &choice : spec.choices)
                 box->addItem(qtText(choice));
-            connect(box, &QComboBox::currentIndexChanged, this, edited);
-            editor = box;
+            editor = watch(box, &QComboBox::currentIndexChanged);
             break;
         }
         }

@@ -40,28 +40,21 @@ QString metricText(const evaluation::MetricDescription &metric, double value)
 
 } // namespace
 
-MetricsTableModel::MetricsTableModel(QObject *parent)
-    : QAbstractTableModel(parent)
-{
-}
-
 void MetricsTableModel::setResult(std::shared_ptr<const evaluation::ExperimentResult> result)
 {
-    beginResetModel();
-    mResult = std::move(result);
-    endResetModel();
+    resetResult(std::move(result), [] {});
 }
 
 int MetricsTableModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() || !mResult ? 0 : static_cast<int>(mResult->models.size());
+    return parent.isValid() || !result() ? 0 : static_cast<int>(result()->models.size());
 }
 
 int MetricsTableModel::columnCount(const QModelIndex &parent) const
 {
     if (parent.isValid())
         return 0;
-    return static_cast<int>(metrics().size()) + 3 + (mResult && mResult->calibration ? boundColumnCount : 0);
+    return static_cast<int>(metrics().size()) + 3 + (result() && result()->calibration ? boundColumnCount : 0);
 }
 
 QVariant MetricsTableModel::headerData(int section, Qt::Orientation orientation, int role) const
@@ -78,8 +71,8 @@ QVariant MetricsTableModel::headerData(int section, Qt::Orientation orientation,
         return tr("Train time (s)\nsummed over folds");
     if (section == metricCount + 2)
         return tr("p vs best\n(RMSE)");
-    const QString coverage = mResult && mResult->calibration
-                                 ? QString::number(100.0 * mResult->calibration->coverage, 'g', 3) + QLatin1Char('%')
+    const QString coverage = result() && result()->calibration
+                                 ? QString::number(100.0 * result()->calibration->coverage, 'g', 3) + QLatin1Char('%')
                                  : QString();
     switch (section - metricCount - 3) {
     case 0: return tr("Bound at %1:\nunder-predicted").arg(coverage);
@@ -90,13 +83,13 @@ QVariant MetricsTableModel::headerData(int section, Qt::Orientation orientation,
 
 QVariant MetricsTableModel::data(const QModelIndex &index, int role) const
 {
-    if (!mResult || !index.isValid())
+    if (!result() || !index.isValid())
         return {};
-    const auto &model = mResult->models[static_cast<std::size_t>(index.row())];
+    const auto &model = result()->models[static_cast<std::size_t>(index.row())];
     const int column = index.column();
     const int metricCount = static_cast<int>(metrics().size());
     // Fewer than 5 pairs (folds) cannot make a difference significant: no mark is shown then.
-    const evaluation::PairedTest *reported = report::reportedTest(*mResult, model.name);
+    const evaluation::PairedTest *reported = report::reportedTest(*result(), model.name);
     const evaluation::PairedTest *test =
         reported && reported->pairs >= minimumPairsForSignificance ? reported : nullptr;
     if (role == Qt::TextAlignmentRole)
@@ -104,9 +97,9 @@ QVariant MetricsTableModel::data(const QModelIndex &index, int role) const
 
     if (column == 0) {
         if (role == Qt::DisplayRole)
-            return qtText(model.title) + (model.name == mResult->best ? tr(" (best)")
-                                          : test                      ? significanceMark(test->pValue)
-                                                                      : QString());
+            return qtText(model.title) + (model.name == result()->best ? tr(" (best)")
+                                          : test                       ? significanceMark(test->pValue)
+                                                                       : QString());
         return role == Qt::UserRole ? QVariant(qtText(model.title)) : QVariant();
     }
     if (column > metricCount + 2) {
@@ -137,7 +130,7 @@ QVariant MetricsTableModel::data(const QModelIndex &index, int role) const
 
     const auto &metric = metrics()[static_cast<std::size_t>(column - 1)];
     const double mean = model.mean.*metric.member;
-    const bool best = evaluation::isBestModel(*mResult, model, metric);
+    const bool best = evaluation::isBestModel(*result(), model, metric);
     switch (role) {
     case Qt::DisplayRole: {
         QString text = metricText(metric, mean);

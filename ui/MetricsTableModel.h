@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "evaluation/Experiment.h"
-
-#include <QAbstractTableModel>
+#include "ui/ResultTableModel.h"
 
 #include <memory>
 
@@ -14,12 +12,12 @@ namespace gpumem::ui {
 // best of each column highlighted as core ranks it), then the train time summed
 // over folds and the p-value of the paired test against the best model. Qt::UserRole
 // holds each cell's number, for sorting. Read on the GUI thread only.
-class MetricsTableModel : public QAbstractTableModel
+class MetricsTableModel : public ResultTableModel
 {
     Q_OBJECT
 
   public:
-    explicit MetricsTableModel(QObject *parent = nullptr);
+    using ResultTableModel::ResultTableModel;
 
     // Shows result (nullptr clears the table).
     void setResult(std::shared_ptr<const evaluation::ExperimentResult> result);
@@ -28,9 +26,6 @@ class MetricsTableModel : public QAbstractTableModel
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
-  private:
-    std::shared_ptr<const evaluation::ExperimentResult> mResult;
 };
 
 } // namespace gpumem::ui

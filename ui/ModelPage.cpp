@@ -10,6 +10,7 @@
 #include "models/Presets.h"
 #include "ui/ArchitectureView.h"
 #include "ui/HyperparameterForm.h"
+#include "ui/LabelledRow.h"
 #include "ui/PaneSplitter.h"
 #include "ui/QtText.h"
 #include "ui/WorkbenchState.h"
@@ -79,9 +80,7 @@ ModelPage::ModelPage(WorkbenchState *state, QWidget *parent)
     mStatus->setObjectName(QStringLiteral("modelStatus"));
     mStatus->setWordWrap(true);
 
-    auto *presetRow = new QHBoxLayout;
-    presetRow->addWidget(new QLabel(tr("Preset:"), this));
-    presetRow->addWidget(mPresets, 1);
+    auto *presetRow = labelledRow(tr("Preset:"), mPresets, this);
     presetRow->addWidget(mPresetState);
     presetRow->addWidget(loadButton);
     presetRow->addWidget(saveButton);

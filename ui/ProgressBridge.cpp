@@ -3,6 +3,8 @@
 
 #include "ui/QtText.h"
 
+#include <QProgressBar>
+
 namespace gpumem::ui {
 
 namespace {
@@ -39,6 +41,15 @@ std::vector<BatchEvent> ProgressBridge::takeBatches()
 std::vector<EpochEvent> ProgressBridge::takeEpochs()
 {
     return takeAll(mMutex, mEpochs);
+}
+
+void ProgressBridge::showProgressOn(QProgressBar *bar)
+{
+    bar->setRange(0, 1000);
+    // Progress comes from the operation's thread, already in visible steps.
+    connect(
+        this, &ProgressBridge::progressAdvanced, bar,
+        [bar](double fraction) { bar->setValue(static_cast<int>(1000.0 * fraction)); }, Qt::QueuedConnection);
 }
 
 // A non-empty buffer already has a signal on its way; the GUI takes everything at once.

@@ -13,6 +13,8 @@
 #include <mutex>
 #include <vector>
 
+class QProgressBar;
+
 namespace gpumem::ui {
 
 // A progress event from core, tagged with the model and fold it belongs to
@@ -53,6 +55,18 @@ class ProgressBridge : public QObject,
     // Moves the buffered events out. GUI thread.
     std::vector<BatchEvent> takeBatches();
     std::vector<EpochEvent> takeEpochs();
+    // Calls batchesTaker and epochsTaker (receiver's member functions or callables that
+    // move the events out) on receiver's thread whenever events are buffered.
+    template <typename Receiver, typename BatchesTaker, typename EpochsTaker>
+    void deliverEventsTo(Receiver *receiver, BatchesTaker batchesTaker, EpochsTaker epochsTaker)
+    {
+        // Explicitly queued, so that it stays queued even if the bridge is ever moved or
+        // called from the GUI thread: only that thread may touch the widgets.
+        connect(this, &ProgressBridge::batchesReady, receiver, batchesTaker, Qt::QueuedConnection);
+        connect(this, &ProgressBridge::epochsReady, receiver, epochsTaker, Qt::QueuedConnection);
+    }
+    // Shows the operation's share done on bar, whose range becomes 0..1000, on the GUI thread.
+    void showProgressOn(QProgressBar *bar);
 
     // runtime::ProgressObserver, shared by every operation; called on its thread.
     void progressChanged(double fraction) override;

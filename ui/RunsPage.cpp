@@ -7,7 +7,8 @@
 #include "prediction/Predictor.h"
 #include "runs/RunTraining.h"
 #include "runtime/ThreadSettings.h"
-#include "ui/BackgroundTask.h"
+#include "ui/LabelledRow.h"
+#include "ui/NamedWidget.h"
 #include "ui/PaneSplitter.h"
 #include "ui/ProgressBridge.h"
 #include "ui/QCustomPlotInclude.h"
@@ -65,35 +66,36 @@ QColor runColour(std::size_t index)
 RunsPage::RunsPage(WorkbenchState *state, QWidget *parent)
     : QWidget(parent)
     , mState(state)
-    , mModel(new RunsTableModel(this))
-    , mSorted(new QSortFilterProxyModel(this))
-    , mTable(new QTableView(this))
-    , mCurves(new QCustomPlot(this))
-    , mRelation(new QCustomPlot(this))
-    , mRelationParameter(new QComboBox(this))
-    , mSweep(new QPushButton(tr("Sweep…"), this))
-    , mCancel(new QPushButton(tr("Cancel sweep"), this))
-    , mSaveModel(new QPushButton(tr("Save model…"), this))
-    , mProgress(new QProgressBar(this))
-    , mStatus(new QLabel(this))
     , mBridge(new ProgressBridge(this))
 {
     setObjectName(QStringLiteral("runsPage"));
-    mSweep->setObjectName(QStringLiteral("startSweep"));
-    mSweep->setToolTip(tr("Train one run per combination of hyperparameter values, in the background "
-                          "(as gpumem sweep)"));
-    mCancel->setObjectName(QStringLiteral("cancelSweep"));
-    mCancel->setToolTip(tr("Stop after the current batch; the runs finished so far stay"));
+    mSweep = namedWidget<QPushButton>(QStringLiteral("startSweep"),
+                                      tr("Train one run per combination of hyperparameter values, in the background "
+                                         "(as gpumem sweep)"),
+                                      tr("Sweep…"), this);
+    mCancel = namedWidget<QPushButton>(QStringLiteral("cancelSweep"),
+                                       tr("Stop after the current batch; the runs finished so far stay"),
+                                       tr("Cancel sweep"), this);
+    mSaveModel = namedWidget<QPushButton>(
+        QStringLiteral("saveRunModel"),
+        tr("Save the selected run's trained model as a model folder that gpumem predict and the "
+           "Predict page read (runs of this session; a project keeps the folder's path)"),
+        tr("Save model…"), this);
+    mProgress = new QProgressBar(this);
     mProgress->setObjectName(QStringLiteral("sweepProgress"));
     mProgress->setRange(0, 1000);
     mProgress->setValue(0);
+    mStatus = new QLabel(this);
     mStatus->setObjectName(QStringLiteral("runsStatus"));
     mStatus->setWordWrap(true);
     mStatus->setText(tr("Every training is kept here. Select runs to overlay their loss curves; "
                         "Sweep… tries several hyperparameter values."));
 
+    mModel = new RunsTableModel(this);
+    mSorted = new QSortFilterProxyModel(this);
     mSorted->setSourceModel(mModel);
     mSorted->setSortRole(RunsTableModel::SortRole);
+    mTable = new QTableView(this);
     mTable->setObjectName(QStringLiteral("runsTable"));
     mTable->setModel(mSorted);
     mTable->setSortingEnabled(true);
@@ -104,6 +106,7 @@ RunsPage::RunsPage(WorkbenchState *state, QWidget *parent)
     mTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     mTable->setAlternatingRowColors(true);
 
+    mCurves = new QCustomPlot(this);
     mCurves->setObjectName(QStringLiteral("runCurves"));
     styleChart(mCurves);
     mCurves->xAxis->setLabel(tr("epoch"));
@@ -116,14 +119,15 @@ RunsPage::RunsPage(WorkbenchState *state, QWidget *parent)
     mCurves->plotLayout()->insertRow(0);
     mCurves->plotLayout()->addElement(0, 0, new QCPTextElement(mCurves, tr("Loss of the selected runs")));
 
+    mRelation = new QCustomPlot(this);
     mRelation->setObjectName(QStringLiteral("runRelation"));
     styleChart(mRelation);
     mRelation->legend->setVisible(false);
     mRelation->yAxis->setLabel(tr("validation RMSE (MiB)"));
     mRelation->plotLayout()->insertRow(0);
     mRelation->plotLayout()->addElement(0, 0, new QCPTextElement(mRelation, tr("Hyperparameter and validation RMSE")));
-    mRelationParameter->setObjectName(QStringLiteral("relationParameter"));
-    mRelationParameter->setToolTip(tr("The hyperparameter on the chart's horizontal axis"));
+    mRelationParameter = namedWidget<QComboBox>(QStringLiteral("relationParameter"),
+                                                tr("The hyperparameter on the chart's horizontal axis"), this);
 
     auto *top = new QHBoxLayout;
     top->addWidget(mSweep);
@@ -133,10 +137,7 @@ RunsPage::RunsPage(WorkbenchState *state, QWidget *parent)
     auto *relationColumn = new QWidget(this);
     auto *relationLayout = new QVBoxLayout(relationColumn);
     relationLayout->setContentsMargins(0, 0, 0, 0);
-    auto *relationRow = new QHBoxLayout;
-    relationRow->addWidget(new QLabel(tr("Hyperparameter:"), relationColumn));
-    relationRow->addWidget(mRelationParameter, 1);
-    relationLayout->addLayout(relationRow);
+    relationLayout->addLayout(labelledRow(tr("Hyperparameter:"), mRelationParameter, relationColumn));
     relationLayout->addWidget(mRelation, 1);
     auto *charts = paneSplitter(mCurves, 3, relationColumn, 2, this);
     auto *split = paneSplitter(mTable, 2, charts, 3, this, Qt::Vertical);
@@ -147,9 +148,6 @@ RunsPage::RunsPage(WorkbenchState *state, QWidget *parent)
 
     connect(mSweep, &QPushButton::clicked, this, &RunsPage::openSweepDialog);
     connect(mCancel, &QPushButton::clicked, this, &RunsPage::cancelSweep);
-    mSaveModel->setObjectName(QStringLiteral("saveRunModel"));
-    mSaveModel->setToolTip(tr("Save the selected run's trained model as a model folder that gpumem predict and the "
-                              "Predict page read (runs of this session; a project keeps the folder's path)"));
     connect(mSaveModel, &QPushButton::clicked, this, [this] {
         const QString directory =
             QFileDialog::getSaveFileName(this, tr("Save the run's model folder"), {}, tr("Model folder (*)"));
@@ -162,22 +160,12 @@ RunsPage::RunsPage(WorkbenchState *state, QWidget *parent)
     connect(mRelationParameter, &QComboBox::currentTextChanged, this, &RunsPage::updateRelation);
     // The bridge emits from the sweep thread; queued, so the bar is touched on the GUI thread only.
     // The runs' batches and epochs are kept by core (RunRecord); the bar needs only each run's share done.
-    connect(
-        mBridge, &ProgressBridge::batchesReady, this, [this] { mBridge->takeBatches(); }, Qt::QueuedConnection);
-    connect(
-        mBridge, &ProgressBridge::epochsReady, this, [this] { mBridge->takeEpochs(); }, Qt::QueuedConnection);
+    mBridge->deliverEventsTo(
+        this, [this] { mBridge->takeBatches(); }, [this] { mBridge->takeEpochs(); });
     connect(mBridge, &ProgressBridge::progressAdvanced, this, &RunsPage::showRunProgress, Qt::QueuedConnection);
-    connect(&mWatcher, &QFutureWatcher<SweepOutcome>::finished, this, &RunsPage::finishSweep);
     mCancel->setEnabled(false);
     showRuns();
     updateSaveButton();
-}
-
-RunsPage::~RunsPage()
-{
-    if (mControl)
-        mControl->cancel();
-    mWatcher.waitForFinished();
 }
 
 QString RunsPage::statusText() const
@@ -187,7 +175,7 @@ QString RunsPage::statusText() const
 
 bool RunsPage::isSweeping() const
 {
-    return mWatcher.isRunning();
+    return mJob.isRunning();
 }
 
 void RunsPage::showRuns()
@@ -420,13 +408,11 @@ bool RunsPage::startSweep(const runs::SweepPlan &plan, double validationFraction
                          .arg(mSweepTrials)
                          .arg(dataset->rowCount())
                          .arg(compute.threads));
-    mControl = std::make_shared<runtime::OperationControl>();
-    auto control = mControl;
     ProgressBridge *bridge = mBridge;
     // Named by sweep and trial, so that the runs of two sweeps stay apart in the table.
     const std::string prefix = "sweep " + std::to_string(++mSweepCount) + " trial ";
-    mWatcher.setFuture(runInBackground<SweepOutcome>([this, dataset, trials, values, compute, control, bridge, prefix,
-                                                      validationFraction](SweepOutcome &outcome) {
+    mJob.start([this, dataset, trials, values, compute, bridge, prefix,
+                validationFraction](SweepOutcome &outcome, runtime::OperationControl *control) {
         // Thread settings are per thread in LibTorch: set them on the thread that trains.
         runtime::setComputeThreads(compute.threads);
         for (std::size_t position = 0; position < trials.size(); ++position) {
@@ -439,7 +425,7 @@ bool RunsPage::startSweep(const runs::SweepPlan &plan, double validationFraction
             settings.hyperparameters = values[position];
             settings.compute = compute;
             settings.validationFraction = validationFraction;
-            runs::TrainedRun run = runs::trainRun(*dataset, settings, bridge, control.get());
+            runs::TrainedRun run = runs::trainRun(*dataset, settings, bridge, control);
             if (run.record.stopReason == training::StopReason::Cancelled) {
                 outcome.cancelled = true;
                 break;
@@ -451,7 +437,7 @@ bool RunsPage::startSweep(const runs::SweepPlan &plan, double validationFraction
                 [this, record = std::move(run.record), model = std::move(run.model)] { addSweepRun(record, model); },
                 Qt::QueuedConnection);
         }
-    }));
+    });
     mSweep->setEnabled(false);
     mCancel->setEnabled(true);
     return true;
@@ -459,10 +445,8 @@ bool RunsPage::startSweep(const runs::SweepPlan &plan, double validationFraction
 
 void RunsPage::cancelSweep()
 {
-    if (mControl && isSweeping()) {
-        mControl->cancel();
+    if (mJob.cancel())
         mStatus->setText(tr("Cancelling after the current batch…"));
-    }
 }
 
 void RunsPage::showRunProgress(double within)
@@ -484,8 +468,7 @@ void RunsPage::finishSweep()
 {
     // Runs still queued from the sweep thread arrive before this handler's own signal.
     QCoreApplication::sendPostedEvents(this, QEvent::MetaCall);
-    const SweepOutcome outcome = mWatcher.result();
-    mControl.reset();
+    const SweepOutcome outcome = mJob.take();
     mSweep->setEnabled(true);
     mCancel->setEnabled(false);
     if (!outcome.error.isEmpty())

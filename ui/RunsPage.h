@@ -4,8 +4,8 @@
 #include "runs/RunRecord.h"
 #include "runs/SweepPlan.h"
 #include "training/TrainingProgress.h"
+#include "ui/BackgroundTask.h"
 
-#include <QFutureWatcher>
 #include <QWidget>
 
 #include <memory>
@@ -42,7 +42,6 @@ class RunsPage : public QWidget
 
   public:
     explicit RunsPage(WorkbenchState *state, QWidget *parent = nullptr);
-    ~RunsPage() override;
 
     // Asks for a sweep and starts it.
     void openSweepDialog();
@@ -99,11 +98,10 @@ class RunsPage : public QWidget
     QProgressBar *mProgress;
     QLabel *mStatus;
     ProgressBridge *mBridge;
-    QFutureWatcher<SweepOutcome> mWatcher;
-    std::shared_ptr<runtime::OperationControl> mControl; // shared with the sweep thread; thread-safe itself
     int mSweepTrials = 0;
     int mSweepDone = 0;
     int mSweepCount = 0; // sweeps started on this page
+    BackgroundJob<SweepOutcome> mJob{this, &RunsPage::finishSweep};
 };
 
 // Returns the colour of the index-th run in overlaid charts: ten distinct hues, repeating.

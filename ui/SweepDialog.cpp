@@ -2,6 +2,7 @@
 #include "ui/SweepDialog.h"
 
 #include "io/InputError.h"
+#include "ui/NamedWidget.h"
 #include "ui/QtText.h"
 
 #include <QComboBox>
@@ -23,21 +24,15 @@ namespace gpumem::ui {
 SweepDialog::SweepDialog(const models::Hyperparameters &hyperparameters, QWidget *parent)
     : QDialog(parent)
     , mHyperparameters(hyperparameters)
-    , mParameters(new QTableWidget(0, 2, this))
-    , mGrid(new QRadioButton(tr("Grid: every combination"), this))
-    , mRandom(new QRadioButton(tr("Random combinations:"), this))
-    , mTrials(new QSpinBox(this))
-    , mSeed(new QSpinBox(this))
-    , mValidation(new QDoubleSpinBox(this))
-    , mSummary(new QLabel(this))
 {
     setObjectName(QStringLiteral("sweepDialog"));
     setWindowTitle(tr("Sweep hyperparameters"));
-    mParameters->setObjectName(QStringLiteral("sweepParameters"));
+    mParameters = namedWidget<QTableWidget>(
+        QStringLiteral("sweepParameters"),
+        tr("Each row: a hyperparameter and the values to try, e.g. 0.001, 0.003, 0.01"), 0, 2, this);
     mParameters->setHorizontalHeaderLabels({tr("Hyperparameter"), tr("Values (comma-separated)")});
     mParameters->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
     mParameters->verticalHeader()->hide();
-    mParameters->setToolTip(tr("Each row: a hyperparameter and the values to try, e.g. 0.001, 0.003, 0.01"));
     auto *add = new QPushButton(tr("Add hyperparameter"), this);
     auto *remove = new QPushButton(tr("Remove"), this);
     connect(add, &QPushButton::clicked, this, [this] { addParameter(QStringLiteral("learning_rate"), {}); });
@@ -47,24 +42,31 @@ SweepDialog::SweepDialog(const models::Hyperparameters &hyperparameters, QWidget
         updateSummary();
     });
 
+    mGrid = new QRadioButton(tr("Grid: every combination"), this);
     mGrid->setObjectName(QStringLiteral("sweepGrid"));
+    mRandom = new QRadioButton(tr("Random combinations:"), this);
     mRandom->setObjectName(QStringLiteral("sweepRandom"));
     mGrid->setChecked(true);
+    mTrials = new QSpinBox(this);
     mTrials->setObjectName(QStringLiteral("sweepTrials"));
     mTrials->setRange(1, static_cast<int>(runs::maxSweepTrials));
     mTrials->setValue(8);
     mTrials->setSuffix(tr(" trials"));
-    mSeed->setObjectName(QStringLiteral("sweepSeed"));
+    mSeed = namedWidget<QSpinBox>(
+        QStringLiteral("sweepSeed"),
+        tr("The same seed draws the same combinations (and trains each run with the same seed)"), this);
     mSeed->setRange(0, 1 << 30);
     mSeed->setValue(42);
     mSeed->setPrefix(tr("seed "));
-    mSeed->setToolTip(tr("The same seed draws the same combinations (and trains each run with the same seed)"));
-    mValidation->setObjectName(QStringLiteral("sweepValidation"));
+    mValidation =
+        namedWidget<QDoubleSpinBox>(QStringLiteral("sweepValidation"),
+                                    tr("Share of the rows held out of every fit to score the run on (validation RMSE), "
+                                       "as gpumem train --test-fraction"),
+                                    this);
     mValidation->setRange(0.05, 0.5);
     mValidation->setSingleStep(0.05);
     mValidation->setValue(0.2);
-    mValidation->setToolTip(tr("Share of the rows held out of every fit to score the run on (validation RMSE), "
-                               "as gpumem train --test-fraction"));
+    mSummary = new QLabel(this);
     mSummary->setObjectName(QStringLiteral("sweepSummary"));
     mSummary->setWordWrap(true);
 

@@ -8,9 +8,9 @@
 #include "runtime/LibraryVersions.h"
 #include "runtime/ThreadSettings.h"
 #include "training/FitProgressRelay.h"
-#include "ui/BackgroundTask.h"
 #include "ui/CoverageBox.h"
 #include "ui/LossPlot.h"
+#include "ui/NamedWidget.h"
 #include "ui/ProgressBridge.h"
 #include "ui/QtText.h"
 #include "ui/WorkbenchState.h"
@@ -55,45 +55,37 @@ TrainingPage::TrainingPage(WorkbenchState *state, QWidget *parent)
     : QWidget(parent)
     , mState(state)
     , mBridge(new ProgressBridge(this))
-    , mPlot(new LossPlot(this))
-    , mStart(new QPushButton(tr("Start"), this))
-    , mPause(new QPushButton(tr("Pause"), this))
-    , mResume(new QPushButton(tr("Resume"), this))
-    , mStop(new QPushButton(tr("Stop"), this))
-    , mSave(new QPushButton(tr("Save model…"), this))
-    , mDevice(new QComboBox(this))
-    , mThreads(new QSpinBox(this))
-    , mCalibrate(new QCheckBox(tr("Upper bound at coverage"), this))
-    , mCoverage(new CoverageBox(QStringLiteral("trainingCoverage"), this))
-    , mProgress(new QProgressBar(this))
-    , mSpeed(new QLabel(this))
-    , mAccuracy(new QLabel(this))
-    , mStatus(new QLabel(tr("Load data, choose the hyperparameters, then press Start."), this))
 {
     setObjectName(QStringLiteral("trainingPage"));
-    mStart->setObjectName(QStringLiteral("startTraining"));
-    mPause->setObjectName(QStringLiteral("pauseTraining"));
-    mResume->setObjectName(QStringLiteral("resumeTraining"));
-    mStop->setObjectName(QStringLiteral("stopTraining"));
-    mSave->setObjectName(QStringLiteral("saveModel"));
-    mStart->setToolTip(tr("Train the network on the loaded data with the model page's values (F5)"));
+    mStart = namedWidget<QPushButton>(QStringLiteral("startTraining"),
+                                      tr("Train the network on the loaded data with the model page's values (F5)"),
+                                      tr("Start"), this);
     mStart->setShortcut(Qt::Key_F5);
-    mPause->setToolTip(tr("Pause after the current batch; the weights stay in memory"));
-    mResume->setToolTip(tr("Continue a paused training"));
-    mStop->setToolTip(tr("Stop after the current batch; the model is not kept"));
-    mSave->setToolTip(tr("Save the trained model as a folder that gpumem predict and the Predict page read"));
+    mPause =
+        namedWidget<QPushButton>(QStringLiteral("pauseTraining"),
+                                 tr("Pause after the current batch; the weights stay in memory"), tr("Pause"), this);
+    mResume = namedWidget<QPushButton>(QStringLiteral("resumeTraining"), tr("Continue a paused training"), tr("Resume"),
+                                       this);
+    mStop = namedWidget<QPushButton>(QStringLiteral("stopTraining"),
+                                     tr("Stop after the current batch; the model is not kept"), tr("Stop"), this);
+    mSave =
+        namedWidget<QPushButton>(QStringLiteral("saveModel"),
+                                 tr("Save the trained model as a folder that gpumem predict and the Predict page read"),
+                                 tr("Save model…"), this);
 
-    mDevice->setObjectName(QStringLiteral("deviceBox"));
+    mDevice =
+        namedWidget<QComboBox>(QStringLiteral("deviceBox"),
+                               tr("Where to train: auto uses a CUDA GPU when LibTorch sees one, else the CPU"), this);
     mDevice->addItem(tr("auto"), QStringLiteral("auto"));
     mDevice->addItem(tr("CPU"), QStringLiteral("cpu"));
     if (runtime::libraryVersions().cudaAvailable)
         mDevice->addItem(tr("CUDA GPU"), QStringLiteral("cuda"));
-    mDevice->setToolTip(tr("Where to train: auto uses a CUDA GPU when LibTorch sees one, else the CPU"));
-    mThreads->setObjectName(QStringLiteral("threadsBox"));
+    mThreads = namedWidget<QSpinBox>(QStringLiteral("threadsBox"),
+                                     tr("CPU threads: each batch is split across this many workers (results do not "
+                                        "depend on it). One is fastest for small models on small machines."),
+                                     this);
     mThreads->setRange(1, std::max(1, QThread::idealThreadCount()));
     mThreads->setValue(1);
-    mThreads->setToolTip(tr("CPU threads: each batch is split across this many workers (results do not depend "
-                            "on it). One is fastest for small models on small machines."));
 
     QSettings settings;
     mDevice->setCurrentIndex(std::max(0, mDevice->findData(settings.value(deviceKey, QStringLiteral("auto")))));
@@ -102,24 +94,27 @@ TrainingPage::TrainingPage(WorkbenchState *state, QWidget *parent)
             [this] { QSettings().setValue(deviceKey, mDevice->currentData()); });
     connect(mThreads, &QSpinBox::valueChanged, this, [](int threads) { QSettings().setValue(threadsKey, threads); });
 
-    mCalibrate->setObjectName(QStringLiteral("calibrateBox"));
-    mCalibrate->setToolTip(tr("Set a fifth of the rows aside to calibrate an upper bound: the memory to request so "
-                              "that this share of new jobs fits (as gpumem train --coverage)"));
+    mCalibrate = namedWidget<QCheckBox>(QStringLiteral("calibrateBox"),
+                                        tr("Set a fifth of the rows aside to calibrate an upper bound: the memory to "
+                                           "request so that this share of new jobs fits (as gpumem train --coverage)"),
+                                        tr("Upper bound at coverage"), this);
+    mCoverage = new CoverageBox(QStringLiteral("trainingCoverage"), this);
     connect(mCalibrate, &QCheckBox::toggled, mCoverage, &QWidget::setEnabled);
 
-    mProgress->setObjectName(QStringLiteral("trainingProgress"));
-    mProgress->setRange(0, 1000);
+    mProgress = namedWidget<QProgressBar>(QStringLiteral("trainingProgress"), tr("Share of all batches done"), this);
     mProgress->setValue(0);
     mProgress->setTextVisible(true);
     mProgress->setFormat(QStringLiteral("%p%"));
-    mProgress->setToolTip(tr("Share of all batches done"));
-    mSpeed->setObjectName(QStringLiteral("trainingSpeed"));
-    mSpeed->setToolTip(tr("Epoch, training throughput and the estimated time left"));
+    mSpeed = namedWidget<QLabel>(QStringLiteral("trainingSpeed"),
+                                 tr("Epoch, training throughput and the estimated time left"), this);
+    mAccuracy = namedWidget<QLabel>(QStringLiteral("validationRmse"),
+                                    tr("How far off the network is so far, in MiB: the RMSE on the validation rows "
+                                       "(validation_fraction of the training rows), after each epoch"),
+                                    this);
+    mStatus = new QLabel(tr("Load data, choose the hyperparameters, then press Start."), this);
     mStatus->setObjectName(QStringLiteral("trainingStatus"));
     mStatus->setWordWrap(true);
-    mAccuracy->setObjectName(QStringLiteral("validationRmse"));
-    mAccuracy->setToolTip(tr("How far off the network is so far, in MiB: the RMSE on the validation rows "
-                             "(validation_fraction of the training rows), after each epoch"));
+    mPlot = new LossPlot(this);
 
     auto *buttons = new QHBoxLayout;
     for (QPushButton *button : {mStart, mPause, mResume, mStop, mSave})
@@ -154,14 +149,9 @@ TrainingPage::TrainingPage(WorkbenchState *state, QWidget *parent)
     connect(mStop, &QPushButton::clicked, this, &TrainingPage::stop);
     connect(mSave, &QPushButton::clicked, this, &TrainingPage::saveModel);
     // The bridge emits from the training thread; queued delivery runs these on the
-    // GUI thread, where the plot may be touched. Explicit, so that it stays queued
-    // even if the bridge is ever moved or called from the GUI thread.
-    connect(mBridge, &ProgressBridge::batchesReady, this, &TrainingPage::takeBatches, Qt::QueuedConnection);
-    connect(mBridge, &ProgressBridge::epochsReady, this, &TrainingPage::takeEpochs, Qt::QueuedConnection);
-    connect(
-        mBridge, &ProgressBridge::progressAdvanced, this,
-        [this](double fraction) { mProgress->setValue(static_cast<int>(1000.0 * fraction)); }, Qt::QueuedConnection);
-    connect(&mWatcher, &QFutureWatcher<Outcome>::finished, this, &TrainingPage::finish);
+    // GUI thread, where the plot may be touched.
+    mBridge->deliverEventsTo(this, &TrainingPage::takeBatches, &TrainingPage::takeEpochs);
+    mBridge->showProgressOn(mProgress);
     // The line a class watches the network pass: XGBoost's RMSE in the last comparison.
     connect(mState, &WorkbenchState::comparisonChanged, this, &TrainingPage::showReference);
     showReference();
@@ -176,16 +166,9 @@ TrainingPage::TrainingPage(WorkbenchState *state, QWidget *parent)
     updateButtons();
 }
 
-TrainingPage::~TrainingPage()
-{
-    if (mControl)
-        mControl->cancel();
-    mWatcher.waitForFinished();
-}
-
 bool TrainingPage::isRunning() const
 {
-    return mWatcher.isRunning();
+    return mJob.isRunning();
 }
 
 QString TrainingPage::statusText() const
@@ -226,17 +209,15 @@ bool TrainingPage::start()
     for (const auto &warning : warnings)
         status += QStringLiteral(" ") + QString::fromStdString(warning);
     mStatus->setText(status);
-    mControl = std::make_shared<runtime::OperationControl>();
     ProgressBridge *bridge = mBridge;
-    auto control = mControl;
     std::optional<calibration::CalibrationSettings> calibrating;
     if (mCalibrate->isChecked()) {
         calibrating.emplace();
         calibrating->coverage = mCoverage->value();
         calibrating->seed = compute.seed;
     }
-    mWatcher.setFuture(
-        runInBackground<Outcome>([dataset, hyperparameters, compute, bridge, control, calibrating](Outcome &outcome) {
+    mJob.start(
+        [dataset, hyperparameters, compute, bridge, calibrating](Outcome &outcome, runtime::OperationControl *control) {
             // Thread settings and grad mode are per thread in LibTorch: set them here, on
             // the thread that trains (fit() itself switches grad off where it evaluates).
             runtime::setComputeThreads(compute.threads);
@@ -249,11 +230,11 @@ bool TrainingPage::start()
             if (calibrating) {
                 // The same split of the rows as `gpumem train --coverage`: fit on most, calibrate on the rest.
                 calibration::CalibratedFit fit =
-                    calibration::fitCalibrated(*model, *dataset, rows, *calibrating, &relay, control.get());
+                    calibration::fitCalibrated(*model, *dataset, rows, *calibrating, &relay, control);
                 outcome.result = std::move(fit.training);
                 outcome.calibration = std::move(fit.calibration);
             } else {
-                outcome.result = model->fit(*dataset, rows, &relay, control.get());
+                outcome.result = model->fit(*dataset, rows, &relay, control);
             }
             outcome.device = QString::fromStdString(model->deviceName());
             // The run record's final metrics, computed here so the GUI thread never predicts.
@@ -261,7 +242,7 @@ bool TrainingPage::start()
             if (model->isFitted())
                 outcome.trainMetrics = evaluation::computeMetrics(dataset->target(), model->predict(*dataset));
             outcome.model = std::move(model);
-        }));
+        });
     updateButtons();
     return true;
 }
@@ -283,8 +264,8 @@ void TrainingPage::stop()
 
 void TrainingPage::steer(void (runtime::OperationControl::*command)(), const QString &status)
 {
-    if (mControl && isRunning()) {
-        ((*mControl).*command)();
+    if (runtime::OperationControl *control = mJob.control()) {
+        (control->*command)();
         mStatus->setText(status);
     }
     updateButtons();
@@ -354,8 +335,7 @@ void TrainingPage::finish()
     // Whatever is still buffered belongs to the finished run.
     takeBatches();
     takeEpochs();
-    const Outcome outcome = mWatcher.result();
-    mControl.reset();
+    const Outcome outcome = mJob.take();
     bool succeeded = false;
     if (!outcome.error.isEmpty()) {
         mStatus->setText(outcome.error);
@@ -398,7 +378,8 @@ void TrainingPage::finish()
 void TrainingPage::updateButtons()
 {
     const bool running = isRunning();
-    const bool paused = running && mControl && mControl->isPaused();
+    const runtime::OperationControl *control = mJob.control();
+    const bool paused = control && control->isPaused();
     mStart->setEnabled(!running);
     mPause->setEnabled(running && !paused);
     mResume->setEnabled(paused);

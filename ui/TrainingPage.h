@@ -5,8 +5,8 @@
 #include "evaluation/Metrics.h"
 #include "runs/RunRecord.h"
 #include "training/TrainingProgress.h"
+#include "ui/BackgroundTask.h"
 
-#include <QFutureWatcher>
 #include <QWidget>
 
 #include <limits>
@@ -41,7 +41,6 @@ class TrainingPage : public QWidget
 
   public:
     explicit TrainingPage(WorkbenchState *state, QWidget *parent = nullptr);
-    ~TrainingPage() override;
 
     // Starts a training; returns false (and shows why) when the data or values are unusable.
     bool start();
@@ -116,8 +115,6 @@ class TrainingPage : public QWidget
     double mBestRmse = std::numeric_limits<double>::quiet_NaN();
     double mReferenceRmse = std::numeric_limits<double>::quiet_NaN(); // XGBoost's in the last comparison
     QLabel *mStatus;
-    QFutureWatcher<Outcome> mWatcher;
-    std::shared_ptr<runtime::OperationControl> mControl; // shared with the training thread; thread-safe itself
     std::shared_ptr<models::Regressor> mTrained;
     std::optional<calibration::Calibration> mCalibration;
     bool mTrainedSaved = false;
@@ -126,6 +123,7 @@ class TrainingPage : public QWidget
     std::vector<runs::BatchPoint> mRunBatches;
     models::Hyperparameters mRunHyperparameters;
     std::uint64_t mRunSeed = 42;
+    BackgroundJob<Outcome> mJob{this, &TrainingPage::finish};
 };
 
 // Returns seconds as "m:ss" (or "h:mm:ss").

@@ -5,22 +5,16 @@
 
 namespace gpumem::ui {
 
-WorstRowsModel::WorstRowsModel(QObject *parent)
-    : QAbstractTableModel(parent)
-{
-}
-
 void WorstRowsModel::setResult(std::shared_ptr<const evaluation::ExperimentResult> result,
                                std::vector<std::int64_t> rowLines, std::vector<std::string> rowNames,
                                std::size_t perModel)
 {
-    beginResetModel();
-    mResult = std::move(result);
-    mRowLines = std::move(rowLines);
-    mRowNames = std::move(rowNames);
-    mRows =
-        mResult ? evaluation::worstUnderPredictions(*mResult, perModel) : std::vector<evaluation::UnderPrediction>{};
-    endResetModel();
+    resetResult(std::move(result), [&] {
+        mRowLines = std::move(rowLines);
+        mRowNames = std::move(rowNames);
+        mRows = this->result() ? evaluation::worstUnderPredictions(*this->result(), perModel)
+                               : std::vector<evaluation::UnderPrediction>{};
+    });
 }
 
 int WorstRowsModel::rowCount(const QModelIndex &parent) const
@@ -53,7 +47,7 @@ QVariant WorstRowsModel::data(const QModelIndex &index, int role) const
         return {};
     const evaluation::UnderPrediction &row = mRows[static_cast<std::size_t>(index.row())];
     if (index.column() == 0) {
-        const QString title = qtText(mResult->models[row.model].title);
+        const QString title = qtText(result()->models[row.model].title);
         return role == Qt::TextAlignmentRole ? QVariant() : QVariant(title);
     }
     if (index.column() == 5) {

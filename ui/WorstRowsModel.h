@@ -2,8 +2,7 @@
 #pragma once
 
 #include "evaluation/Ranking.h"
-
-#include <QAbstractTableModel>
+#include "ui/ResultTableModel.h"
 
 #include <cstdint>
 #include <memory>
@@ -16,12 +15,12 @@ namespace gpumem::ui {
 // job: model, the job's line in the data file, actual and predicted memory, the
 // shortfall (MiB), and the job's name from its identifier column when the file has one. Qt::UserRole holds each cell's
 // value, for sorting. Read on the GUI thread only.
-class WorstRowsModel : public QAbstractTableModel
+class WorstRowsModel : public ResultTableModel
 {
     Q_OBJECT
 
   public:
-    explicit WorstRowsModel(QObject *parent = nullptr);
+    using ResultTableModel::ResultTableModel;
 
     // Shows up to perModel rows of each model of result; rowLines gives each
     // dataset row's line in the file (empty shows row numbers), rowNames what each
@@ -35,7 +34,6 @@ class WorstRowsModel : public QAbstractTableModel
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
   private:
-    std::shared_ptr<const evaluation::ExperimentResult> mResult;
     std::vector<std::int64_t> mRowLines;
     std::vector<std::string> mRowNames;
     std::vector<evaluation::UnderPrediction> mRows;

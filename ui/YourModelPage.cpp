@@ -8,6 +8,8 @@
 #include "estimate/ModelTracer.h"
 #include "io/InputError.h"
 #include "ui/EstimateCharts.h"
+#include "ui/LabelledRow.h"
+#include "ui/NamedWidget.h"
 #include "ui/PaneSplitter.h"
 #include "ui/QCustomPlotInclude.h"
 #include "ui/QtText.h"
@@ -50,16 +52,6 @@ namespace gpumem::ui {
 namespace {
 
 const char *const modelKey = "yourModel/model";
-const char *const shapesKey = "yourModel/inputShapes";
-const char *const inputKindKey = "yourModel/inputKind";
-const char *const vocabularyKey = "yourModel/vocabulary";
-const char *const lossKey = "yourModel/loss";
-const char *const classesKey = "yourModel/classes";
-const char *const optimizerKey = "yourModel/optimizer";
-const char *const dtypeKey = "yourModel/dtype";
-const char *const gpuKey = "yourModel/gpu";
-const char *const contextKey = "yourModel/contextMib";
-const char *const batchSizesKey = "yourModel/batchSizes";
 
 // As gpumem estimate: no card holds a batch beyond this of anything.
 constexpr qint64 kLargestBatch = qint64{1} << 24;
@@ -116,13 +108,6 @@ QComboBox *profileCombo(QWidget *parent)
         combo->addItem(shown, qtText(name));
     }
     return combo;
-}
-
-void selectData(QComboBox *combo, const QVariant &value)
-{
-    const int index = combo->findData(value);
-    if (index >= 0)
-        combo->setCurrentIndex(index);
 }
 
 // "3,224,224; 20": one sample's shape per model input, each checked by core.
@@ -199,31 +184,6 @@ struct YourModelPage::Outcome
 
 YourModelPage::YourModelPage(QWidget *parent)
     : QWidget(parent)
-    , mModelName(new QLabel(this))
-    , mShapes(new QLineEdit(this))
-    , mInputKind(new QComboBox(this))
-    , mVocabulary(new QSpinBox(this))
-    , mLoss(namedCombo(QStringLiteral("lossBox"), estimate::lossNames(), this))
-    , mClasses(new QSpinBox(this))
-    , mOptimizer(namedCombo(QStringLiteral("optimizerBox"), estimate::optimizerNames(), this))
-    , mDtype(namedCombo(QStringLiteral("dtypeBox"), estimate::dtypeNames(), this))
-    , mGpu(profileCombo(this))
-    , mContext(new QDoubleSpinBox(this))
-    , mBatchSizes(new QLineEdit(this))
-    , mEstimate(new QPushButton(tr("&Estimate"), this))
-    , mCancel(new QPushButton(tr("Cancel"), this))
-    , mBusy(new QProgressBar(this))
-    , mStatus(new QLabel(this))
-    , mError(new QLabel(this))
-    , mSummary(new QLabel(this))
-    , mEstimates(new QTableWidget(this))
-    , mCharts(new QTabWidget(this))
-    , mMemoryChart(new QCustomPlot(this))
-    , mBreakdownChart(new QCustomPlot(this))
-    , mTimelineChart(new QCustomPlot(this))
-    , mProfileBatch(new QComboBox(this))
-    , mProfiles(new QTableWidget(this))
-    , mElapsedTicker(new QTimer(this))
 {
     setObjectName(QStringLiteral("yourModelPage"));
     setAcceptDrops(true);
@@ -238,6 +198,7 @@ YourModelPage::YourModelPage(QWidget *parent)
     layout->addWidget(splitter);
 
     connect(&mWatcher, &QFutureWatcher<std::shared_ptr<const Outcome>>::finished, this, &YourModelPage::finishRun);
+    mElapsedTicker = new QTimer(this);
     mElapsedTicker->setInterval(kElapsedTickMilliseconds);
     connect(mElapsedTicker, &QTimer::timeout, this, [this] {
         mStatus->setText((mCancelled ? tr("Cancelled; waiting for the trace on the CPU to end (%1 s) …")
@@ -265,6 +226,7 @@ QWidget *YourModelPage::buildForm()
     open->setToolTip(tr("Open a TorchScript file: torch.jit.trace(model.train(), example).save(\"m.pt\") or "
                         "torch.jit.script(model).save(\"m.pt\"); or drop one on this page"));
     connect(open, &QPushButton::clicked, this, &YourModelPage::openModelDialog);
+    mModelName = new QLabel(this);
     mModelName->setObjectName(QStringLiteral("modelName"));
     mModelName->setWordWrap(true);
     mModelName->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -275,57 +237,88 @@ QWidget *YourModelPage::buildForm()
     trust->setWordWrap(true);
     showAsNotice(trust, QColor(0xff, 0xf3, 0xcd), QColor(0x6b, 0x4e, 0x00));
 
-    mShapes->setObjectName(QStringLiteral("inputShapes"));
-    mShapes->setPlaceholderText(QStringLiteral("3,224,224"));
-    mShapes->setToolTip(tr("One sample's shape; the batch is prepended. A model with several inputs: one shape "
-                           "per input, separated by ';' (e.g. 3,224,224; 10)"));
-    mInputKind->setObjectName(QStringLiteral("inputKindBox"));
+    // A text field that starts from an example, shown as its placeholder once cleared.
+    const auto exampleField = [this](const QString &name, const QString &toolTip, const QString &example,
+                                     const QString &key) {
+        auto *edit = namedWidget<QLineEdit>(name, toolTip, this);
+        mRemembered.bind(edit, key, example);
+        edit->setPlaceholderText(example);
+        return edit;
+    };
+    mShapes = exampleField(QStringLiteral("inputShapes"),
+                           tr("One sample's shape; the batch is prepended. A model with several inputs: one shape "
+                              "per input, separated by ';' (e.g. 3,224,224; 10)"),
+                           QStringLiteral("3,224,224"), QStringLiteral("yourModel/inputShapes"));
+    mInputKind =
+        namedWidget<QComboBox>(QStringLiteral("inputKindBox"),
+                               tr("Random floats of the training dtype, or int64 token ids for language models"), this);
+    mRemembered.bind(mInputKind, QStringLiteral("yourModel/inputKind"), QStringLiteral("float"));
     mInputKind->addItem(tr("float (random values)"), QStringLiteral("float"));
     mInputKind->addItem(tr("tokens (ids below the vocabulary)"), QStringLiteral("tokens"));
-    mInputKind->setToolTip(tr("Random floats of the training dtype, or int64 token ids for language models"));
     connect(mInputKind, &QComboBox::currentIndexChanged, this, &YourModelPage::updateInputKind);
-    mVocabulary->setObjectName(QStringLiteral("vocabularyBox"));
+    mVocabulary = namedWidget<QSpinBox>(QStringLiteral("vocabularyBox"),
+                                        tr("Tokens: the ids are drawn from 0 to this number less one"), this);
+    mRemembered.bind(mVocabulary, QStringLiteral("yourModel/vocabulary"), 32000);
     mVocabulary->setRange(1, 1 << 30);
     mVocabulary->setValue(32000);
-    mVocabulary->setToolTip(tr("Tokens: the ids are drawn from 0 to this number less one"));
+    mLoss = namedCombo(QStringLiteral("lossBox"), estimate::lossNames(), this);
+    mRemembered.bind(mLoss, QStringLiteral("yourModel/loss"), QStringLiteral("cross_entropy"));
     mLoss->setToolTip(tr("cross_entropy against random class targets, mse against random values, or the sum of "
                          "the output"));
-    mClasses->setObjectName(QStringLiteral("classesBox"));
+    mClasses =
+        namedWidget<QSpinBox>(QStringLiteral("classesBox"),
+                              tr("cross_entropy: the number of target classes (0: the output's last dimension)"), this);
+    mRemembered.bind(mClasses, QStringLiteral("yourModel/classes"), 0);
     mClasses->setRange(0, 1 << 30);
     mClasses->setSpecialValueText(tr("the output's last dimension"));
-    mClasses->setToolTip(tr("cross_entropy: the number of target classes (0: the output's last dimension)"));
+    mOptimizer = namedCombo(QStringLiteral("optimizerBox"), estimate::optimizerNames(), this);
+    mRemembered.bind(mOptimizer, QStringLiteral("yourModel/optimizer"), QStringLiteral("adam"));
     mOptimizer->setToolTip(tr("The optimizer of the traced step: its state (momentum, Adam's moments) is part of the "
                               "memory"));
+    mDtype = namedCombo(QStringLiteral("dtypeBox"), estimate::dtypeNames(), this);
+    mRemembered.bind(mDtype, QStringLiteral("yourModel/dtype"), QStringLiteral("float32"));
     mDtype->setToolTip(tr("The model and its float inputs are converted to this dtype"));
+    mGpu = profileCombo(this);
+    mRemembered.bind(mGpu, QStringLiteral("yourModel/gpu"), QStringLiteral("a100-80"));
     mGpu->setToolTip(tr("The GPU profile (resources/gpus): its capacity, and the CUDA context and library "
                         "workspace added to the tensors"));
-    mContext->setObjectName(QStringLiteral("contextBox"));
+    mContext = namedWidget<QDoubleSpinBox>(
+        QStringLiteral("contextBox"),
+        tr("The CUDA context your driver takes on this GPU, e.g. nvidia-smi's reading for a process "
+           "that has only initialised CUDA; it replaces the profile's (as gpumem estimate "
+           "--context-mib does). The profile's when 0"),
+        this);
+    mRemembered.bind(mContext, QStringLiteral("yourModel/contextMib"), 0.0);
     mContext->setRange(0.0, 65536.0);
     mContext->setDecimals(0);
     mContext->setSuffix(tr(" MiB"));
     mContext->setSpecialValueText(tr("the profile's"));
-    mContext->setToolTip(tr("The CUDA context your driver takes on this GPU, e.g. nvidia-smi's reading for a process "
-                            "that has only initialised CUDA; it replaces the profile's (as gpumem estimate "
-                            "--context-mib does). The profile's when 0"));
-    mBatchSizes->setObjectName(QStringLiteral("batchSizes"));
-    mBatchSizes->setPlaceholderText(QStringLiteral("8,32,128"));
-    mBatchSizes->setToolTip(tr("The batch sizes to estimate, separated by commas; the first one's timeline is "
-                               "shown. The largest batch that fits the GPU is searched too"));
+    mBatchSizes = exampleField(QStringLiteral("batchSizes"),
+                               tr("The batch sizes to estimate, separated by commas; the first one's timeline is "
+                                  "shown. The largest batch that fits the GPU is searched too"),
+                               QStringLiteral("8,32,128"), QStringLiteral("yourModel/batchSizes"));
 
-    mEstimate->setObjectName(QStringLiteral("estimateButton"));
-    mEstimate->setToolTip(tr("Trace training steps on the CPU and replay them through the CUDA caching-allocator "
-                             "model, as gpumem estimate does"));
+    mEstimate = namedWidget<QPushButton>(
+        QStringLiteral("estimateButton"),
+        tr("Trace training steps on the CPU and replay them through the CUDA caching-allocator "
+           "model, as gpumem estimate does"),
+        tr("&Estimate"), this);
     connect(mEstimate, &QPushButton::clicked, this, &YourModelPage::start);
-    mCancel->setObjectName(QStringLiteral("cancelButton"));
-    mCancel->setToolTip(tr("Stop waiting: the trace running on the CPU cannot be interrupted, so its result is "
-                           "discarded when it ends"));
+    mCancel = namedWidget<QPushButton>(
+        QStringLiteral("cancelButton"),
+        tr("Stop waiting: the trace running on the CPU cannot be interrupted, so its result is "
+           "discarded when it ends"),
+        tr("Cancel"), this);
     connect(mCancel, &QPushButton::clicked, this, &YourModelPage::cancel);
+    mBusy = new QProgressBar(this);
     mBusy->setObjectName(QStringLiteral("estimateBusy"));
     mBusy->setRange(0, 0);
     mBusy->setTextVisible(false);
     mBusy->setMaximumHeight(12);
+    mStatus = new QLabel(this);
     mStatus->setObjectName(QStringLiteral("estimateStatus"));
     mStatus->setWordWrap(true);
+    mError = new QLabel(this);
     mError->setObjectName(QStringLiteral("estimateError"));
     mError->setWordWrap(true);
     mError->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -382,6 +375,7 @@ QWidget *YourModelPage::buildForm()
 
 QWidget *YourModelPage::buildResults()
 {
+    mSummary = new QLabel(this);
     mSummary->setObjectName(QStringLiteral("estimateSummary"));
     mSummary->setWordWrap(true);
     mSummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -389,7 +383,12 @@ QWidget *YourModelPage::buildResults()
                          "steps run on the CPU, and their allocations are replayed through a model of PyTorch's "
                          "CUDA caching allocator, so no GPU is needed."));
 
-    mEstimates->setObjectName(QStringLiteral("estimateTable"));
+    mEstimates = namedWidget<QTableWidget>(
+        QStringLiteral("estimateTable"),
+        tr("MiB per batch size: peak allocated and reserved (the simulated caching allocator), "
+           "the device total with context and workspace (what nvidia-smi would show), and the "
+           "breakdown at the allocated peak; overhead is reserved less requested"),
+        this);
     mEstimates->setColumnCount(EstimateColumnCount);
     mEstimates->setHorizontalHeaderLabels({tr("batch"), tr("allocated"), tr("reserved"), tr("device total"), tr("fits"),
                                            tr("parameters"), tr("gradients"), tr("optimizer"), tr("activations"),
@@ -397,47 +396,48 @@ QWidget *YourModelPage::buildResults()
     mEstimates->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     mEstimates->verticalHeader()->hide();
     mEstimates->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    mEstimates->setToolTip(tr("MiB per batch size: peak allocated and reserved (the simulated caching allocator), "
-                              "the device total with context and workspace (what nvidia-smi would show), and the "
-                              "breakdown at the allocated peak; overhead is reserved less requested"));
     installTableCopy(mEstimates);
 
+    mMemoryChart =
+        namedWidget<QCustomPlot>(QStringLiteral("memoryChart"),
+                                 tr("The device total per batch size against the GPU's capacity, and the largest batch "
+                                    "that fits. Wheel: zoom, drag: pan, double-click: reset; right-click to save"),
+                                 this);
     prepareEstimatePlot(mMemoryChart, QStringLiteral("memory_by_batch"));
+    mBreakdownChart = namedWidget<QCustomPlot>(QStringLiteral("breakdownChart"),
+                                               tr("What the memory at the peak holds. Right-click to save"), this);
     prepareEstimatePlot(mBreakdownChart, QStringLiteral("memory_breakdown"));
+    mTimelineChart =
+        namedWidget<QCustomPlot>(QStringLiteral("timelineChart"),
+                                 tr("The first batch size's training steps replayed event by event, by category, "
+                                    "with the phases marked. Wheel: zoom, drag: pan, double-click: reset"),
+                                 this);
     prepareEstimatePlot(mTimelineChart, QStringLiteral("memory_timeline"));
-    mMemoryChart->setObjectName(QStringLiteral("memoryChart"));
-    mBreakdownChart->setObjectName(QStringLiteral("breakdownChart"));
-    mTimelineChart->setObjectName(QStringLiteral("timelineChart"));
-    mMemoryChart->setToolTip(tr("The device total per batch size against the GPU's capacity, and the largest batch "
-                                "that fits. Wheel: zoom, drag: pan, double-click: reset; right-click to save"));
-    mBreakdownChart->setToolTip(tr("What the memory at the peak holds. Right-click to save"));
-    mTimelineChart->setToolTip(tr("The first batch size's training steps replayed event by event, by category, "
-                                  "with the phases marked. Wheel: zoom, drag: pan, double-click: reset"));
+    mCharts = new QTabWidget(this);
     mCharts->setObjectName(QStringLiteral("estimateCharts"));
     mCharts->addTab(mMemoryChart, tr("Memory against batch size"));
     mCharts->addTab(mBreakdownChart, tr("Breakdown at the peak"));
     mCharts->addTab(mTimelineChart, tr("Timeline of one batch"));
 
-    mProfileBatch->setObjectName(QStringLiteral("profileBatchBox"));
-    mProfileBatch->setToolTip(tr("The batch size the table checks on every GPU profile"));
+    mProfileBatch = namedWidget<QComboBox>(QStringLiteral("profileBatchBox"),
+                                           tr("The batch size the table checks on every GPU profile"), this);
     connect(mProfileBatch, &QComboBox::currentIndexChanged, this, &YourModelPage::showProfiles);
-    mProfiles->setObjectName(QStringLiteral("profileTable"));
+    mProfiles =
+        namedWidget<QTableWidget>(QStringLiteral("profileTable"),
+                                  tr("Every installed GPU profile: the device total (MiB) of the same replay with the "
+                                     "profile's own context and workspace, whether it fits the capacity, the MiB to "
+                                     "spare (negative: missing), and the largest batch that fits the profile"),
+                                  this);
     mProfiles->setColumnCount(5);
     mProfiles->setHorizontalHeaderLabels({tr("GPU"), tr("total"), tr("fits"), tr("spare"), tr("largest\nbatch")});
     mProfiles->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     mProfiles->horizontalHeader()->setStretchLastSection(true);
     mProfiles->verticalHeader()->hide();
     mProfiles->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    mProfiles->setToolTip(tr("Every installed GPU profile: the device total (MiB) of the same replay with the "
-                             "profile's own context and workspace, whether it fits the capacity, the MiB to "
-                             "spare (negative: missing), and the largest batch that fits the profile"));
     installTableCopy(mProfiles);
     auto *profileBox = new QGroupBox(tr("Which GPUs fit"), this);
     auto *profileLayout = new QVBoxLayout(profileBox);
-    auto *batchRow = new QHBoxLayout;
-    batchRow->addWidget(new QLabel(tr("At batch:"), profileBox));
-    batchRow->addWidget(mProfileBatch, 1);
-    profileLayout->addLayout(batchRow);
+    profileLayout->addLayout(labelledRow(tr("At batch:"), mProfileBatch, profileBox));
     profileLayout->addWidget(mProfiles, 1);
 
     auto *lower = paneSplitter(mCharts, 5, profileBox, 2, this);
@@ -461,32 +461,14 @@ void YourModelPage::restoreSettings()
         openModel(model);
     else
         mModelName->setText(tr("No model opened."));
-    mShapes->setText(settings.value(shapesKey, QStringLiteral("3,224,224")).toString());
-    selectData(mInputKind, settings.value(inputKindKey, QStringLiteral("float")));
-    mVocabulary->setValue(settings.value(vocabularyKey, 32000).toInt());
-    selectData(mLoss, settings.value(lossKey, QStringLiteral("cross_entropy")));
-    mClasses->setValue(settings.value(classesKey, 0).toInt());
-    selectData(mOptimizer, settings.value(optimizerKey, QStringLiteral("adam")));
-    selectData(mDtype, settings.value(dtypeKey, QStringLiteral("float32")));
-    selectData(mGpu, settings.value(gpuKey, QStringLiteral("a100-80")));
-    mContext->setValue(settings.value(contextKey, 0.0).toDouble());
-    mBatchSizes->setText(settings.value(batchSizesKey, QStringLiteral("8,32,128")).toString());
+    mRemembered.restore();
 }
 
 void YourModelPage::rememberSettings() const
 {
     QSettings settings;
     settings.setValue(modelKey, mModelPath);
-    settings.setValue(shapesKey, mShapes->text());
-    settings.setValue(inputKindKey, mInputKind->currentData());
-    settings.setValue(vocabularyKey, mVocabulary->value());
-    settings.setValue(lossKey, mLoss->currentData());
-    settings.setValue(classesKey, mClasses->value());
-    settings.setValue(optimizerKey, mOptimizer->currentData());
-    settings.setValue(dtypeKey, mDtype->currentData());
-    settings.setValue(gpuKey, mGpu->currentData());
-    settings.setValue(contextKey, mContext->value());
-    settings.setValue(batchSizesKey, mBatchSizes->text());
+    mRemembered.remember();
 }
 
 void YourModelPage::updateInputKind()

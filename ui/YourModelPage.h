@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "ui/RememberedFields.h"
+
 #include <QElapsedTimer>
 #include <QFutureWatcher>
 #include <QWidget>
@@ -119,6 +121,7 @@ class YourModelPage : public QWidget
     QComboBox *mProfileBatch;
     QTableWidget *mProfiles;
     QTimer *mElapsedTicker;
+    RememberedFields mRemembered; // the form, kept between sessions
     QElapsedTimer mElapsed;
     QFutureWatcher<std::shared_ptr<const Outcome>> mWatcher;
     bool mRunning = false;                 // from start() until finishRun(), which a cancel does not shorten
