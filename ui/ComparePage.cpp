@@ -95,6 +95,12 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
     mFolds = namedWidget<QSpinBox>(QStringLiteral("foldsBox"), tr("Number of cross-validation folds (2 to 20)"), this);
     mFolds->setRange(2, 20);
     mRemembered.bind(mFolds, QStringLiteral("compare/folds"), 5);
+    mRepeats = namedWidget<QSpinBox>(QStringLiteral("repeatsBox"),
+                                     tr("Repeat the folds with new fold assignments and new training seeds (1 to "
+                                        "10): the spread over repetitions shows how much a figure depends on luck"),
+                                     this);
+    mRepeats->setRange(1, 10);
+    mRemembered.bind(mRepeats, QStringLiteral("compare/repeats"), 1);
     mTestFraction =
         namedWidget<QDoubleSpinBox>(QStringLiteral("testFractionBox"), tr("Share of rows held out for testing"), this);
     mTestFraction->setRange(0.05, 0.5);
@@ -109,6 +115,7 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
     const auto validationChanged = [this] {
         const bool folds = mValidation->currentData().toString() == QStringLiteral("kfold");
         mFolds->setEnabled(folds);
+        mRepeats->setEnabled(folds);
         mTestFraction->setEnabled(!folds);
     };
     connect(mValidation, &QComboBox::currentIndexChanged, this, validationChanged);
@@ -145,6 +152,7 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
     auto *form = new QFormLayout;
     form->addRow(tr("Validation:"), mValidation);
     form->addRow(tr("Folds:"), mFolds);
+    form->addRow(tr("Repetitions:"), mRepeats);
     form->addRow(tr("Test share:"), mTestFraction);
     form->addRow(tr("Seed:"), mSeed);
     auto *coverageRow = new QHBoxLayout;
@@ -325,6 +333,7 @@ bool ComparePage::start()
     }
     const bool kFold = mValidation->currentData().toString() == QStringLiteral("kfold");
     settings.folds = mFolds->value();
+    settings.repeats = kFold ? mRepeats->value() : 1;
     settings.testFraction = kFold ? 0.0 : mTestFraction->value();
     settings.seed = static_cast<std::uint64_t>(mSeed->value());
     settings.compute.seed = settings.seed;
@@ -568,7 +577,8 @@ ReportContent ComparePage::reportContent()
     if (!request.sequenceColumn.empty())
         context.features.push_back(request.sequenceColumn);
     const auto &splits = content.result->splits;
-    context.folds = static_cast<int>(splits.size());
+    context.folds = static_cast<int>(evaluation::splitsPerRepetition(*content.result));
+    context.repeats = content.result->repeats;
     if (splits.size() == 1 && !splits.front().test.empty())
         context.testFraction = static_cast<double>(splits.front().test.size()) /
                                static_cast<double>(splits.front().test.size() + splits.front().train.size());

@@ -114,6 +114,7 @@ class ComparePage : public QWidget
     QListWidget *mModels;
     QComboBox *mValidation;
     QSpinBox *mFolds;
+    QSpinBox *mRepeats;
     QDoubleSpinBox *mTestFraction;
     QSpinBox *mSeed;
     QPushButton *mRun;

@@ -11,6 +11,7 @@
 #include "cli/TextTable.h"
 #include "cli/TrainingReporter.h"
 #include "data/JobNames.h"
+#include "data/RowGroups.h"
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
 #include "io/NumberText.h"
@@ -18,6 +19,7 @@
 #include "io/OutputPlan.h"
 #include "models/RegressorRegistry.h"
 #include "report/ComparisonReport.h"
+#include "report/ReportText.h"
 
 #include <fmt/format.h>
 
@@ -38,8 +40,9 @@ namespace {
 std::string outOfFoldCsv(std::size_t tableRows, const std::vector<std::size_t> &usableRows,
                          const evaluation::ExperimentResult &result)
 {
+    // The first repetition's folds: it is the one whose predictions the result keeps.
     std::vector<int> foldOfRow(usableRows.size(), 0);
-    for (std::size_t fold = 0; fold < result.splits.size(); ++fold)
+    for (std::size_t fold = 0; fold < evaluation::splitsPerRepetition(result) && fold < result.splits.size(); ++fold)
         for (Eigen::Index row : result.splits[fold].test)
             foldOfRow[static_cast<std::size_t>(row)] = static_cast<int>(fold) + 1;
     std::ostringstream csv;
@@ -84,6 +87,15 @@ report::ReportFormat reportFormatFor(const std::string &path)
             return report::ReportFormat::Json;
         throw;
     }
+}
+
+// The first test a report shows, which names the test and what it paired for the legend.
+const evaluation::PairedTest *reportedTestOfAny(const evaluation::ExperimentResult &result)
+{
+    for (const auto &test : result.significance)
+        if (test.reported)
+            return &test;
+    return nullptr;
 }
 
 void printTable(std::ostream &out, const evaluation::ExperimentResult &result)
@@ -148,6 +160,17 @@ int runCompare(const std::vector<std::string> &arguments, std::ostream &out, std
                   "the models to compare (default: the paper's five plus ridge); known: " + modelList);
     std::optional<std::uint64_t> folds;
     app.add_option("--folds", folds, "K-fold cross-validation (default 5)")->type_name("K")->transform(wholeNumber());
+    std::optional<std::uint64_t> repeats;
+    app.add_option("--repeats", repeats,
+                   "repeat the K folds R times, each time with new folds and a new training seed; reports the "
+                   "mean ± sd over all fits and the spread over repetitions (default 1)")
+        ->type_name("R")
+        ->transform(wholeNumber(1, 100));
+    std::optional<std::string> groupBy;
+    app.add_option("--group-by", groupBy,
+                   "grouped folds: every value of COLUMN lands in exactly one test fold, so each model is "
+                   "scored on groups it never saw (e.g. --group-by model)")
+        ->type_name("COLUMN");
     std::optional<double> testFraction;
     addTestFractionOption(app, testFraction, "one seeded hold-out of this share of rows instead of folds");
     ModelOptions modelOptions;
@@ -175,6 +198,8 @@ int runCompare(const std::vector<std::string> &arguments, std::ostream &out, std
     requireTarget(dataOptions);
     if (folds && testFraction)
         throw io::InputError("give --folds or --test-fraction, not both");
+    if (testFraction && (repeats || groupBy))
+        throw io::InputError("--repeats and --group-by need cross-validation, not --test-fraction");
 
     evaluation::ExperimentSettings settings;
     const std::vector<std::string> names =
@@ -191,6 +216,7 @@ int runCompare(const std::vector<std::string> &arguments, std::ostream &out, std
             throw io::InputError("--set " + io::quoteForMessage(assignment) + " names a model that is not compared");
     }
     settings.folds = static_cast<int>(std::min<std::uint64_t>(folds.value_or(5), 1u << 20));
+    settings.repeats = static_cast<int>(repeats.value_or(1));
     if (testFraction) {
         settings.testFraction = *testFraction;
         if (settings.testFraction == 0.0)
@@ -215,6 +241,8 @@ int runCompare(const std::vector<std::string> &arguments, std::ostream &out, std
 
     const LoadedData loaded = loadData(path, dataOptions);
     const data::Dataset dataset = data::Dataset::fromTable(*loaded.table, loaded.roles, loaded.usableRows);
+    if (groupBy)
+        settings.groups = data::rowGroups(*loaded.table, *groupBy, loaded.usableRows);
     for (const auto &warning : loaded.warnings)
         err << "warning: " << warning << '\n';
 
@@ -234,7 +262,9 @@ int runCompare(const std::vector<std::string> &arguments, std::ostream &out, std
     for (std::size_t column = 0; column < loaded.table->columnCount(); ++column)
         if (loaded.roles[column] == data::ColumnRole::Feature || loaded.roles[column] == data::ColumnRole::Sequence)
             context.features.push_back(loaded.table->column(column).name);
-    context.folds = static_cast<int>(result.splits.size());
+    context.folds = static_cast<int>(evaluation::splitsPerRepetition(result));
+    context.repeats = result.repeats;
+    context.groupBy = groupBy.value_or("");
     context.testFraction = settings.testFraction;
     context.seed = settings.seed;
     context.rowLines = dataset.rowLines();
@@ -260,9 +290,12 @@ int runCompare(const std::vector<std::string> &arguments, std::ostream &out, std
                                "+10%: the prediction plus 10%\n",
                                result.calibration->coverage, calibration::scoreName(result.calibration->score),
                                result.calibration->fraction);
-        if (const auto *test = result.significance.empty() ? nullptr : &result.significance.front())
-            out << "p: two-sided " << (result.splits.size() < 6 ? "paired t-test" : "Wilcoxon signed-rank test")
-                << " of the " << test->metric << " against " << result.best << "; * p < 0.05\n";
+        if (const auto *test = reportedTestOfAny(result))
+            out << "p: two-sided " << report::testTitle(test->test) << " of the " << test->metric << " against "
+                << result.best << "; * p < 0.05\n";
+        if (result.repeats > 1)
+            out << "means over " << result.splits.size() << " fits (" << result.repeats << " repetitions of "
+                << context.folds << " folds); --report x.md or .json for the spread over repetitions\n";
         for (const auto &reportPath : reportPaths)
             out << "wrote " << reportPath << '\n';
     }

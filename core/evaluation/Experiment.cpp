@@ -15,10 +15,12 @@
 #include <cmath>
 #include <exception>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <memory>
 #include <mutex>
 #include <sstream>
+#include <stdexcept>
 
 namespace gpumem::evaluation {
 
@@ -33,10 +35,36 @@ double secondsSince(Clock::time_point start)
 
 std::vector<Split> splitsFor(Eigen::Index rows, const ExperimentSettings &settings)
 {
-    // The split functions refuse too few rows or folds with io::InputError, in words for the user.
-    if (settings.testFraction > 0.0)
+    // The split functions refuse too few rows, folds or groups with io::InputError, in words for the user.
+    if (settings.repeats < 1)
+        throw io::InputError("a comparison needs at least 1 repetition, not " + std::to_string(settings.repeats));
+    if (!settings.groups.empty() && settings.groups.size() != static_cast<std::size_t>(rows))
+        throw std::invalid_argument("runExperiment: the group labels do not match the rows");
+    if (settings.testFraction > 0.0) {
+        if (settings.repeats > 1 || !settings.groups.empty())
+            throw io::InputError("repetitions and grouped folds need cross-validation, not a hold-out split");
         return {holdOutSplit(rows, settings.testFraction, settings.seed)};
-    return kFoldSplits(rows, settings.folds, settings.seed);
+    }
+    std::vector<Split> splits;
+    for (int repetition = 0; repetition < settings.repeats; ++repetition) {
+        const std::uint64_t seed = repetitionSeed(settings.seed, repetition);
+        std::vector<Split> folds = settings.groups.empty() ? kFoldSplits(rows, settings.folds, seed)
+                                                           : groupedKFoldSplits(settings.groups, settings.folds, seed);
+        std::move(folds.begin(), folds.end(), std::back_inserter(splits));
+    }
+    return splits;
+}
+
+// The test rows over the training rows of the average fit: the corrected t-test's n₂/n₁.
+double testToTrainRatio(const std::vector<Split> &splits)
+{
+    double test = 0.0;
+    double train = 0.0;
+    for (const Split &split : splits) {
+        test += static_cast<double>(split.test.size());
+        train += static_cast<double>(split.train.size());
+    }
+    return test / train;
 }
 
 // Returns the first non-blank line of a failure: LibTorch and XGBoost append
@@ -130,8 +158,21 @@ double standardDeviationOf(const std::vector<double> &values)
     return std::sqrt(squares / static_cast<double>(values.size() - 1));
 }
 
+// The mean of each repetition's consecutive share of values (fit results in split order).
+std::vector<double> repetitionMeans(const std::vector<double> &values, int repeats)
+{
+    const std::size_t perRepetition = values.size() / static_cast<std::size_t>(repeats);
+    std::vector<double> means;
+    for (std::size_t first = 0; first + perRepetition <= values.size() && perRepetition > 0; first += perRepetition)
+        means.push_back(meanOf({values.begin() + static_cast<std::ptrdiff_t>(first),
+                                values.begin() + static_cast<std::ptrdiff_t>(first + perRepetition)}));
+    return means;
+}
+
 // Pairs each model with the best one: per-fold RMSE over k folds, or per-row
 // squared errors of a single hold-out split (one fold gives nothing to pair).
+// Repeated folds overlap in their training rows, which only the corrected
+// resampled t-test allows for, so they report that test alone.
 std::vector<PairedTest> compareWithBest(const ExperimentResult &result, const data::Dataset &dataset)
 {
     std::vector<PairedTest> tests;
@@ -162,6 +203,15 @@ std::vector<PairedTest> compareWithBest(const ExperimentResult &result, const da
         }
         if (errors.size() < 2)
             continue;
+        if (result.repeats > 1) {
+            PairedTest test = correctedResampledTTest(errors, bestErrors, testToTrainRatio(result.splits));
+            test.model = model.name;
+            test.versus = best->name;
+            test.metric = "rmse per fit";
+            test.reported = true;
+            tests.push_back(test);
+            continue;
+        }
         for (PairedTest test : {pairedTTest(errors, bestErrors), wilcoxonSignedRank(errors, bestErrors)}) {
             test.model = model.name;
             test.versus = best->name;
@@ -264,7 +314,9 @@ ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSet
     ExperimentResult result;
     result.calibration = settings.calibration;
     result.splits = splitsFor(static_cast<Eigen::Index>(dataset.rowCount()), settings);
+    result.repeats = settings.repeats;
     const int foldCount = static_cast<int>(result.splits.size());
+    const int foldsPerRepetition = foldCount / settings.repeats;
     if (settings.calibration)
         for (const Split &split : result.splits) {
             // Known before any fit, which can take minutes: a coverage the folds cannot serve.
@@ -317,13 +369,15 @@ ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSet
             const std::lock_guard lock(observerMutex);
             observer->fitStarted(spec.name, fold, foldCount);
         }
+        const int repetition = fold / foldsPerRepetition;
         models::ComputeSettings compute = settings.compute;
-        compute.seed = settings.seed;
+        compute.seed = repetitionSeed(settings.seed, repetition);
         std::unique_ptr<models::Regressor> regressor =
             models::createRegressor(spec.name, spec.hyperparameters, compute);
 
         FoldResult foldResult;
         foldResult.fold = fold;
+        foldResult.repetition = repetition;
         std::unique_ptr<FitProgressForwarder> forwarder;
         if (observer)
             forwarder = std::make_unique<FitProgressForwarder>(observer, observerMutex, spec.name, fold,
@@ -359,12 +413,15 @@ ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSet
         foldResult.metrics = computeMetrics(actualTest, predictedTest);
 
         ModelResult &model = modelResults[m];
-        model.predictions(split.test) = predictedTest;
+        // Each repetition tests every row once; the first one's predictions stand for them all.
+        if (repetition == 0)
+            model.predictions(split.test) = predictedTest;
         if (calibrated && calibrated->calibration) {
             Eigen::VectorXd upperBounds;
             foldResult.bound =
                 scoreBound(dataset, *calibrated, predicted, split, settings.calibration->coverage, upperBounds);
-            model.bound->upperBounds(split.test) = upperBounds(split.test);
+            if (repetition == 0)
+                model.bound->upperBounds(split.test) = upperBounds(split.test);
         }
         model.folds[static_cast<std::size_t>(fold)] = foldResult;
         fitFinished[job] = 1;
@@ -426,6 +483,9 @@ ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSet
             continue;
         model.mean = combine(model.folds, meanOf);
         model.standardDeviation = combine(model.folds, standardDeviationOf);
+        model.repetitionSpread = combine(model.folds, [&](const std::vector<double> &values) {
+            return standardDeviationOf(repetitionMeans(values, result.repeats));
+        });
         if (model.bound)
             averageBounds(model.folds, *model.bound);
         if (observer) {
@@ -452,6 +512,12 @@ ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSet
         result.significance = compareWithBest(result, dataset);
     result.seconds = secondsSince(start);
     return result;
+}
+
+std::size_t splitsPerRepetition(const ExperimentResult &result)
+{
+    const auto repeats = static_cast<std::size_t>(std::max(result.repeats, 1));
+    return std::max<std::size_t>(result.splits.size() / repeats, 1);
 }
 
 } // namespace gpumem::evaluation

@@ -30,13 +30,20 @@ struct ModelSpec
 };
 
 // What a comparison runs. testFraction > 0 asks for one seeded hold-out split;
-// otherwise folds-fold cross-validation. Every model sees the same splits.
+// otherwise repeats repetitions of folds-fold cross-validation, each repetition
+// with its own fold assignment and its own training seed
+// (repetitionSeed(seed, repetition)), so that a figure's spread over seeds is part
+// of the result. Every model sees the same splits.
 struct ExperimentSettings
 {
     std::vector<ModelSpec> models;
     int folds = 5;
+    int repeats = 1; // repetitions of the k folds; a hold-out has one
     double testFraction = 0.0;
-    std::uint64_t seed = 42; // the splits and every model's own seed
+    // One group label per dataset row, or empty. Set: grouped folds (groupedKFoldSplits),
+    // so every group is tested by a model that never trained on it. Not with a hold-out.
+    std::vector<std::int64_t> groups;
+    std::uint64_t seed = 42; // the splits and every model's own seed, of repetition 0
     models::ComputeSettings compute;
     // How many (model, fold) fits run at the same time, at most one per hardware
     // thread. Results never depend on it.
@@ -76,13 +83,15 @@ struct ModelBound
     double fixedHeadroomPercent = 0.0;
     calibration::BoundMetrics fixedHeadroom;
     std::vector<calibration::TradeOffPoint> curve;
-    Eigen::VectorXd upperBounds; // per dataset row: the bound while it was a test row, NaN if never
+    Eigen::VectorXd
+        upperBounds; // per dataset row: the bound while it was a test row of the first repetition, NaN if never
 };
 
 // One model fitted on one split and scored on its test rows.
 struct FoldResult
 {
-    int fold = 0; // 0-based index into ExperimentResult::splits
+    int fold = 0;       // 0-based index into ExperimentResult::splits
+    int repetition = 0; // 0-based repetition of the cross-validation that made the split
     RegressionMetrics metrics;
     double trainSeconds = 0.0;
     double predictSeconds = 0.0;
@@ -97,12 +106,17 @@ struct ModelResult
     std::string name;  // registry name, e.g. "random_forest"
     std::string title; // display name, e.g. "Random forest"
     models::Hyperparameters hyperparameters;
-    std::vector<FoldResult> folds;       // in split order
-    RegressionMetrics mean;              // mean over folds of each metric
-    RegressionMetrics standardDeviation; // sample standard deviation over folds (0 for one fold)
-    double trainSeconds = 0.0;           // summed over folds
-    double predictSeconds = 0.0;         // summed over folds
-    Eigen::VectorXd predictions;         // per dataset row: the prediction made while it was a test row, NaN if never
+    std::vector<FoldResult> folds;       // in split order: repetition by repetition
+    RegressionMetrics mean;              // mean over every fit (all repetitions' folds) of each metric
+    RegressionMetrics standardDeviation; // sample standard deviation over every fit (0 for one)
+    // Sample standard deviation over the repetitions of each repetition's mean: how
+    // much the figure a user gets from one cross-validation depends on its seed (0 for one repetition).
+    RegressionMetrics repetitionSpread;
+    double trainSeconds = 0.0;   // summed over folds
+    double predictSeconds = 0.0; // summed over folds
+    // Per dataset row: the prediction made while it was a test row of the first
+    // repetition, NaN if never.
+    Eigen::VectorXd predictions;
     std::vector<std::string> warnings;
     std::optional<ModelBound> bound; // set when the experiment calibrates
 };
@@ -119,10 +133,11 @@ struct ModelFailure
 // and the others still run.
 struct ExperimentResult
 {
-    std::vector<Split> splits;
-    Eigen::VectorXd actual;               // the target of every dataset row, beside ModelResult::predictions
-    std::vector<ModelResult> models;      // in the order of ExperimentSettings::models
-    std::string best;                     // the model with the lowest mean RMSE
+    std::vector<Split> splits;       // repeats × folds of cross-validation, repetition by repetition, or one hold-out
+    int repeats = 1;                 // how many repetitions splits holds; splits.size() is a multiple of it
+    Eigen::VectorXd actual;          // the target of every dataset row, beside ModelResult::predictions
+    std::vector<ModelResult> models; // in the order of ExperimentSettings::models
+    std::string best;                // the model with the lowest mean RMSE
     std::vector<PairedTest> significance; // each other model against the best
     std::vector<ModelFailure> failures;
     bool cancelled = false;
@@ -131,6 +146,9 @@ struct ExperimentResult
     // The calibration every model's bound was fitted with; unset when none was asked for.
     std::optional<calibration::CalibrationSettings> calibration;
 };
+
+// Returns how many splits one repetition of result holds (its k, or 1 for a hold-out).
+std::size_t splitsPerRepetition(const ExperimentResult &result);
 
 // Receives the experiment's progress. The runner calls it from worker threads,
 // one call at a time (it serialises them), so implementations need no lock of

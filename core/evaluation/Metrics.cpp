@@ -50,6 +50,26 @@ double percentileOfAbsoluteErrors(const ConstVectorRef &actual, const ConstVecto
     return lower + (position - static_cast<double>(below)) * (upper - lower);
 }
 
+// The median of |actual − predicted| / |actual| in percent over rows with a nonzero actual
+// value (the mean of the middle two for an even count), NaN when there are none.
+double medianRelativeErrorPercent(const ConstVectorRef &actual, const ConstVectorRef &predicted)
+{
+    std::vector<double> relative;
+    relative.reserve(static_cast<std::size_t>(actual.size()));
+    for (Eigen::Index row = 0; row < actual.size(); ++row)
+        if (actual[row] != 0.0)
+            relative.push_back(std::abs(actual[row] - predicted[row]) / std::abs(actual[row]));
+    if (relative.empty())
+        return kNotANumber;
+    const std::size_t middle = relative.size() / 2;
+    std::nth_element(relative.begin(), relative.begin() + static_cast<std::ptrdiff_t>(middle), relative.end());
+    double median = relative[middle];
+    if (relative.size() % 2 == 0)
+        median = 0.5 *
+                 (median + *std::max_element(relative.begin(), relative.begin() + static_cast<std::ptrdiff_t>(middle)));
+    return 100.0 * median;
+}
+
 bool containsNotANumber(const ConstVectorRef &values)
 {
     // An index loop rather than begin()/end(), which Eigen only offers from 3.4 on.
@@ -84,6 +104,7 @@ RegressionMetrics computeMetrics(const ConstVectorRef &actual, const ConstVector
     Eigen::Index relativeErrorCount = 0;
     double maxError = 0.0;
     Eigen::Index underCount = 0;
+    Eigen::Index withinTenPercentCount = 0;
     double overAllocationSum = 0.0;
 
     for (Eigen::Index row = 0; row < rowCount; ++row) {
@@ -100,6 +121,9 @@ RegressionMetrics computeMetrics(const ConstVectorRef &actual, const ConstVector
             relativeErrorSum += absoluteError / std::abs(truth);
             ++relativeErrorCount;
         }
+        // Scaled by 10 rather than multiplied by 0.1, so that an error of exactly 10% counts.
+        if (10.0 * absoluteError <= std::abs(truth))
+            ++withinTenPercentCount;
         maxError = std::max(maxError, absoluteError);
         if (guess < truth) {
             ++underCount;
@@ -122,6 +146,8 @@ RegressionMetrics computeMetrics(const ConstVectorRef &actual, const ConstVector
     }
     metrics.mape =
         relativeErrorCount == 0 ? kNotANumber : 100.0 * relativeErrorSum / static_cast<double>(relativeErrorCount);
+    metrics.medianRelativeError = medianRelativeErrorPercent(actual, predicted);
+    metrics.withinTenPercent = static_cast<double>(withinTenPercentCount) / count;
     metrics.maxError = maxError;
     metrics.p95Error = percentileOfAbsoluteErrors(actual, predicted, 0.95);
     metrics.underRate = static_cast<double>(underCount) / count;
@@ -205,6 +231,10 @@ const std::vector<MetricDescription> &metricDescriptions()
         {"mae", "MAE", "MAE", "MiB", false, true, true, Group::Accuracy, Style::Significant, &RegressionMetrics::mae},
         {"r2", "R²", "R²", "", true, true, true, Group::Accuracy, Style::Score, &RegressionMetrics::r2},
         {"mape", "MAPE", "MAPE", "%", false, true, false, Group::Risk, Style::Percent, &RegressionMetrics::mape},
+        {"median_rel_error", "Median relative error", "med rel", "%", false, true, false, Group::Accuracy,
+         Style::Percent, &RegressionMetrics::medianRelativeError},
+        {"within_10pct", "Jobs within ±10%", "±10%", "", true, true, false, Group::Accuracy, Style::Share,
+         &RegressionMetrics::withinTenPercent},
         {"max_error", "Max error", "max err", "MiB", false, true, false, Group::Risk, Style::Significant,
          &RegressionMetrics::maxError},
         {"p95_error", "95th-percentile error", "p95 err", "MiB", false, true, false, Group::Risk, Style::Significant,

@@ -19,10 +19,14 @@ struct RegressionMetrics
     double r2 = 0.0;   // Coefficient of determination, unitless (1 is perfect, may be negative).
     double mape =
         0.0; // Mean absolute percentage error in percent, over rows whose actual value is not 0; NaN if there are none.
-    double maxError = 0.0;       // Largest absolute error, MiB.
-    double p95Error = 0.0;       // 95th percentile of the absolute errors (linear interpolation), MiB.
-    double underRate = 0.0;      // Share (0..1) of rows predicted below the actual value: the out-of-memory risk.
-    double overAllocation = 0.0; // Mean over all rows of max(predicted - actual, 0): MiB reserved beyond need.
+    // Median of |error| / actual in percent, over rows whose actual value is not 0; NaN if there are none.
+    // Where peaks span orders of magnitude, RMSE speaks of the large jobs only; this speaks of the typical one.
+    double medianRelativeError = 0.0;
+    double withinTenPercent = 0.0; // Share (0..1) of rows with |error| ≤ 10% of the actual value.
+    double maxError = 0.0;         // Largest absolute error, MiB.
+    double p95Error = 0.0;         // 95th percentile of the absolute errors (linear interpolation), MiB.
+    double underRate = 0.0;        // Share (0..1) of rows predicted below the actual value: the out-of-memory risk.
+    double overAllocation = 0.0;   // Mean over all rows of max(predicted - actual, 0): MiB reserved beyond need.
 };
 
 // Which table a metric belongs to: the paper's accuracy table or the scheduler's
@@ -52,7 +56,7 @@ struct MetricDescription
     const char *title;      // for people, e.g. "Under-prediction rate"
     const char *shortTitle; // for narrow table columns, e.g. "under"
     const char *unit;       // e.g. "MiB", "MiB²", "%" (empty when unitless)
-    bool higherIsBetter;    // true only for R²
+    bool higherIsBetter;    // true for R² and the share within ±10%
     // Whether the best model on this metric is highlighted. Not for the risk
     // metrics: a lower under-prediction rate alone can mean memory wasted.
     bool crownsBest;
@@ -62,8 +66,8 @@ struct MetricDescription
     double RegressionMetrics::*member;
 };
 
-// Returns every metric in report order: mse, rmse, mae, r2, mape, max_error,
-// p95_error, under_rate, over_alloc. Thread-safe.
+// Returns every metric in report order: mse, rmse, mae, r2, mape, median_rel_error,
+// within_10pct, max_error, p95_error, under_rate, over_alloc. Thread-safe.
 const std::vector<MetricDescription> &metricDescriptions();
 
 // Returns the description of key; throws std::invalid_argument for an unknown key.

@@ -55,9 +55,14 @@ double studentTTwoSided(double t, double degreesOfFreedom)
     return 2.0 * boost::math::cdf(boost::math::complement(distribution, std::abs(t)));
 }
 
-PairedTest pairedTTest(const std::vector<double> &a, const std::vector<double> &b)
+namespace {
+
+// The t-test of the differences a − b whose mean has the variance s² · varianceFactor
+// (s² the sample variance of the differences), on n − 1 degrees of freedom.
+PairedTest tTestOfDifferences(const std::vector<double> &a, const std::vector<double> &b, double varianceFactor,
+                              const char *name)
 {
-    checkPairs(a, b, 2, "pairedTTest");
+    checkPairs(a, b, 2, name);
     const auto n = static_cast<double>(a.size());
     double mean = 0.0;
     for (std::size_t i = 0; i < a.size(); ++i)
@@ -66,10 +71,9 @@ PairedTest pairedTTest(const std::vector<double> &a, const std::vector<double> &
     double squares = 0.0;
     for (std::size_t i = 0; i < a.size(); ++i)
         squares += (a[i] - b[i] - mean) * (a[i] - b[i] - mean);
-    const double standardError = std::sqrt(squares / (n - 1.0)) / std::sqrt(n);
+    const double standardError = std::sqrt(squares / (n - 1.0) * varianceFactor);
 
     PairedTest result;
-    result.test = "paired_t";
     result.pairs = static_cast<int>(a.size());
     if (standardError == 0.0) {
         // Constant differences: no evidence when they are all zero, certainty otherwise.
@@ -79,6 +83,27 @@ PairedTest pairedTTest(const std::vector<double> &a, const std::vector<double> &
     }
     result.statistic = mean / standardError;
     result.pValue = studentTTwoSided(result.statistic, n - 1.0);
+    return result;
+}
+
+} // namespace
+
+PairedTest pairedTTest(const std::vector<double> &a, const std::vector<double> &b)
+{
+    PairedTest result = tTestOfDifferences(a, b, 1.0 / static_cast<double>(a.size()), "pairedTTest");
+    result.test = "paired_t";
+    return result;
+}
+
+PairedTest correctedResampledTTest(const std::vector<double> &a, const std::vector<double> &b, double testToTrainRatio)
+{
+    if (!(testToTrainRatio > 0.0) || !std::isfinite(testToTrainRatio))
+        throw std::invalid_argument("correctedResampledTTest: the test-to-train ratio must be positive and finite");
+    // Nadeau and Bengio's correction: the fits share training rows, so their scores are
+    // positively correlated and the plain 1/n under-states the variance of the mean.
+    PairedTest result =
+        tTestOfDifferences(a, b, 1.0 / static_cast<double>(a.size()) + testToTrainRatio, "correctedResampledTTest");
+    result.test = "corrected_t";
     return result;
 }
 

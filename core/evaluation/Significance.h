@@ -11,7 +11,7 @@ struct PairedTest
 {
     std::string model;  // the model tested
     std::string versus; // the reference (the best model)
-    std::string test;   // "paired_t" or "wilcoxon"
+    std::string test;   // "paired_t", "wilcoxon" or "corrected_t"
     std::string metric; // what was paired, e.g. "rmse per fold", "squared error per row"
     int pairs = 0;
     double statistic = 0.0; // t, or the Wilcoxon W (the smaller rank sum)
@@ -23,6 +23,17 @@ struct PairedTest
 // ≥ 2): t = mean(d) / (sd(d)/√n) with d = a − b, on n − 1 degrees of freedom.
 // Identical samples give t = 0 and p = 1. Thread-safe.
 PairedTest pairedTTest(const std::vector<double> &a, const std::vector<double> &b);
+
+// Returns the two-sided p-value of the corrected resampled t-test of a against b
+// (same length n ≥ 2), the test that stays valid when the n pairs come from r
+// repetitions of k-fold cross-validation (Nadeau and Bengio 2003; Bouckaert and
+// Frank 2004 call it the corrected repeated k-fold cv test): with d = a − b,
+// t = mean(d) / √((1/n + n₂/n₁) · var(d)) on n − 1 degrees of freedom, where
+// testToTrainRatio = n₂/n₁ is the test rows over the training rows of one fit
+// (1/(k−1) for k folds). The plain paired t-test, whose variance term is 1/n
+// alone, rejects far too often on such pairs. Throws std::invalid_argument for
+// a ratio that is not positive and finite. Thread-safe.
+PairedTest correctedResampledTTest(const std::vector<double> &a, const std::vector<double> &b, double testToTrainRatio);
 
 // Returns the two-sided p-value of the Wilcoxon signed-rank test of a against b
 // (same length): zero differences are dropped, ties get mid-ranks; exact for up

@@ -33,4 +33,19 @@ Split holdOutSplit(Eigen::Index rowCount, double testFraction, std::uint64_t see
 // the user, when folds < 2 or folds > rowCount. Thread-safe: a pure function of its arguments.
 std::vector<Split> kFoldSplits(Eigen::Index rowCount, int folds, std::uint64_t seed);
 
+// Returns the seed of repetition (0-based) of a repeated cross-validation: seed
+// itself for repetition 0, so that one repetition is the plain k-fold, and a
+// well-mixed function of both otherwise. Thread-safe.
+std::uint64_t repetitionSeed(std::uint64_t seed, int repetition);
+
+// Returns the folds splits of grouped k-fold cross-validation: groups holds one
+// group label per row, and every group lands whole in exactly one test part, so a
+// model is scored only on groups it never saw (e.g. architectures). The distinct
+// groups are shuffled by seed and dealt in that order, each to the fold that holds
+// the fewest rows so far (the lowest fold on ties), which keeps the folds near
+// equal in rows while a new seed gives a new assignment. Throws io::InputError,
+// in words for the user, when folds < 2 or there are fewer groups than folds.
+// Thread-safe: a pure function of its arguments.
+std::vector<Split> groupedKFoldSplits(const std::vector<std::int64_t> &groups, int folds, std::uint64_t seed);
+
 } // namespace gpumem::evaluation

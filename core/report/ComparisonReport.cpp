@@ -58,7 +58,9 @@ std::string describeSplitting(const ComparisonContext &context)
         percent << std::round(context.testFraction * 1000.0) / 10.0;
         return "hold-out of " + percent.str() + "% of the rows" + seed;
     }
-    return std::to_string(context.folds) + "-fold cross-validation" + seed;
+    const std::string repeats = context.repeats > 1 ? std::to_string(context.repeats) + " × " : "";
+    const std::string grouped = context.groupBy.empty() ? "" : ", folds grouped by " + context.groupBy;
+    return repeats + std::to_string(context.folds) + "-fold cross-validation" + grouped + seed;
 }
 
 std::string jobName(const ComparisonContext &context, Eigen::Index row)

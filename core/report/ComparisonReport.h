@@ -19,7 +19,9 @@ struct ComparisonContext
     std::string target;  // the target column
     std::size_t rows = 0;
     std::vector<std::string> features; // input columns (numeric, categorical, sequence), in file order
-    int folds = 0;                     // splits: k for k-fold, 1 for a hold-out
+    int folds = 0;                     // splits per repetition: k for k-fold, 1 for a hold-out
+    int repeats = 1;                   // repetitions of the k folds, each with its own seed
+    std::string groupBy;               // the column whose values the folds keep whole, or empty
     double testFraction = 0.0;         // the hold-out fraction; 0 for k-fold
     std::uint64_t seed = 0;
     // The file line of each dataset row, for naming the worst under-predicted jobs;
@@ -30,7 +32,8 @@ struct ComparisonContext
 };
 
 // The report's header members: {"dataset", "target", "rows", "features", "folds",
-// "test_fraction", "seed"} (the rows' lines and names are not part of it).
+// "repeats", "group_by" (null when the folds are not grouped), "test_fraction", "seed"}
+// (the rows' lines and names are not part of it).
 void to_json(io::Json &json, const ComparisonContext &context);
 
 // How many of each model's worst under-predictions the reports list.
@@ -84,7 +87,8 @@ void writeCsvReport(std::ostream &out, const ComparisonContext &context, const e
 void writeHtmlReport(std::ostream &out, const ComparisonContext &context, const evaluation::ExperimentResult &result,
                      const HtmlReportOptions &options = {});
 
-// Returns "5-fold cross-validation (seed 42)" or "hold-out of 20% (seed 42)".
+// Returns "5-fold cross-validation (seed 42)", "3 × 5-fold cross-validation, folds
+// grouped by model (seed 42)" or "hold-out of 20% of the rows (seed 42)".
 std::string describeSplitting(const ComparisonContext &context);
 
 // Names a dataset row for people: "r17 (line 18)" with a job name, "line 18" (its

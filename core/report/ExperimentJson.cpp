@@ -32,8 +32,10 @@ io::Json modelJson(const evaluation::ModelResult &model,
     io::Json trainSeconds = io::Json::array();
     io::Json predictSeconds = io::Json::array();
     io::Json stopReasons = io::Json::array();
+    io::Json repetitions = io::Json::array();
     for (const auto &fold : model.folds) {
         perFold.push_back(fold.metrics);
+        repetitions.push_back(fold.repetition);
         trainSeconds.push_back(fold.trainSeconds);
         predictSeconds.push_back(fold.predictSeconds);
         stopReasons.push_back(training::stopReasonName(fold.stopReason));
@@ -44,7 +46,9 @@ io::Json modelJson(const evaluation::ModelResult &model,
                   {"hyperparameters", model.hyperparameters},
                   {"metrics", model.mean},
                   {"std", model.standardDeviation},
+                  {"repetition_std", model.repetitionSpread},
                   {"per_fold", std::move(perFold)},
+                  {"per_fold_repetition", std::move(repetitions)},
                   {"train_seconds", model.trainSeconds},
                   {"predict_seconds", model.predictSeconds},
                   {"per_fold_train_seconds", std::move(trainSeconds)},
@@ -68,12 +72,16 @@ evaluation::ModelResult readModel(const io::Json &item, const std::string &sourc
     model.hyperparameters.apply(io::member(item, "hyperparameters"), source);
     model.mean = io::member(item, "metrics").get<evaluation::RegressionMetrics>();
     model.standardDeviation = io::member(item, "std").get<evaluation::RegressionMetrics>();
+    // Files from before repeated cross-validation had one repetition: no spread over repetitions.
+    if (const io::Json *spread = io::findMember(item, "repetition_std"))
+        model.repetitionSpread = spread->get<evaluation::RegressionMetrics>();
     model.trainSeconds = io::numberOr(item, "train_seconds", 0.0);
     model.predictSeconds = io::numberOr(item, "predict_seconds", 0.0);
     const auto &perFold = io::toArray(io::member(item, "per_fold"));
     const io::Json *trainSeconds = io::findMember(item, "per_fold_train_seconds");
     const io::Json *predictSeconds = io::findMember(item, "per_fold_predict_seconds");
     const std::vector<std::string> stopReasons = stringsOf(io::findMember(item, "stop_reasons"));
+    const io::Json *repetitions = io::findMember(item, "per_fold_repetition");
     for (std::size_t index = 0; index < perFold.size(); ++index) {
         evaluation::FoldResult fold;
         fold.fold = static_cast<int>(index);
@@ -84,6 +92,9 @@ evaluation::ModelResult readModel(const io::Json &item, const std::string &sourc
             fold.predictSeconds = io::toNumber(io::toArray(*predictSeconds)[index]);
         if (index < stopReasons.size())
             fold.stopReason = training::parseStopReason(stopReasons[index]);
+        if (repetitions && index < io::toArray(*repetitions).size())
+            fold.repetition = static_cast<int>(
+                io::toWholeNumber(io::toArray(*repetitions)[index], 0, 999, "\"per_fold_repetition\""));
         model.folds.push_back(std::move(fold));
     }
     model.warnings = stringsOf(io::findMember(item, "warnings"));
@@ -119,9 +130,11 @@ io::Json experimentJson(const evaluation::ExperimentResult &result, const Experi
     io::Json models = io::Json::array();
     for (const auto &model : result.models)
         models.push_back(modelJson(model, result.calibration, options.withRows));
-    io::Json json{{"splits", result.splits.size()},      {"models", std::move(models)}, {"best", result.best},
-                  {"significance", result.significance}, {"failures", result.failures}, {"cancelled", result.cancelled},
-                  {"seconds", result.seconds},           {"warnings", result.warnings}};
+    io::Json json{{"splits", result.splits.size()},      {"repeats", result.repeats},
+                  {"models", std::move(models)},         {"best", result.best},
+                  {"significance", result.significance}, {"failures", result.failures},
+                  {"cancelled", result.cancelled},       {"seconds", result.seconds},
+                  {"warnings", result.warnings}};
     if (options.withRows)
         json["actual"] = rowValuesJson(result.actual);
     return json;
@@ -140,6 +153,10 @@ evaluation::ExperimentResult readExperimentResult(const io::Json &object, const 
         if (splits > 1000)
             throw io::InputError("\"splits\" must be at most 1000");
         result.splits.resize(splits);
+        if (const io::Json *repeats = io::findMember(object, "repeats"))
+            result.repeats = static_cast<int>(io::toWholeNumber(*repeats, 1, 1000, "\"repeats\""));
+        if (splits % static_cast<std::size_t>(result.repeats) != 0)
+            throw io::InputError("\"repeats\" must divide \"splits\"");
         result.best = io::toString(io::member(object, "best"));
         result.significance =
             io::toArray(io::member(object, "significance")).get<std::vector<evaluation::PairedTest>>();

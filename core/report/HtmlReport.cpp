@@ -145,12 +145,19 @@ void writeHtmlReport(std::ostream &out, const ComparisonContext &context, const 
     out << "<h2>Metrics</h2>\n";
     writeMetricsTable(out, result, evaluation::MetricGroup::Accuracy, options.printable);
     out << "<p class='note'>"
-        << (result.splits.size() > 1 ? "Means ± standard deviation over the folds; train "
-                                       "time summed over the folds. "
-                                     : "")
-        << "Bold: the best value of each column. p: two-sided paired test against the best model (t-test over "
-           "fewer than 6 folds, where the Wilcoxon signed-rank test cannot reach 0.05; both are in the JSON "
-           "report); * p &lt; 0.05.</p>\n";
+        << (result.repeats > 1 ? "Means ± standard deviation over every fold of " + std::to_string(result.repeats) +
+                                     " repetitions, each with its own folds and training seed; train time summed "
+                                     "over the fits. "
+            : result.splits.size() > 1 ? std::string("Means ± standard deviation over the folds; train "
+                                                     "time summed over the folds. ")
+                                       : std::string())
+        << "Bold: the best value of each column. "
+        << (result.repeats > 1
+                ? "p: two-sided corrected repeated k-fold t-test (Nadeau and Bengio) against the best model, which "
+                  "allows for the training rows the repetitions share"
+                : "p: two-sided paired test against the best model (t-test over fewer than 6 folds, where the "
+                  "Wilcoxon signed-rank test cannot reach 0.05; both are in the JSON report)")
+        << "; * p &lt; 0.05.</p>\n";
     out << "<h2>Out-of-memory risk</h2>\n";
     writeMetricsTable(out, result, evaluation::MetricGroup::Risk, options.printable);
     out << "<p class='note'>Under-prediction rate: the share of jobs predicted below their real peak (a scheduler "

@@ -10,8 +10,14 @@ namespace gpumem::report {
 
 void to_json(io::Json &json, const ComparisonContext &context)
 {
-    json = io::Json{{"dataset", context.dataset},   {"target", context.target}, {"rows", context.rows},
-                    {"features", context.features}, {"folds", context.folds},   {"test_fraction", context.testFraction},
+    json = io::Json{{"dataset", context.dataset},
+                    {"target", context.target},
+                    {"rows", context.rows},
+                    {"features", context.features},
+                    {"folds", context.folds},
+                    {"repeats", context.repeats},
+                    {"group_by", context.groupBy.empty() ? io::Json() : io::Json(context.groupBy)},
+                    {"test_fraction", context.testFraction},
                     {"seed", context.seed}};
 }
 

@@ -30,8 +30,10 @@ std::vector<const evaluation::MetricDescription *> metricsOf(evaluation::MetricG
     return metrics;
 }
 
+// spread (optional) names the spread written after each mean: ModelResult::standardDeviation or repetitionSpread.
 void writeMetricTable(std::ostream &out, const evaluation::ExperimentResult &result,
-                      const std::vector<const evaluation::MetricDescription *> &metrics, bool withSpread)
+                      const std::vector<const evaluation::MetricDescription *> &metrics,
+                      evaluation::RegressionMetrics evaluation::ModelResult::*spread = nullptr)
 {
     out << "| Model |";
     for (const auto *metric : metrics)
@@ -45,8 +47,8 @@ void writeMetricTable(std::ostream &out, const evaluation::ExperimentResult &res
         for (const auto *metric : metrics) {
             const std::string text = formatMetric(*metric, model.mean.*metric->member);
             out << ' ' << (evaluation::isBestModel(result, model, *metric) ? "**" + text + "**" : text);
-            if (withSpread && result.splits.size() > 1)
-                out << " ± " << formatMetric(*metric, model.standardDeviation.*metric->member);
+            if (spread)
+                out << " ± " << formatMetric(*metric, (model.*spread).*metric->member);
             out << " |";
         }
         out << '\n';
@@ -67,13 +69,15 @@ void writeMarkdownReport(std::ostream &out, const ComparisonContext &context,
         out << " **" << markdownCell(failure.model) << " failed:** " << markdownCell(failure.message) << '.';
     out << "\n\n";
 
-    writeMetricTable(out, result, metricsOf(evaluation::MetricGroup::Accuracy), false);
+    writeMetricTable(out, result, metricsOf(evaluation::MetricGroup::Accuracy));
     out << "\n"
-        << (result.splits.size() > 1 ? "Means over the folds; " : "On the held-out rows; ")
+        << (result.repeats > 1         ? "Means over every fold of every repetition; "
+            : result.splits.size() > 1 ? "Means over the folds; "
+                                       : "On the held-out rows; ")
         << "**bold**: the best value of each column.\n\n";
 
     out << "## Out-of-memory risk\n\n";
-    writeMetricTable(out, result, metricsOf(evaluation::MetricGroup::Risk), false);
+    writeMetricTable(out, result, metricsOf(evaluation::MetricGroup::Risk));
     out << "\nUnder-prediction rate: the share of jobs predicted below their real peak (a scheduler trusting "
            "the prediction would crash them). Mean over-allocation: memory reserved beyond the need, per job.\n\n";
 
@@ -98,8 +102,16 @@ void writeMarkdownReport(std::ostream &out, const ComparisonContext &context,
 
     if (result.splits.size() > 1) {
         out << "## Spread over the folds\n\n";
-        writeMetricTable(out, result, metricsOf(evaluation::MetricGroup::Accuracy, true), true);
-        out << "\nMean ± sample standard deviation over the folds.\n\n";
+        writeMetricTable(out, result, metricsOf(evaluation::MetricGroup::Accuracy, true),
+                         &evaluation::ModelResult::standardDeviation);
+        out << "\nMean ± sample standard deviation over the " << result.splits.size() << " fits.\n\n";
+    }
+    if (result.repeats > 1) {
+        out << "## Spread over the repetitions\n\n";
+        writeMetricTable(out, result, metricsOf(evaluation::MetricGroup::Accuracy, true),
+                         &evaluation::ModelResult::repetitionSpread);
+        out << "\nMean ± sample standard deviation of the " << result.repeats
+            << " repetitions' means: how much one cross-validation's figure depends on its seed.\n\n";
     }
 
     out << "## Time and significance\n\n| Model | Train (s) | Predict (s) | p against " << markdownCell(result.best)
@@ -110,8 +122,7 @@ void writeMarkdownReport(std::ostream &out, const ComparisonContext &context,
             << formatSignificant(model.predictSeconds, 3) << " | ";
         if (const auto *test = reportedTest(result, model.name)) {
             out << formatPValue(test->pValue) << (test->pValue < 0.05 ? " *" : "");
-            testUsed = (test->test == "paired_t" ? "paired t-test" : "Wilcoxon signed-rank test") +
-                       std::string(" of the ") + test->metric;
+            testUsed = testTitle(test->test) + " of the " + test->metric;
         } else {
             out << (model.name == result.best ? "best" : "–");
         }
@@ -119,7 +130,7 @@ void writeMarkdownReport(std::ostream &out, const ComparisonContext &context,
     }
     if (!testUsed.empty()) {
         out << "\np: two-sided " << testUsed << " against the best model; * p < 0.05.";
-        if (result.splits.size() > 1 && result.splits.size() < 6)
+        if (result.repeats == 1 && result.splits.size() > 1 && result.splits.size() < 6)
             out << " With " << result.splits.size()
                 << " folds the Wilcoxon signed-rank test cannot reach p < 0.05 (its smallest p is 2/2^"
                 << result.splits.size() << "), so the t-test is reported; the JSON report holds both.";

@@ -18,6 +18,17 @@ std::string formatPValue(double pValue)
     return fmt::format("{:.4f}", pValue);
 }
 
+std::string testTitle(const std::string &test)
+{
+    if (test == "paired_t")
+        return "paired t-test";
+    if (test == "wilcoxon")
+        return "Wilcoxon signed-rank test";
+    if (test == "corrected_t")
+        return "corrected repeated k-fold t-test (Nadeau and Bengio)";
+    return test;
+}
+
 std::string markdownCell(const std::string &text)
 {
     std::string cell;

@@ -18,6 +18,10 @@ using evaluation::formatSignificant;
 // Returns a p-value for people: "0.0123", "< 0.0001".
 std::string formatPValue(double pValue);
 
+// Returns a significance test's name for people, from PairedTest::test, e.g.
+// "paired t-test" for "paired_t".
+std::string testTitle(const std::string &test);
+
 using io::csvField;
 
 // Returns text safe inside a Markdown table cell (pipes and line breaks escaped).

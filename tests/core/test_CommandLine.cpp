@@ -151,6 +151,11 @@ class TestCommandLine : public QObject
                QStringList{"compare", "a.csv", "--target", "m", "--models", "bigru_transformer", "--set",
                            "random_forest.n_estimators=5"},
                "names a model that is not compared");
+        addRow("compare: repeats with a hold-out",
+               QStringList{"compare", "a.csv", "--target", "m", "--repeats", "2", "--test-fraction", "0.2"},
+               "--repeats and --group-by need cross-validation");
+        addRow("compare: zero repeats", QStringList{"compare", "a.csv", "--target", "m", "--repeats", "0"},
+               "--repeats");
         addRow("bad policy", QStringList{"inspect", "a.csv", "--on-bad-cell", "skip"}, "'fail' or 'drop'");
         addRow("probe without family", QStringList{"probe", "--count", "2", "--out", "x.csv"},
                "gpumem probe: missing --family");
@@ -275,6 +280,56 @@ class TestCommandLine : public QObject
         QCOMPARE(rows.first(),
                  QByteArray("fold,actual,prediction_bigru_transformer,prediction_ridge,prediction_decision_tree"));
         QCOMPARE(rows.size(), 1 + 30 + 1);
+    }
+
+    void comparesOverRepeatedAndGroupedFolds()
+    {
+        QTemporaryDir folder;
+        const std::string data = folder.filePath(QStringLiteral("jobs.csv")).toStdString();
+        // Six architectures of five jobs each; memory is linear in the batch with a per-architecture offset.
+        std::string csv = "arch,batch,memory\n";
+        for (int row = 0; row < 30; ++row)
+            csv += "net" + std::to_string(row % 6) + ',' + std::to_string(8 * (row / 6 + 1)) + ',' +
+                   std::to_string(500 + 100 * (row % 6) + 8 * (row / 6 + 1)) + "\n";
+        gpumem::io::writeFileAtomically(data, csv);
+        const std::string report = folder.filePath(QStringLiteral("r.json")).toStdString();
+        const std::string predictions = folder.filePath(QStringLiteral("oof.csv")).toStdString();
+        const Run run =
+            runGpumem({"compare", data, "--target", "memory", "--models", "ridge,decision_tree", "--folds", "3",
+                       "--repeats", "2", "--group-by", "arch", "--report", report, "--predictions", predictions});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.find("2 × 3-fold cross-validation, folds grouped by arch (seed 42) of 30 rows") !=
+                     std::string::npos,
+                 run.out.c_str());
+        QVERIFY2(run.out.find("corrected repeated k-fold t-test") != std::string::npos, run.out.c_str());
+        QFile json(QString::fromStdString(report));
+        QVERIFY(json.open(QIODevice::ReadOnly));
+        const QJsonObject parsed = parseJson(json.readAll().toStdString());
+        QCOMPARE(parsed.value("folds").toInt(), 3);
+        QCOMPARE(parsed.value("repeats").toInt(), 2);
+        QCOMPARE(parsed.value("splits").toInt(), 6);
+        QCOMPARE(parsed.value("group_by").toString(), QStringLiteral("arch"));
+        const QJsonObject first = parsed.value("models").toArray().first().toObject();
+        QCOMPARE(first.value("per_fold").toArray().size(), 6);
+        QVERIFY(first.value("repetition_std").toObject().contains("rmse"));
+        QVERIFY(first.value("metrics").toObject().contains("median_rel_error"));
+        const QJsonArray significance = parsed.value("significance").toArray();
+        QCOMPARE(significance.size(), 1);
+        QCOMPARE(significance.first().toObject().value("test").toString(), QStringLiteral("corrected_t"));
+
+        // Out of fold, the first repetition: every architecture's five jobs share one test fold.
+        QFile oof(QString::fromStdString(predictions));
+        QVERIFY(oof.open(QIODevice::ReadOnly));
+        const QList<QByteArray> rows = oof.readAll().trimmed().split('\n');
+        QCOMPARE(rows.size(), 31);
+        for (int row = 1; row <= 6; ++row)
+            for (int sibling = row + 6; sibling <= 30; sibling += 6)
+                QCOMPARE(rows[sibling].split(',').first(), rows[row].split(',').first());
+
+        const Run missing =
+            runGpumem({"compare", data, "--target", "memory", "--models", "ridge", "--group-by", "job"});
+        QCOMPARE(missing.exitCode, 1);
+        QVERIFY2(missing.err.find("no column 'job' to group the folds by") != std::string::npos, missing.err.c_str());
     }
 
     void describesTheModel()

@@ -139,6 +139,7 @@ class TestComparisonReport : public QObject
         QVERIFY(read.significance.front().reported);
     }
 
+    void repeatedFoldsRoundTripAndReport();
     void jsonParsesBackWithTheDocumentedSchema();
     void markdownHasThePaperTableWithTheBestInBold();
     void csvHasOneRowPerModelAndFold();
@@ -146,6 +147,59 @@ class TestComparisonReport : public QObject
     void formatFollowsTheExtension();
     void saveWritesTheFileAtomically();
 };
+
+void TestComparisonReport::repeatedFoldsRoundTripAndReport()
+{
+    // Two repetitions of the two folds: four fits per model, the second pair of repetition 1.
+    evaluation::ExperimentResult repeated = comparison();
+    repeated.repeats = 2;
+    repeated.splits.insert(repeated.splits.end(), {{{1, 3}, {0, 2}}, {{0, 2}, {1, 3}}});
+    for (auto &model : repeated.models) {
+        model.hyperparameters = models::regressorHyperparameters(model.name);
+        for (int fold = 2; fold < 4; ++fold) {
+            evaluation::FoldResult extra = model.folds[static_cast<std::size_t>(fold - 2)];
+            extra.fold = fold;
+            extra.repetition = 1;
+            model.folds.push_back(extra);
+        }
+        model.repetitionSpread = metrics(0.75, 0.001);
+    }
+    const std::string text = io::jsonDocumentText(report::experimentJson(repeated, {/*withRows=*/true}));
+    const auto read = report::readExperimentResult(io::parseJson(text, "project"), "project");
+    QCOMPARE(read.repeats, 2);
+    QCOMPARE(read.splits.size(), std::size_t{4});
+    QCOMPARE(evaluation::splitsPerRepetition(read), std::size_t{2});
+    QCOMPARE(read.models[0].folds[3].repetition, 1);
+    QCOMPARE(read.models[0].folds[1].repetition, 0);
+    QCOMPARE(read.models[1].repetitionSpread.rmse, 0.75);
+
+    // A file whose repetitions do not divide its splits is refused with one line.
+    io::Json edited = io::parseJson(text, "project");
+    edited["repeats"] = 3;
+    QVERIFY_THROWS_EXCEPTION(io::InputError, report::readExperimentResult(edited, "project"));
+    edited["repeats"] = 1e300;
+    QVERIFY_THROWS_EXCEPTION(io::InputError, report::readExperimentResult(edited, "project"));
+
+    report::ComparisonContext header = context();
+    header.repeats = 2;
+    header.groupBy = "model";
+    QCOMPARE(report::describeSplitting(header),
+             std::string("2 × 2-fold cross-validation, folds grouped by model (seed 7)"));
+    std::ostringstream json;
+    report::writeJsonReport(json, header, repeated);
+    const io::Json parsed = io::parseJson(json.str(), "report.json");
+    QCOMPARE(io::toNumber(io::member(parsed, "repeats")), 2.0);
+    QCOMPARE(io::toString(io::member(parsed, "group_by")), std::string("model"));
+    QVERIFY(io::findMember(io::toArray(io::member(parsed, "models"))[0], "repetition_std"));
+    std::ostringstream markdown;
+    report::writeMarkdownReport(markdown, header, repeated);
+    QVERIFY(markdown.str().find("## Spread over the repetitions") != std::string::npos);
+    QVERIFY(markdown.str().find("28.00** ± 0.7500 |") != std::string::npos);
+    // A plain cross-validation has no group: the member is null, not absent.
+    const io::Json plain = io::parseJson(written(report::ReportFormat::Json), "report.json");
+    QVERIFY(io::member(plain, "group_by").is_null());
+    QCOMPARE(io::toNumber(io::member(plain, "repeats")), 1.0);
+}
 
 void TestComparisonReport::jsonParsesBackWithTheDocumentedSchema()
 {
@@ -195,8 +249,8 @@ void TestComparisonReport::csvHasOneRowPerModelAndFold()
         lines.push_back(line);
     // Header, then per model 2 folds + mean + std.
     QCOMPARE(lines.size(), std::size_t{1 + 2 * 4});
-    QCOMPARE(lines[0], std::string("model,title,fold,mse,rmse,mae,r2,mape,max_error,p95_error,under_rate,over_alloc,"
-                                   "train_seconds,predict_seconds"));
+    QCOMPARE(lines[0], std::string("model,title,fold,mse,rmse,mae,r2,mape,median_rel_error,within_10pct,max_error,"
+                                   "p95_error,under_rate,over_alloc,train_seconds,predict_seconds"));
     QVERIFY(lines[1].rfind("random_forest,Random forest,1,729,27,", 0) == 0);
     QVERIFY(lines[3].rfind("random_forest,Random forest,mean,784,28,", 0) == 0);
     QVERIFY(lines[5].rfind("decision_tree,Decision | tree,1,", 0) == 0);

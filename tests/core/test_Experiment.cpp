@@ -10,6 +10,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <initializer_list>
 
@@ -103,6 +104,8 @@ class TestExperiment : public QObject
     void cancelStopsTheRun();
     void aFailingModelLeavesTheOthersToFinish();
     void badSettingsAreRefusedBeforeFitting();
+    void repeatedFoldsGiveEachRepetitionItsOwnFoldsAndSeed();
+    void groupedFoldsReachTheRunner();
 };
 
 void TestExperiment::everyModelSeesTheSameFolds()
@@ -238,6 +241,77 @@ void TestExperiment::badSettingsAreRefusedBeforeFitting()
     QVERIFY_THROWS_EXCEPTION(io::InputError, evaluation::runExperiment(dataset, settings));
     settings.models.clear();
     settings.folds = 2;
+    QVERIFY_THROWS_EXCEPTION(io::InputError, evaluation::runExperiment(dataset, settings));
+}
+
+void TestExperiment::repeatedFoldsGiveEachRepetitionItsOwnFoldsAndSeed()
+{
+    const data::Dataset dataset = linearDataset(30);
+    evaluation::ExperimentSettings settings = quickNetworks({2, 3});
+    settings.folds = 3;
+    settings.repeats = 2;
+    const evaluation::ExperimentResult result = evaluation::runExperiment(dataset, settings);
+    QCOMPARE(result.repeats, 2);
+    QCOMPARE(result.splits.size(), std::size_t{6});
+    QCOMPARE(evaluation::splitsPerRepetition(result), std::size_t{3});
+    for (int repetition = 0; repetition < 2; ++repetition) {
+        // Within a repetition the test parts are disjoint and cover every row.
+        std::vector<int> tested(30, 0);
+        const auto expected = evaluation::kFoldSplits(30, 3, evaluation::repetitionSeed(settings.seed, repetition));
+        for (std::size_t fold = 0; fold < 3; ++fold) {
+            const auto &split = result.splits[static_cast<std::size_t>(repetition) * 3 + fold];
+            QCOMPARE(split.test, expected[fold].test);
+            for (Eigen::Index row : split.test)
+                ++tested[static_cast<std::size_t>(row)];
+        }
+        QCOMPARE(std::count(tested.begin(), tested.end(), 1), 30L);
+    }
+    QVERIFY(result.splits[0].test != result.splits[3].test);
+
+    const evaluation::ModelResult &model = result.models.front();
+    QCOMPARE(model.folds.size(), std::size_t{6});
+    double means[2] = {0.0, 0.0};
+    double overall = 0.0;
+    for (const auto &fold : model.folds) {
+        QCOMPARE(fold.repetition, fold.fold / 3);
+        means[fold.repetition] += fold.metrics.rmse / 3.0;
+        overall += fold.metrics.rmse / 6.0;
+    }
+    QVERIFY(std::abs(model.mean.rmse - overall) < 1e-9);
+    // The sample standard deviation of two values is their distance over √2.
+    QVERIFY(std::abs(model.repetitionSpread.rmse - std::abs(means[0] - means[1]) / std::sqrt(2.0)) < 1e-9);
+
+    // Repetition 1 is exactly the plain cross-validation of its own seed: new folds and a new training seed.
+    evaluation::ExperimentSettings single = settings;
+    single.repeats = 1;
+    single.seed = evaluation::repetitionSeed(settings.seed, 1);
+    const evaluation::ExperimentResult alone = evaluation::runExperiment(dataset, single);
+    for (std::size_t fold = 0; fold < 3; ++fold)
+        QCOMPARE(alone.models.front().folds[fold].metrics.rmse, model.folds[3 + fold].metrics.rmse);
+
+    // Repeated folds share training rows: only the corrected test is valid, and it is the one reported.
+    QCOMPARE(result.significance.size(), std::size_t{1});
+    QCOMPARE(result.significance.front().test, std::string("corrected_t"));
+    QCOMPARE(result.significance.front().pairs, 6);
+    QVERIFY(result.significance.front().reported);
+}
+
+void TestExperiment::groupedFoldsReachTheRunner()
+{
+    const data::Dataset dataset = linearDataset(24);
+    evaluation::ExperimentSettings settings = quickNetworks({1});
+    settings.folds = 3;
+    for (std::int64_t row = 0; row < 24; ++row)
+        settings.groups.push_back(row % 6);
+    const auto result = evaluation::runExperiment(dataset, settings);
+    const auto expected = evaluation::groupedKFoldSplits(settings.groups, 3, settings.seed);
+    for (std::size_t fold = 0; fold < 3; ++fold)
+        QCOMPARE(result.splits[fold].test, expected[fold].test);
+    // Repetitions and groups need folds: a hold-out is refused before any fit.
+    settings.testFraction = 0.2;
+    QVERIFY_THROWS_EXCEPTION(io::InputError, evaluation::runExperiment(dataset, settings));
+    settings.groups.clear();
+    settings.repeats = 2;
     QVERIFY_THROWS_EXCEPTION(io::InputError, evaluation::runExperiment(dataset, settings));
 }
 

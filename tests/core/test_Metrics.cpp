@@ -58,6 +58,7 @@ class TestMetrics : public QObject
     void r2WhenActualIsConstant();
     void mapeSkipsZeroActuals();
     void mapeIsNotANumberWithoutNonZeroActuals();
+    void medianRelativeErrorAndShareWithinTenPercent();
     void underRateAndOverAllocation_data();
     void underRateAndOverAllocation();
     void notANumberMakesEveryMetricNotANumber();
@@ -171,6 +172,29 @@ void TestMetrics::mapeSkipsZeroActuals()
     QCOMPARE(metrics.mape, 10.0);
     QCOMPARE(metrics.mae, 80.0 / 3.0);
     QCOMPARE(metrics.maxError, 50.0);
+}
+
+void TestMetrics::medianRelativeErrorAndShareWithinTenPercent()
+{
+    // Relative errors of the worked example: 10/100 = 10%, 10/200 = 5%, 30/300 = 10%, 0%.
+    // Sorted 0, 5, 10, 10: the median of an even count is (5 + 10)/2 = 7.5%. Within ±10%:
+    // all four (10% itself counts).
+    const RegressionMetrics even =
+        gpumem::evaluation::computeMetrics(toVector({100, 200, 300, 400}), toVector({110, 190, 330, 400}));
+    QCOMPARE(even.medianRelativeError, 7.5);
+    QCOMPARE(even.withinTenPercent, 1.0);
+    // A spread of four orders of magnitude: 1 → 2 (100%), 10 → 10.5 (5%), 1000 → 1200 (20%),
+    // 10000 → 10100 (1%), 0 → 3 (no relative error). Median of 1, 5, 20, 100 is 12.5%;
+    // within ±10%: 10.5 and 10100, so 2 of the 5 rows (the 0 row is 3 MiB off, not within).
+    const RegressionMetrics wide =
+        gpumem::evaluation::computeMetrics(toVector({1, 10, 1000, 10000, 0}), toVector({2, 10.5, 1200, 10100, 3}));
+    QCOMPARE(wide.medianRelativeError, 12.5);
+    QCOMPARE(wide.withinTenPercent, 0.4);
+    // An odd count takes the middle value: 5%, 10%, 20% give 10%.
+    QCOMPARE(
+        gpumem::evaluation::computeMetrics(toVector({100, 100, 100}), toVector({105, 90, 120})).medianRelativeError,
+        10.0);
+    QVERIFY(std::isnan(gpumem::evaluation::computeMetrics(toVector({0}), toVector({1})).medianRelativeError));
 }
 
 void TestMetrics::mapeIsNotANumberWithoutNonZeroActuals()

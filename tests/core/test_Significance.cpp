@@ -16,6 +16,7 @@ class TestSignificance : public QObject
     void studentTailMatchesClosedFormsForSmallDegrees();
     void pairedTTestOnHandComputedDifferences();
     void identicalSamplesGiveNoEvidence();
+    void correctedTestWidensTheVarianceOfRepeatedFolds();
     void wilcoxonExactOnHandCountedExample();
     void wilcoxonFivePairsCannotGoBelowOneSixteenth();
     void wilcoxonNormalApproximationForManyPairs();
@@ -54,6 +55,25 @@ void TestSignificance::pairedTTestOnHandComputedDifferences()
     const PairedTest swapped = pairedTTest(b, a);
     QVERIFY(std::abs(swapped.statistic + test.statistic) < 1e-12);
     QVERIFY(std::abs(swapped.pValue - test.pValue) < 1e-12);
+}
+
+void TestSignificance::correctedTestWidensTheVarianceOfRepeatedFolds()
+{
+    // Two repetitions of 3 folds: d = 1, 2, 3, 1, 2, 3, mean 2, var = 4/5 = 0.8. With
+    // n₂/n₁ = 1/2 the variance factor is 1/6 + 1/2 = 2/3, so t = 2/√(0.8·2/3) = 2.738613
+    // on 5 degrees of freedom: p = 0.0408594 (scipy.stats.t.sf(t, 5)·2). The plain
+    // paired t-test of the same pairs says t = 5.477226, twice as sure.
+    const std::vector<double> a = {11, 12, 13, 11, 12, 13};
+    const std::vector<double> b = {10, 10, 10, 10, 10, 10};
+    const PairedTest test = correctedResampledTTest(a, b, 0.5);
+    QCOMPARE(test.test, std::string("corrected_t"));
+    QCOMPARE(test.pairs, 6);
+    QVERIFY(std::abs(test.statistic - 2.738613) < 1e-6);
+    QVERIFY(std::abs(test.pValue - 0.0408594) < 1e-6);
+    QVERIFY(std::abs(pairedTTest(a, b).statistic - 5.477226) < 1e-6);
+    QCOMPARE(correctedResampledTTest(a, a, 0.5).pValue, 1.0);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, correctedResampledTTest(a, b, 0.0));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, correctedResampledTTest(a, b, std::nan("")));
 }
 
 void TestSignificance::identicalSamplesGiveNoEvidence()

@@ -19,8 +19,10 @@
 #include <string>
 #include <vector>
 
+using gpumem::evaluation::groupedKFoldSplits;
 using gpumem::evaluation::holdOutSplit;
 using gpumem::evaluation::kFoldSplits;
+using gpumem::evaluation::repetitionSeed;
 using gpumem::evaluation::Split;
 
 namespace {
@@ -104,6 +106,11 @@ class TestSplits : public QObject
     void kFoldGoldenExample();
     void kFoldRejectsBadArguments_data();
     void kFoldRejectsBadArguments();
+    void repetitionSeedKeepsTheFirstAndMixesTheRest();
+    void groupedFoldsKeepEveryGroupWhole();
+    void groupedFoldsBalanceEqualGroups();
+    void groupedFoldsDependOnSeed();
+    void groupedFoldsRefuseTooFewGroups();
 };
 
 void TestSplits::holdOutSizes_data()
@@ -323,6 +330,76 @@ void TestSplits::kFoldRejectsBadArguments()
     QFETCH(QString, message);
 
     QCOMPARE(QString::fromStdString(inputErrorOf([&] { kFoldSplits(rowCount, folds, 0); })), message);
+}
+
+void TestSplits::repetitionSeedKeepsTheFirstAndMixesTheRest()
+{
+    // Repetition 0 is the plain k-fold of the seed, so one repetition changes nothing.
+    QCOMPARE(repetitionSeed(42, 0), std::uint64_t(42));
+    QSet<quint64> seeds;
+    for (int repetition = 0; repetition < 10; ++repetition)
+        seeds.insert(repetitionSeed(42, repetition));
+    QCOMPARE(seeds.size(), 10);
+    QCOMPARE(repetitionSeed(42, 3), repetitionSeed(42, 3));
+    // Neighbouring seeds do not share repetitions.
+    QVERIFY(repetitionSeed(43, 1) != repetitionSeed(42, 2));
+}
+
+void TestSplits::groupedFoldsKeepEveryGroupWhole()
+{
+    // 7 groups of 1 to 4 rows, interleaved so that rows of a group are not neighbours.
+    const std::vector<std::int64_t> groups = {5, 1, 1, 9, 2, 5, 3, 3, 9, 1, 7, 5, 2, 8, 3, 9, 9, 1};
+    const auto splits = groupedKFoldSplits(groups, 3, 11);
+    QCOMPARE(splits.size(), std::size_t(3));
+    const auto rowCount = static_cast<Eigen::Index>(groups.size());
+    QList<qint64> tested;
+    for (const Split &split : splits) {
+        QCOMPARE(splitProblem(split, rowCount), QByteArray());
+        tested += toList(split.test);
+        QSet<qint64> testGroups;
+        for (Eigen::Index row : split.test)
+            testGroups.insert(groups[static_cast<std::size_t>(row)]);
+        QVERIFY(!testGroups.isEmpty());
+        for (Eigen::Index row : split.train)
+            QVERIFY2(!testGroups.contains(groups[static_cast<std::size_t>(row)]), "a group is split");
+    }
+    std::sort(tested.begin(), tested.end());
+    QCOMPARE(tested, allRows(rowCount)); // every row is tested exactly once
+    // Reproducible for a seed.
+    const auto again = groupedKFoldSplits(groups, 3, 11);
+    for (std::size_t fold = 0; fold < splits.size(); ++fold)
+        QCOMPARE(toList(again[fold].test), toList(splits[fold].test));
+}
+
+void TestSplits::groupedFoldsBalanceEqualGroups()
+{
+    // 12 groups of 2 rows over 4 folds: dealt to the emptiest fold, each fold gets 3 groups.
+    std::vector<std::int64_t> groups;
+    for (std::int64_t group = 0; group < 12; ++group)
+        groups.insert(groups.end(), {group, group});
+    for (const Split &split : groupedKFoldSplits(groups, 4, 3))
+        QCOMPARE(split.test.size(), std::size_t(6));
+}
+
+void TestSplits::groupedFoldsDependOnSeed()
+{
+    std::vector<std::int64_t> groups;
+    for (std::int64_t row = 0; row < 40; ++row)
+        groups.push_back(row % 10);
+    const auto first = toList(groupedKFoldSplits(groups, 5, 1).front().test);
+    bool differs = false;
+    for (std::uint64_t seed = 2; seed < 6 && !differs; ++seed)
+        differs = toList(groupedKFoldSplits(groups, 5, seed).front().test) != first;
+    QVERIFY(differs);
+}
+
+void TestSplits::groupedFoldsRefuseTooFewGroups()
+{
+    const std::vector<std::int64_t> groups = {1, 1, 2, 2, 2};
+    QCOMPARE(QString::fromStdString(inputErrorOf([&] { groupedKFoldSplits(groups, 3, 0); })),
+             QStringLiteral("3 grouped folds need at least 3 groups, the data has 2; use fewer folds"));
+    QCOMPARE(QString::fromStdString(inputErrorOf([&] { groupedKFoldSplits(groups, 1, 0); })),
+             QStringLiteral("cross-validation needs at least 2 folds, not 1"));
 }
 
 QTEST_GUILESS_MAIN(TestSplits)
