@@ -17,7 +17,9 @@
 #include <QFont>
 #include <QImage>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -167,6 +169,33 @@ class TestComparePage : public QObject
              {QStringLiteral("<h2>Metrics</h2>"), QStringLiteral("<h2>Out-of-memory risk</h2>"),
               QStringLiteral("<h2>Worst under-predictions</h2>")})
             QVERIFY(coreText.contains(heading) && text.contains(heading));
+    }
+
+    void repeatsTheFoldsWithNewSeeds()
+    {
+        gpumem::tests::QuickTrainingState state(1);
+        gpumem::ui::ComparePage page(&state);
+        page.show();
+        page.setSelectedModels(quickModels());
+        page.setFolds(2);
+        auto *repeats = page.findChild<QSpinBox *>(QStringLiteral("repeatsBox"));
+        QVERIFY(repeats && repeats->isEnabled());
+        repeats->setValue(2);
+        QSignalSpy finished(&page, &gpumem::ui::ComparePage::comparisonFinished);
+        QVERIFY(page.start());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 180000);
+        QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(page.statusText()));
+        const auto result = state.comparison();
+        QVERIFY(result);
+        QCOMPARE(result->repeats, 2);
+        QCOMPARE(result->splits.size(), std::size_t{4});
+        QCOMPARE(result->models.front().folds.size(), std::size_t{4});
+        // The report says what ran: 2 × 2-fold, as the command line's would.
+        const auto content = page.reportContent();
+        QCOMPARE(content.context.folds, 2);
+        QCOMPARE(content.context.repeats, 2);
+        // Start remembered the repetitions; the tests after this one start from one again.
+        QSettings().remove(QStringLiteral("compare/repeats"));
     }
 
     void comparesCalibratedUpperBounds()
