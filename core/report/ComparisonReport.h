@@ -32,8 +32,8 @@ struct ComparisonContext
 };
 
 // The report's header members: {"dataset", "target", "rows", "features", "folds",
-// "repeats", "group_by" (null when the folds are not grouped), "test_fraction", "seed"}
-// (the rows' lines and names are not part of it).
+// "group_by" (null when the folds are not grouped), "test_fraction", "seed"} (the rows'
+// lines and names are not part of it; the repetitions are the experiment's "repeats").
 void to_json(io::Json &json, const ComparisonContext &context);
 
 // How many of each model's worst under-predictions the reports list.

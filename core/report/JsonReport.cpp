@@ -15,7 +15,6 @@ void to_json(io::Json &json, const ComparisonContext &context)
                     {"rows", context.rows},
                     {"features", context.features},
                     {"folds", context.folds},
-                    {"repeats", context.repeats},
                     {"group_by", context.groupBy.empty() ? io::Json() : io::Json(context.groupBy)},
                     {"test_fraction", context.testFraction},
                     {"seed", context.seed}};

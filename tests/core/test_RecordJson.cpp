@@ -110,16 +110,16 @@ class TestRecordJson : public QObject
         std::vector<std::string> keys;
         for (const auto &item : read.items())
             keys.push_back(item.key());
-        const std::vector<std::string> expected{"dataset",   "target",        "rows",         "features",
-                                                "folds",     "test_fraction", "seed",         "splits",
-                                                "models",    "best",          "significance", "failures",
-                                                "cancelled", "seconds",       "warnings",     "library_versions"};
+        const std::vector<std::string> expected{
+            "dataset",       "target",   "rows",      "features", "folds",    "group_by",
+            "test_fraction", "seed",     "splits",    "repeats",  "models",   "best",
+            "significance",  "failures", "cancelled", "seconds",  "warnings", "library_versions"};
         QCOMPARE(keys, expected);
         QCOMPARE(read.at("rows").get<int>(), 80);
         QVERIFY(read.at("library_versions") == io::Json(runtime::libraryVersions()));
 
-        for (const char *key :
-             {"dataset", "target", "rows", "features", "folds", "test_fraction", "seed", "library_versions"})
+        for (const char *key : {"dataset", "target", "rows", "features", "folds", "group_by", "test_fraction", "seed",
+                                "library_versions"})
             read.erase(key);
         QVERIFY(read == io::parseJson(io::jsonDocumentText(io::Json(result)), "experiment"));
         QCOMPARE(read.at("failures").at(0).at("message").get<std::string>(), std::string("needs a sequence column"));
