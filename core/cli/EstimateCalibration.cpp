@@ -154,6 +154,8 @@ int runEstimateCalibration(const EstimateCalibrationOptions &options, std::ostre
         outputs.addInput(options.measuredPath, "MEASURED.csv");
         for (const auto &job : jobs)
             outputs.addInput(job.configuration.modelPath, "MEASURED.csv's model");
+        if (const std::string profileFile = estimate::gpuProfileFile(options.gpu); !profileFile.empty())
+            outputs.addInput(profileFile, "--gpu");
         outputs.addOutputFile(*options.outputPath, "--out");
         outputs.check();
     }

@@ -256,7 +256,12 @@ int runEstimate(const std::vector<std::string> &arguments, std::ostream &out, st
         request.batchSizes.push_back(32);
     request.maxBatch = maxBatch;
     if (timelinePath) {
+        // Checked before the model runs: the timeline must not replace the model or the profile.
+        estimate::checkTimelinePath(*timelinePath);
         io::OutputPlan outputs;
+        outputs.addInput(configuration.modelPath, "MODEL.pt");
+        if (const std::string profileFile = estimate::gpuProfileFile(gpu); !profileFile.empty())
+            outputs.addInput(profileFile, "--gpu");
         outputs.addOutputFile(*timelinePath, "--timeline");
         outputs.check();
         request.timelineBatch = request.batchSizes.front();

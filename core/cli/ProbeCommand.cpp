@@ -187,6 +187,9 @@ int runProbe(const std::vector<std::string> &arguments, std::ostream &out, std::
         // Checked before the first job: the folder must take the file, and the file must be one the
         // run can resume and rename into place (not a device or a pipe).
         io::OutputPlan outputs;
+        if (gpu)
+            if (const std::string profileFile = estimate::gpuProfileFile(*gpu); !profileFile.empty())
+                outputs.addInput(profileFile, "--gpu");
         outputs.addOutputFile(options.outPath, "--out");
         outputs.check();
         const io::FileDestination destination = io::resolveFileDestination(options.outPath);
@@ -220,6 +223,9 @@ int runProbe(const std::vector<std::string> &arguments, std::ostream &out, std::
         io::OutputPlan outputs;
         for (const auto &file : mergeFiles)
             outputs.addInput(file, "--merge");
+        if (gpu)
+            if (const std::string profileFile = estimate::gpuProfileFile(*gpu); !profileFile.empty())
+                outputs.addInput(profileFile, "--gpu");
         outputs.addOutputFile(options.outPath, "--out");
         outputs.check();
         io::writeFileAtomically(options.outPath, probe::mergeProbeFiles(mergeFiles, options));

@@ -107,19 +107,26 @@ std::string gpuProfileJson(const GpuProfile &profile)
     return object.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + '\n';
 }
 
-GpuProfile findGpuProfile(const std::string &nameOrPath)
+std::string gpuProfileFile(const std::string &nameOrPath)
 {
     const bool isPath = nameOrPath.find('/') != std::string::npos ||
                         (nameOrPath.size() > 5 && nameOrPath.compare(nameOrPath.size() - 5, 5, ".json") == 0);
     if (isPath)
-        return readGpuProfile(nameOrPath);
+        return nameOrPath;
     const std::string wanted = lowered(nameOrPath);
     for (const auto &directory : profileDirectories()) {
         std::error_code error;
         for (fs::directory_iterator it(directory, error), end; !error && it != end; it.increment(error))
             if (it->path().extension() == ".json" && lowered(it->path().stem().string()) == wanted)
-                return readGpuProfile(it->path().string());
+                return it->path().string();
     }
+    return {};
+}
+
+GpuProfile findGpuProfile(const std::string &nameOrPath)
+{
+    if (const std::string file = gpuProfileFile(nameOrPath); !file.empty())
+        return readGpuProfile(file);
     std::string names;
     for (const auto &name : gpuProfileNames())
         names += (names.empty() ? "" : ", ") + name;

@@ -34,6 +34,11 @@ std::string gpuProfileJson(const GpuProfile &profile);
 // ending in .json). Throws io::InputError listing the known names.
 GpuProfile findGpuProfile(const std::string &nameOrPath);
 
+// Returns the file findGpuProfile(nameOrPath) reads: nameOrPath itself when it
+// names a file, the installed profile of that name otherwise, or "" when there
+// is none. An output plan lists it as an input, so no output replaces it.
+std::string gpuProfileFile(const std::string &nameOrPath);
+
 // The names of the installed profiles, sorted.
 std::vector<std::string> gpuProfileNames();
 

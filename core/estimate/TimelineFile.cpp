@@ -25,11 +25,16 @@ std::string preciseMibText(std::uint64_t bytes)
 
 } // namespace
 
+void checkTimelinePath(const std::string &path)
+{
+    if (!endsWith(path, ".csv") && !endsWith(path, ".json"))
+        throw io::InputError(path, 0, 0, "--timeline writes FILE.csv or FILE.json");
+}
+
 void writeTimeline(const std::string &path, std::int64_t batchSize, const std::vector<TimelinePoint> &timeline)
 {
+    checkTimelinePath(path);
     const bool csv = endsWith(path, ".csv");
-    if (!csv && !endsWith(path, ".json"))
-        throw io::InputError(path, 0, 0, "--timeline writes FILE.csv or FILE.json");
     io::AtomicFileWriter writer(path);
     std::ostream &out = writer.stream();
     if (csv) {

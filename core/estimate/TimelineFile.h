@@ -12,6 +12,10 @@ namespace gpumem::estimate {
 // allocated_mib, reserved_mib) for a .csv name, a JSON object
 // {"batch_size", "events": [{…}]} with the same keys for a .json name; throws
 // io::InputError for any other name or when the file cannot be written.
+// Throws io::InputError unless path names a .csv or .json file: checked before
+// the model runs, so a mistyped name costs nothing.
+void checkTimelinePath(const std::string &path);
+
 void writeTimeline(const std::string &path, std::int64_t batchSize, const std::vector<TimelinePoint> &timeline);
 
 } // namespace gpumem::estimate

@@ -5,13 +5,14 @@
 #include "io/InputError.h"
 #include "io/OutputPaths.h"
 #include "io/TemporaryPaths.h"
+#include "io/TemporarySiblings.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
-#include <random>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace gpumem::io {
@@ -19,12 +20,6 @@ namespace gpumem::io {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string siblingPath(const std::string &destination, const char *kind)
-{
-    static thread_local std::random_device device;
-    return destination + kind + std::to_string(device() % 100000000u);
-}
 
 // Returns 0, or the errno of a failed fsync: some file systems report a full disk only here.
 int syncPath(const std::string &path, int flags)
@@ -43,18 +38,23 @@ AtomicDirectoryWriter::AtomicDirectoryWriter(std::string destination)
     : mDestination(std::move(destination))
 {
     const std::string target = resolveModelFolderDestination(mDestination);
-    std::error_code error;
-    for (int attempt = 0; attempt < 16; ++attempt) {
-        mTemporaryPath = siblingPath(target, ".tmp-");
+    // A save of this target that was killed (SIGKILL runs no handler) left its temporary folder behind.
+    removeStaleTemporarySiblings(target);
+    int created = -1;
+    for (int attempt = 0; attempt < 16 && created != 0; ++attempt) {
+        mTemporaryPath = temporarySiblingPath(target, ".tmp-");
         // Registered before it exists, so that no signal can fall between creating and remembering it.
         mRegistration = std::make_unique<TemporaryPath>(mTemporaryPath, TemporaryPath::Kind::Folder);
-        if (fs::create_directory(mTemporaryPath, error) || error)
+        // mkdir fails on any existing name, a link included: the folder written into is always a new one.
+        created = ::mkdir(mTemporaryPath.c_str(), 0777);
+        if (created != 0 && errno != EEXIST)
             break;
     }
-    if (error || !fs::is_directory(mTemporaryPath)) {
+    if (created != 0) {
+        const int error = errno;
         mRegistration.reset();
-        throw InputError(mDestination, 0, 0,
-                         "cannot create a folder beside it: " + (error ? error.message() : "the names are taken"));
+        mTemporaryPath.clear();
+        throw InputError(mDestination, 0, 0, std::string("cannot create a folder beside it: ") + std::strerror(error));
     }
 }
 
@@ -114,7 +114,7 @@ void AtomicDirectoryWriter::commit()
     std::string previous;
     std::unique_ptr<TemporaryPath> movedAside;
     if (fs::exists(target, error) && !fs::is_empty(target, error)) {
-        previous = siblingPath(target, ".old-");
+        previous = temporarySiblingPath(target, ".old-");
         movedAside = std::make_unique<TemporaryPath>(previous, TemporaryPath::Kind::MovedAsideFolder, target);
         if (::rename(target.c_str(), previous.c_str()) != 0) {
             const int renameError = errno;

@@ -16,7 +16,9 @@ class TemporaryPath;
 // resolveModelFolderDestination); anything else of the user's is refused, both
 // when the writer is created and when it commits. Destroying the writer without
 // commit(), a failed commit() and a signal (see removeTemporaryPathsOnSignals)
-// all remove the temporary folder. Not thread-safe.
+// all remove the temporary folder; one left by a writer that was killed is
+// removed by the next writer of the same destination (see
+// removeStaleTemporarySiblings). Not thread-safe.
 class AtomicDirectoryWriter
 {
   public:

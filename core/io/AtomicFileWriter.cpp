@@ -4,28 +4,19 @@
 #include "io/DescriptorBuffer.h"
 #include "io/InputError.h"
 #include "io/TemporaryPaths.h"
+#include "io/TemporarySiblings.h"
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
-#include <random>
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace gpumem::io {
 
 namespace {
-
-std::string temporaryPathFor(const std::string &destination)
-{
-    // A random suffix keeps two writers of the same destination from sharing a temporary file.
-    static thread_local std::random_device device;
-    char suffix[16];
-    std::snprintf(suffix, sizeof suffix, "%08x", static_cast<unsigned>(device()));
-    return destination + ".tmp-" + suffix;
-}
 
 void syncFolderOf(const std::string &path)
 {
@@ -52,15 +43,12 @@ AtomicFileWriter::AtomicFileWriter(std::string destination)
                          ? ::fcntl(mTarget.ownDescriptor, F_DUPFD_CLOEXEC, 0)
                          : ::open(mTarget.path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY);
     } else {
-        for (int attempt = 0; attempt < 16 && descriptor < 0; ++attempt) {
-            mTemporaryPath = temporaryPathFor(mTarget.path);
-            // Registered before it exists, so that no signal can fall between creating and remembering it.
-            mRegistration = std::make_unique<TemporaryPath>(mTemporaryPath, TemporaryPath::Kind::File);
-            // O_EXCL: never write into a file (or through a link) that someone else put there.
-            descriptor = ::open(mTemporaryPath.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-            if (descriptor < 0 && errno != EEXIST)
-                break;
-        }
+        // A save of this target that was killed (SIGKILL runs no handler) left its temporary file behind.
+        removeStaleTemporarySiblings(mTarget.path);
+        TemporaryFile created = createTemporaryFileBeside(mTarget.path);
+        descriptor = created.descriptor;
+        mTemporaryPath = std::move(created.path);
+        mRegistration = std::move(created.registration);
     }
     if (descriptor < 0) {
         const int error = errno;

@@ -20,6 +20,9 @@ class TemporaryPath;
 // /dev/stdout) is written through directly, as it cannot be replaced. Destroying
 // the writer without commit() removes the temporary file and leaves the
 // destination untouched; so does a signal (see removeTemporaryPathsOnSignals).
+// The temporary file is created exclusively under a fresh name (see
+// createTemporaryFileBeside), and temporaries of this destination left by a
+// writer that was killed are removed first (see removeStaleTemporarySiblings).
 // Not thread-safe; one writer per destination.
 class AtomicFileWriter
 {

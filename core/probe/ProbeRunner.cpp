@@ -3,8 +3,10 @@
 
 #include "data/LayerSequenceParser.h"
 #include "io/AtomicFileWriter.h"
+#include "io/DescriptorBuffer.h"
 #include "io/InputError.h"
 #include "io/NumberText.h"
+#include "io/TemporarySiblings.h"
 #include "probe/CudaMemoryStats.h"
 #include "probe/JobLayers.h"
 #include "probe/JobSampler.h"
@@ -20,7 +22,9 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
+#include <memory>
 #include <sstream>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <unordered_set>
 
@@ -239,16 +243,88 @@ std::string readExistingRows(const std::string &path, const RowExpectation &expe
     return content;
 }
 
-void syncAndRename(const std::string &from, const std::string &to)
+// Whether path is where an earlier run left its partial file; throws when the name
+// holds anything but a regular file, which this program never leaves there.
+bool hasPartialFile(const std::string &path)
 {
-    const int descriptor = ::open(from.c_str(), O_RDONLY);
-    if (descriptor >= 0) {
-        ::fsync(descriptor);
-        ::close(descriptor);
-    }
-    if (std::rename(from.c_str(), to.c_str()) != 0)
-        throw io::InputError(to, 0, 0, std::string("cannot replace: ") + std::strerror(errno));
+    struct stat info = {};
+    if (::lstat(path.c_str(), &info) != 0)
+        return false;
+    if (!S_ISREG(info.st_mode))
+        throw io::InputError(path, 0, 0,
+                             "is not a partial file of an earlier run (a link, folder or device); remove it");
+    return true;
 }
+
+// The rows of a run in progress. The file at path is always one this run
+// created: written under a fresh name (exclusively, see
+// io::createTemporaryFileBeside) and renamed onto path, which replaces a link or
+// file planted there instead of writing through it. Rows are then appended
+// through the run's own descriptor, never by opening the name again.
+class PartialFile
+{
+  public:
+    PartialFile(std::string path, std::string kept)
+        : mPath(std::move(path))
+        , mContent(std::move(kept))
+    {
+        io::TemporaryFile created = io::createTemporaryFileBeside(mPath, O_APPEND);
+        if (created.descriptor < 0)
+            throw io::InputError(mPath, 0, 0, std::string("cannot write: ") + std::strerror(errno));
+        mBuffer = std::make_unique<io::DescriptorBuffer>(created.descriptor);
+        mStream = std::make_unique<std::ostream>(mBuffer.get());
+        struct stat info = {};
+        ::fstat(created.descriptor, &info);
+        mDevice = info.st_dev;
+        mInode = info.st_ino;
+        *mStream << mContent;
+        mStream->flush();
+        // The kept rows take the partial file's place in one step, so an
+        // interruption now leaves either the old partial file or the repaired one.
+        if (!*mStream || ::fsync(created.descriptor) != 0 || std::rename(created.path.c_str(), mPath.c_str()) != 0) {
+            const int error = mBuffer->error() != 0 ? mBuffer->error() : errno;
+            mBuffer->close(false);
+            ::unlink(created.path.c_str());
+            throw io::InputError(mPath, 0, 0, io::describeWriteError(error));
+        }
+        // From now on the file is the run's record, kept on a signal so that --resume can continue it.
+        created.registration->release();
+    }
+
+    // Writes one whole line and flushes it: an interruption loses at most this row.
+    void append(const std::string &line)
+    {
+        *mStream << line << '\n';
+        mStream->flush();
+        if (!*mStream)
+            throw io::InputError(mPath, 0, 0, io::describeWriteError(mBuffer->error()));
+        mContent += line;
+        mContent += '\n';
+    }
+
+    // Closes the file, keeping it for a later --resume.
+    void keep() { mBuffer->close(true); }
+
+    // Writes every row to outPath as any output is written (atomically, through a
+    // link the user made), then removes the partial file when the name still holds it.
+    void finish(const std::string &outPath)
+    {
+        if (!mBuffer->close(true))
+            throw io::InputError(mPath, 0, 0, io::describeWriteError(mBuffer->error()));
+        io::writeFileAtomically(outPath, mContent);
+        struct stat info = {};
+        if (::lstat(mPath.c_str(), &info) == 0 && info.st_dev == mDevice && info.st_ino == mInode)
+            ::unlink(mPath.c_str());
+    }
+
+  private:
+    std::string mPath;
+    std::string mContent; // everything written, for the finished file
+    std::unique_ptr<io::DescriptorBuffer> mBuffer;
+    std::unique_ptr<std::ostream> mStream;
+    dev_t mDevice = 0;
+    ino_t mInode = 0;
+};
 
 } // namespace
 
@@ -356,18 +432,13 @@ ProbeSummary ProbeRunner::run(ProbeObserver *observer, runtime::OperationControl
     std::unordered_set<std::string> keys;
     std::string kept = header + '\n';
     if (mOptions.resume) {
-        const std::string source = fileExists(partialPath)        ? partialPath
+        const std::string source = hasPartialFile(partialPath)    ? partialPath
                                    : fileExists(mOptions.outPath) ? mOptions.outPath
                                                                   : std::string();
         if (!source.empty())
             kept = readExistingRows(source, expected, keys, summary.repairedTail);
     }
-    // The kept rows become the partial file in one step, so an interruption
-    // now leaves either the old partial file or the repaired one.
-    io::writeFileAtomically(partialPath, kept);
-    std::ofstream out(partialPath, std::ios::binary | std::ios::app);
-    if (!out)
-        throw io::InputError(partialPath, 0, 0, std::string("cannot write: ") + std::strerror(errno));
+    PartialFile out(partialPath, std::move(kept));
 
     const JobSampler sampler(mOptions.family, mOptions.device, mOptions.seed, mOptions.steps, mOptions.sizes);
     MeasureOptions measureOptions;
@@ -404,11 +475,7 @@ ProbeSummary ProbeRunner::run(ProbeObserver *observer, runtime::OperationControl
             const JobMeasurement measurement = mOptions.simulator != nullptr
                                                    ? mOptions.simulator->measure(job)
                                                    : JobMeasurer::measure(job, measureOptions);
-            // One write of a whole line, then a flush: an interruption loses at most this row.
-            out << formatRow(job, measurement, mOptions.device, simulatedGpu) + '\n';
-            out.flush();
-            if (!out)
-                throw io::InputError(partialPath, 0, 0, "cannot write (disk full?)");
+            out.append(formatRow(job, measurement, mOptions.device, simulatedGpu));
             ++summary.measured;
             switch (measurement.status) {
             case JobStatus::Ok: ++summary.ok; break;
@@ -424,9 +491,10 @@ ProbeSummary ProbeRunner::run(ProbeObserver *observer, runtime::OperationControl
             throttle.advance(static_cast<double>(state.done) / static_cast<double>(state.total));
         }
     }
-    out.close();
-    if (!summary.cancelled)
-        syncAndRename(partialPath, mOptions.outPath);
+    if (summary.cancelled)
+        out.keep();
+    else
+        out.finish(mOptions.outPath);
     summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return summary;
 }

@@ -69,8 +69,11 @@ struct ProbeSummary
 
 // Runs the probe: draws options.count configurations with JobSampler, measures
 // each with JobMeasurer and writes one CSV row per configuration. Rows go to
-// outPath + ".partial", each written whole and flushed; the finished file is
-// renamed onto outPath, so outPath is never half-written. With resume, the rows
+// outPath + ".partial", each written whole and flushed; the finished rows are
+// written to outPath atomically (see io::AtomicFileWriter), so outPath is never
+// half-written. The partial file is created by the run itself and never opened
+// through a link: whatever was planted at its name is replaced, not written
+// into, and a link there is refused on resume. With resume, the rows
 // of outPath + ".partial" (an interrupted run) or else of outPath are kept, a
 // half-written last line is dropped, and configurations already present are
 // skipped. Not thread-safe (see JobMeasurer).

@@ -4,6 +4,7 @@
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
 #include "io/TemporaryPaths.h"
+#include "io/TemporarySiblings.h"
 
 #include <QDir>
 #include <QFile>
@@ -82,6 +83,12 @@ class FileSizeLimit
     rlimit mPrevious = {};
     void (*mPreviousHandler)(int) = nullptr;
 };
+
+bool writeModelFolderAt(const QString &folder)
+{
+    writeModelFolder(folder, "someone else's");
+    return QFile::exists(folder + "/model.json");
+}
 
 } // namespace
 
@@ -335,6 +342,78 @@ class TestAtomicFileWriter : public QObject
             gpumem::io::removeTemporaryPaths();
         }
         QCOMPARE(entriesOf(folder.path()), QStringList{"model"});
+    }
+    // Issue 24: a save killed by SIGKILL (no handler runs) left a temporary folder
+    // of hundreds of MB each time; the next save of the same target removes it.
+    void theNextSaveRemovesTemporariesOfAKilledSave()
+    {
+        QTemporaryDir folder;
+        const QString report = folder.filePath("report.json");
+        const QString model = folder.filePath("model");
+        writeModelFolder(model, "old");
+        const pid_t child = ::fork();
+        QVERIFY(child >= 0);
+        if (child == 0) {
+            AtomicFileWriter file(report.toStdString());
+            file.stream() << "half a report" << std::flush;
+            AtomicDirectoryWriter writer(model.toStdString());
+            std::ofstream(writer.filePath("model.json")) << "half a model";
+            ::raise(SIGKILL);
+            ::_exit(3);
+        }
+        int status = 0;
+        QCOMPARE(::waitpid(child, &status, 0), child);
+        QVERIFY(WIFSIGNALED(status));
+        QCOMPARE(entriesOf(folder.path()).size(), 3); // model and the two temporaries
+
+        // Names that are not provably a dead save's temporary stay: this live
+        // process's, one of another form, and a link.
+        const std::string live = gpumem::io::temporarySiblingPath(model.toStdString(), ".tmp-");
+        QVERIFY(QDir().mkpath(QString::fromStdString(live)));
+        QVERIFY(writeModelFolderAt(folder.filePath("model.tmp-12345")));
+        const QStringList killed =
+            QDir(folder.path())
+                .entryList({"*.tmp-*-" + QString::number(child) + "-*"}, QDir::AllEntries | QDir::Hidden);
+        QCOMPARE(killed.size(), 2);
+        const QString linkName = folder.filePath(killed.front() + "0");
+        QVERIFY(QFile::link(report, linkName));
+
+        gpumem::io::writeFileAtomically(report.toStdString(), "new report");
+        {
+            AtomicDirectoryWriter writer(model.toStdString());
+            std::ofstream(writer.filePath("model.json")) << "new";
+            writer.commit();
+        }
+        QStringList expected{"model", "model.tmp-12345", QFileInfo(QString::fromStdString(live)).fileName(),
+                             QFileInfo(linkName).fileName(), "report.json"};
+        expected.sort();
+        QStringList remaining = entriesOf(folder.path());
+        remaining.sort();
+        QCOMPARE(remaining, expected);
+        QCOMPARE(contentOf(report), QByteArray("new report"));
+        QCOMPARE(contentOf(model + "/model.json"), QByteArray("new"));
+    }
+
+    // Issue 24: killed between moving the old model aside and moving the new one
+    // in, a save leaves the user's only copy under the ".old-" name: it comes back.
+    void aModelMovedAsideByAKilledSaveComesBack()
+    {
+        QTemporaryDir folder;
+        const QString model = folder.filePath("model");
+        const pid_t child = ::fork();
+        QVERIFY(child >= 0);
+        if (child == 0) {
+            const std::string aside = gpumem::io::temporarySiblingPath(model.toStdString(), ".old-");
+            writeModelFolder(QString::fromStdString(aside), "old");
+            ::_exit(0);
+        }
+        int status = 0;
+        QCOMPARE(::waitpid(child, &status, 0), child);
+        QCOMPARE(entriesOf(folder.path()).size(), 1);
+        QVERIFY(!entriesOf(folder.path()).contains("model"));
+        gpumem::io::removeStaleTemporarySiblings(model.toStdString());
+        QCOMPARE(entriesOf(folder.path()), QStringList{"model"});
+        QVERIFY(contentOf(model + "/model.json").contains("\"old\""));
     }
 };
 

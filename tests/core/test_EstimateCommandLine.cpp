@@ -143,6 +143,45 @@ class TestEstimateCommandLine : public QObject
         QVERIFY2(run.err.find("not a TorchScript file") != std::string::npos, run.err.c_str());
     }
 
+    // Issue 24: --timeline X overwrote the --gpu profile or the model when X named it.
+    void timelineNeverReplacesTheModelOrTheProfile_data()
+    {
+        addColumns<QString, QString>("timeline", "expected");
+        addRow("the profile", "{dir}/card.json", "--timeline would overwrite the input --gpu");
+        addRow("a link to the model", "{dir}/model-link.csv", "--timeline would overwrite the input MODEL.pt");
+    }
+    void timelineNeverReplacesTheModelOrTheProfile()
+    {
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
+        QFETCH(QString, timeline);
+        QFETCH(QString, expected);
+        QTemporaryDir folder;
+        const QString model = folder.filePath("cnn.pt");
+        QVERIFY(QFile::copy(QString::fromStdString(mFixtures->path("cnn.pt")), model));
+        QVERIFY(QFile::link(model, folder.filePath("model-link.csv")));
+        const QByteArray profile = R"({"name": "card", "capacity_mib": 16384, "context_mib": 300, )"
+                                   R"("workspace_mib": 8, "source": "test"})";
+        QVERIFY(gpumem::tests::writeFile(folder.filePath("card.json"), profile));
+        const QByteArray modelBytes = gpumem::tests::fileBytes(model);
+        const auto run = runGpumem({"estimate", model.toStdString(), "--input-shape", "3,16,16", "--gpu",
+                                    folder.filePath("card.json").toStdString(), "--timeline",
+                                    QString(timeline).replace("{dir}", folder.path()).toStdString()});
+        QCOMPARE(run.exitCode, 1);
+        QCOMPARE(lineCount(run.err), 1);
+        QVERIFY2(gpumem::tests::contains(run.err, expected.toStdString()), run.err.c_str());
+        QCOMPARE(gpumem::tests::fileBytes(folder.filePath("card.json")), profile);
+        QCOMPARE(gpumem::tests::fileBytes(model), modelBytes);
+    }
+
+    // Issue 24: a bad --timeline name was refused only after the model had run.
+    void timelineNameIsCheckedBeforeTheModelRuns()
+    {
+        const auto run = runGpumem({"estimate", "/nonexistent/model.pt", "--input-shape", "3", "--timeline", "t.txt"});
+        QCOMPARE(run.exitCode, 1);
+        QCOMPARE(lineCount(run.err), 1);
+        QVERIFY2(gpumem::tests::contains(run.err, "t.txt: --timeline writes FILE.csv or FILE.json"), run.err.c_str());
+    }
+
     void badOptionsAreOneLineExitOne_data()
     {
         addColumns<QStringList>("arguments");

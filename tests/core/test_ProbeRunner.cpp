@@ -7,6 +7,7 @@
 #include "probe/ProbeRunner.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -188,6 +189,34 @@ class TestProbeRunner : public QObject
         const auto summary = ProbeRunner(limited).run();
         QCOMPARE(summary.skipped, std::uint64_t{2});
         QCOMPARE(summary.measured, std::uint64_t{1});
+    }
+
+    // Issue 24: a link planted at the predictable OUT.partial name pointed the
+    // probe's writes at any file (a dataset was replaced by probe rows, and OUT
+    // became a link to it). The link is replaced, never written through.
+    void aLinkPlantedAtThePartialNameIsNotFollowed()
+    {
+        QTemporaryDir folder;
+        const QString victim = folder.filePath("dataset.csv");
+        const QByteArray precious = "a,b\n1,2\n3,4\n";
+        QVERIFY(writeFile(victim, precious));
+        const QString out = folder.filePath("out.csv");
+        QVERIFY(QFile::link(victim, out + ".partial"));
+        const auto summary = ProbeRunner(options(out, JobFamily::Mlp, 3)).run();
+        QCOMPARE(summary.measured, std::uint64_t{3});
+        QCOMPARE(fileBytes(victim), precious);
+        QVERIFY(!QFileInfo(out).isSymLink());
+        QCOMPARE(fileBytes(out).count('\n'), 4);
+        QVERIFY(!QFileInfo::exists(out + ".partial") && !QFileInfo(out + ".partial").isSymLink());
+
+        // Resuming does not read through such a link either: it is refused.
+        QVERIFY(QFile::link(victim, out + ".partial"));
+        ProbeOptions again = options(out, JobFamily::Mlp, 3);
+        again.resume = true;
+        const std::string message = gpumem::tests::raisedInputError([&] { ProbeRunner(again).run(); }).what();
+        QVERIFY2(message.find("out.csv.partial: is not a partial file of an earlier run") != std::string::npos,
+                 message.c_str());
+        QCOMPARE(fileBytes(victim), precious);
     }
 
     void cudaWithoutCudaIsRefusedUpFront()

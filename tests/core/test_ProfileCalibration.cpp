@@ -309,6 +309,26 @@ class TestProfileCalibration : public QObject
                          (700.0 - 8.0 - job.value("simulated_reserved_mib").toDouble())) < 0.01);
     }
 
+    // Issue 24: `--calibrate … --gpu my.json --out my.json` rewrote its input profile.
+    void calibrationNeverReplacesItsInputProfile()
+    {
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
+        QTemporaryDir folder;
+        const std::string csv = "model,input_shape,batch_size,optimizer,measured_mib,measured_by\n" +
+                                mFixtures->path("mlp.pt") + ",20,8,adam,1500,nvidia-smi\n";
+        QVERIFY(writeText(folder.filePath("measured.csv"), csv));
+        const std::string profile = R"({"name": "card", "capacity_mib": 16384, "context_mib": 300, )"
+                                    R"("workspace_mib": 8, "source": "test"})";
+        const QString profilePath = folder.filePath("my.json");
+        QVERIFY(writeText(profilePath, profile));
+        const auto run = runGpumem({"estimate", "--calibrate", folder.filePath("measured.csv").toStdString(), "--gpu",
+                                    profilePath.toStdString(), "--out", profilePath.toStdString()});
+        QCOMPARE(run.exitCode, 1);
+        QCOMPARE(lineCount(run.err), 1);
+        QVERIFY2(tests::contains(run.err, "--out would overwrite the input --gpu"), run.err.c_str());
+        QCOMPARE(readText(profilePath), profile);
+    }
+
     void badMeasurementFilesAreOneLine_data()
     {
         addColumns<QString, QString>("csv", "expected");
