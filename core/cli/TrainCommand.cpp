@@ -174,6 +174,12 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
     double testFraction = 0.0;
     addTestFractionOption(app, testFraction,
                           "hold out this share of rows (seeded) and report metrics on it (default 0)");
+    // A separate seed for the hold-out keeps the test rows fixed while --seed varies the
+    // training, so the spread over training seeds can be measured on one split.
+    std::optional<std::uint64_t> splitSeed;
+    app.add_option("--split-seed", splitSeed, "seed of the --test-fraction hold-out (default: --seed)")
+        ->type_name("N")
+        ->needs("--test-fraction");
     std::optional<std::string> outOption;
     app.add_option("--out", outOption, "the model folder to write (replaced atomically)")->type_name("MODEL_DIR");
     std::optional<std::string> predictionsPath;
@@ -190,7 +196,7 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
     std::optional<std::string> resumeFrom;
     app.add_option("--resume-from", resumeFrom,
                    "continue the training saved in this bigru_transformer folder: same data, hyperparameters, "
-                   "seed and --test-fraction")
+                   "seed, --test-fraction and --split-seed")
         ->type_name("MODEL_DIR");
     bool json = false;
     app.add_flag("--json", json, "print JSON Lines (progress events, then a summary) on stdout");
@@ -250,7 +256,7 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
 
     evaluation::Split split;
     if (testFraction > 0.0) {
-        split = evaluation::holdOutSplit(rows, testFraction, compute.seed);
+        split = evaluation::holdOutSplit(rows, testFraction, splitSeed.value_or(compute.seed));
     } else {
         for (Eigen::Index row = 0; row < rows; ++row)
             split.train.push_back(row);
