@@ -97,6 +97,14 @@ void rejectNonFinite(const Eigen::MatrixXd &encoded, const Dataset &dataset, con
 
 } // namespace
 
+std::string batchSizeColumnOf(const std::vector<std::string> &numericColumns)
+{
+    for (const std::string_view name : batchSizeColumns)
+        if (std::find(numericColumns.begin(), numericColumns.end(), name) != numericColumns.end())
+            return std::string(name);
+    return {};
+}
+
 FeatureEncoder::FeatureEncoder(FeatureEncoding encoding)
     : mEncoding(std::move(encoding))
 {
@@ -122,6 +130,8 @@ void FeatureEncoder::fit(const Dataset &dataset, const std::vector<Eigen::Index>
         mEncoding.sequenceColumn = dataset.sequenceName();
         mEncoding.fieldsPerLayer = sequence.fieldsPerLayer();
         mEncoding.layerTypes = frequentLayerTypes(sequence, trainingRows);
+        if (mEncoding.fieldsPerLayer > 0)
+            mEncoding.batchColumn = batchSizeColumnOf(mEncoding.numericColumns);
     }
     nameFeatures();
     EncodedWidth width;
@@ -219,6 +229,10 @@ void FeatureEncoder::nameFeatures()
         mFeatureNames.push_back(name + ".sum[" + std::to_string(field + 1) + ']');
         mFeatureNames.push_back(name + ".max[" + std::to_string(field + 1) + ']');
     }
+    if (!mEncoding.batchColumn.empty()) {
+        mFeatureNames.push_back(name + ".sum[1]*" + mEncoding.batchColumn);
+        mFeatureNames.push_back(name + ".max[1]*" + mEncoding.batchColumn);
+    }
 }
 
 Eigen::MatrixXd FeatureEncoder::transform(const Dataset &dataset) const
@@ -281,6 +295,16 @@ Eigen::MatrixXd FeatureEncoder::transform(const Dataset &dataset) const
                 maximum = layer == sequence.layerBegin(row) ? value : std::max(maximum, value);
             }
         }
+    }
+    if (!mEncoding.batchColumn.empty()) {
+        const auto batch = static_cast<Eigen::Index>(
+            std::find(mEncoding.numericColumns.begin(), mEncoding.numericColumns.end(), mEncoding.batchColumn) -
+            mEncoding.numericColumns.begin());
+        if (batch == static_cast<Eigen::Index>(mEncoding.numericColumns.size()))
+            missingColumn(mEncoding.batchColumn, "numeric");
+        const Eigen::Index productColumn = fieldColumn + 2 * static_cast<Eigen::Index>(mEncoding.fieldsPerLayer);
+        encoded.col(productColumn) = encoded.col(fieldColumn).cwiseProduct(encoded.col(batch));
+        encoded.col(productColumn + 1) = encoded.col(fieldColumn + 1).cwiseProduct(encoded.col(batch));
     }
     rejectNonFinite(encoded, dataset, mFeatureNames);
     return encoded;

@@ -5,7 +5,9 @@
 
 #include <Eigen/Core>
 
+#include <array>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpumem::data {
@@ -36,6 +38,10 @@ struct FeatureEncoding
     std::string sequenceColumn;          // empty when there is none
     std::vector<std::string> layerTypes; // counted layer types, in output order
     int fieldsPerLayer = 0;
+    // The numeric column holding the batch size (one of batchSizeColumns) that the
+    // layers' activations are multiplied by; empty when there is none (and in folders
+    // saved before the product was encoded).
+    std::string batchColumn;
     // One per encoded column (featureNames() order): its range over the training rows.
     // Empty when not known (model folders saved before ranges were kept).
     std::vector<FeatureRange> ranges;
@@ -43,6 +49,12 @@ struct FeatureEncoding
     // Returns whether rare and unseen layer types are counted under otherLayerType.
     bool countsOtherLayerTypes() const { return !layerTypes.empty() && layerTypes.back() == otherLayerType; }
 };
+
+// The column names that hold a job's batch size: GPUMemNet's, then the probe's.
+inline constexpr std::array<std::string_view, 2> batchSizeColumns{"Batch Size", "batch_size"};
+
+// The first of batchSizeColumns among numericColumns, or empty.
+std::string batchSizeColumnOf(const std::vector<std::string> &numericColumns);
 
 // A value of one job that lies outside what the model saw in training: a number
 // beyond a feature's training range, or a category no training row had.
@@ -61,7 +73,10 @@ std::string describeExtrapolation(const Extrapolation &extrapolation);
 // Turns a Dataset into the flat feature matrix that tabular models need:
 // numeric features as they are, categorical features one-hot encoded, and the
 // layer sequence summarised (length, count of each layer type, sum and maximum
-// of each numeric field). Categories and layer types are learned from the
+// of each numeric field). When the data also say the batch size, the sum and the
+// maximum of the layers' first field (activations per sample) are encoded once more
+// multiplied by it: the activation memory of a step grows with that product, which
+// a tree cannot form from its factors and a network only learns slowly. Categories and layer types are learned from the
 // training rows only, so nothing about held-out rows leaks into the encoding;
 // values never seen in training encode as all zeros. Only the maxLayerTypes most
 // frequent layer types are counted one by one; when there are more, the rest and

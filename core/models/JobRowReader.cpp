@@ -83,7 +83,8 @@ JobRowReader::JobRowReader(const data::Dataset &dataset, std::string modelName, 
                              "layer-sequence column are missing");
     mColumns.sequenceColumn = dataset.sequenceName();
     mColumns.fieldsPerLayer = dataset.sequence().fieldsPerLayer();
-    mBatchColumn = hasColumn(dataset, "Batch Size") ? "Batch Size" : "batch_size";
+    mBatchColumn = hasColumn(dataset, std::string(data::batchSizeColumns[0])) ? data::batchSizeColumns[0]
+                                                                              : data::batchSizeColumns[1];
     if (!hasColumn(dataset, mBatchColumn))
         throw io::InputError(mModelName + " needs column 'Batch Size' (or batch_size) with the layer sequence '" +
                              dataset.sequenceName() + "'; it is missing or not used as a feature");

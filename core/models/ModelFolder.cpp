@@ -6,6 +6,7 @@
 #include "io/RegularFile.h"
 #include "io/Sha256.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace gpumem::models {
@@ -83,6 +84,8 @@ void to_json(io::Json &json, const ModelSchema &schema)
             {"sequence_column", encoding.sequenceColumn},
             {"layer_types", encoding.layerTypes},
             {"fields_per_layer", encoding.fieldsPerLayer}};
+    if (!encoding.batchColumn.empty())
+        json["batch_column"] = encoding.batchColumn;
     if (!encoding.ranges.empty()) {
         io::Json ranges = io::Json::array();
         for (const auto &range : encoding.ranges)
@@ -165,6 +168,15 @@ void from_json(const io::Json &schema, ModelSchema &result)
         readStrings(io::member(schema, "layer_types"), maxModelLayerTypes, "the schema's layer types");
     encoding.fieldsPerLayer =
         static_cast<int>(io::toWholeNumber(io::member(schema, "fields_per_layer"), 0, 64, "\"fields_per_layer\""));
+    // Optional: folders saved before the product of activations and batch size was encoded have none.
+    if (const io::Json *batch = io::findMember(schema, "batch_column")) {
+        encoding.batchColumn = io::toString(*batch);
+        const auto &numeric = encoding.numericColumns;
+        if (std::find(numeric.begin(), numeric.end(), encoding.batchColumn) == numeric.end() ||
+            encoding.sequenceColumn.empty() || encoding.fieldsPerLayer < 1)
+            throw io::InputError("the schema's \"batch_column\" " + io::quoteForMessage(encoding.batchColumn, 60) +
+                                 " is not one of its numeric columns next to a layer sequence");
+    }
     // Optional: folders saved before the ranges were kept have none, and predict without the extrapolation check.
     if (const io::Json *ranges = io::findMember(schema, "ranges"))
         encoding.ranges = readRanges(*ranges, data::FeatureEncoder(encoding).featureNames().size());

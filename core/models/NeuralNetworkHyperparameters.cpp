@@ -20,8 +20,9 @@ Hyperparameters neuralNetworkHyperparameters()
             "Also turn each layer of the sequence column into a token (slower); off uses the sequence's summary "
             "features only."),
         choiceSpec("feature_tokens", "grouped", {"grouped", "per_column"},
-                   "Grouped: one token per numeric column, per categorical column and for each of the sequence's two "
-                   "summaries (layer counts, layer sizes); per_column: one token per encoded column (slower)."),
+                   "Grouped: one token per numeric column, per categorical column, for each of the sequence's two "
+                   "summaries (layer counts, layer sizes) and for its activations times the batch size; per_column: "
+                   "one token per encoded column (slower)."),
         integerSpec("d_model", 64, 8, 1024, "", "Width of every token vector inside the model."),
         integerSpec("gru_hidden", 32, 4, 1024, "", "Hidden size of each direction of the bidirectional GRU."),
         integerSpec("gru_layers", 1, 1, 8, "", "Number of stacked bidirectional GRU layers."),

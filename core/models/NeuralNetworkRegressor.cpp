@@ -138,6 +138,8 @@ std::vector<std::int64_t> featureTokensOf(const data::FeatureEncoding &encoding,
         tokenOf.insert(tokenOf.end(), 1 + encoding.layerTypes.size(), token++);
         if (encoding.fieldsPerLayer > 0)
             tokenOf.insert(tokenOf.end(), 2 * static_cast<std::size_t>(encoding.fieldsPerLayer), token++);
+        if (!encoding.batchColumn.empty())
+            tokenOf.insert(tokenOf.end(), 2, token++); // the activations times the batch size
     }
     if (static_cast<std::int64_t>(tokenOf.size()) != featureCount || tokenOf.empty())
         return {};

@@ -65,6 +65,39 @@ class TestFeatureEncoder : public QObject
         QCOMPARE(encoded, expected);
     }
 
+    // With a batch-size column beside the layers, the activations per sample (the
+    // first field) are also encoded multiplied by the batch size: sum and maximum.
+    void multipliesTheActivationsByTheBatchSize()
+    {
+        const auto table = gpumem::data::loadTableFromText("batch_size,layers,memory\n"
+                                                           "32,\"[('linear', 100, 1000), ('ReLU', 100, 0)]\",1500\n"
+                                                           "64,\"[('linear', 50, 500), ('linear', 10, 60)]\",1600\n"
+                                                           "3,\"[('conv', 7, 9)]\",1700\n",
+                                                           "jobs.csv");
+        gpumem::data::RoleRequest request;
+        request.target = "memory";
+        std::vector<std::string> warnings;
+        const Dataset dataset = Dataset::fromTable(table, gpumem::data::assignRoles(table, request),
+                                                   gpumem::data::BadCellPolicy::Fail, warnings);
+        FeatureEncoder encoder;
+        encoder.fit(dataset, {0, 1, 2});
+        QCOMPARE(encoder.encoding().batchColumn, std::string("batch_size"));
+        const auto &names = encoder.featureNames();
+        QCOMPARE(names.size(), std::size_t(11));
+        QCOMPARE(names[9], std::string("layers.sum[1]*batch_size"));
+        QCOMPARE(names[10], std::string("layers.max[1]*batch_size"));
+        const Eigen::MatrixXd encoded = encoder.transform(dataset);
+        // 32 × (100 + 100), 32 × 100; 64 × (50 + 10), 64 × 50; 3 × 7 twice.
+        QCOMPARE(encoded.col(9), (Eigen::VectorXd(3) << 6400, 3840, 21).finished());
+        QCOMPARE(encoded.col(10), (Eigen::VectorXd(3) << 3200, 3200, 21).finished());
+        // The restored encoder (as a model folder keeps it) encodes the same.
+        QCOMPARE(FeatureEncoder(encoder.encoding()).transform(dataset), encoded);
+        // A column of another name ("batch") is not taken for the batch size.
+        FeatureEncoder other;
+        other.fit(jobsDataset(), {0, 1, 2, 3});
+        QVERIFY(other.encoding().batchColumn.empty());
+    }
+
     void refitForgetsThePreviousVocabulary()
     {
         const Dataset dataset = jobsDataset();

@@ -2,6 +2,7 @@
 #include "BaselineTestData.h"
 #include "RaisedInputError.h"
 
+#include "data/FeatureEncoder.h"
 #include "io/InputError.h"
 #include "io/Json.h"
 #include "models/ModelFolder.h"
@@ -130,6 +131,25 @@ class TestModelFolderLayout : public QObject
             gpumem::tests::raisedInputError([&] { gpumem::models::NeuralNetworkRegressor::load(ridge); });
         QVERIFY2(std::string(error.what()).find("holds a 'ridge' model, not bigru_transformer") != std::string::npos,
                  error.what());
+    }
+
+    // The schema keeps the batch-size column whose product with the activations is
+    // encoded; a schema whose batch column is not one of its numeric columns is refused.
+    void schemaKeepsTheBatchColumn()
+    {
+        const auto dataset = gpumem::tests::baselineDataset(
+            "batch_size,layers,memory\n8,\"[('linear', 10, 20)]\",30\n16,\"[('linear', 5, 6)]\",40\n");
+        gpumem::data::FeatureEncoder encoder;
+        encoder.fit(dataset, gpumem::tests::firstRows(2));
+        const gpumem::models::ModelSchema schema{"memory", encoder.encoding()};
+        gpumem::io::Json json = schema;
+        QCOMPARE(gpumem::io::member(json, "batch_column").get<std::string>(), std::string("batch_size"));
+        const auto restored = json.get<gpumem::models::ModelSchema>();
+        QCOMPARE(gpumem::data::FeatureEncoder(restored.encoding).featureNames(), encoder.featureNames());
+
+        json["batch_column"] = "memory";
+        const auto error = gpumem::tests::raisedInputError([&] { (void)json.get<gpumem::models::ModelSchema>(); });
+        QVERIFY2(std::string(error.what()).find("\"batch_column\" 'memory'") != std::string::npos, error.what());
     }
 
     // The tree is checked for non-finite numbers as the streamed document was:
