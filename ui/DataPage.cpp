@@ -7,6 +7,7 @@
 #include "io/InputError.h"
 #include "ui/CancellableProgress.h"
 #include "ui/ChartExport.h"
+#include "ui/DataInfoText.h"
 #include "ui/NamedWidget.h"
 #include "ui/PaneSplitter.h"
 #include "ui/ProgressBridge.h"
@@ -194,7 +195,8 @@ void DataPage::openFile(const QString &path)
             // leaves no feature column ("x,y" of text, or only the target) becomes a load
             // error instead of an exception escaping the finished handler, and the
             // previous data stays.
-            outcome.roles = data::suggestedRoles(*table);
+            outcome.notes = data::readColumnNotes(file);
+            outcome.roles = data::suggestedRoles(*table, outcome.notes);
             outcome.table = std::move(table);
         } catch (const data::LoadCancelled &) {
             outcome.cancelled = true;
@@ -245,7 +247,7 @@ void DataPage::finishLoading()
         return;
     }
     try {
-        mState->setTable(outcome.table, mLoadingPath, outcome.roles);
+        mState->setTable(outcome.table, mLoadingPath, outcome.roles, outcome.notes);
     } catch (const std::exception &error) {
         // Not expected after the check above; an exception must still never leave a slot.
         showError(QString::fromStdString(error.what()));
@@ -347,24 +349,7 @@ void DataPage::showRoles()
 
 void DataPage::showDataInfo()
 {
-    const auto table = mState->table();
-    QString text = tr("<b>%1</b> — %L2 rows × %3 columns")
-                       .arg(QFileInfo(mState->dataPath()).fileName().toHtmlEscaped())
-                       .arg(table->rowCount())
-                       .arg(table->columnCount());
-    // Constant columns start ignored (data::suggestedRoles); saying so keeps a user from
-    // wondering where a column went, and tells them how to bring it back.
-    QStringList constants;
-    const auto &roles = mState->roles();
-    for (std::size_t column = 0; column < roles.size() && column < table->columnCount(); ++column)
-        if (roles[column] == data::ColumnRole::Ignored && data::holdsOneValue(table->column(column)))
-            constants << QString::fromStdString(table->column(column).name).toHtmlEscaped();
-    if (!constants.isEmpty())
-        text += QStringLiteral("<br>") +
-                tr("Ignored, one value in every row (nothing to learn from): %1. Give a column a role to use it.",
-                   nullptr, static_cast<int>(constants.size()))
-                    .arg(constants.join(QStringLiteral(", ")));
-    mInfo->setText(text);
+    mInfo->setText(dataInfoText(*mState));
 }
 
 void DataPage::fitRowHeightToFont()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "data/ColumnNotes.h"
 #include "data/ColumnRoles.h"
 
 #include <QFutureWatcher>
@@ -60,6 +61,7 @@ class DataPage : public QWidget
     {
         std::shared_ptr<const data::Table> table;
         std::vector<data::ColumnRole> roles; // inferred in the worker, handed to WorkbenchState
+        data::ColumnNotes notes;             // what the file's notes say about its columns
         QString error;
         bool cancelled = false;
     };

@@ -11,10 +11,14 @@ namespace gpumem::ui {
 
 namespace {
 
-// The role a column falls back to when another column takes its target or sequence role:
-// a feature where its type allows, otherwise (a layer-sequence column) ignored.
-data::ColumnRole demotedRole(const data::Column &column)
+// The role a column falls back to when another column takes its target or sequence role.
+// A former target is ignored: it was measured from the same run as the new one, so as a
+// feature it would give the answer away. A former sequence becomes a feature where its
+// type allows.
+data::ColumnRole demotedRole(const data::Column &column, data::ColumnRole role)
 {
+    if (role == data::ColumnRole::Target)
+        return data::ColumnRole::Ignored;
     const auto allowed = data::allowedRoles(column);
     return std::find(allowed.begin(), allowed.end(), data::ColumnRole::Feature) != allowed.end()
                ? data::ColumnRole::Feature
@@ -36,13 +40,14 @@ void WorkbenchState::setTable(std::shared_ptr<const data::Table> table, const QS
 }
 
 void WorkbenchState::setTable(std::shared_ptr<const data::Table> table, const QString &path,
-                              std::vector<data::ColumnRole> roles)
+                              std::vector<data::ColumnRole> roles, data::ColumnNotes notes)
 {
     mTable = std::move(table);
     mDataPath = path;
+    mColumnNotes = std::move(notes);
     mRoles.clear();
     if (mTable)
-        mRoles = roles.size() == mTable->columnCount() ? std::move(roles) : data::suggestedRoles(*mTable);
+        mRoles = roles.size() == mTable->columnCount() ? std::move(roles) : data::suggestedRoles(*mTable, mColumnNotes);
     Q_EMIT tableChanged();
     Q_EMIT rolesChanged();
 }
@@ -67,7 +72,7 @@ void WorkbenchState::setRoleOfColumns(const std::vector<std::size_t> &columns, d
         if (singular)
             for (std::size_t other = 0; other < roles.size(); ++other)
                 if (roles[other] == role)
-                    roles[other] = demotedRole(mTable->column(other));
+                    roles[other] = demotedRole(mTable->column(other), role);
         roles[column] = role;
     }
     if (roles == mRoles)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "data/ColumnNotes.h"
 #include "data/ColumnRoles.h"
 #include "data/Dataset.h"
 #include "data/Table.h"
@@ -38,13 +39,18 @@ class WorkbenchState : public QObject
     // Replaces the table, with roles inferred by core (defaults and the most likely target).
     void setTable(std::shared_ptr<const data::Table> table, const QString &path);
     // The same with roles already inferred for table by data::suggestedRoles (a loader's
-    // worker does it off the GUI thread); roles of another column count are inferred again.
-    void setTable(std::shared_ptr<const data::Table> table, const QString &path, std::vector<data::ColumnRole> roles);
+    // worker does it off the GUI thread, with the file's column notes); roles of another
+    // column count are inferred again.
+    void setTable(std::shared_ptr<const data::Table> table, const QString &path, std::vector<data::ColumnRole> roles,
+                  data::ColumnNotes notes = {});
+    // What the data file says about its columns (data/ColumnNotes.h); empty when nothing.
+    const data::ColumnNotes &columnNotes() const { return mColumnNotes; }
 
     const std::vector<data::ColumnRole> &roles() const { return mRoles; }
     // Sets one column's role, as setRoleOfColumns({column}, role) does; making a column
-    // the target (or the sequence) turns the previous one into a feature (a sequence
-    // column into an ignored one), since a dataset has one of each.
+    // the target (or the sequence) turns the previous one into an ignored column (a former
+    // target is a measurement of the run, the answer for the new one) or a feature (a former
+    // sequence that can be one), since a dataset has one of each.
     void setRole(std::size_t column, data::ColumnRole role);
     // Gives role to every column listed, with one rolesChanged(). The target and the
     // sequence name one column each, so for those only a single column is accepted;
@@ -99,6 +105,7 @@ class WorkbenchState : public QObject
   private:
     std::shared_ptr<const data::Table> mTable;
     QString mDataPath;
+    data::ColumnNotes mColumnNotes;
     std::vector<data::ColumnRole> mRoles;
     data::BadCellPolicy mBadCellPolicy = data::BadCellPolicy::Fail;
     models::Hyperparameters mHyperparameters;

@@ -2,9 +2,12 @@
 #include "cli/DataOptions.h"
 
 #include "cli/CommandParser.h"
+#include "data/ColumnNotes.h"
 #include "data/EncodingLimits.h"
 #include "data/TableLoader.h"
 #include "io/InputError.h"
+
+#include <algorithm>
 
 namespace gpumem::cli {
 
@@ -68,8 +71,18 @@ LoadedData loadData(const std::string &path, const DataOptions &options)
 
     LoadedData loaded;
     loaded.table = data::loadTable(path, loadOptions);
+    // The other outcomes the data's notes name are ignored unless --features asks for them.
+    const data::ColumnNotes notes = data::readColumnNotes(path);
+    std::vector<std::string> others;
+    for (const auto &name : data::otherOutcomes(*loaded.table, notes, request.target))
+        if (std::find(request.features.begin(), request.features.end(), name) == request.features.end() &&
+            std::find(request.ignored.begin(), request.ignored.end(), name) == request.ignored.end())
+            others.push_back(name);
+    request.ignored.insert(request.ignored.end(), others.begin(), others.end());
     loaded.roles = data::assignRoles(*loaded.table, request);
     loaded.warnings = loaded.table->nonNumericCellNotes();
+    if (!others.empty())
+        loaded.warnings.push_back(data::otherOutcomesNote(others, notes));
     loaded.usableRows = data::selectUsableRows(*loaded.table, loaded.roles, policy, loaded.warnings);
     // Checked here too, so that inspect refuses what training would, before any model is built.
     const auto encodingWarnings = data::checkEncodingLimits(*loaded.table, loaded.roles, loaded.usableRows);

@@ -372,6 +372,38 @@ class TestCommandLine : public QObject
         QCOMPARE(report.value("target_candidates").toArray().first().toString(),
                  QStringLiteral("Max GPU Memory (MiB)"));
     }
+
+    // The outcomes a file's column notes name, other than the target, never become
+    // features on the command line, and the command says which it left out.
+    void ignoresTheOtherOutcomesOfTheColumnNotes()
+    {
+        QTemporaryDir folder;
+        QVERIFY(folder.isValid());
+        const QString csv = folder.filePath("jobs.csv");
+        QVERIFY(gpumem::tests::writeText(csv, "batch,allocated_mib,device_mib\n8,100,636\n16,190,764\n32,380,1020\n"));
+        QVERIFY(gpumem::tests::writeText(folder.filePath("jobs.columns.json"),
+                                         R"({"outcomes": ["allocated_mib", "device_mib"]})"));
+        const Run run = runGpumem({"inspect", csv.toStdString(), "--target", "device_mib", "--json"});
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject report = parseJson(run.out);
+        QHash<QString, QString> roles;
+        for (const auto &column : report.value("columns").toArray())
+            roles.insert(column.toObject().value("name").toString(), column.toObject().value("role").toString());
+        QCOMPARE(roles.value("allocated_mib"), QStringLiteral("ignored"));
+        QCOMPARE(roles.value("batch"), QStringLiteral("feature"));
+        QVERIFY2(
+            report.value("warnings")
+                .toArray()
+                .first()
+                .toString()
+                .contains("ignored 1 other outcome of each job, which would give the target away (jobs.columns.json)"),
+            run.out.c_str());
+        // Named in --features, an outcome is used on purpose.
+        const Run chosen =
+            runGpumem({"inspect", csv.toStdString(), "--target", "device_mib", "--features", "batch,allocated_mib"});
+        QCOMPARE(chosen.exitCode, 0);
+        QVERIFY2(chosen.err.find("other outcome") == std::string::npos, chosen.err.c_str());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCommandLine)

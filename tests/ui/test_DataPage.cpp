@@ -117,12 +117,13 @@ class TestDataPage : public QObject
         auto *view = page.findChild<QTableView *>(QStringLiteral("dataTable"));
         QVERIFY(view->model()->headerData(1, Qt::Horizontal).toString().contains(QStringLiteral("ignored")));
 
-        // Making batch the target turns the old target into a feature: one target per dataset.
+        // Making batch the target ignores the old target, a measurement of the same run that
+        // as a feature would give the new answer away: one target per dataset.
         chooseRole(batchRole, QStringLiteral("target"));
         QCOMPARE(state.targetName(), std::string("batch"));
-        QCOMPARE(state.roles()[4], ColumnRole::Feature);
+        QCOMPARE(state.roles()[4], ColumnRole::Ignored);
         auto *memoryRole = page.findChild<QComboBox *>(QStringLiteral("role_memory_mib"));
-        QCOMPARE(memoryRole->currentText(), QStringLiteral("feature"));
+        QCOMPARE(memoryRole->currentText(), QStringLiteral("ignored"));
     }
 
     void givesSeveralSelectedColumnsARoleAtOnce()
