@@ -15,22 +15,12 @@ namespace gpumem::ui {
 
 namespace {
 
-constexpr int minimumPairsForSignificance = 5;
 // Under-prediction and over-allocation of the calibrated bound, and the "+10%" rule's over-allocation.
 constexpr int boundColumnCount = 3;
 
 const std::vector<evaluation::MetricDescription> &metrics()
 {
     return evaluation::metricDescriptions();
-}
-
-QString significanceMark(double pValue)
-{
-    if (pValue < 0.01)
-        return QStringLiteral("**");
-    if (pValue < 0.05)
-        return QStringLiteral("*");
-    return {};
 }
 
 QString metricText(const evaluation::MetricDescription &metric, double value)
@@ -88,17 +78,15 @@ QVariant MetricsTableModel::data(const QModelIndex &index, int role) const
     const auto &model = result()->models[static_cast<std::size_t>(index.row())];
     const int column = index.column();
     const int metricCount = static_cast<int>(metrics().size());
-    // Fewer than 5 pairs (folds) cannot make a difference significant: no mark is shown then.
-    const evaluation::PairedTest *reported = report::reportedTest(*result(), model.name);
-    const evaluation::PairedTest *test =
-        reported && reported->pairs >= minimumPairsForSignificance ? reported : nullptr;
+    // Core decides which test is shown (none over too few folds), for every report alike.
+    const evaluation::PairedTest *test = report::reportedTest(*result(), model.name);
     if (role == Qt::TextAlignmentRole)
         return column == 0 ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
 
     if (column == 0) {
         if (role == Qt::DisplayRole)
             return qtText(model.title) + (model.name == result()->best ? tr(" (best)")
-                                          : test                       ? significanceMark(test->pValue)
+                                          : test                       ? qtText(report::significanceStars(test->pValue))
                                                                        : QString());
         return role == Qt::UserRole ? QVariant(qtText(model.title)) : QVariant();
     }
@@ -123,9 +111,7 @@ QVariant MetricsTableModel::data(const QModelIndex &index, int role) const
             return {};
         if (time)
             return QString::number(value, 'f', 2);
-        if (reported && !test)
-            return tr("needs ≥ %1 folds").arg(minimumPairsForSignificance);
-        return test ? QString::number(value, 'g', 3) + significanceMark(value) : QStringLiteral("–");
+        return qtText(report::significanceText(*result(), model.name));
     }
 
     const auto &metric = metrics()[static_cast<std::size_t>(column - 1)];

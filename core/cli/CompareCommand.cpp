@@ -125,10 +125,7 @@ void printTable(std::ostream &out, const evaluation::ExperimentResult &result)
             cells.push_back(bound ? fmt::format("{:.2f}", bound->tenPercent.meanOverAllocation) : "");
         }
         cells.push_back(fmt::format("{:.2f}", model.trainSeconds));
-        std::string significance = model.name == result.best ? "best" : "";
-        if (const auto *test = report::reportedTest(result, model.name))
-            significance = fmt::format("{:.4f}{}", test->pValue, test->pValue < 0.05 ? " *" : "");
-        cells.push_back(significance);
+        cells.push_back(report::significanceText(result, model.name));
         table.addRow(cells);
     }
     table.print(out);

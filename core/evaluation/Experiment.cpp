@@ -208,7 +208,7 @@ std::vector<PairedTest> compareWithBest(const ExperimentResult &result, const da
             test.model = model.name;
             test.versus = best->name;
             test.metric = "rmse per fit";
-            test.reported = true;
+            test.reported = test.pairs >= minimumReportedPairs;
             tests.push_back(test);
             continue;
         }
@@ -217,8 +217,8 @@ std::vector<PairedTest> compareWithBest(const ExperimentResult &result, const da
             test.versus = best->name;
             test.metric = metric;
             // The exact Wilcoxon test cannot reach p < 0.05 with fewer than 6
-            // pairs, so few folds report the t-test.
-            test.reported = (test.test == "paired_t") == (test.pairs < 6);
+            // pairs, so few folds report the t-test; fewer than 5 report none.
+            test.reported = test.pairs >= minimumReportedPairs && (test.test == "paired_t") == (test.pairs < 6);
             tests.push_back(test);
         }
     }

@@ -16,8 +16,15 @@ struct PairedTest
     int pairs = 0;
     double statistic = 0.0; // t, or the Wilcoxon W (the smaller rank sum)
     double pValue = 1.0;    // two-sided
-    bool reported = false;  // the test a report shows for this pair (see runExperiment)
+    bool reported =
+        false; // the test a report shows for this pair (see runExperiment); never below minimumReportedPairs
 };
+
+// The fewest pairs over which any report shows a test: below it one fold more or
+// less swings the p-value by orders of magnitude (2 folds leave the t-test one
+// degree of freedom), so a star would say more than the data do. Every front-end
+// follows runExperiment's `reported` flag, which applies this rule.
+constexpr int minimumReportedPairs = 5;
 
 // Returns the two-sided p-value of the paired t-test of a against b (same length
 // ≥ 2): t = mean(d) / (sd(d)/√n) with d = a − b, on n − 1 degrees of freedom.

@@ -3,6 +3,7 @@
 
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
+#include "report/ReportText.h"
 
 #include <algorithm>
 #include <cctype>
@@ -79,6 +80,24 @@ const evaluation::PairedTest *reportedTest(const evaluation::ExperimentResult &r
         if (test.model == model && test.reported)
             return &test;
     return nullptr;
+}
+
+std::string significanceStars(double pValue)
+{
+    return pValue < 0.01 ? "**" : pValue < 0.05 ? "*" : "";
+}
+
+std::string significanceText(const evaluation::ExperimentResult &result, const std::string &model)
+{
+    if (model == result.best)
+        return "best";
+    if (const auto *test = reportedTest(result, model)) {
+        const std::string stars = significanceStars(test->pValue);
+        return formatPValue(test->pValue) + (stars.empty() ? "" : " " + stars);
+    }
+    const bool tooFew = std::any_of(result.significance.begin(), result.significance.end(),
+                                    [&model](const evaluation::PairedTest &test) { return test.model == model; });
+    return tooFew ? "needs ≥ " + std::to_string(evaluation::minimumReportedPairs) + " folds" : "–";
 }
 
 } // namespace gpumem::report

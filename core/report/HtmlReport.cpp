@@ -80,10 +80,7 @@ void writeMetricsTable(std::ostream &out, const evaluation::ExperimentResult &re
         }
         if (accuracy) {
             out << "<td class='number'>" << formatSignificant(model.trainSeconds, 3) << "</td><td class='number'>";
-            if (const auto *test = reportedTest(result, model.name))
-                out << formatPValue(test->pValue) << (test->pValue < 0.05 ? " *" : "");
-            else
-                out << (model.name == result.best ? "best" : "–");
+            out << htmlEscaped(significanceText(result, model.name));
             out << "</td>";
         }
         out << "</tr>\n";

@@ -120,12 +120,9 @@ void writeMarkdownReport(std::ostream &out, const ComparisonContext &context,
     for (const auto &model : result.models) {
         out << "| " << markdownCell(model.title) << " | " << formatSignificant(model.trainSeconds, 3) << " | "
             << formatSignificant(model.predictSeconds, 3) << " | ";
-        if (const auto *test = reportedTest(result, model.name)) {
-            out << formatPValue(test->pValue) << (test->pValue < 0.05 ? " *" : "");
+        out << markdownCell(significanceText(result, model.name));
+        if (const auto *test = reportedTest(result, model.name))
             testUsed = testTitle(test->test) + " of the " + test->metric;
-        } else {
-            out << (model.name == result.best ? "best" : "–");
-        }
         out << " |\n";
     }
     if (!testUsed.empty()) {

@@ -146,6 +146,7 @@ class TestComparisonReport : public QObject
     void htmlHoldsEveryModelAndItsCharts();
     void formatFollowsTheExtension();
     void saveWritesTheFileAtomically();
+    void significanceFollowsOneRule();
 };
 
 void TestComparisonReport::repeatedFoldsRoundTripAndReport()
@@ -293,6 +294,26 @@ void TestComparisonReport::saveWritesTheFileAtomically()
     QCOMPARE(QDir(directory.path()).entryList(QDir::Files).size(), 1); // no temporary file left behind
     QVERIFY_THROWS_EXCEPTION(io::InputError, report::saveReport(directory.filePath("missing/report.md").toStdString(),
                                                                 context(), comparison()));
+}
+
+// Every report and the Compare page print the one cell core gives: the best model,
+// the reported test's p with its stars, a note when the folds were too few, or a dash.
+void TestComparisonReport::significanceFollowsOneRule()
+{
+    evaluation::ExperimentResult result = comparison();
+    QCOMPARE(report::significanceText(result, "random_forest"), std::string("best"));
+    QCOMPARE(report::significanceText(result, "decision_tree"), std::string("0.0123 *"));
+    result.significance.front().pValue = 0.004;
+    QCOMPARE(report::significanceText(result, "decision_tree"), std::string("0.0040 **"));
+    result.significance.front().pValue = 0.2;
+    QCOMPARE(report::significanceText(result, "decision_tree"), std::string("0.2000"));
+    result.significance.front().reported = false; // as runExperiment leaves it below 5 pairs
+    QCOMPARE(report::significanceText(result, "decision_tree"), std::string("needs ≥ 5 folds"));
+    std::ostringstream markdown;
+    report::writeMarkdownReport(markdown, context(), result);
+    QVERIFY2(markdown.str().find("| needs ≥ 5 folds |") != std::string::npos, markdown.str().c_str());
+    result.significance.clear();
+    QCOMPARE(report::significanceText(result, "decision_tree"), std::string("–"));
 }
 
 QTEST_APPLESS_MAIN(TestComparisonReport)

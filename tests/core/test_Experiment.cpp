@@ -129,6 +129,10 @@ void TestExperiment::everyModelSeesTheSameFolds()
     for (const auto &model : result.models)
         QVERIFY(model.predictions.allFinite());
     QCOMPARE(result.actual, dataset.target());
+    // Four folds are too few for any test to be shown (evaluation::minimumReportedPairs).
+    QCOMPARE(result.significance.size(), std::size_t{2});
+    for (const auto &test : result.significance)
+        QVERIFY(!test.reported);
 }
 
 void TestExperiment::foldMetricsMatchTheOutOfFoldPredictions()
