@@ -27,12 +27,17 @@ grep -q "^License: GPL-3.0-or-later" "$prefix/share/doc/gpumem-workbench/copyrig
 for csv in "$source"/datasets/*.csv; do
   [[ -e $csv ]] || continue
   [[ -f "$prefix/share/gpumem-workbench/datasets/$(basename "$csv")" ]]
+  # Each built-in dataset travels with its column notes (docs/data-format.md).
+  [[ -f "$prefix/share/gpumem-workbench/datasets/$(basename "${csv%.csv}").columns.json" ]]
 done
 
 if [[ -x "$prefix/bin/gpumem-workbench" ]]; then
   [[ -f "$prefix/share/applications/org.gpumem.Workbench.desktop" ]]
   [[ -f "$prefix/share/metainfo/org.gpumem.Workbench.metainfo.xml" ]]
   [[ -f "$prefix/share/icons/hicolor/scalable/apps/gpumem-workbench.svg" ]]
+  # --version and --help answer without a display (no platform plugin is loaded for them).
+  env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM "$prefix/bin/gpumem-workbench" --version | grep -q "gpumem-workbench"
+  env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM "$prefix/bin/gpumem-workbench" --help | grep -q -- "--screenshot-dir"
   if command -v desktop-file-validate >/dev/null; then
     desktop-file-validate "$prefix/share/applications/org.gpumem.Workbench.desktop"
   fi
