@@ -343,12 +343,13 @@ void TrainingPage::finish()
         mLastResult = outcome.result;
         const auto reason = outcome.result.stopReason;
         succeeded = reason == training::StopReason::Completed || reason == training::StopReason::EarlyStopped;
-        if (succeeded) {
-            mTrained = outcome.model;
-            mCalibration = outcome.calibration;
-            mTrainedSaved = false;
+        // A stopped or diverged run keeps no model, and neither does the page: "Save model…"
+        // must never save an earlier run under this one's name.
+        mTrained = succeeded ? outcome.model : nullptr;
+        mCalibration = succeeded ? outcome.calibration : std::nullopt;
+        mTrainedSaved = false;
+        if (succeeded)
             mProgress->setValue(mProgress->maximum());
-        }
         mStatus->setText(
             tr("%1 in %2 on %3 (best epoch %4).%5")
                 .arg(QString::fromStdString(outcome.result.message), durationText(outcome.result.seconds),

@@ -114,6 +114,30 @@ class TestTrainingPage : public QObject
         QVERIFY(!page.isRunning());
     }
 
+    // "Save model…" after a stopped run must not save the run before it.
+    void aStoppedRunLeavesNothingToSave()
+    {
+        gpumem::tests::QuickTrainingState state(2);
+        gpumem::ui::TrainingPage page(&state);
+        QSignalSpy finished(&page, &gpumem::ui::TrainingPage::trainingFinished);
+        auto *save = page.findChild<QPushButton *>(QStringLiteral("saveModel"));
+        QVERIFY(page.start());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+        QVERIFY(page.trainedModel());
+        QVERIFY(save->isEnabled());
+
+        gpumem::models::Hyperparameters longer = state.hyperparameters();
+        longer.setAssignment("epochs=5000");
+        state.setHyperparameters(longer);
+        QVERIFY(page.start());
+        QTRY_VERIFY_WITH_TIMEOUT(page.plot()->batchPointCount() > 3, 60000);
+        page.stop();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 30000);
+        QVERIFY(!page.trainedModel());
+        QVERIFY(!save->isEnabled());
+        QVERIFY(page.statusText().contains(QStringLiteral("No model was kept")));
+    }
+
     void refusesToStartWithoutData()
     {
         gpumem::ui::WorkbenchState state;
