@@ -402,6 +402,9 @@ void MainWindow::finishLoadingProject()
 
 void MainWindow::openProjectDialog()
 {
+    // Opening another project replaces the runs, data and model on show, as quitting does.
+    if (!confirmDiscardingWork(tr("Open project"), tr("Save your work before opening another project?")))
+        return;
     const QString path = QFileDialog::getOpenFileName(this, tr("Open project"), {},
                                                       tr("Workbench projects (*.gpumem.json *.json);;All files (*)"));
     if (!path.isEmpty())
@@ -499,7 +502,7 @@ void MainWindow::updateTitle()
     setWindowTitle((mProjectModified && mState->table() ? QStringLiteral("*") : QString()) + title);
 }
 
-bool MainWindow::confirmDiscardingWork()
+bool MainWindow::confirmDiscardingWork(const QString &title, const QString &question)
 {
     QStringList unsaved;
     if (mProjectModified && mState->table())
@@ -508,7 +511,7 @@ bool MainWindow::confirmDiscardingWork()
         unsaved << tr("the trained model");
     if (unsaved.isEmpty())
         return true;
-    QMessageBox box(QMessageBox::Warning, tr("Quit"), tr("Save your work before quitting?"),
+    QMessageBox box(QMessageBox::Warning, title, question,
                     QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
     box.setObjectName(QStringLiteral("unsavedWorkBox"));
     box.setInformativeText(tr("Not saved: %1.").arg(unsaved.join(tr("; "))));
@@ -542,7 +545,7 @@ void MainWindow::showAbout()
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    if (!confirmDiscardingWork()) {
+    if (!confirmDiscardingWork(tr("Quit"), tr("Save your work before quitting?"))) {
         event->ignore();
         return;
     }

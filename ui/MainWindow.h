@@ -93,8 +93,9 @@ class MainWindow : public QMainWindow
     void updateHelp();
     void updateTitle();
     void finishLoadingProject();
-    // Asks what to do with unsaved work (the project, a trained model); true when the window may close.
-    bool confirmDiscardingWork();
+    // Asks question (in a box titled title) about unsaved work (the project, a trained model):
+    // save it, discard it or cancel; true when the work may be replaced (or the window close).
+    bool confirmDiscardingWork(const QString &title, const QString &question);
 
     WorkbenchState *mState;
     QTabWidget *mPages;

@@ -228,6 +228,13 @@ class TestMainWindow : public QObject
         answer(QMessageBox::Cancel);
         QVERIFY(!window.close());
         QVERIFY(window.isVisible());
+        // Opening another project asks the same before anything is replaced; cancelled, nothing changes.
+        auto *openProject = window.findChild<QAction *>(QStringLiteral("openProjectAction"));
+        QVERIFY(openProject);
+        answer(QMessageBox::Cancel);
+        openProject->trigger();
+        QVERIFY(window.state()->table());
+        QVERIFY(window.windowTitle().startsWith(QLatin1Char('*')));
         answer(QMessageBox::Discard);
         QVERIFY(window.close());
     }
