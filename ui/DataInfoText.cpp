@@ -2,6 +2,8 @@
 #include "ui/DataInfoText.h"
 
 #include "data/ColumnNotes.h"
+#include "data/RoleNotes.h"
+#include "ui/QtText.h"
 #include "ui/WorkbenchState.h"
 
 #include <QFileInfo>
@@ -33,18 +35,14 @@ QString dataInfoText(const WorkbenchState &state)
                 QObject::tr("Ignored, other outcomes of each job that would give the target away (%1): %2.")
                     .arg(QFileInfo(QString::fromStdString(state.columnNotes().source)).fileName().toHtmlEscaped(),
                          outcomes.join(QStringLiteral(", ")));
-    // Constant columns start ignored (data::suggestedRoles); saying so keeps a user from
-    // wondering where a column went, and tells them how to bring it back.
-    QStringList constants;
-    for (std::size_t column = 0; column < roles.size() && column < table->columnCount(); ++column)
-        if (roles[column] == data::ColumnRole::Ignored && data::holdsOneValue(table->column(column)))
-            constants << QString::fromStdString(table->column(column).name).toHtmlEscaped();
-    if (!constants.isEmpty())
-        text +=
-            QStringLiteral("<br>") +
-            QObject::tr("Ignored, one value in every row (nothing to learn from): %1. Give a column a role to use it.",
-                        nullptr, static_cast<int>(constants.size()))
-                .arg(constants.join(QStringLiteral(", ")));
+    // Constant columns start ignored (data::suggestedRoles), as on the command line; saying
+    // so keeps a user from wondering where a column went, and tells them how to bring it back.
+    const auto constants = data::ignoredConstantColumns(*table, roles);
+    if (!constants.empty()) {
+        QString note = qtText(data::constantColumnsNote(constants));
+        note[0] = note[0].toUpper();
+        text += QStringLiteral("<br>") + note.toHtmlEscaped() + QObject::tr(". Give a column a role to use it.");
+    }
     return text;
 }
 

@@ -4,6 +4,7 @@
 #include "cli/CommandParser.h"
 #include "data/ColumnNotes.h"
 #include "data/EncodingLimits.h"
+#include "data/RoleNotes.h"
 #include "data/TableLoader.h"
 #include "io/InputError.h"
 
@@ -68,6 +69,8 @@ LoadedData loadData(const std::string &path, const DataOptions &options)
     request.features = nonEmptyItems(options.features);
     request.ignored = nonEmptyItems(options.ignored);
     request.sequenceColumn = options.sequenceColumn;
+    // As the workbench's Data page: a column of one value has nothing to teach any model.
+    request.ignoreConstantColumns = true;
 
     LoadedData loaded;
     loaded.table = data::loadTable(path, loadOptions);
@@ -83,6 +86,9 @@ LoadedData loadData(const std::string &path, const DataOptions &options)
     loaded.warnings = loaded.table->nonNumericCellNotes();
     if (!others.empty())
         loaded.warnings.push_back(data::otherOutcomesNote(others, notes));
+    const auto constants = data::ignoredConstantColumns(*loaded.table, loaded.roles, request.ignored);
+    if (!constants.empty())
+        loaded.warnings.push_back(data::constantColumnsNote(constants));
     loaded.usableRows = data::selectUsableRows(*loaded.table, loaded.roles, policy, loaded.warnings);
     // Checked here too, so that inspect refuses what training would, before any model is built.
     const auto encodingWarnings = data::checkEncodingLimits(*loaded.table, loaded.roles, loaded.usableRows);

@@ -2,6 +2,7 @@
 #include "RaisedInputError.h"
 #include "TestSupport.h"
 #include "data/ColumnNotes.h"
+#include "data/RoleNotes.h"
 #include "data/TableLoader.h"
 
 #include <QDir>
@@ -104,6 +105,22 @@ class TestColumnNotes : public QObject
         const QString text = QString::fromUtf8(error.what());
         QVERIFY2(text.contains("jobs.columns.json") && text.contains(message), error.what());
         QVERIFY2(!text.contains('\n'), error.what());
+    }
+
+    // The constant columns a request ignored by itself, named in one line for every front-end.
+    void namesTheConstantColumnsIgnored()
+    {
+        const auto table = gpumem::data::loadTableFromText("a,steps,family,memory\n1,2,cnn,10\n2,2,cnn,20\n", "x.csv");
+        gpumem::data::RoleRequest request;
+        request.target = "memory";
+        request.ignoreConstantColumns = true;
+        const auto roles = gpumem::data::assignRoles(table, request);
+        QCOMPARE(gpumem::data::ignoredConstantColumns(table, roles), (std::vector<std::string>{"steps", "family"}));
+        QCOMPARE(gpumem::data::ignoredConstantColumns(table, roles, {"family"}), std::vector<std::string>{"steps"});
+        QCOMPARE(gpumem::data::constantColumnsNote({"steps", "family"}),
+                 std::string("ignored 2 columns that hold one value in every row (nothing to learn from): 'steps', "
+                             "'family'"));
+        QVERIFY(gpumem::data::constantColumnsNote({}).empty());
     }
 
     // Every built-in dataset, loaded as the workbench's Demo loads it, trains on no outcome.

@@ -373,6 +373,27 @@ class TestCommandLine : public QObject
                  QStringLiteral("Max GPU Memory (MiB)"));
     }
 
+    // A column of one value teaches no model: the command line ignores it as the Data
+    // page does, with the same note, unless --features names it.
+    void ignoresConstantColumnsAsTheDataPageDoes()
+    {
+        QTemporaryDir folder;
+        QVERIFY(folder.isValid());
+        const QString csv = folder.filePath("jobs.csv");
+        QVERIFY(gpumem::tests::writeText(csv, "batch,steps,memory_mib\n8,2,636\n16,2,764\n32,2,1020\n"));
+        const Run run = runGpumem({"inspect", csv.toStdString(), "--target", "memory_mib", "--json"});
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject report = parseJson(run.out);
+        QCOMPARE(report.value("columns").toArray().at(1).toObject().value("role").toString(),
+                 QStringLiteral("ignored"));
+        QCOMPARE(report.value("warnings").toArray().first().toString(),
+                 QStringLiteral("ignored 1 column that holds one value in every row (nothing to learn from): 'steps'"));
+        const Run named =
+            runGpumem({"inspect", csv.toStdString(), "--target", "memory_mib", "--features", "batch,steps", "--json"});
+        QCOMPARE(parseJson(named.out).value("columns").toArray().at(1).toObject().value("role").toString(),
+                 QStringLiteral("feature"));
+    }
+
     // The outcomes a file's column notes name, other than the target, never become
     // features on the command line, and the command says which it left out.
     void ignoresTheOtherOutcomesOfTheColumnNotes()

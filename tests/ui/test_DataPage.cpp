@@ -89,7 +89,7 @@ class TestDataPage : public QObject
         auto *info = page.findChild<QLabel *>(QStringLiteral("dataInfo"));
         QVERIFY(info);
         QVERIFY2(info->text().contains(QStringLiteral("one value in every row")), qPrintable(info->text()));
-        QVERIFY(info->text().contains(QStringLiteral("family, steps")));
+        QVERIFY(info->text().contains(QStringLiteral("'family', 'steps'").toHtmlEscaped()));
         // Given a role again, the column leaves the note.
         state.setRole(0, ColumnRole::Feature);
         QVERIFY(!info->text().contains(QStringLiteral("family")));
