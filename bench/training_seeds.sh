@@ -1,27 +1,35 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # How much one training depends on its seed: bench/accuracy.sh's hold-out (seed 42,
-# 80/20 of the GPUMemNet MLP measurements) kept fixed with --split-seed while --seed
+# 80/20 of the GPUMemNet MLP measurements, its columns) kept fixed with --split-seed while --seed
 # varies the weights, the shuffling and the validation rows. Prints each seed's test
 # RMSE, median relative error and time, then the mean and the worst seed.
+# GPUMEM_DATA=FILE.csv GPUMEM_TARGET=COLUMN measure another file the same way (its
+# column notes leave the other outcomes out).
 #   bench/training_seeds.sh [PRESET] [SEEDS] [extra gpumem train arguments…]
 # e.g. bench/training_seeds.sh quick 1,2,3,4,5 --set validation_fraction=0
+#      GPUMEM_DATA=datasets/probe_cnn.csv GPUMEM_TARGET=peak_allocated_mib bench/training_seeds.sh default 1,2,3
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-data="$root/../shared/datasets/gpumemnet_mlp.csv"
+data=${GPUMEM_DATA:-$root/../shared/datasets/gpumemnet_mlp.csv}
+if [[ -n "${GPUMEM_DATA:-}" ]]; then
+  columns=(--target "${GPUMEM_TARGET:?GPUMEM_TARGET names the target column of GPUMEM_DATA}")
+else
+  columns=(--target "Max GPU Memory (MiB)" --ignore "Avg GPUTL,Avg GRACT,Avg SMACT,Avg SMOCC,Avg FP32A"
+           --sequence-column Activations-Params)
+fi
 preset=${1:-default}
 seeds=${2:-1,2,3,4,5}
 shift 2 || shift $# || true
 gpumem=${GPUMEM:-$root/build/release/app/gpumem}
-out="$root/bench/out/training-seeds"
-mkdir -p "$out"
+# A folder of its own, so that runs side by side never share a summary file.
+mkdir -p "$root/bench/out/training-seeds"
+out=$(mktemp -d "$root/bench/out/training-seeds/$preset-XXXX")
 
 summaries=()
 for seed in ${seeds//,/ }; do
   summary="$out/$preset-seed$seed.json"
-  "$gpumem" train "$data" --target "Max GPU Memory (MiB)" \
-    --ignore "Avg GPUTL,Avg GRACT,Avg SMACT,Avg SMOCC,Avg FP32A" --sequence-column Activations-Params \
-    --test-fraction 0.2 --split-seed 42 --seed "$seed" --threads "${GPUMEM_THREADS:-2}" --preset "$preset" "$@" \
+  "$gpumem" train "$data" "${columns[@]}" --test-fraction 0.2 --split-seed 42 --seed "$seed" --threads "${GPUMEM_THREADS:-2}" --preset "$preset" "$@" \
     --json --out "$out/model-$preset-seed$seed" | tail -n 1 > "$summary"
   summaries+=("$summary")
 done
