@@ -8,5 +8,6 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 "$root/packaging/install-deps.sh"
 cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUMEM_WARNINGS_AS_ERRORS=ON
-cmake --build build/release -j"$(nproc)"
+# Only the two programs: the tests and benchmarks build in tests/run-all.sh.
+cmake --build build/release -j"$(nproc)" --target gpumem-workbench gpumem
 exec build/release/app/gpumem-workbench "$@"
