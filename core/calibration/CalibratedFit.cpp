@@ -41,6 +41,19 @@ CalibratedFit fitCalibrated(models::Regressor &model, const data::Dataset &datas
         features.col(static_cast<Eigen::Index>(column)) = dataset.numericFeatures().col(columns[column]);
     result.calibration = Calibration::fit(settings.score, features, names, dataset.target(), result.predicted,
                                           result.rows, settings.coverage, settings.seed);
+    result.calibrationPredicted = result.predicted;
+    if (!settings.refit)
+        return result;
+    training::TrainingResult refit = model.fit(dataset, trainingRows, observer, control);
+    if (refit.stopReason == training::StopReason::NotFinite || refit.stopReason == training::StopReason::Cancelled) {
+        result.training = std::move(refit);
+        result.calibration.reset();
+        return result;
+    }
+    // The fit rows' training (its epochs) is replaced by the kept model's.
+    result.training = std::move(refit);
+    result.predicted = model.predict(dataset);
+    result.refitted = true;
     return result;
 }
 

@@ -22,7 +22,8 @@ void addCalibrationOptions(CLI::App &app, CalibrationOptions &options, Calibrati
     app.add_option("--calibration-fraction", options.fraction,
                    eachFold ? "with --coverage: the share of each fold's training rows set aside to calibrate "
                               "(default 0.2)"
-                            : "with --coverage: the share of the training rows set aside to calibrate (default 0.2)")
+                            : "with --coverage: the share of the training rows set aside to calibrate, before the "
+                              "model trains again on all of them (default 0.2)")
         ->type_name("F")
         ->transform(fractionBelowOne());
     app.add_option("--calibration-score", options.score,

@@ -78,16 +78,18 @@ struct BoundReport
 constexpr double commonCapacitiesGiB[] = {8, 12, 16, 24, 40, 48, 80, 141};
 
 BoundReport reportBound(const calibration::Calibration &calibrated, const data::Dataset &dataset,
-                        const Eigen::VectorXd &predicted, const Eigen::VectorXd &bounds,
-                        const calibration::CalibrationRows &rows, const std::vector<Eigen::Index> &testRows)
+                        const calibration::CalibratedFit &fit, const Eigen::VectorXd &bounds,
+                        const std::vector<Eigen::Index> &testRows)
 {
     const Eigen::VectorXd &actual = dataset.target();
+    const Eigen::VectorXd &predicted = fit.predicted;
     BoundReport report;
     report.margin = calibrated.margin(calibrated.coverage());
     report.bound = calibration::boundMetrics(actual, bounds, testRows);
     report.tenPercent = calibration::boundMetrics(actual, calibration::headroomBounds(predicted, 10.0), testRows);
-    report.bestHeadroomPercent =
-        calibration::smallestHeadroomPercent(actual, predicted, rows.calibration, calibrated.coverage());
+    // Chosen on the calibration rows as the calibration was: on predictions that never saw them.
+    report.bestHeadroomPercent = calibration::smallestHeadroomPercent(actual, fit.calibrationPredicted,
+                                                                      fit.rows.calibration, calibrated.coverage());
     report.bestHeadroom =
         calibration::boundMetrics(actual, calibration::headroomBounds(predicted, report.bestHeadroomPercent), testRows);
     const Eigen::VectorXd scales =
@@ -219,8 +221,11 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
     const std::optional<calibration::CalibrationSettings> calibrationChoice =
         calibrationSettingsFrom(calibrationOptions, compute.seed);
     const bool calibrating = calibrationChoice.has_value();
-    const calibration::CalibrationSettings calibrationSettings =
+    calibration::CalibrationSettings calibrationSettings =
         calibrationChoice.value_or(calibration::CalibrationSettings{});
+    // The saved model trains on every training row; the calibration rows only measure
+    // the margins first (CalibrationSettings::refit).
+    calibrationSettings.refit = true;
 
     const std::string outDirectory = *outOption;
     // Checked before the training, which can take minutes, and again when the model is saved.
@@ -279,7 +284,7 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
         throw io::InputError(result.message + "; no model was saved");
 
     const Eigen::VectorXd predicted = calibrating ? calibrated.predicted : model->predict(dataset);
-    const std::vector<Eigen::Index> &fitRows = calibrated.rows.fit;
+    const std::vector<Eigen::Index> &fitRows = calibrated.refitted ? split.train : calibrated.rows.fit;
     const auto trainMetrics = evaluation::computeMetrics(dataset.target()(fitRows), predicted(fitRows));
     Eigen::VectorXd bounds;
     std::optional<BoundReport> boundReport;
@@ -288,7 +293,7 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
         bounds =
             stored.upperBounds(dataset.numericFeatures(), dataset.numericFeatureNames(), predicted, stored.coverage());
         if (!split.test.empty())
-            boundReport = reportBound(stored, dataset, predicted, bounds, calibrated.rows, split.test);
+            boundReport = reportBound(stored, dataset, calibrated, bounds, split.test);
     }
     // The calibration goes into model.json in the same atomic save as the model.
     calibration::saveCalibratedModel(*model, calibrating ? calibrated.calibration : std::nullopt, outDirectory);

@@ -4,6 +4,7 @@
 #include "DataTables.h"
 #include "RaisedInputError.h"
 #include "calibration/BoundMetrics.h"
+#include "calibration/CalibratedFit.h"
 #include "calibration/Calibration.h"
 #include "calibration/CalibrationJson.h"
 #include "calibration/CalibrationRows.h"
@@ -478,6 +479,57 @@ class TestCalibration : public QObject
         QVERIFY(!calibration::readStoredCalibration(outside).has_value());
         QVERIFY(models::loadRegressor(inside)->isFitted()); // the model reads its folder as before
         QVERIFY_EXCEPTION_THROWN(models::ModelFolderMember("files", [](io::JsonWriter &) {}), std::invalid_argument);
+    }
+
+    // With refit the kept model is the one fitted on every training row, exactly as
+    // without a bound; the calibration still scored the first fit, which never saw its rows.
+    void refitKeepsThePointModelOfAllTheRows()
+    {
+        std::string csv = "x,z,memory\n";
+        data::SeededRandom random(5);
+        for (int row = 0; row < 60; ++row) {
+            const double x = random.unit() * 100.0;
+            const double z = random.unit() * 10.0;
+            csv += std::to_string(x) + ',' + std::to_string(z) + ',' +
+                   std::to_string(3 * x + z * z + 5 * random.unit()) + '\n';
+        }
+        const data::Table table = data::loadTableFromText(csv, "jobs.csv");
+        data::RoleRequest request;
+        request.target = "memory";
+        std::vector<std::string> warnings;
+        const auto dataset =
+            data::Dataset::fromTable(table, data::assignRoles(table, request), data::BadCellPolicy::Fail, warnings);
+        std::vector<Eigen::Index> rows(60);
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            rows[i] = static_cast<Eigen::Index>(i);
+        const auto tree = [] {
+            return models::createRegressor("decision_tree", models::regressorHyperparameters("decision_tree"));
+        };
+        calibration::CalibrationSettings settings;
+        settings.score = Score::Relative;
+        settings.coverage = 0.8;
+        settings.refit = true;
+        auto model = tree();
+        const calibration::CalibratedFit fit = calibration::fitCalibrated(*model, dataset, rows, settings);
+        QVERIFY(fit.refitted);
+        QVERIFY(fit.calibration.has_value());
+
+        auto everyRow = tree();
+        everyRow->fit(dataset, rows);
+        QCOMPARE(fit.predicted, everyRow->predict(dataset));
+        QCOMPARE(model->predict(dataset), everyRow->predict(dataset));
+        auto fitRows = tree();
+        fitRows->fit(dataset, fit.rows.fit);
+        QCOMPARE(fit.calibrationPredicted, fitRows->predict(dataset));
+        QVERIFY(fit.calibrationPredicted != fit.predicted);
+
+        settings.refit = false;
+        auto once = tree();
+        const calibration::CalibratedFit plain = calibration::fitCalibrated(*once, dataset, rows, settings);
+        QVERIFY(!plain.refitted);
+        QCOMPARE(plain.predicted, fit.calibrationPredicted);
+        // The margins come from the same calibration rows and first fit either way.
+        QCOMPARE(plain.calibration->sortedScores(), fit.calibration->sortedScores());
     }
 
     void refusesAHugeScoreArray()
