@@ -50,7 +50,8 @@ CalibratedFit fitCalibrated(models::Regressor &model, const data::Dataset &datas
         result.calibration.reset();
         return result;
     }
-    // The fit rows' training (its epochs) is replaced by the kept model's.
+    // The kept model's training (its epochs) is the one reported, timed with the first fit's.
+    refit.seconds += result.training.seconds;
     result.training = std::move(refit);
     result.predicted = model.predict(dataset);
     result.refitted = true;
