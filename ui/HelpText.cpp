@@ -42,7 +42,8 @@ QString pageHelp(int page)
             "<b>Resume</b> and <b>Stop</b> act after the current batch.</p>"
             "<ul><li>The faint blue curve is each batch's loss, the bold one its smoothed trend (slider). Black "
             "dots are the epoch's training loss, red diamonds the validation loss on held-back rows: when red "
-            "rises while black falls, the model starts to overfit.</li>"
+            "rises while black falls, the model starts to overfit. The presets train on every row; set "
+            "validation_fraction on the model page above 0 to hold rows back and draw the red curve.</li>"
             "<li>Losses are on the model's scaled target (log of MiB by default), so they are small numbers.</li>"
             "<li>Wheel zooms, drag pans, double-click resets. Log scale shows late, small gains.</li>"
             "<li>The green curve below is the learning rate the schedule sets.</li></ul>");

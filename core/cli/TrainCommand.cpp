@@ -221,11 +221,10 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
     const std::optional<calibration::CalibrationSettings> calibrationChoice =
         calibrationSettingsFrom(calibrationOptions, compute.seed);
     const bool calibrating = calibrationChoice.has_value();
-    calibration::CalibrationSettings calibrationSettings =
-        calibrationChoice.value_or(calibration::CalibrationSettings{});
     // The saved model trains on every training row; the calibration rows only measure
     // the margins first (CalibrationSettings::refit).
-    calibrationSettings.refit = true;
+    const calibration::CalibrationSettings calibrationSettings =
+        calibrationChoice.value_or(calibration::CalibrationSettings{});
 
     const std::string outDirectory = *outOption;
     // Checked before the training, which can take minutes, and again when the model is saved.

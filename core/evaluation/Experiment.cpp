@@ -243,8 +243,9 @@ FoldBound scoreBound(const data::Dataset &dataset, const calibration::Calibrated
     upperBounds = predicted + bound.margin * scales;
     bound.bound = calibration::boundMetrics(actual, upperBounds, split.test);
     bound.tenPercent = calibration::boundMetrics(actual, calibration::headroomBounds(predicted, 10.0), split.test);
+    // Chosen on the calibration rows as the model that never saw them predicted them.
     bound.fixedHeadroomPercent =
-        calibration::smallestHeadroomPercent(actual, predicted, fit.rows.calibration, coverage);
+        calibration::smallestHeadroomPercent(actual, fit.calibrationPredicted, fit.rows.calibration, coverage);
     bound.fixedHeadroom = calibration::boundMetrics(
         actual, calibration::headroomBounds(predicted, bound.fixedHeadroomPercent), split.test);
     bound.curve = calibration::tradeOffCurve(calibration, scales, predicted, actual, split.test, tradeOffPointCount);

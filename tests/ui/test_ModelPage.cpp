@@ -123,7 +123,7 @@ class TestModelPage : public QObject
         QCOMPARE(gpumem::io::toNumber(gpumem::io::member(saved, "d_model")), 32.0);
 
         QVERIFY(page.applyPreset(QStringLiteral("default")));
-        QCOMPARE(state.hyperparameters().integer("epochs"), std::int64_t{200});
+        QCOMPARE(state.hyperparameters().integer("epochs"), std::int64_t{60});
         QVERIFY(page.loadPresetFile(path));
         QCOMPARE(state.hyperparameters().integer("epochs"), std::int64_t{7});
         QVERIFY(!page.loadPresetFile(directory.filePath(QStringLiteral("missing.json"))));
