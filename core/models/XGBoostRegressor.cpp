@@ -9,6 +9,7 @@
 #include "models/FitProgress.h"
 #include "models/HyperparameterSpecs.h"
 #include "models/ModelFolder.h"
+#include "models/XGBoostBoosterCheck.h"
 
 #include <xgboost/c_api.h>
 
@@ -196,6 +197,8 @@ void XGBoostRegressor::readFitted(const io::Json &fitted, const io::Json &metada
     const std::string path = directory + "/" + kBoosterFile;
     // The bytes handed to XGBoost are the ones whose digest model.json records.
     const std::string boosterJson = readRecordedFile(metadata, directory, kBoosterFile);
+    // A digest proves nothing once someone recomputes it; XGBoost trusts every index it reads.
+    checkBoosterJson(boosterJson, static_cast<std::int64_t>(features), path);
     BoosterHandle handle = nullptr;
     check(XGBoosterCreate(nullptr, 0, &handle), "create a booster");
     std::shared_ptr<void> booster = ownedBooster(handle);
