@@ -6,6 +6,7 @@
 #include "estimate/MemoryUnits.h"
 
 #include "io/InputError.h"
+#include "io/Json.h"
 #include "io/RegularFile.h"
 #include "io/ResourceDirectories.h"
 
@@ -38,7 +39,7 @@ std::string lowered(std::string text)
     return text;
 }
 
-std::string requiredText(const nlohmann::ordered_json &object, const std::string &key, const std::string &path)
+std::string requiredText(const io::Json &object, const std::string &key, const std::string &path)
 {
     const auto found = object.find(key);
     if (found == object.end() || !found->is_string())
@@ -49,7 +50,7 @@ std::string requiredText(const nlohmann::ordered_json &object, const std::string
     return text;
 }
 
-double requiredMib(const nlohmann::ordered_json &object, const std::string &key, const std::string &path, bool positive)
+double requiredMib(const io::Json &object, const std::string &key, const std::string &path, bool positive)
 {
     const auto found = object.find(key);
     if (found == object.end() || !found->is_number())
@@ -70,14 +71,9 @@ GpuProfile readGpuProfile(const std::string &path)
 
 GpuProfile parseGpuProfile(const std::string &text, const std::string &path)
 {
-    nlohmann::ordered_json object;
-    try {
-        object = nlohmann::ordered_json::parse(text);
-    } catch (const nlohmann::json::exception &error) {
-        std::string reason = error.what();
-        std::replace(reason.begin(), reason.end(), '\n', ' ');
-        throw io::InputError(path, 0, 0, "not a JSON GPU profile: " + reason);
-    }
+    // The one strict reader of every JSON input: a repeated key or bytes after the
+    // object are refused with their line and column, as in any other file.
+    const io::Json object = io::parseJson(text, path);
     if (!object.is_object())
         throw io::InputError(path, 0, 0, "a GPU profile is a JSON object");
     static const std::set<std::string> known = {"name", "capacity_mib", "context_mib", "workspace_mib", "source"};
@@ -99,11 +95,11 @@ GpuProfile parseGpuProfile(const std::string &text, const std::string &path)
 
 std::string gpuProfileJson(const GpuProfile &profile)
 {
-    const nlohmann::ordered_json object = {{"name", profile.name},
-                                           {"capacity_mib", profile.capacityMib},
-                                           {"context_mib", profile.contextMib},
-                                           {"workspace_mib", profile.workspaceMib},
-                                           {"source", profile.source}};
+    const io::Json object = {{"name", profile.name},
+                             {"capacity_mib", profile.capacityMib},
+                             {"context_mib", profile.contextMib},
+                             {"workspace_mib", profile.workspaceMib},
+                             {"source", profile.source}};
     return object.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + '\n';
 }
 

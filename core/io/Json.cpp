@@ -7,6 +7,7 @@
 #include <cmath>
 #include <iterator>
 #include <unordered_set>
+#include <vector>
 
 namespace gpumem::io {
 
@@ -69,12 +70,90 @@ class CountingIterator
     std::size_t *mConsumed;
 };
 
-// Thrown from the parser callback with the byte offset it concerns, turned into
-// an InputError once the parser has unwound.
+// Thrown from the checks below with the byte offset it concerns, turned into an
+// InputError once the parser has unwound.
 struct Rejection
 {
     std::size_t offset;
     std::string message;
+    bool atKey = false; // offset is just past a key's closing quote; the error points at its opening one
+};
+
+// nlohmann's own DOM builder behind the checks a file from a user needs: nesting
+// depth and repeated keys. (nlohmann's callback parser could make them too, but it
+// rescans the enclosing array after every object: quadratic in an array's length.)
+class CheckedDomBuilder
+{
+  public:
+    using number_integer_t = Json::number_integer_t;
+    using number_unsigned_t = Json::number_unsigned_t;
+    using number_float_t = Json::number_float_t;
+    using string_t = Json::string_t;
+    using binary_t = Json::binary_t;
+
+    // consumed: the bytes the parser has read so far (CountingIterator's counter).
+    CheckedDomBuilder(Json &result, const std::size_t &consumed)
+        : mBuilder(result, true)
+        , mConsumed(consumed)
+    {
+    }
+
+    bool null() { return mBuilder.null(); }
+    bool boolean(bool value) { return mBuilder.boolean(value); }
+    bool number_integer(number_integer_t value) { return mBuilder.number_integer(value); }
+    bool number_unsigned(number_unsigned_t value) { return mBuilder.number_unsigned(value); }
+    bool number_float(number_float_t value, const string_t &text) { return mBuilder.number_float(value, text); }
+    bool string(string_t &value) { return mBuilder.string(value); }
+    bool binary(binary_t &value) { return mBuilder.binary(value); }
+    bool start_object(std::size_t size)
+    {
+        enter();
+        mKeysByDepth.emplace_back();
+        return mBuilder.start_object(size);
+    }
+    bool key(string_t &key)
+    {
+        // A later member silently replacing an earlier one hides a mistake in the file.
+        if (!mKeysByDepth.back().insert(key).second)
+            throw Rejection{mConsumed, "duplicate key " + quoteForMessage(key), true};
+        return mBuilder.key(key);
+    }
+    bool end_object()
+    {
+        mKeysByDepth.pop_back();
+        --mDepth;
+        return mBuilder.end_object();
+    }
+    bool start_array(std::size_t size)
+    {
+        enter();
+        return mBuilder.start_array(size);
+    }
+    bool end_array()
+    {
+        --mDepth;
+        return mBuilder.end_array();
+    }
+    template <class Exception>
+    bool parse_error(std::size_t position, const std::string &lastToken, const Exception &error)
+    {
+        return mBuilder.parse_error(position, lastToken, error); // throws error
+    }
+
+  private:
+    void enter()
+    {
+        // The parser keeps its own stack, but a value is written recursively; the
+        // limit keeps hostile input off the call stack.
+        if (mDepth >= maxJsonDepth)
+            throw Rejection{mConsumed - 1, "nesting deeper than " + std::to_string(maxJsonDepth) + " levels"};
+        ++mDepth;
+    }
+
+    nlohmann::detail::json_sax_dom_parser<Json> mBuilder;
+    const std::size_t &mConsumed;
+    int mDepth = 0;
+    std::vector<std::unordered_set<std::string>> mKeysByDepth;
 };
 
 class JsonParser
@@ -94,16 +173,20 @@ class JsonParser
     {
         if (mText.find_first_not_of(" \t\r\n", mStart) == std::string_view::npos)
             fail(mText.size(), "empty input");
+        // The parser below stops at a NUL as at the end of the text, which would accept
+        // "{...}\0anything"; JSON text holds no raw NUL, not even inside a string.
+        if (const std::size_t nul = mText.find('\0'); nul != std::string_view::npos)
+            fail(nul, "a NUL byte, which JSON text never holds");
         const char *begin = mText.data();
         const char *end = begin + mText.size();
-        const auto callback = [this](int depth, Json::parse_event_t event, Json &parsed) {
-            return onEvent(depth, event, parsed);
-        };
         try {
-            return Json::parse(CountingIterator(begin, begin, &mConsumed), CountingIterator(begin, end, &mConsumed),
-                               callback, true, false);
+            Json result;
+            CheckedDomBuilder builder(result, mConsumed);
+            Json::sax_parse(CountingIterator(begin, begin, &mConsumed), CountingIterator(begin, end, &mConsumed),
+                            &builder, nlohmann::detail::input_format_t::json, true, false);
+            return result;
         } catch (const Rejection &rejection) {
-            fail(rejection.offset, rejection.message);
+            fail(rejection.atKey ? keyStart(rejection.offset) : rejection.offset, rejection.message);
         } catch (const Json::parse_error &error) {
             // error.byte counts from 1 and names the last byte read, the one that broke the grammar.
             failSyntax(error.byte == 0 ? 0 : static_cast<std::size_t>(error.byte) - 1, error.what());
@@ -114,32 +197,6 @@ class JsonParser
     }
 
   private:
-    bool onEvent(int depth, Json::parse_event_t event, const Json &parsed)
-    {
-        using Event = Json::parse_event_t;
-        switch (event) {
-        case Event::object_start:
-        case Event::array_start:
-            // The parser keeps its own stack, but the value it builds is destroyed and
-            // written recursively; the limit keeps hostile input off the call stack.
-            if (depth >= maxJsonDepth)
-                throw Rejection{mConsumed - 1, "nesting deeper than " + std::to_string(maxJsonDepth) + " levels"};
-            if (event == Event::object_start)
-                mKeysByDepth.emplace_back();
-            break;
-        case Event::key: {
-            const auto &key = parsed.get_ref<const std::string &>();
-            // A later member silently replacing an earlier one hides a mistake in the file.
-            if (!mKeysByDepth.back().insert(key).second)
-                throw Rejection{keyStart(mConsumed), "duplicate key " + quoteForMessage(key)};
-            break;
-        }
-        case Event::object_end: mKeysByDepth.pop_back(); break;
-        default: break;
-        }
-        return true;
-    }
-
     // The opening quote of the key whose closing quote the parser has just read.
     std::size_t keyStart(std::size_t consumed) const
     {
@@ -225,6 +282,14 @@ class JsonParser
                 i += length - 1;
             }
         }
+        // The parser quotes what it read, which can be a token of megabytes: one short line.
+        constexpr std::size_t longestMessage = 200;
+        if (printable.size() > longestMessage) {
+            std::size_t cut = longestMessage;
+            while (cut > 0 && (static_cast<unsigned char>(printable[cut]) & 0xC0) == 0x80)
+                --cut;
+            printable = printable.substr(0, cut) + "\xE2\x80\xA6"; // U+2026 HORIZONTAL ELLIPSIS
+        }
         fail(offset, printable);
     }
 
@@ -249,7 +314,6 @@ class JsonParser
     const std::string &mSourceName;
     std::size_t mStart = 0;
     std::size_t mConsumed = 0;
-    std::vector<std::unordered_set<std::string>> mKeysByDepth;
 };
 
 [[noreturn]] void throwWrongType(const char *expected, const Json &found)

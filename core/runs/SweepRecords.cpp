@@ -2,7 +2,9 @@
 #include "runs/SweepRecords.h"
 
 #include "io/InputError.h"
+#include "io/Json.h"
 #include "io/RegularFile.h"
+#include "io/Sha256.h"
 
 #include <map>
 
@@ -20,6 +22,14 @@ std::size_t countMember(const Json &object, const char *name, const std::string 
     return found->get<std::size_t>();
 }
 
+// The record as one line of text, without its newline. Invalid UTF-8 in a message
+// or name becomes U+FFFD instead of an exception mid-sweep; read back and written
+// again, a record gives the same text, which is what its digest covers.
+std::string recordText(const Json &record)
+{
+    return record.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
 } // namespace
 
 std::string sweepLine(const std::string &identity, const SweepTrial &trial, std::size_t trials, const RunRecord &run)
@@ -33,8 +43,8 @@ std::string sweepLine(const std::string &identity, const SweepTrial &trial, std:
         values[name] = value;
     line["values"] = std::move(values);
     line["run"] = run;
-    // Invalid UTF-8 in a message or name becomes U+FFFD instead of an exception mid-sweep.
-    return line.dump(-1, ' ', false, Json::error_handler_t::replace) + '\n';
+    line["digest"] = io::sha256Hex(recordText(line));
+    return recordText(line) + '\n';
 }
 
 std::vector<SweepLine> readSweepFile(const std::string &path)
@@ -51,13 +61,21 @@ std::vector<SweepLine> readSweepFile(const std::string &path)
         line.text = content.substr(start, newline + 1 - start);
         Json json;
         try {
-            json = Json::parse(line.text);
-        } catch (const Json::parse_error &error) {
-            throw io::InputError(path, number, static_cast<std::int64_t>(error.byte),
-                                 "not a JSON sweep record: " + std::string(error.what()));
+            json = io::parseJson(std::string_view(line.text).substr(0, line.text.size() - 1), path);
+        } catch (const io::InputError &error) {
+            throw io::InputError(path, number, error.column(), "not a JSON sweep record: " + error.message());
         }
         if (!json.is_object() || !json.contains("sweep") || !json["sweep"].is_string() || !json.contains("run"))
             throw io::InputError(path, number, 1, "not a sweep record (no \"sweep\" and \"run\" members)");
+        // An edited value or metric would otherwise merge as if a trial had measured it.
+        const Json *digest = io::findMember(json, "digest");
+        if (digest == nullptr || !digest->is_string())
+            throw io::InputError(path, number, 1, "a sweep record needs its \"digest\" (written by this version)");
+        const std::string recorded = digest->get<std::string>();
+        json.erase("digest");
+        if (io::sha256Hex(recordText(json)) != recorded)
+            throw io::InputError(path, number, 1,
+                                 "the record does not match its digest (edited after the sweep wrote it)");
         line.identity = json["sweep"].get<std::string>();
         line.trial = countMember(json, "trial", path, number);
         line.trials = countMember(json, "trials", path, number);

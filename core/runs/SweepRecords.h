@@ -15,9 +15,10 @@ inline constexpr std::uint64_t maxSweepFileBytes = 1ull << 30;
 
 // Returns one line (with its newline) of a sweep's JSON Lines file:
 // {"sweep": identity, "trial": index, "trials": count, "values": {swept name:
-// value as typed}, "run": the RunRecord}. identity names everything the trials
-// share (plan, model, data, settings), so that a merge refuses shards of
-// different sweeps. The same arguments always give the same bytes.
+// value as typed}, "run": the RunRecord, "digest": SHA-256 of the line without
+// it}. identity names everything the trials share (plan, model, data, settings),
+// so that a merge refuses shards of different sweeps; the digest makes it refuse
+// a record edited by hand. The same arguments always give the same bytes.
 std::string sweepLine(const std::string &identity, const SweepTrial &trial, std::size_t trials, const RunRecord &run);
 
 // One line of a sweep file as read back.
@@ -31,7 +32,8 @@ struct SweepLine
 };
 
 // Reads the lines of a sweep file. Throws io::InputError naming path and line
-// for a line that is not a sweep record (a half-written last line included).
+// for a line that is not a sweep record (a half-written last line included) or
+// that no longer matches its digest.
 std::vector<SweepLine> readSweepFile(const std::string &path);
 
 // Joins the files of a sweep's shards into what one run of the whole sweep

@@ -382,6 +382,9 @@ class TestEstimate : public QObject
         addRow("unknown key",
                R"({"name":"x","capacity_mib":80,"context_mib":1,"workspace_mib":1,"source":"s","extra":1})");
         addRow("empty name", R"({"name":"","capacity_mib":80,"context_mib":1,"workspace_mib":1,"source":"s"})");
+        // Issue 24: the profile had its own lenient reader, which kept the last of two names.
+        addRow("duplicate key",
+               R"({"name":"x","name":"y","capacity_mib":80,"context_mib":1,"workspace_mib":1,"source":"s"})");
     }
     void hostileProfilesAreRefusedOnOneLine()
     {

@@ -192,6 +192,9 @@ class TestJson : public QObject
         addRow("truncated object", QByteArray("{\"a\": 1"), 8, "expected '}'");
         addRow("unquoted key", QByteArray("{a: 1}"), 2, "object key");
         addRow("missing colon", QByteArray(R"({"a" 1})"), 6, "object separator");
+        // Issue 24: the parser stopped at a NUL as at the end, so --config took "{...}\0garbage".
+        addRow("NUL after the document", QByteArray("{\"epochs\":1}\0garbage", 21), 13, "a NUL byte");
+        addRow("NUL inside a string", QByteArray("[\"a\0b\"]", 7), 4, "a NUL byte");
     }
 
     void rejectsWhatJsonForbids()
@@ -206,6 +209,14 @@ class TestJson : public QObject
         QCOMPARE(error.column(), column);
         // The message quotes what was read; it must stay valid UTF-8 to print.
         QCOMPARE(message.toStdString(), error.message());
+    }
+
+    // Issue 24: a long invalid token came back inside a message of megabytes.
+    void quotesALongTokenShortened()
+    {
+        const InputError error = parseError("[" + QByteArray(1 << 20, 'x') + "]");
+        QVERIFY2(std::string(error.what()).size() < 300, error.what());
+        QVERIFY(QString::fromStdString(error.message()).endsWith(QStringLiteral("\u2026")));
     }
 
     void acceptsNestingUpToTheLimit()

@@ -5,6 +5,7 @@
 // it, run from it or predicted with it.
 #include "CommandLineRun.h"
 #include "DataTables.h"
+#include "ModelFolderEdits.h"
 #include "io/SafeTensors.h"
 #include "io/Sha256.h"
 
@@ -23,43 +24,16 @@
 
 namespace {
 
+using gpumem::tests::copyFolder;
 using gpumem::tests::fileBytes;
+using gpumem::tests::readModelJson;
+using gpumem::tests::rerecord;
 using gpumem::tests::Run;
 using gpumem::tests::runGpumem;
 using gpumem::tests::writeFile;
+using gpumem::tests::writeModelJson;
 
 const std::string jobs = GPUMEM_TEST_DATA_DIR "/jobs_training.csv";
-
-void copyFolder(const QString &from, const QString &to)
-{
-    QDir().mkpath(to);
-    for (const QString &name : QDir(from).entryList(QDir::Files))
-        QVERIFY(QFile::copy(from + '/' + name, to + '/' + name));
-}
-
-QJsonObject readModelJson(const QString &folder)
-{
-    return QJsonDocument::fromJson(fileBytes(folder + "/model.json")).object();
-}
-
-void writeModelJson(const QString &folder, const QJsonObject &metadata)
-{
-    QVERIFY(writeFile(folder + "/model.json", QJsonDocument(metadata).toJson()));
-}
-
-// Records the current size and digest of file in model.json, as an attacker who
-// edits both files would: the digest then no longer protects, the other checks must.
-void rerecord(const QString &folder, const QString &file)
-{
-    const QByteArray bytes = fileBytes(folder + '/' + file);
-    QJsonObject metadata = readModelJson(folder);
-    QJsonObject files = metadata.value("files").toObject();
-    files.insert(file, QJsonObject{{"bytes", bytes.size()},
-                                   {"sha256", QString::fromStdString(gpumem::io::sha256Hex(std::string(
-                                                  bytes.constData(), static_cast<std::size_t>(bytes.size()))))}});
-    metadata.insert("files", files);
-    writeModelJson(folder, metadata);
-}
 
 std::size_t indexOf(const std::vector<gpumem::io::TensorView> &views, const std::string &name)
 {

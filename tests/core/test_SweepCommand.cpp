@@ -13,6 +13,7 @@ using gpumem::tests::lineCount;
 using gpumem::tests::Run;
 using gpumem::tests::runGpumem;
 using gpumem::tests::withArguments;
+using gpumem::tests::writeFile;
 
 namespace {
 
@@ -90,6 +91,34 @@ class TestSweepCommand : public QObject
         const Run onto = runGpumem({"sweep", "--merge", parts[0], parts[1], parts[2], "--out", parts[0]});
         QCOMPARE(onto.exitCode, 1);
         QCOMPARE(lineCount(onto.err), 1);
+    }
+
+    // Issue 24: a part whose metric was edited by hand merged as if the trial had measured it,
+    // and a long invalid token came back as a line of megabytes.
+    void refusesAnEditedOrDamagedPart()
+    {
+        QTemporaryDir folder;
+        const std::string part = folder.filePath("part.jsonl").toStdString();
+        QCOMPARE(runGpumem(sweepArguments(part)).exitCode, 0);
+        const QByteArray written = fileBytes(QString::fromStdString(part));
+        const std::string merged = folder.filePath("merged.jsonl").toStdString();
+
+        QByteArray edited = written;
+        const int rmse = edited.indexOf("\"rmse\":");
+        QVERIFY(rmse > 0);
+        edited.insert(rmse + 7, "1");
+        QVERIFY(writeFile(QString::fromStdString(part), edited));
+        const Run metric = runGpumem({"sweep", "--merge", part, "--out", merged});
+        QCOMPARE(metric.exitCode, 1);
+        QCOMPARE(lineCount(metric.err), 1);
+        QVERIFY2(QString::fromStdString(metric.err).contains("does not match its digest"), metric.err.c_str());
+
+        QVERIFY(writeFile(QString::fromStdString(part), "{\"sweep\": " + QByteArray(1 << 20, 'x') + "}\n"));
+        const Run token = runGpumem({"sweep", "--merge", part, "--out", merged});
+        QCOMPARE(token.exitCode, 1);
+        QCOMPARE(lineCount(token.err), 1);
+        QVERIFY2(token.err.size() < 400, token.err.substr(0, 400).c_str());
+        QVERIFY(!QFile::exists(QString::fromStdString(merged)));
     }
 
     void refusesUnknownHyperparametersBeforeTraining()
