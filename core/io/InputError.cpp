@@ -3,9 +3,32 @@
 
 namespace gpumem::io {
 
+namespace {
+
+// A path as it can be printed on one line: a newline, carriage return or tab as its
+// C escape, any other control byte as '?'. Error printers keep the first line of a
+// message, and a path holding a newline would otherwise cut it short.
+std::string printablePath(const std::string &path)
+{
+    std::string printable;
+    for (const char c : path) {
+        if (c == '\n')
+            printable += "\\n";
+        else if (c == '\r')
+            printable += "\\r";
+        else if (c == '\t')
+            printable += "\\t";
+        else
+            printable += (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) ? '?' : c;
+    }
+    return printable;
+}
+
+} // namespace
+
 std::string locatedMessage(const std::string &file, std::int64_t line, std::int64_t column, const std::string &message)
 {
-    std::string text = file.empty() ? std::string("input") : file;
+    std::string text = file.empty() ? std::string("input") : printablePath(file);
     if (line > 0)
         text += ':' + std::to_string(line);
     if (line > 0 && column > 0)

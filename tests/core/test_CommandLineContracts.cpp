@@ -222,6 +222,17 @@ class TestCommandLineContracts : public QObject
         QVERIFY(gpumem::tests::contains(runGpumem({"--help"}).out, "--verbose"));
     }
 
+    // Issue 24: an error about a path holding a newline was cut at the newline.
+    void aPathWithANewlineStaysOnTheErrorLine()
+    {
+        QTemporaryDir folder;
+        const std::string path = folder.filePath("no\nsuch.csv").toStdString();
+        const Run run = runGpumem({"inspect", path});
+        QCOMPARE(run.exitCode, 1);
+        QCOMPARE(lineCount(run.err), 1);
+        QVERIFY2(gpumem::tests::contains(run.err, folder.filePath("no\\nsuch.csv").toStdString()), run.err.c_str());
+    }
+
     // --- 3. A result that cannot be written fails the command ------------------
 
     void writeErrorsOnStandardOutputFail()
