@@ -40,6 +40,35 @@ torch::Tensor sinusoidalPositions(std::int64_t count, std::int64_t width, const 
 
 } // namespace
 
+std::int64_t BiGruTransformerOptions::parameterCount() const
+{
+    // Mirrors the constructors below, module by module; test_BiGruTransformer compares it
+    // with a built network's parameters for every architecture and option.
+    const std::int64_t d = dModel;
+    const auto linear = [](std::int64_t in, std::int64_t out) { return in * out + out; };
+    std::int64_t count = featureCount * d + featureTokens() * d; // feature_weight, feature_bias
+    if (pooling == "cls")
+        count += d; // class_token
+    if (usesLayerTokens())
+        count += layerTypeCount * d + linear(fieldsPerLayer, d); // layer_type_embedding, layer_field_projection
+    if (runsGru(architecture)) {
+        for (std::int64_t layer = 0; layer < gruLayers; ++layer) {
+            const std::int64_t input = layer == 0 ? d : 2 * gruHidden;
+            // weight_ih, weight_hh, bias_ih and bias_hh of both directions
+            count += 2 * (3 * gruHidden * input + 3 * gruHidden * gruHidden + 2 * 3 * gruHidden);
+        }
+        count += linear(2 * gruHidden, d); // gru_projection
+    }
+    if (runsEncoder(architecture))
+        // attention (in_proj, out_proj), two layer norms, expand, contract
+        count += encoderLayers *
+                 (linear(d, 3 * d) + linear(d, d) + 2 * 2 * d + linear(d, feedforward) + linear(feedforward, d));
+    count += 2 * d; // final_norm
+    if (pooling == "attention")
+        count += linear(d, 1); // attention_score
+    return count + linear(d, headHidden) + linear(headHidden, 1);
+}
+
 EncoderLayerImpl::EncoderLayerImpl(std::int64_t dModel, std::int64_t heads, std::int64_t feedforward, double dropout,
                                    bool preNorm)
     : mPreNorm(preNorm)

@@ -37,6 +37,10 @@ struct BiGruTransformerOptions
     bool usesLayerTokens() const { return layerTypeCount > 0; }
     // Returns how many tokens the features make.
     std::int64_t featureTokens() const { return featureTokenOf.empty() ? featureCount : featureTokenOf.back() + 1; }
+    // Returns how many parameters (floats) the network of these options has, computed
+    // without building it: a model folder's weights are checked against it before a
+    // network that its model.json describes is allocated.
+    std::int64_t parameterCount() const;
 };
 
 // One Transformer encoder layer with pre- or post-normalisation (LibTorch 1.13's

@@ -78,9 +78,12 @@ void writeWeights(const BiGruTransformer &network, const std::string &path)
 // Checks the counts model.json gives against the weights file before a network of
 // that size is built, so that an edited model.json cannot make loading allocate
 // an embedding table of millions of rows.
-void checkSizesAgainstWeights(const io::SafeTensorsFile &weights, const NetworkFittedState &state, std::int64_t dModel,
-                              const std::string &path)
+// Checks the weights file against the network model.json describes before that network
+// is built: an edited folder could otherwise declare gigabytes of layers.
+void checkSizesAgainstWeights(const io::SafeTensorsFile &weights, const NetworkFittedState &state,
+                              const BiGruTransformerOptions &options, const std::string &path)
 {
+    const std::int64_t dModel = options.dModel;
     const auto expect = [&](const std::string &name, const std::vector<std::int64_t> &shape) {
         const io::TensorRecord *tensor = weights.find(name);
         if (!tensor || tensor->shape != shape)
@@ -92,6 +95,18 @@ void checkSizesAgainstWeights(const io::SafeTensorsFile &weights, const NetworkF
     expect("feature_weight", {state.featureCount, dModel});
     if (state.layerTypeCount > 0)
         expect("layer_type_embedding.weight", {state.layerTypeCount, dModel});
+    // The parser checked every tensor's bytes against the file, so the sum is bounded by its size.
+    std::int64_t stored = 0;
+    for (const io::TensorRecord &tensor : weights.tensors())
+        stored += tensor.elementCount();
+    // Building the network costs its size in memory, so it is built only when it is at
+    // most twice the weights that would fill it; the exact comparison, tensor by tensor,
+    // follows (loadWeights) and names the first difference of a folder that is close.
+    const std::int64_t described = options.parameterCount();
+    if (described > 2 * stored)
+        throw io::InputError(path, 0, 0,
+                             "holds " + std::to_string(stored) + " weights, but the network model.json describes has " +
+                                 std::to_string(described));
 }
 
 void loadWeights(BiGruTransformer &network, const io::SafeTensorsFile &weights, const std::string &path)
@@ -299,7 +314,7 @@ void NeuralNetworkRegressor::readFitted(const io::Json &fitted, const io::Json &
     const std::string weightsPath = directory + "/" + NetworkFittedState::weightsFile;
     const io::SafeTensorsFile weights =
         io::SafeTensorsFile::parse(readRecordedFile(metadata, directory, NetworkFittedState::weightsFile), weightsPath);
-    checkSizesAgainstWeights(weights, state, impl.options.dModel, weightsPath);
+    checkSizesAgainstWeights(weights, state, impl.options, weightsPath);
     impl.network = BiGruTransformer(impl.options);
     loadWeights(impl.network, weights, weightsPath);
     // A folder without the file (saved before training could be continued) still predicts.

@@ -111,6 +111,23 @@ class TestBiGruTransformer : public QObject
         }
     }
 
+    // A model folder's weights are checked against this count before its network is built.
+    void countsItsParametersWithoutBuildingThem_data() { addArchitectureRows(); }
+
+    void countsItsParametersWithoutBuildingThem()
+    {
+        for (const bool layerTokens : {true, false}) {
+            BiGruTransformerOptions options = optionsOfThisRow();
+            if (!layerTokens)
+                options.layerTypeCount = 0;
+            options.featureTokenOf = {0, 0, 1}; // two of the three columns share a token
+            std::int64_t built = 0;
+            for (const auto &parameter : BiGruTransformer(options)->parameters())
+                built += parameter.numel();
+            QCOMPARE(options.parameterCount(), built);
+        }
+    }
+
     void refusesHeadsThatDoNotDivideTheWidth()
     {
         auto options = smallOptions(QStringLiteral("bigru_transformer"), QStringLiteral("mean"));

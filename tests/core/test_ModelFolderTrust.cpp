@@ -329,6 +329,24 @@ class TestModelFolderTrust : public QObject
         expectRefused(folder, {"model.json", "folder"});
     }
 
+    // Issue 24: a 204 KB folder declaring maximal layers built a 2.7 GB network before the
+    // weights' shapes were compared; the weights' count is now checked first.
+    void refusesHyperparametersLargerThanItsWeightsBeforeBuilding()
+    {
+        const QString folder = copyOf(mNetwork);
+        QJsonObject metadata = readModelJson(folder);
+        QJsonObject hyperparameters = metadata.value("hyperparameters").toObject();
+        for (const auto &[name, value] : std::initializer_list<std::pair<const char *, int>>{{"gru_hidden", 1024},
+                                                                                             {"gru_layers", 8},
+                                                                                             {"encoder_layers", 24},
+                                                                                             {"feedforward", 8192},
+                                                                                             {"head_hidden", 4096}})
+            hyperparameters.insert(name, value);
+        metadata.insert("hyperparameters", hyperparameters);
+        writeModelJson(folder, metadata);
+        expectRefused(folder, {"weights.safetensors", "weights, but the network model.json describes has"});
+    }
+
     void refusesAHugeOrFractionalSeed()
     {
         const QString folder = copyOf(mRidge);
