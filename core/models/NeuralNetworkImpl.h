@@ -43,6 +43,10 @@ struct BatchInputs
     torch::Tensor layerCounts; // [batch] int64, CPU
 };
 
+// The most optimizer steps a saved training may have taken: a count a folder can
+// claim without being refused, and that a continued training may not pass.
+inline constexpr std::int64_t mostOptimizerSteps = std::int64_t{1} << 48;
+
 // The network's part of the model: what it adds to the hyperparameters, compute
 // settings and schema that RegressorBase keeps.
 struct NeuralNetworkRegressor::Impl

@@ -64,6 +64,15 @@ void NeuralNetworkRegressor::continueTrainingTo(int epochs)
     if (epochs <= impl.checkpoint.epochsDone)
         throw io::InputError("the model has trained " + std::to_string(impl.checkpoint.epochsDone) +
                              " epochs already; continuing needs more epochs in all than that");
+    // The steps still to take must fit beside those taken: otherwise the continued
+    // training would save a step count that its own folder refuses.
+    const auto batchSize = static_cast<std::size_t>(hyperparameters().integer("batch_size"));
+    const auto batches = static_cast<std::int64_t>((impl.checkpointRows + batchSize - 1) / batchSize);
+    const std::int64_t epochsLeft = epochs - impl.checkpoint.epochsDone;
+    if (impl.checkpoint.step > mostOptimizerSteps - epochsLeft * batches)
+        throw io::InputError("the saved training has taken " + std::to_string(impl.checkpoint.step) +
+                             " optimizer steps; " + std::to_string(epochsLeft) + " more epochs of " +
+                             std::to_string(batches) + " steps would pass the most a model folder may hold (2^48)");
     changeableHyperparameters().setAssignment("epochs=" + std::to_string(epochs));
     impl.continuing = true;
 }

@@ -215,10 +215,9 @@ void readOptimizerState(NeuralNetworkRegressor::Impl &impl, const std::string &o
                              "holds the state of optimizer " + io::quoteForMessage(text("optimizer")) +
                                  ", but model.json trains with " + optimizer);
     constexpr int maxEpochs = 100000;
-    constexpr std::int64_t maxSteps = std::int64_t{1} << 48;
     training::TrainingCheckpoint checkpoint;
     checkpoint.epochsDone = metadataNumber<int>(file, "epochs_done", 1, maxEpochs, path);
-    checkpoint.step = metadataNumber<std::int64_t>(file, "step", 1, maxSteps, path);
+    checkpoint.step = metadataNumber<std::int64_t>(file, "step", 1, mostOptimizerSteps, path);
     const double largest = std::numeric_limits<double>::max();
     checkpoint.bestLoss = metadataNumber<double>(file, "best_loss", 0.0, largest, path);
     checkpoint.epochsWithoutImprovement = metadataNumber<int>(file, "epochs_without_improvement", 0, maxEpochs, path);
