@@ -108,7 +108,8 @@ EstimateResult MemoryEstimator::estimate(const StepTracer &tracer, const GpuProf
     std::optional<AffineTrace> affine;
     std::vector<TaggedTrace> traced; // every trace made, reused when a batch asked for is one of them
     std::string why;
-    for (std::size_t pair = 0; pair < request.tracedPairs.size() && !affine; ++pair) {
+    bool curved = false; // a third batch left the line: larger pairs would not straighten it
+    for (std::size_t pair = 0; pair < request.tracedPairs.size() && !affine && !curved; ++pair) {
         const auto [smallBatch, largeBatch] = request.tracedPairs[pair];
         const bool last = pair + 1 == request.tracedPairs.size();
         std::optional<TaggedTrace> small;
@@ -126,6 +127,17 @@ EstimateResult MemoryEstimator::estimate(const StepTracer &tracer, const GpuProf
             why = "batch " + std::to_string(smallBatch) + " and " + std::to_string(largeBatch) + ": " + why;
         traced.push_back(std::move(*small));
         traced.push_back(std::move(large));
+        if (affine) {
+            // A third batch beyond the two checks the line before anything is extrapolated.
+            TaggedTrace check = tracer.trace(2 * largeBatch - smallBatch);
+            if (!affine->predicts(check, why)) {
+                affine.reset();
+                curved = true;
+                why = "batch " + std::to_string(smallBatch) + ", " + std::to_string(largeBatch) + " and " +
+                      std::to_string(check.batchSize) + ": " + why;
+            }
+            traced.push_back(std::move(check));
+        }
     }
     result.extrapolated = affine.has_value();
     for (const auto &trace : traced)

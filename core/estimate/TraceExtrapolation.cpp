@@ -67,4 +67,30 @@ TaggedTrace AffineTrace::at(std::int64_t batchSize) const
     return trace;
 }
 
+bool AffineTrace::predicts(const TaggedTrace &traced, std::string &why) const
+{
+    const TaggedTrace predicted = at(traced.batchSize);
+    const std::string batch = "batch " + std::to_string(traced.batchSize);
+    if (predicted.events.size() != traced.events.size()) {
+        why = batch + " makes " + std::to_string(traced.events.size()) + " allocation events, the fit " +
+              std::to_string(predicted.events.size());
+        return false;
+    }
+    for (std::size_t i = 0; i < traced.events.size(); ++i) {
+        const TaggedEvent &expected = predicted.events[i];
+        const TaggedEvent &found = traced.events[i];
+        if (expected.allocation != found.allocation || expected.phase != found.phase ||
+            expected.category != found.category) {
+            why = "event " + std::to_string(i) + " at " + batch + " is not the fit's";
+            return false;
+        }
+        if (!found.isRelease() && expected.bytes != found.bytes) {
+            why = "allocation " + std::to_string(i) + " at " + batch + " is " + std::to_string(found.bytes) +
+                  " bytes, the line through the smaller batches gives " + std::to_string(expected.bytes);
+            return false;
+        }
+    }
+    return true;
+}
+
 } // namespace gpumem::estimate

@@ -26,6 +26,11 @@ class AffineTrace
     // The trace at batchSize (≥ 1); a size the fit takes below zero is zero.
     TaggedTrace at(std::int64_t batchSize) const;
 
+    // Whether traced, a trace at a third batch size, is exactly what the fit predicts
+    // there. Two traces always fit a line; a third tells a line from a curve (memory
+    // that grows with the square of the batch). Sets why to the first difference.
+    bool predicts(const TaggedTrace &traced, std::string &why) const;
+
     std::size_t eventCount() const { return mEvents.size(); }
 
   private:

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <fstream>
 #include <memory>
+#include <numeric>
 
 using namespace gpumem;
 using estimate::Category;
@@ -72,6 +73,30 @@ estimate::GpuProfile testProfile(double capacityMib)
 {
     return {"test", capacityMib, 300.0, 8.0, "test"};
 }
+
+// A model whose only activation grows with the square of the batch (as an attention
+// over the batch would): 1 MiB × batch² beside 4 MiB of parameters.
+class SquareInTheBatchTracer : public estimate::StepTracer
+{
+  public:
+    const estimate::ModelSummary &summary() const override { return mSummary; }
+
+    estimate::TaggedTrace trace(std::int64_t batchSize) const override
+    {
+        ++mTraces;
+        const auto square = static_cast<std::uint64_t>(batchSize * batchSize) << 20;
+        return {batchSize,
+                {{std::uint64_t{4} << 20, -1, estimate::Phase::Setup, estimate::Category::Parameters},
+                 {square, -1, estimate::Phase::Forward, estimate::Category::Activations},
+                 {square, 1, estimate::Phase::Backward, estimate::Category::Activations}}};
+    }
+
+    int traces() const { return mTraces; }
+
+  private:
+    estimate::ModelSummary mSummary{std::uint64_t{4} << 20, 0, 1 << 20};
+    mutable int mTraces = 0;
+};
 
 } // namespace
 
@@ -250,6 +275,28 @@ class TestEstimate : public QObject
         QVERIFY(result.estimates[0].measuredDirectly);  // batch 4 was traced
         QVERIFY(!result.estimates[1].measuredDirectly); // batch 40 was extrapolated
         QCOMPARE(result.estimates[1].peakReservedBytes, estimate::replayTrace(tracer.trace(40)).peakReservedBytes);
+    }
+
+    // Issue 24: a line through batches 1 and 2 put this model at 5 MiB, "fitting" at batch 65,536.
+    void aThirdBatchTellsALineFromACurve()
+    {
+        const SquareInTheBatchTracer tracer;
+        estimate::EstimateRequest request;
+        request.batchSizes = {64};
+        request.maxBatch = true;
+        const estimate::EstimateResult result =
+            estimate::MemoryEstimator::estimate(tracer, testProfile(80.0 * 1024.0), request);
+        QVERIFY(!result.extrapolated);
+        QCOMPARE(result.tracedBatches, (std::vector<std::int64_t>{1, 2, 3, 64}));
+        QVERIFY(result.estimates.front().measuredDirectly);
+        // 64² MiB of activations, traced at 64 itself: 4 GiB, not a line's 190 MiB.
+        QCOMPARE(result.estimates.front().peakAllocatedBytes,
+                 (std::uint64_t{64 * 64} << 20) + (std::uint64_t{4} << 20));
+        const std::string notes = std::accumulate(result.notes.begin(), result.notes.end(), std::string());
+        QVERIFY2(notes.find("batch 1, 2 and 3: allocation 1 at batch 3 is 9437184 bytes") != std::string::npos,
+                 notes.c_str());
+        QVERIFY2(notes.find("--max-batch needs traces that extrapolate") != std::string::npos, notes.c_str());
+        QCOMPARE(tracer.traces(), 4);
     }
 
     void rejectedInputShapeGivesTheModelsMessageOnOneLine()

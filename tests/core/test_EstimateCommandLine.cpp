@@ -75,11 +75,12 @@ class TestEstimateCommandLine : public QObject
         }
         QVERIFY(document.value("max_batch").toInt() > 32);
         QVERIFY(document.value("extrapolated").toBool());
-        // The cost does not grow with the batch: only small batches ran on the CPU.
+        // The cost does not grow with the batch: only small batches ran on the CPU (two
+        // to fit the line, a third to check it: at most 2, 4 and 6).
         const QJsonArray traced = document.value("traced_batches").toArray();
         QVERIFY(!traced.isEmpty());
         for (const auto &batch : traced)
-            QVERIFY(batch.toInt() <= 4);
+            QVERIFY(batch.toInt() <= 6);
     }
 
     void textTableAndTimeline()

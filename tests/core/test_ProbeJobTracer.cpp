@@ -88,7 +88,7 @@ class TestProbeJobTracer : public QObject
     void estimatesAJobTooLargeToRun()
     {
         // Batch 2^20 of this MLP would need about 1.5 GiB of activations; the
-        // estimate traces batches 1 and 2 only, and the parameters are counted once.
+        // estimate traces batches 1 and 2, checks the line at 3, and counts the parameters once.
         const ProbeJobTracer tracer(withTraining(gpumem::tests::mlpJob(128, 1, 256, "uniform", 10), 1, "adam"));
         QCOMPARE(tracer.summary().parameterCount, std::int64_t{(128 + 1) * 256 + (256 + 1) * 10});
         gpumem::estimate::EstimateRequest request;
@@ -96,7 +96,7 @@ class TestProbeJobTracer : public QObject
         const auto result =
             gpumem::estimate::MemoryEstimator::estimate(tracer, gpumem::estimate::findGpuProfile("a100-80"), request);
         QVERIFY(result.extrapolated);
-        QCOMPARE(result.tracedBatches, (std::vector<std::int64_t>{1, 2}));
+        QCOMPARE(result.tracedBatches, (std::vector<std::int64_t>{1, 2, 3}));
         QVERIFY(result.estimates.front().peakAllocatedBytes > std::uint64_t{1} << 30);
         QVERIFY(!result.estimates.front().measuredDirectly);
     }

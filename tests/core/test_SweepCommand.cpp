@@ -113,7 +113,7 @@ class TestSweepCommand : public QObject
         QCOMPARE(lineCount(metric.err), 1);
         QVERIFY2(QString::fromStdString(metric.err).contains("does not match its digest"), metric.err.c_str());
 
-        QVERIFY(writeFile(QString::fromStdString(part), "{\"sweep\": " + QByteArray(1 << 20, 'x') + "}\n"));
+        QVERIFY(writeFile(QString::fromStdString(part), "{\"sweep\": \"" + QByteArray(1 << 20, 'x') + "\x01\"}\n"));
         const Run token = runGpumem({"sweep", "--merge", part, "--out", merged});
         QCOMPARE(token.exitCode, 1);
         QCOMPARE(lineCount(token.err), 1);
