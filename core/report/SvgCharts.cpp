@@ -30,11 +30,31 @@ std::string coordinate(double value)
     return fmt::format("{:.1f}", value);
 }
 
-// Returns about five round tick values covering [low, high].
+// Charts compute with values up to ±1.7e308 (a report of hostile data holds them):
+// differences are taken of quarters, sums saturate at the largest double, and an axis
+// always has a width it can be divided by.
+constexpr double largest = std::numeric_limits<double>::max();
+
+double saturated(double value)
+{
+    return std::clamp(value, -largest, largest);
+}
+
+// Widens [low, high] when it holds one value: upwards, or downwards at the largest double.
+void giveWidth(double &low, double &high)
+{
+    if (low < high)
+        return;
+    const double pad = std::max(1.0, std::abs(high) * 1e-3);
+    high = saturated(low + pad);
+    if (!(low < high))
+        low = saturated(high - pad);
+}
+
+// Returns about five round tick values covering [low, high] (finite, low < high).
 std::vector<double> niceTicks(double low, double high)
 {
-    const double span = high - low > 0 ? high - low : std::max(std::abs(high), 1.0);
-    const double rough = span / 5.0;
+    const double rough = (high / 4 - low / 4) / 1.25; // a fifth of the span, which may exceed the largest double
     const double power = std::pow(10.0, std::floor(std::log10(rough)));
     double step = power;
     for (double factor : {1.0, 2.0, 2.5, 5.0, 10.0})
@@ -43,7 +63,7 @@ std::vector<double> niceTicks(double low, double high)
             break;
         }
     std::vector<double> ticks;
-    for (double tick = std::ceil(low / step) * step; tick <= high + step * 1e-9; tick += step)
+    for (double tick = std::ceil(low / step) * step; tick - step * 1e-9 <= high && ticks.size() < 12; tick += step)
         ticks.push_back(std::abs(tick) < step * 1e-9 ? 0.0 : tick);
     return ticks;
 }
@@ -65,19 +85,21 @@ struct AxisRange
 
 AxisRange rangeShown(double low, double high, const std::vector<double> &ticks)
 {
+    if (ticks.empty())
+        return {low, high};
     return {std::min(low, ticks.front()), std::max(high, ticks.back())};
 }
 
 // The pixel column of value on a horizontal axis showing range.
 double columnOf(const AxisRange &range, double value)
 {
-    return left + plotWidth * (value - range.low) / (range.high - range.low);
+    return left + plotWidth * ((value / 4 - range.low / 4) / (range.high / 4 - range.low / 4));
 }
 
 // The pixel row of value on a vertical axis showing range, higher values higher up.
 double rowOf(const AxisRange &range, double value)
 {
-    return top + plotHeight * (range.high - value) / (range.high - range.low);
+    return top + plotHeight * ((range.high / 4 - value / 4) / (range.high / 4 - range.low / 4));
 }
 
 // A horizontal grid line at pixel row y, with tick's label left of the plot.
@@ -107,19 +129,18 @@ std::string svgBarChart(const std::string &title, const std::string &unit, bool 
     for (const auto &bar : bars) {
         if (std::isnan(bar.value))
             continue;
-        high = std::max(high, bar.value + bar.error);
-        low = std::min(low, bar.value - bar.error);
+        high = std::max(high, saturated(bar.value + bar.error));
+        low = std::min(low, saturated(bar.value - bar.error));
     }
     // R² near 1 for every model would make equal-looking bars: zoom the axis
     // onto the values when they all sit far from zero.
     double lowestValue = high;
     for (const auto &bar : bars)
         if (!std::isnan(bar.value))
-            lowestValue = std::min(lowestValue, bar.value - bar.error);
+            lowestValue = std::min(lowestValue, saturated(bar.value - bar.error));
     if (low == 0.0 && lowestValue > 0.8 * high && high > 0.0)
         low = lowestValue - (high - lowestValue) * 0.5;
-    if (high == low)
-        high = low + 1.0;
+    giveWidth(low, high);
     const std::vector<double> ticks = niceTicks(low, high);
     const AxisRange axis = rangeShown(low, high, ticks);
     const auto y = [&axis](double value) { return rowOf(axis, value); };
@@ -147,8 +168,8 @@ std::string svgBarChart(const std::string &title, const std::string &unit, bool 
             << formatSignificant(bar.value, 5) << "</title></rect>";
         if (bar.error > 0.0)
             svg << "<line x1='" << coordinate(centre) << "' x2='" << coordinate(centre) << "' y1='"
-                << coordinate(y(bar.value - bar.error)) << "' y2='" << coordinate(y(bar.value + bar.error))
-                << "' class='error'/>";
+                << coordinate(y(saturated(bar.value - bar.error))) << "' y2='"
+                << coordinate(y(saturated(bar.value + bar.error))) << "' class='error'/>";
         svg << "<text x='" << coordinate(centre) << "' y='" << height - bottom + 32
             << "' text-anchor='middle' class='value'>" << formatSignificant(bar.value, 4) << "</text>";
     }
@@ -172,8 +193,11 @@ std::string svgScatterPlot(const std::string &title, const std::vector<double> &
         }
     }
     if (!(low < high)) {
-        low = std::isfinite(low) ? low - 1.0 : 0.0;
-        high = low + 2.0;
+        // One value (or none): centred on an axis of its own.
+        const double centre = std::isfinite(low) ? low : 0.0;
+        const double pad = std::max(1.0, std::abs(centre) * 1e-3);
+        low = saturated(centre - pad);
+        high = saturated(centre + pad);
     }
     const std::vector<double> ticks = niceTicks(low, high);
     const AxisRange axis = rangeShown(low, high, ticks);
@@ -226,10 +250,8 @@ std::string svgLineChart(const std::string &title, const std::string &xLabel, co
         include(curve.markerX, curve.markerY);
         include(curve.referenceX, curve.referenceY);
     }
-    if (xHigh <= xLow)
-        xHigh = xLow + 1.0;
-    if (yHigh <= yLow)
-        yHigh = yLow + 1.0;
+    giveWidth(xLow, xHigh);
+    giveWidth(yLow, yHigh);
     const std::vector<double> xTicks = niceTicks(xLow, xHigh);
     const std::vector<double> yTicks = niceTicks(yLow, yHigh);
     const AxisRange xAxis = rangeShown(xLow, xHigh, xTicks);
