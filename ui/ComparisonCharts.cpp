@@ -20,6 +20,15 @@ namespace gpumem::ui {
 
 namespace {
 
+// Qt Charts computes spans and tick steps in doubles, which overflow near ±1.8e308
+// (a project of hostile data holds such values): charts draw a value beyond ±1e300
+// MiB at ±1e300, where sums and differences of two values stay finite.
+double displayable(double value)
+{
+    constexpr double edge = 1e300;
+    return std::clamp(value, -edge, edge);
+}
+
 void styleChart(QChart *chart, const QString &title)
 {
     chart->setTitle(title);
@@ -75,8 +84,8 @@ QChart *metricBarChart(const evaluation::ExperimentResult &result, const evaluat
     // to first puts the first model on top, in the metrics table's order.
     for (auto it = result.models.rbegin(); it != result.models.rend(); ++it) {
         const auto &model = *it;
-        const double mean = model.mean.*metric.member;
-        const double spread = model.standardDeviation.*metric.member;
+        const double mean = displayable(model.mean.*metric.member);
+        const double spread = displayable(model.standardDeviation.*metric.member);
         *set << mean;
         categories << qtText(model.title);
         low = std::min(low, mean - spread);
@@ -107,8 +116,8 @@ QChart *metricBarChart(const evaluation::ExperimentResult &result, const evaluat
         const auto &model = result.models[index];
         if (model.folds.size() < 2)
             continue;
-        const double mean = model.mean.*metric.member;
-        const double spread = model.standardDeviation.*metric.member;
+        const double mean = displayable(model.mean.*metric.member);
+        const double spread = displayable(model.standardDeviation.*metric.member);
         const double y = static_cast<double>(result.models.size() - 1 - index);
         auto *whisker = new QLineSeries;
         whisker->setPen(QPen(Qt::black, 1.5));
@@ -140,9 +149,10 @@ QChart *predictedVsActualChart(const QString &title, const Eigen::VectorXd &actu
     for (Eigen::Index row = 0; row < rows; row += step) {
         if (!std::isfinite(predicted[row]) || !std::isfinite(actual[row]))
             continue;
-        data << QPointF(actual[row], predicted[row]);
-        low = std::min({low, actual[row], predicted[row]});
-        high = std::max({high, actual[row], predicted[row]});
+        const QPointF point(displayable(actual[row]), displayable(predicted[row]));
+        data << point;
+        low = std::min({low, point.x(), point.y()});
+        high = std::max({high, point.x(), point.y()});
     }
     points->replace(data);
     if (!std::isfinite(low)) {
@@ -199,7 +209,7 @@ QChart *residualHistogramChart(const QString &title, const Eigen::VectorXd &actu
     const Eigen::Index rows = std::min(actual.size(), predicted.size());
     for (Eigen::Index row = 0; row < rows; ++row)
         if (std::isfinite(predicted[row]) && std::isfinite(actual[row]))
-            residuals.push_back(predicted[row] - actual[row]);
+            residuals.push_back(displayable(predicted[row]) - displayable(actual[row]));
     if (residuals.empty())
         return chart;
     const auto [minimum, maximum] = std::minmax_element(residuals.begin(), residuals.end());
