@@ -127,7 +127,7 @@ std::string svgBarChart(const std::string &title, const std::string &unit, bool 
     double low = 0.0;
     double high = 0.0;
     for (const auto &bar : bars) {
-        if (std::isnan(bar.value))
+        if (!std::isfinite(bar.value))
             continue;
         high = std::max(high, saturated(bar.value + bar.error));
         low = std::min(low, saturated(bar.value - bar.error));
@@ -136,7 +136,7 @@ std::string svgBarChart(const std::string &title, const std::string &unit, bool 
     // onto the values when they all sit far from zero.
     double lowestValue = high;
     for (const auto &bar : bars)
-        if (!std::isnan(bar.value))
+        if (std::isfinite(bar.value))
             lowestValue = std::min(lowestValue, saturated(bar.value - bar.error));
     if (low == 0.0 && lowestValue > 0.8 * high && high > 0.0)
         low = lowestValue - (high - lowestValue) * 0.5;
@@ -157,7 +157,11 @@ std::string svgBarChart(const std::string &title, const std::string &unit, bool 
         const double centre = x + slot / 2.0;
         svg << "<text x='" << coordinate(centre) << "' y='" << height - bottom + 16
             << "' text-anchor='middle' class='label'>" << htmlEscaped(bar.label) << "</text>";
-        if (std::isnan(bar.value))
+        // A metric that overflowed (the RMSE of targets near 1e308) has no bar, only its value.
+        if (std::isinf(bar.value))
+            svg << "<text x='" << coordinate(centre) << "' y='" << height - bottom + 32
+                << "' text-anchor='middle' class='value'>" << formatSignificant(bar.value, 4) << "</text>";
+        if (!std::isfinite(bar.value))
             continue;
         // Bars grow from zero, or from the axis floor when the axis is zoomed above zero.
         const double base = y(axis.low > 0.0 ? axis.low : 0.0);

@@ -8,6 +8,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 using gpumem::report::Bar;
@@ -57,6 +58,9 @@ class TestSvgCharts : public QObject
         std::vector<Bar> bars;
         for (std::size_t i = 0; i < values.size(); ++i)
             bars.push_back({"model " + std::to_string(i), values[i], std::abs(values[i]) / 10, i == 0});
+        checkDrawable(gpumem::report::svgBarChart("RMSE", "MiB", false, bars));
+        // The RMSE of such targets can overflow: that model has no bar, the others keep theirs.
+        bars.push_back({"overflowed", std::numeric_limits<double>::infinity(), 0.0, false});
         checkDrawable(gpumem::report::svgBarChart("RMSE", "MiB", false, bars));
         checkDrawable(gpumem::report::svgScatterPlot("Predicted against actual", values, {high, low, values[1]}));
         Curve curve;
