@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The HTML report's charts at the edges of the doubles: issue 24 found an empty tick
 // list at targets of 1e80 and a crash in the scatter plot at ±1.7e308.
-#include "DataTables.h"
+#include "FiniteRanges.h"
 #include "report/SvgCharts.h"
 
 #include <QRegularExpression>
@@ -40,15 +40,7 @@ class TestSvgCharts : public QObject
     Q_OBJECT
 
   private Q_SLOTS:
-    void chartsDrawAnyFiniteRange_data()
-    {
-        addColumns<double, double>("low", "high");
-        addRow("ordinary", 100.0, 5000.0);
-        addRow("1e80", 1e80, 9e80);
-        addRow("the whole double range", -1.7e308, 1.7e308);
-        addRow("one value", 42.0, 42.0);
-        addRow("denormal", 4.9e-324, 1e-300);
-    }
+    void chartsDrawAnyFiniteRange_data() { gpumem::tests::addFiniteRangeRows(); }
 
     void chartsDrawAnyFiniteRange()
     {

@@ -2,7 +2,7 @@
 // The Compare page's charts at the edges of the doubles. Issue 24: the workbench
 // crashed in the predicted-versus-actual chart opening a project whose comparison
 // held ±1e308; a residual of two such values does not even fit a double.
-#include "DataTables.h"
+#include "FiniteRanges.h"
 #include "ui/ComparisonCharts.h"
 
 #include <QChartView>
@@ -35,14 +35,7 @@ class TestComparisonCharts : public QObject
     Q_OBJECT
 
   private Q_SLOTS:
-    void chartsOfAnyFiniteValuesDraw_data()
-    {
-        addColumns<double, double>("low", "high");
-        addRow("ordinary", 1500.0, 4900.0);
-        addRow("1e80", 1e80, 9e80);
-        addRow("the whole double range", -1.7e308, 1.7e308);
-        addRow("one value", 42.0, 42.0);
-    }
+    void chartsOfAnyFiniteValuesDraw_data() { gpumem::tests::addFiniteRangeRows(); }
 
     void chartsOfAnyFiniteValuesDraw()
     {
