@@ -75,11 +75,9 @@ void writeWeights(const BiGruTransformer &network, const std::string &path)
         throw io::InputError(std::string("cannot write the weights (disk full?): ") + std::strerror(errno));
 }
 
-// Checks the counts model.json gives against the weights file before a network of
-// that size is built, so that an edited model.json cannot make loading allocate
-// an embedding table of millions of rows.
-// Checks the weights file against the network model.json describes before that network
-// is built: an edited folder could otherwise declare gigabytes of layers.
+// Checks the counts and hyperparameters model.json gives against the weights file
+// before a network of that size is built, so that an edited model.json cannot make
+// loading allocate an embedding table of millions of rows or gigabytes of layers.
 void checkSizesAgainstWeights(const io::SafeTensorsFile &weights, const NetworkFittedState &state,
                               const BiGruTransformerOptions &options, const std::string &path)
 {
