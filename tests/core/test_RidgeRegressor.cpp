@@ -5,7 +5,9 @@
 
 #include <QTest>
 
+#include <array>
 #include <cmath>
+#include <vector>
 
 using gpumem::models::ridgeHyperparameters;
 using gpumem::models::RidgeRegressor;
@@ -66,6 +68,37 @@ class TestRidgeRegressor : public QObject
         QVERIFY(std::abs(ridge.coefficients()(0) - 1.0) < 1e-9);
         QVERIFY(std::abs(ridge.coefficients()(1) - 1.0) < 1e-9);
         QVERIFY(std::abs(ridge.intercept()) < 1e-8);
+    }
+
+    void featuresOfVeryDifferentScalesSolveTheNormalEquations()
+    {
+        // A column near 1e8 beside a 0/1 column: XᵀX + αI has pivots 16 orders of
+        // magnitude apart, which the solver must not trust. Whatever it does, the
+        // coefficients must satisfy (XcᵀXc + αI)·w = Xcᵀyc, checked here in long double.
+        const std::vector<std::array<long double, 3>> rows = {
+            {0.0L, 0.0L, 1.0L}, {1e8L, 1.0L, 6.0L}, {2e8L, 0.0L, 5.0L}, {3e8L, 1.0L, 10.0L}, {4e8L, 1.0L, 12.0L}};
+        const auto dataset =
+            gpumem::tests::baselineDataset("big,flag,memory\n0,0,1\n1e8,1,6\n2e8,0,5\n3e8,1,10\n4e8,1,12\n");
+        RidgeRegressor ridge(ridgeHyperparameters(), {});
+        ridge.fit(dataset, gpumem::tests::firstRows(5));
+        std::array<long double, 3> means{};
+        for (const auto &row : rows)
+            for (std::size_t column = 0; column < 3; ++column)
+                means[column] += row[column] / rows.size();
+        const long double alpha = ridgeHyperparameters().real("alpha");
+        for (std::size_t equation = 0; equation < 2; ++equation) {
+            long double left = alpha * ridge.coefficients()(static_cast<Eigen::Index>(equation));
+            long double right = 0.0L;
+            for (const auto &row : rows) {
+                const long double x = row[equation] - means[equation];
+                long double fitted = 0.0L;
+                for (std::size_t column = 0; column < 2; ++column)
+                    fitted += (row[column] - means[column]) * ridge.coefficients()(static_cast<Eigen::Index>(column));
+                left += x * fitted;
+                right += x * (row[2] - means[2]);
+            }
+            QVERIFY2(std::abs(left - right) <= 1e-9L * std::abs(right), qPrintable(QString::number(equation)));
+        }
     }
 
     void twoFeaturesMatchCramersRule()
