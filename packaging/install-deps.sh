@@ -5,6 +5,8 @@
 # package is present it returns at once without touching apt.
 #   packaging/install-deps.sh            build, run and test
 #   packaging/install-deps.sh --bench    also the Python references for bench/
+#   packaging/install-deps.sh --slurm    also Slurm and munge, for the single-node
+#                                        check of packaging/slurm/ (about 10 s)
 set -euo pipefail
 
 packages=(
@@ -25,16 +27,32 @@ if [[ "${1:-}" == "--bench" ]]; then
   packages+=(python3-torch python3-sklearn python3-xgboost python3-pandas time)
 fi
 
+# Slurm without the plugins it recommends (MPI, cgroups, databases): the check
+# uses none of them, and they would triple the download.
+slurm_packages=()
+if [[ " $* " == *" --slurm "* ]]; then
+  slurm_packages=(slurm-wlm munge)
+fi
+
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
-if [[ ${#missing[@]} -eq 0 ]]; then
+missing_slurm=()
+for package in "${slurm_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing_slurm+=("$package")
+done
+if [[ ${#missing[@]} -eq 0 && ${#missing_slurm[@]} -eq 0 ]]; then
   exit 0
 fi
 
-echo "Installing: ${missing[*]}"
+echo "Installing: ${missing[*]} ${missing_slurm[*]}"
 run_as_root=()
 [[ $(id -u) -eq 0 ]] || run_as_root=(sudo)
 "${run_as_root[@]}" apt-get update -q
-DEBIAN_FRONTEND=noninteractive "${run_as_root[@]}" apt-get install -y -q "${missing[@]}"
+if [[ ${#missing[@]} -gt 0 ]]; then
+  DEBIAN_FRONTEND=noninteractive "${run_as_root[@]}" apt-get install -y -q "${missing[@]}"
+fi
+if [[ ${#missing_slurm[@]} -gt 0 ]]; then
+  DEBIAN_FRONTEND=noninteractive "${run_as_root[@]}" apt-get install -y -q --no-install-recommends "${missing_slurm[@]}"
+fi

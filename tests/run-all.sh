@@ -7,7 +7,9 @@
 #      the model-folder readers, the booster.json check and the GPU-profile reader.
 # Dependencies are installed first when missing. Build folders: build/release,
 # build/sanitize, build/fuzz. Environment knobs: GPUMEM_FUZZ_SECONDS (per
-# harness, default 30; they run side by side), GPUMEM_SKIP_SANITIZE=1, GPUMEM_SKIP_FUZZ=1.
+# harness, default 30; they run side by side), GPUMEM_SKIP_SANITIZE=1, GPUMEM_SKIP_FUZZ=1,
+# GPUMEM_SKIP_SLURM=1 (Slurm and munge are not installed: the test on a real Slurm skips
+# unless they already are).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -34,6 +36,16 @@ step "Licence line (SPDX) in every source file"
 step "Release build and tests"
 cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUMEM_WARNINGS_AS_ERRORS=ON
 cmake --build build/release -j"$jobs"
+# Slurm and munge for packaging_slurm_cluster, which starts a single-node Slurm; root only,
+# and a failed install only makes that test skip.
+if [[ $(id -u) -eq 0 && "${GPUMEM_SKIP_SLURM:-0}" != 1 ]]; then
+  started=$SECONDS
+  if "$root/packaging/install-deps.sh" --slurm; then
+    echo "Slurm and munge ready in $((SECONDS - started)) s"
+  else
+    echo "Slurm and munge could not be installed: packaging_slurm_cluster will skip"
+  fi
+fi
 ctest --test-dir build/release --output-on-failure -j"$jobs"
 
 if [[ "${GPUMEM_SKIP_SANITIZE:-0}" != 1 ]]; then
