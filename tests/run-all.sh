@@ -47,6 +47,8 @@ if [[ $(id -u) -eq 0 && "${GPUMEM_SKIP_SLURM:-0}" != 1 ]]; then
   fi
 fi
 ctest --test-dir build/release --output-on-failure -j"$jobs"
+# ctest shows no output of a test that passed or skipped: the real-Slurm test's time, or why it skipped.
+grep -h "on a real Slurm: " build/release/Testing/Temporary/LastTest.log 2>/dev/null || true
 
 if [[ "${GPUMEM_SKIP_SANITIZE:-0}" != 1 ]]; then
   step "AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
