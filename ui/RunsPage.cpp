@@ -5,7 +5,6 @@
 
 #include "io/InputError.h"
 #include "prediction/Predictor.h"
-#include "runs/RunTraining.h"
 #include "runtime/ThreadSettings.h"
 #include "ui/LabelledRow.h"
 #include "ui/NamedWidget.h"
@@ -16,6 +15,7 @@
 #include "ui/RunsTableModel.h"
 #include "ui/SweepDialog.h"
 #include "ui/WorkbenchState.h"
+#include "workflows/TrainWorkflow.h"
 
 #include <QComboBox>
 #include <QCoreApplication>
@@ -420,12 +420,12 @@ bool RunsPage::startSweep(const runs::SweepPlan &plan, double validationFraction
                 outcome.cancelled = true;
                 break;
             }
-            runs::RunSettings settings;
+            workflows::TrainConfiguration settings;
             settings.name = prefix + std::to_string(trials[position].index);
             settings.hyperparameters = values[position];
             settings.compute = compute;
-            settings.validationFraction = validationFraction;
-            runs::TrainedRun run = runs::trainRun(*dataset, settings, bridge, control);
+            settings.holdOutFraction = validationFraction;
+            workflows::TrainResult run = workflows::train(*dataset, settings, bridge, control);
             if (run.record.stopReason == training::StopReason::Cancelled) {
                 outcome.cancelled = true;
                 break;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/RunsTableModel.h"
 
-#include "ui/TrainingPage.h"
+#include "ui/DurationText.h"
 
 #include <QBrush>
 #include <QColor>

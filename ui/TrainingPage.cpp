@@ -1,19 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/TrainingPage.h"
 
-#include "calibration/CalibratedFit.h"
 #include "calibration/CalibrationJson.h"
-
-#include "models/NeuralNetworkRegressor.h"
 #include "runtime/LibraryVersions.h"
 #include "runtime/ThreadSettings.h"
-#include "training/FitProgressRelay.h"
 #include "ui/CoverageBox.h"
+#include "ui/DurationText.h"
 #include "ui/LossPlot.h"
 #include "ui/NamedWidget.h"
 #include "ui/ProgressBridge.h"
 #include "ui/QtText.h"
 #include "ui/WorkbenchState.h"
+#include "workflows/TrainWorkflow.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -37,19 +35,6 @@ namespace {
 const char *const deviceKey = "training/device";
 const char *const threadsKey = "training/threads";
 } // namespace
-
-QString durationText(double seconds)
-{
-    if (!std::isfinite(seconds) || seconds < 0.0)
-        return QStringLiteral("–");
-    const auto total = static_cast<qint64>(std::llround(seconds));
-    if (total >= 3600)
-        return QStringLiteral("%1:%2:%3")
-            .arg(total / 3600)
-            .arg(total / 60 % 60, 2, 10, QLatin1Char('0'))
-            .arg(total % 60, 2, 10, QLatin1Char('0'));
-    return QStringLiteral("%1:%2").arg(total / 60).arg(total % 60, 2, 10, QLatin1Char('0'));
-}
 
 TrainingPage::TrainingPage(WorkbenchState *state, QWidget *parent)
     : QWidget(parent)
@@ -192,57 +177,39 @@ bool TrainingPage::start()
         mStatus->setText(QString::fromStdString(error.what()));
         return false;
     }
-    const models::Hyperparameters hyperparameters = mState->hyperparameters();
-    models::ComputeSettings compute;
-    compute.device = coreText(mDevice->currentData().toString());
-    compute.threads = mThreads->value();
+    workflows::TrainConfiguration configuration;
+    configuration.hyperparameters = mState->hyperparameters();
+    configuration.compute.device = coreText(mDevice->currentData().toString());
+    configuration.compute.threads = mThreads->value();
+    if (mCalibrate->isChecked()) {
+        // The same split of the rows as `gpumem train --coverage`: fit on most, calibrate on the rest.
+        configuration.calibration.emplace();
+        configuration.calibration->coverage = mCoverage->value();
+        configuration.calibration->seed = configuration.compute.seed;
+    }
 
     mPlot->clear();
     mProgress->setValue(0);
     mSpeed->clear();
     mAccuracy->clear();
     mBestRmse = std::numeric_limits<double>::quiet_NaN();
-    mRunBatches.clear();
-    mRunHyperparameters = hyperparameters;
-    mRunSeed = compute.seed;
     QString status = tr("Training on %L1 rows…").arg(dataset->rowCount());
     for (const auto &warning : warnings)
         status += QStringLiteral(" ") + QString::fromStdString(warning);
     mStatus->setText(status);
     ProgressBridge *bridge = mBridge;
-    std::optional<calibration::CalibrationSettings> calibrating;
-    if (mCalibrate->isChecked()) {
-        calibrating.emplace();
-        calibrating->coverage = mCoverage->value();
-        calibrating->seed = compute.seed;
-    }
-    mJob.start(
-        [dataset, hyperparameters, compute, bridge, calibrating](Outcome &outcome, runtime::OperationControl *control) {
-            // Thread settings and grad mode are per thread in LibTorch: set them here, on
-            // the thread that trains (fit() itself switches grad off where it evaluates).
-            runtime::setComputeThreads(compute.threads);
-            // Between the model and the bridge, so the bar hears the share of the fit done.
-            training::FitProgressRelay relay(bridge);
-            auto model = std::make_shared<models::NeuralNetworkRegressor>(hyperparameters, compute);
-            std::vector<Eigen::Index> rows(dataset->rowCount());
-            for (std::size_t row = 0; row < rows.size(); ++row)
-                rows[row] = static_cast<Eigen::Index>(row);
-            if (calibrating) {
-                // The same split of the rows as `gpumem train --coverage`: fit on most, calibrate on the rest.
-                calibration::CalibratedFit fit =
-                    calibration::fitCalibrated(*model, *dataset, rows, *calibrating, &relay, control);
-                outcome.result = std::move(fit.training);
-                outcome.calibration = std::move(fit.calibration);
-            } else {
-                outcome.result = model->fit(*dataset, rows, &relay, control);
-            }
-            outcome.device = QString::fromStdString(model->deviceName());
-            // The run record's final metrics, computed here so the GUI thread never predicts.
-            outcome.rows = dataset->rowCount();
-            if (model->isFitted())
-                outcome.trainMetrics = evaluation::computeMetrics(dataset->target(), model->predict(*dataset));
-            outcome.model = std::move(model);
-        });
+    mJob.start([dataset, configuration, bridge](Outcome &outcome, runtime::OperationControl *control) {
+        // Thread settings and grad mode are per thread in LibTorch: set them here, on
+        // the thread that trains (fit() itself switches grad off where it evaluates).
+        runtime::setComputeThreads(configuration.compute.threads);
+        // The run's metrics are computed here too, so the GUI thread never predicts.
+        workflows::TrainResult trained = workflows::train(*dataset, configuration, bridge, control);
+        outcome.model = std::move(trained.model);
+        outcome.calibration = std::move(trained.fit.calibration);
+        outcome.result = std::move(trained.fit.training);
+        outcome.record = std::move(trained.record);
+        outcome.device = QString::fromStdString(trained.device);
+    });
     updateButtons();
     return true;
 }
@@ -281,7 +248,6 @@ void TrainingPage::takeBatches()
         const double x =
             progress.epoch - 1 + static_cast<double>(progress.batch) / std::max<std::int64_t>(1, progress.batches);
         mPlot->addBatch(x, progress.trainLoss, progress.learningRate);
-        mRunBatches.push_back(runs::batchPoint(progress));
     }
     const auto &last = batches.back().progress;
     mSpeed->setText(tr("epoch %1/%2 · %L3 samples/s · elapsed %4 · ETA %5")
@@ -358,21 +324,8 @@ void TrainingPage::finish()
                 .arg(succeeded ? tr(" Save the model, or try it on the Predict page.") : tr(" No model was kept.")));
     }
     updateButtons();
-    if (outcome.error.isEmpty()) {
-        runs::RunRecord run;
-        run.hyperparameters = runs::hyperparameterValues(mRunHyperparameters);
-        run.seed = mRunSeed;
-        run.batches = runs::thinnedBatches(mRunBatches);
-        for (const auto &epoch : outcome.result.epochs)
-            run.epochs.push_back(runs::epochPoint(epoch));
-        run.bestEpoch = outcome.result.bestEpoch;
-        run.trainRows = outcome.rows;
-        run.trainMetrics = succeeded ? outcome.trainMetrics : std::nullopt;
-        run.seconds = outcome.result.seconds;
-        run.stopReason = outcome.result.stopReason;
-        run.message = outcome.result.message;
-        Q_EMIT runRecorded(run);
-    }
+    if (outcome.error.isEmpty())
+        Q_EMIT runRecorded(outcome.record);
     Q_EMIT trainingFinished(succeeded);
 }
 

@@ -2,7 +2,6 @@
 #pragma once
 
 #include "calibration/Calibration.h"
-#include "evaluation/Metrics.h"
 #include "runs/RunRecord.h"
 #include "training/TrainingProgress.h"
 #include "ui/BackgroundTask.h"
@@ -83,10 +82,9 @@ class TrainingPage : public QWidget
         std::shared_ptr<models::Regressor> model;
         std::optional<calibration::Calibration> calibration;
         training::TrainingResult result;
+        runs::RunRecord record; // with its validation metrics, as a sweep's runs
         QString device;
         QString error;
-        std::optional<evaluation::RegressionMetrics> trainMetrics;
-        std::size_t rows = 0;
     };
 
     // Sends command to the running training and shows status; does nothing when none runs.
@@ -119,14 +117,7 @@ class TrainingPage : public QWidget
     std::optional<calibration::Calibration> mCalibration;
     bool mTrainedSaved = false;
     training::TrainingResult mLastResult;
-    // What the run record of the training under way keeps besides its result.
-    std::vector<runs::BatchPoint> mRunBatches;
-    models::Hyperparameters mRunHyperparameters;
-    std::uint64_t mRunSeed = 42;
     BackgroundJob<Outcome> mJob{this, &TrainingPage::finish};
 };
-
-// Returns seconds as "m:ss" (or "h:mm:ss").
-QString durationText(double seconds);
 
 } // namespace gpumem::ui

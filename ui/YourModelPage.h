@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "ui/RememberedFields.h"
+#include "ui/BackgroundTask.h"
 
 #include <QElapsedTimer>
-#include <QFutureWatcher>
 #include <QWidget>
 
+#include <cstdint>
 #include <memory>
 
 class QComboBox;
@@ -14,11 +14,8 @@ class QCustomPlot;
 class QDragEnterEvent;
 class QDropEvent;
 class QLabel;
-class QLineEdit;
 class QProgressBar;
 class QPushButton;
-class QDoubleSpinBox;
-class QSpinBox;
 class QTableWidget;
 class QTabWidget;
 class QTimer;
@@ -27,18 +24,26 @@ namespace gpumem::estimate {
 struct EstimateResult;
 }
 
+namespace gpumem::workflows {
+struct EstimateOutcome;
+}
+
 namespace gpumem::ui {
+
+class EstimateForm;
+class ProgressBridge;
 
 // Returns whether path names a file the page opens as a TorchScript model (.pt, .pth).
 bool isModelFilePath(const QString &path);
 
 // The "Your model" page: open or drop a TorchScript file, describe its input
-// and training step, pick a GPU profile and batch sizes, and estimate the
-// training memory on the CPU with core's MemoryEstimator (the same call as
-// `gpumem estimate`) in a worker thread. Shows the estimates, memory against
-// batch size with the GPU's capacity and the largest batch that fits, the
-// breakdown at the peak, the timeline of one batch by category with its phases,
-// and which GPU profiles the chosen batch fits. The form is remembered.
+// and training step, pick a GPU profile and batch sizes (EstimateForm), and
+// estimate the training memory on the CPU with the same workflow as `gpumem
+// estimate` (workflows::estimateModel) in a worker thread, with its progress and
+// a cancel. Shows the estimates, memory against batch size with the GPU's
+// capacity and the largest batch that fits, the breakdown at the peak, the
+// timeline of one batch by category with its phases, and which GPU profiles the
+// chosen batch fits.
 class YourModelPage : public QWidget
 {
     Q_OBJECT
@@ -49,17 +54,17 @@ class YourModelPage : public QWidget
 
     // Takes path as the model to estimate; loads nothing (loading runs its code) until start().
     void openModel(const QString &path);
-    QString modelPath() const { return mModelPath; }
+    QString modelPath() const;
     // Asks for a .pt file and opens it.
     void openModelDialog();
 
     // Starts an estimate with the form's values; false (the error line says why) when
     // the form does not describe one, or a run is still going on.
     bool start();
-    // Stops waiting for the running estimate: the core cannot be interrupted, so its
-    // result is discarded when it arrives, and the page says so.
+    // Cancels the running estimate: it stops after the traced step under way, and
+    // nothing of it is shown.
     void cancel();
-    // True while a worker runs, the result of a cancelled one included.
+    // True from start() until the page has taken the run's end, a cancelled run included.
     bool isRunning() const;
 
     // The last estimate shown, or null.
@@ -71,7 +76,7 @@ class YourModelPage : public QWidget
   Q_SIGNALS:
     // A run's outcome is on show: its estimates, or an error.
     void estimateFinished(bool succeeded);
-    // The user cancelled; the running worker's result will be discarded.
+    // The user cancelled; the running estimate stops and shows nothing.
     void estimateCancelled();
 
   protected:
@@ -80,13 +85,19 @@ class YourModelPage : public QWidget
     void dropEvent(QDropEvent *event) override;
 
   private:
-    struct Outcome;
+    // What a run hands the page: its estimate, or why there is none.
+    struct Outcome
+    {
+        std::shared_ptr<const workflows::EstimateOutcome> estimate; // null on error or cancel
+        QString modelPath;
+        std::int64_t timelineBatch = 0;
+        bool cancelled = false;
+        QString error;
+    };
 
-    QWidget *buildForm();
+    QWidget *buildFormPane();
     QWidget *buildResults();
-    void restoreSettings();
-    void rememberSettings() const;
-    void updateInputKind();
+    QWidget *buildProfileBox();
     void finishRun();
     void showError(const QString &message);
     void showResult();
@@ -94,19 +105,10 @@ class YourModelPage : public QWidget
     // Fills the GPU table for the batch chosen in its combo box.
     void showProfiles();
     void updateRunning();
+    void showElapsed();
 
-    QString mModelPath;
-    QLabel *mModelName;
-    QLineEdit *mShapes;
-    QComboBox *mInputKind;
-    QSpinBox *mVocabulary;
-    QComboBox *mLoss;
-    QSpinBox *mClasses;
-    QComboBox *mOptimizer;
-    QComboBox *mDtype;
-    QComboBox *mGpu;
-    QDoubleSpinBox *mContext; // the CUDA context in MiB; 0 keeps the profile's
-    QLineEdit *mBatchSizes;
+    EstimateForm *mForm;
+    ProgressBridge *mBridge;
     QPushButton *mEstimate;
     QPushButton *mCancel;
     QProgressBar *mBusy;
@@ -121,12 +123,11 @@ class YourModelPage : public QWidget
     QComboBox *mProfileBatch;
     QTableWidget *mProfiles;
     QTimer *mElapsedTicker;
-    RememberedFields mRemembered; // the form, kept between sessions
     QElapsedTimer mElapsed;
-    QFutureWatcher<std::shared_ptr<const Outcome>> mWatcher;
-    bool mRunning = false;                 // from start() until finishRun(), which a cancel does not shorten
-    bool mCancelled = false;               // the running worker's result is to be discarded
-    std::shared_ptr<const Outcome> mShown; // the outcome on show: its result and the installed profiles
+    bool mRunning = false;   // from start() until finishRun(), which a cancel does not shorten
+    bool mCancelled = false; // the running estimate was asked to stop
+    Outcome mShown;          // the outcome on show: its result and the installed profiles
+    BackgroundJob<Outcome> mJob{this, &YourModelPage::finishRun};
 };
 
 } // namespace gpumem::ui

@@ -10,8 +10,6 @@
 #include "cli/ModelOptions.h"
 #include "cli/TextTable.h"
 #include "cli/TrainingReporter.h"
-#include "data/JobNames.h"
-#include "data/RowGroups.h"
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
 #include "io/NumberText.h"
@@ -20,6 +18,7 @@
 #include "models/RegressorRegistry.h"
 #include "report/ComparisonReport.h"
 #include "report/ReportText.h"
+#include "workflows/CompareWorkflow.h"
 
 #include <fmt/format.h>
 
@@ -131,13 +130,144 @@ void printTable(std::ostream &out, const evaluation::ExperimentResult &result)
     table.print(out);
 }
 
-} // namespace
+// The options of `gpumem compare` as the command line gives them.
+struct CompareOptions
+{
+    std::string path;
+    DataOptions data;
+    std::vector<std::string> modelNames;
+    std::optional<std::uint64_t> folds;
+    std::optional<std::uint64_t> repeats;
+    std::optional<std::string> groupBy;
+    std::optional<double> testFraction;
+    ModelOptions model;
+    ComputeOptions compute;
+    std::vector<std::string> reportPaths;
+    std::optional<std::string> predictionsPath;
+    CalibrationOptions calibration;
+    bool json = false;
+};
 
-int runCompare(const std::vector<std::string> &arguments, std::ostream &out, std::ostream &err)
+void addCompareOptions(CLI::App &app, CompareOptions &options)
 {
     std::string modelList;
     for (const auto &name : models::regressorNames())
         modelList += (modelList.empty() ? "" : ",") + name;
+    app.add_option("DATA.csv", options.path, "the measurements, one job per row, with a header row")->required();
+    addDataOptions(app, options.data);
+    addListOption(app, "--models", options.modelNames, "A,B,…",
+                  "the models to compare (default: the paper's five plus ridge); known: " + modelList);
+    app.add_option("--folds", options.folds, "K-fold cross-validation (default 5)")
+        ->type_name("K")
+        ->transform(wholeNumber());
+    app.add_option("--repeats", options.repeats,
+                   "repeat the K folds R times, each time with new folds and a new training seed; reports the "
+                   "mean ± sd over all fits and the spread over repetitions (default 1)")
+        ->type_name("R")
+        ->transform(wholeNumber(1, 100));
+    app.add_option("--group-by", options.groupBy,
+                   "grouped folds: every value of COLUMN lands in exactly one test fold, so each model is "
+                   "scored on groups it never saw (e.g. --group-by model)")
+        ->type_name("COLUMN");
+    addTestFractionOption(app, options.testFraction, "one seeded hold-out of this share of rows instead of folds");
+    addModelOptions(app, options.model);
+    addComputeOptions(app, options.compute);
+    app.add_option("--jobs", options.compute.jobs,
+                   "fit up to N (model, fold) pairs at the same time (default 1); results do not change")
+        ->type_name("N")
+        ->transform(wholeNumber(1));
+    addListOption(app, "--report", options.reportPaths, "FILE",
+                  "write a report: .json, .md, .csv or .html by extension, JSON to a device such as "
+                  "/dev/stdout (repeatable)");
+    addPredictionsOption(app, options.predictionsPath,
+                         "write every row's fold, actual value and each model's prediction (and upper bound)");
+    addCalibrationOptions(app, options.calibration, CalibrationScope::EachFold);
+    app.add_flag("--json", options.json, "print the JSON report on stdout instead of the table");
+}
+
+// The experiment the options ask for. The preset and --config are read once: they
+// are the network's, and every other model starts from its own defaults.
+evaluation::ExperimentSettings experimentFrom(const CompareOptions &options)
+{
+    if (options.folds && options.testFraction)
+        throw io::InputError("give --folds or --test-fraction, not both");
+    if (options.testFraction && (options.repeats || options.groupBy))
+        throw io::InputError("--repeats and --group-by need cross-validation, not --test-fraction");
+    evaluation::ExperimentSettings settings;
+    const std::vector<std::string> names =
+        options.modelNames.empty() ? models::defaultComparisonModels() : nonEmptyItems(options.modelNames);
+    const models::Hyperparameters network = hyperparametersFrom(options.model);
+    for (const auto &name : names) {
+        for (const auto &spec : settings.models)
+            if (spec.name == name)
+                throw io::InputError("--models names " + io::quoteForMessage(name) + " twice");
+        settings.models.push_back({name, hyperparametersFor(name, options.model, network)});
+    }
+    for (const auto &assignment : nonEmptyItems(options.model.assignments)) {
+        const std::string model = modelOfAssignment(assignment);
+        if (!model.empty() && std::find(names.begin(), names.end(), model) == names.end())
+            throw io::InputError("--set " + io::quoteForMessage(assignment) + " names a model that is not compared");
+    }
+    settings.folds = static_cast<int>(std::min<std::uint64_t>(options.folds.value_or(5), 1u << 20));
+    settings.repeats = static_cast<int>(options.repeats.value_or(1));
+    if (options.testFraction) {
+        settings.testFraction = *options.testFraction;
+        if (settings.testFraction == 0.0)
+            throw io::InputError("--test-fraction must be above 0 for a comparison");
+    }
+    settings.compute = computeSettingsFrom(options.compute);
+    settings.seed = settings.compute.seed;
+    settings.calibration = calibrationSettingsFrom(options.calibration, settings.seed);
+    settings.parallelFits = static_cast<int>(std::min<std::uint64_t>(options.compute.jobs.value_or(1), 64));
+    return settings;
+}
+
+// Refuses an unknown report extension, and an output that would replace an input,
+// before the long run.
+void checkOutputs(const CompareOptions &options)
+{
+    for (const auto &reportPath : options.reportPaths)
+        reportFormatFor(reportPath);
+    io::OutputPlan outputs;
+    outputs.addInput(options.path, "DATA.csv");
+    if (options.model.config)
+        outputs.addInput(*options.model.config, "--config");
+    for (const auto &reportPath : options.reportPaths)
+        outputs.addOutputFile(reportPath, "--report");
+    if (options.predictionsPath)
+        outputs.addOutputFile(*options.predictionsPath, "--predictions");
+    outputs.check();
+}
+
+// The table of models and the lines that explain its columns.
+void printSummary(std::ostream &out, const workflows::CompareResult &compared,
+                  const std::vector<std::string> &reportPaths)
+{
+    const evaluation::ExperimentResult &result = compared.experiment;
+    const report::ComparisonContext &context = compared.context;
+    out << report::describeSplitting(context) << " of " << context.rows << " rows, " << formatDuration(result.seconds)
+        << '\n';
+    printTable(out, result);
+    if (result.calibration)
+        out << fmt::format("bound: upper bound for coverage {:g} ({} score), calibrated on {:g} of each fold's "
+                           "training rows; under: its under-prediction rate, over: its mean over-allocation; "
+                           "+10%: the prediction plus 10%\n",
+                           result.calibration->coverage, calibration::scoreName(result.calibration->score),
+                           result.calibration->fraction);
+    if (const auto *test = reportedTestOfAny(result))
+        out << "p: two-sided " << report::testTitle(test->test) << " of the " << test->metric << " against "
+            << result.best << "; * p < 0.05\n";
+    if (result.repeats > 1)
+        out << "means over " << result.splits.size() << " fits (" << result.repeats << " repetitions of "
+            << context.folds << " folds); --report x.md or .json for the spread over repetitions\n";
+    for (const auto &reportPath : reportPaths)
+        out << "wrote " << reportPath << '\n';
+}
+
+} // namespace
+
+int runCompare(const std::vector<std::string> &arguments, std::ostream &out, std::ostream &err)
+{
     CommandParser parser(
         "gpumem compare",
         "gpumem compare DATA.csv --target COLUMN [--models A,B,…] [--folds K | --test-fraction F] [options]",
@@ -147,155 +277,43 @@ int runCompare(const std::vector<std::string> &arguments, std::ostream &out, std
         "\nHyperparameters: --preset, --config and plain --set NAME=VALUE apply to bigru_transformer;\n"
         "--set MODEL.NAME=VALUE sets another model's (e.g. --set random_forest.n_estimators=300).\n"
         "See 'gpumem describe-model --model NAME' for every model's hyperparameters.\n");
-    CLI::App &app = parser.app();
-    std::string path;
-    app.add_option("DATA.csv", path, "the measurements, one job per row, with a header row")->required();
-    DataOptions dataOptions;
-    addDataOptions(app, dataOptions);
-    std::vector<std::string> modelNames;
-    addListOption(app, "--models", modelNames, "A,B,…",
-                  "the models to compare (default: the paper's five plus ridge); known: " + modelList);
-    std::optional<std::uint64_t> folds;
-    app.add_option("--folds", folds, "K-fold cross-validation (default 5)")->type_name("K")->transform(wholeNumber());
-    std::optional<std::uint64_t> repeats;
-    app.add_option("--repeats", repeats,
-                   "repeat the K folds R times, each time with new folds and a new training seed; reports the "
-                   "mean ± sd over all fits and the spread over repetitions (default 1)")
-        ->type_name("R")
-        ->transform(wholeNumber(1, 100));
-    std::optional<std::string> groupBy;
-    app.add_option("--group-by", groupBy,
-                   "grouped folds: every value of COLUMN lands in exactly one test fold, so each model is "
-                   "scored on groups it never saw (e.g. --group-by model)")
-        ->type_name("COLUMN");
-    std::optional<double> testFraction;
-    addTestFractionOption(app, testFraction, "one seeded hold-out of this share of rows instead of folds");
-    ModelOptions modelOptions;
-    addModelOptions(app, modelOptions);
-    ComputeOptions computeOptions;
-    addComputeOptions(app, computeOptions);
-    app.add_option("--jobs", computeOptions.jobs,
-                   "fit up to N (model, fold) pairs at the same time (default 1); results do not change")
-        ->type_name("N")
-        ->transform(wholeNumber(1));
-    std::vector<std::string> reportPaths;
-    addListOption(app, "--report", reportPaths, "FILE",
-                  "write a report: .json, .md, .csv or .html by extension, JSON to a device such as "
-                  "/dev/stdout (repeatable)");
-    std::optional<std::string> predictionsPath;
-    addPredictionsOption(app, predictionsPath,
-                         "write every row's fold, actual value and each model's prediction (and upper bound)");
-    CalibrationOptions calibrationOptions;
-    addCalibrationOptions(app, calibrationOptions, CalibrationScope::EachFold);
-    bool json = false;
-    app.add_flag("--json", json, "print the JSON report on stdout instead of the table");
+    CompareOptions options;
+    addCompareOptions(parser.app(), options);
     if (!parser.parse(arguments, out))
         return 0;
 
-    requireTarget(dataOptions);
-    if (folds && testFraction)
-        throw io::InputError("give --folds or --test-fraction, not both");
-    if (testFraction && (repeats || groupBy))
-        throw io::InputError("--repeats and --group-by need cross-validation, not --test-fraction");
+    requireTarget(options.data);
+    workflows::CompareConfiguration configuration;
+    configuration.experiment = experimentFrom(options);
+    configuration.groupBy = options.groupBy.value_or("");
+    options.reportPaths = nonEmptyItems(options.reportPaths);
+    checkOutputs(options);
 
-    evaluation::ExperimentSettings settings;
-    const std::vector<std::string> names =
-        modelNames.empty() ? models::defaultComparisonModels() : nonEmptyItems(modelNames);
-    for (const auto &name : names) {
-        for (const auto &spec : settings.models)
-            if (spec.name == name)
-                throw io::InputError("--models names " + io::quoteForMessage(name) + " twice");
-        settings.models.push_back({name, hyperparametersFor(name, modelOptions)});
-    }
-    for (const auto &assignment : nonEmptyItems(modelOptions.assignments)) {
-        const std::string model = modelOfAssignment(assignment);
-        if (!model.empty() && std::find(names.begin(), names.end(), model) == names.end())
-            throw io::InputError("--set " + io::quoteForMessage(assignment) + " names a model that is not compared");
-    }
-    settings.folds = static_cast<int>(std::min<std::uint64_t>(folds.value_or(5), 1u << 20));
-    settings.repeats = static_cast<int>(repeats.value_or(1));
-    if (testFraction) {
-        settings.testFraction = *testFraction;
-        if (settings.testFraction == 0.0)
-            throw io::InputError("--test-fraction must be above 0 for a comparison");
-    }
-    settings.compute = computeSettingsFrom(computeOptions);
-    settings.seed = settings.compute.seed;
-    settings.calibration = calibrationSettingsFrom(calibrationOptions, settings.seed);
-    settings.parallelFits = static_cast<int>(std::min<std::uint64_t>(computeOptions.jobs.value_or(1), 64));
-    reportPaths = nonEmptyItems(reportPaths);
-    for (const auto &reportPath : reportPaths)
-        reportFormatFor(reportPath); // refuse an unknown extension before the long run
-    io::OutputPlan outputs;
-    outputs.addInput(path, "DATA.csv");
-    if (modelOptions.config)
-        outputs.addInput(*modelOptions.config, "--config");
-    for (const auto &reportPath : reportPaths)
-        outputs.addOutputFile(reportPath, "--report");
-    if (predictionsPath)
-        outputs.addOutputFile(*predictionsPath, "--predictions");
-    outputs.check();
-
-    const LoadedData loaded = loadData(path, dataOptions);
+    const LoadedData loaded = loadData(options.path, options.data);
     const data::Dataset dataset = data::Dataset::fromTable(*loaded.table, loaded.roles, loaded.usableRows);
-    if (groupBy)
-        settings.groups = data::rowGroups(*loaded.table, *groupBy, loaded.usableRows);
     for (const auto &warning : loaded.warnings)
         err << "warning: " << warning << '\n';
 
     ComparisonReporter reporter(err, ::isatty(2) != 0);
-    const evaluation::ExperimentResult result = evaluation::runExperiment(dataset, settings, &reporter);
+    const workflows::ComparisonData data{options.path, *loaded.table, loaded.roles, loaded.usableRows, dataset};
+    const workflows::CompareResult compared = workflows::compare(data, configuration, &reporter);
     reporter.finish();
-    for (const auto &model : result.models)
-        for (const auto &warning : model.warnings)
-            err << "warning: " << model.name << ": " << warning << '\n';
-    for (const auto &warning : result.warnings)
+    for (const auto &warning : compared.warnings)
         err << "warning: " << warning << '\n';
 
-    report::ComparisonContext context;
-    context.dataset = path;
-    context.target = dataset.targetName();
-    context.rows = dataset.rowCount();
-    for (std::size_t column = 0; column < loaded.table->columnCount(); ++column)
-        if (loaded.roles[column] == data::ColumnRole::Feature || loaded.roles[column] == data::ColumnRole::Sequence)
-            context.features.push_back(loaded.table->column(column).name);
-    context.folds = static_cast<int>(evaluation::splitsPerRepetition(result));
-    context.repeats = result.repeats;
-    context.groupBy = groupBy.value_or("");
-    context.testFraction = settings.testFraction;
-    context.seed = settings.seed;
-    context.rowLines = dataset.rowLines();
-    context.rowNames = data::jobNames(*loaded.table, dataset.rowLines());
-
     out.flush(); // a report sent to /dev/stdout follows what was printed so far
-    for (const auto &reportPath : reportPaths) {
+    for (const auto &reportPath : options.reportPaths) {
         std::ostringstream text;
-        report::writeReport(text, reportFormatFor(reportPath), context, result);
+        report::writeReport(text, reportFormatFor(reportPath), compared.context, compared.experiment);
         io::writeFileAtomically(reportPath, text.str());
     }
-    if (predictionsPath)
-        io::writeFileAtomically(*predictionsPath, outOfFoldCsv(loaded.table->rowCount(), loaded.usableRows, result));
-    if (json) {
-        report::writeJsonReport(out, context, result);
-    } else {
-        out << report::describeSplitting(context) << " of " << context.rows << " rows, "
-            << formatDuration(result.seconds) << '\n';
-        printTable(out, result);
-        if (result.calibration)
-            out << fmt::format("bound: upper bound for coverage {:g} ({} score), calibrated on {:g} of each fold's "
-                               "training rows; under: its under-prediction rate, over: its mean over-allocation; "
-                               "+10%: the prediction plus 10%\n",
-                               result.calibration->coverage, calibration::scoreName(result.calibration->score),
-                               result.calibration->fraction);
-        if (const auto *test = reportedTestOfAny(result))
-            out << "p: two-sided " << report::testTitle(test->test) << " of the " << test->metric << " against "
-                << result.best << "; * p < 0.05\n";
-        if (result.repeats > 1)
-            out << "means over " << result.splits.size() << " fits (" << result.repeats << " repetitions of "
-                << context.folds << " folds); --report x.md or .json for the spread over repetitions\n";
-        for (const auto &reportPath : reportPaths)
-            out << "wrote " << reportPath << '\n';
-    }
+    if (options.predictionsPath)
+        io::writeFileAtomically(*options.predictionsPath,
+                                outOfFoldCsv(loaded.table->rowCount(), loaded.usableRows, compared.experiment));
+    if (options.json)
+        report::writeJsonReport(out, compared.context, compared.experiment);
+    else
+        printSummary(out, compared, options.reportPaths);
     return 0;
 }
 

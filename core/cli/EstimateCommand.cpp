@@ -7,10 +7,10 @@
 #include "estimate/GpuProfile.h"
 #include "estimate/MemoryEstimator.h"
 #include "estimate/MemoryUnits.h"
-#include "estimate/ModelTracer.h"
 #include "estimate/TimelineFile.h"
 #include "io/InputError.h"
 #include "io/OutputPlan.h"
+#include "workflows/EstimateWorkflow.h"
 
 #include <nlohmann/json.hpp>
 
@@ -20,8 +20,6 @@
 namespace gpumem::cli {
 
 namespace {
-
-constexpr std::uint64_t kLargestBatch = std::uint64_t{1} << 24;
 
 const char *const kDescription =
     "Estimates the GPU memory of training your own PyTorch model, without a GPU. MODEL.pt is a\n"
@@ -142,6 +140,123 @@ void printText(std::ostream &out, const estimate::EstimateConfiguration &configu
         out << "Note: " << note << '\n';
 }
 
+// The options of `gpumem estimate` as the command line gives them.
+struct EstimateOptions
+{
+    workflows::EstimateSettings settings; // the model path, optimizer, dtype, loss, GPU and context directly
+    std::vector<std::string> shapes;
+    std::vector<std::string> batchTexts;
+    std::string inputKind = "float";
+    std::optional<std::uint64_t> vocabulary;
+    std::optional<std::uint64_t> classes;
+    std::uint64_t steps = 2;
+    std::optional<std::string> timelinePath;
+    bool json = false;
+    std::optional<std::string> calibratePath;
+    std::optional<std::string> outPath;
+};
+
+// Declares the options that describe the model and its traced training step.
+void addModelOptions(CLI::App &app, EstimateOptions &options)
+{
+    estimate::EstimateConfiguration &configuration = options.settings.model;
+    app.add_option("model", configuration.modelPath, "the TorchScript file (runs its code, like torch.load)")
+        ->type_name("MODEL.pt");
+    app.add_option("--input-shape", options.shapes, "one sample's shape, batch prepended; repeat for several inputs")
+        ->type_name("C,H,W")
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    app.add_option("--input-kind", options.inputKind, "float (default) or tokens (ids in [0, --vocabulary))")
+        ->type_name("K")
+        ->check(oneOf("--input-kind", {"float", "tokens"}));
+    app.add_option("--vocabulary", options.vocabulary, "tokens: the number of token ids")
+        ->type_name("N")
+        ->transform(wholeNumber(1, std::uint64_t{1} << 31));
+    addListOption(app, "--batch-size", options.batchTexts, "N[,N…]", "batch sizes to estimate (default 32)");
+    app.add_flag("--max-batch", options.settings.request.maxBatch,
+                 "also search the largest batch that fits the GPU (no extra CPU runs)");
+    app.add_option("--optimizer", configuration.optimizer, "sgd, sgd_momentum, adam (default) or adamw")
+        ->type_name("O")
+        ->check(oneOf("--optimizer", estimate::optimizerNames()));
+    app.add_option("--dtype", configuration.dtype, "float32 (default), float64, bfloat16 or float16")
+        ->type_name("T")
+        ->check(oneOf("--dtype", estimate::dtypeNames()));
+    app.add_option("--loss", configuration.loss, "cross_entropy (default), mse or sum")
+        ->type_name("L")
+        ->check(oneOf("--loss", estimate::lossNames()));
+    app.add_option("--classes", options.classes, "cross_entropy: target classes (default: the output's last dimension)")
+        ->type_name("K")
+        ->transform(wholeNumber(1, std::uint64_t{1} << 31));
+    app.add_option("--steps", options.steps, "training steps traced (default 2, so the optimizer state exists)")
+        ->transform(wholeNumber(1))
+        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{10}))
+        ->type_name("N");
+}
+
+// Declares the GPU, output and calibration options.
+void addGpuOptions(CommandParser &parser, EstimateOptions &options)
+{
+    CLI::App &app = parser.app();
+    app.add_option("--gpu", options.settings.gpu, "a GPU profile's name (default a100-80) or a profile file")
+        ->type_name("NAME|FILE");
+    app.add_option("--context-mib", options.settings.contextMib, "the CUDA context in MiB instead of the profile's")
+        ->type_name("M")
+        ->check(CLI::Range(0.0, 1048576.0));
+    app.add_option("--timeline", options.timelinePath,
+                   "write the first batch size's allocation timeline (.csv or .json)")
+        ->type_name("FILE");
+    app.add_flag("--json", options.json, "print the estimates as JSON");
+    app.add_option("--calibrate", options.calibratePath,
+                   "fit the --gpu profile's context and workspace to jobs measured on your card (see below)")
+        ->type_name("MEASURED.csv");
+    app.add_option("--out", options.outPath, "with --calibrate: write the calibrated profile (JSON, for --gpu FILE)")
+        ->type_name("PROFILE.json");
+    parser.addHelpFooter("\nGPU profiles: " + listText(estimate::gpuProfileNames()) +
+                         " (resources/gpus; a profile file's keys: name, capacity_mib, context_mib, "
+                         "workspace_mib, source).\n");
+    parser.addHelpFooter(estimateCalibrationHelp());
+}
+
+// Completes options.settings from the options given as text; throws io::InputError for what is missing or wrong.
+void completeSettings(EstimateOptions &options)
+{
+    estimate::EstimateConfiguration &configuration = options.settings.model;
+    if (options.outPath)
+        throw io::InputError("--out goes with --calibrate (the calibrated profile); estimates print to the output");
+    if (configuration.modelPath.empty())
+        throw io::InputError("missing MODEL.pt (see 'gpumem estimate --help')");
+    if (options.shapes.empty())
+        throw io::InputError(
+            "missing --input-shape (one sample's shape, e.g. 3,224,224; see 'gpumem estimate --help')");
+    for (const auto &shape : options.shapes)
+        configuration.inputShapes.push_back(estimate::parseSampleShape(shape, "--input-shape"));
+    configuration.inputKind = options.inputKind == "tokens" ? estimate::InputKind::Tokens : estimate::InputKind::Float;
+    if (configuration.inputKind == estimate::InputKind::Tokens) {
+        if (!options.vocabulary)
+            throw io::InputError("--input-kind tokens needs --vocabulary N");
+        configuration.vocabulary = static_cast<std::int64_t>(*options.vocabulary);
+    }
+    if (options.classes)
+        configuration.classes = static_cast<std::int64_t>(*options.classes);
+    configuration.steps = static_cast<int>(options.steps);
+    estimate::EstimateRequest &request = options.settings.request;
+    for (const auto &text : nonEmptyItems(options.batchTexts))
+        request.batchSizes.push_back(estimate::parseBatchSize(text, "--batch-size values"));
+    if (request.batchSizes.empty())
+        request.batchSizes.push_back(32);
+    if (options.timelinePath) {
+        // Checked before the model runs: the timeline must not replace the model or the profile.
+        estimate::checkTimelinePath(*options.timelinePath);
+        io::OutputPlan outputs;
+        outputs.addInput(configuration.modelPath, "MODEL.pt");
+        if (const std::string profileFile = estimate::gpuProfileFile(options.settings.gpu); !profileFile.empty())
+            outputs.addInput(profileFile, "--gpu");
+        outputs.addOutputFile(*options.timelinePath, "--timeline");
+        outputs.check();
+        request.timelineBatch = request.batchSizes.front();
+    }
+}
+
 } // namespace
 
 int runEstimate(const std::vector<std::string> &arguments, std::ostream &out, std::ostream & /*err*/)
@@ -152,69 +267,13 @@ int runEstimate(const std::vector<std::string> &arguments, std::ostream &out, st
                          "       gpumem estimate --calibrate MEASURED.csv --gpu NAME|FILE [--out PROFILE.json]",
                          kDescription);
     CLI::App &app = parser.app();
-    estimate::EstimateConfiguration configuration;
-    std::vector<std::string> shapes;
-    std::vector<std::string> batchTexts;
-    std::string inputKind = "float";
-    std::optional<std::uint64_t> vocabulary;
-    std::optional<std::uint64_t> classes;
-    std::uint64_t steps = 2;
-    std::string gpu = "a100-80";
-    std::optional<double> contextMib;
-    std::optional<std::string> timelinePath;
-    bool maxBatch = false;
-    bool json = false;
-    std::optional<std::string> calibratePath;
-    std::optional<std::string> outPath;
-    app.add_option("model", configuration.modelPath, "the TorchScript file (runs its code, like torch.load)")
-        ->type_name("MODEL.pt");
-    app.add_option("--input-shape", shapes, "one sample's shape, batch prepended; repeat for several inputs")
-        ->type_name("C,H,W")
-        ->allow_extra_args(false)
-        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-    app.add_option("--input-kind", inputKind, "float (default) or tokens (ids in [0, --vocabulary))")
-        ->type_name("K")
-        ->check(oneOf("--input-kind", {"float", "tokens"}));
-    app.add_option("--vocabulary", vocabulary, "tokens: the number of token ids")
-        ->type_name("N")
-        ->transform(wholeNumber(1, std::uint64_t{1} << 31));
-    addListOption(app, "--batch-size", batchTexts, "N[,N…]", "batch sizes to estimate (default 32)");
-    app.add_flag("--max-batch", maxBatch, "also search the largest batch that fits the GPU (no extra CPU runs)");
-    app.add_option("--optimizer", configuration.optimizer, "sgd, sgd_momentum, adam (default) or adamw")
-        ->type_name("O")
-        ->check(oneOf("--optimizer", estimate::optimizerNames()));
-    app.add_option("--dtype", configuration.dtype, "float32 (default), float64, bfloat16 or float16")
-        ->type_name("T")
-        ->check(oneOf("--dtype", estimate::dtypeNames()));
-    app.add_option("--loss", configuration.loss, "cross_entropy (default), mse or sum")
-        ->type_name("L")
-        ->check(oneOf("--loss", estimate::lossNames()));
-    app.add_option("--classes", classes, "cross_entropy: target classes (default: the output's last dimension)")
-        ->type_name("K")
-        ->transform(wholeNumber(1, std::uint64_t{1} << 31));
-    app.add_option("--steps", steps, "training steps traced (default 2, so the optimizer state exists)")
-        ->transform(wholeNumber(1))
-        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{10}))
-        ->type_name("N");
-    app.add_option("--gpu", gpu, "a GPU profile's name (default a100-80) or a profile file")->type_name("NAME|FILE");
-    app.add_option("--context-mib", contextMib, "the CUDA context in MiB instead of the profile's")
-        ->type_name("M")
-        ->check(CLI::Range(0.0, 1048576.0));
-    app.add_option("--timeline", timelinePath, "write the first batch size's allocation timeline (.csv or .json)")
-        ->type_name("FILE");
-    app.add_flag("--json", json, "print the estimates as JSON");
-    app.add_option("--calibrate", calibratePath,
-                   "fit the --gpu profile's context and workspace to jobs measured on your card (see below)")
-        ->type_name("MEASURED.csv");
-    app.add_option("--out", outPath, "with --calibrate: write the calibrated profile (JSON, for --gpu FILE)")
-        ->type_name("PROFILE.json");
-    parser.addHelpFooter("\nGPU profiles: " + listText(estimate::gpuProfileNames()) +
-                         " (resources/gpus; a profile file's keys: name, capacity_mib, context_mib, "
-                         "workspace_mib, source).\n");
-    parser.addHelpFooter(estimateCalibrationHelp());
+    EstimateOptions options;
+    addModelOptions(app, options);
+    addGpuOptions(parser, options);
     if (!parser.parse(arguments, out))
         return 0;
-    if (calibratePath) {
+    const workflows::EstimateSettings &settings = options.settings;
+    if (options.calibratePath) {
         // The measurement file names the models, inputs and batches itself.
         for (const char *option :
              {"model", "--input-shape", "--input-kind", "--vocabulary", "--batch-size", "--max-batch", "--optimizer",
@@ -223,61 +282,17 @@ int runEstimate(const std::vector<std::string> &arguments, std::ostream &out, st
                 throw io::InputError(std::string(option == std::string("model") ? "MODEL.pt" : option) +
                                      " does not go with --calibrate: MEASURED.csv names each job's model, input, "
                                      "batch and optimizer");
-        return runEstimateCalibration({*calibratePath, gpu, contextMib, outPath, json}, out);
+        return runEstimateCalibration(
+            {*options.calibratePath, settings.gpu, settings.contextMib, options.outPath, options.json}, out);
     }
-    if (outPath)
-        throw io::InputError("--out goes with --calibrate (the calibrated profile); estimates print to the output");
-    if (configuration.modelPath.empty())
-        throw io::InputError("missing MODEL.pt (see 'gpumem estimate --help')");
-    if (shapes.empty())
-        throw io::InputError(
-            "missing --input-shape (one sample's shape, e.g. 3,224,224; see 'gpumem estimate --help')");
-    for (const auto &shape : shapes)
-        configuration.inputShapes.push_back(estimate::parseSampleShape(shape, "--input-shape"));
-    configuration.inputKind = inputKind == "tokens" ? estimate::InputKind::Tokens : estimate::InputKind::Float;
-    if (configuration.inputKind == estimate::InputKind::Tokens) {
-        if (!vocabulary)
-            throw io::InputError("--input-kind tokens needs --vocabulary N");
-        configuration.vocabulary = static_cast<std::int64_t>(*vocabulary);
-    }
-    if (classes)
-        configuration.classes = static_cast<std::int64_t>(*classes);
-    configuration.steps = static_cast<int>(steps);
-
-    estimate::EstimateRequest request;
-    for (const auto &text : nonEmptyItems(batchTexts)) {
-        std::string value = text;
-        const std::string refusal = wholeNumber(1, kLargestBatch)(value);
-        if (!refusal.empty())
-            throw io::InputError("--batch-size " + refusal);
-        request.batchSizes.push_back(static_cast<std::int64_t>(std::stoull(value)));
-    }
-    if (request.batchSizes.empty())
-        request.batchSizes.push_back(32);
-    request.maxBatch = maxBatch;
-    if (timelinePath) {
-        // Checked before the model runs: the timeline must not replace the model or the profile.
-        estimate::checkTimelinePath(*timelinePath);
-        io::OutputPlan outputs;
-        outputs.addInput(configuration.modelPath, "MODEL.pt");
-        if (const std::string profileFile = estimate::gpuProfileFile(gpu); !profileFile.empty())
-            outputs.addInput(profileFile, "--gpu");
-        outputs.addOutputFile(*timelinePath, "--timeline");
-        outputs.check();
-        request.timelineBatch = request.batchSizes.front();
-    }
-
-    estimate::GpuProfile profile = estimate::findGpuProfile(gpu);
-    if (contextMib)
-        profile.contextMib = *contextMib;
-    const estimate::ModelTracer tracer(configuration);
-    const estimate::EstimateResult result = estimate::MemoryEstimator::estimate(tracer, profile, request);
-    if (timelinePath)
-        estimate::writeTimeline(*timelinePath, *request.timelineBatch, result.timeline);
-    if (json)
-        printJson(out, configuration, result, maxBatch);
+    completeSettings(options);
+    const estimate::EstimateResult result = workflows::estimateModel(settings).result;
+    if (options.timelinePath)
+        estimate::writeTimeline(*options.timelinePath, *settings.request.timelineBatch, result.timeline);
+    if (options.json)
+        printJson(out, settings.model, result, settings.request.maxBatch);
     else
-        printText(out, configuration, result, maxBatch);
+        printText(out, settings.model, result, settings.request.maxBatch);
     return 0;
 }
 

@@ -133,9 +133,14 @@ models::Hyperparameters hyperparametersFor(const std::string &model, const Model
 {
     // Built even for another model, so that a bad preset, --config or --set is
     // refused instead of silently having no effect.
-    models::Hyperparameters hyperparameters = hyperparametersFrom(options);
-    if (model != kNetwork)
-        hyperparameters = models::regressorHyperparameters(model);
+    return hyperparametersFor(model, options, hyperparametersFrom(options));
+}
+
+models::Hyperparameters hyperparametersFor(const std::string &model, const ModelOptions &options,
+                                           const models::Hyperparameters &networkValues)
+{
+    models::Hyperparameters hyperparameters =
+        model == kNetwork ? networkValues : models::regressorHyperparameters(model);
     for (const auto &assignment : nonEmptyItems(options.assignments))
         if (modelOfAssignment(assignment) == model)
             hyperparameters.setAssignment(assignment.substr(model.size() + 1));

@@ -13,8 +13,8 @@
 #include "io/OutputPlan.h"
 #include "io/Sha256.h"
 #include "models/RegressorRegistry.h"
-#include "runs/RunTraining.h"
 #include "runs/SweepRecords.h"
+#include "workflows/TrainWorkflow.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -139,6 +139,59 @@ class RunsOutput
     std::unique_ptr<io::AtomicFileWriter> mThrough;
 };
 
+// The values of each trial: base with the trial's assignments, each checked by
+// creating the model; throws io::InputError naming the trial.
+std::vector<models::Hyperparameters> trialValues(const std::vector<runs::SweepTrial> &trials,
+                                                 const models::Hyperparameters &base, const std::string &model,
+                                                 const models::ComputeSettings &compute)
+{
+    std::vector<models::Hyperparameters> values;
+    for (const auto &trial : trials) {
+        models::Hyperparameters trialValues = base;
+        try {
+            for (const auto &[name, value] : trial.assignments)
+                trialValues.setFromText(name, value);
+            models::createRegressor(model, trialValues, compute);
+        } catch (const io::InputError &error) {
+            throw io::InputError("trial " + std::to_string(trial.index) + " (" + assignmentsText(trial) +
+                                 "): " + error.message());
+        }
+        values.push_back(std::move(trialValues));
+    }
+    return values;
+}
+
+// What every trial shares, so that a merge refuses the shards of another sweep:
+// the plan and model in words, the data, values and settings as a digest.
+std::string sweepIdentity(const runs::SweepPlan &plan, const TrainingInputs &inputs, const data::Dataset &dataset,
+                          const models::Hyperparameters &base, const std::string &settings)
+{
+    std::string shared = fileDigest(inputs.path) + '\n' + dataset.targetName() + '\n';
+    for (const auto &name : dataset.numericFeatureNames())
+        shared += name + ',';
+    shared += '\n' + dataset.sequenceName();
+    for (const auto &spec : base.specs())
+        shared += '\n' + base.text(spec.name);
+    shared += "\n" + settings;
+    return runs::sweepDescription(plan) + "; model " + inputs.modelName + "; settings " +
+           io::sha256Hex(shared).substr(0, 16);
+}
+
+// The run of the lowest RMSE on its validation rows (or, without them, its training rows); null if none has one.
+const runs::RunRecord *lowestRmse(const std::vector<runs::RunRecord> &records)
+{
+    const runs::RunRecord *best = nullptr;
+    double bestRmse = 0.0;
+    for (const auto &record : records) {
+        const auto &metrics = record.validationMetrics ? record.validationMetrics : record.trainMetrics;
+        if (metrics && (!best || metrics->rmse < bestRmse)) {
+            best = &record;
+            bestRmse = metrics->rmse;
+        }
+    }
+    return best;
+}
+
 } // namespace
 
 int runSweep(const std::vector<std::string> &arguments, std::ostream &out, std::ostream &err)
@@ -198,19 +251,7 @@ int runSweep(const std::vector<std::string> &arguments, std::ostream &out, std::
     const std::vector<runs::SweepTrial> mine = runs::sweepShard(trials, shard.index, shard.count);
 
     // Every trial's values are checked before the first one trains, which can take minutes.
-    std::vector<models::Hyperparameters> values;
-    for (const auto &trial : mine) {
-        models::Hyperparameters trialValues = base;
-        try {
-            for (const auto &[name, value] : trial.assignments)
-                trialValues.setFromText(name, value);
-            models::createRegressor(inputs.modelName, trialValues, compute);
-        } catch (const io::InputError &error) {
-            throw io::InputError("trial " + std::to_string(trial.index) + " (" + assignmentsText(trial) +
-                                 "): " + error.message());
-        }
-        values.push_back(std::move(trialValues));
-    }
+    const std::vector<models::Hyperparameters> values = trialValues(mine, base, inputs.modelName, compute);
 
     const std::string outPath = *outOption;
     io::OutputPlan outputs;
@@ -225,39 +266,28 @@ int runSweep(const std::vector<std::string> &arguments, std::ostream &out, std::
     for (const auto &warning : loaded.warnings)
         err << "warning: " << warning << '\n';
 
-    // What every trial shares, so that a merge refuses the shards of another sweep:
-    // the plan and model in words, the rest as a digest.
-    std::string shared = fileDigest(inputs.path) + '\n' + dataset.targetName() + '\n';
-    for (const auto &name : dataset.numericFeatureNames())
-        shared += name + ',';
-    shared += '\n' + dataset.sequenceName();
-    for (const auto &spec : base.specs())
-        shared += '\n' + base.text(spec.name);
-    shared += "\n" + std::to_string(testFraction) + "\n" + std::to_string(compute.seed) +
-              (reproducible ? "\nreproducible" : "");
-    const std::string identity = runs::sweepDescription(plan) + "; model " + inputs.modelName + "; settings " +
-                                 io::sha256Hex(shared).substr(0, 16);
+    const std::string identity = sweepIdentity(plan, inputs, dataset, base,
+                                               std::to_string(testFraction) + "\n" + std::to_string(compute.seed) +
+                                                   (reproducible ? "\nreproducible" : ""));
 
     RunsOutput output(outPath);
     const bool terminal = ::isatty(2) != 0;
     std::size_t done = 0;
-    const runs::RunRecord *best = nullptr;
-    double bestRmse = 0.0;
     std::vector<runs::RunRecord> finished;
     finished.reserve(mine.size());
     for (std::size_t position = 0; position < mine.size(); ++position) {
         const runs::SweepTrial &trial = mine[position];
-        runs::RunSettings settings;
+        workflows::TrainConfiguration settings;
         settings.name = "trial " + std::to_string(trial.index);
         settings.model = inputs.modelName;
         settings.hyperparameters = values[position];
         settings.compute = compute;
-        settings.validationFraction = testFraction;
+        settings.holdOutFraction = testFraction;
         // A terminal shows the trial's progress bar; logs get one line per finished trial only.
         std::optional<TrainingReporter> reporter;
         if (terminal)
             reporter.emplace(TrainingReporter::Style::ProgressBar, out, err);
-        runs::TrainedRun run = runs::trainRun(dataset, settings, reporter ? &*reporter : nullptr);
+        workflows::TrainResult run = workflows::train(dataset, settings, reporter ? &*reporter : nullptr);
         if (reporter)
             reporter->finish();
         if (reproducible)
@@ -272,19 +302,13 @@ int runSweep(const std::vector<std::string> &arguments, std::ostream &out, std::
         finished.push_back(std::move(run.record));
     }
     output.finish();
-    for (const auto &record : finished) {
-        const auto &metrics = record.validationMetrics ? record.validationMetrics : record.trainMetrics;
-        if (metrics && (!best || metrics->rmse < bestRmse)) {
-            best = &record;
-            bestRmse = metrics->rmse;
-        }
-    }
+    const runs::RunRecord *best = lowestRmse(finished);
     out << "wrote " << finished.size() << " of " << trials.size() << " runs to " << outPath;
     if (shard.count > 1)
         out << " (shard " << shard.index << "/" << shard.count << ")";
     out << '\n';
     if (best)
-        out << "lowest " << (testFraction > 0.0 ? "validation" : "train") << " RMSE: " << best->name << '\n';
+        out << "lowest " << (best->validationMetrics ? "validation" : "train") << " RMSE: " << best->name << '\n';
     return 0;
 }
 

@@ -12,16 +12,15 @@
 #include "cli/ModelOptions.h"
 #include "cli/TrainingReporter.h"
 #include "data/ColumnRoles.h"
-#include "evaluation/Splits.h"
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
 #include "io/JsonDocument.h"
 #include "io/OutputPlan.h"
 #include "models/ModelFolder.h"
 #include "models/NeuralNetworkRegressor.h"
-#include "models/RegressorRegistry.h"
 #include "prediction/PredictionFile.h"
 #include "report/MetricsJson.h"
+#include "workflows/TrainWorkflow.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -163,6 +162,184 @@ int continueTraining(models::NeuralNetworkRegressor &network, const std::string 
     return done;
 }
 
+// The options of `gpumem train` as the command line gives them.
+struct TrainOptions
+{
+    TrainingInputs inputs;
+    double testFraction = 0.0;
+    // A separate seed for the hold-out keeps the test rows fixed while --seed varies the
+    // training, so the spread over training seeds can be measured on one split.
+    std::optional<std::uint64_t> splitSeed;
+    std::optional<std::string> out;
+    std::optional<std::string> predictionsPath;
+    CalibrationOptions calibration;
+    std::optional<std::uint64_t> epochs;
+    std::optional<std::string> resumeFrom;
+    bool json = false;
+};
+
+void addTrainOptions(CLI::App &app, TrainOptions &options)
+{
+    addTrainingInputs(app, options.inputs);
+    addTestFractionOption(app, options.testFraction,
+                          "hold out this share of rows (seeded) and report metrics on it (default 0)");
+    app.add_option("--split-seed", options.splitSeed, "seed of the --test-fraction hold-out (default: --seed)")
+        ->type_name("N")
+        ->needs("--test-fraction");
+    app.add_option("--out", options.out, "the model folder to write (replaced atomically)")->type_name("MODEL_DIR");
+    addPredictionsOption(app, options.predictionsPath,
+                         "also write every row's prediction, actual value and split (train/calibration/test)");
+    addCalibrationOptions(app, options.calibration, CalibrationScope::Model);
+    app.add_option("--epochs", options.epochs,
+                   "train the network this many epochs in all (as --set epochs=N; with --resume-from: more than the "
+                   "model has trained)")
+        ->type_name("N")
+        ->transform(wholeNumber(1, 100000));
+    app.add_option("--resume-from", options.resumeFrom,
+                   "continue the training saved in this bigru_transformer folder: same data, hyperparameters, "
+                   "seed, --test-fraction and --split-seed")
+        ->type_name("MODEL_DIR");
+    app.add_flag("--json", options.json, "print JSON Lines (progress events, then a summary) on stdout");
+}
+
+// Refuses an input or output that would replace another, before the training, which can
+// take minutes; the model's save checks again.
+void checkOutputs(const TrainOptions &options)
+{
+    io::OutputPlan outputs;
+    outputs.addInput(options.inputs.path, "DATA.csv");
+    if (options.resumeFrom)
+        outputs.addInput(*options.resumeFrom, "--resume-from");
+    if (options.inputs.model.config)
+        outputs.addInput(*options.inputs.model.config, "--config");
+    outputs.addOutputFolder(*options.out, "--out");
+    if (options.predictionsPath)
+        outputs.addOutputFile(*options.predictionsPath, "--predictions");
+    outputs.check();
+}
+
+// The training the options ask for (without --resume-from's network; see resumeTraining).
+workflows::TrainConfiguration configurationFrom(const TrainOptions &options)
+{
+    const TrainingInputs &inputs = options.inputs;
+    workflows::TrainConfiguration configuration;
+    configuration.model = inputs.modelName;
+    configuration.hyperparameters = hyperparametersFor(inputs.modelName, inputs.model);
+    if (options.epochs) {
+        if (inputs.modelName != kNetwork)
+            throw io::InputError("--epochs is for " + std::string(kNetwork) + "; " + inputs.modelName +
+                                 " fits in one go");
+        configuration.hyperparameters.setAssignment("epochs=" + std::to_string(*options.epochs));
+    }
+    configuration.compute = computeSettingsFrom(inputs.compute);
+    // The saved model trains on every training row; the calibration rows only measure
+    // the margins first (CalibrationSettings::refit).
+    configuration.calibration = calibrationSettingsFrom(options.calibration, configuration.compute.seed);
+    configuration.holdOutFraction = options.testFraction;
+    configuration.holdOutSeed = options.splitSeed;
+    return configuration;
+}
+
+// Loads --resume-from's network into configuration, prepared to continue, and
+// returns the epochs it had finished.
+int resumeTraining(const CLI::App &app, const TrainOptions &options, workflows::TrainConfiguration &configuration)
+{
+    auto network = std::make_shared<models::NeuralNetworkRegressor>(
+        models::NeuralNetworkRegressor::load(*options.resumeFrom, configuration.compute));
+    const int epochsBefore = continueTraining(*network, *options.resumeFrom, options.epochs,
+                                              app.get_option("--seed")->count() > 0, configuration.compute.seed);
+    configuration.compute.seed = network->seed(); // the stopped run's split and validation rows
+    configuration.continuing = std::move(network);
+    return epochsBefore;
+}
+
+// Writes every row's prediction, actual value, split and bound to --predictions.
+void writePredictions(const std::string &path, const LoadedData &loaded, const data::Dataset &dataset,
+                      const workflows::TrainResult &trained, const Eigen::VectorXd &bounds)
+{
+    std::vector<std::string> splits(dataset.rowCount(), "train");
+    for (Eigen::Index row : trained.fit.rows.calibration)
+        splits[static_cast<std::size_t>(row)] = "calibration";
+    for (Eigen::Index row : trained.split.test)
+        splits[static_cast<std::size_t>(row)] = "test";
+    io::writeFileAtomically(path, prediction::predictionCsv(loaded.table->rowCount(), loaded.usableRows, dataset,
+                                                            trained.fit.predicted, splits, bounds));
+}
+
+// What train prints when it has saved the model: a JSON summary or lines for people.
+struct TrainSummary
+{
+    const TrainOptions &options;
+    const workflows::TrainResult &trained;
+    const std::optional<BoundReport> &bound;
+    int epochsBefore = 0;
+};
+
+void printJsonSummary(std::ostream &out, const TrainSummary &summary)
+{
+    const workflows::TrainResult &trained = summary.trained;
+    const training::TrainingResult &result = trained.fit.training;
+    const double samplesPerSecond = result.epochs.empty() ? 0.0 : result.epochs.back().samplesPerSecond;
+    io::Json json{{"event", "finished"},
+                  {"stop_reason", training::stopReasonName(result.stopReason)},
+                  {"message", result.message},
+                  {"epochs_run", result.epochs.size()},
+                  {"best_epoch", result.bestEpoch},
+                  {"seconds", result.seconds},
+                  {"samples_per_second", samplesPerSecond},
+                  {"device", trained.model->deviceName()},
+                  {"train_rows", trained.fitRows.size()},
+                  {"test_rows", trained.split.test.size()},
+                  {"train_metrics", *trained.record.trainMetrics}};
+    if (!trained.split.test.empty())
+        json["test_metrics"] = *trained.record.validationMetrics;
+    if (trained.fit.calibration)
+        json["calibration"] = calibrationSummaryJson(*trained.fit.calibration, trained.fit.rows, summary.bound);
+    if (summary.options.resumeFrom) {
+        json["resumed_from"] = *summary.options.resumeFrom;
+        json["epochs_before"] = summary.epochsBefore;
+    }
+    json["model_dir"] = *summary.options.out;
+    io::writeJsonDocument(out, json, {/*indent=*/0});
+    out << '\n';
+}
+
+void printTextSummary(std::ostream &out, const TrainSummary &summary)
+{
+    const workflows::TrainResult &trained = summary.trained;
+    const training::TrainingResult &result = trained.fit.training;
+    const models::Regressor &model = *trained.model;
+    if (summary.options.resumeFrom)
+        out << "continued " << *summary.options.resumeFrom << " after epoch " << summary.epochsBefore << '\n';
+    if (trainsInEpochs(model))
+        out << result.message << " in " << formatSeconds(result.seconds) << " on " << model.deviceName()
+            << " (best epoch " << result.bestEpoch << ")\n";
+    else
+        out << "fitted " << summary.options.inputs.modelName << " on " << groupedCount(trained.fitRows.size())
+            << " rows in " << formatSeconds(result.seconds)
+            << (result.message.empty() ? "" : " (" + result.message + ")") << '\n';
+    out << "train (" << trained.fitRows.size() << " rows): " << describeMetrics(*trained.record.trainMetrics) << '\n';
+    if (!trained.split.test.empty())
+        out << "test  (" << trained.split.test.size()
+            << " rows): " << describeMetrics(*trained.record.validationMetrics) << '\n';
+    if (const auto &stored = trained.fit.calibration) {
+        char line[200];
+        std::snprintf(line, sizeof line, "upper bound: %s score, coverage %g, margin %.6g (%zu calibration rows)\n",
+                      std::string(calibration::scoreName(stored->score())).c_str(), stored->coverage(),
+                      stored->margin(stored->coverage()), trained.fit.rows.calibration.size());
+        out << line;
+        if (const auto &bound = summary.bound) {
+            std::snprintf(line, sizeof line,
+                          "test %+.2f%% headroom (the smallest reaching %g on the calibration rows): ",
+                          bound->bestHeadroomPercent, stored->coverage());
+            out << "test bound:         " << calibration::describeBoundMetrics(bound->bound) << '\n'
+                << "test +10% headroom: " << calibration::describeBoundMetrics(bound->tenPercent) << '\n'
+                << line << calibration::describeBoundMetrics(bound->bestHeadroom) << '\n';
+        }
+    }
+    out << "saved " << *summary.options.out << '\n';
+}
+
 } // namespace
 
 int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::ostream &err)
@@ -171,198 +348,53 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
                          "Trains the BiGRU-optimised Transformer (or another model with --model) to predict a job's\n"
                          "peak GPU memory and saves it as a model folder that `gpumem predict` reads.");
     CLI::App &app = parser.app();
-    TrainingInputs inputs;
-    addTrainingInputs(app, inputs);
-    double testFraction = 0.0;
-    addTestFractionOption(app, testFraction,
-                          "hold out this share of rows (seeded) and report metrics on it (default 0)");
-    // A separate seed for the hold-out keeps the test rows fixed while --seed varies the
-    // training, so the spread over training seeds can be measured on one split.
-    std::optional<std::uint64_t> splitSeed;
-    app.add_option("--split-seed", splitSeed, "seed of the --test-fraction hold-out (default: --seed)")
-        ->type_name("N")
-        ->needs("--test-fraction");
-    std::optional<std::string> outOption;
-    app.add_option("--out", outOption, "the model folder to write (replaced atomically)")->type_name("MODEL_DIR");
-    std::optional<std::string> predictionsPath;
-    addPredictionsOption(app, predictionsPath,
-                         "also write every row's prediction, actual value and split (train/calibration/test)");
-    CalibrationOptions calibrationOptions;
-    addCalibrationOptions(app, calibrationOptions, CalibrationScope::Model);
-    std::optional<std::uint64_t> epochs;
-    app.add_option("--epochs", epochs,
-                   "train the network this many epochs in all (as --set epochs=N; with --resume-from: more than the "
-                   "model has trained)")
-        ->type_name("N")
-        ->transform(wholeNumber(1, 100000));
-    std::optional<std::string> resumeFrom;
-    app.add_option("--resume-from", resumeFrom,
-                   "continue the training saved in this bigru_transformer folder: same data, hyperparameters, "
-                   "seed, --test-fraction and --split-seed")
-        ->type_name("MODEL_DIR");
-    bool json = false;
-    app.add_flag("--json", json, "print JSON Lines (progress events, then a summary) on stdout");
+    TrainOptions options;
+    addTrainOptions(app, options);
     if (!parser.parse(arguments, out))
         return 0;
 
-    if (!outOption)
+    if (!options.out)
         throw io::InputError("missing --out MODEL_DIR (see 'gpumem train --help')");
-    requireTarget(inputs.data);
-    if (resumeFrom)
-        checkResumable(app, inputs.modelName, inputs.model, calibrationOptions);
-    models::Hyperparameters hyperparameters = hyperparametersFor(inputs.modelName, inputs.model);
-    if (epochs) {
-        if (inputs.modelName != kNetwork)
-            throw io::InputError("--epochs is for " + std::string(kNetwork) + "; " + inputs.modelName +
-                                 " fits in one go");
-        hyperparameters.setAssignment("epochs=" + std::to_string(*epochs));
-    }
-    models::ComputeSettings compute = computeSettingsFrom(inputs.compute);
-    const std::optional<calibration::CalibrationSettings> calibrationChoice =
-        calibrationSettingsFrom(calibrationOptions, compute.seed);
-    const bool calibrating = calibrationChoice.has_value();
-    // The saved model trains on every training row; the calibration rows only measure
-    // the margins first (CalibrationSettings::refit).
-    const calibration::CalibrationSettings calibrationSettings =
-        calibrationChoice.value_or(calibration::CalibrationSettings{});
+    requireTarget(options.inputs.data);
+    if (options.resumeFrom)
+        checkResumable(app, options.inputs.modelName, options.inputs.model, options.calibration);
+    workflows::TrainConfiguration configuration = configurationFrom(options);
+    checkOutputs(options);
 
-    const std::string outDirectory = *outOption;
-    // Checked before the training, which can take minutes, and again when the model is saved.
-    io::OutputPlan outputs;
-    outputs.addInput(inputs.path, "DATA.csv");
-    if (resumeFrom)
-        outputs.addInput(*resumeFrom, "--resume-from");
-    if (inputs.model.config)
-        outputs.addInput(*inputs.model.config, "--config");
-    outputs.addOutputFolder(outDirectory, "--out");
-    if (predictionsPath)
-        outputs.addOutputFile(*predictionsPath, "--predictions");
-    outputs.check();
-
-    const LoadedData loaded = loadData(inputs.path, inputs.data);
+    const LoadedData loaded = loadData(options.inputs.path, options.inputs.data);
     const data::Dataset dataset = data::Dataset::fromTable(*loaded.table, loaded.roles, loaded.usableRows);
     for (const auto &warning : loaded.warnings)
         err << "warning: " << warning << '\n';
+    const int epochsBefore = options.resumeFrom ? resumeTraining(app, options, configuration) : 0;
 
-    const auto rows = static_cast<Eigen::Index>(dataset.rowCount());
-    std::unique_ptr<models::Regressor> model;
-    int epochsBefore = 0;
-    if (resumeFrom) {
-        auto network = std::make_unique<models::NeuralNetworkRegressor>(
-            models::NeuralNetworkRegressor::load(*resumeFrom, compute));
-        epochsBefore =
-            continueTraining(*network, *resumeFrom, epochs, app.get_option("--seed")->count() > 0, compute.seed);
-        compute.seed = network->seed(); // the stopped run's split and validation rows
-        model = std::move(network);
-    } else {
-        model = models::createRegressor(inputs.modelName, hyperparameters, compute);
-    }
-
-    evaluation::Split split;
-    if (testFraction > 0.0) {
-        split = evaluation::holdOutSplit(rows, testFraction, splitSeed.value_or(compute.seed));
-    } else {
-        for (Eigen::Index row = 0; row < rows; ++row)
-            split.train.push_back(row);
-    }
-
-    const auto style = json               ? TrainingReporter::Style::JsonLines
+    const auto style = options.json       ? TrainingReporter::Style::JsonLines
                        : ::isatty(2) != 0 ? TrainingReporter::Style::ProgressBar
                                           : TrainingReporter::Style::EpochLines;
     TrainingReporter reporter(style, out, err);
-    calibration::CalibratedFit calibrated;
-    if (calibrating) {
-        calibrated = calibration::fitCalibrated(*model, dataset, split.train, calibrationSettings, &reporter);
-    } else {
-        calibrated.rows.fit = split.train;
-        calibrated.training = model->fit(dataset, split.train, &reporter);
-    }
+    const workflows::TrainResult trained = workflows::train(dataset, configuration, &reporter);
     reporter.finish();
-    const training::TrainingResult &result = calibrated.training;
-    if (result.stopReason == training::StopReason::NotFinite || result.stopReason == training::StopReason::Cancelled)
-        throw io::InputError(result.message + "; no model was saved");
+    if (!trained.succeeded())
+        throw io::InputError(trained.fit.training.message + "; no model was saved");
 
-    const Eigen::VectorXd predicted = calibrating ? calibrated.predicted : model->predict(dataset);
-    const std::vector<Eigen::Index> &fitRows = calibrated.refitted ? split.train : calibrated.rows.fit;
-    const auto trainMetrics = evaluation::computeMetrics(dataset.target()(fitRows), predicted(fitRows));
     Eigen::VectorXd bounds;
     std::optional<BoundReport> boundReport;
-    if (calibrating) {
-        const calibration::Calibration &stored = *calibrated.calibration;
-        bounds =
-            stored.upperBounds(dataset.numericFeatures(), dataset.numericFeatureNames(), predicted, stored.coverage());
-        if (!split.test.empty())
-            boundReport = reportBound(stored, dataset, calibrated, bounds, split.test);
+    if (const auto &stored = trained.fit.calibration) {
+        bounds = stored->upperBounds(dataset.numericFeatures(), dataset.numericFeatureNames(), trained.fit.predicted,
+                                     stored->coverage());
+        if (!trained.split.test.empty())
+            boundReport = reportBound(*stored, dataset, trained.fit, bounds, trained.split.test);
     }
     // The calibration goes into model.json in the same atomic save as the model.
-    calibration::saveCalibratedModel(*model, calibrating ? calibrated.calibration : std::nullopt, outDirectory);
-    if (predictionsPath) {
-        std::vector<std::string> splits(dataset.rowCount(), "train");
-        for (Eigen::Index row : calibrated.rows.calibration)
-            splits[static_cast<std::size_t>(row)] = "calibration";
-        for (Eigen::Index row : split.test)
-            splits[static_cast<std::size_t>(row)] = "test";
+    calibration::saveCalibratedModel(*trained.model, trained.fit.calibration, *options.out);
+    if (options.predictionsPath) {
         out.flush(); // predictions sent to /dev/stdout follow the progress printed so far
-        io::writeFileAtomically(*predictionsPath, prediction::predictionCsv(loaded.table->rowCount(), loaded.usableRows,
-                                                                            dataset, predicted, splits, bounds));
+        writePredictions(*options.predictionsPath, loaded, dataset, trained, bounds);
     }
-
-    const double samplesPerSecond = result.epochs.empty() ? 0.0 : result.epochs.back().samplesPerSecond;
-    if (json) {
-        io::Json summary{{"event", "finished"},
-                         {"stop_reason", training::stopReasonName(result.stopReason)},
-                         {"message", result.message},
-                         {"epochs_run", result.epochs.size()},
-                         {"best_epoch", result.bestEpoch},
-                         {"seconds", result.seconds},
-                         {"samples_per_second", samplesPerSecond},
-                         {"device", model->deviceName()},
-                         {"train_rows", fitRows.size()},
-                         {"test_rows", split.test.size()},
-                         {"train_metrics", trainMetrics}};
-        if (!split.test.empty())
-            summary["test_metrics"] = evaluation::computeMetrics(dataset.target()(split.test), predicted(split.test));
-        if (calibrating)
-            summary["calibration"] = calibrationSummaryJson(*calibrated.calibration, calibrated.rows, boundReport);
-        if (resumeFrom) {
-            summary["resumed_from"] = *resumeFrom;
-            summary["epochs_before"] = epochsBefore;
-        }
-        summary["model_dir"] = outDirectory;
-        io::writeJsonDocument(out, summary, {/*indent=*/0});
-        out << '\n';
-    } else {
-        if (resumeFrom)
-            out << "continued " << *resumeFrom << " after epoch " << epochsBefore << '\n';
-        if (trainsInEpochs(*model))
-            out << result.message << " in " << formatSeconds(result.seconds) << " on " << model->deviceName()
-                << " (best epoch " << result.bestEpoch << ")\n";
-        else
-            out << "fitted " << inputs.modelName << " on " << groupedCount(fitRows.size()) << " rows in "
-                << formatSeconds(result.seconds) << (result.message.empty() ? "" : " (" + result.message + ")") << '\n';
-        out << "train (" << fitRows.size() << " rows): " << describeMetrics(trainMetrics) << '\n';
-        if (!split.test.empty())
-            out << "test  (" << split.test.size() << " rows): "
-                << describeMetrics(evaluation::computeMetrics(dataset.target()(split.test), predicted(split.test)))
-                << '\n';
-        if (calibrating) {
-            const calibration::Calibration &stored = *calibrated.calibration;
-            char line[200];
-            std::snprintf(line, sizeof line, "upper bound: %s score, coverage %g, margin %.6g (%zu calibration rows)\n",
-                          std::string(calibration::scoreName(stored.score())).c_str(), stored.coverage(),
-                          stored.margin(stored.coverage()), calibrated.rows.calibration.size());
-            out << line;
-            if (boundReport) {
-                std::snprintf(line, sizeof line,
-                              "test %+.2f%% headroom (the smallest reaching %g on the calibration rows): ",
-                              boundReport->bestHeadroomPercent, stored.coverage());
-                out << "test bound:         " << calibration::describeBoundMetrics(boundReport->bound) << '\n'
-                    << "test +10% headroom: " << calibration::describeBoundMetrics(boundReport->tenPercent) << '\n'
-                    << line << calibration::describeBoundMetrics(boundReport->bestHeadroom) << '\n';
-            }
-        }
-        out << "saved " << outDirectory << '\n';
-    }
+    const TrainSummary summary{options, trained, boundReport, epochsBefore};
+    if (options.json)
+        printJsonSummary(out, summary);
+    else
+        printTextSummary(out, summary);
     return 0;
 }
 

@@ -3,6 +3,8 @@
 
 #include "io/InputError.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 
 namespace gpumem::estimate {
@@ -54,6 +56,59 @@ std::vector<std::int64_t> parseSampleShape(const std::string &text, const std::s
         throw io::InputError(option + " takes at most " + std::to_string(kMostDimensions) + " dimensions, not " +
                              std::to_string(shape.size()));
     return shape;
+}
+
+namespace {
+
+// The items of text between separators, without white space; empty ones left out.
+std::vector<std::string> itemsOf(const std::string &text, char separator)
+{
+    std::vector<std::string> items;
+    std::string item;
+    for (std::size_t position = 0; position <= text.size(); ++position) {
+        if (position == text.size() || text[position] == separator) {
+            if (!item.empty())
+                items.push_back(std::move(item));
+            item.clear();
+        } else if (std::isspace(static_cast<unsigned char>(text[position])) == 0) {
+            item += text[position];
+        }
+    }
+    return items;
+}
+
+} // namespace
+
+std::vector<std::vector<std::int64_t>> parseSampleShapes(const std::string &text, const std::string &option)
+{
+    std::vector<std::vector<std::int64_t>> shapes;
+    for (const std::string &item : itemsOf(text, ';'))
+        shapes.push_back(parseSampleShape(item, option));
+    if (shapes.empty())
+        throw io::InputError("give one sample's " + option +
+                             ", e.g. 3,224,224 (the batch is prepended; several inputs separated by ';')");
+    return shapes;
+}
+
+std::int64_t parseBatchSize(const std::string &text, const std::string &option)
+{
+    std::int64_t batch = 0;
+    const char *last = text.data() + text.size();
+    const auto [pointer, error] = std::from_chars(text.data(), last, batch);
+    if (text.empty() || error != std::errc() || pointer != last || batch < 1 || batch > largestBatch)
+        throw io::InputError(option + " take whole numbers from 1 to " + std::to_string(largestBatch) +
+                             " separated by commas (e.g. 8,32,128), not " + io::quoteForMessage(text));
+    return batch;
+}
+
+std::vector<std::int64_t> parseBatchSizes(const std::string &text, const std::string &option)
+{
+    std::vector<std::int64_t> batches;
+    for (const std::string &item : itemsOf(text, ','))
+        batches.push_back(parseBatchSize(item, option));
+    if (batches.empty())
+        throw io::InputError("give at least one of the " + option + ", e.g. 8,32,128");
+    return batches;
 }
 
 } // namespace gpumem::estimate

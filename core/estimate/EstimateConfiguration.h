@@ -36,8 +36,25 @@ const std::vector<std::string> &optimizerNames();
 const std::vector<std::string> &dtypeNames();
 const std::vector<std::string> &lossNames();
 
+// The largest batch size an estimate takes or searches: no card holds a batch this
+// large of anything.
+inline constexpr std::int64_t largestBatch = std::int64_t{1} << 24;
+
 // Parses "3,224,224" (positive whole numbers) into a sample shape; throws
 // io::InputError naming option for anything else.
 std::vector<std::int64_t> parseSampleShape(const std::string &text, const std::string &option);
+
+// Parses "3,224,224; 20": one sample's shape per model input, separated by ';'
+// (spaces ignored), each as parseSampleShape; throws io::InputError naming option
+// for a bad shape, and when there is none.
+std::vector<std::vector<std::int64_t>> parseSampleShapes(const std::string &text, const std::string &option);
+
+// Parses one batch size, a whole number from 1 to largestBatch; throws
+// io::InputError naming option for anything else.
+std::int64_t parseBatchSize(const std::string &text, const std::string &option);
+
+// Parses "8, 32,128" into batch sizes (parseBatchSize each, empty items skipped);
+// throws io::InputError naming option for a bad one, and when there is none.
+std::vector<std::int64_t> parseBatchSizes(const std::string &text, const std::string &option);
 
 } // namespace gpumem::estimate

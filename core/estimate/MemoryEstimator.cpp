@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "estimate/MemoryEstimator.h"
 
+#include "estimate/EstimateCancelled.h"
+#include "estimate/EstimateConfiguration.h"
 #include "estimate/MemoryUnits.h"
 #include "estimate/TraceExtrapolation.h"
 #include "io/InputError.h"
 
+#include <algorithm>
 #include <map>
 #include <numeric>
 
@@ -12,16 +15,14 @@ namespace gpumem::estimate {
 
 namespace {
 
-// The search stops doubling here: no card holds a batch this large of anything.
-constexpr std::int64_t kLargestSearchedBatch = std::int64_t{1} << 24;
-
 // The largest batch of an extrapolating trace that fits profiles, each replay made
 // once: the replayed bytes do not depend on the profile, only its constants do.
 class LargestBatchSearch
 {
   public:
-    explicit LargestBatchSearch(const AffineTrace &affine)
+    LargestBatchSearch(const AffineTrace &affine, const runtime::OperationControl *control)
         : mAffine(affine)
+        , mControl(control)
     {
     }
 
@@ -35,11 +36,11 @@ class LargestBatchSearch
         // last doubling that fits and the first that does not.
         std::int64_t fitting = 1;
         std::int64_t failing = 2;
-        while (failing <= kLargestSearchedBatch && fitsAt(failing, profile)) {
+        while (failing <= largestBatch && fitsAt(failing, profile)) {
             fitting = failing;
             failing *= 2;
         }
-        if (failing > kLargestSearchedBatch)
+        if (failing > largestBatch)
             return {fitting, true};
         while (failing - fitting > 1) {
             const std::int64_t middle = fitting + (failing - fitting) / 2;
@@ -52,8 +53,11 @@ class LargestBatchSearch
     bool fitsAt(std::int64_t batch, const GpuProfile &profile)
     {
         auto found = mReplayed.find(batch);
-        if (found == mReplayed.end())
+        if (found == mReplayed.end()) {
+            // A replay of a large model takes a while, and a search makes dozens.
+            stopIfCancelled(mControl);
             found = mReplayed.emplace(batch, MemoryEstimator::estimateOf(mAffine.at(batch), profile)).first;
+        }
         BatchEstimate onProfile = found->second;
         onProfile.contextMib = profile.contextMib;
         onProfile.workspaceMib = profile.workspaceMib;
@@ -61,8 +65,90 @@ class LargestBatchSearch
     }
 
     const AffineTrace &mAffine;
+    const runtime::OperationControl *mControl;
     std::map<std::int64_t, BatchEstimate> mReplayed;
 };
+
+// Reports an estimate's share done, one step per trace, replayed batch and
+// largest-batch search, and stops it when its control is cancelled.
+class EstimateProgress
+{
+  public:
+    EstimateProgress(const EstimateRequest &request, runtime::ProgressObserver *observer,
+                     const runtime::OperationControl *control)
+        : mThrottle(observer)
+        , mControl(control)
+        // Three traces when the first pair extrapolates; more are rare, and held below 1.
+        , mSteps(3.0 + static_cast<double>(request.batchSizes.size()) +
+                 (request.maxBatch ? 1.0 + static_cast<double>(request.maxBatchAlsoFor.size()) : 0.0))
+    {
+    }
+
+    void stepDone()
+    {
+        mDone += 1.0;
+        mThrottle.advance(std::min(mDone / mSteps, 0.99));
+        stopIfCancelled(mControl);
+    }
+
+    void finish() { mThrottle.advance(1.0); }
+
+  private:
+    runtime::ProgressThrottle mThrottle;
+    const runtime::OperationControl *mControl;
+    double mSteps;
+    double mDone = 0.0;
+};
+
+// The traces of the small batches, and the line through them when they align.
+struct AlignedTraces
+{
+    std::optional<AffineTrace> affine;
+    std::vector<TaggedTrace> traced; // every trace made, reused when a batch asked for is one of them
+    std::string why;                 // why they do not align
+};
+
+AlignedTraces traceSmallBatches(const StepTracer &tracer, const EstimateRequest &request, EstimateProgress &progress)
+{
+    AlignedTraces aligned;
+    std::optional<AffineTrace> &affine = aligned.affine;
+    std::string &why = aligned.why;
+    bool curved = false; // a third batch left the line: larger pairs would not straighten it
+    for (std::size_t pair = 0; pair < request.tracedPairs.size() && !affine && !curved; ++pair) {
+        const auto [smallBatch, largeBatch] = request.tracedPairs[pair];
+        const bool last = pair + 1 == request.tracedPairs.size();
+        std::optional<TaggedTrace> small;
+        try {
+            small = tracer.trace(smallBatch);
+        } catch (const io::InputError &) {
+            // Only the last pair's failure is the model's answer; batch 1 may be refused alone.
+            if (last)
+                throw;
+            continue;
+        }
+        progress.stepDone();
+        TaggedTrace large = tracer.trace(largeBatch);
+        progress.stepDone();
+        affine = AffineTrace::fit(*small, large, why);
+        if (!affine)
+            why = "batch " + std::to_string(smallBatch) + " and " + std::to_string(largeBatch) + ": " + why;
+        aligned.traced.push_back(std::move(*small));
+        aligned.traced.push_back(std::move(large));
+        if (affine) {
+            // A third batch beyond the two checks the line before anything is extrapolated.
+            TaggedTrace check = tracer.trace(2 * largeBatch - smallBatch);
+            progress.stepDone();
+            if (!affine->predicts(check, why)) {
+                affine.reset();
+                curved = true;
+                why = "batch " + std::to_string(smallBatch) + ", " + std::to_string(largeBatch) + " and " +
+                      std::to_string(check.batchSize) + ": " + why;
+            }
+            aligned.traced.push_back(std::move(check));
+        }
+    }
+    return aligned;
+}
 
 } // namespace
 
@@ -100,50 +186,21 @@ BatchEstimate MemoryEstimator::estimateOf(const TaggedTrace &trace, const GpuPro
 }
 
 EstimateResult MemoryEstimator::estimate(const StepTracer &tracer, const GpuProfile &profile,
-                                         const EstimateRequest &request)
+                                         const EstimateRequest &request, runtime::ProgressObserver *observer,
+                                         const runtime::OperationControl *control)
 {
     EstimateResult result;
     result.model = tracer.summary();
     result.profile = profile;
-    std::optional<AffineTrace> affine;
-    std::vector<TaggedTrace> traced; // every trace made, reused when a batch asked for is one of them
-    std::string why;
-    bool curved = false; // a third batch left the line: larger pairs would not straighten it
-    for (std::size_t pair = 0; pair < request.tracedPairs.size() && !affine && !curved; ++pair) {
-        const auto [smallBatch, largeBatch] = request.tracedPairs[pair];
-        const bool last = pair + 1 == request.tracedPairs.size();
-        std::optional<TaggedTrace> small;
-        try {
-            small = tracer.trace(smallBatch);
-        } catch (const io::InputError &) {
-            // Only the last pair's failure is the model's answer; batch 1 may be refused alone.
-            if (last)
-                throw;
-            continue;
-        }
-        TaggedTrace large = tracer.trace(largeBatch);
-        affine = AffineTrace::fit(*small, large, why);
-        if (!affine)
-            why = "batch " + std::to_string(smallBatch) + " and " + std::to_string(largeBatch) + ": " + why;
-        traced.push_back(std::move(*small));
-        traced.push_back(std::move(large));
-        if (affine) {
-            // A third batch beyond the two checks the line before anything is extrapolated.
-            TaggedTrace check = tracer.trace(2 * largeBatch - smallBatch);
-            if (!affine->predicts(check, why)) {
-                affine.reset();
-                curved = true;
-                why = "batch " + std::to_string(smallBatch) + ", " + std::to_string(largeBatch) + " and " +
-                      std::to_string(check.batchSize) + ": " + why;
-            }
-            traced.push_back(std::move(check));
-        }
-    }
+    EstimateProgress progress(request, observer, control);
+    AlignedTraces aligned = traceSmallBatches(tracer, request, progress);
+    std::optional<AffineTrace> &affine = aligned.affine;
+    std::vector<TaggedTrace> &traced = aligned.traced;
     result.extrapolated = affine.has_value();
     for (const auto &trace : traced)
         result.tracedBatches.push_back(trace.batchSize);
     if (!affine)
-        result.notes.push_back("the small traces do not align (" + why +
+        result.notes.push_back("the small traces do not align (" + aligned.why +
                                "); each batch size was measured directly on the CPU");
 
     const auto tracedAt = [&](std::int64_t batch) -> const TaggedTrace * {
@@ -165,23 +222,28 @@ EstimateResult MemoryEstimator::estimate(const StepTracer &tracer, const GpuProf
         BatchEstimate estimate = estimateOf(traceAt(batch), profile, keepTimeline ? &result.timeline : nullptr);
         estimate.measuredDirectly = !affine || tracedAt(batch) != nullptr;
         result.estimates.push_back(estimate);
+        progress.stepDone();
     }
 
     if (request.maxBatch) {
         if (!affine) {
             result.notes.push_back("--max-batch needs traces that extrapolate; none was searched");
         } else {
-            LargestBatchSearch search(*affine);
+            LargestBatchSearch search(*affine, control);
             const auto [largest, exhausted] = search.search(profile);
             result.maxBatch = largest;
             if (largest == 0)
                 result.notes.push_back("not even batch 1 fits " + profile.name);
             else if (exhausted)
-                result.notes.push_back("every batch up to " + std::to_string(kLargestSearchedBatch) + " fits");
-            for (const GpuProfile &other : request.maxBatchAlsoFor)
+                result.notes.push_back("every batch up to " + std::to_string(largestBatch) + " fits");
+            progress.stepDone();
+            for (const GpuProfile &other : request.maxBatchAlsoFor) {
                 result.maxBatchByProfile.emplace_back(other.name, search.search(other).first);
+                progress.stepDone();
+            }
         }
     }
+    progress.finish();
     return result;
 }
 

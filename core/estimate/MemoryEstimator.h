@@ -4,6 +4,8 @@
 #include "estimate/GpuProfile.h"
 #include "estimate/StepTracer.h"
 #include "estimate/TraceReplay.h"
+#include "runtime/OperationControl.h"
+#include "runtime/ProgressObserver.h"
 
 #include <cstdint>
 #include <optional>
@@ -74,8 +76,13 @@ struct EstimateResult
 class MemoryEstimator
 {
   public:
-    // Throws io::InputError for a model, input or profile that does not work.
-    static EstimateResult estimate(const StepTracer &tracer, const GpuProfile &profile, const EstimateRequest &request);
+    // Throws io::InputError for a model, input or profile that does not work. Reports
+    // the share done to observer, one step per trace, replayed batch and search;
+    // throws EstimateCancelled when control is cancelled (checked after each of those
+    // steps and before each replay of the largest-batch search).
+    static EstimateResult estimate(const StepTracer &tracer, const GpuProfile &profile, const EstimateRequest &request,
+                                   runtime::ProgressObserver *observer = nullptr,
+                                   const runtime::OperationControl *control = nullptr);
     // The estimate of one traced (or extrapolated) trace.
     static BatchEstimate estimateOf(const TaggedTrace &trace, const GpuProfile &profile,
                                     std::vector<TimelinePoint> *timeline = nullptr);

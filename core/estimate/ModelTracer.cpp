@@ -101,9 +101,10 @@ struct ModelTracer::Model
     std::vector<SetupBlock> storages; // parameters and buffers, one block per distinct storage
 };
 
-ModelTracer::ModelTracer(EstimateConfiguration configuration)
+ModelTracer::ModelTracer(EstimateConfiguration configuration, const runtime::OperationControl *control)
     : mConfiguration(std::move(configuration))
     , mModel(std::make_unique<Model>())
+    , mControl(control)
 {
     const torch::ScalarType dtype = scalarTypeOf(mConfiguration.dtype);
     const std::string &path = mConfiguration.modelPath;
@@ -216,9 +217,11 @@ TaggedTrace ModelTracer::trace(std::int64_t batchSize) const
             throw io::InputError("--loss takes cross_entropy, mse or sum, not " +
                                  io::quoteForMessage(configuration.loss));
         };
-        recorded =
-            runTracedSteps(allocator, mModel->parameters, configuration.optimizer, configuration.steps, lossOfStep);
+        recorded = runTracedSteps(allocator, mModel->parameters, configuration.optimizer, configuration.steps,
+                                  lossOfStep, mControl);
     } catch (const io::InputError &) {
+        throw;
+    } catch (const EstimateCancelled &) {
         throw;
     } catch (const probe::MemoryLimitExceeded &error) {
         throw io::InputError(path, 0, 0, std::string("batch ") + std::to_string(batchSize) + ": " + error.what());

@@ -3,6 +3,7 @@
 
 #include "estimate/EstimateConfiguration.h"
 #include "estimate/StepTracer.h"
+#include "runtime/OperationControl.h"
 
 #include <cstdint>
 #include <memory>
@@ -21,8 +22,9 @@ class ModelTracer final : public StepTracer
   public:
     // Loads configuration.modelPath and converts it to the configuration's
     // dtype; throws io::InputError naming the file when it is no TorchScript
-    // LibTorch can read (one line, saying what to do).
-    explicit ModelTracer(EstimateConfiguration configuration);
+    // LibTorch can read (one line, saying what to do). A control (kept; it must
+    // outlive the tracer) cancels a trace between the phases of its steps.
+    explicit ModelTracer(EstimateConfiguration configuration, const runtime::OperationControl *control = nullptr);
     ~ModelTracer() override;
     ModelTracer(const ModelTracer &) = delete;
     ModelTracer &operator=(const ModelTracer &) = delete;
@@ -34,7 +36,8 @@ class ModelTracer final : public StepTracer
     // parameters) and returns every allocation, tagged by phase and
     // category. The trace starts with the parameters and buffers. Throws
     // io::InputError with the model's own message, on one line, when the model
-    // rejects the input or an operation fails, and when the CPU runs out of memory.
+    // rejects the input or an operation fails, and when the CPU runs out of memory;
+    // throws EstimateCancelled when the control was cancelled.
     TaggedTrace trace(std::int64_t batchSize) const override;
 
   private:
@@ -42,6 +45,7 @@ class ModelTracer final : public StepTracer
     EstimateConfiguration mConfiguration;
     std::unique_ptr<Model> mModel;
     ModelSummary mSummary;
+    const runtime::OperationControl *mControl;
 };
 
 // Returns the line of a LibTorch or TorchScript error that states the

@@ -57,19 +57,22 @@ void addStorageBlocks(const std::vector<torch::Tensor> &tensors, Category catego
 
 RecordedSteps runTracedSteps(const probe::TrackingAllocator &allocator, std::vector<torch::Tensor> &parameters,
                              const std::string &optimizerName, int steps,
-                             const std::function<torch::Tensor()> &lossOfStep)
+                             const std::function<torch::Tensor()> &lossOfStep, const runtime::OperationControl *control)
 {
     RecordedSteps recorded;
     std::vector<PhaseMark> &marks = recorded.marks;
     ForeachOptimizer optimizer(optimizerName, parameters);
     torch::Tensor loss;
     for (int step = 0; step < steps; ++step) {
+        stopIfCancelled(control);
         marks.push_back({allocator.trace().size(), Phase::Forward});
         for (auto &parameter : parameters)
             parameter.mutable_grad().reset();
         loss = lossOfStep();
+        stopIfCancelled(control);
         marks.push_back({allocator.trace().size(), Phase::Backward});
         loss.backward();
+        stopIfCancelled(control);
         marks.push_back({allocator.trace().size(), Phase::Optimizer});
         optimizer.step();
     }

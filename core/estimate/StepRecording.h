@@ -5,6 +5,7 @@
 // steps, and the tagging of the raw allocations by phase and category. Included
 // only by the tracers' .cpp files (it brings LibTorch).
 
+#include "estimate/EstimateCancelled.h"
 #include "estimate/TaggedTrace.h"
 #include "probe/AllocationEvent.h"
 #include "probe/TrackingAllocator.h"
@@ -67,9 +68,11 @@ struct RecordedSteps
 // Runs steps training steps as PyTorch 2's loop does (gradients set to none,
 // lossOfStep() for forward and loss, backward, a foreach-style optimizer step
 // of optimizer over parameters) and returns allocator's trace as the last step
-// leaves it: the optimizer state and the last loss still live.
+// leaves it: the optimizer state and the last loss still live. Checks control
+// before each phase of each step and throws EstimateCancelled when it was cancelled.
 RecordedSteps runTracedSteps(const probe::TrackingAllocator &allocator, std::vector<torch::Tensor> &parameters,
-                             const std::string &optimizer, int steps, const std::function<torch::Tensor()> &lossOfStep);
+                             const std::string &optimizer, int steps, const std::function<torch::Tensor()> &lossOfStep,
+                             const runtime::OperationControl *control = nullptr);
 
 // The tagged trace of the recorded steps, after the setup blocks.
 TaggedTrace tagTrace(std::int64_t batchSize, const std::vector<SetupBlock> &setup, const RecordedSteps &steps);

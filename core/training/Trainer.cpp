@@ -238,6 +238,7 @@ TrainingResult trainModel(torch::nn::Module &model, const TrainerSettings &setti
                           TrainingObserver *observer, OperationControl *control, TrainingCheckpoint *checkpoint)
 {
     TrainingResult result;
+    result.validationRows = validationRows;
     const auto start = Clock::now();
     const auto batchSize = std::max<std::int64_t>(1, settings.batchSize);
     const auto rowCount = static_cast<std::int64_t>(trainingRows.size());

@@ -4,6 +4,8 @@
 #include "runtime/OperationControl.h"
 #include "runtime/ProgressObserver.h"
 
+#include <Eigen/Core>
+
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -83,6 +85,9 @@ struct TrainingResult
     int bestEpoch = 0; // the epoch whose weights the model holds (1-based; 0 if none)
     double seconds = 0.0;
     std::vector<std::string> warnings;
+    // The rows the fit set aside to judge its epochs (the network's validation_fraction,
+    // drawn from the rows it was given); empty for a model that fits on every row.
+    std::vector<Eigen::Index> validationRows;
 };
 
 } // namespace gpumem::training

@@ -11,6 +11,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <vector>
 
 class TestTrainingPage : public QObject
 {
@@ -48,6 +49,36 @@ class TestTrainingPage : public QObject
         state.setTable(gpumem::tests::trainingTable(), gpumem::tests::testDataPath("jobs_training.csv"));
         QVERIFY(page.statusText().contains(QStringLiteral("data changed")));
         QCOMPARE(page.plot()->batchPointCount(), 0);
+    }
+
+    // Issue 25: a run trained on this page reached the Runs page without validation
+    // metrics, while a sweep's runs had them. Both now come from workflows::train.
+    void recordsItsRunWithValidationMetrics()
+    {
+        gpumem::tests::QuickTrainingState state(3);
+        gpumem::ui::TrainingPage page(&state);
+        std::vector<gpumem::runs::RunRecord> recorded;
+        connect(&page, &gpumem::ui::TrainingPage::runRecorded, this,
+                [&recorded](const gpumem::runs::RunRecord &run) { recorded.push_back(run); });
+        QSignalSpy finished(&page, &gpumem::ui::TrainingPage::trainingFinished);
+        QVERIFY(page.start());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+        QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(page.statusText()));
+        QCOMPARE(recorded.size(), std::size_t{1});
+        const gpumem::runs::RunRecord &run = recorded.front();
+        // Every row trains; the network's 10% validation share (8 of 80 rows) scores the run.
+        QCOMPARE(run.trainRows, std::size_t{80});
+        QCOMPARE(run.validationRows, std::size_t{8});
+        QVERIFY(run.trainMetrics.has_value());
+        QVERIFY(run.validationMetrics.has_value());
+        QVERIFY(std::isfinite(run.validationMetrics->rmse) && run.validationMetrics->rmse > 0.0);
+        QVERIFY(std::isfinite(run.validationMetrics->r2));
+        QVERIFY(std::isfinite(run.validationMetrics->mae));
+        QCOMPARE(run.epochs.size(), std::size_t{3});
+        QCOMPARE(run.batches.size(), std::size_t{3 * 9});
+        // The same rows as the page's validation RMSE, on the best epoch's weights the model keeps.
+        QVERIFY2(std::abs(run.validationMetrics->rmse - page.validationRmse()) <= 1e-3 * page.validationRmse(),
+                 qPrintable(QStringLiteral("%1 vs %2").arg(run.validationMetrics->rmse).arg(page.validationRmse())));
     }
 
     void drawsXgboostsRmseFromTheLastComparison()

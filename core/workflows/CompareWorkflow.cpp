@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "workflows/CompareWorkflow.h"
+
+#include "data/JobNames.h"
+#include "data/RowGroups.h"
+
+namespace gpumem::workflows {
+
+report::ComparisonContext comparisonContext(const ComparisonData &data, const evaluation::ExperimentSettings &settings,
+                                            const std::string &groupBy, const evaluation::ExperimentResult &result)
+{
+    report::ComparisonContext context;
+    context.dataset = data.name;
+    context.target = data.dataset.targetName();
+    context.rows = data.dataset.rowCount();
+    for (std::size_t column = 0; column < data.table.columnCount() && column < data.roles.size(); ++column)
+        if (data.roles[column] == data::ColumnRole::Feature || data.roles[column] == data::ColumnRole::Sequence)
+            context.features.push_back(data.table.column(column).name);
+    context.folds = static_cast<int>(evaluation::splitsPerRepetition(result));
+    context.repeats = result.repeats;
+    context.groupBy = groupBy;
+    context.testFraction = settings.testFraction;
+    context.seed = settings.seed;
+    context.rowLines = data.dataset.rowLines();
+    context.rowNames = data::jobNames(data.table, data.dataset.rowLines());
+    return context;
+}
+
+CompareResult compare(const ComparisonData &data, CompareConfiguration configuration,
+                      evaluation::ExperimentObserver *observer, runtime::OperationControl *control)
+{
+    if (!configuration.groupBy.empty())
+        configuration.experiment.groups = data::rowGroups(data.table, configuration.groupBy, data.usableRows);
+    CompareResult result;
+    result.experiment = evaluation::runExperiment(data.dataset, configuration.experiment, observer, control);
+    for (const auto &model : result.experiment.models)
+        for (const auto &warning : model.warnings)
+            result.warnings.push_back(model.name + ": " + warning);
+    result.warnings.insert(result.warnings.end(), result.experiment.warnings.begin(), result.experiment.warnings.end());
+    result.context = comparisonContext(data, configuration.experiment, configuration.groupBy, result.experiment);
+    return result;
+}
+
+} // namespace gpumem::workflows

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "data/ColumnRoles.h"
+#include "data/Dataset.h"
+#include "data/Table.h"
+#include "evaluation/Experiment.h"
+#include "report/ComparisonReport.h"
+
+#include <string>
+#include <vector>
+
+namespace gpumem::workflows {
+
+// The data a comparison runs on: the table as loaded, its columns' roles, the
+// rows that were usable and the dataset built from them.
+struct ComparisonData
+{
+    std::string name; // the data file as the user names it, for the report's header
+    const data::Table &table;
+    const std::vector<data::ColumnRole> &roles;
+    const std::vector<std::size_t> &usableRows; // the table row of each dataset row
+    const data::Dataset &dataset;
+};
+
+// What a comparison is asked: the experiment (models with their values, folds or
+// hold-out, repetitions, seed, calibration, parallel fits) and the column whose
+// values the folds keep whole (empty: plain folds).
+struct CompareConfiguration
+{
+    evaluation::ExperimentSettings experiment;
+    std::string groupBy;
+};
+
+// A finished comparison: the experiment's result, the report's header and the
+// warnings of the models and the experiment, each on one line.
+struct CompareResult
+{
+    evaluation::ExperimentResult experiment;
+    report::ComparisonContext context;
+    std::vector<std::string> warnings;
+};
+
+// The header of a comparison's reports: the data, its target and input columns
+// (features and the sequence, in file order), the splitting, the seed and every
+// row's line and job name. `gpumem compare` and the Compare page describe their
+// comparisons with it.
+report::ComparisonContext comparisonContext(const ComparisonData &data, const evaluation::ExperimentSettings &settings,
+                                            const std::string &groupBy, const evaluation::ExperimentResult &result);
+
+// Runs configuration's experiment on data (grouped by configuration.groupBy when
+// set) with observer and control (see evaluation::runExperiment) and describes
+// it for the reports. Throws io::InputError for unusable settings or data.
+CompareResult compare(const ComparisonData &data, CompareConfiguration configuration,
+                      evaluation::ExperimentObserver *observer = nullptr, runtime::OperationControl *control = nullptr);
+
+} // namespace gpumem::workflows

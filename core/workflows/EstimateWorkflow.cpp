@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "workflows/EstimateWorkflow.h"
+
+#include "estimate/ModelTracer.h"
+
+namespace gpumem::workflows {
+
+EstimateOutcome estimateModel(const EstimateSettings &settings, runtime::ProgressObserver *observer,
+                              const runtime::OperationControl *control)
+{
+    EstimateOutcome outcome;
+    estimate::GpuProfile profile = estimate::findGpuProfile(settings.gpu);
+    if (settings.contextMib)
+        profile.contextMib = *settings.contextMib;
+    estimate::EstimateRequest request = settings.request;
+    if (settings.everyProfile) {
+        for (const auto &name : estimate::gpuProfileNames()) {
+            try {
+                // The chosen GPU's row agrees with the estimate above it.
+                outcome.profiles.push_back(name == settings.gpu ? profile : estimate::findGpuProfile(name));
+            } catch (const std::exception &) {
+                // A broken profile file stays out of the table; choosing it says why.
+            }
+        }
+        request.maxBatchAlsoFor = outcome.profiles;
+    }
+    estimate::stopIfCancelled(control);
+    const estimate::ModelTracer tracer(settings.model, control);
+    outcome.result = estimate::MemoryEstimator::estimate(tracer, profile, request, observer, control);
+    return outcome;
+}
+
+} // namespace gpumem::workflows

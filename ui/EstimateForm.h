@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "ui/RememberedFields.h"
+#include "workflows/EstimateWorkflow.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+namespace gpumem::ui {
+
+// The Your model page's form: the TorchScript file, its input and training step,
+// the GPU profile, its CUDA context and the batch sizes; remembered between
+// sessions. It builds the estimate's settings as `gpumem estimate` builds them
+// from its options, with core's parsers.
+class EstimateForm : public QWidget
+{
+    Q_OBJECT
+
+  public:
+    explicit EstimateForm(QWidget *parent = nullptr);
+
+    // Takes path as the model to estimate; loads nothing (loading runs its code).
+    void openModel(const QString &path);
+    QString modelPath() const { return mModelPath; }
+    // Asks for a .pt file and opens it.
+    void openModelDialog();
+
+    // The settings the form describes, every installed profile's largest batch
+    // included; throws io::InputError, one line, when it describes none.
+    workflows::EstimateSettings settings() const;
+    // Keeps the form and the model's path for the next session.
+    void remember() const;
+
+  private:
+    QWidget *buildModelBox();
+    QWidget *buildStepBox();
+    QWidget *buildGpuBox();
+    QLineEdit *exampleField(const QString &name, const QString &toolTip, const QString &example, const QString &key);
+    void updateInputKind();
+
+    QString mModelPath;
+    QLabel *mModelName;
+    QLineEdit *mShapes;
+    QComboBox *mInputKind;
+    QSpinBox *mVocabulary;
+    QComboBox *mLoss;
+    QSpinBox *mClasses;
+    QComboBox *mOptimizer;
+    QComboBox *mDtype;
+    QComboBox *mGpu;
+    QDoubleSpinBox *mContext; // the CUDA context in MiB; 0 keeps the profile's
+    QLineEdit *mBatchSizes;
+    RememberedFields mRemembered;
+};
+
+// Colours label as a notice through its palette, not a style sheet: a widget with a
+// style sheet keeps its font when the application font changes, and View ▸ Large
+// font must reach it.
+void showAsNotice(QLabel *label, const QColor &background, const QColor &text);
+
+} // namespace gpumem::ui
