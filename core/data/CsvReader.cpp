@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "data/CsvReader.h"
 
-#include "data/Utf8Check.h"
 #include "io/InputError.h"
+#include "io/Utf8.h"
 
 #include <algorithm>
 #include <array>
@@ -206,7 +206,7 @@ void CsvReader::checkUtf8(const std::string &field, std::int64_t firstLine, std:
 {
     // Text that is not UTF-8 would be stored as replacement characters somewhere
     // downstream, so a category could differ between training and prediction.
-    const std::size_t offset = firstInvalidUtf8Byte(field);
+    const std::size_t offset = io::firstInvalidUtf8Byte(field);
     if (offset == std::string::npos)
         return;
     std::int64_t line = firstLine;

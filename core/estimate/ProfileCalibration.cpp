@@ -4,6 +4,7 @@
 #include "estimate/MemoryUnits.h"
 
 #include "io/InputError.h"
+#include "io/Utf8.h"
 
 #include <array>
 #include <cmath>
@@ -39,17 +40,6 @@ double rmsResidual(const std::vector<CalibrationPoint> &points, const ProfileCon
         sum += residual * residual;
     }
     return std::sqrt(sum / static_cast<double>(points.size()));
-}
-
-// Cuts text to at most maxBytes without splitting a UTF-8 character.
-std::string cutUtf8(const std::string &text, std::size_t maxBytes)
-{
-    if (text.size() <= maxBytes)
-        return text;
-    std::size_t end = maxBytes;
-    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80)
-        --end;
-    return text.substr(0, end);
 }
 
 } // namespace
@@ -195,18 +185,18 @@ GpuProfile calibratedProfile(const GpuProfile &base, const ProfileFit &fit, cons
     const bool alreadyCalibrated = base.name.size() >= kSuffix.size() &&
                                    base.name.compare(base.name.size() - kSuffix.size(), kSuffix.size(), kSuffix) == 0;
     GpuProfile profile;
-    profile.name = alreadyCalibrated ? base.name : cutUtf8(base.name, kLongestText - kSuffix.size()) + kSuffix;
+    profile.name =
+        alreadyCalibrated ? base.name : std::string(io::cutUtf8(base.name, kLongestText - kSuffix.size())) + kSuffix;
     profile.capacityMib = base.capacityMib;
     profile.contextMib = context;
     profile.workspaceMib = workspace;
     const std::string fileName = std::filesystem::path(calibrationFile).filename().string();
-    profile.source =
-        cutUtf8("calibrated by gpumem estimate --calibrate from " + cutUtf8(fileName, 200) + " on " + date + " (" +
-                    std::to_string(deviceTotalRows) + " nvidia-smi, " + std::to_string(reservedRows) +
-                    " max_memory_reserved rows; context_mib " + (fit.contextFitted ? "fitted" : "kept") +
-                    ", workspace_mib " + (fit.workspaceFitted ? "fitted" : "kept") + "); the " + base.name +
-                    " profile it started from: " + base.source,
-                kLongestText);
+    const std::string source =
+        "calibrated by gpumem estimate --calibrate from " + std::string(io::cutUtf8(fileName, 200)) + " on " + date +
+        " (" + std::to_string(deviceTotalRows) + " nvidia-smi, " + std::to_string(reservedRows) +
+        " max_memory_reserved rows; context_mib " + (fit.contextFitted ? "fitted" : "kept") + ", workspace_mib " +
+        (fit.workspaceFitted ? "fitted" : "kept") + "); the " + base.name + " profile it started from: " + base.source;
+    profile.source = std::string(io::cutUtf8(source, kLongestText));
     return profile;
 }
 

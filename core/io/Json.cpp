@@ -3,6 +3,7 @@
 
 #include "io/InputError.h"
 #include "io/RegularFile.h"
+#include "io/Utf8.h"
 
 #include <cmath>
 #include <iterator>
@@ -264,32 +265,11 @@ class JsonParser
     // it is replaced so the message itself stays printable.
     [[noreturn]] void failAt(std::size_t offset, const std::string &message) const
     {
-        std::string printable;
-        for (std::size_t i = 0; i < message.size(); ++i) {
-            const auto byte = static_cast<unsigned char>(message[i]);
-            if (byte < 0x80) {
-                printable += message[i];
-                continue;
-            }
-            std::size_t length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC2 ? 2 : 0;
-            for (std::size_t k = 1; k < length; ++k)
-                if (i + k >= message.size() || (static_cast<unsigned char>(message[i + k]) & 0xC0) != 0x80)
-                    length = 0;
-            if (length == 0 || byte > 0xF4) {
-                printable += "\xEF\xBF\xBD"; // U+FFFD REPLACEMENT CHARACTER
-            } else {
-                printable.append(message, i, length);
-                i += length - 1;
-            }
-        }
+        std::string printable = replaceInvalidUtf8(message);
         // The parser quotes what it read, which can be a token of megabytes: one short line.
         constexpr std::size_t longestMessage = 200;
-        if (printable.size() > longestMessage) {
-            std::size_t cut = longestMessage;
-            while (cut > 0 && (static_cast<unsigned char>(printable[cut]) & 0xC0) == 0x80)
-                --cut;
-            printable = printable.substr(0, cut) + "\xE2\x80\xA6"; // U+2026 HORIZONTAL ELLIPSIS
-        }
+        if (printable.size() > longestMessage)
+            printable = std::string(cutUtf8(printable, longestMessage)) + "\xE2\x80\xA6"; // U+2026 HORIZONTAL ELLIPSIS
         fail(offset, printable);
     }
 

@@ -3,51 +3,13 @@
 
 #include "io/InputError.h"
 #include "io/Json.h"
+#include "io/Utf8.h"
 
 #include <charconv>
 #include <cmath>
 #include <stdexcept>
 
 namespace gpumem::io {
-
-namespace {
-
-// Length of the valid UTF-8 sequence starting at text[i], or 0 when it is invalid.
-std::size_t validUtf8Length(std::string_view text, std::size_t i)
-{
-    const auto lead = static_cast<unsigned char>(text[i]);
-    std::size_t length = 0;
-    std::uint32_t codePoint = 0;
-    if (lead < 0x80)
-        return 1;
-    if ((lead & 0xE0) == 0xC0) {
-        length = 2;
-        codePoint = lead & 0x1F;
-    } else if ((lead & 0xF0) == 0xE0) {
-        length = 3;
-        codePoint = lead & 0x0F;
-    } else if ((lead & 0xF8) == 0xF0) {
-        length = 4;
-        codePoint = lead & 0x07;
-    } else {
-        return 0;
-    }
-    if (i + length > text.size())
-        return 0;
-    for (std::size_t k = 1; k < length; ++k) {
-        const auto continuation = static_cast<unsigned char>(text[i + k]);
-        if ((continuation & 0xC0) != 0x80)
-            return 0;
-        codePoint = (codePoint << 6) | (continuation & 0x3F);
-    }
-    // Overlong forms and surrogates are invalid UTF-8 too.
-    static constexpr std::uint32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (codePoint < smallest[length] || codePoint > 0x10FFFF || (codePoint >= 0xD800 && codePoint <= 0xDFFF))
-        return 0;
-    return length;
-}
-
-} // namespace
 
 JsonWriter::JsonWriter(std::ostream &out, int indent)
     : mOut(out)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "data/Utf8Check.h"
+#include "io/Utf8.h"
 
-namespace gpumem::data {
+namespace gpumem::io {
 
 namespace {
 
@@ -25,10 +25,13 @@ constexpr LeadBytes kLeadBytes[] = {
     {0xC2, 0xDF, 2, 0x80, 0xBF}, {0xE0, 0xE0, 3, 0xA0, 0xBF}, {0xE1, 0xEC, 3, 0x80, 0xBF}, {0xED, 0xED, 3, 0x80, 0x9F},
     {0xEE, 0xEF, 3, 0x80, 0xBF}, {0xF0, 0xF0, 4, 0x90, 0xBF}, {0xF1, 0xF3, 4, 0x80, 0xBF}, {0xF4, 0xF4, 4, 0x80, 0x8F}};
 
-// Length of the well-formed sequence that starts at text[i], or 0.
-std::size_t sequenceLength(std::string_view text, std::size_t i)
+} // namespace
+
+std::size_t validUtf8Length(std::string_view text, std::size_t i)
 {
     const auto lead = static_cast<unsigned char>(text[i]);
+    if (lead < 0x80)
+        return 1;
     for (const auto &range : kLeadBytes) {
         if (lead < range.first || lead > range.last)
             continue;
@@ -45,8 +48,6 @@ std::size_t sequenceLength(std::string_view text, std::size_t i)
     return 0;
 }
 
-} // namespace
-
 std::size_t firstInvalidUtf8Byte(std::string_view text)
 {
     std::size_t i = 0;
@@ -56,7 +57,7 @@ std::size_t firstInvalidUtf8Byte(std::string_view text)
             ++i;
             continue;
         }
-        const std::size_t length = sequenceLength(text, i);
+        const std::size_t length = validUtf8Length(text, i);
         if (length == 0)
             return i;
         i += length;
@@ -64,4 +65,31 @@ std::size_t firstInvalidUtf8Byte(std::string_view text)
     return std::string_view::npos;
 }
 
-} // namespace gpumem::data
+std::string replaceInvalidUtf8(std::string_view text)
+{
+    std::string replaced;
+    replaced.reserve(text.size());
+    for (std::size_t i = 0; i < text.size();) {
+        const std::size_t length = validUtf8Length(text, i);
+        if (length == 0) {
+            replaced += "\xEF\xBF\xBD"; // U+FFFD REPLACEMENT CHARACTER
+            ++i;
+        } else {
+            replaced.append(text, i, length);
+            i += length;
+        }
+    }
+    return replaced;
+}
+
+std::string_view cutUtf8(std::string_view text, std::size_t maxBytes)
+{
+    if (text.size() <= maxBytes)
+        return text;
+    std::size_t end = maxBytes;
+    while (end > 0 && isContinuation(static_cast<unsigned char>(text[end])))
+        --end;
+    return text.substr(0, end);
+}
+
+} // namespace gpumem::io
