@@ -2,7 +2,6 @@
 #include "ui/MainWindow.h"
 
 #include "data/TableLoader.h"
-#include "runtime/LibraryVersions.h"
 #include "ui/BuiltInDatasets.h"
 #include "ui/CancellableProgress.h"
 #include "ui/ChartFonts.h"
@@ -16,6 +15,7 @@
 #include "ui/QtText.h"
 #include "ui/ReportWriter.h"
 #include "ui/RunsPage.h"
+#include "ui/ScreenFit.h"
 #include "ui/TrainingPage.h"
 #include "ui/WorkbenchState.h"
 #include "ui/YourModelPage.h"
@@ -27,13 +27,14 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace gpumem::ui {
@@ -43,8 +44,6 @@ const char *const geometryKey = "mainWindow/geometry";
 const char *const stateKey = "mainWindow/state";
 const char *const pageKey = "mainWindow/page";
 const char *const largeFontKey = "view/largeFont";
-const char *const recentKey = "data/recentFiles";
-constexpr int recentLimit = 8;
 constexpr double largeFontScale = 1.5;
 
 // What the window opens when dropped on it: data files, projects and TorchScript models.
@@ -80,13 +79,14 @@ MainWindow::MainWindow(QWidget *parent)
     setObjectName(QStringLiteral("MainWindow"));
     setAcceptDrops(true);
     mPages->setObjectName(QStringLiteral("pages"));
-    mPages->addTab(mDataPage, tr("&1 Data"));
-    mPages->addTab(mModelPage, tr("&2 Model"));
-    mPages->addTab(mTrainingPage, tr("&3 Training"));
-    mPages->addTab(mComparePage, tr("&4 Compare"));
-    mPages->addTab(mPredictPage, tr("&5 Predict"));
-    mPages->addTab(mRunsPage, tr("&6 Runs"));
-    mPages->addTab(mYourModelPage, tr("&7 Your model"));
+    // Each page scrolls rather than widen the window past the screen when its content needs more room.
+    mPages->addTab(scrollingPage(mDataPage), tr("&1 Data"));
+    mPages->addTab(scrollingPage(mModelPage), tr("&2 Model"));
+    mPages->addTab(scrollingPage(mTrainingPage), tr("&3 Training"));
+    mPages->addTab(scrollingPage(mComparePage), tr("&4 Compare"));
+    mPages->addTab(scrollingPage(mPredictPage), tr("&5 Predict"));
+    mPages->addTab(scrollingPage(mRunsPage), tr("&6 Runs"));
+    mPages->addTab(scrollingPage(mYourModelPage), tr("&7 Your model"));
     mPages->setTabToolTip(0, tr("Load a CSV of measured jobs and choose what each column is"));
     mPages->setTabToolTip(1, tr("Set the network's hyperparameters and see the architecture they build"));
     mPages->setTabToolTip(2, tr("Train the network and watch the loss live"));
@@ -147,118 +147,20 @@ MainWindow::MainWindow(QWidget *parent)
         if (mDemoPending) {
             mDemoPending = false;
             if (succeeded) {
-                mPages->setCurrentWidget(mTrainingPage);
+                showPage(mTrainingPage);
                 mTrainingPage->start();
             }
         }
     });
 
     QSettings settings;
+    // A fresh start takes a large window, but never more than the screen holds (a laptop's 1366×768).
     if (!restoreGeometry(settings.value(geometryKey).toByteArray()))
-        resize(1400, 900);
+        resize(sizeFittingScreen(this, QSize(1400, 900)));
     restoreState(settings.value(stateKey).toByteArray());
     mPages->setCurrentIndex(std::clamp(settings.value(pageKey, 0).toInt(), 0, mPages->count() - 1));
     setLargeFont(settings.value(largeFontKey, false).toBool());
     updateHelp();
-}
-
-void MainWindow::createMenus()
-{
-    QMenu *fileMenu = menuBar()->addMenu(tr("&File"));
-    QAction *open = fileMenu->addAction(tr("&Open data…"), this, &MainWindow::openDataDialog);
-    open->setShortcut(QKeySequence::Open);
-    open->setObjectName(QStringLiteral("openAction"));
-    open->setToolTip(tr("Open a CSV file of measured jobs"));
-    mRecentMenu = fileMenu->addMenu(tr("Open &recent"));
-    mRecentMenu->setObjectName(QStringLiteral("recentMenu"));
-    mDatasetMenu = fileMenu->addMenu(tr("&Built-in datasets"));
-    mDatasetMenu->setObjectName(QStringLiteral("datasetMenu"));
-    connect(mDatasetMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildDatasetMenu);
-    QAction *openModel = fileMenu->addAction(tr("Open your &model (TorchScript)…"), this, [this] {
-        mPages->setCurrentWidget(mYourModelPage);
-        mYourModelPage->openModelDialog();
-    });
-    openModel->setObjectName(QStringLiteral("openYourModelAction"));
-    openModel->setToolTip(tr("Open a .pt file on the Your model page to estimate its GPU training memory"));
-    fileMenu->addSeparator();
-    QAction *openProject = fileMenu->addAction(tr("Open &project…"), this, &MainWindow::openProjectDialog);
-    openProject->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
-    openProject->setObjectName(QStringLiteral("openProjectAction"));
-    QAction *save = fileMenu->addAction(tr("&Save project"), this, &MainWindow::saveProjectOrAsk);
-    save->setShortcut(QKeySequence::Save);
-    save->setObjectName(QStringLiteral("saveProjectAction"));
-    QAction *saveAs = fileMenu->addAction(tr("Save project &as…"), this, &MainWindow::saveProjectAs);
-    saveAs->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
-    saveAs->setObjectName(QStringLiteral("saveProjectAsAction"));
-    fileMenu->addSeparator();
-    QAction *pdf =
-        fileMenu->addAction(tr("Export comparison as &PDF…"), this, [this] { exportReport(QStringLiteral("pdf")); });
-    pdf->setObjectName(QStringLiteral("exportPdfAction"));
-    QAction *html =
-        fileMenu->addAction(tr("Export comparison as &HTML…"), this, [this] { exportReport(QStringLiteral("html")); });
-    html->setObjectName(QStringLiteral("exportHtmlAction"));
-    fileMenu->addSeparator();
-    QAction *quit = fileMenu->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
-    quit->setObjectName(QStringLiteral("quitAction"));
-    rebuildRecentMenu();
-
-    QMenu *viewMenu = menuBar()->addMenu(tr("&View"));
-    QAction *large = viewMenu->addAction(tr("&Large font (presentation)"));
-    large->setObjectName(QStringLiteral("largeFontAction"));
-    large->setCheckable(true);
-    large->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Plus));
-    large->setToolTip(tr("Enlarge every text for a projector; remembered across restarts"));
-    connect(large, &QAction::toggled, this, &MainWindow::setLargeFont);
-    viewMenu->addAction(mHelpDock->toggleViewAction());
-
-    QMenu *helpMenu = menuBar()->addMenu(tr("&Help"));
-    QAction *help = helpMenu->addAction(tr("&Help for this page"), this, &MainWindow::showHelp);
-    help->setShortcut(QKeySequence::HelpContents);
-    help->setObjectName(QStringLiteral("helpAction"));
-    QAction *demo = helpMenu->addAction(tr("&Demo: train live on a built-in dataset"), this, &MainWindow::runDemo);
-    demo->setObjectName(QStringLiteral("demoAction"));
-    demo->setToolTip(tr("Loads a built-in dataset, picks the quick preset and trains it live (under a minute)"));
-    helpMenu->addSeparator();
-    QAction *about = helpMenu->addAction(tr("&About GPU Memory Workbench"), this, &MainWindow::showAbout);
-    about->setObjectName(QStringLiteral("aboutAction"));
-    for (QMenu *menu : {fileMenu, viewMenu, helpMenu})
-        menu->setToolTipsVisible(true);
-}
-
-void MainWindow::rebuildRecentMenu()
-{
-    mRecentMenu->clear();
-    const QStringList recent = QSettings().value(recentKey).toStringList();
-    for (const QString &path : recent)
-        mRecentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openData(path); })->setToolTip(path);
-    mRecentMenu->setEnabled(!recent.isEmpty());
-    mRecentMenu->setToolTipsVisible(true);
-}
-
-void MainWindow::rebuildDatasetMenu()
-{
-    mDatasetMenu->clear();
-    const QStringList datasets = builtInDatasets();
-    for (const QString &path : datasets)
-        mDatasetMenu->addAction(QFileInfo(path).completeBaseName(), this, [this, path] { openData(path); })
-            ->setToolTip(path);
-    if (datasets.isEmpty())
-        mDatasetMenu->addAction(tr("(none installed)"))->setEnabled(false);
-    mDatasetMenu->setToolTipsVisible(true);
-}
-
-void MainWindow::rememberRecent(const QString &path)
-{
-    QSettings settings;
-    QStringList recent = settings.value(recentKey).toStringList();
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    recent.removeAll(absolute);
-    recent.prepend(absolute);
-    while (recent.size() > recentLimit)
-        recent.removeLast();
-    settings.setValue(recentKey, recent);
-    rebuildRecentMenu();
 }
 
 void MainWindow::openFile(const QString &path)
@@ -266,7 +168,7 @@ void MainWindow::openFile(const QString &path)
     if (isProjectPath(path)) {
         loadProject(path);
     } else if (isModelFilePath(path)) {
-        mPages->setCurrentWidget(mYourModelPage);
+        showPage(mYourModelPage);
         mYourModelPage->openModel(path);
     } else {
         openData(path);
@@ -275,7 +177,7 @@ void MainWindow::openFile(const QString &path)
 
 void MainWindow::openData(const QString &path)
 {
-    mPages->setCurrentWidget(mDataPage);
+    showPage(mDataPage);
     mDataPage->openFile(path);
 }
 
@@ -477,13 +379,54 @@ void MainWindow::setLargeFont(bool large)
     QSettings().setValue(largeFontKey, large);
     if (auto *action = findChild<QAction *>(QStringLiteral("largeFontAction")); action && action->isChecked() != large)
         action->setChecked(large);
+    sizeHelpPanel();
+    // Once the pages have laid out in the new font: larger text must not carry the window off the screen.
+    QTimer::singleShot(0, this, [this] { keepOnScreen(this); });
 }
 
 void MainWindow::showHelp()
 {
     updateHelp();
+    const bool wasHidden = mHelpDock->isHidden();
     mHelpDock->show();
     mHelpDock->raise();
+    sizeHelpPanel();
+    // The panel takes its room from the pages, not from beyond the screen's edge.
+    if (wasHidden && !mHelpDock->isFloating())
+        resizeDocks({mHelpDock}, {std::clamp(width() / 3, mHelp->minimumWidth(), 2 * mHelp->minimumWidth())},
+                    Qt::Horizontal);
+    QTimer::singleShot(0, this, [this] { keepOnScreen(this); });
+}
+
+void MainWindow::sizeHelpPanel()
+{
+    // Wide enough for a few words a line in the current font, however narrow the window.
+    mHelp->setMinimumWidth(QFontMetrics(QApplication::font()).averageCharWidth() * 28);
+}
+
+void MainWindow::showPage(QWidget *page)
+{
+    for (int index = 0; index < mPages->count(); ++index)
+        if (currentPageAt(index) == page)
+            mPages->setCurrentIndex(index);
+}
+
+QWidget *MainWindow::currentPage() const
+{
+    return currentPageAt(mPages->currentIndex());
+}
+
+QWidget *MainWindow::currentPageAt(int index) const
+{
+    const auto *area = qobject_cast<QScrollArea *>(mPages->widget(index));
+    return area ? area->widget() : nullptr;
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    // A geometry remembered on a larger screen comes back inside this one.
+    QTimer::singleShot(0, this, [this] { keepOnScreen(this); });
 }
 
 void MainWindow::updateHelp()
@@ -528,19 +471,6 @@ bool MainWindow::confirmDiscardingWork(const QString &title, const QString &ques
         return !mProjectModified;
     }
     return true;
-}
-
-void MainWindow::showAbout()
-{
-    QString versions;
-    for (const auto &[name, version] : runtime::libraryVersions().entries())
-        versions +=
-            QStringLiteral("<tr><td>%1</td><td>%2</td></tr>")
-                .arg(QString::fromStdString(name).toHtmlEscaped(), QString::fromStdString(version).toHtmlEscaped());
-    QMessageBox::about(this, tr("About GPU Memory Workbench"),
-                       tr("<p>Predicts how much GPU memory a deep-learning job will need and compares "
-                          "a BiGRU-optimised Transformer with tree-based baselines.</p>") +
-                           QStringLiteral("<table>%1</table>").arg(versions));
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

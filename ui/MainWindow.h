@@ -30,7 +30,7 @@ class YourModelPage;
 // prediction, runs and "Your model" pages as tabs, the menus (recent files,
 // built-in datasets, projects, report export, large-font mode, help panel, demo)
 // and drag-and-drop of CSV files, projects and TorchScript models. Restores its geometry, page and font mode from
-// QSettings.
+// QSettings. The window never grows past its screen: pages scroll instead.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -48,7 +48,12 @@ class MainWindow : public QMainWindow
     PredictPage *predictPage() const { return mPredictPage; }
     RunsPage *runsPage() const { return mRunsPage; }
     YourModelPage *yourModelPage() const { return mYourModelPage; }
+    // The tabs; each holds its page inside a scroll area (see currentPage and showPage).
     QTabWidget *pages() const { return mPages; }
+    // Brings page (one of the pages above) to the front.
+    void showPage(QWidget *page);
+    // The page on show.
+    QWidget *currentPage() const;
 
     // Loads a CSV file in the background and remembers it among the recent files.
     void openData(const QString &path);
@@ -76,6 +81,7 @@ class MainWindow : public QMainWindow
 
   protected:
     void closeEvent(QCloseEvent *event) override;
+    void showEvent(QShowEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
 
@@ -91,6 +97,8 @@ class MainWindow : public QMainWindow
     void saveProjectOrAsk();
     void exportReport(const QString &format);
     void updateHelp();
+    void sizeHelpPanel();
+    QWidget *currentPageAt(int index) const;
     void updateTitle();
     void finishLoadingProject();
     // Asks question (in a box titled title) about unsaved work (the project, a trained model):

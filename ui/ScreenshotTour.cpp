@@ -80,7 +80,7 @@ void ScreenshotTour::save(const QString &name)
 void ScreenshotTour::showModel()
 {
     mWindow->modelPage()->applyPreset(QStringLiteral("quick"));
-    mWindow->pages()->setCurrentWidget(mWindow->modelPage());
+    mWindow->showPage(mWindow->modelPage());
     QTimer::singleShot(settleMilliseconds, this, [this] {
         save(QStringLiteral("02-model"));
         train();
@@ -89,7 +89,7 @@ void ScreenshotTour::showModel()
 
 void ScreenshotTour::train()
 {
-    mWindow->pages()->setCurrentWidget(mWindow->trainingPage());
+    mWindow->showPage(mWindow->trainingPage());
     connect(
         mWindow->trainingPage(), &TrainingPage::trainingFinished, this,
         [this] {
@@ -105,7 +105,7 @@ void ScreenshotTour::train()
 void ScreenshotTour::showRuns()
 {
     // The training just finished is the first run of the session.
-    mWindow->pages()->setCurrentWidget(mWindow->runsPage());
+    mWindow->showPage(mWindow->runsPage());
     QTimer::singleShot(settleMilliseconds, this, [this] {
         save(QStringLiteral("10-runs"));
         compare();
@@ -124,7 +124,7 @@ void ScreenshotTour::compare()
     ComparePage *page = mWindow->comparePage();
     page->setSelectedModels(models);
     page->setFolds(3);
-    mWindow->pages()->setCurrentWidget(page);
+    mWindow->showPage(page);
     connect(
         page, &ComparePage::comparisonFinished, this,
         [this] { QTimer::singleShot(settleMilliseconds, this, [this] { showComparison(); }); },
@@ -156,7 +156,7 @@ void ScreenshotTour::showComparison()
 
 void ScreenshotTour::predict()
 {
-    mWindow->pages()->setCurrentWidget(mWindow->predictPage());
+    mWindow->showPage(mWindow->predictPage());
     if (mWindow->trainingPage()->trainedModel())
         mWindow->predictPage()->setModel(
             {mWindow->trainingPage()->trainedModel(), mWindow->trainingPage()->trainedCalibration()},
@@ -183,7 +183,7 @@ void ScreenshotTour::estimateYourModel()
         return;
     }
     YourModelPage *page = mWindow->yourModelPage();
-    mWindow->pages()->setCurrentWidget(page);
+    mWindow->showPage(page);
     page->openModel(mYourModelPath);
     page->findChild<QLineEdit *>(QStringLiteral("inputShapes"))->setText(mYourModelShape);
     page->findChild<QLineEdit *>(QStringLiteral("batchSizes"))->setText(QStringLiteral("32,64,128,256"));
@@ -214,7 +214,7 @@ void ScreenshotTour::estimateYourModel()
 
 void ScreenshotTour::showHelpPanel()
 {
-    mWindow->pages()->setCurrentWidget(mWindow->modelPage());
+    mWindow->showPage(mWindow->modelPage());
     mWindow->showHelp();
     QTimer::singleShot(settleMilliseconds, this, [this] {
         save(QStringLiteral("09-help"));
@@ -229,7 +229,7 @@ void ScreenshotTour::showLargeFont()
         help->hide();
     mWindow->resize(1024, 768);
     mWindow->setLargeFont(true);
-    mWindow->pages()->setCurrentWidget(mWindow->comparePage());
+    mWindow->showPage(mWindow->comparePage());
     if (auto *results = mWindow->comparePage()->findChild<QTabWidget *>(QStringLiteral("compareResults")))
         results->setCurrentIndex(0);
     QTimer::singleShot(settleMilliseconds * 2, this, [this] {

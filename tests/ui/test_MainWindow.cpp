@@ -113,7 +113,7 @@ class TestMainWindow : public QObject
         // Opening only takes the path: loading a TorchScript file runs its code, so it waits for Estimate.
         const QString model = QStringLiteral("/nonexistent/resnet50.pt");
         window.openFile(model);
-        QCOMPARE(window.pages()->currentWidget(), static_cast<QWidget *>(window.yourModelPage()));
+        QCOMPARE(window.currentPage(), static_cast<QWidget *>(window.yourModelPage()));
         QCOMPARE(window.yourModelPage()->modelPath(), model);
         QVERIFY(!window.yourModelPage()->isRunning());
         window.findChild<QAction *>(QStringLiteral("helpAction"))->trigger();
@@ -136,7 +136,7 @@ class TestMainWindow : public QObject
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
         QVERIFY(finished.at(0).at(0).toBool());
         QCOMPARE(window.state()->presetName(), QStringLiteral("quick"));
-        QCOMPARE(window.pages()->currentWidget(), window.trainingPage());
+        QCOMPARE(window.currentPage(), static_cast<QWidget *>(window.trainingPage()));
         // The training is kept as a run on the Runs page.
         QCOMPARE(window.state()->runs().size(), std::size_t{1});
         QCOMPARE(window.runsPage()->model()->rowCount(), 1);
