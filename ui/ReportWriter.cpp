@@ -4,18 +4,19 @@
 #include "io/AtomicFileWriter.h"
 #include "ui/QtText.h"
 
-#include <QBuffer>
-#include <QPageLayout>
-#include <QPageSize>
-#include <QPdfWriter>
-#include <QTextDocument>
-#include <QUrl>
+#include "pdfreport/PdfReport.h"
 
+#include <QBuffer>
+
+#include <algorithm>
 #include <sstream>
 
 namespace gpumem::ui {
 
 namespace {
+
+// The widest chart (in logical pixels) that two to a row keep readable on paper.
+constexpr int largestHalfPageChart = 600;
 
 QByteArray pngBytes(const QImage &image)
 {
@@ -26,63 +27,50 @@ QByteArray pngBytes(const QImage &image)
     return bytes;
 }
 
-std::string imageTag(const std::string &source, const report::ReportChart &chart, int width)
+// The HTML export shows each chart at the size it was drawn (max-width keeps it within
+// a narrow window): scaled down, the workbench's chart text would shrink below reading size.
+std::string imageTag(const report::ReportChart &chart, const QImage &image)
 {
-    return "<img src=\"" + source + "\" width=\"" + std::to_string(width) + "\" alt=\"" +
+    const int width = static_cast<int>(image.width() / image.devicePixelRatio());
+    return "<img src=\"data:image/png;base64," + pngBytes(image).toBase64().toStdString() + "\" width=\"" +
+           std::to_string(width) + "\" style=\"max-width: 100%; height: auto\" alt=\"" +
            coreText(qtText(chart.caption).toHtmlEscaped()) + "\">";
 }
 
-// Core's report, with each chart the workbench shows replaced by renderImage's tag for it.
-std::string reportHtml(const ReportContent &content, bool printable,
-                       const std::function<std::string(const report::ReportChart &, const QImage &)> &renderImage)
+// The charts of the report drawn from the images, in the order the report shows them.
+int widestImage(const ReportContent &content)
 {
-    report::HtmlReportOptions options;
-    options.printable = printable;
-    options.renderChart = [&](const report::ReportChart &chart, const std::string &svg) {
-        const auto image = content.images.find(chart.id);
-        return image == content.images.end() ? svg : renderImage(chart, image->second);
-    };
-    std::ostringstream html;
-    report::writeHtmlReport(html, content.context, *content.result, options);
-    return html.str();
+    int widest = 0;
+    for (const auto &[id, image] : content.images)
+        widest = std::max(widest, static_cast<int>(image.width() / image.devicePixelRatio()));
+    return widest;
 }
 
 } // namespace
 
 void writeHtmlReport(const QString &path, const ReportContent &content)
 {
-    const std::string html = reportHtml(content, false, [](const report::ReportChart &chart, const QImage &image) {
-        return imageTag("data:image/png;base64," + pngBytes(image).toBase64().toStdString(), chart, 520);
-    });
-    io::writeFileAtomically(coreText(path), html);
+    report::HtmlReportOptions options;
+    // One chart to a row when the images are wider than the grid's columns would be.
+    options.chartMinWidth = std::max(options.chartMinWidth, widestImage(content));
+    options.renderChart = [&](const report::ReportChart &chart, const std::string &svg) {
+        const auto image = content.images.find(chart.id);
+        return image == content.images.end() ? svg : imageTag(chart, image->second);
+    };
+    std::ostringstream html;
+    report::writeHtmlReport(html, content.context, *content.result, options);
+    io::writeFileAtomically(coreText(path), html.str());
 }
 
 void writePdfReport(const QString &path, const ReportContent &content)
 {
-    QByteArray bytes;
-    {
-        QBuffer buffer(&bytes);
-        buffer.open(QIODevice::WriteOnly);
-        QPdfWriter writer(&buffer);
-        writer.setPageSize(QPageSize(QPageSize::A4));
-        writer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
-        writer.setTitle(QObject::tr("GPU memory model comparison"));
-        writer.setCreator(QStringLiteral("GPU Memory Workbench"));
-        writer.setResolution(150);
-        QTextDocument document;
-        int figure = 0;
-        const std::string html = reportHtml(content, true, [&](const report::ReportChart &chart, const QImage &image) {
-            const std::string name = "figure" + std::to_string(figure++) + ".png";
-            document.addResource(QTextDocument::ImageResource, QUrl(qtText(name)), image);
-            // Qt lays the page out at 96 px per inch: two of these fill the 180 mm between A4's margins.
-            return imageTag(name, chart, 330);
-        });
-        document.setHtml(qtText(html));
-        // A document without a page size is laid out on the printer's pages, with their numbers at the foot.
-        document.print(&writer);
-    }
+    pdfreport::PdfCharts charts;
+    charts.images = content.images;
+    // Charts as large as the workbench's keep readable text only at the page's full width.
+    charts.perRow = widestImage(content) > largestHalfPageChart ? 1 : 2;
+    const QByteArray pdf = pdfreport::pdfReport(content.context, *content.result, charts, pdfreport::localPageSize());
     // Built in memory first, so that the file on disk is only ever the old or the complete new report.
-    io::writeFileAtomically(coreText(path), std::string(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+    io::writeFileAtomically(coreText(path), std::string(pdf.constData(), static_cast<std::size_t>(pdf.size())));
 }
 
 } // namespace gpumem::ui

@@ -23,12 +23,13 @@ struct ReportContent
     std::map<std::string, QImage> images;
 };
 
-// Writes core's HTML report with the chart images embedded, atomically. Throws
-// io::InputError on failure.
+// Writes core's HTML report with the chart images embedded at the size they were
+// drawn, atomically. Throws io::InputError on failure.
 void writeHtmlReport(const QString &path, const ReportContent &content);
 
-// Writes the same report as an A4 PDF, charts two to a row, page numbers at the
-// foot of each page, atomically. Throws io::InputError on failure.
+// Writes the same report as a PDF through the writer `gpumem compare --report x.pdf`
+// uses (pdfreport::pdfReport), on the locale's page size (A4 or Letter), with the chart
+// images, atomically. Throws io::InputError on failure.
 void writePdfReport(const QString &path, const ReportContent &content);
 
 } // namespace gpumem::ui

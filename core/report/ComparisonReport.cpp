@@ -12,6 +12,21 @@
 
 namespace gpumem::report {
 
+namespace {
+
+PdfReportWriter &pdfReportWriter()
+{
+    static PdfReportWriter writer;
+    return writer;
+}
+
+} // namespace
+
+void setPdfReportWriter(PdfReportWriter writer)
+{
+    pdfReportWriter() = std::move(writer);
+}
+
 ReportFormat reportFormatForPath(const std::string &path)
 {
     const std::size_t dot = path.find_last_of('.');
@@ -29,7 +44,17 @@ ReportFormat reportFormatForPath(const std::string &path)
         return ReportFormat::Csv;
     if (extension == "html" || extension == "htm")
         return ReportFormat::Html;
-    throw io::InputError(path, 0, 0, "unknown report format: name the file .json, .md, .csv or .html");
+    const bool pdf = static_cast<bool>(pdfReportWriter());
+    if (extension == "pdf") {
+        if (pdf)
+            return ReportFormat::Pdf;
+        throw io::InputError(path, 0, 0,
+                             "PDF reports need gpumem built with Qt (GPUMEM_BUILD_GUI=ON); name the file .json, .md, "
+                             ".csv or .html");
+    }
+    throw io::InputError(path, 0, 0,
+                         pdf ? "unknown report format: name the file .json, .md, .csv, .html or .pdf"
+                             : "unknown report format: name the file .json, .md, .csv or .html");
 }
 
 void writeReport(std::ostream &out, ReportFormat format, const ComparisonContext &context,
@@ -40,6 +65,11 @@ void writeReport(std::ostream &out, ReportFormat format, const ComparisonContext
     case ReportFormat::Markdown: writeMarkdownReport(out, context, result); return;
     case ReportFormat::Csv: writeCsvReport(out, context, result); return;
     case ReportFormat::Html: writeHtmlReport(out, context, result); return;
+    case ReportFormat::Pdf:
+        if (!pdfReportWriter())
+            throw io::InputError("PDF reports need gpumem built with Qt (GPUMEM_BUILD_GUI=ON)");
+        pdfReportWriter()(out, context, result);
+        return;
     }
 }
 

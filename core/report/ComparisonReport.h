@@ -46,10 +46,21 @@ enum class ReportFormat
     Markdown, // ready-to-paste tables in the paper's layout, best values in bold
     Csv,      // one row per model and fold (plus mean and std rows)
     Html,     // a self-contained page with tables and SVG charts
+    Pdf,      // the HTML report paginated; needs the writer a Qt build registers
 };
 
-// Returns the format for path's extension (.json, .md, .csv, .html/.htm, any case).
-// Throws io::InputError naming the path for any other extension.
+// Writes the PDF report of result to out. core has no PDF writer of its own: the
+// Qt library pdfreport/ registers one (setPdfReportWriter) in the programs built with Qt.
+using PdfReportWriter = std::function<void(std::ostream &out, const ComparisonContext &context,
+                                           const evaluation::ExperimentResult &result)>;
+
+// Installs the writer of ReportFormat::Pdf, for the whole process; call before any report
+// is written (not thread-safe against them).
+void setPdfReportWriter(PdfReportWriter writer);
+
+// Returns the format for path's extension (.json, .md, .csv, .html/.htm, any case; .pdf
+// once a PDF writer is installed). Throws io::InputError naming the path for any other
+// extension, and for .pdf without a writer (a build without Qt), in one line.
 ReportFormat reportFormatForPath(const std::string &path);
 
 // Writes the report of result in format to out.
@@ -75,8 +86,12 @@ struct HtmlReportOptions
     // unset embeds the SVG. The workbench puts the images of the charts on screen here.
     std::function<std::string(const ReportChart &chart, const std::string &svg)> renderChart;
     // For paginated renderers without CSS grids (Qt's rich text, printing): charts
-    // two to a row in a plain table, tables at full width.
+    // chartsPerRow to a row, each row a plain table of its own, tables at full width.
     bool printable = false;
+    int chartsPerRow = 2;
+    // On screen: the narrowest column of the charts' grid, in CSS pixels; as wide as
+    // the charts' images, it shows them one to a row at the size they were drawn.
+    int chartMinWidth = 360;
 };
 
 // The per-format writers writeReport() dispatches to.

@@ -9,6 +9,7 @@
 #include "report/SvgCharts.h"
 #include "runtime/LibraryVersions.h"
 
+#include <algorithm>
 #include <cmath>
 #include <ctime>
 #include <limits>
@@ -25,20 +26,16 @@ td.number { text-align: right; font-variant-numeric: tabular-nums; } th { text-a
 td.best { font-weight: bold; background: #e8f4ea; } .note { color: #555; font-size: 0.9em; }
 .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(360px, 1fr)); gap: 1em; }
 .chart { width: 100%; height: auto; border: 1px solid #eee; }
-.chart .title { font-size: 13px; font-weight: 600; } .chart .tick, .chart .label, .chart .value { font-size: 10px; fill: #444; }
-.chart .grid { stroke: #e3e3e3; } .chart .bar { fill: #7aa6d8; } .chart .bar.best { fill: #2e7d32; }
-.chart .error { stroke: #222; stroke-width: 1.5; } .chart .identity { stroke: #888; stroke-dasharray: 4 3; }
-.chart .point { fill: #1f77b4; fill-opacity: 0.45; } .chart .point.under { fill: #d62728; }
 )";
 
 // Qt's rich text knows a subset of CSS 2: no grids, widths on tables only.
 constexpr const char *printStyleSheet = R"(
 body { font-family: sans-serif; color: #222; } h1 { font-size: 16pt; } h2 { font-size: 13pt; margin-top: 14pt; }
-table { border-collapse: collapse; width: 100%; } th, td { padding: 2pt 6pt; border-bottom: 1px solid #ccc; }
-th { text-align: left; background: #f0f0f0; } td { white-space: nowrap; } td.number { text-align: right; }
-code { font-size: 8pt; }
+table { border-collapse: collapse; width: 100%; } th, td { padding: 1pt 3pt; border-bottom: 1px solid #ccc; }
+th { text-align: left; background: #f0f0f0; font-size: 7pt; } td { font-size: 8pt; }
+td.number { text-align: right; white-space: nowrap; } code { font-size: 8pt; }
 td.best { font-weight: bold; background: #e8f4ea; } .note { color: #555; font-size: 8pt; }
-table.charts td { border: none; text-align: center; vertical-align: top; width: 50%; }
+table.charts { margin: 0; } table.charts td { border: none; text-align: center; vertical-align: top; }
 )";
 
 std::string dateToday()
@@ -51,20 +48,40 @@ std::string dateToday()
     return text;
 }
 
+// Opens a table with a row of column titles. On paper the columns get fixed shares of
+// the page (the models' names a wider one), so that Qt's layout wraps each title at its
+// spaces and hyphens instead of squeezing a column below its words.
+void writeTableHead(std::ostream &out, const std::vector<std::string> &titles, bool printable)
+{
+    constexpr int firstShare = 16;
+    out << "<table><tr>";
+    for (std::size_t column = 0; column < titles.size(); ++column) {
+        out << "<th";
+        if (printable && titles.size() > 2) {
+            const int share = column == 0 ? firstShare : (100 - firstShare) / static_cast<int>(titles.size() - 1);
+            out << " width='" << share << "%'";
+        }
+        out << '>' << htmlEscaped(titles[column]) << "</th>";
+    }
+    out << "</tr>\n";
+}
+
 // One table of the metrics of group; the accuracy table also gives time and significance.
 void writeMetricsTable(std::ostream &out, const evaluation::ExperimentResult &result, evaluation::MetricGroup group,
                        bool printable)
 {
     const bool folds = result.splits.size() > 1;
     const bool accuracy = group == evaluation::MetricGroup::Accuracy;
-    out << "<table><tr><th>Model</th>";
+    std::vector<std::string> titles{"Model"};
     for (const auto &metric : evaluation::metricDescriptions())
         if (metric.group == group)
-            out << "<th>" << htmlEscaped(metric.title) << (std::string(metric.unit).empty() ? "" : " (")
-                << htmlEscaped(metric.unit) << (std::string(metric.unit).empty() ? "" : ")") << "</th>";
-    if (accuracy)
-        out << "<th>Train (s)</th><th>p against best</th>";
-    out << "</tr>\n";
+            titles.push_back(std::string(metric.title) +
+                             (std::string(metric.unit).empty() ? "" : " (" + std::string(metric.unit) + ")"));
+    if (accuracy) {
+        titles.emplace_back("Train (s)");
+        titles.emplace_back("p against best");
+    }
+    writeTableHead(out, titles, printable);
     for (const auto &model : result.models) {
         out << "<tr><td>" << htmlEscaped(model.title) << "</td>";
         for (const auto &metric : evaluation::metricDescriptions()) {
@@ -88,37 +105,51 @@ void writeMetricsTable(std::ostream &out, const evaluation::ExperimentResult &re
     out << "</table>\n";
 }
 
-// Lays charts out: a CSS grid on screen, a two-column table for paginated renderers.
+// Lays charts out: a CSS grid on screen; on paper, each row of charts is a table of its
+// own with the captions in the charts' cells, so that a paginator can keep a row whole.
 class ChartGrid
 {
   public:
     ChartGrid(std::ostream &out, const HtmlReportOptions &options)
         : mOut(out)
         , mOptions(options)
+        , mColumns(std::max(1, options.chartsPerRow))
     {
-        mOut << (mOptions.printable ? "<table class='charts'>\n" : "<div class='charts'>\n");
+        if (!mOptions.printable)
+            mOut << "<div class='charts' style='grid-template-columns: repeat(auto-fill, minmax(min("
+                 << mOptions.chartMinWidth << "px, 100%), 1fr))'>\n";
     }
     ~ChartGrid()
     {
-        if (mOptions.printable)
-            mOut << (mCount % 2 ? "<td></td></tr>\n" : "") << "</table>\n";
-        else
+        if (!mOptions.printable) {
             mOut << "</div>\n";
+            return;
+        }
+        if (mCount % mColumns == 0)
+            return;
+        for (int empty = mCount % mColumns; empty < mColumns; ++empty)
+            mOut << "<td></td>";
+        mOut << "</tr></table>\n";
     }
     void add(const ReportChart &chart, const std::string &svg)
     {
         const std::string html = mOptions.renderChart ? mOptions.renderChart(chart, svg) : svg;
-        if (mOptions.printable)
-            mOut << (mCount % 2 ? "<td>" : "<tr><td>") << html << "<br><span class='note'>"
-                 << htmlEscaped(chart.caption) << "</span></td>" << (mCount % 2 ? "</tr>\n" : "");
-        else
+        if (!mOptions.printable) {
             mOut << html << '\n';
-        ++mCount;
+            return;
+        }
+        if (mCount % mColumns == 0)
+            mOut << "<table class='charts' width='100%'><tr>";
+        mOut << "<td width='" << 100 / mColumns << "%'>" << html << "<br><span class='note'>"
+             << htmlEscaped(chart.caption) << "</span></td>";
+        if (++mCount % mColumns == 0)
+            mOut << "</tr></table>\n";
     }
 
   private:
     std::ostream &mOut;
     const HtmlReportOptions &mOptions;
+    int mColumns;
     int mCount = 0;
 };
 
@@ -162,10 +193,11 @@ void writeHtmlReport(std::ostream &out, const ComparisonContext &context, const 
            "job. No value is crowned here: fewer misses alone can mean memory wasted.</p>\n";
 
     if (result.calibration) {
-        out << "<h2>" << htmlEscaped(boundTitle(result.calibration->coverage)) << "</h2>\n<table><tr><th>Model</th>";
+        out << "<h2>" << htmlEscaped(boundTitle(result.calibration->coverage)) << "</h2>\n";
+        std::vector<std::string> titles{"Model"};
         for (const auto &column : boundColumns())
-            out << "<th>" << htmlEscaped(column.title) << "</th>";
-        out << "</tr>\n";
+            titles.emplace_back(column.title);
+        writeTableHead(out, titles, options.printable);
         for (const auto &model : result.models) {
             if (!model.bound)
                 continue;
@@ -216,8 +248,10 @@ void writeHtmlReport(std::ostream &out, const ComparisonContext &context, const 
                      svgBarChart(metric.title, metric.unit, metric.higherIsBetter, bars));
         }
     }
+    // The charts may be the workbench's, drawn in other colours: the note names no colour, each chart keys its own.
     out << "<h2>Predicted against actual</h2>\n<p class='note'>Each test row's prediction from the fold "
-           "that held it out; red points are under-predictions (an out-of-memory risk); dashed: y = x.</p>\n";
+           "that held it out; points below the diagonal y = x are under-predictions (an out-of-memory "
+           "risk).</p>\n";
     {
         ChartGrid grid(out, options);
         for (const auto &model : result.models) {
@@ -234,8 +268,8 @@ void writeHtmlReport(std::ostream &out, const ComparisonContext &context, const 
         }
     }
     out << "<h2>Worst under-predictions</h2>\n<p class='note'>The jobs each model predicted furthest below their "
-           "real peak, out of fold.</p>\n<table><tr><th>Model</th><th>Job</th><th>Actual (MiB)</th>"
-           "<th>Predicted (MiB)</th><th>Shortfall (MiB)</th></tr>\n";
+           "real peak, out of fold.</p>\n";
+    writeTableHead(out, {"Model", "Job", "Actual (MiB)", "Predicted (MiB)", "Shortfall (MiB)"}, options.printable);
     for (const auto &under : evaluation::worstUnderPredictions(result, reportedUnderPredictions))
         out << "<tr><td>" << htmlEscaped(result.models[under.model].title) << "</td><td>"
             << htmlEscaped(jobName(context, under.row)) << "</td><td class='number'>"

@@ -24,6 +24,9 @@ constexpr double top = 34.0;
 constexpr double bottom = 58.0;
 constexpr double plotWidth = width - left - right;
 constexpr double plotHeight = height - top - bottom;
+constexpr double labelFontSize = 11.0;
+constexpr double slantDegrees = 40.0;
+constexpr double slantTop = 12.0; // below the plot, where a slanted label starts
 
 std::string coordinate(double value)
 {
@@ -68,12 +71,23 @@ std::vector<double> niceTicks(double low, double high)
     return ticks;
 }
 
-void header(std::ostringstream &svg, const std::string &title)
+// Each chart carries its own style, so that it draws the same embedded in a page, on
+// its own, or through a renderer that knows no page (the PDF report renders it with QtSvg).
+constexpr const char *chartStyle =
+    ".title { font-size: 13px; font-weight: 600; } .tick, .label, .value { font-size: 11px; fill: #444; } "
+    ".grid { stroke: #e3e3e3; } .bar { fill: #7aa6d8; } .bar.best { fill: #2e7d32; } "
+    ".error { stroke: #222; stroke-width: 1.5; } .identity { stroke: #888; stroke-dasharray: 4 3; } "
+    ".point { fill: #1f77b4; fill-opacity: 0.45; } .point.under { fill: #d62728; fill-opacity: 0.6; }";
+
+// The chart's frame: the viewBox widened by extraLeft to the left and extraBottom downwards
+// (for slanted labels), the style and the title.
+void header(std::ostringstream &svg, const std::string &title, double extraLeft = 0.0, double extraBottom = 0.0)
 {
-    svg << "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 " << width << ' ' << height
-        << "' class='chart' role='img' aria-label='" << htmlEscaped(title) << "'>"
-        << "<text x='" << width / 2 << "' y='20' text-anchor='middle' class='title'>" << htmlEscaped(title)
-        << "</text>";
+    svg << "<svg xmlns='http://www.w3.org/2000/svg' viewBox='" << coordinate(-extraLeft) << " 0 "
+        << coordinate(width + extraLeft) << ' ' << coordinate(height + extraBottom)
+        << "' font-family='sans-serif' class='chart' role='img' aria-label='" << htmlEscaped(title) << "'><style>"
+        << chartStyle << "</style><text x='" << width / 2 << "' y='20' text-anchor='middle' class='title'>"
+        << htmlEscaped(title) << "</text>";
 }
 
 // The values an axis shows: the data's range widened to its outermost ticks.
@@ -119,11 +133,18 @@ void xTickLabel(std::ostringstream &svg, double x, double tick)
 
 } // namespace
 
+double estimatedTextWidth(const std::string &text, double fontSize)
+{
+    // Code points, not bytes: a UTF-8 continuation byte starts with the bits 10.
+    const auto codePoints =
+        std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; });
+    return 0.62 * fontSize * static_cast<double>(codePoints);
+}
+
 std::string svgBarChart(const std::string &title, const std::string &unit, bool higherIsBetter,
                         const std::vector<Bar> &bars)
 {
     std::ostringstream svg;
-    header(svg, title + (higherIsBetter ? "  ↑ higher is better" : "  ↓ lower is better"));
     double low = 0.0;
     double high = 0.0;
     for (const auto &bar : bars) {
@@ -144,23 +165,50 @@ std::string svgBarChart(const std::string &title, const std::string &unit, bool 
     const std::vector<double> ticks = niceTicks(low, high);
     const AxisRange axis = rangeShown(low, high, ticks);
     const auto y = [&axis](double value) { return rowOf(axis, value); };
-
+    const double slot = (width - left - right) / static_cast<double>(std::max<std::size_t>(bars.size(), 1));
+    // A bar without a value (NaN) shows none; one that overflowed (±inf) shows its value, without a bar.
+    const auto valueText = [](const Bar &bar) {
+        return std::isnan(bar.value) ? std::string() : formatSignificant(bar.value, 4);
+    };
+    const auto slantedText = [&valueText](const Bar &bar) {
+        return std::isnan(bar.value) ? bar.label : bar.label + ": " + valueText(bar);
+    };
+    // Labels wider than their bar's slot are slanted (with the value after the name), so
+    // neighbours never overlap: slanted lines a slot apart are slot·sin(angle) apart.
+    double widest = 0.0;
+    for (const auto &bar : bars)
+        widest = std::max(
+            {widest, estimatedTextWidth(bar.label, labelFontSize), estimatedTextWidth(valueText(bar), labelFontSize)});
+    const bool slanted = widest > slot - 4.0;
+    const double radians = slantDegrees * std::acos(-1.0) / 180.0;
+    double extraLeft = 0.0;
+    double extraBottom = 0.0;
+    if (slanted)
+        for (std::size_t i = 0; i < bars.size(); ++i) {
+            const double length = estimatedTextWidth(slantedText(bars[i]), labelFontSize);
+            const double centre = left + slot * (static_cast<double>(i) + 0.5);
+            extraLeft = std::max(extraLeft, length * std::cos(radians) - centre + 4.0);
+            extraBottom = std::max(extraBottom, slantTop + length * std::sin(radians) + labelFontSize - bottom);
+        }
+    header(svg, title + (higherIsBetter ? "  ↑ higher is better" : "  ↓ lower is better"), extraLeft, extraBottom);
     for (double tick : ticks)
         gridLine(svg, y(tick), tick);
     if (!unit.empty())
         svg << "<text transform='translate(14," << coordinate(top + plotHeight / 2)
             << ") rotate(-90)' text-anchor='middle' class='tick'>" << htmlEscaped(unit) << "</text>";
-    const double slot = (width - left - right) / static_cast<double>(std::max<std::size_t>(bars.size(), 1));
     for (std::size_t i = 0; i < bars.size(); ++i) {
         const Bar &bar = bars[i];
         const double x = left + slot * static_cast<double>(i);
         const double centre = x + slot / 2.0;
-        svg << "<text x='" << coordinate(centre) << "' y='" << height - bottom + 16
-            << "' text-anchor='middle' class='label'>" << htmlEscaped(bar.label) << "</text>";
-        // A metric that overflowed (the RMSE of targets near 1e308) has no bar, only its value.
-        if (std::isinf(bar.value))
-            svg << "<text x='" << coordinate(centre) << "' y='" << height - bottom + 32
-                << "' text-anchor='middle' class='value'>" << formatSignificant(bar.value, 4) << "</text>";
+        if (slanted)
+            svg << "<text transform='translate(" << coordinate(centre) << ',' << height - bottom + slantTop
+                << ") rotate(-" << slantDegrees << ")' text-anchor='end' class='label'>"
+                << htmlEscaped(slantedText(bar)) << "</text>";
+        else
+            svg << "<text x='" << coordinate(centre) << "' y='" << height - bottom + 16
+                << "' text-anchor='middle' class='label'>" << htmlEscaped(bar.label) << "</text><text x='"
+                << coordinate(centre) << "' y='" << height - bottom + 32 << "' text-anchor='middle' class='value'>"
+                << valueText(bar) << "</text>";
         if (!std::isfinite(bar.value))
             continue;
         // Bars grow from zero, or from the axis floor when the axis is zoomed above zero.
@@ -174,8 +222,6 @@ std::string svgBarChart(const std::string &title, const std::string &unit, bool 
             svg << "<line x1='" << coordinate(centre) << "' x2='" << coordinate(centre) << "' y1='"
                 << coordinate(y(saturated(bar.value - bar.error))) << "' y2='"
                 << coordinate(y(saturated(bar.value + bar.error))) << "' class='error'/>";
-        svg << "<text x='" << coordinate(centre) << "' y='" << height - bottom + 32
-            << "' text-anchor='middle' class='value'>" << formatSignificant(bar.value, 4) << "</text>";
     }
     svg << "</svg>";
     return svg.str();
@@ -224,6 +270,10 @@ std::string svgScatterPlot(const std::string &title, const std::vector<double> &
         << "' text-anchor='middle' class='tick'>actual (MiB)</text><text transform='translate(14,"
         << coordinate(top + plotHeight / 2)
         << ") rotate(-90)' text-anchor='middle' class='tick'>predicted (MiB)</text>";
+    // The key says what the colours and the dashed line mean, so no caption has to.
+    svg << "<circle cx='300' cy='262' r='3' class='point under'/><text x='306' y='266' class='label'>under</text>"
+           "<circle cx='350' cy='262' r='3' class='point'/><text x='356' y='266' class='label'>over</text>"
+           "<line x1='18' x2='34' y1='262' y2='262' class='identity'/><text x='38' y='266' class='label'>y = x</text>";
     svg << "</svg>";
     return svg.str();
 }

@@ -17,8 +17,13 @@ struct Bar
     bool highlighted = false;
 };
 
+// The width in SVG units that text takes at fontSize in the charts' sans-serif font: a
+// generous estimate (0.62 em a character), used to keep labels apart.
+double estimatedTextWidth(const std::string &text, double fontSize);
+
 // A vertical bar chart with error bars, value labels, and a note in the title
-// saying whether higher or lower is better.
+// saying whether higher or lower is better. Labels too wide for their bars are
+// slanted, the viewBox growing to hold them.
 std::string svgBarChart(const std::string &title, const std::string &unit, bool higherIsBetter,
                         const std::vector<Bar> &bars);
 

@@ -7,8 +7,10 @@
 #include <QRegularExpression>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <vector>
 
 using gpumem::report::Bar;
@@ -62,6 +64,93 @@ class TestSvgCharts : public QObject
         curve.markerX = values[1];
         curve.markerY = values[1];
         checkDrawable(gpumem::report::svgLineChart("Risk against waste", "waste", "risk", {curve}));
+    }
+
+    // Issue 25: the command line's HTML report printed the models' names under the bars on
+    // top of each other. Each label's extent is estimated here at 0.6 em a character of the
+    // 11 px label font (the chart's own estimate is wider), and no two may meet.
+    void barLabelsNeverOverlap_data()
+    {
+        QTest::addColumn<int>("models");
+        QTest::addColumn<QString>("name");
+        QTest::newRow("two short names") << 2 << "Ridge";
+        QTest::newRow("six long names") << 6 << "CUDA allocator simulation";
+        QTest::newRow("twelve long names") << 12 << "BiGRU-Transformer";
+    }
+
+    void barLabelsNeverOverlap()
+    {
+        QFETCH(int, models);
+        QFETCH(QString, name);
+        std::vector<Bar> bars;
+        for (int i = 0; i < models; ++i)
+            bars.push_back({name.toStdString() + " " + std::to_string(i), 1000.0 + 37.0 * i, 10.0, i == 0});
+        const QString svg = QString::fromStdString(gpumem::report::svgBarChart("RMSE", "MiB", false, bars));
+        const QRegularExpression viewBox(R"(viewBox='(-?[0-9.]+) 0 ([0-9.]+) ([0-9.]+)')");
+        const auto box = viewBox.match(svg);
+        QVERIFY(box.hasMatch());
+        const double boxLeft = box.captured(1).toDouble();
+        const double boxRight = boxLeft + box.captured(2).toDouble();
+        const double boxBottom = box.captured(3).toDouble();
+        const double em = 11.0;
+        const QRegularExpression level(
+            R"(<text x='([0-9.]+)' y='([0-9.]+)' text-anchor='middle' class='(label|value)'>([^<]*)<)");
+        const QRegularExpression slanted(
+            R"(<text transform='translate\(([0-9.]+),([0-9.]+)\) rotate\(-([0-9.]+)\)' text-anchor='end' class='label'>([^<]*)<)");
+        std::map<double, std::vector<std::pair<double, double>>> rows; // y → [left, right] of each label
+        std::vector<double> anchors;
+        double angle = 0.0;
+        int labels = 0;
+        for (auto match = level.globalMatch(svg); match.hasNext(); ++labels) {
+            const auto label = match.next();
+            const double half = 0.6 * em * label.captured(4).size() / 2.0;
+            const double x = label.captured(1).toDouble();
+            rows[label.captured(2).toDouble()].push_back({x - half, x + half});
+            QVERIFY(x - half >= boxLeft && x + half <= boxRight);
+        }
+        for (auto match = slanted.globalMatch(svg); match.hasNext(); ++labels) {
+            const auto label = match.next();
+            const double x = label.captured(1).toDouble();
+            const double y = label.captured(2).toDouble();
+            angle = label.captured(3).toDouble() * M_PI / 180.0;
+            const double length = 0.6 * em * label.captured(4).size();
+            QVERIFY2(label.captured(4).contains(QLatin1Char(':')), "a slanted label carries its value");
+            QVERIFY(x - length * std::cos(angle) >= boxLeft);
+            QVERIFY(y + length * std::sin(angle) <= boxBottom);
+            anchors.push_back(x);
+        }
+        QVERIFY(labels >= models);
+        for (auto &[y, spans] : rows) {
+            std::sort(spans.begin(), spans.end());
+            for (std::size_t i = 1; i < spans.size(); ++i)
+                QVERIFY2(spans[i - 1].second <= spans[i].first,
+                         qPrintable(QStringLiteral("labels meet at y %1").arg(y)));
+        }
+        // Parallel slanted lines whose anchors lie d apart on a level line are d·sin(angle) apart.
+        for (std::size_t i = 1; i < anchors.size(); ++i)
+            QVERIFY((anchors[i] - anchors[i - 1]) * std::sin(angle) >= em);
+        if (models >= 6)
+            QVERIFY2(!anchors.empty(), "long names are slanted");
+    }
+
+    // Issue 25: a caption said "red points are under-predictions" over charts without red.
+    // The scatter plot keys its colours itself: every point below y = x, and only those,
+    // carries the class the key calls "under", which the chart's style paints red.
+    void scatterKeyMatchesItsColours()
+    {
+        const std::vector<double> actual{100, 200, 300, 400, 500};
+        const std::vector<double> predicted{90, 210, 250, 400, 560};
+        int below = 0;
+        for (std::size_t i = 0; i < actual.size(); ++i)
+            below += predicted[i] < actual[i] ? 1 : 0;
+        const QString svg = QString::fromStdString(gpumem::report::svgScatterPlot("Ridge", actual, predicted));
+        QVERIFY(svg.contains(QStringLiteral(".point.under { fill: #d62728")));
+        QVERIFY(svg.contains(QStringLiteral(".point { fill: #1f77b4")));
+        // The key: one circle of each class, each followed by its word.
+        QVERIFY(svg.contains(QRegularExpression(R"(class='point under'/><text[^>]*>under</text>)")));
+        QVERIFY(svg.contains(QRegularExpression(R"(class='point'/><text[^>]*>over</text>)")));
+        QCOMPARE(svg.count(QStringLiteral("class='point under'")), below + 1);
+        QCOMPARE(svg.count(QStringLiteral("class='point'")), static_cast<int>(actual.size()) - below + 1);
     }
 };
 

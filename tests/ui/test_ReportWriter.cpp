@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The comparison report on paper and in the workbench's HTML export (issue 25): the
+// command line writes the PDF the workbench does; each page's ink lies within the page's
+// margins at A4 and Letter, with the report's own charts and with the workbench's; a row
+// of charts and its captions is never cut by a page break; the HTML export shows the
+// workbench's chart images at the size they were drawn. The page checks render with
+// poppler's pdftoppm and pdftotext and are skipped where poppler is not installed.
+#include "core/CommandLineRun.h"
+#include "pdfreport/PageFlow.h"
+#include "pdfreport/PdfReport.h"
+#include "ui/ReportWriter.h"
+
+#include <QAbstractTextDocumentLayout>
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QPainter>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextDocument>
+#include <QTextFrame>
+#include <QTextTable>
+
+#include <cmath>
+
+using namespace gpumem;
+
+namespace {
+
+// Six models with long names, five folds and a calibrated bound: the widest tables and
+// the most charts a report has.
+evaluation::ExperimentResult comparison()
+{
+    const std::vector<std::pair<std::string, std::string>> names{{"bigru_transformer", "BiGRU-Transformer"},
+                                                                 {"decision_tree", "Decision tree"},
+                                                                 {"random_forest", "Random forest"},
+                                                                 {"ridge", "Ridge regression"},
+                                                                 {"allocator_sim", "CUDA allocator simulation"},
+                                                                 {"formula", "Analytic formula"}};
+    evaluation::ExperimentResult result;
+    const int rows = 60;
+    result.actual = Eigen::VectorXd::LinSpaced(rows, 100.0, 70000.0);
+    for (int fold = 0; fold < 5; ++fold)
+        result.splits.push_back({{}, {}});
+    calibration::CalibrationSettings settings;
+    settings.coverage = 0.9;
+    result.calibration = settings;
+    for (std::size_t m = 0; m < names.size(); ++m) {
+        evaluation::ModelResult model;
+        model.name = names[m].first;
+        model.title = names[m].second;
+        const double rmse = 1000.0 * static_cast<double>(m + 1);
+        model.mean.rmse = rmse;
+        model.mean.mse = 1092786966.0 * static_cast<double>(m + 1);
+        model.mean.mae = 0.6 * rmse;
+        model.mean.r2 = 0.9 - 0.05 * static_cast<double>(m);
+        model.mean.underRate = 0.1 * static_cast<double>(m);
+        model.standardDeviation = model.mean;
+        model.predictions = result.actual * (0.9 + 0.04 * static_cast<double>(m));
+        evaluation::ModelBound bound;
+        bound.bound = {60, 0.08, 42574.0, 20574.0, 384.05, 120.0};
+        bound.tenPercent = {60, 0.365, 9875.0, 5000.0, 10.0, 10.0};
+        bound.fixedHeadroomPercent = 61.45;
+        bound.fixedHeadroom = {60, 0.114, 23501.0, 20000.0, 61.45, 61.45};
+        for (int step = 0; step <= 50; ++step)
+            bound.curve.push_back({step * 1.0, 0.5 * std::exp(-step / 8.0), 1000.0 * step});
+        model.bound = bound;
+        result.models.push_back(model);
+    }
+    result.best = "bigru_transformer";
+    return result;
+}
+
+report::ComparisonContext context()
+{
+    report::ComparisonContext context;
+    context.dataset = "jobs.csv";
+    context.target = "peak_allocated_mib";
+    context.rows = 60;
+    context.folds = 5;
+    // A long list of features: the Environment table printed it a letter a line.
+    for (const char *feature : {"family", "batch_size", "optimizer", "dtype", "steps", "layers", "d_model", "heads",
+                                "feed_forward", "sequence_length", "vocabulary", "causal", "activation", "dropout",
+                                "layer_sequence", "total_parameters", "total_activations"})
+        context.features.emplace_back(feature);
+    return context;
+}
+
+// An image as large as the workbench's charts, inked to its very edges.
+QImage workbenchSizedChart()
+{
+    QImage image(800, 500, QImage::Format_RGB32);
+    image.fill(QColor(90, 90, 90));
+    return image;
+}
+
+std::map<std::string, QImage> workbenchCharts(const evaluation::ExperimentResult &result)
+{
+    std::map<std::string, QImage> images;
+    for (const char *metric : {"metric_mse", "metric_rmse", "metric_mae", "metric_r2", "metric_under_rate"})
+        images.emplace(metric, workbenchSizedChart());
+    for (const auto &model : result.models)
+        images.emplace("scatter_" + model.name, workbenchSizedChart());
+    images.emplace("bound_curves", workbenchSizedChart());
+    return images;
+}
+
+bool havePoppler()
+{
+    return !QStandardPaths::findExecutable(QStringLiteral("pdftoppm")).isEmpty() &&
+           !QStandardPaths::findExecutable(QStringLiteral("pdftotext")).isEmpty();
+}
+
+QString toolOutput(const QString &program, const QStringList &arguments)
+{
+    QProcess process;
+    process.start(program, arguments);
+    process.waitForFinished(120000);
+    return QString::fromUtf8(process.readAllStandardOutput());
+}
+
+// Renders every page of pdf to grey images at dpi, in page order.
+QList<QImage> renderedPages(const QString &pdf, int dpi)
+{
+    const QString prefix = pdf + QStringLiteral("-page");
+    toolOutput(QStringLiteral("pdftoppm"),
+               {QStringLiteral("-r"), QString::number(dpi), QStringLiteral("-gray"), pdf, prefix});
+    QDir directory = QFileInfo(pdf).dir();
+    QList<QImage> pages;
+    for (const QString &name :
+         directory.entryList({QFileInfo(prefix).fileName() + QStringLiteral("*.pgm")}, QDir::Files, QDir::Name))
+        pages.push_back(QImage(directory.filePath(name)));
+    return pages;
+}
+
+// Whether every dark pixel of page lies within margin pixels of each edge (give: a pixel of slack).
+bool inkWithinMargins(const QImage &page, int margin, QString &where)
+{
+    const int give = 2;
+    for (int y = 0; y < page.height(); ++y)
+        for (int x = 0; x < page.width(); ++x)
+            if (qGray(page.pixel(x, y)) < 200 && (x < margin - give || x >= page.width() - margin + give ||
+                                                  y < margin - give || y >= page.height() - margin + give)) {
+                where = QStringLiteral("ink at (%1, %2) of a %3 × %4 page")
+                            .arg(x)
+                            .arg(y)
+                            .arg(page.width())
+                            .arg(page.height());
+                return false;
+            }
+    return true;
+}
+
+} // namespace
+
+class TestReportWriter : public QObject
+{
+    Q_OBJECT
+
+  private Q_SLOTS:
+    void commandLineWritesThePdf();
+    void pagesHoldTheirContent_data();
+    void pagesHoldTheirContent();
+    void chartRowsAreNeverCut();
+    void htmlShowsChartsAtTheirSize();
+};
+
+void TestReportWriter::commandLineWritesThePdf()
+{
+    QTemporaryDir directory;
+    const QString pdf = directory.filePath(QStringLiteral("report.pdf"));
+    pdfreport::enablePdfReports();
+    const tests::Run run = tests::runGpumem(
+        {"compare", QStringLiteral(GPUMEM_TEST_DATA_DIR "/jobs_training.csv").toStdString(), "--target", "memory_mib",
+         "--models", "decision_tree,ridge", "--folds", "3", "--coverage", "0.8", "--report", pdf.toStdString()});
+    QVERIFY2(run.exitCode == 0, run.err.c_str());
+    QFile file(pdf);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray bytes = file.readAll();
+    QVERIFY(bytes.startsWith("%PDF-"));
+    QVERIFY(bytes.trimmed().endsWith("%%EOF"));
+    // Each page object says "/Type /Page" (the page tree "/Type /Pages").
+    const int pages =
+        static_cast<int>(QString::fromLatin1(bytes).count(QRegularExpression(QStringLiteral("/Type\\s*/Page(?!s)"))));
+    QVERIFY2(pages >= 2, qPrintable(QString::number(pages)));
+    if (!havePoppler())
+        QSKIP("poppler's pdfinfo/pdftotext are not installed");
+    const QString info = toolOutput(QStringLiteral("pdfinfo"), {pdf});
+    QVERIFY2(info.contains(QRegularExpression(QStringLiteral("Pages:\\s+%1\\b").arg(pages))), qPrintable(info));
+    const QString text = toolOutput(QStringLiteral("pdftotext"), {QStringLiteral("-layout"), pdf, QStringLiteral("-")});
+    for (const char *expected : {"Peak GPU memory: model comparison", "Decision tree", "Ridge regression", "RMSE (MiB)",
+                                 "MAE (MiB)", "Under-prediction", "jobs_training.csv", "Environment"})
+        QVERIFY2(text.contains(QString::fromUtf8(expected)), expected);
+}
+
+void TestReportWriter::pagesHoldTheirContent_data()
+{
+    QTest::addColumn<int>("pageSize");
+    QTest::addColumn<bool>("workbenchImages");
+    QTest::newRow("A4, the report's charts") << static_cast<int>(QPageSize::A4) << false;
+    QTest::newRow("Letter, the report's charts") << static_cast<int>(QPageSize::Letter) << false;
+    QTest::newRow("A4, the workbench's charts") << static_cast<int>(QPageSize::A4) << true;
+    QTest::newRow("Letter, the workbench's charts") << static_cast<int>(QPageSize::Letter) << true;
+}
+
+// Issue 25: the right-hand column of charts ran off the page, and headers broke inside words.
+void TestReportWriter::pagesHoldTheirContent()
+{
+    QFETCH(int, pageSize);
+    QFETCH(bool, workbenchImages);
+    if (!havePoppler())
+        QSKIP("poppler's pdftoppm/pdftotext are not installed");
+    const evaluation::ExperimentResult result = comparison();
+    pdfreport::PdfCharts charts;
+    if (workbenchImages) {
+        charts.images = workbenchCharts(result);
+        charts.perRow = 1;
+    }
+    const QPageSize size(static_cast<QPageSize::PageSizeId>(pageSize));
+    const QByteArray bytes = pdfreport::pdfReport(context(), result, charts, size);
+    QTemporaryDir directory;
+    const QString pdf = directory.filePath(QStringLiteral("report.pdf"));
+    QFile file(pdf);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(bytes);
+    file.close();
+
+    const int dpi = 40;
+    const QList<QImage> pages = renderedPages(pdf, dpi);
+    QVERIFY(pages.size() >= 3);
+    const QSize expected = size.sizePixels(dpi);
+    const int margin = static_cast<int>(std::floor(15.0 / 25.4 * dpi));
+    for (int index = 0; index < pages.size(); ++index) {
+        QVERIFY(std::abs(pages[index].width() - expected.width()) <= 1);
+        QString where;
+        QVERIFY2(inkWithinMargins(pages[index], margin, where),
+                 qPrintable(QStringLiteral("page %1: %2").arg(index + 1).arg(where)));
+    }
+    // Each column title comes out whole: none is broken inside a word.
+    const QString text = toolOutput(QStringLiteral("pdftotext"), {pdf, QStringLiteral("-")});
+    for (const char *word : {"Under-", "prediction", "over-", "allocation", "Percentile", "Shortfall", "headroom"})
+        QVERIFY2(text.contains(QString::fromUtf8(word), Qt::CaseInsensitive), word);
+    for (const auto &model : result.models)
+        QVERIFY2(text.contains(QString::fromStdString(model.title)), model.title.c_str());
+    // The features are one line of words, not a letter a line.
+    QVERIFY(text.contains(QStringLiteral("family, batch_size, optimizer")));
+}
+
+// Issue 25: captions were separated from their charts at page breaks. A row of charts is
+// put at every height on the first page in turn: where Qt alone leaves its caption on
+// the next page, keepTogether moves the whole row there.
+void TestReportWriter::chartRowsAreNeverCut()
+{
+    const auto cutRows = [](QTextDocument &document) {
+        document.pageCount(); // finishes the layout
+        int cut = 0;
+        const double page = document.pageSize().height();
+        for (QTextFrame *frame : document.rootFrame()->childFrames()) {
+            const QRectF box = document.documentLayout()->frameBoundingRect(frame);
+            cut += std::floor(box.top() / page) != std::floor((box.bottom() - 1.0) / page) ? 1 : 0;
+        }
+        return cut;
+    };
+    int cutByQt = 0;
+    for (int spacer = 500; spacer <= 780; spacer += 4) {
+        QTextDocument document;
+        document.setDocumentMargin(0.0);
+        document.setPageSize(QSizeF(600.0, 800.0));
+        document.addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("chart.png")), workbenchSizedChart());
+        document.setHtml(QStringLiteral("<img src='chart.png' width='100' height='%1'><table width='100%'><tr><td>"
+                                        "<img src='chart.png' width='280' height='175'><br>Caption one</td><td>"
+                                        "<img src='chart.png' width='280' height='175'><br>Caption two</td></tr>"
+                                        "</table><p>After.</p>")
+                             .arg(spacer));
+        cutByQt += cutRows(document);
+        pdfreport::keepTogether(document);
+        QVERIFY2(cutRows(document) == 0, qPrintable(QStringLiteral("a row below %1 px is cut").arg(spacer)));
+    }
+    QVERIFY2(cutByQt > 0, "some heights would cut the row without keepTogether");
+}
+
+// Issue 25: the workbench's HTML showed its 800-pixel charts at 520, their text too small to read.
+void TestReportWriter::htmlShowsChartsAtTheirSize()
+{
+    ui::ReportContent content;
+    content.context = context();
+    const auto result = std::make_shared<evaluation::ExperimentResult>(comparison());
+    content.result = result;
+    content.images = workbenchCharts(*result);
+    QTemporaryDir directory;
+    const QString path = directory.filePath(QStringLiteral("report.html"));
+    ui::writeHtmlReport(path, content);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QString html = QString::fromUtf8(file.readAll());
+    const QRegularExpression image(QStringLiteral("<img src=\"data:image/png;base64,[^\"]*\" width=\"(\\d+)\""));
+    int images = 0;
+    for (auto match = image.globalMatch(html); match.hasNext(); ++images)
+        QCOMPARE(match.next().captured(1).toInt(), workbenchSizedChart().width());
+    QCOMPARE(images, static_cast<int>(content.images.size()));
+    // The grid's columns are as wide as the images, so none is shrunk to fit two to a row.
+    QVERIFY(html.contains(QStringLiteral("minmax(min(800px, 100%), 1fr)")));
+}
+
+QTEST_MAIN(TestReportWriter)
+#include "test_ReportWriter.moc"
