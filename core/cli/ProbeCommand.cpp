@@ -5,13 +5,12 @@
 #include "cli/ShardOptions.h"
 #include "cli/TrainingReporter.h"
 #include "estimate/GpuProfile.h"
-#include "estimate/ProbeJobSimulator.h"
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
 #include "io/OutputPaths.h"
 #include "io/OutputPlan.h"
-#include "probe/ProbeMerge.h"
 #include "probe/ProbeRunner.h"
+#include "workflows/ProbeWorkflow.h"
 
 #include <chrono>
 #include <cstdio>
@@ -112,27 +111,28 @@ class ProbeReporter : public probe::ProbeObserver
     std::chrono::steady_clock::time_point mLastShown;
 };
 
-} // namespace
-
-int runProbe(const std::vector<std::string> &arguments, std::ostream &out, std::ostream &err)
+// The options of `gpumem probe` as the command line gives them.
+struct ProbeCommandOptions
 {
-    std::vector<std::string> remaining = arguments;
-    // Taken out before parsing: the files after --merge run up to the next option.
-    const std::vector<std::string> mergeFiles = takeMergeFiles(remaining);
-    CommandParser parser("gpumem probe", "gpumem probe --family mlp|cnn|transformer --count N --out FILE.csv [options]",
-                         kDescription);
-    CLI::App &app = parser.app();
+    workflows::ProbeConfiguration configuration;
     std::optional<std::string> family;
     std::optional<std::uint64_t> count;
     std::optional<std::string> outPath;
-    probe::ProbeOptions options;
     std::uint64_t steps = 3;
     std::optional<std::uint64_t> memoryLimit;
-    app.add_option("--family", family, "mlp, cnn or transformer")->type_name("F");
-    app.add_option("--count", count, "configurations to draw (duplicates are measured once)")
+    std::string sizes = "cpu";
+    std::optional<std::string> shard;
+    std::vector<std::string> mergeForHelp; // the files are taken out before parsing; declared for --help
+};
+
+void addProbeOptions(CLI::App &app, ProbeCommandOptions &command)
+{
+    probe::ProbeOptions &options = command.configuration.options;
+    app.add_option("--family", command.family, "mlp, cnn or transformer")->type_name("F");
+    app.add_option("--count", command.count, "configurations to draw (duplicates are measured once)")
         ->type_name("N")
         ->transform(wholeNumber(1));
-    app.add_option("--out", outPath, "the dataset to write")->type_name("FILE.csv");
+    app.add_option("--out", command.outPath, "the dataset to write")->type_name("FILE.csv");
     options.device = "cpu";
     app.add_option("--device", options.device, "cpu (default) or cuda")
         ->type_name("D")
@@ -145,98 +145,106 @@ int runProbe(const std::vector<std::string> &arguments, std::ostream &out, std::
         ->type_name("S")
         ->transform(wholeNumber());
     // The ranges go without a description: CLI11 would append it to the value name in the help.
-    app.add_option("--steps", steps, "training steps per job (default 3)")
+    app.add_option("--steps", command.steps, "training steps per job (default 3)")
         ->type_name("N")
         ->transform(wholeNumber(1))
         ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1000}).description(""));
     // At most 2^40 MiB, so that the limit in bytes still fits 64 bits.
-    app.add_option("--memory-limit", memoryLimit,
+    app.add_option("--memory-limit", command.memoryLimit,
                    "cpu: record jobs needing more than MIB MiB as out_of_memory (default: none)")
         ->type_name("MIB")
         ->transform(wholeNumber(1))
         ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40).description(""));
-    std::optional<std::string> gpu;
-    app.add_option("--gpu", gpu, "trace and extrapolate every job and simulate it on this GPU profile (see below)")
+    app.add_option("--gpu", command.configuration.gpu,
+                   "trace and extrapolate every job and simulate it on this GPU profile (see below)")
         ->type_name("NAME|FILE");
-    std::string sizes = "cpu";
-    app.add_option("--sizes", sizes, "cpu (default: jobs a CPU runs in well under a second) or gpu (see below)")
+    app.add_option("--sizes", command.sizes, "cpu (default: jobs a CPU runs in well under a second) or gpu (see below)")
         ->type_name("S");
     app.add_flag("--resume", options.resume,
                  "keep the rows already in FILE.csv (or FILE.csv.partial) and measure only the rest");
-    std::optional<std::string> shard;
-    app.add_option("--shard", shard,
+    app.add_option("--shard", command.shard,
                    "measure only slice I of N (0-based) of the job list, e.g. on a cluster's job array")
         ->type_name("I/N");
-    std::vector<std::string> mergeForHelp; // the files were taken out above; declared for --help
-    app.add_option("--merge", mergeForHelp,
+    app.add_option("--merge", command.mergeForHelp,
                    "join the files of the shards into --out, as one whole run writes it (give the run's other options)")
         ->type_name("PART.csv…");
-    if (!parser.parse(remaining, out))
-        return 0;
-    if (!family)
-        throw io::InputError("missing --family mlp|cnn|transformer (see 'gpumem probe --help')");
-    if (!count)
-        throw io::InputError("missing --count N (see 'gpumem probe --help')");
-    if (!outPath)
-        throw io::InputError("missing --out FILE.csv (see 'gpumem probe --help')");
+}
 
-    options.family = probe::parseJobFamily(*family);
-    options.count = *count;
-    options.outPath = *outPath;
-    {
-        // Checked before the first job: the folder must take the file, and the file must be one the
-        // run can resume and rename into place (not a device or a pipe).
-        io::OutputPlan outputs;
-        if (gpu)
-            if (const std::string profileFile = estimate::gpuProfileFile(*gpu); !profileFile.empty())
-                outputs.addInput(profileFile, "--gpu");
-        outputs.addOutputFile(options.outPath, "--out");
-        outputs.check();
-        const io::FileDestination destination = io::resolveFileDestination(options.outPath);
-        if (destination.method != io::FileDestination::Method::Replace)
-            throw io::InputError(options.outPath, 0, 0,
-                                 "is not a regular file; probe writes a dataset it can resume, so give a file path");
-        if (mergeFiles.empty())
-            options.outPath = destination.path; // a symlink's target: the link itself stays
-    }
-    options.steps = static_cast<int>(steps);
-    if (memoryLimit)
-        options.memoryLimitBytes = *memoryLimit << 20;
-    options.sizes = probe::parseJobSizes(sizes);
-    std::unique_ptr<estimate::ProbeJobSimulator> simulator;
-    if (gpu) {
-        if (options.device != "cpu")
-            throw io::InputError("--gpu traces on the CPU; leave out --device cuda, which measures on the card");
-        simulator = std::make_unique<estimate::ProbeJobSimulator>(estimate::findGpuProfile(*gpu), *gpu,
-                                                                  options.memoryLimitBytes);
-        options.simulator = simulator.get();
-    } else if (options.sizes == probe::JobSizes::Gpu && options.device == "cpu") {
-        throw io::InputError("--sizes gpu on the CPU needs --gpu PROFILE: such jobs are traced and extrapolated, "
-                             "not run at their batch");
-    }
-    if (shard) {
-        const Shard slice = parseShard(*shard);
+// Refuses an output that would replace the profile, or that a run cannot resume
+// and rename into place (a device or a pipe), before the first job.
+void checkOutput(probe::ProbeOptions &options, const std::optional<std::string> &gpu, bool merging)
+{
+    io::OutputPlan outputs;
+    if (gpu)
+        if (const std::string profileFile = estimate::gpuProfileFile(*gpu); !profileFile.empty())
+            outputs.addInput(profileFile, "--gpu");
+    outputs.addOutputFile(options.outPath, "--out");
+    outputs.check();
+    const io::FileDestination destination = io::resolveFileDestination(options.outPath);
+    if (destination.method != io::FileDestination::Method::Replace)
+        throw io::InputError(options.outPath, 0, 0,
+                             "is not a regular file; probe writes a dataset it can resume, so give a file path");
+    if (!merging)
+        options.outPath = destination.path; // a symlink's target: the link itself stays
+}
+
+// Completes command.configuration from the options given as text; throws io::InputError for what is missing.
+void completeConfiguration(ProbeCommandOptions &command, bool merging)
+{
+    if (!command.family)
+        throw io::InputError("missing --family mlp|cnn|transformer (see 'gpumem probe --help')");
+    if (!command.count)
+        throw io::InputError("missing --count N (see 'gpumem probe --help')");
+    if (!command.outPath)
+        throw io::InputError("missing --out FILE.csv (see 'gpumem probe --help')");
+    probe::ProbeOptions &options = command.configuration.options;
+    options.family = probe::parseJobFamily(*command.family);
+    options.count = *command.count;
+    options.outPath = *command.outPath;
+    checkOutput(options, command.configuration.gpu, merging);
+    options.steps = static_cast<int>(command.steps);
+    if (command.memoryLimit)
+        options.memoryLimitBytes = *command.memoryLimit << 20;
+    options.sizes = probe::parseJobSizes(command.sizes);
+    if (command.shard) {
+        const Shard slice = parseShard(*command.shard);
         options.shardIndex = slice.index;
         options.shardCount = slice.count;
     }
+}
+
+} // namespace
+
+int runProbe(const std::vector<std::string> &arguments, std::ostream &out, std::ostream &err)
+{
+    std::vector<std::string> remaining = arguments;
+    // Taken out before parsing: the files after --merge run up to the next option.
+    const std::vector<std::string> mergeFiles = takeMergeFiles(remaining);
+    CommandParser parser("gpumem probe", "gpumem probe --family mlp|cnn|transformer --count N --out FILE.csv [options]",
+                         kDescription);
+    ProbeCommandOptions command;
+    addProbeOptions(parser.app(), command);
+    if (!parser.parse(remaining, out))
+        return 0;
+    completeConfiguration(command, !mergeFiles.empty());
+    const workflows::ProbeConfiguration &configuration = command.configuration;
+    const std::string &outPath = configuration.options.outPath;
     if (!mergeFiles.empty()) {
         io::OutputPlan outputs;
         for (const auto &file : mergeFiles)
             outputs.addInput(file, "--merge");
-        if (gpu)
-            if (const std::string profileFile = estimate::gpuProfileFile(*gpu); !profileFile.empty())
+        if (configuration.gpu)
+            if (const std::string profileFile = estimate::gpuProfileFile(*configuration.gpu); !profileFile.empty())
                 outputs.addInput(profileFile, "--gpu");
-        outputs.addOutputFile(options.outPath, "--out");
+        outputs.addOutputFile(outPath, "--out");
         outputs.check();
-        io::writeFileAtomically(options.outPath, probe::mergeProbeFiles(mergeFiles, options));
-        out << "merged " << mergeFiles.size() << " files into " << options.outPath << '\n';
+        io::writeFileAtomically(outPath, workflows::mergeProbeShards(configuration, mergeFiles));
+        out << "merged " << mergeFiles.size() << " files into " << outPath << '\n';
         return 0;
     }
 
     ProbeReporter reporter(err, ::isatty(2) != 0);
-    probe::ProbeRunner runner(options);
-    const probe::ProbeSummary summary = runner.run(&reporter);
-
+    const probe::ProbeSummary summary = workflows::probeJobs(configuration, &reporter);
     out << "measured " << summary.measured << " jobs in " << formatDuration(summary.seconds) << " (ok " << summary.ok
         << ", out_of_memory " << summary.outOfMemory << ", invalid " << summary.invalid << ")";
     if (summary.skipped > 0)
@@ -244,7 +252,7 @@ int runProbe(const std::vector<std::string> &arguments, std::ostream &out, std::
     out << '\n';
     if (summary.repairedTail)
         out << "dropped a half-written last line of the earlier run\n";
-    out << "wrote " << options.outPath << '\n';
+    out << "wrote " << outPath << '\n';
     return 0;
 }
 
