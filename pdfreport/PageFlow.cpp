@@ -50,7 +50,7 @@ bool moveCutChartRow(QTextDocument &document, double pageHeight)
     return false;
 }
 
-// Moves the first heading whose next block starts on a later page to that page.
+// Moves the first heading that would end its page without the two blocks after it to the next page.
 bool moveOrphanedHeading(QTextDocument &document, double pageHeight)
 {
     const QAbstractTextDocumentLayout &layout = *document.documentLayout();
@@ -59,9 +59,13 @@ bool moveOrphanedHeading(QTextDocument &document, double pageHeight)
         if (format.headingLevel() == 0 || !block.next().isValid() ||
             (format.pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore))
             continue;
+        // The two blocks after a heading: its note and the first line of the table or
+        // charts the note introduces, or the first two lines of what follows.
+        const QTextBlock after = block.next().next().isValid() ? block.next().next() : block.next();
         const QRectF heading = layout.blockBoundingRect(block);
-        const QRectF next = layout.blockBoundingRect(block.next());
-        if (pageOf(heading.top(), pageHeight) == pageOf(next.top() + 1.0, pageHeight))
+        const QRectF next = layout.blockBoundingRect(after);
+        if (pageOf(heading.top(), pageHeight) == pageOf(next.bottom() - 1.0, pageHeight) ||
+            next.bottom() - heading.top() >= pageHeight)
             continue;
         format.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
         QTextCursor(block).setBlockFormat(format);

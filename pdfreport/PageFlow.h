@@ -8,7 +8,8 @@ namespace gpumem::pdfreport {
 
 // Moves what a page break must not cut to the next page, in a document laid out with a
 // page size: a table holding images (a row of charts with their captions) that would
-// straddle two pages, and a heading that would be left alone at the foot of a page.
+// straddle two pages, and a heading that would be left at the foot of a page without
+// the two blocks after it (its note and the first line of its table or charts).
 // Returns how many it moved.
 int keepTogether(QTextDocument &document);
 
