@@ -6,18 +6,19 @@
 #include "data/JobNames.h"
 #include "data/TableLoader.h"
 #include "io/AtomicFileWriter.h"
-#include "io/NumberText.h"
 #include "models/RegressorRegistry.h"
 #include "ui/BackgroundTask.h"
+#include "ui/CapacityTable.h"
 #include "ui/CoverageBox.h"
 #include "ui/PaneSplitter.h"
+#include "ui/PredictionPreview.h"
 #include "ui/QtText.h"
+#include "ui/RunModelBox.h"
 #include "ui/TableCopy.h"
 #include "ui/TableModel.h"
 #include "ui/TrainingPage.h"
 #include "ui/WorkbenchState.h"
 
-#include <QColor>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
@@ -32,7 +33,6 @@
 #include <QScrollArea>
 #include <QSignalBlocker>
 #include <QTableView>
-#include <QTableWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -63,49 +63,6 @@ QString sequenceText(const data::SequenceColumn &sequences, std::size_t row)
     return QStringLiteral("[%1]").arg(layers.join(QStringLiteral(", ")));
 }
 
-// Common GPU memory sizes (GiB): consumer and data-centre cards of recent generations.
-constexpr double commonCapacitiesGiB[] = {8, 12, 16, 24, 40, 48, 80, 141};
-
-// MiB as people read them: a CPU probe's few MiB keep decimals, GPU-sized jobs read as whole MiB.
-std::string memoryText(double mib)
-{
-    if (std::isnan(mib))
-        return {};
-    const int decimals = std::abs(mib) < 10.0 ? 3 : std::abs(mib) < 100.0 ? 1 : 0;
-    return QString::number(mib, 'f', decimals).toStdString();
-}
-
-// The saved file's predictions as the preview shows them: each job named by the
-// input's identifier column (else its line), memory rounded for reading. The file
-// itself keeps every digit.
-std::string previewCsv(const data::Table &table, const prediction::Predictions &predictions)
-{
-    const data::Dataset &dataset = predictions.dataset;
-    const std::vector<std::string> names = data::jobNames(table, dataset.rowLines());
-    const bool withBounds = predictions.upperBounds.size() > 0;
-    const bool withTarget = dataset.hasTarget();
-    std::string csv = std::string(names.empty() ? "line" : "job") + ",prediction" + (withBounds ? ",upper_bound" : "") +
-                      (withTarget ? ",actual,error" : "") + (predictions.rangesKnown ? ",extrapolated" : "") + '\n';
-    for (std::size_t row = 0; row < dataset.rowCount(); ++row) {
-        const auto index = static_cast<Eigen::Index>(row);
-        // A text name keeps the column an identifier even where every name looks like a number.
-        csv += names.empty() ? std::to_string(dataset.rowLines()[row]) : io::csvField(names[row]);
-        csv += ',' + memoryText(predictions.predicted[index]);
-        if (withBounds)
-            csv += ',' + memoryText(predictions.upperBounds[index]);
-        if (withTarget)
-            csv += ',' + memoryText(dataset.target()[index]) + ',' +
-                   memoryText(predictions.predicted[index] - dataset.target()[index]);
-        if (predictions.rangesKnown) {
-            // A dash for a job inside the training data: an empty cell would read as missing.
-            const std::string outside = prediction::describeExtrapolations(predictions.extrapolations[row]);
-            csv += ',' + (outside.empty() ? std::string("—") : io::csvField(outside));
-        }
-        csv += '\n';
-    }
-    return csv;
-}
-
 } // namespace
 
 PredictPage::PredictPage(WorkbenchState *state, TrainingPage *training, QWidget *parent)
@@ -117,7 +74,7 @@ PredictPage::PredictPage(WorkbenchState *state, TrainingPage *training, QWidget 
     , mPredictionLabel(new QLabel(this))
     , mExtrapolationWarning(new QLabel(this))
     , mCoverage(new CoverageBox(QStringLiteral("coverageBox"), this))
-    , mCapacities(new QTableWidget(this))
+    , mCapacities(new CapacityTable(this))
     , mStatus(new QLabel(this))
     , mPredictFile(new QPushButton(tr("Predict a CSV file…"), this))
     , mPreviewModel(new TableModel(this))
@@ -149,6 +106,15 @@ PredictPage::PredictPage(WorkbenchState *state, TrainingPage *training, QWidget 
             setModel({mTraining->trainedModel(), mTraining->trainedCalibration()}, tr("trained in this session"));
     });
     useTrained->setEnabled(false);
+    // A reopened project's runs have no model in memory, only their folders: this list reads them.
+    mRunModels = new RunModelBox(mState, this);
+    connect(mRunModels, &RunModelBox::runChosen, this, [this](std::size_t run) {
+        try {
+            setModel(mRunModels->savedModel(run), qtText(mState->runs()[run].name));
+        } catch (const std::exception &error) {
+            mStatus->setText(QString::fromStdString(error.what()));
+        }
+    });
 
     mPredictionLabel->setObjectName(QStringLiteral("predictionLabel"));
     QFont big = mPredictionLabel->font();
@@ -167,15 +133,6 @@ PredictPage::PredictPage(WorkbenchState *state, TrainingPage *training, QWidget 
     mCoverage->setToolTip(tr("The share of jobs like this one whose real peak stays below the request (a model "
                              "trained with --coverage only)"));
     connect(mCoverage, &QDoubleSpinBox::valueChanged, this, &PredictPage::predictOne);
-    mCapacities->setObjectName(QStringLiteral("capacityTable"));
-    mCapacities->setColumnCount(2);
-    mCapacities->setHorizontalHeaderLabels({tr("GPU memory"), tr("Fits the request?")});
-    mCapacities->verticalHeader()->hide();
-    mCapacities->horizontalHeader()->setStretchLastSection(true);
-    mCapacities->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    mCapacities->setToolTip(tr("Common GPU capacities, and whether the job's request at the coverage fits"));
-    mCapacities->setMaximumHeight(220);
-    mCapacities->setVisible(false);
     mStatus->setObjectName(QStringLiteral("predictStatus"));
     mStatus->setWordWrap(true);
     mPredictFile->setObjectName(QStringLiteral("predictFile"));
@@ -193,6 +150,7 @@ PredictPage::PredictPage(WorkbenchState *state, TrainingPage *training, QWidget 
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(load);
     buttons->addWidget(useTrained);
+    buttons->addWidget(mRunModels);
     buttons->addWidget(mPredictFile);
     buttons->addStretch(1);
 
@@ -400,7 +358,7 @@ void PredictPage::predictOne()
         mExtrapolationWarning->setText(tr("Outside the training data: %1. The prediction extrapolates.")
                                            .arg(QString::fromStdString(prediction::describeExtrapolations(outside))));
         mExtrapolationWarning->setVisible(!outside.empty());
-        showCapacities();
+        mCapacities->showRequest(mUpperBound);
     } catch (const std::exception &error) {
         mPrediction = std::nan("");
         mUpperBound = std::nan("");
@@ -413,25 +371,6 @@ void PredictPage::predictOne()
 void PredictPage::setCoverage(double coverage)
 {
     mCoverage->setValue(coverage);
-}
-
-void PredictPage::showCapacities()
-{
-    const bool shown = !std::isnan(mUpperBound);
-    mCapacities->setRowCount(shown ? static_cast<int>(std::size(commonCapacitiesGiB)) : 0);
-    if (!shown)
-        return;
-    int row = 0;
-    for (const double gib : commonCapacitiesGiB) {
-        const bool fits = mUpperBound <= gib * 1024.0;
-        auto *capacity = new QTableWidgetItem(tr("%1 GiB").arg(gib));
-        auto *answer = new QTableWidgetItem(
-            fits ? tr("fits (%L1 MiB to spare)").arg(gib * 1024.0 - mUpperBound, 0, 'f', 0) : tr("does not fit"));
-        answer->setForeground(fits ? QColor(30, 110, 40) : QColor(160, 20, 20));
-        mCapacities->setItem(row, 0, capacity);
-        mCapacities->setItem(row, 1, answer);
-        ++row;
-    }
 }
 
 QString PredictPage::checkInput(const QString &inputPath) const

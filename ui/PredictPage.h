@@ -13,21 +13,22 @@
 class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
-class QTableWidget;
 class QPlainTextEdit;
 class QPushButton;
 class QTableView;
 
 namespace gpumem::ui {
 
+class CapacityTable;
+class RunModelBox;
 class TableModel;
 class TrainingPage;
 class WorkbenchState;
 
 // The prediction page: load a saved model folder (or take the model just
-// trained), enter one job's values — the predicted memory updates as they
-// change — or predict a whole CSV file and save it with the columns of
-// `gpumem predict` (prediction, upper_bound, actual, error). A model trained with
+// trained, or the model of a run, a reopened project's included), enter one job's values — the predicted memory updates
+// as they change — or predict a whole CSV file and save it with the columns of `gpumem predict` (prediction,
+// upper_bound, actual, error). A model trained with
 // --coverage also shows the memory to request at a chosen coverage and which
 // common GPUs the job fits. Every prediction goes through core's prediction
 // pipeline (prediction::predictTable), so the page and the command line agree.
@@ -76,14 +77,13 @@ class PredictPage : public QWidget
 
     void buildForm();
     void predictOne();
-    // Fills the capacity table from the upper bound on show.
-    void showCapacities();
     void finishFile();
     void chooseFile();
 
     WorkbenchState *mState;
     TrainingPage *mTraining;
     prediction::SavedModel mSaved;
+    RunModelBox *mRunModels; // the models of the training runs, a project's saved ones included
     QLabel *mModelInfo;
     QWidget *mFormHost;
     QFormLayout *mForm = nullptr;
@@ -91,7 +91,7 @@ class PredictPage : public QWidget
     QLabel *mPredictionLabel;
     QLabel *mExtrapolationWarning; // shown when the job lies outside the training data
     QDoubleSpinBox *mCoverage;
-    QTableWidget *mCapacities; // which common GPUs the job fits at the coverage
+    CapacityTable *mCapacities; // which common GPUs the job fits at the coverage
     QLabel *mStatus;
     QPushButton *mPredictFile;
     TableModel *mPreviewModel;

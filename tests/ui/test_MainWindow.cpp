@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "UiTestSupport.h"
+#include "models/NeuralNetworkRegressor.h"
 #include "ui/BuiltInDatasets.h"
 #include "ui/DataPage.h"
 #include "ui/MainWindow.h"
+#include "ui/PredictPage.h"
 #include "ui/QCustomPlotInclude.h"
+#include "ui/RunModelBox.h"
 #include "ui/RunsPage.h"
 #include "ui/RunsTableModel.h"
 #include "ui/TrainingPage.h"
@@ -25,6 +28,9 @@
 #include <QTest>
 #include <QTextBrowser>
 #include <QTimer>
+
+#include <cmath>
+#include <numeric>
 
 class TestMainWindow : public QObject
 {
@@ -171,6 +177,44 @@ class TestMainWindow : public QObject
         // Save adds the ending a project needs when the name lacks it.
         QVERIFY(window.saveProject(directory.filePath(QStringLiteral("second"))));
         QVERIFY(QFile::exists(directory.filePath(QStringLiteral("second.gpumem.json"))));
+    }
+
+    // Issue 25: after a project was reopened, the Predict page could use only a model trained since.
+    void aReopenedProjectsRunModelPredicts()
+    {
+        QTemporaryDir directory;
+        const QString project = directory.filePath(QStringLiteral("runs.gpumem.json"));
+        {
+            gpumem::ui::MainWindow window;
+            QSignalSpy loaded(window.dataPage(), &gpumem::ui::DataPage::loadFinished);
+            window.openData(gpumem::tests::testDataPath("jobs_training.csv"));
+            QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+            std::vector<std::string> warnings;
+            const auto dataset = window.state()->buildDataset(warnings);
+            auto model =
+                std::make_shared<gpumem::models::NeuralNetworkRegressor>(gpumem::tests::quickHyperparameters(2));
+            std::vector<Eigen::Index> rows(dataset->rowCount());
+            std::iota(rows.begin(), rows.end(), Eigen::Index{0});
+            model->fit(*dataset, rows);
+            gpumem::runs::RunRecord run;
+            run.name = "first run";
+            window.state()->addRun(run, model);
+            QVERIFY(window.saveProject(project));
+        }
+        gpumem::ui::MainWindow window;
+        QSignalSpy opened(&window, &gpumem::ui::MainWindow::projectLoaded);
+        QVERIFY(window.loadProject(project));
+        QVERIFY(opened.wait(20000));
+        QVERIFY(opened.at(0).at(0).toBool());
+        QVERIFY(!window.state()->runModel(0)); // on disk only, beside the project
+        auto *runModels = window.predictPage()->findChild<gpumem::ui::RunModelBox *>(QStringLiteral("runModelBox"));
+        QVERIFY(runModels);
+        QVERIFY(runModels->isEnabled());
+        QVERIFY(runModels->itemText(1).startsWith(QStringLiteral("first run")));
+        QVERIFY(!window.predictPage()->hasModel());
+        QVERIFY(runModels->chooseRun(0));
+        QVERIFY(window.predictPage()->hasModel());
+        QVERIFY(std::isfinite(window.predictPage()->currentPrediction()));
     }
 
     void cancellingAProjectOpenChangesNothing()
