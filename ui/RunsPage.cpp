@@ -15,7 +15,7 @@
 #include "ui/RunsTableModel.h"
 #include "ui/SweepDialog.h"
 #include "ui/WorkbenchState.h"
-#include "workflows/TrainWorkflow.h"
+#include "workflows/SweepWorkflow.h"
 
 #include <QComboBox>
 #include <QCoreApplication>
@@ -33,6 +33,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <set>
 
 namespace gpumem::ui {
@@ -51,6 +52,25 @@ void styleChart(QCustomPlot *chart)
     chart->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     chart->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
 }
+
+// Trains each trial with the bridge as its observer and hands every finished run
+// to deliver, on the sweep's thread.
+class BridgedSweepObserver : public workflows::SweepObserver
+{
+  public:
+    BridgedSweepObserver(ProgressBridge *bridge, std::function<void(workflows::TrainResult &)> deliver)
+        : mBridge(bridge)
+        , mDeliver(std::move(deliver))
+    {
+    }
+
+    training::TrainingObserver *trialStarting(const runs::SweepTrial & /*trial*/) override { return mBridge; }
+    void trialFinished(const runs::SweepTrial & /*trial*/, workflows::TrainResult &run) override { mDeliver(run); }
+
+  private:
+    ProgressBridge *mBridge;
+    std::function<void(workflows::TrainResult &)> mDeliver;
+};
 
 } // namespace
 
@@ -372,9 +392,15 @@ bool RunsPage::startSweep(const runs::SweepPlan &plan, double validationFraction
 {
     if (isSweeping())
         return false;
+    const QSettings stored;
+    workflows::SweepConfiguration configuration;
+    // Named by sweep and trial, so that the runs of two sweeps stay apart in the table.
+    configuration.namePrefix = "sweep " + std::to_string(mSweepCount + 1) + " trial ";
+    configuration.compute.device = coreText(stored.value(deviceKey, QStringLiteral("auto")).toString());
+    configuration.compute.threads = std::max(1, stored.value(threadsKey, 1).toInt());
+    configuration.compute.seed = plan.seed;
+    configuration.holdOutFraction = validationFraction;
     std::shared_ptr<const data::Dataset> dataset;
-    std::vector<runs::SweepTrial> trials;
-    std::vector<models::Hyperparameters> values;
     try {
         if (!mState->table())
             throw std::runtime_error(tr("No data loaded: open a CSV file first.").toStdString());
@@ -382,61 +408,36 @@ bool RunsPage::startSweep(const runs::SweepPlan &plan, double validationFraction
         dataset = mState->buildDataset(warnings);
         if (!dataset->hasTarget())
             throw std::runtime_error(tr("No target column: choose one on the Data page.").toStdString());
-        trials = runs::expandSweep(plan);
+        configuration.trials = runs::expandSweep(plan);
         // Every trial's values are checked before the first one trains.
-        for (const auto &trial : trials) {
-            models::Hyperparameters trialValues = mState->hyperparameters();
-            for (const auto &[name, value] : trial.assignments)
-                trialValues.setFromText(name, value);
-            values.push_back(std::move(trialValues));
-        }
+        configuration.values = workflows::trialValues(configuration.trials, mState->hyperparameters(),
+                                                      configuration.model, configuration.compute);
     } catch (const std::exception &error) {
         mStatus->setText(QString::fromStdString(error.what()));
         return false;
     }
-    const QSettings stored;
-    models::ComputeSettings compute;
-    compute.device = coreText(stored.value(deviceKey, QStringLiteral("auto")).toString());
-    compute.threads = std::max(1, stored.value(threadsKey, 1).toInt());
-    compute.seed = plan.seed;
-
-    mSweepTrials = static_cast<int>(trials.size());
+    ++mSweepCount;
+    mSweepTrials = static_cast<int>(configuration.trials.size());
     mSweepDone = 0;
     mProgress->setValue(0);
     mProgress->setFormat(tr("%1/%2 runs").arg(0).arg(mSweepTrials));
     mStatus->setText(tr("Sweeping %1 runs on %L2 rows, %3 thread(s)…")
                          .arg(mSweepTrials)
                          .arg(dataset->rowCount())
-                         .arg(compute.threads));
+                         .arg(configuration.compute.threads));
     ProgressBridge *bridge = mBridge;
-    // Named by sweep and trial, so that the runs of two sweeps stay apart in the table.
-    const std::string prefix = "sweep " + std::to_string(++mSweepCount) + " trial ";
-    mJob.start([this, dataset, trials, values, compute, bridge, prefix,
-                validationFraction](SweepOutcome &outcome, runtime::OperationControl *control) {
+    mJob.start([this, dataset, configuration, bridge](SweepOutcome &outcome, runtime::OperationControl *control) {
         // Thread settings are per thread in LibTorch: set them on the thread that trains.
-        runtime::setComputeThreads(compute.threads);
-        for (std::size_t position = 0; position < trials.size(); ++position) {
-            if (control->isCancelled()) {
-                outcome.cancelled = true;
-                break;
-            }
-            workflows::TrainConfiguration settings;
-            settings.name = prefix + std::to_string(trials[position].index);
-            settings.hyperparameters = values[position];
-            settings.compute = compute;
-            settings.holdOutFraction = validationFraction;
-            workflows::TrainResult run = workflows::train(*dataset, settings, bridge, control);
-            if (run.record.stopReason == training::StopReason::Cancelled) {
-                outcome.cancelled = true;
-                break;
-            }
-            ++outcome.finished;
+        runtime::setComputeThreads(configuration.compute.threads);
+        BridgedSweepObserver observer(bridge, [this](workflows::TrainResult &run) {
             // Queued to the page, which owns the state; dropped if the page is gone.
             QMetaObject::invokeMethod(
                 this,
                 [this, record = std::move(run.record), model = std::move(run.model)] { addSweepRun(record, model); },
                 Qt::QueuedConnection);
-        }
+        });
+        outcome.finished = static_cast<int>(workflows::sweep(*dataset, configuration, observer, control));
+        outcome.cancelled = control->isCancelled();
     });
     mSweep->setEnabled(false);
     mCancel->setEnabled(true);

@@ -14,13 +14,14 @@
 #include "io/Sha256.h"
 #include "models/RegressorRegistry.h"
 #include "runs/SweepRecords.h"
-#include "workflows/TrainWorkflow.h"
+#include "workflows/SweepWorkflow.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <optional>
 #include <unistd.h>
 
@@ -67,14 +68,6 @@ std::string fileDigest(const std::string &path)
     while (stream.read(buffer, sizeof buffer) || stream.gcount() > 0)
         digest.update(buffer, static_cast<std::size_t>(stream.gcount()));
     return digest.hexDigest();
-}
-
-std::string assignmentsText(const runs::SweepTrial &trial)
-{
-    std::string text;
-    for (const auto &[name, value] : trial.assignments)
-        text += (text.empty() ? "" : " ") + name + "=" + value;
-    return text;
 }
 
 int runMerge(const std::vector<std::string> &arguments, const std::vector<std::string> &files, std::ostream &out)
@@ -139,27 +132,60 @@ class RunsOutput
     std::unique_ptr<io::AtomicFileWriter> mThrough;
 };
 
-// The values of each trial: base with the trial's assignments, each checked by
-// creating the model; throws io::InputError naming the trial.
-std::vector<models::Hyperparameters> trialValues(const std::vector<runs::SweepTrial> &trials,
-                                                 const models::Hyperparameters &base, const std::string &model,
-                                                 const models::ComputeSettings &compute)
+// Shows each trial's progress bar on a terminal (logs get one line per finished
+// trial only), writes its line and keeps its record.
+class TrialReporter : public workflows::SweepObserver
 {
-    std::vector<models::Hyperparameters> values;
-    for (const auto &trial : trials) {
-        models::Hyperparameters trialValues = base;
-        try {
-            for (const auto &[name, value] : trial.assignments)
-                trialValues.setFromText(name, value);
-            models::createRegressor(model, trialValues, compute);
-        } catch (const io::InputError &error) {
-            throw io::InputError("trial " + std::to_string(trial.index) + " (" + assignmentsText(trial) +
-                                 "): " + error.message());
-        }
-        values.push_back(std::move(trialValues));
+  public:
+    // write puts a finished run's line into the output.
+    using LineWriter = std::function<void(const runs::SweepTrial &, const runs::RunRecord &)>;
+
+    TrialReporter(std::ostream &out, std::ostream &err, bool reproducible, std::size_t trials, LineWriter write)
+        : mWrite(std::move(write))
+        , mOut(out)
+        , mErr(err)
+        , mTerminal(::isatty(2) != 0)
+        , mReproducible(reproducible)
+        , mTrials(trials)
+    {
     }
-    return values;
-}
+
+    training::TrainingObserver *trialStarting(const runs::SweepTrial & /*trial*/) override
+    {
+        if (!mTerminal)
+            return nullptr;
+        mProgress.emplace(TrainingReporter::Style::ProgressBar, mOut, mErr);
+        return &*mProgress;
+    }
+
+    void trialFinished(const runs::SweepTrial &trial, workflows::TrainResult &run) override
+    {
+        if (mProgress)
+            mProgress->finish();
+        if (mReproducible)
+            run.record.seconds = 0.0;
+        mWrite(trial, run.record);
+        const runs::RunRecord &record = run.record;
+        const auto &metrics = record.validationMetrics ? record.validationMetrics : record.trainMetrics;
+        mErr << "trial " << trial.index << " (" << finished.size() + 1 << "/" << mTrials << ") "
+             << runs::assignmentsText(trial) << ": "
+             << (metrics ? (record.validationMetrics ? "validation " : "train ") + describeMetrics(*metrics)
+                         : record.message)
+             << '\n';
+        finished.push_back(std::move(run.record));
+    }
+
+    std::vector<runs::RunRecord> finished;
+
+  private:
+    LineWriter mWrite;
+    std::ostream &mOut;
+    std::ostream &mErr;
+    bool mTerminal;
+    bool mReproducible;
+    std::size_t mTrials;
+    std::optional<TrainingReporter> mProgress;
+};
 
 // What every trial shares, so that a merge refuses the shards of another sweep:
 // the plan and model in words, the data, values and settings as a digest.
@@ -251,7 +277,7 @@ int runSweep(const std::vector<std::string> &arguments, std::ostream &out, std::
     const std::vector<runs::SweepTrial> mine = runs::sweepShard(trials, shard.index, shard.count);
 
     // Every trial's values are checked before the first one trains, which can take minutes.
-    const std::vector<models::Hyperparameters> values = trialValues(mine, base, inputs.modelName, compute);
+    const std::vector<models::Hyperparameters> values = workflows::trialValues(mine, base, inputs.modelName, compute);
 
     const std::string outPath = *outOption;
     io::OutputPlan outputs;
@@ -271,36 +297,18 @@ int runSweep(const std::vector<std::string> &arguments, std::ostream &out, std::
                                                    (reproducible ? "\nreproducible" : ""));
 
     RunsOutput output(outPath);
-    const bool terminal = ::isatty(2) != 0;
-    std::size_t done = 0;
-    std::vector<runs::RunRecord> finished;
-    finished.reserve(mine.size());
-    for (std::size_t position = 0; position < mine.size(); ++position) {
-        const runs::SweepTrial &trial = mine[position];
-        workflows::TrainConfiguration settings;
-        settings.name = "trial " + std::to_string(trial.index);
-        settings.model = inputs.modelName;
-        settings.hyperparameters = values[position];
-        settings.compute = compute;
-        settings.holdOutFraction = testFraction;
-        // A terminal shows the trial's progress bar; logs get one line per finished trial only.
-        std::optional<TrainingReporter> reporter;
-        if (terminal)
-            reporter.emplace(TrainingReporter::Style::ProgressBar, out, err);
-        workflows::TrainResult run = workflows::train(dataset, settings, reporter ? &*reporter : nullptr);
-        if (reporter)
-            reporter->finish();
-        if (reproducible)
-            run.record.seconds = 0.0;
-        output.add(runs::sweepLine(identity, trial, trials.size(), run.record));
-        ++done;
-        const auto &metrics = run.record.validationMetrics ? run.record.validationMetrics : run.record.trainMetrics;
-        err << "trial " << trial.index << " (" << done << "/" << mine.size() << ") " << assignmentsText(trial) << ": "
-            << (metrics ? (run.record.validationMetrics ? "validation " : "train ") + describeMetrics(*metrics)
-                        : run.record.message)
-            << '\n';
-        finished.push_back(std::move(run.record));
-    }
+    workflows::SweepConfiguration configuration;
+    configuration.model = inputs.modelName;
+    configuration.trials = mine;
+    configuration.values = values;
+    configuration.compute = compute;
+    configuration.holdOutFraction = testFraction;
+    TrialReporter reporter(out, err, reproducible, mine.size(),
+                           [&](const runs::SweepTrial &trial, const runs::RunRecord &record) {
+                               output.add(runs::sweepLine(identity, trial, trials.size(), record));
+                           });
+    workflows::sweep(dataset, configuration, reporter);
+    const std::vector<runs::RunRecord> &finished = reporter.finished;
     output.finish();
     const runs::RunRecord *best = lowestRmse(finished);
     out << "wrote " << finished.size() << " of " << trials.size() << " runs to " << outPath;

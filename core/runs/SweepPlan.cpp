@@ -127,4 +127,12 @@ std::string sweepDescription(const SweepPlan &plan)
     return text;
 }
 
+std::string assignmentsText(const SweepTrial &trial)
+{
+    std::string text;
+    for (const auto &[name, value] : trial.assignments)
+        text += (text.empty() ? "" : " ") + name + "=" + value;
+    return text;
+}
+
 } // namespace gpumem::runs

@@ -65,4 +65,7 @@ std::vector<SweepTrial> sweepShard(const std::vector<SweepTrial> &trials, std::s
 // give the same text, so that a merge can tell shards of different plans apart.
 std::string sweepDescription(const SweepPlan &plan);
 
+// Returns a trial's values as people type them, e.g. "epochs=5 learning_rate=0.01".
+std::string assignmentsText(const SweepTrial &trial);
+
 } // namespace gpumem::runs
