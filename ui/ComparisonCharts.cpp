@@ -9,6 +9,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QHorizontalBarSeries>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QValueAxis>
@@ -27,6 +28,20 @@ double displayable(double value)
 {
     constexpr double edge = 1e300;
     return std::clamp(value, -edge, edge);
+}
+
+// Gives axis tick labels as plain numbers with as many decimals as the step between ticks
+// needs ("10000", "0.25"), not "1e+04"; only values past a billion keep an exponent.
+void labelTicksPlainly(QValueAxis *axis)
+{
+    const double reach = std::max(std::abs(axis->min()), std::abs(axis->max()));
+    const double step = (axis->max() - axis->min()) / std::max(1, axis->tickCount() - 1);
+    if (!std::isfinite(reach) || reach >= 1e9 || !(step > 0.0)) {
+        axis->setLabelFormat(QStringLiteral("%.3g"));
+        return;
+    }
+    const int decimals = std::clamp(static_cast<int>(std::ceil(-std::log10(step) - 1e-9)), 0, 6);
+    axis->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
 }
 
 void styleChart(QChart *chart, const QString &title)
@@ -100,12 +115,12 @@ QChart *metricBarChart(const evaluation::ExperimentResult &result, const evaluat
     axisModels->append(categories);
     auto *axisValues = new QValueAxis;
     axisValues->setRange(low, high > low ? high * 1.08 : low + 1.0);
-    axisValues->setLabelFormat(QStringLiteral("%.4g"));
     axisValues->setTitleText(*metric.unit == '\0' ? title : QString::fromUtf8(metric.unit));
     axisValues->applyNiceNumbers();
     // A score such as R² never exceeds 1: the axis ends there rather than at a rounder number past it.
     if (metric.style == evaluation::MetricStyle::Score && axisValues->max() > 1.0)
         axisValues->setMax(1.0);
+    labelTicksPlainly(axisValues);
     chart->addAxis(axisModels, Qt::AlignLeft);
     chart->addAxis(axisValues, Qt::AlignBottom);
     bars->attachAxis(axisModels);
@@ -212,9 +227,15 @@ QChart *residualHistogramChart(const QString &title, const Eigen::VectorXd &actu
             residuals.push_back(displayable(predicted[row]) - displayable(actual[row]));
     if (residuals.empty())
         return chart;
-    const auto [minimum, maximum] = std::minmax_element(residuals.begin(), residuals.end());
-    // Symmetric around zero, so that under- and over-prediction are read at a glance.
-    const double reach = std::max({std::abs(*minimum), std::abs(*maximum), 1.0});
+    // Symmetric around zero, so that under- and over-prediction are read at a glance. The axis
+    // reaches the 98th percentile of the residuals' size, not the largest: one far outlier would
+    // otherwise squeeze every other job into the two bars beside zero. Residuals beyond it count
+    // in the outermost bars.
+    std::vector<double> sizes(residuals.size());
+    std::transform(residuals.begin(), residuals.end(), sizes.begin(), [](double value) { return std::abs(value); });
+    const auto percentile = sizes.begin() + static_cast<std::ptrdiff_t>(0.98 * static_cast<double>(sizes.size() - 1));
+    std::nth_element(sizes.begin(), percentile, sizes.end());
+    const double reach = std::max(*percentile, 1.0);
     // An even bin count puts zero on a bin edge, so no bar mixes under- and over-prediction.
     const int bins = std::clamp(static_cast<int>(std::sqrt(static_cast<double>(residuals.size()))), 6, 40) / 2 * 2;
     const double width = 2.0 * reach / bins;
@@ -261,10 +282,12 @@ QChart *residualHistogramChart(const QString &title, const Eigen::VectorXd &actu
 QChart *boundCurveChart(const evaluation::ExperimentResult &result, double coverage)
 {
     auto *chart = new QChart;
-    styleChart(chart, QObject::tr("Out-of-memory risk vs wasted memory  ↙ better"));
+    // The markers' meaning is in the title: a legend entry for each would triple the
+    // legend into rows of near-identical colours (issue 25), one entry per model.
+    styleChart(chart, QObject::tr("Out-of-memory risk vs wasted memory  ↙ better   (● bound at %1%, ■ +10% rule)")
+                          .arg(100.0 * coverage, 0, 'g', 3));
     auto *axisWaste = new QValueAxis;
     axisWaste->setTitleText(QObject::tr("mean over-allocation (MiB per job)"));
-    axisWaste->setLabelFormat(QStringLiteral("%.4g"));
     auto *axisRisk = new QValueAxis;
     axisRisk->setTitleText(QObject::tr("under-prediction rate (out-of-memory risk)"));
     axisRisk->setLabelFormat(QStringLiteral("%.0f%%"));
@@ -310,11 +333,15 @@ QChart *boundCurveChart(const evaluation::ExperimentResult &result, double cover
         chart->addSeries(rule);
         rule->attachAxis(axisWaste);
         rule->attachAxis(axisRisk);
+        for (QAbstractSeries *marker : {static_cast<QAbstractSeries *>(chosen), static_cast<QAbstractSeries *>(rule)})
+            for (QLegendMarker *entry : chart->legend()->markers(marker))
+                entry->setVisible(false);
     }
     axisWaste->setRange(0.0, widest * 1.05);
     axisRisk->setRange(0.0, std::min(100.0, riskiest * 1.05));
     axisWaste->applyNiceNumbers();
     axisRisk->applyNiceNumbers();
+    labelTicksPlainly(axisWaste);
     if (axisRisk->max() > 100.0)
         axisRisk->setMax(100.0);
     chart->legend()->setAlignment(Qt::AlignRight);

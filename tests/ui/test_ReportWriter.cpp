@@ -8,12 +8,17 @@
 #include "core/CommandLineRun.h"
 #include "pdfreport/PageFlow.h"
 #include "pdfreport/PdfReport.h"
+#include "ui/ComparisonCharts.h"
 #include "ui/ReportWriter.h"
 
 #include <QAbstractTextDocumentLayout>
+#include <QChart>
+#include <QChartView>
 #include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QPainter>
 #include <QProcess>
 #include <QRegularExpression>
@@ -23,6 +28,7 @@
 #include <QTextDocument>
 #include <QTextFrame>
 #include <QTextTable>
+#include <QXYSeries>
 
 #include <cmath>
 
@@ -166,6 +172,7 @@ class TestReportWriter : public QObject
     void pagesHoldTheirContent();
     void chartRowsAreNeverCut();
     void htmlShowsChartsAtTheirSize();
+    void boundChartKeysEachModelOnce();
 };
 
 void TestReportWriter::commandLineWritesThePdf()
@@ -303,6 +310,39 @@ void TestReportWriter::htmlShowsChartsAtTheirSize()
     QCOMPARE(images, static_cast<int>(content.images.size()));
     // The grid's columns are as wide as the images, so none is shrunk to fit two to a row.
     QVERIFY(html.contains(QStringLiteral("minmax(min(800px, 100%), 1fr)")));
+}
+
+// Issue 25: the risk-versus-waste chart's legend had 18 entries (a curve and two markers
+// per model) in near-identical colours. It names each model once, in colours far apart.
+void TestReportWriter::boundChartKeysEachModelOnce()
+{
+    const evaluation::ExperimentResult result = comparison();
+    // Legend entries are visible only once their chart is shown.
+    QChartView view(ui::boundCurveChart(result, 0.9));
+    view.resize(800, 500);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QChart *chart = view.chart();
+    QList<QColor> colours;
+    QStringList names;
+    for (QLegendMarker *marker : chart->legend()->markers())
+        if (marker->isVisible()) {
+            names << marker->label();
+            auto *series = qobject_cast<QXYSeries *>(marker->series());
+            QVERIFY(series);
+            colours << series->color();
+        }
+    QCOMPARE(names.size(), static_cast<int>(result.models.size()));
+    for (const auto &model : result.models)
+        QVERIFY(names.contains(QString::fromStdString(model.title)));
+    for (int a = 0; a < colours.size(); ++a)
+        for (int b = a + 1; b < colours.size(); ++b) {
+            const int distance = std::abs(colours[a].red() - colours[b].red()) +
+                                 std::abs(colours[a].green() - colours[b].green()) +
+                                 std::abs(colours[a].blue() - colours[b].blue());
+            QVERIFY2(distance >= 90, qPrintable(names[a] + QStringLiteral(" and ") + names[b]));
+        }
+    QVERIFY(chart->title().contains(QStringLiteral("bound at 90%")));
 }
 
 QTEST_MAIN(TestReportWriter)
