@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "models/AllocatorSimulationRegressor.h"
 
+#include "estimate/ProbeJobSimulator.h"
 #include "io/InputError.h"
 #include "models/AnalyticHyperparameters.h"
 #include "models/HyperparameterSpecs.h"
 #include "probe/CachingAllocatorSimulator.h"
-#include "probe/JobMeasurer.h"
 #include "probe/MlpTraceModel.h"
 
 #include <cmath>
@@ -49,13 +49,19 @@ std::uint64_t AllocatorSimulationRegressor::simulatedReservedBytes(const JobRow 
         if (found != gCache.end())
             return found->second;
     }
-    probe::MeasureOptions options;
-    options.recordTrace = true;
-    const probe::JobMeasurement measurement = probe::JobMeasurer::measure(row.job, options);
-    if (measurement.status != probe::JobStatus::Ok)
-        throw io::InputError("the job cannot be run to record its allocations (" +
+    // Running a job at its own batch would take on the CPU what it takes on the GPU
+    // (tens of GiB for the GPU-size datasets): it is traced at two small batches and
+    // extrapolated instead, as `gpumem probe --gpu` made those rows.
+    const estimate::ProbeJobSimulator simulator(estimate::GpuProfile{}, "allocator_sim");
+    const probe::JobMeasurement measurement = simulator.measure(row.job);
+    if (measurement.status != probe::JobStatus::Ok || !measurement.simulatedReservedBytes)
+        throw io::InputError("the job cannot be traced to record its allocations (" +
                              std::string(probe::jobStatusName(measurement.status)) + ": " + measurement.message + ")");
-    const std::uint64_t reserved = replay(measurement.trace, workspaceBytes);
+    // The workspace is the first block and is never freed, so it holds a segment of its
+    // own. The replay above left it out, so blocks that could have shared the rest of
+    // that segment are counted again: at most the 11.9 MiB that PyTorch's default
+    // 8.125 MiB workspace leaves of its 20 MiB segment.
+    const std::uint64_t reserved = *measurement.simulatedReservedBytes + replay({}, workspaceBytes);
     std::lock_guard<std::mutex> lock(gCacheMutex);
     gCache[key] = reserved;
     return reserved;

@@ -11,9 +11,10 @@ namespace gpumem::models {
 // through a model of PyTorch's CUDA caching allocator
 // (probe::CachingAllocatorSimulator) and predicts the peak reserved bytes plus
 // the cuBLAS workspace and a constant for the CUDA context, calibrated on the
-// training rows. Probe rows are rebuilt from their configuration and run for a
-// few steps on the CPU with LibTorch to record the trace (cached per
-// configuration in the process, so cross-validation pays once per job);
+// training rows. Probe rows are rebuilt from their configuration and traced on
+// the CPU with LibTorch at two small batches, extrapolated to their own
+// (estimate::ProbeJobSimulator; cached per configuration in the process, so
+// cross-validation pays once per job);
 // GPUMemNet-style MLP rows are simulated from the layer list without LibTorch
 // (probe::MlpTraceModel).
 class AllocatorSimulationRegressor : public AnalyticRegressor

@@ -82,7 +82,7 @@ class TestAllocatorSimulationRegressor : public QObject
             QVERIFY(std::abs(predicted[row] - 1005.0) < 1e-9);
     }
 
-    void probeRowsRunTheJobOnTheCpu()
+    void probeRowsTraceTheJobOnTheCpu()
     {
         const std::string csv =
             "family,batch_size,optimizer,dtype,steps,input_features,depth,width,width_pattern,activation,"
@@ -100,6 +100,26 @@ class TestAllocatorSimulationRegressor : public QObject
         }
         // Tiny jobs: 22 MiB each, so the offset is the mean target minus 22.
         QVERIFY(std::abs(model.offset() - (620.0 - 22.0)) < 1e-9);
+    }
+
+    void aGpuSizeJobIsExtrapolatedNotRun()
+    {
+        // Batch 16384 through two 4096-wide layers: each hidden activation is
+        // 16384 × 4096 × 4 bytes = 256 MiB, and backward keeps both, so the GPU needs
+        // more than 512 MiB. Running the job would take that on the CPU as well; the
+        // small traces extrapolate to it in a fraction of the memory and time.
+        const std::string csv =
+            "family,batch_size,optimizer,dtype,steps,input_features,depth,width,width_pattern,activation,"
+            "batch_norm,dropout,classes,memory\n"
+            "mlp,16384,sgd,float32,2,64,2,4096,uniform,relu,0,0.00,2,600\n"
+            "mlp,8,sgd,float32,2,64,2,4096,uniform,relu,0,0.00,2,640\n"
+            "mlp,2,sgd,float32,2,6,1,8,uniform,relu,0,0.00,3,700\n";
+        const Dataset dataset = datasetFrom(csv);
+        AllocatorSimulationRegressor model(gpumem::models::allocatorSimulationHyperparameters());
+        model.fit(dataset, {1, 2});
+        const double predicted = model.predict(dataset)[0] - model.offset();
+        QVERIFY2(predicted > 512.0, qPrintable(QString::number(predicted)));
+        QVERIFY2(predicted < 4096.0, qPrintable(QString::number(predicted)));
     }
 
     void savesAndLoadsThroughTheRegistry()
