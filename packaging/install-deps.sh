@@ -20,6 +20,8 @@ packages=(
   clang libclang-rt-dev
   # Offscreen and virtual-display runs of the workbench (tests, screenshots).
   xvfb xauth
+  # The PDF report's page checks render and read its pages (tests/ui/test_ReportWriter).
+  poppler-utils
   # The package: dependency scanning, desktop entry and AppStream validation.
   dpkg-dev desktop-file-utils appstream
 )
