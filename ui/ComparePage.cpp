@@ -2,19 +2,20 @@
 #include "ui/ComparePage.h"
 
 #include "data/JobNames.h"
-#include "evaluation/Ranking.h"
 #include "models/RegressorRegistry.h"
-#include "runtime/LibraryVersions.h"
 #include "runtime/ThreadSettings.h"
 #include "ui/ChartExport.h"
 #include "ui/ChartFonts.h"
 #include "ui/ComparisonCharts.h"
+#include "ui/ComparisonReportContent.h"
 #include "ui/CoverageBox.h"
+#include "ui/FrozenColumnTableView.h"
 #include "ui/MetricsTableModel.h"
+#include "ui/ModelProgressTable.h"
 #include "ui/NamedWidget.h"
 #include "ui/PaneSplitter.h"
-#include "ui/ProgressBridge.h"
 #include "ui/QtText.h"
+#include "ui/ScreenFit.h"
 #include "ui/TableCopy.h"
 #include "ui/WorkbenchState.h"
 #include "ui/WorstRowsModel.h"
@@ -25,7 +26,6 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QFileInfo>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -37,15 +37,14 @@
 #include <QPushButton>
 #include <QResizeEvent>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableView>
-#include <QTableWidget>
+#include <QTimer>
 #include <QVBoxLayout>
-
-#include <cmath>
 
 namespace gpumem::ui {
 
@@ -137,14 +136,7 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
                                        tr("Cancel"), this);
     mOverall = namedWidget<QProgressBar>(QStringLiteral("comparisonProgress"), tr("Share of all fits done"), this);
     mOverall->setFormat(QStringLiteral("%p%"));
-    mProgressTable =
-        namedWidget<QTableWidget>(QStringLiteral("modelProgress"), tr("Progress of each model over its folds"), this);
-    mProgressTable->setColumnCount(3);
-    mProgressTable->setHorizontalHeaderLabels({tr("Model"), tr("Progress"), tr("Status")});
-    mProgressTable->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    mProgressTable->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
-    mProgressTable->horizontalHeader()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
-    mProgressTable->verticalHeader()->hide();
+    mProgressTable = new ModelProgressTable(mBridge, this);
     mStatus = new QLabel(tr("Choose models and press Run."), this);
     mStatus->setObjectName(QStringLiteral("compareStatus"));
     mStatus->setWordWrap(true);
@@ -177,18 +169,17 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
 
     // A scrolling page named name that lays out its charts in a new grid.
     const auto gridPage = [](QGridLayout *&grid, const QString &name) {
-        grid = new QGridLayout;
         auto *page = new QWidget;
-        page->setLayout(grid);
-        auto *scroll = new QScrollArea;
+        grid = new QGridLayout(page);
+        QScrollArea *scroll = scrollingPage(page);
         scroll->setObjectName(name);
-        scroll->setWidget(page);
-        scroll->setWidgetResizable(true);
         return scroll;
     };
     // Both tables sort on the number each cell holds in Qt::UserRole, not on its text.
-    const auto sortableTable = [this](const QString &name, const QString &toolTip, QAbstractItemModel *model) {
-        auto *view = namedWidget<QTableView>(name, toolTip, this);
+    const auto sortableTable = [this](QTableView *view, const QString &name, const QString &toolTip,
+                                      QAbstractItemModel *model) {
+        view->setObjectName(name);
+        view->setToolTip(toolTip);
         auto *proxy = new QSortFilterProxyModel(this);
         proxy->setSourceModel(model);
         proxy->setSortRole(Qt::UserRole);
@@ -198,7 +189,8 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
         return view;
     };
     mMetrics = new MetricsTableModel(this);
-    mMetricsView = sortableTable(QStringLiteral("metricsTable"),
+    // The model names stay in view while the many metric columns scroll sideways.
+    mMetricsView = sortableTable(new FrozenColumnTableView(this), QStringLiteral("metricsTable"),
                                  tr("Mean ± standard deviation over folds; the best value per metric is highlighted. * "
                                     "and ** mark RMSE that differs from the best model's with p < 0.05 and p < 0.01"),
                                  mMetrics);
@@ -215,7 +207,7 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
     mResults->addTab(gridPage(mResidualGrid, QStringLiteral("residualCharts")), tr("Residuals"));
     mResults->addTab(gridPage(mBoundGrid, QStringLiteral("boundCharts")), tr("Out-of-memory risk"));
     mWorst = new WorstRowsModel(this);
-    mWorstView = sortableTable(QStringLiteral("worstTable"),
+    mWorstView = sortableTable(new QTableView(this), QStringLiteral("worstTable"),
                                tr("Jobs whose memory was predicted too low (they would run out of memory), largest "
                                   "shortfall first; click a header to sort"),
                                mWorst);
@@ -229,38 +221,18 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
 
     connect(mRun, &QPushButton::clicked, this, &ComparePage::start);
     connect(mCancel, &QPushButton::clicked, this, &ComparePage::cancel);
-    // The runner's threads emit these; queued delivery moves them to the GUI thread,
-    // the only one that may touch the widgets.
-    mBridge->deliverEventsTo(this, &ComparePage::takeBatches, &ComparePage::takeEpochs);
-    connect(
-        mBridge, &ProgressBridge::fitStarting, this,
-        [this](const QString &model, int fold, int folds) {
-            if (ModelProgress *progress = progressOf(model)) {
-                progress->folds = folds;
-                mProgressTable->item(progress->row, 2)->setText(tr("fold %1 of %2").arg(fold + 1).arg(folds));
-            }
-        },
-        Qt::QueuedConnection);
-    connect(
-        mBridge, &ProgressBridge::foldCompleted, this,
-        [this](const QString &model) {
-            if (ModelProgress *progress = progressOf(model)) {
-                ++progress->foldsDone;
-                setModelFraction(model, 0.0);
-            }
-        },
-        Qt::QueuedConnection);
-    connect(
-        mBridge, &ProgressBridge::modelCompleted, this,
-        [this](const QString &model) {
-            if (ModelProgress *progress = progressOf(model)) {
-                progress->bar->setValue(1000);
-                mProgressTable->item(progress->row, 2)->setText(tr("done"));
-            }
-        },
-        Qt::QueuedConnection);
+    // Queued: the runner's threads emit these, and only the GUI thread may touch widgets.
+    mBridge->deliverEventsTo(mProgressTable, &ModelProgressTable::takeEvents, &ModelProgressTable::takeEvents);
     mBridge->showProgressOn(mOverall);
     connect(mState, &WorkbenchState::comparisonChanged, this, &ComparePage::showResults);
+    // Another file: the last run's outcome and progress rows spoke of the previous one.
+    connect(mState, &WorkbenchState::tableChanged, this, [this] {
+        if (isRunning())
+            return;
+        mStatus->setText(tr("Choose models and press Run."));
+        mProgressTable->reset({}, 1);
+        mOverall->setValue(0);
+    });
     updateButtons();
 }
 
@@ -345,21 +317,10 @@ bool ComparePage::start()
     }
     rememberSettings();
 
-    mProgress.clear();
-    mProgressTable->setRowCount(static_cast<int>(settings.models.size()));
-    for (std::size_t index = 0; index < settings.models.size(); ++index) {
-        const QString name = qtText(settings.models[index].name);
-        const int row = static_cast<int>(index);
-        mProgressTable->setItem(row, 0,
-                                new QTableWidgetItem(qtText(models::regressorTitle(settings.models[index].name))));
-        auto *bar = new QProgressBar(mProgressTable);
-        bar->setRange(0, 1000);
-        bar->setValue(0);
-        mProgressTable->setCellWidget(row, 1, bar);
-        mProgressTable->setItem(row, 2, new QTableWidgetItem(tr("waiting")));
-        mProgress[name] = {row, 0, kFold ? settings.folds : 1, bar};
-    }
-    mProgressTable->resizeColumnToContents(0);
+    std::vector<std::pair<QString, QString>> rows;
+    for (const auto &model : settings.models)
+        rows.emplace_back(qtText(model.name), qtText(models::regressorTitle(model.name)));
+    mProgressTable->reset(rows, kFold ? settings.folds : 1);
     mOverall->setValue(0);
     QString status =
         tr("Comparing %1 on %L2 rows…").arg(selectedModels().join(QStringLiteral(", "))).arg(dataset->rowCount());
@@ -385,48 +346,9 @@ void ComparePage::cancel()
         mStatus->setText(tr("Cancelling…"));
 }
 
-ComparePage::ModelProgress *ComparePage::progressOf(const QString &model)
-{
-    const auto it = mProgress.find(model);
-    return it == mProgress.end() ? nullptr : &it->second;
-}
-
-void ComparePage::setModelFraction(const QString &model, double withinFold)
-{
-    const ModelProgress *progress = progressOf(model);
-    if (!progress)
-        return;
-    const double fraction = (progress->foldsDone + std::clamp(withinFold, 0.0, 1.0)) / std::max(1, progress->folds);
-    progress->bar->setValue(static_cast<int>(1000.0 * std::min(fraction, 1.0)));
-}
-
-void ComparePage::takeBatches()
-{
-    // Only the latest batch of each model matters for its progress bar.
-    std::map<QString, training::BatchProgress> latest;
-    for (const auto &event : mBridge->takeBatches())
-        latest[event.model] = event.progress;
-    for (const auto &[model, progress] : latest) {
-        const double total = static_cast<double>(progress.epochs) * static_cast<double>(progress.batches);
-        const double done = static_cast<double>(progress.epoch - 1) * static_cast<double>(progress.batches) +
-                            static_cast<double>(progress.batch);
-        setModelFraction(model, total > 0.0 ? done / total : 0.0);
-    }
-}
-
-void ComparePage::takeEpochs()
-{
-    std::map<QString, training::EpochProgress> latest;
-    for (const auto &event : mBridge->takeEpochs())
-        latest[event.model] = event.progress;
-    for (const auto &[model, progress] : latest)
-        setModelFraction(model, progress.epochs > 0 ? static_cast<double>(progress.epoch) / progress.epochs : 0.0);
-}
-
 void ComparePage::finish()
 {
-    takeBatches();
-    takeEpochs();
+    mProgressTable->takeEvents();
     const Outcome outcome = mJob.take();
     updateButtons();
     if (!outcome.result) {
@@ -438,9 +360,7 @@ void ComparePage::finish()
     const auto &result = *outcome.result;
     if (result.cancelled) {
         // A cancelled run replaces nothing: the comparison on show stays, and the rows say what was stopped.
-        for (const auto &[model, progress] : mProgress)
-            if (progress.bar->value() < 1000)
-                mProgressTable->item(progress.row, 2)->setText(tr("cancelled"));
+        mProgressTable->markUnfinishedCancelled();
         mStatus->setText(mState->comparison()
                              ? tr("Cancelled after %1 s; the results on show are the previous comparison's.")
                                    .arg(result.seconds, 0, 'f', 1)
@@ -510,11 +430,23 @@ void ComparePage::placeChart(const ChartPlacement &placement)
 void ComparePage::changeEvent(QEvent *event)
 {
     // View ▸ Large font: the tables' columns were sized for the old font.
-    if (event->type() == QEvent::FontChange) {
-        mMetricsView->resizeColumnsToContents();
-        mWorstView->resizeColumnsToContents();
-    }
+    // Later, not now: the headers take the new font after the page does, and columns sized to the
+    // old font's header text cut it ("der-prediction ra").
+    if (event->type() == QEvent::FontChange)
+        QTimer::singleShot(0, this, &ComparePage::fitTables);
     QWidget::changeEvent(event);
+}
+
+void ComparePage::fitTables()
+{
+    mMetricsView->resizeColumnsToContents();
+    mWorstView->resizeColumnsToContents();
+    // Every model's row in view (up to ten) under the two-line header and above the sideways scroll bar.
+    const int rows = std::min(mMetrics->rowCount(), 10);
+    mMetricsView->setMinimumHeight(mMetricsView->horizontalHeader()->sizeHint().height() +
+                                   rows * mMetricsView->verticalHeader()->defaultSectionSize() +
+                                   mMetricsView->horizontalScrollBar()->sizeHint().height() +
+                                   2 * mMetricsView->frameWidth());
 }
 
 void ComparePage::resizeEvent(QResizeEvent *event)
@@ -534,9 +466,8 @@ void ComparePage::showResults()
     mWorst->setResult(dataset ? result : nullptr, dataset ? dataset->rowLines() : std::vector<std::int64_t>{},
                       dataset && table ? data::jobNames(*table, dataset->rowLines()) : std::vector<std::string>{},
                       worstRowsPerModel);
-    mMetricsView->resizeColumnsToContents();
     mWorstView->sortByColumn(4, Qt::DescendingOrder);
-    mWorstView->resizeColumnsToContents();
+    fitTables();
     if (!result || result->models.empty())
         return;
     int index = 0;
@@ -563,41 +494,7 @@ void ComparePage::showResults()
 
 ReportContent ComparePage::reportContent()
 {
-    ReportContent content;
-    content.result = mState->comparison();
-    if (!content.result)
-        return content;
-    const auto dataset = mState->comparisonDataset();
-    const auto request = mState->roleRequest();
-    report::ComparisonContext &context = content.context;
-    context.dataset = coreText(QFileInfo(mState->dataPath()).fileName());
-    context.target = request.target;
-    context.rows = dataset ? dataset->rowCount() : static_cast<std::size_t>(content.result->actual.size());
-    context.features = request.features;
-    if (!request.sequenceColumn.empty())
-        context.features.push_back(request.sequenceColumn);
-    const auto &splits = content.result->splits;
-    context.folds = static_cast<int>(evaluation::splitsPerRepetition(*content.result));
-    context.repeats = content.result->repeats;
-    if (splits.size() == 1 && !splits.front().test.empty())
-        context.testFraction = static_cast<double>(splits.front().test.size()) /
-                               static_cast<double>(splits.front().test.size() + splits.front().train.size());
-    context.seed = static_cast<std::uint64_t>(mSeed->value());
-    if (dataset) {
-        context.rowLines = dataset->rowLines();
-        if (const auto table = mState->table())
-            context.rowNames = data::jobNames(*table, dataset->rowLines());
-    }
-    // The charts on screen stand in for the report's own: the metric bars and the scatter plots.
-    for (QChartView *view : mChartViews) {
-        QString id = view->objectName();
-        if (id.startsWith(QStringLiteral("chart_")))
-            id.replace(0, 6, QStringLiteral("metric_"));
-        if (id.startsWith(QStringLiteral("metric_")) || id.startsWith(QStringLiteral("scatter_")) ||
-            id == QStringLiteral("bound_curves"))
-            content.images.emplace(coreText(id), widgetImage(view, QSize(800, 500)));
-    }
-    return content;
+    return comparisonReportContent(*mState, static_cast<std::uint64_t>(mSeed->value()), mChartViews);
 }
 
 } // namespace gpumem::ui

@@ -24,7 +24,6 @@ class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QTableView;
-class QTableWidget;
 class QTabWidget;
 class QEvent;
 class QResizeEvent;
@@ -32,6 +31,7 @@ class QResizeEvent;
 namespace gpumem::ui {
 
 class MetricsTableModel;
+class ModelProgressTable;
 class ProgressBridge;
 class WorkbenchState;
 class WorstRowsModel;
@@ -87,26 +87,16 @@ class ComparePage : public QWidget
         std::shared_ptr<const evaluation::ExperimentResult> result;
         QString error;
     };
-    struct ModelProgress
-    {
-        int row = 0;
-        int foldsDone = 0;
-        int folds = 1;
-        QProgressBar *bar = nullptr;
-    };
 
     void finish();
-    void takeBatches();
-    void takeEpochs();
-    // The progress row of model, or nullptr when the run has none.
-    ModelProgress *progressOf(const QString &model);
-    void setModelFraction(const QString &model, double withinFold);
     void showResults();
     void clearCharts();
     QChartView *addChart(QChart *chart, QGridLayout *grid, int index, int columns, const QString &name);
     int chartColumns(int most) const;
     void placeChart(const ChartPlacement &placement);
     void rememberSettings() const;
+    // Sizes the tables' columns to their text and the metrics table to show every model.
+    void fitTables();
     void updateButtons();
 
     WorkbenchState *mState;
@@ -120,7 +110,7 @@ class ComparePage : public QWidget
     QPushButton *mRun;
     QPushButton *mCancel;
     QProgressBar *mOverall;
-    QTableWidget *mProgressTable;
+    ModelProgressTable *mProgressTable;
     QLabel *mStatus;
     QTabWidget *mResults;
     QGridLayout *mMetricGrid;
@@ -136,7 +126,6 @@ class ComparePage : public QWidget
     std::vector<QChartView *> mChartViews;
     std::vector<ChartPlacement> mPlacements; // re-laid out when the page is resized
     RememberedFields mRemembered;            // the run's settings, kept between sessions
-    std::map<QString, ModelProgress> mProgress;
     std::shared_ptr<const data::Dataset> mRunningDataset;
     BackgroundJob<Outcome> mJob{this, &ComparePage::finish};
 };

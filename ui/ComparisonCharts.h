@@ -30,7 +30,8 @@ QChart *predictedVsActualChart(const QString &title, const Eigen::VectorXd &actu
                                int maxPoints = 4000);
 
 // Returns a histogram of residuals (predicted − actual, MiB) of one model; the
-// bars left of zero are under-predictions.
+// bars left of zero are under-predictions. The axis reaches the 98th percentile of the
+// residuals' size; the few beyond it count in the outermost bars.
 QChart *residualHistogramChart(const QString &title, const Eigen::VectorXd &actual, const Eigen::VectorXd &predicted);
 
 // Returns the trade-off between out-of-memory risk (under-prediction rate, %) and

@@ -178,6 +178,11 @@ PredictPage::PredictPage(WorkbenchState *state, TrainingPage *training, QWidget 
     layout->addWidget(splitter, 1);
     layout->addWidget(mStatus);
     connect(&mWatcher, &QFutureWatcher<FileOutcome>::finished, this, &PredictPage::finishFile);
+    // Another file: the line about the last prediction or error spoke of the previous one.
+    connect(mState, &WorkbenchState::tableChanged, this, [this] {
+        if (!isPredictingFile())
+            mStatus->clear();
+    });
 }
 
 PredictPage::~PredictPage()

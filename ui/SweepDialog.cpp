@@ -31,6 +31,8 @@ SweepDialog::SweepDialog(const models::Hyperparameters &hyperparameters, QWidget
         QStringLiteral("sweepParameters"),
         tr("Each row: a hyperparameter and the values to try, e.g. 0.001, 0.003, 0.01"), 0, 2, this);
     mParameters->setHorizontalHeaderLabels({tr("Hyperparameter"), tr("Values (comma-separated)")});
+    // The names are chosen in a list as wide as the longest name, so the column follows it.
+    mParameters->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     mParameters->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
     mParameters->verticalHeader()->hide();
     auto *add = new QPushButton(tr("Add hyperparameter"), this);
@@ -94,7 +96,7 @@ SweepDialog::SweepDialog(const models::Hyperparameters &hyperparameters, QWidget
     layout->addLayout(form);
     layout->addWidget(mSummary);
     layout->addWidget(buttons);
-    resize(560, 420);
+    resize(640, 420);
 
     for (auto *radio : {mGrid, mRandom})
         connect(radio, &QRadioButton::toggled, this, &SweepDialog::updateSummary);
@@ -108,6 +110,7 @@ void SweepDialog::addParameter(const QString &name, const QString &values)
     const int row = mParameters->rowCount();
     mParameters->insertRow(row);
     auto *names = new QComboBox(mParameters);
+    names->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     for (const auto &spec : mHyperparameters.specs()) {
         names->addItem(QString::fromStdString(spec.name));
         names->setItemData(names->count() - 1, QString::fromStdString(spec.help), Qt::ToolTipRole);

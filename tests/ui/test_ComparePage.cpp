@@ -3,6 +3,7 @@
 #include "models/RegressorRegistry.h"
 #include "ui/ChartExport.h"
 #include "ui/ComparePage.h"
+#include "ui/FrozenColumnTableView.h"
 #include "ui/ReportWriter.h"
 #include "ui/WorkbenchState.h"
 
@@ -17,6 +18,7 @@
 #include <QFont>
 #include <QImage>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -48,6 +50,44 @@ class TestComparePage : public QObject
 
   private Q_SLOTS:
     void initTestCase() { gpumem::tests::isolateSettings("test_ComparePage"); }
+
+    // Issue 25: at 1366×768 the metrics table showed 4 of 6 models, its Model column scrolled
+    // away, and the status line still spoke of the last file after another was loaded.
+    void metricsTableKeepsEveryModelAndItsNameInView()
+    {
+        gpumem::tests::QuickTrainingState state(2);
+        gpumem::ui::ComparePage page(&state);
+        page.resize(1358, 660);
+        page.show();
+        QStringList all;
+        for (const auto &name : gpumem::models::defaultComparisonModels())
+            all << QString::fromStdString(name);
+        page.setSelectedModels(all);
+        page.setFolds(2);
+        QSignalSpy finished(&page, &gpumem::ui::ComparePage::comparisonFinished);
+        QVERIFY(page.start());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 180000);
+        QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(page.statusText()));
+        auto *table = qobject_cast<gpumem::ui::FrozenColumnTableView *>(page.metricsTable());
+        QVERIFY(table);
+        QTest::qWait(50);
+        const int rows = table->model()->rowCount();
+        QCOMPARE(rows, all.size());
+        QVERIFY(table->rowAt(table->rowViewportPosition(rows - 1)) == rows - 1);
+        QVERIFY2(table->rowViewportPosition(rows - 1) + table->rowHeight(rows - 1) <= table->viewport()->height(),
+                 qPrintable(QStringLiteral("%1 px for %2 rows").arg(table->viewport()->height()).arg(rows)));
+        // Scrolled to the last metric, the model names still show, over the first column.
+        table->horizontalScrollBar()->setValue(table->horizontalScrollBar()->maximum());
+        QVERIFY(table->horizontalScrollBar()->maximum() > 0);
+        QTableView *names = table->frozenColumn();
+        QVERIFY(names->isVisible());
+        QCOMPARE(names->columnWidth(0), table->columnWidth(0));
+        QCOMPARE(names->x(), table->frameWidth());
+        QCOMPARE(names->model()->index(0, 0).data().toString(), table->model()->index(0, 0).data().toString());
+
+        state.setTable(gpumem::tests::trainingTable(), gpumem::tests::testDataPath("jobs_training.csv"));
+        QCOMPARE(page.statusText(), QStringLiteral("Choose models and press Run."));
+    }
 
     void runsTwoFoldComparisonAndFillsCharts()
     {

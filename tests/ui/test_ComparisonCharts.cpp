@@ -5,11 +5,14 @@
 #include "FiniteRanges.h"
 #include "ui/ComparisonCharts.h"
 
+#include <QAreaSeries>
 #include <QChartView>
+#include <QLineSeries>
 #include <QPixmap>
 #include <QTest>
 #include <QValueAxis>
 
+#include <algorithm>
 #include <cmath>
 
 namespace {
@@ -47,6 +50,58 @@ class TestComparisonCharts : public QObject
         predicted << high, low, low, std::nan("");
         checkDrawable(gpumem::ui::predictedVsActualChart(QStringLiteral("network"), actual, predicted));
         checkDrawable(gpumem::ui::residualHistogramChart(QStringLiteral("network"), actual, predicted));
+    }
+
+    // Issue 25: one far outlier made the histogram two bars, one each side of zero.
+    void anOutlierLeavesTheResidualsSpreadOverBars()
+    {
+        constexpr int rows = 100;
+        Eigen::VectorXd actual = Eigen::VectorXd::Constant(rows, 1000.0);
+        Eigen::VectorXd predicted(rows);
+        for (int row = 0; row < rows; ++row)
+            predicted[row] = 1000.0 + (row - rows / 2) * 0.4; // residuals from −20 to +20 MiB
+        predicted[0] = 1000.0 + 5000.0;
+        QChart *chart = gpumem::ui::residualHistogramChart(QStringLiteral("network"), actual, predicted);
+        int filledBars = 0;
+        for (QAbstractSeries *series : chart->series())
+            if (auto *area = qobject_cast<QAreaSeries *>(series)) {
+                const auto points = area->upperSeries()->points();
+                for (int point = 0; point + 1 < points.size(); point += 2)
+                    filledBars += points[point].y() > 0.0 ? 1 : 0;
+            }
+        QVERIFY2(filledBars >= 6, qPrintable(QString::number(filledBars)));
+        delete chart;
+    }
+
+    // Issue 25: an MSE axis read "1e+04"; ticks are plain numbers with the decimals their step needs.
+    void metricTicksArePlainNumbers_data()
+    {
+        QTest::addColumn<double>("rmse");
+        QTest::addColumn<bool>("wholeNumbers");
+        QTest::newRow("thousands") << 19145.0 << true;
+        QTest::newRow("fractions") << 0.3 << false;
+    }
+    void metricTicksArePlainNumbers()
+    {
+        QFETCH(double, rmse);
+        QFETCH(bool, wholeNumbers);
+        gpumem::evaluation::ExperimentResult result;
+        for (const char *name : {"first", "second"}) {
+            gpumem::evaluation::ModelResult model;
+            model.name = name;
+            model.title = name;
+            model.mean.rmse = rmse;
+            result.models.push_back(model);
+        }
+        const auto &metrics = gpumem::evaluation::metricDescriptions();
+        const auto rmseMetric = std::find_if(metrics.begin(), metrics.end(),
+                                             [](const auto &metric) { return std::string(metric.key) == "rmse"; });
+        QChart *chart = gpumem::ui::metricBarChart(result, *rmseMetric);
+        const auto axes = chart->axes(Qt::Horizontal);
+        const QString format = static_cast<QValueAxis *>(axes.front())->labelFormat();
+        QVERIFY2(format.endsWith(QLatin1Char('f')), qPrintable(format));
+        QCOMPARE(format == QStringLiteral("%.0f"), wholeNumbers);
+        delete chart;
     }
 };
 

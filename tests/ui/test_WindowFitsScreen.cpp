@@ -5,9 +5,11 @@
 #include "UiTestSupport.h"
 #include "core/EstimateFixtures.h"
 #include "ui/MainWindow.h"
+#include "ui/SweepDialog.h"
 #include "ui/YourModelPage.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
 #include <QLineEdit>
@@ -15,9 +17,12 @@
 #include <QScrollArea>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
+
+#include <algorithm>
 
 using namespace gpumem;
 
@@ -105,6 +110,24 @@ class TestWindowFitsScreen : public QObject
         QVERIFY(finished.front().front().toBool());
         QTest::qWait(50);
         QTRY_VERIFY2(insideScreen(window), qPrintable(describe(window)));
+    }
+
+    // Issue 25: the sweep dialog's Hyperparameter column cut the names it lists.
+    void sweepDialogShowsWholeHyperparameterNames()
+    {
+        ui::SweepDialog dialog(tests::quickHyperparameters(1));
+        dialog.addParameter(QStringLiteral("learning_rate"), QStringLiteral("0.001,0.01"));
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        auto *table = dialog.findChild<QTableWidget *>(QStringLiteral("sweepParameters"));
+        auto *names = qobject_cast<QComboBox *>(table->cellWidget(0, 0));
+        QVERIFY(names);
+        int longest = 0;
+        for (int item = 0; item < names->count(); ++item)
+            longest = std::max(longest, names->fontMetrics().horizontalAdvance(names->itemText(item)));
+        QVERIFY2(table->columnWidth(0) > longest,
+                 qPrintable(QStringLiteral("%1 px for names up to %2 px").arg(table->columnWidth(0)).arg(longest)));
+        QVERIFY(dialog.frameGeometry().width() <= screenWidth);
     }
 
     // Every page fits the room it gets in a 1024×768 window without scrolling, in both font modes.

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "ui/ReportWriter.h"
+
+#include <cstdint>
+#include <vector>
+
+class QChartView;
+
+namespace gpumem::ui {
+
+class WorkbenchState;
+
+// Gathers the report of state's comparison: its result, the dataset, target, features,
+// folds and seed it ran with, each row's job name, and the charts on show (metric bars,
+// scatter plots, the bound's curves) as images for the report. Empty without a comparison.
+ReportContent comparisonReportContent(const WorkbenchState &state, std::uint64_t seed,
+                                      const std::vector<QChartView *> &charts);
+
+} // namespace gpumem::ui
