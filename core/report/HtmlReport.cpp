@@ -153,6 +153,49 @@ class ChartGrid
     int mCount = 0;
 };
 
+// The calibrated bound's table and its risk-versus-waste chart (with --coverage only).
+void writeBoundSection(std::ostream &out, const evaluation::ExperimentResult &result, const HtmlReportOptions &options)
+{
+    out << "<h2>" << htmlEscaped(boundTitle(result.calibration->coverage)) << "</h2>\n";
+    std::vector<std::string> titles{"Model"};
+    for (const auto &column : boundColumns())
+        titles.emplace_back(column.title);
+    writeTableHead(out, titles, options.printable);
+    for (const auto &model : result.models) {
+        if (!model.bound)
+            continue;
+        out << "<tr><td>" << htmlEscaped(model.title) << "</td>";
+        for (const auto &column : boundColumns())
+            out << "<td class='number'>" << htmlEscaped(column.cell(*model.bound)) << "</td>";
+        out << "</tr>\n";
+    }
+    out << "</table>\n<p class='note'>" << htmlEscaped(describeBound(*result.calibration, result.splits.size() > 1))
+        << "</p>\n";
+    std::vector<Curve> curves;
+    for (const auto &model : result.models) {
+        if (!model.bound)
+            continue;
+        Curve curve;
+        curve.label = model.title;
+        for (const auto &point : model.bound->curve) {
+            curve.x.push_back(point.meanOverAllocation);
+            curve.y.push_back(100.0 * point.underPredictionRate);
+        }
+        curve.markerX = model.bound->bound.meanOverAllocation;
+        curve.markerY = 100.0 * model.bound->bound.underPredictionRate;
+        curve.referenceX = model.bound->fixedHeadroom.meanOverAllocation;
+        curve.referenceY = 100.0 * model.bound->fixedHeadroom.underPredictionRate;
+        curves.push_back(std::move(curve));
+    }
+    out << "<p class='note'>Each curve sweeps the margin from none (the point prediction) to the largest "
+           "calibration score, on the test rows. Filled circle: the bound at the chosen coverage; open "
+           "square: the best fixed headroom.</p>\n";
+    ChartGrid grid(out, options);
+    grid.add({"bound_curves", "Out-of-memory risk vs wasted memory"},
+             svgLineChart("Out-of-memory risk vs wasted memory", "mean over-allocation (MiB)",
+                          "under-prediction rate (%)", curves));
+}
+
 } // namespace
 
 void writeHtmlReport(std::ostream &out, const ComparisonContext &context, const evaluation::ExperimentResult &result,
@@ -192,46 +235,8 @@ void writeHtmlReport(std::ostream &out, const ComparisonContext &context, const 
            "trusting the prediction would crash them). Mean over-allocation: memory reserved beyond the need, per "
            "job. No value is crowned here: fewer misses alone can mean memory wasted.</p>\n";
 
-    if (result.calibration) {
-        out << "<h2>" << htmlEscaped(boundTitle(result.calibration->coverage)) << "</h2>\n";
-        std::vector<std::string> titles{"Model"};
-        for (const auto &column : boundColumns())
-            titles.emplace_back(column.title);
-        writeTableHead(out, titles, options.printable);
-        for (const auto &model : result.models) {
-            if (!model.bound)
-                continue;
-            out << "<tr><td>" << htmlEscaped(model.title) << "</td>";
-            for (const auto &column : boundColumns())
-                out << "<td class='number'>" << htmlEscaped(column.cell(*model.bound)) << "</td>";
-            out << "</tr>\n";
-        }
-        out << "</table>\n<p class='note'>" << htmlEscaped(describeBound(*result.calibration, result.splits.size() > 1))
-            << "</p>\n";
-        std::vector<Curve> curves;
-        for (const auto &model : result.models) {
-            if (!model.bound)
-                continue;
-            Curve curve;
-            curve.label = model.title;
-            for (const auto &point : model.bound->curve) {
-                curve.x.push_back(point.meanOverAllocation);
-                curve.y.push_back(100.0 * point.underPredictionRate);
-            }
-            curve.markerX = model.bound->bound.meanOverAllocation;
-            curve.markerY = 100.0 * model.bound->bound.underPredictionRate;
-            curve.referenceX = model.bound->fixedHeadroom.meanOverAllocation;
-            curve.referenceY = 100.0 * model.bound->fixedHeadroom.underPredictionRate;
-            curves.push_back(std::move(curve));
-        }
-        out << "<p class='note'>Each curve sweeps the margin from none (the point prediction) to the largest "
-               "calibration score, on the test rows. Filled circle: the bound at the chosen coverage; open "
-               "square: the best fixed headroom.</p>\n";
-        ChartGrid grid(out, options);
-        grid.add({"bound_curves", "Out-of-memory risk vs wasted memory"},
-                 svgLineChart("Out-of-memory risk vs wasted memory", "mean over-allocation (MiB)",
-                              "under-prediction rate (%)", curves));
-    }
+    if (result.calibration)
+        writeBoundSection(out, result, options);
 
     out << "<h2>Charts</h2>\n";
     {
