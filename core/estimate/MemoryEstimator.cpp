@@ -152,6 +152,11 @@ AlignedTraces traceSmallBatches(const StepTracer &tracer, const EstimateRequest 
 
 } // namespace
 
+std::vector<std::pair<std::int64_t, std::int64_t>> EstimateRequest::defaultTracedPairs()
+{
+    return {{1, 2}, {2, 4}};
+}
+
 double BatchEstimate::deviceTotalMib() const
 {
     return mibOf(peakReservedBytes) + workspaceMib + contextMib;

@@ -49,7 +49,11 @@ struct EstimateRequest
     // The pairs of small batches traced to extrapolate from, tried in order:
     // batch 1 costs least, and a model that refuses it (batch norm on [1, C])
     // or allocates differently at it gets the next pair.
-    std::vector<std::pair<std::int64_t, std::int64_t>> tracedPairs = {{1, 2}, {2, 4}};
+    std::vector<std::pair<std::int64_t, std::int64_t>> tracedPairs = defaultTracedPairs();
+
+    // {1, 2}, then {2, 4}. Built out of line: GCC 12 at -O1 takes an inlined copy of
+    // the pairs' initializer list for uninitialised (-Wmaybe-uninitialized).
+    static std::vector<std::pair<std::int64_t, std::int64_t>> defaultTracedPairs();
 };
 
 // The estimates, the largest batch that fits, and what the user should know.
