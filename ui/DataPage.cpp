@@ -7,6 +7,7 @@
 #include "io/InputError.h"
 #include "ui/CancellableProgress.h"
 #include "ui/ChartExport.h"
+#include "ui/ColumnHistogram.h"
 #include "ui/DataInfoText.h"
 #include "ui/NamedWidget.h"
 #include "ui/PaneSplitter.h"
@@ -466,38 +467,7 @@ void DataPage::showTargetHistogram()
         mHistogram->replot();
         return;
     }
-    const data::Column &column = table->column(*target);
-    double low = std::numeric_limits<double>::infinity();
-    double high = -low;
-    std::size_t present = 0;
-    for (double value : column.numbers)
-        if (std::isfinite(value)) {
-            low = std::min(low, value);
-            high = std::max(high, value);
-            ++present;
-        }
-    if (present == 0) {
-        mHistogram->replot();
-        return;
-    }
-    const int bins = std::clamp(static_cast<int>(std::sqrt(static_cast<double>(present))), 1, 60);
-    const double width = high > low ? (high - low) / bins : 1.0;
-    QVector<double> centres(bins), counts(bins, 0.0);
-    for (int bin = 0; bin < bins; ++bin)
-        centres[bin] = low + (bin + 0.5) * width;
-    for (double value : column.numbers)
-        if (std::isfinite(value))
-            counts[std::clamp(static_cast<int>((value - low) / width), 0, bins - 1)] += 1.0;
-    auto *bars = new QCPBars(mHistogram->xAxis, mHistogram->yAxis);
-    bars->setWidth(width * 0.9);
-    bars->setData(centres, counts, true);
-    bars->setPen(QPen(QColor(40, 90, 160)));
-    bars->setBrush(QColor(90, 140, 210));
-    mHistogram->xAxis->setLabel(QString::fromStdString(column.name));
-    mHistogram->rescaleAxes();
-    mHistogram->yAxis->setRangeLower(0.0);
-    mHistogram->xAxis->scaleRange(1.05);
-    mHistogram->replot();
+    drawHistogram(mHistogram, table->column(*target));
 }
 
 } // namespace gpumem::ui
