@@ -7,6 +7,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 namespace gpumem::probe {
 
@@ -66,21 +68,11 @@ struct Layer
     std::vector<double> tensors; // parameter tensors, in elements
 };
 
-} // namespace
-
-AllocationTrace MlpTraceModel::trace(const std::vector<data::LayerTuple> &layerTuples, int batchSize,
-                                     const std::string &optimizer, int bytesPerElement, int steps)
+// The layers of a layer list, each with its input width and parameter tensors.
+std::vector<Layer> layersOf(const std::vector<data::LayerTuple> &layerTuples, double inputWidth)
 {
-    if (layerTuples.empty() || layerTuples.front().type != "linear" || layerTuples.front().fields.size() < 2)
-        throw io::InputError("an MLP layer list must start with a ('linear', outputs, parameters) layer");
-    const int states = optimizerStatesPerParameter(optimizer);
-    const double element = bytesPerElement;
-    const double batch = batchSize;
-
     std::vector<Layer> layers;
-    double width = layerTuples.front().fields[1] / std::max(1.0, layerTuples.front().fields[0]) - 1.0;
-    const double inputWidth = std::round(width);
-    width = inputWidth;
+    double width = inputWidth;
     for (const auto &tuple : layerTuples) {
         Layer layer;
         layer.kind = kindOf(tuple.type);
@@ -96,134 +88,194 @@ AllocationTrace MlpTraceModel::trace(const std::vector<data::LayerTuple> &layerT
         layers.push_back(layer);
         width = layer.outputs;
     }
-    const double classes = width;
+    return layers;
+}
 
-    Recorder recorder;
+// Writes down the allocations of a plain PyTorch training loop over the layers,
+// step by step: what each step allocates and frees, in order.
+class TrainingLoopRecorder
+{
+  public:
+    TrainingLoopRecorder(std::vector<Layer> layers, double inputWidth, double batch, double element, int states)
+        : mLayers(std::move(layers))
+        , mInputWidth(inputWidth)
+        , mBatch(batch)
+        , mElement(element)
+        , mStates(states)
+        , mClasses(mLayers.back().outputs)
+    {
+    }
+
+    AllocationTrace record(int steps)
+    {
+        allocateModel();
+        for (int step = 0; step < steps; ++step)
+            recordStep(step);
+        return mRecorder.take();
+    }
+
+  private:
+    // A tensor is held by the layer that saved it, until that layer's backward.
+    using SavedBlocks = std::vector<std::vector<std::uint64_t>>;
+
     // The model on the device: parameters, then batch-norm running statistics.
-    std::vector<double> parameterBytes;
-    for (const auto &layer : layers) {
-        for (double elements : layer.tensors) {
-            recorder.allocate(elements * element);
-            parameterBytes.push_back(elements * element);
-        }
-        if (layer.kind == Kind::BatchNorm) {
-            recorder.allocate(layer.outputs * element); // running_mean
-            recorder.allocate(layer.outputs * element); // running_var
-            recorder.allocate(8);                       // num_batches_tracked (int64)
+    void allocateModel()
+    {
+        for (const auto &layer : mLayers) {
+            for (double elements : layer.tensors) {
+                mRecorder.allocate(elements * mElement);
+                mParameterBytes.push_back(elements * mElement);
+            }
+            if (layer.kind == Kind::BatchNorm) {
+                mRecorder.allocate(layer.outputs * mElement); // running_mean
+                mRecorder.allocate(layer.outputs * mElement); // running_var
+                mRecorder.allocate(8);                        // num_batches_tracked (int64)
+            }
         }
     }
 
-    std::vector<std::uint64_t> gradients;
-    std::vector<std::uint64_t> stateBlocks;
-    std::uint64_t previousInput = 0, previousLabels = 0, previousOutput = 0, previousLoss = 0;
-    bool havePrevious = false;
-    for (int step = 0; step < steps; ++step) {
+    void recordStep(int step)
+    {
         // zero_grad(set_to_none=True) drops last step's gradients.
-        for (std::uint64_t gradient : gradients)
-            recorder.release(gradient);
-        gradients.clear();
+        for (std::uint64_t gradient : mGradients)
+            mRecorder.release(gradient);
+        mGradients.clear();
         // The loader's next batch is copied over before the old one is dropped.
-        const std::uint64_t input = recorder.allocate(batch * inputWidth * element);
-        const std::uint64_t labels = recorder.allocate(batch * 8);
-        if (havePrevious) {
-            recorder.release(previousInput);
-            recorder.release(previousLabels);
+        const std::uint64_t input = mRecorder.allocate(mBatch * mInputWidth * mElement);
+        const std::uint64_t labels = mRecorder.allocate(mBatch * 8);
+        if (mHavePrevious) {
+            mRecorder.release(mPreviousInput);
+            mRecorder.release(mPreviousLabels);
         }
+        SavedBlocks saved(mLayers.size());
+        const std::uint64_t output = recordForward(input, saved);
+        // Cross-entropy: log_softmax (kept), the loss and the total weight (kept).
+        const std::uint64_t logProbabilities = mRecorder.allocate(mBatch * mClasses * mElement);
+        const std::uint64_t loss = mRecorder.allocate(mElement);
+        const std::uint64_t totalWeight = mRecorder.allocate(mElement);
+        // The loop's `outputs` variable holds the model output until the next step rebinds it.
+        if (mHavePrevious) {
+            mRecorder.release(mPreviousOutput);
+            mRecorder.release(mPreviousLoss);
+        }
+        recordBackward(saved, output, logProbabilities, totalWeight);
+        recordOptimizerStep(step);
+        mPreviousInput = input;
+        mPreviousLabels = labels;
+        mPreviousOutput = output;
+        mPreviousLoss = loss;
+        mHavePrevious = true;
+    }
 
-        // Forward. A tensor is held by the layer that saved it; others die once consumed.
-        struct Saved
-        {
-            std::vector<std::uint64_t> blocks;
-        };
-        std::vector<Saved> saved(layers.size());
+    // Returns the model's output; saved receives what each layer keeps for backward.
+    std::uint64_t recordForward(std::uint64_t input, SavedBlocks &saved)
+    {
         std::uint64_t current = input;
         bool currentOwned = false; // the batch belongs to the loop, not to the graph
         bool currentKeptByProducer = false;
-        for (std::size_t index = 0; index < layers.size(); ++index) {
-            const Layer &layer = layers[index];
-            const std::uint64_t output = recorder.allocate(batch * layer.outputs * element);
+        for (std::size_t index = 0; index < mLayers.size(); ++index) {
+            const Layer &layer = mLayers[index];
+            const std::uint64_t output = mRecorder.allocate(mBatch * layer.outputs * mElement);
             bool inputKept = false;
             switch (layer.kind) {
             case Kind::Linear:
             case Kind::KeepsInput: inputKept = true; break;
             case Kind::BatchNorm:
                 inputKept = true;
-                saved[index].blocks.push_back(recorder.allocate(layer.outputs * element)); // save_mean
-                saved[index].blocks.push_back(recorder.allocate(layer.outputs * element)); // save_invstd
+                saved[index].push_back(mRecorder.allocate(layer.outputs * mElement)); // save_mean
+                saved[index].push_back(mRecorder.allocate(layer.outputs * mElement)); // save_invstd
                 break;
             case Kind::Dropout:
-                saved[index].blocks.push_back(recorder.allocate(batch * layer.outputs)); // bool mask
+                saved[index].push_back(mRecorder.allocate(mBatch * layer.outputs)); // bool mask
                 break;
             case Kind::KeepsOutput: break;
             }
             // An input its producer keeps lives until the producer's backward, which runs last.
             if (currentOwned && !currentKeptByProducer) {
                 if (inputKept)
-                    saved[index].blocks.push_back(current);
+                    saved[index].push_back(current);
                 else
-                    recorder.release(current);
+                    mRecorder.release(current);
             }
             currentOwned = true;
             currentKeptByProducer = layer.kind == Kind::KeepsOutput;
             if (currentKeptByProducer)
-                saved[index].blocks.push_back(output);
+                saved[index].push_back(output);
             current = output;
         }
-        // Cross-entropy: log_softmax (kept), the loss and the total weight (kept).
-        const std::uint64_t logProbabilities = recorder.allocate(batch * classes * element);
-        const std::uint64_t loss = recorder.allocate(element);
-        const std::uint64_t totalWeight = recorder.allocate(element);
-        // The loop's `outputs` variable holds the model output until the next step rebinds it.
-        const std::uint64_t output = current;
-        if (havePrevious) {
-            recorder.release(previousOutput);
-            recorder.release(previousLoss);
-        }
+        return current;
+    }
 
-        // Backward, last layer first; each node frees its saved tensors after running.
-        const std::uint64_t seed = recorder.allocate(element);
-        std::uint64_t gradient = recorder.allocate(batch * classes * element); // nll_loss backward
-        recorder.release(seed);
-        recorder.release(totalWeight);
-        std::uint64_t next = recorder.allocate(batch * classes * element); // log_softmax backward
-        recorder.release(gradient);
-        recorder.release(logProbabilities);
+    // Backward, last layer first; each node frees its saved tensors after running.
+    void recordBackward(const SavedBlocks &saved, std::uint64_t output, std::uint64_t logProbabilities,
+                        std::uint64_t totalWeight)
+    {
+        const std::uint64_t seed = mRecorder.allocate(mElement);
+        std::uint64_t gradient = mRecorder.allocate(mBatch * mClasses * mElement); // nll_loss backward
+        mRecorder.release(seed);
+        mRecorder.release(totalWeight);
+        const std::uint64_t next = mRecorder.allocate(mBatch * mClasses * mElement); // log_softmax backward
+        mRecorder.release(gradient);
+        mRecorder.release(logProbabilities);
         gradient = next;
-        for (std::size_t index = layers.size(); index-- > 0;) {
-            const Layer &layer = layers[index];
-            const bool needsInputGradient = index > 0;
+        for (std::size_t index = mLayers.size(); index-- > 0;) {
+            const Layer &layer = mLayers[index];
             std::uint64_t inputGradient = 0;
-            if (needsInputGradient)
-                inputGradient = recorder.allocate(batch * layer.inputs * element);
+            if (index > 0) // the batch needs no gradient
+                inputGradient = mRecorder.allocate(mBatch * layer.inputs * mElement);
             for (double elements : layer.tensors)
-                gradients.push_back(recorder.allocate(elements * element));
-            recorder.release(gradient);
-            for (std::uint64_t block : saved[index].blocks)
+                mGradients.push_back(mRecorder.allocate(elements * mElement));
+            mRecorder.release(gradient);
+            for (std::uint64_t block : saved[index])
                 if (block != output)
-                    recorder.release(block);
+                    mRecorder.release(block);
             gradient = inputGradient;
         }
-
-        // optimizer.step()
-        if (step == 0) {
-            for (double bytes : parameterBytes)
-                for (int state = 0; state < states; ++state)
-                    stateBlocks.push_back(recorder.allocate(bytes));
-        }
-        if (states == 2) {
-            std::vector<std::uint64_t> temporaries;
-            for (double bytes : parameterBytes)
-                temporaries.push_back(recorder.allocate(bytes)); // _foreach_sqrt(exp_avg_sq)
-            for (std::uint64_t block : temporaries)
-                recorder.release(block);
-        }
-        previousInput = input;
-        previousLabels = labels;
-        previousOutput = output;
-        previousLoss = loss;
-        havePrevious = true;
     }
-    return recorder.take();
+
+    // optimizer.step(): the states at the first step, Adam's foreach temporaries at every one.
+    void recordOptimizerStep(int step)
+    {
+        if (step == 0) {
+            for (double bytes : mParameterBytes)
+                for (int state = 0; state < mStates; ++state)
+                    mRecorder.allocate(bytes);
+        }
+        if (mStates == 2) {
+            std::vector<std::uint64_t> temporaries;
+            for (double bytes : mParameterBytes)
+                temporaries.push_back(mRecorder.allocate(bytes)); // _foreach_sqrt(exp_avg_sq)
+            for (std::uint64_t block : temporaries)
+                mRecorder.release(block);
+        }
+    }
+
+    const std::vector<Layer> mLayers;
+    const double mInputWidth;
+    const double mBatch;
+    const double mElement;
+    const int mStates;
+    const double mClasses;
+    Recorder mRecorder;
+    std::vector<double> mParameterBytes;
+    std::vector<std::uint64_t> mGradients;
+    std::uint64_t mPreviousInput = 0, mPreviousLabels = 0, mPreviousOutput = 0, mPreviousLoss = 0;
+    bool mHavePrevious = false;
+};
+
+} // namespace
+
+AllocationTrace MlpTraceModel::trace(const std::vector<data::LayerTuple> &layerTuples, int batchSize,
+                                     const std::string &optimizer, int bytesPerElement, int steps)
+{
+    if (layerTuples.empty() || layerTuples.front().type != "linear" || layerTuples.front().fields.size() < 2)
+        throw io::InputError("an MLP layer list must start with a ('linear', outputs, parameters) layer");
+    // The first linear layer has (inputs + 1) × outputs parameters.
+    const double inputWidth =
+        std::round(layerTuples.front().fields[1] / std::max(1.0, layerTuples.front().fields[0]) - 1.0);
+    TrainingLoopRecorder recorder(layersOf(layerTuples, inputWidth), inputWidth, batchSize, bytesPerElement,
+                                  optimizerStatesPerParameter(optimizer));
+    return recorder.record(steps);
 }
 
 } // namespace gpumem::probe
