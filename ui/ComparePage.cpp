@@ -9,14 +9,11 @@
 #include "ui/ComparisonCharts.h"
 #include "ui/ComparisonReportContent.h"
 #include "ui/CoverageBox.h"
-#include "ui/FrozenColumnTableView.h"
 #include "ui/MetricsTableModel.h"
 #include "ui/ModelProgressTable.h"
 #include "ui/NamedWidget.h"
 #include "ui/PaneSplitter.h"
 #include "ui/QtText.h"
-#include "ui/ScreenFit.h"
-#include "ui/TableCopy.h"
 #include "ui/WorkbenchState.h"
 #include "ui/WorstRowsModel.h"
 
@@ -36,10 +33,8 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QResizeEvent>
-#include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
-#include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableView>
@@ -111,14 +106,8 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
     mSeed->setRange(0, 1'000'000'000);
     mRemembered.bind(mSeed, QStringLiteral("compare/seed"), 42);
     mRemembered.restore();
-    const auto validationChanged = [this] {
-        const bool folds = mValidation->currentData().toString() == QStringLiteral("kfold");
-        mFolds->setEnabled(folds);
-        mRepeats->setEnabled(folds);
-        mTestFraction->setEnabled(!folds);
-    };
-    connect(mValidation, &QComboBox::currentIndexChanged, this, validationChanged);
-    validationChanged();
+    connect(mValidation, &QComboBox::currentIndexChanged, this, &ComparePage::enableValidationFields);
+    enableValidationFields();
 
     mCalibrate = namedWidget<QCheckBox>(
         QStringLiteral("compareCalibrate"),
@@ -167,53 +156,7 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
     controls->setMinimumWidth(360);
     controls->setMaximumWidth(440);
 
-    // A scrolling page named name that lays out its charts in a new grid.
-    const auto gridPage = [](QGridLayout *&grid, const QString &name) {
-        auto *page = new QWidget;
-        grid = new QGridLayout(page);
-        QScrollArea *scroll = scrollingPage(page);
-        scroll->setObjectName(name);
-        return scroll;
-    };
-    // Both tables sort on the number each cell holds in Qt::UserRole, not on its text.
-    const auto sortableTable = [this](QTableView *view, const QString &name, const QString &toolTip,
-                                      QAbstractItemModel *model) {
-        view->setObjectName(name);
-        view->setToolTip(toolTip);
-        auto *proxy = new QSortFilterProxyModel(this);
-        proxy->setSourceModel(model);
-        proxy->setSortRole(Qt::UserRole);
-        view->setModel(proxy);
-        view->setSortingEnabled(true);
-        installTableCopy(view);
-        return view;
-    };
-    mMetrics = new MetricsTableModel(this);
-    // The model names stay in view while the many metric columns scroll sideways.
-    mMetricsView = sortableTable(new FrozenColumnTableView(this), QStringLiteral("metricsTable"),
-                                 tr("Mean ± standard deviation over folds; the best value per metric is highlighted. * "
-                                    "and ** mark RMSE that differs from the best model's with p < 0.05 and p < 0.01"),
-                                 mMetrics);
-    mMetricsView->sortByColumn(-1, Qt::AscendingOrder); // the comparison's order until a header is clicked
-    mMetricsView->verticalHeader()->hide();
-    mResults = new QTabWidget(this);
-    auto *metricsPage = new QWidget;
-    auto *metricsLayout = new QVBoxLayout(metricsPage);
-    auto *chartArea = gridPage(mMetricGrid, QStringLiteral("metricCharts"));
-    metricsLayout->addWidget(chartArea, 3);
-    metricsLayout->addWidget(mMetricsView, 1);
-    mResults->addTab(metricsPage, tr("Metrics"));
-    mResults->addTab(gridPage(mScatterGrid, QStringLiteral("scatterCharts")), tr("Predicted vs actual"));
-    mResults->addTab(gridPage(mResidualGrid, QStringLiteral("residualCharts")), tr("Residuals"));
-    mResults->addTab(gridPage(mBoundGrid, QStringLiteral("boundCharts")), tr("Out-of-memory risk"));
-    mWorst = new WorstRowsModel(this);
-    mWorstView = sortableTable(new QTableView(this), QStringLiteral("worstTable"),
-                               tr("Jobs whose memory was predicted too low (they would run out of memory), largest "
-                                  "shortfall first; click a header to sort"),
-                               mWorst);
-    mWorstView->horizontalHeader()->setStretchLastSection(true);
-    mResults->addTab(mWorstView, tr("Worst under-predictions"));
-    mResults->setObjectName(QStringLiteral("compareResults"));
+    buildResults();
 
     auto *splitter = paneSplitter(controls, 0, mResults, 1, this);
     auto *layout = new QVBoxLayout(this);
@@ -226,14 +169,25 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
     mBridge->showProgressOn(mOverall);
     connect(mState, &WorkbenchState::comparisonChanged, this, &ComparePage::showResults);
     // Another file: the last run's outcome and progress rows spoke of the previous one.
-    connect(mState, &WorkbenchState::tableChanged, this, [this] {
-        if (isRunning())
-            return;
-        mStatus->setText(tr("Choose models and press Run."));
-        mProgressTable->reset({}, 1);
-        mOverall->setValue(0);
-    });
+    connect(mState, &WorkbenchState::tableChanged, this, &ComparePage::forgetLastRun);
     updateButtons();
+}
+
+void ComparePage::enableValidationFields()
+{
+    const bool folds = mValidation->currentData().toString() == QStringLiteral("kfold");
+    mFolds->setEnabled(folds);
+    mRepeats->setEnabled(folds);
+    mTestFraction->setEnabled(!folds);
+}
+
+void ComparePage::forgetLastRun()
+{
+    if (isRunning())
+        return;
+    mStatus->setText(tr("Choose models and press Run."));
+    mProgressTable->reset({}, 1);
+    mOverall->setValue(0);
 }
 
 void ComparePage::setSelectedModels(const QStringList &names)

@@ -88,6 +88,12 @@ class ComparePage : public QWidget
         QString error;
     };
 
+    // Builds the result tabs: metric charts and table, scatter plots, residuals, the bound's curves, worst rows.
+    void buildResults();
+    // Folds and repetitions for k-fold, the test share for a hold-out split.
+    void enableValidationFields();
+    // Clears the last run's status and progress rows, which spoke of the file loaded before.
+    void forgetLastRun();
     void finish();
     void showResults();
     void clearCharts();

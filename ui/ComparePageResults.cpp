@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Compare page's result tabs: the metric charts over the metrics table, the
+// predicted-versus-actual and residual charts, the bound's curves and the worst rows.
+#include "ui/ComparePage.h"
+
+#include "ui/FrozenColumnTableView.h"
+#include "ui/MetricsTableModel.h"
+#include "ui/ScreenFit.h"
+#include "ui/TableCopy.h"
+#include "ui/WorstRowsModel.h"
+
+#include <QGridLayout>
+#include <QHeaderView>
+#include <QScrollArea>
+#include <QSortFilterProxyModel>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace gpumem::ui {
+
+void ComparePage::buildResults()
+{
+    // A scrolling page named name that lays out its charts in a new grid.
+    const auto gridPage = [](QGridLayout *&grid, const QString &name) {
+        auto *page = new QWidget;
+        grid = new QGridLayout(page);
+        QScrollArea *scroll = scrollingPage(page);
+        scroll->setObjectName(name);
+        return scroll;
+    };
+    // Both tables sort on the number each cell holds in Qt::UserRole, not on its text.
+    const auto sortableTable = [this](QTableView *view, const QString &name, const QString &toolTip,
+                                      QAbstractItemModel *model) {
+        view->setObjectName(name);
+        view->setToolTip(toolTip);
+        auto *proxy = new QSortFilterProxyModel(this);
+        proxy->setSourceModel(model);
+        proxy->setSortRole(Qt::UserRole);
+        view->setModel(proxy);
+        view->setSortingEnabled(true);
+        installTableCopy(view);
+        return view;
+    };
+    mMetrics = new MetricsTableModel(this);
+    // The model names stay in view while the many metric columns scroll sideways.
+    mMetricsView = sortableTable(new FrozenColumnTableView(this), QStringLiteral("metricsTable"),
+                                 tr("Mean ± standard deviation over folds; the best value per metric is highlighted. * "
+                                    "and ** mark RMSE that differs from the best model's with p < 0.05 and p < 0.01"),
+                                 mMetrics);
+    mMetricsView->sortByColumn(-1, Qt::AscendingOrder); // the comparison's order until a header is clicked
+    mMetricsView->verticalHeader()->hide();
+    mResults = new QTabWidget(this);
+    auto *metricsPage = new QWidget;
+    auto *metricsLayout = new QVBoxLayout(metricsPage);
+    auto *chartArea = gridPage(mMetricGrid, QStringLiteral("metricCharts"));
+    metricsLayout->addWidget(chartArea, 3);
+    metricsLayout->addWidget(mMetricsView, 1);
+    mResults->addTab(metricsPage, tr("Metrics"));
+    mResults->addTab(gridPage(mScatterGrid, QStringLiteral("scatterCharts")), tr("Predicted vs actual"));
+    mResults->addTab(gridPage(mResidualGrid, QStringLiteral("residualCharts")), tr("Residuals"));
+    mResults->addTab(gridPage(mBoundGrid, QStringLiteral("boundCharts")), tr("Out-of-memory risk"));
+    mWorst = new WorstRowsModel(this);
+    mWorstView = sortableTable(new QTableView(this), QStringLiteral("worstTable"),
+                               tr("Jobs whose memory was predicted too low (they would run out of memory), largest "
+                                  "shortfall first; click a header to sort"),
+                               mWorst);
+    mWorstView->horizontalHeader()->setStretchLastSection(true);
+    mResults->addTab(mWorstView, tr("Worst under-predictions"));
+    mResults->setObjectName(QStringLiteral("compareResults"));
+}
+
+} // namespace gpumem::ui
