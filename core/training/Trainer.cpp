@@ -230,6 +230,215 @@ double accumulateGradients(const std::vector<Eigen::Index> &rows, int workers, S
     return total;
 }
 
+// One training of a model: the state carried from batch to batch and epoch to
+// epoch, the batches of an epoch, and what is judged at each epoch's end.
+class TrainingLoop
+{
+  public:
+    TrainingLoop(torch::nn::Module &model, const TrainerSettings &settings,
+                 const std::vector<Eigen::Index> &trainingRows, const std::vector<Eigen::Index> &validationRows,
+                 const BatchLoss &loss, TrainingObserver *observer, OperationControl *control,
+                 TrainingCheckpoint *checkpoint)
+        : mModel(model)
+        , mSettings(settings)
+        , mTrainingRows(trainingRows)
+        , mValidationRows(validationRows)
+        , mLoss(loss)
+        , mObserver(observer)
+        , mControl(control)
+        , mCheckpoint(checkpoint)
+        , mStart(Clock::now())
+        , mBatchSize(std::max<std::int64_t>(1, settings.batchSize))
+        , mRowCount(static_cast<std::int64_t>(trainingRows.size()))
+        , mBatches((mRowCount + mBatchSize - 1) / mBatchSize)
+        , mTotalSteps(std::max<std::int64_t>(1, mBatches * settings.epochs))
+        , mOptimizer(makeOptimizer(model, settings))
+        , mSchedule(settings.schedule, settings.learningRate, mTotalSteps, settings.warmupFraction)
+    {
+        mResult.validationRows = validationRows;
+        // With workers, every thread of this training computes with one kernel
+        // thread, whatever other threads (parallel fits) set meanwhile.
+        const std::size_t maxShares =
+            shareCount(std::min(trainingRows.size(), static_cast<std::size_t>(mBatchSize)), settings.workers);
+        if (maxShares > 1) {
+            mSingleThreaded.emplace(1);
+            mHelpers = std::make_unique<ShareWorkers>(maxShares - 1);
+        }
+        if (checkpoint && checkpoint->holdsTraining()) {
+            restoreOptimizerState(*mOptimizer, model, checkpoint->optimizerState);
+            mSchedule.restore(checkpoint->schedule);
+            mStep = checkpoint->step;
+            mBestLoss = checkpoint->bestLoss;
+            mEpochsWithoutImprovement = checkpoint->epochsWithoutImprovement;
+            mFirstEpoch = checkpoint->epochsDone + 1;
+            mResult.bestEpoch = checkpoint->epochsDone;
+            mBest.take(model); // what a continued run that never improves gives back
+            mBestCheckpoint = *checkpoint;
+        }
+        mFirstStep = mStep;
+    }
+
+    TrainingResult run()
+    {
+        mModel.train();
+        for (int epoch = mFirstEpoch; epoch <= mSettings.epochs; ++epoch)
+            if (!trainEpoch(epoch) || !finishEpoch(epoch))
+                break;
+        // Keep the best validated weights; without validation the last finished epoch's,
+        // which after a NaN are the last weights known to be sound.
+        if (!mValidationRows.empty() || mResult.stopReason == StopReason::NotFinite)
+            mBest.restore(mModel);
+        if (mResult.stopReason == StopReason::Completed)
+            mResult.message = "trained " + std::to_string(mSettings.epochs) + " epochs";
+        // A cancel without validation leaves the weights inside an epoch, which no checkpoint describes.
+        if (mResult.stopReason == StopReason::Cancelled && mValidationRows.empty())
+            mBestCheckpoint = {};
+        if (mCheckpoint)
+            *mCheckpoint = std::move(mBestCheckpoint);
+        mModel.eval();
+        mResult.seconds = trainingSeconds();
+        return std::move(mResult);
+    }
+
+  private:
+    // Time spent paused is no training: speed, elapsed time and ETA leave it out.
+    double trainingSeconds() const { return secondsSince(mStart) - mPausedSeconds; }
+
+    // The epoch's batches; false when the training stops inside it (cancelled, not finite).
+    bool trainEpoch(int epoch)
+    {
+        // A fresh permutation per epoch, fixed by seed and epoch, the same on every platform.
+        const auto order = data::shuffledRows(mRowCount, mSettings.seed + static_cast<std::uint64_t>(epoch));
+        mEpochLoss = 0.0;
+        for (std::int64_t batch = 0; batch < mBatches; ++batch) {
+            const auto beforeWait = Clock::now();
+            const bool goOn = !mControl || mControl->waitWhilePaused();
+            mPausedSeconds += secondsSince(beforeWait);
+            if (!goOn) {
+                mResult.stopReason = StopReason::Cancelled;
+                mResult.message = "training cancelled in epoch " + std::to_string(epoch);
+                return false;
+            }
+            std::vector<Eigen::Index> rows;
+            for (std::int64_t i = batch * mBatchSize; i < std::min(mRowCount, (batch + 1) * mBatchSize); ++i)
+                rows.push_back(mTrainingRows[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])]);
+
+            const double rate = mSchedule.rate(mStep);
+            setLearningRate(*mOptimizer, rate);
+            mOptimizer->zero_grad();
+            const double lossValue = accumulateGradients(rows, mSettings.workers, mHelpers.get(), mLoss);
+            if (!std::isfinite(lossValue)) {
+                mResult.stopReason = StopReason::NotFinite;
+                mResult.message = "the training loss became " +
+                                  std::string(std::isnan(lossValue) ? "NaN" : "infinite") + " in epoch " +
+                                  std::to_string(epoch) + "; try a lower learning_rate or gradient_clip";
+                return false;
+            }
+            if (mSettings.gradientClip > 0.0)
+                torch::nn::utils::clip_grad_norm_(mModel.parameters(), mSettings.gradientClip);
+            mOptimizer->step();
+            ++mStep;
+            mSamplesSeen += static_cast<std::int64_t>(rows.size());
+            mEpochLoss += lossValue * static_cast<double>(rows.size());
+            if (mObserver)
+                reportBatch(epoch, batch, lossValue, rate);
+        }
+        return true;
+    }
+
+    void reportBatch(int epoch, std::int64_t batch, double lossValue, double rate) const
+    {
+        BatchProgress progress;
+        progress.epoch = epoch;
+        progress.epochs = mSettings.epochs;
+        progress.batch = batch + 1;
+        progress.batches = mBatches;
+        progress.trainLoss = lossValue;
+        progress.learningRate = rate;
+        progress.elapsedSeconds = trainingSeconds();
+        progress.samplesPerSecond = static_cast<double>(mSamplesSeen) / progress.elapsedSeconds;
+        progress.remainingSeconds = progress.elapsedSeconds * static_cast<double>(mTotalSteps - mStep) /
+                                    static_cast<double>(mStep - mFirstStep);
+        mObserver->batchFinished(progress);
+    }
+
+    // Validates, keeps the best weights and reports; false when the training stops early.
+    bool finishEpoch(int epoch)
+    {
+        EpochProgress progress;
+        progress.epoch = epoch;
+        progress.epochs = mSettings.epochs;
+        progress.trainLoss = mEpochLoss / static_cast<double>(mRowCount);
+        progress.learningRate = mSchedule.rate(std::max<std::int64_t>(mStep - 1, 0));
+        if (!mValidationRows.empty()) {
+            progress.validationLoss = meanLoss(mModel, mValidationRows, mBatchSize, mLoss);
+            mSchedule.epochFinished(progress.validationLoss);
+            if (mSettings.validationRmse) {
+                torch::NoGradGuard noGradients;
+                mModel.eval();
+                progress.validationRmse = mSettings.validationRmse(mValidationRows);
+                mModel.train();
+            }
+        }
+        const double judged = mValidationRows.empty() ? progress.trainLoss : progress.validationLoss;
+        progress.best = std::isfinite(judged) && (mValidationRows.empty() || judged < mBestLoss);
+        if (progress.best) {
+            mBestLoss = judged;
+            mResult.bestEpoch = epoch;
+            mEpochsWithoutImprovement = 0;
+            mBest.take(mModel);
+            if (mCheckpoint)
+                mBestCheckpoint = {
+                    epoch, mStep, mBestLoss, 0, mSchedule.memory(), captureOptimizerState(*mOptimizer, mModel)};
+        } else {
+            ++mEpochsWithoutImprovement;
+        }
+        progress.elapsedSeconds = trainingSeconds();
+        progress.samplesPerSecond = static_cast<double>(mSamplesSeen) / progress.elapsedSeconds;
+        progress.remainingSeconds = progress.elapsedSeconds * static_cast<double>(mSettings.epochs - epoch) /
+                                    static_cast<double>(epoch - mFirstEpoch + 1);
+        mResult.epochs.push_back(progress);
+        if (mObserver)
+            mObserver->epochFinished(progress);
+        if (mSettings.patience > 0 && mEpochsWithoutImprovement >= mSettings.patience) {
+            mResult.stopReason = StopReason::EarlyStopped;
+            mResult.message = "stopped early after epoch " + std::to_string(epoch) +
+                              ": no better validation loss for " + std::to_string(mSettings.patience) + " epochs";
+            return false;
+        }
+        return true;
+    }
+
+    torch::nn::Module &mModel;
+    const TrainerSettings &mSettings;
+    const std::vector<Eigen::Index> &mTrainingRows;
+    const std::vector<Eigen::Index> &mValidationRows;
+    const BatchLoss &mLoss;
+    TrainingObserver *mObserver;
+    OperationControl *mControl;
+    TrainingCheckpoint *mCheckpoint;
+    const Clock::time_point mStart;
+    const std::int64_t mBatchSize;
+    const std::int64_t mRowCount;
+    const std::int64_t mBatches;
+    const std::int64_t mTotalSteps;
+    std::unique_ptr<torch::optim::Optimizer> mOptimizer;
+    std::optional<KernelThreadsGuard> mSingleThreaded;
+    std::unique_ptr<ShareWorkers> mHelpers;
+    LearningRateSchedule mSchedule;
+    TrainingResult mResult;
+    WeightSnapshot mBest;
+    TrainingCheckpoint mBestCheckpoint;
+    double mBestLoss = std::numeric_limits<double>::infinity();
+    int mEpochsWithoutImprovement = 0;
+    std::int64_t mStep = 0;
+    std::int64_t mFirstStep = 0;
+    std::int64_t mSamplesSeen = 0;
+    double mPausedSeconds = 0.0;
+    double mEpochLoss = 0.0;
+    int mFirstEpoch = 1;
+};
+
 } // namespace
 
 TrainingResult trainModel(torch::nn::Module &model, const TrainerSettings &settings,
@@ -237,157 +446,7 @@ TrainingResult trainModel(torch::nn::Module &model, const TrainerSettings &setti
                           const std::vector<Eigen::Index> &validationRows, const BatchLoss &loss,
                           TrainingObserver *observer, OperationControl *control, TrainingCheckpoint *checkpoint)
 {
-    TrainingResult result;
-    result.validationRows = validationRows;
-    const auto start = Clock::now();
-    const auto batchSize = std::max<std::int64_t>(1, settings.batchSize);
-    const auto rowCount = static_cast<std::int64_t>(trainingRows.size());
-    const std::int64_t batches = (rowCount + batchSize - 1) / batchSize;
-    const std::int64_t totalSteps = std::max<std::int64_t>(1, batches * settings.epochs);
-    auto optimizer = makeOptimizer(model, settings);
-    // With workers, every thread of this training computes with one kernel
-    // thread, whatever other threads (parallel fits) set meanwhile.
-    const std::size_t maxShares =
-        shareCount(std::min(trainingRows.size(), static_cast<std::size_t>(batchSize)), settings.workers);
-    std::optional<KernelThreadsGuard> singleThreaded;
-    std::unique_ptr<ShareWorkers> helpers;
-    if (maxShares > 1) {
-        singleThreaded.emplace(1);
-        helpers = std::make_unique<ShareWorkers>(maxShares - 1);
-    }
-    LearningRateSchedule schedule(settings.schedule, settings.learningRate, totalSteps, settings.warmupFraction);
-    WeightSnapshot best;
-    double bestLoss = std::numeric_limits<double>::infinity();
-    int epochsWithoutImprovement = 0;
-    std::int64_t step = 0;
-    std::int64_t samplesSeen = 0;
-    double pausedSeconds = 0.0;
-    int firstEpoch = 1;
-    TrainingCheckpoint bestCheckpoint;
-    if (checkpoint && checkpoint->holdsTraining()) {
-        restoreOptimizerState(*optimizer, model, checkpoint->optimizerState);
-        schedule.restore(checkpoint->schedule);
-        step = checkpoint->step;
-        bestLoss = checkpoint->bestLoss;
-        epochsWithoutImprovement = checkpoint->epochsWithoutImprovement;
-        firstEpoch = checkpoint->epochsDone + 1;
-        result.bestEpoch = checkpoint->epochsDone;
-        best.take(model); // what a continued run that never improves gives back
-        bestCheckpoint = *checkpoint;
-    }
-    const std::int64_t firstStep = step;
-    model.train();
-
-    for (int epoch = firstEpoch; epoch <= settings.epochs; ++epoch) {
-        // A fresh permutation per epoch, fixed by seed and epoch, the same on every platform.
-        const auto order = data::shuffledRows(rowCount, settings.seed + static_cast<std::uint64_t>(epoch));
-        double epochLoss = 0.0;
-        for (std::int64_t batch = 0; batch < batches; ++batch) {
-            // Time spent paused is no training: speed, elapsed time and ETA leave it out.
-            const auto beforeWait = Clock::now();
-            const bool goOn = !control || control->waitWhilePaused();
-            pausedSeconds += secondsSince(beforeWait);
-            if (!goOn) {
-                result.stopReason = StopReason::Cancelled;
-                result.message = "training cancelled in epoch " + std::to_string(epoch);
-                break;
-            }
-            std::vector<Eigen::Index> rows;
-            for (std::int64_t i = batch * batchSize; i < std::min(rowCount, (batch + 1) * batchSize); ++i)
-                rows.push_back(trainingRows[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])]);
-
-            const double rate = schedule.rate(step);
-            setLearningRate(*optimizer, rate);
-            optimizer->zero_grad();
-            const double lossValue = accumulateGradients(rows, settings.workers, helpers.get(), loss);
-            if (!std::isfinite(lossValue)) {
-                result.stopReason = StopReason::NotFinite;
-                result.message = "the training loss became " + std::string(std::isnan(lossValue) ? "NaN" : "infinite") +
-                                 " in epoch " + std::to_string(epoch) + "; try a lower learning_rate or gradient_clip";
-                break;
-            }
-            if (settings.gradientClip > 0.0)
-                torch::nn::utils::clip_grad_norm_(model.parameters(), settings.gradientClip);
-            optimizer->step();
-            ++step;
-            samplesSeen += static_cast<std::int64_t>(rows.size());
-            epochLoss += lossValue * static_cast<double>(rows.size());
-
-            if (observer) {
-                BatchProgress progress;
-                progress.epoch = epoch;
-                progress.epochs = settings.epochs;
-                progress.batch = batch + 1;
-                progress.batches = batches;
-                progress.trainLoss = lossValue;
-                progress.learningRate = rate;
-                progress.elapsedSeconds = secondsSince(start) - pausedSeconds;
-                progress.samplesPerSecond = static_cast<double>(samplesSeen) / progress.elapsedSeconds;
-                progress.remainingSeconds = progress.elapsedSeconds * static_cast<double>(totalSteps - step) /
-                                            static_cast<double>(step - firstStep);
-                observer->batchFinished(progress);
-            }
-        }
-        if (result.stopReason != StopReason::Completed)
-            break;
-
-        EpochProgress progress;
-        progress.epoch = epoch;
-        progress.epochs = settings.epochs;
-        progress.trainLoss = epochLoss / static_cast<double>(rowCount);
-        progress.learningRate = schedule.rate(std::max<std::int64_t>(step - 1, 0));
-        if (!validationRows.empty()) {
-            progress.validationLoss = meanLoss(model, validationRows, batchSize, loss);
-            schedule.epochFinished(progress.validationLoss);
-            if (settings.validationRmse) {
-                torch::NoGradGuard noGradients;
-                model.eval();
-                progress.validationRmse = settings.validationRmse(validationRows);
-                model.train();
-            }
-        }
-        const double judged = validationRows.empty() ? progress.trainLoss : progress.validationLoss;
-        progress.best = std::isfinite(judged) && (validationRows.empty() || judged < bestLoss);
-        if (progress.best) {
-            bestLoss = judged;
-            result.bestEpoch = epoch;
-            epochsWithoutImprovement = 0;
-            best.take(model);
-            if (checkpoint)
-                bestCheckpoint = {
-                    epoch, step, bestLoss, 0, schedule.memory(), captureOptimizerState(*optimizer, model)};
-        } else {
-            ++epochsWithoutImprovement;
-        }
-        progress.elapsedSeconds = secondsSince(start) - pausedSeconds;
-        progress.samplesPerSecond = static_cast<double>(samplesSeen) / progress.elapsedSeconds;
-        progress.remainingSeconds = progress.elapsedSeconds * static_cast<double>(settings.epochs - epoch) /
-                                    static_cast<double>(epoch - firstEpoch + 1);
-        result.epochs.push_back(progress);
-        if (observer)
-            observer->epochFinished(progress);
-        if (settings.patience > 0 && epochsWithoutImprovement >= settings.patience) {
-            result.stopReason = StopReason::EarlyStopped;
-            result.message = "stopped early after epoch " + std::to_string(epoch) + ": no better validation loss for " +
-                             std::to_string(settings.patience) + " epochs";
-            break;
-        }
-    }
-
-    // Keep the best validated weights; without validation the last finished epoch's,
-    // which after a NaN are the last weights known to be sound.
-    if (!validationRows.empty() || result.stopReason == StopReason::NotFinite)
-        best.restore(model);
-    if (result.stopReason == StopReason::Completed)
-        result.message = "trained " + std::to_string(settings.epochs) + " epochs";
-    // A cancel without validation leaves the weights inside an epoch, which no checkpoint describes.
-    if (result.stopReason == StopReason::Cancelled && validationRows.empty())
-        bestCheckpoint = {};
-    if (checkpoint)
-        *checkpoint = std::move(bestCheckpoint);
-    model.eval();
-    result.seconds = secondsSince(start) - pausedSeconds;
-    return result;
+    return TrainingLoop(model, settings, trainingRows, validationRows, loss, observer, control, checkpoint).run();
 }
 
 } // namespace gpumem::training
