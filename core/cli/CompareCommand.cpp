@@ -196,13 +196,9 @@ evaluation::ExperimentSettings experimentFrom(const CompareOptions &options)
     evaluation::ExperimentSettings settings;
     const std::vector<std::string> names =
         options.modelNames.empty() ? models::defaultComparisonModels() : nonEmptyItems(options.modelNames);
-    const models::Hyperparameters network = hyperparametersFrom(options.model);
-    for (const auto &name : names) {
-        for (const auto &spec : settings.models)
-            if (spec.name == name)
-                throw io::InputError("--models names " + io::quoteForMessage(name) + " twice");
-        settings.models.push_back({name, hyperparametersFor(name, options.model, network)});
-    }
+    settings.models = workflows::comparedModels(names, hyperparametersFrom(options.model));
+    for (auto &spec : settings.models)
+        applyQualifiedAssignments(spec.name, options.model, spec.hyperparameters);
     for (const auto &assignment : nonEmptyItems(options.model.assignments)) {
         const std::string model = modelOfAssignment(assignment);
         if (!model.empty() && std::find(names.begin(), names.end(), model) == names.end())

@@ -8,6 +8,7 @@
 #include "models/Presets.h"
 #include "models/RegressorRegistry.h"
 #include "runtime/ThreadSettings.h"
+#include "workflows/CompareWorkflow.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -133,18 +134,16 @@ models::Hyperparameters hyperparametersFor(const std::string &model, const Model
 {
     // Built even for another model, so that a bad preset, --config or --set is
     // refused instead of silently having no effect.
-    return hyperparametersFor(model, options, hyperparametersFrom(options));
+    models::Hyperparameters hyperparameters = workflows::startingValues(model, hyperparametersFrom(options));
+    applyQualifiedAssignments(model, options, hyperparameters);
+    return hyperparameters;
 }
 
-models::Hyperparameters hyperparametersFor(const std::string &model, const ModelOptions &options,
-                                           const models::Hyperparameters &networkValues)
+void applyQualifiedAssignments(const std::string &model, const ModelOptions &options, models::Hyperparameters &values)
 {
-    models::Hyperparameters hyperparameters =
-        model == kNetwork ? networkValues : models::regressorHyperparameters(model);
     for (const auto &assignment : nonEmptyItems(options.assignments))
         if (modelOfAssignment(assignment) == model)
-            hyperparameters.setAssignment(assignment.substr(model.size() + 1));
-    return hyperparameters;
+            values.setAssignment(assignment.substr(model.size() + 1));
 }
 
 models::ComputeSettings computeSettingsFrom(const ComputeOptions &options)

@@ -68,10 +68,9 @@ std::string modelOfAssignment(const std::string &assignment);
 // --set qualified with the model's name ("adaboost.loss=square"). Checks the
 // preset, --config and every --set even when they are for another model.
 models::Hyperparameters hyperparametersFor(const std::string &model, const ModelOptions &options);
-// The same with the network's values already built by hyperparametersFrom(), so
-// that a command asking for several models reads the preset and --config once.
-models::Hyperparameters hyperparametersFor(const std::string &model, const ModelOptions &options,
-                                           const models::Hyperparameters &networkValues);
+
+// Applies every --set qualified with model's name to values.
+void applyQualifiedAssignments(const std::string &model, const ModelOptions &options, models::Hyperparameters &values);
 
 // Returns the compute settings of options, and applies the thread count to
 // LibTorch and OpenBLAS. --threads above the machine's hardware threads is

@@ -3,8 +3,34 @@
 
 #include "data/JobNames.h"
 #include "data/RowGroups.h"
+#include "io/InputError.h"
+#include "models/RegressorRegistry.h"
+
+#include <algorithm>
 
 namespace gpumem::workflows {
+
+namespace {
+// The registry's network: the model the presets, --config and the Model page describe.
+const char *const kNetwork = "bigru_transformer";
+} // namespace
+
+models::Hyperparameters startingValues(const std::string &model, const models::Hyperparameters &networkValues)
+{
+    return model == kNetwork ? networkValues : models::regressorHyperparameters(model);
+}
+
+std::vector<evaluation::ModelSpec> comparedModels(const std::vector<std::string> &names,
+                                                  const models::Hyperparameters &networkValues)
+{
+    std::vector<evaluation::ModelSpec> specs;
+    for (const auto &name : names) {
+        if (std::any_of(specs.begin(), specs.end(), [&name](const auto &spec) { return spec.name == name; }))
+            throw io::InputError("the models to compare name " + io::quoteForMessage(name) + " twice");
+        specs.push_back({name, startingValues(name, networkValues)});
+    }
+    return specs;
+}
 
 report::ComparisonContext comparisonContext(const ComparisonData &data, const evaluation::ExperimentSettings &settings,
                                             const std::string &groupBy, const evaluation::ExperimentResult &result)

@@ -41,6 +41,17 @@ struct CompareResult
     std::vector<std::string> warnings;
 };
 
+// Returns the values a compared model starts from: networkValues for the network
+// (what a preset, --config or the Model page's form describe), the registry's
+// defaults for any other model.
+models::Hyperparameters startingValues(const std::string &model, const models::Hyperparameters &networkValues);
+
+// Returns the models to compare, in order, each with its starting values; throws
+// io::InputError for a model named twice or one the registry does not know.
+// `gpumem compare` and the Compare page choose their models with it.
+std::vector<evaluation::ModelSpec> comparedModels(const std::vector<std::string> &names,
+                                                  const models::Hyperparameters &networkValues);
+
 // The header of a comparison's reports: the data, its target and input columns
 // (features and the sequence, in file order), the splitting, the seed and every
 // row's line and job name. `gpumem compare` and the Compare page describe their
