@@ -17,7 +17,9 @@ FrozenColumnTableView::FrozenColumnTableView(QWidget *parent)
     mFrozen->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     mFrozen->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     mFrozen->setVerticalScrollMode(ScrollPerPixel);
-    mFrozen->setStyleSheet(QStringLiteral("QTableView { border: none; }"));
+    // A frame, not a style sheet: a widget with a style sheet keeps its font when View ▸ Large font changes the
+    // application's.
+    mFrozen->setFrameShape(QFrame::NoFrame);
     setVerticalScrollMode(ScrollPerPixel);
     setHorizontalScrollMode(ScrollPerPixel);
     viewport()->stackUnder(mFrozen);

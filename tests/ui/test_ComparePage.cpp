@@ -84,6 +84,13 @@ class TestComparePage : public QObject
         QCOMPARE(names->columnWidth(0), table->columnWidth(0));
         QCOMPARE(names->x(), table->frameWidth());
         QCOMPARE(names->model()->index(0, 0).data().toString(), table->model()->index(0, 0).data().toString());
+        // It follows View ▸ Large font as the table does.
+        const QFont normal = QApplication::font();
+        QFont large = normal;
+        large.setPointSizeF(normal.pointSizeF() * 1.5);
+        QApplication::setFont(large);
+        QCOMPARE(names->font().pointSizeF(), table->font().pointSizeF());
+        QApplication::setFont(normal);
 
         state.setTable(gpumem::tests::trainingTable(), gpumem::tests::testDataPath("jobs_training.csv"));
         QCOMPARE(page.statusText(), QStringLiteral("Choose models and press Run."));
