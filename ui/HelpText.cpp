@@ -65,8 +65,9 @@ QString pageHelp(int page)
     case 4:
         return QObject::tr(
             "<h2>Predict</h2>"
-            "<p>Load a model folder saved by the Training page or <code>gpumem train</code> (or use the model "
-            "just trained). Enter one job's values — the prediction updates as you type, e.g. while you change "
+            "<p>Load a model folder saved by the Training page or <code>gpumem train</code>, use the model "
+            "just trained, or pick a run's model under <i>Model of a run…</i> (a reopened project's saved runs "
+            "included). Enter one job's values — the prediction updates as you type, e.g. while you change "
             "the batch size — or predict a whole CSV file and save the result with the columns "
             "<code>prediction</code>, <code>actual</code> and <code>error</code>, like <code>gpumem "
             "predict</code>.</p>");
