@@ -2,6 +2,7 @@
 #include "ui/TrainingPage.h"
 
 #include "calibration/CalibrationJson.h"
+#include "models/RegressorRegistry.h"
 #include "runtime/LibraryVersions.h"
 #include "runtime/ThreadSettings.h"
 #include "ui/CoverageBox.h"
@@ -34,6 +35,12 @@ namespace gpumem::ui {
 namespace {
 const char *const deviceKey = "training/device";
 const char *const threadsKey = "training/threads";
+
+// The reference baseline's display name, e.g. "XGBoost".
+QString referenceTitle()
+{
+    return qtText(models::regressorTitle(models::referenceBaseline()));
+}
 } // namespace
 
 TrainingPage::TrainingPage(WorkbenchState *state, QWidget *parent)
@@ -137,7 +144,7 @@ TrainingPage::TrainingPage(WorkbenchState *state, QWidget *parent)
     // GUI thread, where the plot may be touched.
     mBridge->deliverEventsTo(this, &TrainingPage::takeBatches, &TrainingPage::takeEpochs);
     mBridge->showProgressOn(mProgress);
-    // The line a class watches the network pass: XGBoost's RMSE in the last comparison.
+    // The line a class watches the network pass: the reference baseline's RMSE in the last comparison.
     connect(mState, &WorkbenchState::comparisonChanged, this, &TrainingPage::showReference);
     showReference();
     // Curves and a model of other data would pass for this data's: new data marks them stale.
@@ -271,8 +278,9 @@ void TrainingPage::takeEpochs()
         QString text =
             tr("validation RMSE %L1 MiB (best %L2)").arg(progress.validationRmse, 0, 'f', 1).arg(mBestRmse, 0, 'f', 1);
         if (std::isfinite(mReferenceRmse))
-            text += mBestRmse < mReferenceRmse ? tr(" — below XGBoost's %L1").arg(mReferenceRmse, 0, 'f', 1)
-                                               : tr(" — XGBoost: %L1").arg(mReferenceRmse, 0, 'f', 1);
+            text += mBestRmse < mReferenceRmse
+                        ? tr(" — below %1's %L2").arg(referenceTitle()).arg(mReferenceRmse, 0, 'f', 1)
+                        : tr(" — %1: %L2").arg(referenceTitle()).arg(mReferenceRmse, 0, 'f', 1);
         mAccuracy->setText(text);
         mAccuracy->setStyleSheet(std::isfinite(mReferenceRmse) && mBestRmse < mReferenceRmse
                                      ? QStringLiteral("color: #1e6e28; font-weight: bold;")
@@ -286,9 +294,9 @@ void TrainingPage::showReference()
     mReferenceRmse = std::numeric_limits<double>::quiet_NaN();
     if (const auto comparison = mState->comparison())
         for (const auto &model : comparison->models)
-            if (model.name == "xgboost" && std::isfinite(model.mean.rmse))
+            if (model.name == models::referenceBaseline() && std::isfinite(model.mean.rmse))
                 mReferenceRmse = model.mean.rmse;
-    mPlot->setReferenceRmse(mReferenceRmse, tr("XGBoost RMSE in the comparison (MiB, right)"));
+    mPlot->setReferenceRmse(mReferenceRmse, tr("%1 RMSE in the comparison (MiB, right)").arg(referenceTitle()));
 }
 
 double TrainingPage::validationRmse() const

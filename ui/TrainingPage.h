@@ -111,7 +111,7 @@ class TrainingPage : public QWidget
     QLabel *mSpeed;
     QLabel *mAccuracy; // the validation RMSE in MiB so far
     double mBestRmse = std::numeric_limits<double>::quiet_NaN();
-    double mReferenceRmse = std::numeric_limits<double>::quiet_NaN(); // XGBoost's in the last comparison
+    double mReferenceRmse = std::numeric_limits<double>::quiet_NaN(); // the reference baseline's, last comparison
     QLabel *mStatus;
     std::shared_ptr<models::Regressor> mTrained;
     std::optional<calibration::Calibration> mCalibration;

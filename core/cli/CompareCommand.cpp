@@ -177,7 +177,7 @@ void addCompareOptions(CLI::App &app, CompareOptions &options)
         ->type_name("N")
         ->transform(wholeNumber(1));
     addListOption(app, "--report", options.reportPaths, "FILE",
-                  "write a report: .json, .md, .csv or .html by extension, JSON to a device such as "
+                  "write a report: .json, .md, .csv, .html or .pdf by extension, JSON to a device such as "
                   "/dev/stdout (repeatable)");
     addPredictionsOption(app, options.predictionsPath,
                          "write every row's fold, actual value and each model's prediction (and upper bound)");

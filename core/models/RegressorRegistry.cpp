@@ -112,6 +112,15 @@ std::vector<std::string> defaultComparisonModels()
     return names;
 }
 
+std::string referenceBaseline()
+{
+#ifdef GPUMEM_WITH_XGBOOST
+    return "xgboost";
+#else
+    return "random_forest";
+#endif
+}
+
 std::string regressorTitle(const std::string &name)
 {
     return entryFor(name).title;

@@ -20,6 +20,11 @@ std::vector<std::string> regressorNames();
 // XGBoost) and ridge regression as the linear reference, where this build has them.
 std::vector<std::string> defaultComparisonModels();
 
+// The baseline a training of the network is measured against as it runs (the
+// Training page's reference line): the strongest of the paper's baselines in this
+// build, XGBoost, or the random forest in builds without libxgboost.
+std::string referenceBaseline();
+
 // Returns the library that computes a model and its version, e.g. "XGBoost 1.7.4".
 std::string regressorLibrary(const std::string &name);
 

@@ -95,6 +95,9 @@ class TestRegressorRegistry : public QObject
         QCOMPARE(gpumem::models::regressorTitle("ridge"), std::string("Ridge regression"));
         QCOMPARE(gpumem::models::regressorHyperparameters("ridge").real("alpha"), 1.0);
         QCOMPARE(gpumem::models::regressorHyperparameters("decision_tree").integer("max_depth"), std::int64_t{0});
+        // The reference baseline is one this build compares by default.
+        const auto compared = gpumem::models::defaultComparisonModels();
+        QVERIFY(std::find(compared.begin(), compared.end(), gpumem::models::referenceBaseline()) != compared.end());
         for (const std::string &name : baselines()) {
             const auto model = smallModel(name);
             QCOMPARE(model->name(), name);
