@@ -4,7 +4,7 @@
 #include "io/AtomicFileWriter.h"
 #include "ui/QtText.h"
 
-#include "pdfreport/PdfReport.h"
+#include "ui/pdfreport/PdfReport.h"
 
 #include <QBuffer>
 

@@ -2,7 +2,7 @@
 #include "cli/CommandLine.h"
 #include "io/TemporaryPaths.h"
 #ifdef GPUMEM_WITH_PDF_REPORTS
-#include "pdfreport/PdfReport.h"
+#include "ui/pdfreport/PdfReport.h"
 #endif
 
 #include <iostream>

@@ -6,10 +6,10 @@
 // workbench's chart images at the size they were drawn. The page checks render with
 // poppler's pdftoppm and pdftotext and are skipped where poppler is not installed.
 #include "core/CommandLineRun.h"
-#include "pdfreport/PageFlow.h"
-#include "pdfreport/PdfReport.h"
 #include "ui/ComparisonCharts.h"
 #include "ui/ReportWriter.h"
+#include "ui/pdfreport/PageFlow.h"
+#include "ui/pdfreport/PdfReport.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QChart>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "pdfreport/ChartImages.h"
+#include "ui/pdfreport/ChartImages.h"
 
 #include <QByteArray>
 #include <QPainter>

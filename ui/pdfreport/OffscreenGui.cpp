@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "pdfreport/OffscreenGui.h"
+#include "ui/pdfreport/OffscreenGui.h"
 
 #include "io/InputError.h"
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "pdfreport/PdfReport.h"
+#include "ui/pdfreport/PdfReport.h"
 
-#include "pdfreport/ChartImages.h"
-#include "pdfreport/OffscreenGui.h"
-#include "pdfreport/PageFlow.h"
+#include "ui/pdfreport/ChartImages.h"
+#include "ui/pdfreport/OffscreenGui.h"
+#include "ui/pdfreport/PageFlow.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QBuffer>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "pdfreport/PageFlow.h"
+#include "ui/pdfreport/PageFlow.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QPagedPaintDevice>
