@@ -16,6 +16,7 @@
 #include "ui/QtText.h"
 #include "ui/WorkbenchState.h"
 #include "ui/WorstRowsModel.h"
+#include "workflows/CompareWorkflow.h"
 
 #include <QApplication>
 #include <QChart>
@@ -247,12 +248,10 @@ bool ComparePage::start()
         dataset = mState->buildDataset(warnings);
         if (!dataset->hasTarget())
             throw std::runtime_error(tr("No target column: choose one on the Data page.").toStdString());
-        for (const QString &name : names) {
-            const std::string registryName = coreText(name);
-            settings.models.push_back({registryName, registryName == "bigru_transformer"
-                                                         ? mState->hyperparameters()
-                                                         : models::regressorHyperparameters(registryName)});
-        }
+        std::vector<std::string> registryNames;
+        for (const QString &name : names)
+            registryNames.push_back(coreText(name));
+        settings.models = workflows::comparedModels(registryNames, mState->hyperparameters());
     } catch (const std::exception &error) {
         mStatus->setText(QString::fromStdString(error.what()));
         return false;

@@ -6,7 +6,6 @@
 #include "ui/EstimateTables.h"
 #include "ui/LabelledRow.h"
 #include "ui/NamedWidget.h"
-#include "ui/PaneSplitter.h"
 #include "ui/ProgressBridge.h"
 #include "ui/QCustomPlotInclude.h"
 #include "workflows/EstimateWorkflow.h"
@@ -15,7 +14,6 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QEvent>
-#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -161,16 +159,15 @@ QWidget *YourModelPage::buildResults()
     mCharts->addTab(mBreakdownChart, tr("Breakdown at the peak"));
     mCharts->addTab(mTimelineChart, tr("Timeline of one batch"));
 
-    QWidget *profileBox = buildProfileBox();
-    auto *lower = paneSplitter(mCharts, 5, profileBox, 2, this);
-    lower->setChildrenCollapsible(false);
+    // A tab rather than a pane beside the charts: the page then fits a 1024-pixel screen.
+    mCharts->addTab(buildProfileBox(), tr("Which GPUs fit"));
 
     auto *results = new QWidget(this);
     auto *layout = new QVBoxLayout(results);
     layout->setContentsMargins(4, 0, 0, 0);
     layout->addWidget(mSummary);
     layout->addWidget(mEstimates);
-    layout->addWidget(lower, 1);
+    layout->addWidget(mCharts, 1);
     return results;
 }
 
@@ -186,11 +183,10 @@ QWidget *YourModelPage::buildProfileBox()
                                      "spare (negative: missing), and the largest batch that fits the profile"),
                                   this);
     prepareProfileTable(mProfiles);
-    auto *box = new QGroupBox(tr("Which GPUs fit"), this);
+    auto *box = new QWidget(this);
     auto *layout = new QVBoxLayout(box);
     layout->addLayout(labelledRow(tr("At batch:"), mProfileBatch, box));
     layout->addWidget(mProfiles, 1);
-    box->setMinimumWidth(340);
     return box;
 }
 
