@@ -32,6 +32,10 @@ const char *const kTinyMlps = "Activations-Params,Batch Size,memory\n"
                               "\"[('linear', 20, 420), ('Tanh', 20, 0), ('linear', 5, 105)]\",8,1010\n"
                               "\"[('linear', 8, 72), ('ReLU', 8, 0), ('linear', 3, 27)]\",2,1020\n";
 
+// The columns of a probe's MLP job (probe_mlp.csv) and a target.
+const char *const kProbeMlpHeader = "family,batch_size,optimizer,dtype,steps,input_features,depth,width,width_pattern,"
+                                    "activation,batch_norm,dropout,classes,memory\n";
+
 } // namespace
 
 class TestAllocatorSimulationRegressor : public QObject
@@ -84,12 +88,10 @@ class TestAllocatorSimulationRegressor : public QObject
 
     void probeRowsTraceTheJobOnTheCpu()
     {
-        const std::string csv =
-            "family,batch_size,optimizer,dtype,steps,input_features,depth,width,width_pattern,activation,"
-            "batch_norm,dropout,classes,memory\n"
-            "mlp,8,sgd,float32,2,10,1,16,uniform,relu,0,0.00,2,600\n"
-            "mlp,4,adam,float32,2,12,2,32,pyramid,gelu,1,0.10,3,640\n"
-            "mlp,2,sgd,float32,2,6,1,8,uniform,relu,0,0.00,2,700\n";
+        const std::string csv = std::string(kProbeMlpHeader) +
+                                "mlp,8,sgd,float32,2,10,1,16,uniform,relu,0,0.00,2,600\n"
+                                "mlp,4,adam,float32,2,12,2,32,pyramid,gelu,1,0.10,3,640\n"
+                                "mlp,2,sgd,float32,2,6,1,8,uniform,relu,0,0.00,2,700\n";
         // (Three rows, so that no text column has only distinct values: those are read as identifiers.)
         const Dataset dataset = datasetFrom(csv);
         AllocatorSimulationRegressor model(gpumem::models::allocatorSimulationHyperparameters());
@@ -108,12 +110,10 @@ class TestAllocatorSimulationRegressor : public QObject
         // 16384 × 4096 × 4 bytes = 256 MiB, and backward keeps both, so the GPU needs
         // more than 512 MiB. Running the job would take that on the CPU as well; the
         // small traces extrapolate to it in a fraction of the memory and time.
-        const std::string csv =
-            "family,batch_size,optimizer,dtype,steps,input_features,depth,width,width_pattern,activation,"
-            "batch_norm,dropout,classes,memory\n"
-            "mlp,16384,sgd,float32,2,64,2,4096,uniform,relu,0,0.00,2,600\n"
-            "mlp,8,sgd,float32,2,64,2,4096,uniform,relu,0,0.00,2,640\n"
-            "mlp,2,sgd,float32,2,6,1,8,uniform,relu,0,0.00,3,700\n";
+        const std::string csv = std::string(kProbeMlpHeader) +
+                                "mlp,16384,sgd,float32,2,64,2,4096,uniform,relu,0,0.00,2,600\n"
+                                "mlp,8,sgd,float32,2,64,2,4096,uniform,relu,0,0.00,2,640\n"
+                                "mlp,2,sgd,float32,2,6,1,8,uniform,relu,0,0.00,3,700\n";
         const Dataset dataset = datasetFrom(csv);
         AllocatorSimulationRegressor model(gpumem::models::allocatorSimulationHyperparameters());
         model.fit(dataset, {1, 2});
