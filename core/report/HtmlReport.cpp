@@ -23,6 +23,7 @@ body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1100px; 
 h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #ddd; }
 table { border-collapse: collapse; margin: 0.5em 0; } th, td { padding: 0.3em 0.8em; border-bottom: 1px solid #e5e5e5; }
 td.number { text-align: right; font-variant-numeric: tabular-nums; } th { text-align: left; background: #f6f6f6; }
+td.significance { text-align: right; }
 td.best { font-weight: bold; background: #e8f4ea; } .note { color: #555; font-size: 0.9em; }
 .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(360px, 1fr)); gap: 1em; }
 .chart { width: 100%; height: auto; border: 1px solid #eee; }
@@ -33,7 +34,7 @@ constexpr const char *printStyleSheet = R"(
 body { font-family: sans-serif; color: #222; } h1 { font-size: 16pt; } h2 { font-size: 13pt; margin-top: 14pt; }
 table { border-collapse: collapse; width: 100%; } th, td { padding: 1pt 3pt; border-bottom: 1px solid #ccc; }
 th { text-align: left; background: #f0f0f0; font-size: 7pt; } td { font-size: 8pt; }
-td.number { text-align: right; white-space: nowrap; } code { font-size: 8pt; }
+td.number { text-align: right; white-space: nowrap; } td.significance { text-align: right; } code { font-size: 8pt; }
 td.best { font-weight: bold; background: #e8f4ea; } .note { color: #555; font-size: 8pt; }
 table.charts { margin: 0; } table.charts td { border: none; text-align: center; vertical-align: top; }
 )";
@@ -96,7 +97,9 @@ void writeMetricsTable(std::ostream &out, const evaluation::ExperimentResult &re
             out << "</td>";
         }
         if (accuracy) {
-            out << "<td class='number'>" << formatSignificant(model.trainSeconds, 3) << "</td><td class='number'>";
+            // The significance cell may hold words ("needs ≥ 5 folds"): it wraps, where numbers do not.
+            out << "<td class='number'>" << formatSignificant(model.trainSeconds, 3)
+                << "</td><td class='significance'>";
             out << htmlEscaped(significanceText(result, model.name));
             out << "</td>";
         }
