@@ -2,24 +2,15 @@
 #include "evaluation/Experiment.h"
 
 #include "calibration/Coverage.h"
-#include "evaluation/WeightedProgress.h"
+#include "evaluation/FoldFits.h"
 #include "io/InputError.h"
 #include "models/RegressorRegistry.h"
-#include "runtime/ParallelFor.h"
-#include "training/KernelThreads.h"
-
-#include <c10/util/Exception.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <exception>
-#include <functional>
 #include <iterator>
 #include <limits>
-#include <memory>
-#include <mutex>
-#include <sstream>
 #include <stdexcept>
 
 namespace gpumem::evaluation {
@@ -66,64 +57,6 @@ double testToTrainRatio(const std::vector<Split> &splits)
     }
     return test / train;
 }
-
-// Returns the first non-blank line of a failure: LibTorch and XGBoost append
-// stack traces of dozens of lines, which would bury the reason in the report.
-std::string failureLine(const std::exception &error)
-{
-    const auto *torchError = dynamic_cast<const c10::Error *>(&error);
-    std::istringstream lines(torchError ? torchError->what_without_backtrace() : error.what());
-    std::string line;
-    while (std::getline(lines, line))
-        if (line.find_first_not_of(" \t\r") != std::string::npos)
-            return line.substr(line.find_first_not_of(" \t\r"));
-    return "failed";
-}
-
-// Forwards one fit's training progress to the experiment observer, tagged with
-// the model and fold, under the lock that serialises observer calls.
-class FitProgressForwarder final : public training::TrainingObserver
-{
-  public:
-    // advanced(share, elapsedSeconds) hears how far the fit has come, under the same lock.
-    FitProgressForwarder(ExperimentObserver *observer, std::mutex &mutex, std::string model, int fold,
-                         std::function<void(double, double)> advanced)
-        : mObserver(observer)
-        , mMutex(mutex)
-        , mModel(std::move(model))
-        , mFold(fold)
-        , mAdvanced(std::move(advanced))
-    {
-    }
-
-    void batchFinished(const training::BatchProgress &progress) override
-    {
-        const std::lock_guard lock(mMutex);
-        mObserver->batchFinished(mModel, mFold, progress);
-        if (progress.epochs > 0 && progress.batches > 0)
-            mAdvanced(training::fitShare(progress), progress.elapsedSeconds);
-    }
-
-    void epochFinished(const training::EpochProgress &progress) override
-    {
-        const std::lock_guard lock(mMutex);
-        mObserver->epochFinished(mModel, mFold, progress);
-        if (progress.epochs > 0)
-            mAdvanced(training::fitShare(progress), progress.elapsedSeconds);
-    }
-
-  private:
-    ExperimentObserver *mObserver;
-    std::mutex &mMutex;
-    std::string mModel;
-    int mFold;
-    std::function<void(double, double)> mAdvanced;
-};
-
-// The smallest change of the overall share worth an observer call: a tenth of a
-// percent is below what a progress bar shows, and keeps a fast model's thousands
-// of batches from flooding the observer.
-constexpr double visibleProgressStep = 0.001;
 
 template <typename Field> RegressionMetrics combine(const std::vector<FoldResult> &folds, Field field)
 {
@@ -225,33 +158,6 @@ std::vector<PairedTest> compareWithBest(const ExperimentResult &result, const da
     return tests;
 }
 
-// Scores the bound of one calibrated fold fit on the fold's test rows, with the
-// fixed-headroom rules beside it; upperBounds receives every row's bound.
-FoldBound scoreBound(const data::Dataset &dataset, const calibration::CalibratedFit &fit,
-                     const Eigen::VectorXd &predicted, const Split &split, double coverage,
-                     Eigen::VectorXd &upperBounds)
-{
-    const calibration::Calibration &calibration = *fit.calibration;
-    const Eigen::VectorXd &actual = dataset.target();
-    // The difficulty model finds its columns by name, so every numeric column may be passed.
-    const Eigen::VectorXd scales =
-        calibration.scales(dataset.numericFeatures(), dataset.numericFeatureNames(), predicted);
-    FoldBound bound;
-    bound.calibrationRowCount = calibration.calibrationRowCount();
-    bound.calibrationRows = fit.rows.calibration;
-    bound.margin = calibration.margin(coverage);
-    upperBounds = predicted + bound.margin * scales;
-    bound.bound = calibration::boundMetrics(actual, upperBounds, split.test);
-    bound.tenPercent = calibration::boundMetrics(actual, calibration::headroomBounds(predicted, 10.0), split.test);
-    // Chosen on the calibration rows as the model that never saw them predicted them.
-    bound.fixedHeadroomPercent =
-        calibration::smallestHeadroomPercent(actual, fit.calibrationPredicted, fit.rows.calibration, coverage);
-    bound.fixedHeadroom = calibration::boundMetrics(
-        actual, calibration::headroomBounds(predicted, bound.fixedHeadroomPercent), split.test);
-    bound.curve = calibration::tradeOffCurve(calibration, scales, predicted, actual, split.test, tradeOffPointCount);
-    return bound;
-}
-
 calibration::BoundMetrics meanMetrics(const std::vector<const calibration::BoundMetrics *> &folds)
 {
     calibration::BoundMetrics mean;
@@ -296,6 +202,43 @@ void averageBounds(const std::vector<FoldResult> &folds, ModelBound &model)
     model.fixedHeadroom = meanMetrics(fixedHeadroom);
 }
 
+// Moves the models whose every fold finished into result with their means and
+// spreads; a failed model goes to failures (and warnings), one cut short by a cancel nowhere.
+void summariseModels(FoldFits &fits, ExperimentObserver *observer, ExperimentResult &result)
+{
+    const int foldCount = static_cast<int>(result.splits.size());
+    for (std::size_t m = 0; m < fits.models().size(); ++m) {
+        ModelResult &model = fits.models()[m];
+        if (!fits.failure(m).empty()) {
+            result.failures.push_back({model.name, fits.failure(m)});
+            result.warnings.push_back(model.name + " failed: " + fits.failure(m));
+            continue;
+        }
+        bool complete = true;
+        for (int fold = 0; fold < foldCount; ++fold) {
+            for (const auto &warning : fits.warnings(m, fold))
+                if (std::find(model.warnings.begin(), model.warnings.end(), warning) == model.warnings.end())
+                    model.warnings.push_back(warning);
+            const FoldResult &foldResult = model.folds[static_cast<std::size_t>(fold)];
+            complete = complete && fits.finished(m, fold);
+            model.trainSeconds += foldResult.trainSeconds;
+            model.predictSeconds += foldResult.predictSeconds;
+        }
+        if (result.cancelled && !complete)
+            continue;
+        model.mean = combine(model.folds, meanOf);
+        model.standardDeviation = combine(model.folds, standardDeviationOf);
+        model.repetitionSpread = combine(model.folds, [&](const std::vector<double> &values) {
+            return standardDeviationOf(repetitionMeans(values, result.repeats));
+        });
+        if (model.bound)
+            averageBounds(model.folds, *model.bound);
+        if (observer) // every fit has ended: nothing calls the observer beside this
+            observer->modelFinished(model);
+        result.models.push_back(std::move(model));
+    }
+}
+
 } // namespace
 
 ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSettings &settings,
@@ -316,8 +259,6 @@ ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSet
     result.calibration = settings.calibration;
     result.splits = splitsFor(static_cast<Eigen::Index>(dataset.rowCount()), settings);
     result.repeats = settings.repeats;
-    const int foldCount = static_cast<int>(result.splits.size());
-    const int foldsPerRepetition = foldCount / settings.repeats;
     if (settings.calibration)
         for (const Split &split : result.splits) {
             // Known before any fit, which can take minutes: a coverage the folds cannot serve.
@@ -328,174 +269,10 @@ ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSet
         }
     result.actual = dataset.target();
 
-    std::vector<ModelResult> modelResults(settings.models.size());
-    for (std::size_t m = 0; m < settings.models.size(); ++m) {
-        ModelResult &model = modelResults[m];
-        model.name = settings.models[m].name;
-        model.title = models::regressorTitle(model.name);
-        model.hyperparameters = settings.models[m].hyperparameters;
-        model.folds.resize(static_cast<std::size_t>(foldCount));
-        model.predictions = Eigen::VectorXd::Constant(static_cast<Eigen::Index>(dataset.rowCount()),
-                                                      std::numeric_limits<double>::quiet_NaN());
-        if (settings.calibration) {
-            model.bound.emplace();
-            model.bound->upperBounds = model.predictions;
-        }
-    }
-
-    // Every (model, fold) fit is an independent job: each builds its own model
-    // with the experiment's seed and writes only its own slots, so the number
-    // of workers cannot change any result.
-    const std::size_t jobCount = settings.models.size() * static_cast<std::size_t>(foldCount);
-    std::mutex observerMutex; // serialises observer calls and guards failureOf, progress and throttle
-    WeightedProgress progress(settings.models.size(), foldCount);
-    runtime::ProgressThrottle throttle(observer, visibleProgressStep);
-    // Called under observerMutex: progress is throttled here, at its source.
-    const auto reportProgress = [&] {
-        if (throttle.isWatched())
-            throttle.advance(progress.share());
-    };
-    std::vector<std::string> failureOf(settings.models.size()); // per model: why it failed, or empty
-    std::vector<std::vector<std::string>> fitWarnings(jobCount);
-    std::vector<char> fitFinished(jobCount, 0); // each job writes only its own slot
-    runtime::OperationControl ownControl;
-    runtime::OperationControl &sharedControl = control ? *control : ownControl;
-
-    const auto runJob = [&](std::size_t job) {
-        const std::size_t m = job / static_cast<std::size_t>(foldCount);
-        const int fold = static_cast<int>(job % static_cast<std::size_t>(foldCount));
-        const ModelSpec &spec = settings.models[m];
-        const Split &split = result.splits[static_cast<std::size_t>(fold)];
-        if (observer) {
-            const std::lock_guard lock(observerMutex);
-            observer->fitStarted(spec.name, fold, foldCount);
-        }
-        const int repetition = fold / foldsPerRepetition;
-        models::ComputeSettings compute = settings.compute;
-        compute.seed = repetitionSeed(settings.seed, repetition);
-        std::unique_ptr<models::Regressor> regressor =
-            models::createRegressor(spec.name, spec.hyperparameters, compute);
-
-        FoldResult foldResult;
-        foldResult.fold = fold;
-        foldResult.repetition = repetition;
-        std::unique_ptr<FitProgressForwarder> forwarder;
-        if (observer)
-            forwarder = std::make_unique<FitProgressForwarder>(observer, observerMutex, spec.name, fold,
-                                                               [&, m, fold](double share, double elapsed) {
-                                                                   progress.fitAdvanced(m, fold, share, elapsed);
-                                                                   reportProgress();
-                                                               });
-        const auto fitStart = Clock::now();
-        std::optional<calibration::CalibratedFit> calibrated;
-        training::TrainingResult training;
-        if (settings.calibration) {
-            // Only the fold's training rows reach the calibration: its test rows stay unseen.
-            calibrated = calibration::fitCalibrated(*regressor, dataset, split.train, *settings.calibration,
-                                                    forwarder.get(), &sharedControl);
-            training = std::move(calibrated->training);
-        } else {
-            training = regressor->fit(dataset, split.train, forwarder.get(), &sharedControl);
-        }
-        foldResult.trainSeconds = secondsSince(fitStart);
-        foldResult.stopReason = training.stopReason;
-        foldResult.epochs = std::move(training.epochs);
-        fitWarnings[job] = std::move(training.warnings);
-        if (training.stopReason == training::StopReason::Cancelled || sharedControl.isCancelled())
-            return;
-
-        const auto predictStart = Clock::now();
-        // A calibrated fit predicted every row already, within its train time; predicting again would only repeat it.
-        const Eigen::VectorXd predicted =
-            calibrated && calibrated->predicted.size() != 0 ? calibrated->predicted : regressor->predict(dataset);
-        foldResult.predictSeconds = secondsSince(predictStart);
-        const Eigen::VectorXd actualTest = dataset.target()(split.test);
-        const Eigen::VectorXd predictedTest = predicted(split.test);
-        foldResult.metrics = computeMetrics(actualTest, predictedTest);
-
-        ModelResult &model = modelResults[m];
-        // Each repetition tests every row once; the first one's predictions stand for them all.
-        if (repetition == 0)
-            model.predictions(split.test) = predictedTest;
-        if (calibrated && calibrated->calibration) {
-            Eigen::VectorXd upperBounds;
-            foldResult.bound =
-                scoreBound(dataset, *calibrated, predicted, split, settings.calibration->coverage, upperBounds);
-            if (repetition == 0)
-                model.bound->upperBounds(split.test) = upperBounds(split.test);
-        }
-        model.folds[static_cast<std::size_t>(fold)] = foldResult;
-        fitFinished[job] = 1;
-        const std::lock_guard lock(observerMutex);
-        progress.fitFinished(m, fold, foldResult.trainSeconds + foldResult.predictSeconds);
-        if (observer)
-            observer->foldFinished(spec.name, foldResult);
-        reportProgress();
-    };
-
-    const auto runOrRecord = [&](std::size_t job) {
-        const std::size_t m = job / static_cast<std::size_t>(foldCount);
-        {
-            const std::lock_guard lock(observerMutex);
-            if (!failureOf[m].empty())
-                return; // the model already failed on another fold
-        }
-        // Pinned before the fit: a worker thread's first LibTorch operation would otherwise
-        // take whatever thread count another fit had set at that moment.
-        const training::KernelThreadsGuard kernelThreads(settings.compute.threads);
-        try {
-            runJob(job);
-        } catch (const std::bad_alloc &) {
-            // Out of memory is the machine's state, not one model's: stop everything.
-            sharedControl.cancel();
-            throw;
-        } catch (const std::exception &error) {
-            // One model's failure (unusable hyperparameters, a numerical
-            // breakdown) leaves the others to finish; the result names it.
-            const std::lock_guard lock(observerMutex);
-            if (failureOf[m].empty())
-                failureOf[m] = failureLine(error);
-            progress.modelAbandoned(m);
-            reportProgress();
-        }
-    };
-    runtime::parallelFor(jobCount, settings.parallelFits, runOrRecord, [&] { return sharedControl.isCancelled(); });
-
-    result.cancelled = sharedControl.isCancelled();
-    for (std::size_t m = 0; m < modelResults.size(); ++m) {
-        ModelResult &model = modelResults[m];
-        if (!failureOf[m].empty()) {
-            result.failures.push_back({model.name, failureOf[m]});
-            result.warnings.push_back(model.name + " failed: " + failureOf[m]);
-            continue;
-        }
-        bool complete = true;
-        for (int fold = 0; fold < foldCount; ++fold) {
-            const std::size_t job = m * static_cast<std::size_t>(foldCount) + static_cast<std::size_t>(fold);
-            for (const auto &warning : fitWarnings[job])
-                if (std::find(model.warnings.begin(), model.warnings.end(), warning) == model.warnings.end())
-                    model.warnings.push_back(warning);
-            const FoldResult &foldResult = model.folds[static_cast<std::size_t>(fold)];
-            complete = complete && fitFinished[job];
-            model.trainSeconds += foldResult.trainSeconds;
-            model.predictSeconds += foldResult.predictSeconds;
-        }
-        if (result.cancelled && !complete)
-            continue;
-        model.mean = combine(model.folds, meanOf);
-        model.standardDeviation = combine(model.folds, standardDeviationOf);
-        model.repetitionSpread = combine(model.folds, [&](const std::vector<double> &values) {
-            return standardDeviationOf(repetitionMeans(values, result.repeats));
-        });
-        if (model.bound)
-            averageBounds(model.folds, *model.bound);
-        if (observer) {
-            const std::lock_guard lock(observerMutex);
-            observer->modelFinished(model);
-        }
-        result.models.push_back(std::move(model));
-    }
-
+    FoldFits fits(dataset, settings, result.splits, observer, control);
+    fits.run();
+    result.cancelled = fits.cancelled();
+    summariseModels(fits, observer, result);
     if (result.models.empty() && !result.failures.empty() && !result.cancelled)
         throw io::InputError("every model failed; " + result.failures.front().model + ": " +
                              result.failures.front().message);
