@@ -5,6 +5,7 @@
 #include "data/ColumnSummary.h"
 #include "data/TableLoader.h"
 #include "io/InputError.h"
+#include "ui/BackgroundTask.h"
 #include "ui/CancellableProgress.h"
 #include "ui/ChartExport.h"
 #include "ui/ColumnHistogram.h"
@@ -31,7 +32,6 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <cmath>
@@ -188,25 +188,21 @@ void DataPage::openFile(const QString &path)
     const std::string file = coreText(path);
     // The page waits for the load before it (and the progress widget, its child) goes away.
     ProgressBridge *progress = mLoadProgress->observer();
-    mLoader.setFuture(QtConcurrent::run([file, progress, control = mLoadProgress->start()]() {
-        LoadOutcome outcome;
-        try {
-            auto table = std::make_shared<const data::Table>(data::loadTable(file, {}, progress, control.get()));
-            // The roles are inferred here, off the GUI thread, and handed over: a file that
-            // leaves no feature column ("x,y" of text, or only the target) becomes a load
-            // error instead of an exception escaping the finished handler, and the
-            // previous data stays.
-            outcome.notes = data::readColumnNotes(file);
-            outcome.roles = data::suggestedRoles(*table, outcome.notes);
-            outcome.table = std::move(table);
-        } catch (const data::LoadCancelled &) {
-            outcome.cancelled = true;
-        } catch (const std::exception &error) {
-            // io::InputError's message is already one line naming file:line:column.
-            outcome.error = QString::fromStdString(error.what());
-        }
-        return outcome;
-    }));
+    mLoader.setFuture(
+        runInBackground<LoadOutcome>([file, progress, control = mLoadProgress->start()](LoadOutcome &outcome) {
+            try {
+                auto table = std::make_shared<const data::Table>(data::loadTable(file, {}, progress, control.get()));
+                // The roles are inferred here, off the GUI thread, and handed over: a file that
+                // leaves no feature column ("x,y" of text, or only the target) becomes a load
+                // error instead of an exception escaping the finished handler, and the
+                // previous data stays.
+                outcome.notes = data::readColumnNotes(file);
+                outcome.roles = data::suggestedRoles(*table, outcome.notes);
+                outcome.table = std::move(table);
+            } catch (const data::LoadCancelled &) {
+                outcome.cancelled = true; // not an error: the data on show stays
+            }
+        }));
 }
 
 bool DataPage::isLoading() const

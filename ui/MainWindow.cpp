@@ -2,6 +2,7 @@
 #include "ui/MainWindow.h"
 
 #include "data/TableLoader.h"
+#include "ui/BackgroundTask.h"
 #include "ui/BuiltInDatasets.h"
 #include "ui/CancellableProgress.h"
 #include "ui/ChartFonts.h"
@@ -35,7 +36,6 @@
 #include <QTabWidget>
 #include <QTextBrowser>
 #include <QTimer>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace gpumem::ui {
 
@@ -246,17 +246,15 @@ bool MainWindow::loadProject(const QString &path)
     setCursor(Qt::BusyCursor);
     // The window waits for the open before it (and the progress widget, its child) goes away.
     ProgressBridge *progress = mProjectProgress->observer();
-    mProjectLoader.setFuture(QtConcurrent::run([path, progress, control = mProjectProgress->start()]() {
-        ProjectOutcome outcome;
-        try {
-            outcome.content = std::make_shared<const ProjectContent>(readProjectContent(path, progress, control.get()));
-        } catch (const data::LoadCancelled &) {
-            outcome.cancelled = true;
-        } catch (const std::exception &error) {
-            outcome.error = QString::fromStdString(error.what());
-        }
-        return outcome;
-    }));
+    mProjectLoader.setFuture(
+        runInBackground<ProjectOutcome>([path, progress, control = mProjectProgress->start()](ProjectOutcome &outcome) {
+            try {
+                outcome.content =
+                    std::make_shared<const ProjectContent>(readProjectContent(path, progress, control.get()));
+            } catch (const data::LoadCancelled &) {
+                outcome.cancelled = true; // not an error: nothing changes
+            }
+        }));
     return true;
 }
 
