@@ -67,6 +67,17 @@ void attachValueAxes(QChart *chart, QValueAxis *x, QValueAxis *y)
     chart->legend()->setAlignment(Qt::AlignBottom);
 }
 
+// The smallest round number at least reach (1, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power of
+// ten), so that an axis from -reach to reach has round ticks at its halves, not -19 and -9.
+double roundTickReach(double reach)
+{
+    const double power = std::pow(10.0, std::floor(std::log10(reach)));
+    for (double step : {1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0})
+        if (step * power >= reach)
+            return step * power;
+    return 10.0 * power;
+}
+
 } // namespace
 
 std::vector<const evaluation::MetricDescription *> chartedMetrics()
@@ -235,7 +246,7 @@ QChart *residualHistogramChart(const QString &title, const Eigen::VectorXd &actu
     std::transform(residuals.begin(), residuals.end(), sizes.begin(), [](double value) { return std::abs(value); });
     const auto percentile = sizes.begin() + static_cast<std::ptrdiff_t>(0.98 * static_cast<double>(sizes.size() - 1));
     std::nth_element(sizes.begin(), percentile, sizes.end());
-    const double reach = std::max(*percentile, 1.0);
+    const double reach = roundTickReach(std::max(*percentile, 1.0));
     // An even bin count puts zero on a bin edge, so no bar mixes under- and over-prediction.
     const int bins = std::clamp(static_cast<int>(std::sqrt(static_cast<double>(residuals.size()))), 6, 40) / 2 * 2;
     const double width = 2.0 * reach / bins;
@@ -269,8 +280,9 @@ QChart *residualHistogramChart(const QString &title, const Eigen::VectorXd &actu
     chart->addSeries(overArea);
     auto *axisX = new QValueAxis;
     axisX->setRange(-reach, reach);
+    axisX->setTickCount(5); // at ±reach, ±reach/2 and 0: round numbers, as roundTickReach chose reach
     axisX->setTitleText(QObject::tr("predicted − actual (MiB)"));
-    axisX->setLabelFormat(QStringLiteral("%.0f"));
+    axisX->setLabelFormat(QStringLiteral("%g"));
     auto *axisY = new QValueAxis;
     axisY->setRange(0.0, top * 1.1);
     axisY->setTitleText(QObject::tr("jobs"));
@@ -283,7 +295,7 @@ QChart *boundCurveChart(const evaluation::ExperimentResult &result, double cover
 {
     auto *chart = new QChart;
     // The markers' meaning is in the title: a legend entry for each would triple the
-    // legend into rows of near-identical colours (issue 25), one entry per model.
+    // legend into rows of near-identical colours, one entry per model.
     styleChart(chart, QObject::tr("Out-of-memory risk vs wasted memory  ↙ better   (● bound at %1%, ■ +10% rule)")
                           .arg(100.0 * coverage, 0, 'g', 3));
     auto *axisWaste = new QValueAxis;

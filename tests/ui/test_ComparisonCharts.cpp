@@ -70,6 +70,13 @@ class TestComparisonCharts : public QObject
                     filledBars += points[point].y() > 0.0 ? 1 : 0;
             }
         QVERIFY2(filledBars >= 6, qPrintable(QString::number(filledBars)));
+        // The 98th percentile of the residuals' sizes is 19.6 MiB; the axis reaches the next
+        // round number, so its ticks read −20, −10, 0, 10, 20.
+        auto *axis = qobject_cast<QValueAxis *>(chart->axes(Qt::Horizontal).value(0));
+        QVERIFY(axis);
+        QCOMPARE(axis->min(), -20.0);
+        QCOMPARE(axis->max(), 20.0);
+        QCOMPARE(axis->tickCount(), 5);
         delete chart;
     }
 
