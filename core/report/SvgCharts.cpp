@@ -190,11 +190,19 @@ std::string svgBarChart(const std::string &title, const std::string &unit, bool 
             extraLeft = std::max(extraLeft, length * std::cos(radians) - centre + 4.0);
             extraBottom = std::max(extraBottom, slantTop + length * std::sin(radians) + labelFontSize - bottom);
         }
+    // The unit stands left of the widest tick label (MSE's run to ten digits), the frame
+    // widened to hold it: at x = 14 it would run into labels wider than 36 px.
+    double widestTick = 0.0;
+    for (double tick : ticks)
+        widestTick = std::max(widestTick, estimatedTextWidth(formatSignificant(tick, 4), labelFontSize));
+    const double unitX = std::min(14.0, left - 6.0 - widestTick - labelFontSize);
+    if (!unit.empty())
+        extraLeft = std::max(extraLeft, labelFontSize - unitX);
     header(svg, title + (higherIsBetter ? "  ↑ higher is better" : "  ↓ lower is better"), extraLeft, extraBottom);
     for (double tick : ticks)
         gridLine(svg, y(tick), tick);
     if (!unit.empty())
-        svg << "<text transform='translate(14," << coordinate(top + plotHeight / 2)
+        svg << "<text transform='translate(" << coordinate(unitX) << ',' << coordinate(top + plotHeight / 2)
             << ") rotate(-90)' text-anchor='middle' class='tick'>" << htmlEscaped(unit) << "</text>";
     for (std::size_t i = 0; i < bars.size(); ++i) {
         const Bar &bar = bars[i];

@@ -133,6 +133,35 @@ class TestSvgCharts : public QObject
             QVERIFY2(!anchors.empty(), "long names are slanted");
     }
 
+    // The MSE chart's ticks run to ten digits ("2000000000"): the rotated unit beside them
+    // stands clear of the widest (0.6 em a character of the 11 px font) and inside the frame.
+    void theUnitStandsClearOfLongTickLabels()
+    {
+        const std::vector<Bar> bars = {{"Decision tree", 2.1e9, 1e8, false}, {"XGBoost", 1.4e9, 1e8, true}};
+        const QString svg = QString::fromStdString(gpumem::report::svgBarChart("MSE", "MiB²", false, bars));
+        const auto box = QRegularExpression(R"(viewBox='(-?[0-9.]+) 0 )").match(svg);
+        QVERIFY(box.hasMatch());
+        const auto unit =
+            QRegularExpression(
+                R"(<text transform='translate\((-?[0-9.]+),[0-9.]+\) rotate\(-90\)' text-anchor='middle' class='tick'>MiB²<)")
+                .match(svg);
+        QVERIFY(unit.hasMatch());
+        const double em = 11.0;
+        const double unitX = unit.captured(1).toDouble();
+        QVERIFY(unitX - em / 2 >= box.captured(1).toDouble());
+        int ticks = 0;
+        qsizetype longest = 0;
+        const QRegularExpression tick(R"(<text x='([0-9.]+)' y='[0-9.]+' text-anchor='end' class='tick'>([^<]*)<)");
+        for (auto match = tick.globalMatch(svg); match.hasNext(); ++ticks) {
+            const auto label = match.next();
+            const double labelLeft = label.captured(1).toDouble() - 0.6 * em * label.captured(2).size();
+            QVERIFY2(unitX + em / 2 <= labelLeft, qPrintable(label.captured(2)));
+            longest = std::max(longest, label.captured(2).size());
+        }
+        QVERIFY(ticks >= 3);
+        QVERIFY2(longest >= 9, "the ticks are as long as the case needs");
+    }
+
     // Issue 25: a caption said "red points are under-predictions" over charts without red.
     // The scatter plot keys its colours itself: every point below y = x, and only those,
     // carries the class the key calls "under", which the chart's style paints red.
