@@ -3,7 +3,6 @@
 
 #include "calibration/Coverage.h"
 #include "io/InputError.h"
-#include "io/JsonWriter.h"
 #include "models/ModelFolder.h"
 
 #include <cmath>
@@ -112,9 +111,8 @@ Calibration readCalibration(const io::Json &value)
     return Calibration(score, coverage, rows, std::move(scores), std::move(difficulty));
 }
 
-std::optional<Calibration> readStoredCalibration(const std::string &directory)
+std::optional<Calibration> readStoredCalibration(const io::Json &metadata, const std::string &directory)
 {
-    const io::Json metadata = models::readModelMetadata(directory);
     const io::Json *stored = io::findMember(metadata, "calibration");
     if (!stored)
         return std::nullopt;
@@ -128,13 +126,10 @@ std::optional<Calibration> readStoredCalibration(const std::string &directory)
 void saveCalibratedModel(const models::Regressor &model, const std::optional<Calibration> &calibration,
                          const std::string &directory)
 {
-    if (!calibration) {
+    if (calibration)
+        model.save(directory, {{"calibration", *calibration}});
+    else
         model.save(directory);
-        return;
-    }
-    const models::ModelFolderMember member(
-        "calibration", [&calibration](io::JsonWriter &writer) { writer.value(io::Json(*calibration)); });
-    model.save(directory);
 }
 
 } // namespace gpumem::calibration

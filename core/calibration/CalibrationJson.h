@@ -32,10 +32,11 @@ void from_json(const io::Json &json, DifficultyModel &difficulty);
 // Throws io::InputError (without a file) when malformed.
 Calibration readCalibration(const io::Json &value);
 
-// Returns the calibration stored in directory/model.json, or nothing when the
-// model was trained without one. Throws io::InputError naming directory/model.json
-// when the folder or its "calibration" member is malformed.
-std::optional<Calibration> readStoredCalibration(const std::string &directory);
+// Returns the calibration stored in metadata, the model.json of directory that
+// models::readModelMetadata() read, or nothing when the model was trained without
+// one. Throws io::InputError naming directory/model.json when its "calibration"
+// member is malformed.
+std::optional<Calibration> readStoredCalibration(const io::Json &metadata, const std::string &directory);
 
 // Saves model as a model folder (Regressor::save) with calibration, when given,
 // as the "calibration" member of its model.json, in the one atomic save.

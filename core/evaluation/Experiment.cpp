@@ -5,9 +5,9 @@
 #include "evaluation/FoldFits.h"
 #include "io/InputError.h"
 #include "models/RegressorRegistry.h"
+#include "runtime/Stopwatch.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <iterator>
 #include <limits>
@@ -16,13 +16,6 @@
 namespace gpumem::evaluation {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start)
-{
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 std::vector<Split> splitsFor(Eigen::Index rows, const ExperimentSettings &settings)
 {
@@ -244,7 +237,7 @@ void summariseModels(FoldFits &fits, ExperimentObserver *observer, ExperimentRes
 ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSettings &settings,
                                ExperimentObserver *observer, runtime::OperationControl *control)
 {
-    const auto start = Clock::now();
+    const runtime::Stopwatch time;
     if (!dataset.hasTarget())
         throw io::InputError("the data has no target column to compare models on");
     if (settings.models.empty())
@@ -288,7 +281,7 @@ ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSet
         result.best = best->name;
     if (!result.cancelled)
         result.significance = compareWithBest(result, dataset);
-    result.seconds = secondsSince(start);
+    result.seconds = time.seconds();
     return result;
 }
 

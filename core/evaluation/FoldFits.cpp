@@ -4,11 +4,11 @@
 #include "calibration/BoundMetrics.h"
 #include "models/RegressorRegistry.h"
 #include "runtime/ParallelFor.h"
+#include "runtime/Stopwatch.h"
 #include "training/KernelThreads.h"
 
 #include <c10/util/Exception.h>
 
-#include <chrono>
 #include <exception>
 #include <functional>
 #include <limits>
@@ -20,13 +20,6 @@
 namespace gpumem::evaluation {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start)
-{
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 // Returns the first non-blank line of a failure: LibTorch and XGBoost append
 // stack traces of dozens of lines, which would bury the reason in the report.
@@ -223,7 +216,7 @@ void FoldFits::fit(std::size_t job)
                                                                mProgress.fitAdvanced(m, fold, share, elapsed);
                                                                reportProgress();
                                                            });
-    const auto fitStart = Clock::now();
+    const runtime::Stopwatch fitTime;
     std::optional<calibration::CalibratedFit> calibrated;
     training::TrainingResult training;
     if (mSettings.calibration) {
@@ -234,18 +227,18 @@ void FoldFits::fit(std::size_t job)
     } else {
         training = regressor->fit(mDataset, split.train, forwarder.get(), &mControl);
     }
-    foldResult.trainSeconds = secondsSince(fitStart);
+    foldResult.trainSeconds = fitTime.seconds();
     foldResult.stopReason = training.stopReason;
     foldResult.epochs = std::move(training.epochs);
     mWarnings[job] = std::move(training.warnings);
     if (training.stopReason == training::StopReason::Cancelled || mControl.isCancelled())
         return;
 
-    const auto predictStart = Clock::now();
+    const runtime::Stopwatch predictTime;
     // A calibrated fit predicted every row already, within its train time; predicting again would only repeat it.
     const Eigen::VectorXd predicted =
         calibrated && calibrated->predicted.size() != 0 ? calibrated->predicted : regressor->predict(mDataset);
-    foldResult.predictSeconds = secondsSince(predictStart);
+    foldResult.predictSeconds = predictTime.seconds();
     const Eigen::VectorXd actualTest = mDataset.target()(split.test);
     const Eigen::VectorXd predictedTest = predicted(split.test);
     foldResult.metrics = computeMetrics(actualTest, predictedTest);

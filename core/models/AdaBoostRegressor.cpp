@@ -7,8 +7,8 @@
 #include "models/FitProgress.h"
 #include "models/HyperparameterSpecs.h"
 #include "models/TreeGrowth.h"
+#include "runtime/Stopwatch.h"
 
-#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -35,7 +35,7 @@ training::TrainingResult AdaBoostRegressor::fitMatrix(const Eigen::MatrixXd &fea
     const int rounds = static_cast<int>(hyperparameters().integer("n_estimators"));
     const double learningRate = hyperparameters().real("learning_rate");
     const AdaBoostLoss loss = parseAdaBoostLoss(hyperparameters().choice("loss"));
-    const auto start = std::chrono::steady_clock::now();
+    const runtime::Stopwatch time;
     data::SeededRandom random(compute().seed);
     const Eigen::Index rows = features.rows();
     Eigen::VectorXd sampleWeights = Eigen::VectorXd::Constant(rows, 1.0 / static_cast<double>(rows));
@@ -67,7 +67,7 @@ training::TrainingResult AdaBoostRegressor::fitMatrix(const Eigen::MatrixXd &fea
         trees.push_back(std::move(tree));
         treeWeights.push_back(scored.estimatorWeight);
 
-        result.epochs.push_back(stepProgress(round + 1, rounds, std::numeric_limits<double>::quiet_NaN(), start));
+        result.epochs.push_back(stepProgress(round + 1, rounds, std::numeric_limits<double>::quiet_NaN(), time));
         if (observer)
             observer->epochFinished(result.epochs.back());
 

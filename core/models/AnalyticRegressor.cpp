@@ -3,8 +3,8 @@
 
 #include "io/InputError.h"
 #include "models/ModelFolder.h"
+#include "runtime/Stopwatch.h"
 
-#include <chrono>
 #include <cmath>
 
 namespace gpumem::models {
@@ -21,7 +21,7 @@ Eigen::VectorXd AnalyticRegressor::estimates(const data::Dataset &dataset, const
     const JobRowReader reader(dataset, name(), hyperparameters().choice("assumed_optimizer"));
     const auto count = static_cast<Eigen::Index>(rows.empty() ? dataset.rowCount() : rows.size());
     Eigen::VectorXd result(count);
-    const auto start = std::chrono::steady_clock::now();
+    const runtime::Stopwatch time;
     cancelled = false;
     for (Eigen::Index index = 0; index < count; ++index) {
         if (control != nullptr && !control->waitWhilePaused()) {
@@ -38,7 +38,7 @@ Eigen::VectorXd AnalyticRegressor::estimates(const data::Dataset &dataset, const
             progress.batch = index + 1;
             progress.batches = count;
             progress.trainLoss = std::nan("");
-            progress.elapsedSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            progress.elapsedSeconds = time.seconds();
             progress.samplesPerSecond = progress.elapsedSeconds > 0.0 ? (index + 1) / progress.elapsedSeconds : 0.0;
             progress.remainingSeconds =
                 progress.samplesPerSecond > 0.0 ? (count - index - 1) / progress.samplesPerSecond : 0.0;
@@ -53,7 +53,7 @@ training::TrainingResult AnalyticRegressor::fitRows(const data::Dataset &dataset
                                                     training::TrainingObserver *observer,
                                                     runtime::OperationControl *control)
 {
-    const auto start = std::chrono::steady_clock::now();
+    const runtime::Stopwatch time;
     training::TrainingResult result;
     bool cancelled = false;
     const Eigen::VectorXd estimate = estimates(dataset, trainingRows, observer, control, cancelled);
@@ -82,7 +82,7 @@ training::TrainingResult AnalyticRegressor::fitRows(const data::Dataset &dataset
     epoch.epoch = 1;
     epoch.epochs = 1;
     epoch.trainLoss = (mScale * estimate.array() + mOffset - target.array()).square().sum() / rows;
-    epoch.elapsedSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    epoch.elapsedSeconds = time.seconds();
     epoch.samplesPerSecond = epoch.elapsedSeconds > 0.0 ? rows / epoch.elapsedSeconds : 0.0;
     epoch.best = true;
     if (observer != nullptr)

@@ -16,13 +16,13 @@ training::TrainingResult cancelledFit(int done, int total, const std::string &st
     return result;
 }
 
-training::EpochProgress stepProgress(int step, int steps, double trainLoss, std::chrono::steady_clock::time_point start)
+training::EpochProgress stepProgress(int step, int steps, double trainLoss, const runtime::Stopwatch &time)
 {
     training::EpochProgress progress;
     progress.epoch = step;
     progress.epochs = steps;
     progress.trainLoss = trainLoss;
-    progress.elapsedSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    progress.elapsedSeconds = time.seconds();
     progress.remainingSeconds = progress.elapsedSeconds / step * (steps - step);
     progress.best = step == steps;
     return progress;
@@ -31,7 +31,7 @@ training::EpochProgress stepProgress(int step, int steps, double trainLoss, std:
 training::TrainingResult singleStepFit(double trainLoss, training::TrainingObserver *observer)
 {
     training::TrainingResult result;
-    result.epochs.push_back(stepProgress(1, 1, trainLoss, std::chrono::steady_clock::now()));
+    result.epochs.push_back(stepProgress(1, 1, trainLoss, runtime::Stopwatch()));
     result.bestEpoch = 1;
     if (observer)
         observer->epochFinished(result.epochs.back());

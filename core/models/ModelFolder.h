@@ -3,7 +3,6 @@
 
 #include "data/EncodingLimits.h"
 #include "io/Json.h"
-#include "io/JsonWriter.h"
 #include "models/Regressor.h"
 
 #include <cstdint>
@@ -57,33 +56,13 @@ ModelSchema readSchema(const io::Json &metadata);
 // folder or none), built as one tree and written once: header, "hyperparameters",
 // "seed", "schema", then "fitted" as fittedState returns it (given the folder
 // being written, for models that keep files of their own there), the members of
-// live ModelFolderMember scopes, the digest of every such file, then
+// extraMembers (an object; a key that writeModelFolder() writes itself throws
+// std::invalid_argument), the digest of every such file, then
 // "library_versions". A non-finite number anywhere refuses the save.
 void writeModelFolder(const std::string &directory, const std::string &modelName,
                       const Hyperparameters &hyperparameters, std::uint64_t seed, const ModelSchema &schema,
-                      const std::function<io::Json(const std::string &folder)> &fittedState);
-// Adds one member to every model.json that writeModelFolder() writes on this
-// thread while it lives, after "fitted" and inside the same atomic save: what
-// every model type stores the same way (the calibration of `gpumem train
-// --coverage`) without each model knowing of it. The key must not be one that
-// writeModelFolder() writes itself. Scopes nest; the innermost member comes last.
-class ModelFolderMember
-{
-  public:
-    ModelFolderMember(std::string key, std::function<io::Json()> value);
-    // The same for a value streamed through a JsonWriter.
-    ModelFolderMember(std::string key, const std::function<void(io::JsonWriter &)> &writeValue);
-    ~ModelFolderMember();
-    ModelFolderMember(const ModelFolderMember &) = delete;
-    ModelFolderMember &operator=(const ModelFolderMember &) = delete;
-
-  private:
-    std::string mKey;
-    std::function<io::Json()> mValue;
-    ModelFolderMember *mOuter;
-    friend void writeModelFolder(const std::string &, const std::string &, const Hyperparameters &, std::uint64_t,
-                                 const ModelSchema &, const std::function<io::Json(const std::string &)> &);
-};
+                      const std::function<io::Json(const std::string &folder)> &fittedState,
+                      const io::Json &extraMembers);
 
 // Reads what writeModelFolder() wrote into hyperparameters, seed and schema,
 // then hands the "fitted" member to readFitted. Errors name directory/model.json.

@@ -5,6 +5,7 @@
 
 #include "io/AtomicDirectoryWriter.h"
 #include "io/InputError.h"
+#include "io/JsonWriter.h"
 #include "io/RegularFile.h"
 #include "io/Sha256.h"
 #include "runtime/LibraryVersions.h"
@@ -14,7 +15,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
 #include <stdexcept>
 #include <vector>
 
@@ -22,21 +22,16 @@ namespace gpumem::models {
 
 namespace {
 
-// The innermost live ModelFolderMember of this thread: saves on other threads
-// (compare fits models in parallel) never see another thread's members.
-thread_local ModelFolderMember *innermostMember = nullptr;
-
-// Returns what write() streams as one tree, refusing non-finite numbers as
-// model.json does: for the writers that still stream (the calibration, the
-// library versions). The text reads back to the same values, so the tree
-// writes the bytes they would have written.
-io::Json streamedTree(const std::function<void(io::JsonWriter &)> &write)
+// The members writeModelFolder() writes itself, which extra members may not replace.
+void refuseReservedMembers(const io::Json &extraMembers)
 {
-    std::ostringstream text;
-    io::JsonWriter json(text, 0);
-    json.refuseNonFiniteNumbers();
-    write(json);
-    return io::parseJson(text.str(), "model.json");
+    if (!extraMembers.is_object())
+        throw std::invalid_argument("extra model.json members must form an object");
+    for (const char *reserved : {"format", "format_version", "model", "hyperparameters", "seed", "schema", "fitted",
+                                 "files", "library_versions"})
+        if (extraMembers.contains(reserved))
+            throw std::invalid_argument(std::string("model.json member '") + reserved +
+                                        "' is written by every model itself");
 }
 
 // The size and digest of every file the model wrote beside model.json, by name.
@@ -56,32 +51,12 @@ io::Json fileList(const std::string &folder)
 
 } // namespace
 
-ModelFolderMember::ModelFolderMember(std::string key, std::function<io::Json()> value)
-    : mKey(std::move(key))
-    , mValue(std::move(value))
-    , mOuter(innermostMember)
-{
-    for (const char *reserved : {"format", "format_version", "model", "hyperparameters", "seed", "schema", "fitted",
-                                 "files", "library_versions"})
-        if (mKey == reserved)
-            throw std::invalid_argument("model.json member '" + mKey + "' is written by every model itself");
-    innermostMember = this;
-}
-
-ModelFolderMember::ModelFolderMember(std::string key, const std::function<void(io::JsonWriter &)> &writeValue)
-    : ModelFolderMember(std::move(key), [writeValue] { return streamedTree(writeValue); })
-{
-}
-
-ModelFolderMember::~ModelFolderMember()
-{
-    innermostMember = mOuter;
-}
-
 void writeModelFolder(const std::string &directory, const std::string &modelName,
                       const Hyperparameters &hyperparameters, std::uint64_t seed, const ModelSchema &schema,
-                      const std::function<io::Json(const std::string &folder)> &fittedState)
+                      const std::function<io::Json(const std::string &folder)> &fittedState,
+                      const io::Json &extraMembers)
 {
+    refuseReservedMembers(extraMembers);
     io::AtomicDirectoryWriter folder(directory);
     const std::string metadataPath = folder.filePath("model.json");
     std::ofstream out(metadataPath, std::ios::binary);
@@ -92,18 +67,10 @@ void writeModelFolder(const std::string &directory, const std::string &modelName
         model["schema"] = schema;
         // The fitted state first: it writes the model's own files, whose digests follow.
         model["fitted"] = fittedState(folder.path());
-        std::vector<const ModelFolderMember *> members;
-        for (const ModelFolderMember *member = innermostMember; member; member = member->mOuter)
-            members.insert(members.begin(), member);
-        for (const ModelFolderMember *member : members)
-            model[member->mKey] = member->mValue();
+        for (const auto &[key, value] : extraMembers.items())
+            model[key] = value;
         model["files"] = fileList(folder.path());
-        model["library_versions"] = io::member(streamedTree([](io::JsonWriter &json) {
-                                                   json.beginObject();
-                                                   runtime::writeLibraryVersions(json);
-                                                   json.endObject();
-                                               }),
-                                               "library_versions");
+        model["library_versions"] = runtime::libraryVersions();
         io::JsonWriter json(out);
         json.refuseNonFiniteNumbers();
         json.value(model);

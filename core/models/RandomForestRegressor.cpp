@@ -6,9 +6,9 @@
 #include "models/HyperparameterSpecs.h"
 #include "models/TreeGrowth.h"
 #include "runtime/ParallelFor.h"
+#include "runtime/Stopwatch.h"
 
 #include <algorithm>
-#include <chrono>
 #include <limits>
 #include <mutex>
 
@@ -71,7 +71,7 @@ training::TrainingResult RandomForestRegressor::fitMatrix(const Eigen::MatrixXd 
                                                           runtime::OperationControl *control)
 {
     const int treeCount = static_cast<int>(hyperparameters().integer("n_estimators"));
-    const auto start = std::chrono::steady_clock::now();
+    const runtime::Stopwatch time;
     std::vector<RegressionTree> trees(static_cast<std::size_t>(treeCount));
 
     // Each tree has its own seed, so the result does not depend on the number
@@ -84,7 +84,7 @@ training::TrainingResult RandomForestRegressor::fitMatrix(const Eigen::MatrixXd 
         trees[index] = growTree(features, target, static_cast<int>(index));
         const std::lock_guard lock(reportMutex);
         const training::EpochProgress progress =
-            stepProgress(++reported, treeCount, std::numeric_limits<double>::quiet_NaN(), start);
+            stepProgress(++reported, treeCount, std::numeric_limits<double>::quiet_NaN(), time);
         result.epochs.push_back(progress);
         if (observer)
             observer->epochFinished(progress);

@@ -62,7 +62,13 @@ class Regressor
     virtual Eigen::VectorXd predict(const data::Dataset &dataset) const = 0;
 
     // Writes the model folder atomically: an interrupted save leaves the old folder or none.
-    virtual void save(const std::string &directory) const = 0;
+    // extraMembers, a JSON object, adds its members to model.json after "fitted",
+    // inside the same atomic save: what every model stores the same way without
+    // knowing of it (the calibration of `gpumem train --coverage`). A key that
+    // every model.json has already is refused with std::invalid_argument.
+    virtual void save(const std::string &directory, const io::Json &extraMembers) const = 0;
+    // The same with no extra members.
+    void save(const std::string &directory) const { save(directory, io::Json::object()); }
 
     virtual const ModelSchema &schema() const = 0;
     virtual bool isFitted() const = 0;

@@ -3,8 +3,7 @@
 
 #include "io/InputError.h"
 #include "models/ModelFolder.h"
-
-#include <chrono>
+#include "runtime/Stopwatch.h"
 
 namespace gpumem::models {
 
@@ -35,14 +34,14 @@ training::TrainingResult RegressorBase::fit(const data::Dataset &dataset, const 
                                             training::TrainingObserver *observer, runtime::OperationControl *control)
 {
     requireTrainingData(dataset, trainingRows, minimumTrainingRows());
-    const auto start = std::chrono::steady_clock::now();
+    const runtime::Stopwatch time;
     // A fit that throws leaves the model unfitted: it may have learned half of something.
     mFitted = false;
     training::TrainingResult result = fitRows(dataset, trainingRows, observer, control);
     mFitted = result.stopReason != training::StopReason::Cancelled || keepsCancelledFit();
     // Models that time themselves (the network leaves out paused time) keep their measure.
     if (result.seconds == 0.0)
-        result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        result.seconds = time.seconds();
     return result;
 }
 
@@ -58,11 +57,12 @@ void RegressorBase::requireFitted() const
         throwNotTrained(name());
 }
 
-void RegressorBase::save(const std::string &directory) const
+void RegressorBase::save(const std::string &directory, const io::Json &extraMembers) const
 {
     requireFitted();
-    writeModelFolder(directory, name(), mHyperparameters, mCompute.seed, mSchema,
-                     [this](const std::string &folder) { return fittedState(folder); });
+    writeModelFolder(
+        directory, name(), mHyperparameters, mCompute.seed, mSchema,
+        [this](const std::string &folder) { return fittedState(folder); }, extraMembers);
 }
 
 void RegressorBase::restore(const io::Json &metadata, const std::string &directory)

@@ -55,9 +55,11 @@ class RegressorBase : public Regressor
     bool isFitted() const override { return mFitted; }
 
     // Writes model.json (header, hyperparameters, seed, schema, "fitted": what
-    // fittedState() returns, file digests, library versions) plus any files
-    // fittedState() adds, atomically. Throws io::InputError when the model is not trained.
-    void save(const std::string &directory) const override;
+    // fittedState() returns, extraMembers, file digests, library versions) plus
+    // any files fittedState() adds, atomically. Throws io::InputError when the
+    // model is not trained.
+    void save(const std::string &directory, const io::Json &extraMembers) const override;
+    using Regressor::save;
 
     // Restores a model saved by save(): reads hyperparameters, seed and schema,
     // then readFitted(). metadata is what readModelMetadata(directory) returned.

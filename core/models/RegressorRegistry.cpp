@@ -148,7 +148,12 @@ std::unique_ptr<Regressor> createRegressor(const std::string &name, Hyperparamet
 
 std::unique_ptr<Regressor> loadRegressor(const std::string &directory, ComputeSettings compute)
 {
-    const io::Json metadata = readModelMetadata(directory);
+    return loadRegressor(readModelMetadata(directory), directory, std::move(compute));
+}
+
+std::unique_ptr<Regressor> loadRegressor(const io::Json &metadata, const std::string &directory,
+                                         ComputeSettings compute)
+{
     const std::string name = modelNameOf(metadata);
     const RegistryEntry *entry = nullptr;
     try {

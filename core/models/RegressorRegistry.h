@@ -43,5 +43,8 @@ std::unique_ptr<Regressor> createRegressor(const std::string &name, Hyperparamet
 
 // Reads any model folder written by Regressor::save(). Throws io::InputError naming the file.
 std::unique_ptr<Regressor> loadRegressor(const std::string &directory, ComputeSettings compute = {});
+// The same for a folder whose model.json readModelMetadata() has read already.
+std::unique_ptr<Regressor> loadRegressor(const io::Json &metadata, const std::string &directory,
+                                         ComputeSettings compute = {});
 
 } // namespace gpumem::models

@@ -10,10 +10,10 @@
 #include "models/HyperparameterSpecs.h"
 #include "models/ModelFolder.h"
 #include "models/XGBoostBoosterCheck.h"
+#include "runtime/Stopwatch.h"
 
 #include <xgboost/c_api.h>
 
-#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -114,7 +114,7 @@ training::TrainingResult XGBoostRegressor::fitMatrix(const Eigen::MatrixXd &feat
                                                      runtime::OperationControl *control)
 {
     const int rounds = static_cast<int>(hyperparameters().integer("n_estimators"));
-    const auto start = std::chrono::steady_clock::now();
+    const runtime::Stopwatch time;
     FeatureMatrix training(features);
     const Eigen::VectorXf labels = target.cast<float>();
     check(XGDMatrixSetFloatInfo(training.handle(), "label", labels.data(), static_cast<bst_ulong>(labels.size())),
@@ -147,7 +147,7 @@ training::TrainingResult XGBoostRegressor::fitMatrix(const Eigen::MatrixXd &feat
         check(XGBoosterEvalOneIter(handle, round, matrices, names, 1, &evaluation), "evaluate the training rows");
         const double rmse = trainingRmse(evaluation);
 
-        result.epochs.push_back(stepProgress(round + 1, rounds, rmse * rmse, start));
+        result.epochs.push_back(stepProgress(round + 1, rounds, rmse * rmse, time));
         if (observer)
             observer->epochFinished(result.epochs.back());
     }

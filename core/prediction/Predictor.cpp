@@ -5,6 +5,7 @@
 
 #include "calibration/CalibrationJson.h"
 #include "io/InputError.h"
+#include "models/ModelFolder.h"
 #include "models/RegressorRegistry.h"
 
 #include <cmath>
@@ -14,9 +15,12 @@ namespace gpumem::prediction {
 
 SavedModel loadSavedModel(const std::string &directory, models::ComputeSettings compute)
 {
+    // model.json is read once: a folder replaced between two reads could pair one
+    // model with another's calibration.
+    const io::Json metadata = models::readModelMetadata(directory);
     SavedModel saved;
-    saved.model = models::loadRegressor(directory, std::move(compute));
-    saved.calibration = calibration::readStoredCalibration(directory);
+    saved.model = models::loadRegressor(metadata, directory, std::move(compute));
+    saved.calibration = calibration::readStoredCalibration(metadata, directory);
     return saved;
 }
 

@@ -10,13 +10,13 @@
 #include "probe/CudaMemoryStats.h"
 #include "probe/JobLayers.h"
 #include "probe/JobSampler.h"
+#include "runtime/Stopwatch.h"
 
 #include <torch/version.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -422,7 +422,7 @@ ProbeSummary ProbeRunner::run(ProbeObserver *observer, runtime::OperationControl
     if (mOptions.shardCount == 0 || mOptions.shardIndex >= mOptions.shardCount)
         throw io::InputError("shard " + std::to_string(mOptions.shardIndex) + " of " +
                              std::to_string(mOptions.shardCount) + " does not exist");
-    const auto started = std::chrono::steady_clock::now();
+    const runtime::Stopwatch time;
     const std::string simulatedGpu = mOptions.simulator != nullptr ? mOptions.simulator->profileName() : std::string();
     const RowExpectation expected = expectationOf(mOptions.family, mOptions.device, simulatedGpu);
     const std::string header = joinCells(expected.columns);
@@ -485,7 +485,7 @@ ProbeSummary ProbeRunner::run(ProbeObserver *observer, runtime::OperationControl
         }
         state.done = position + 1;
         state.skipped = summary.skipped;
-        state.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        state.seconds = time.seconds();
         if (observer) {
             observer->jobFinished(state);
             throttle.advance(static_cast<double>(state.done) / static_cast<double>(state.total));
@@ -495,7 +495,7 @@ ProbeSummary ProbeRunner::run(ProbeObserver *observer, runtime::OperationControl
         out.keep();
     else
         out.finish(mOptions.outPath);
-    summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    summary.seconds = time.seconds();
     return summary;
 }
 

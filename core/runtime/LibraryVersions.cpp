@@ -71,9 +71,4 @@ void to_json(io::Json &json, const LibraryVersions &versions)
         json[name] = version;
 }
 
-void writeLibraryVersions(io::JsonWriter &json)
-{
-    json.key("library_versions").value(io::Json(libraryVersions()));
-}
-
 } // namespace gpumem::runtime

@@ -2,7 +2,6 @@
 #pragma once
 
 #include "io/Json.h"
-#include "io/JsonWriter.h"
 
 #include <string>
 #include <utility>
@@ -32,9 +31,5 @@ const LibraryVersions &libraryVersions();
 
 // The JSON form of the versions: {name: version, …} in the order of entries().
 void to_json(io::Json &json, const LibraryVersions &versions);
-
-// Writes "library_versions": {name: version, …} (this process's versions) into an
-// open JSON object, for documents that are still streamed.
-void writeLibraryVersions(io::JsonWriter &json);
 
 } // namespace gpumem::runtime

@@ -2,11 +2,11 @@
 #include "training/Trainer.h"
 
 #include "data/SeededRandom.h"
+#include "runtime/Stopwatch.h"
 #include "training/KernelThreads.h"
 #include "training/LearningRateSchedule.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <condition_variable>
 #include <exception>
@@ -18,13 +18,6 @@
 namespace gpumem::training {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start)
-{
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 std::unique_ptr<torch::optim::Optimizer> makeOptimizer(torch::nn::Module &model, const TrainerSettings &settings)
 {
@@ -247,7 +240,6 @@ class TrainingLoop
         , mObserver(observer)
         , mControl(control)
         , mCheckpoint(checkpoint)
-        , mStart(Clock::now())
         , mBatchSize(std::max<std::int64_t>(1, settings.batchSize))
         , mRowCount(static_cast<std::int64_t>(trainingRows.size()))
         , mBatches((mRowCount + mBatchSize - 1) / mBatchSize)
@@ -302,7 +294,7 @@ class TrainingLoop
 
   private:
     // Time spent paused is no training: speed, elapsed time and ETA leave it out.
-    double trainingSeconds() const { return secondsSince(mStart) - mPausedSeconds; }
+    double trainingSeconds() const { return mTime.seconds() - mPausedSeconds; }
 
     // The epoch's batches; false when the training stops inside it (cancelled, not finite).
     bool trainEpoch(int epoch)
@@ -311,9 +303,9 @@ class TrainingLoop
         const auto order = data::shuffledRows(mRowCount, mSettings.seed + static_cast<std::uint64_t>(epoch));
         mEpochLoss = 0.0;
         for (std::int64_t batch = 0; batch < mBatches; ++batch) {
-            const auto beforeWait = Clock::now();
+            const runtime::Stopwatch wait;
             const bool goOn = !mControl || mControl->waitWhilePaused();
-            mPausedSeconds += secondsSince(beforeWait);
+            mPausedSeconds += wait.seconds();
             if (!goOn) {
                 mResult.stopReason = StopReason::Cancelled;
                 mResult.message = "training cancelled in epoch " + std::to_string(epoch);
@@ -417,7 +409,7 @@ class TrainingLoop
     TrainingObserver *mObserver;
     OperationControl *mControl;
     TrainingCheckpoint *mCheckpoint;
-    const Clock::time_point mStart;
+    const runtime::Stopwatch mTime;
     const std::int64_t mBatchSize;
     const std::int64_t mRowCount;
     const std::int64_t mBatches;

@@ -446,9 +446,9 @@ class TestCalibration : public QObject
         }
     }
 
-    void addsAMemberOnlyToSavesInsideItsScope()
+    void savesTheCalibrationOnlyWhenGiven()
     {
-        // The calibration rides in the same atomic save as any model, and only while asked for.
+        // The calibration rides in the same atomic save as any model, and only when asked for.
         QTemporaryDir folder;
         const std::string csv = "x,memory\n1,10\n2,20\n3,31\n4,39\n";
         const std::string path = folder.filePath("jobs.csv").toStdString();
@@ -467,18 +467,14 @@ class TestCalibration : public QObject
         const Calibration calibrated = fittedCalibration(Score::Relative);
         const std::string inside = folder.filePath("inside").toStdString();
         const std::string outside = folder.filePath("outside").toStdString();
-        {
-            const models::ModelFolderMember member("calibration",
-                                                   [&](io::JsonWriter &json) { json.value(io::Json(calibrated)); });
-            model->save(inside);
-        }
+        model->save(inside, {{"calibration", calibrated}});
         model->save(outside);
-        const auto stored = calibration::readStoredCalibration(inside);
+        const auto stored = calibration::readStoredCalibration(models::readModelMetadata(inside), inside);
         QVERIFY(stored.has_value());
         QVERIFY(stored->sortedScores() == calibrated.sortedScores());
-        QVERIFY(!calibration::readStoredCalibration(outside).has_value());
+        QVERIFY(!calibration::readStoredCalibration(models::readModelMetadata(outside), outside).has_value());
         QVERIFY(models::loadRegressor(inside)->isFitted()); // the model reads its folder as before
-        QVERIFY_EXCEPTION_THROWN(models::ModelFolderMember("files", [](io::JsonWriter &) {}), std::invalid_argument);
+        QVERIFY_EXCEPTION_THROWN(model->save(outside, {{"files", 1}}), std::invalid_argument);
     }
 
     // With refit the kept model is the one fitted on every training row, exactly as

@@ -163,12 +163,8 @@ class TestModelFolderLayout : public QObject
             gpumem::models::createRegressor("decision_tree", gpumem::models::regressorHyperparameters("decision_tree"));
         model->fit(dataset, gpumem::tests::firstRows(4));
         const std::string directory = folder.filePath("refused").toStdString();
-        {
-            const gpumem::models::ModelFolderMember member("extra", [] {
-                return gpumem::io::Json{{"x", std::nan("")}};
-            });
-            QVERIFY_THROWS_EXCEPTION(gpumem::io::InputError, model->save(directory));
-        }
+        QVERIFY_THROWS_EXCEPTION(gpumem::io::InputError,
+                                 model->save(directory, {{"extra", gpumem::io::Json{{"x", std::nan("")}}}}));
         QVERIFY(!std::filesystem::exists(directory));
         model->save(directory);
         QVERIFY(!gpumem::io::findMember(gpumem::models::readModelMetadata(directory), "extra"));
