@@ -57,3 +57,8 @@ inline bool contains(const std::string &text, const std::string &part)
 }
 
 } // namespace gpumem::tests
+
+// The test classes live in the global namespace, as Qt Test's own macros do (see
+// DataTables.h): every test calls these unqualified, without a using line a file.
+using gpumem::tests::contains, gpumem::tests::dataFile, gpumem::tests::fileBytes, gpumem::tests::readText,
+    gpumem::tests::writeFile, gpumem::tests::writeText;

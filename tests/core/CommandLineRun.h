@@ -57,3 +57,7 @@ inline int lineCount(const std::string &text)
 }
 
 } // namespace gpumem::tests
+
+// Unqualified in every command-line test, as TestSupport.h's helpers are.
+using gpumem::tests::lineCount, gpumem::tests::Run, gpumem::tests::runGpumem, gpumem::tests::runGpumemRow,
+    gpumem::tests::withArguments;

@@ -27,9 +27,6 @@
 
 namespace {
 
-using gpumem::tests::Run;
-using gpumem::tests::runGpumem;
-
 // The row-th generated job: width, batch and depth cycle on their own, and the
 // noise (MiB) grows with depth.
 struct GeneratedJob

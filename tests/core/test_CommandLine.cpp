@@ -15,11 +15,6 @@
 
 namespace {
 
-using gpumem::tests::dataFile;
-using gpumem::tests::Run;
-using gpumem::tests::runGpumem;
-using gpumem::tests::runGpumemRow;
-
 QJsonObject parseJson(const std::string &text)
 {
     QJsonParseError error;

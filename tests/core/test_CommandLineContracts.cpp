@@ -22,12 +22,6 @@
 
 namespace {
 
-using gpumem::tests::dataFile;
-using gpumem::tests::lineCount;
-using gpumem::tests::Run;
-using gpumem::tests::runGpumem;
-using gpumem::tests::runGpumemRow;
-
 // A standard output on a full disk: writes land in a buffer, as a stream's
 // buffer takes them, but nothing can ever be delivered (overflow and sync fail).
 class FullDeviceBuffer : public std::streambuf

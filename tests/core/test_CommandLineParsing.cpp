@@ -11,12 +11,6 @@
 
 namespace {
 
-using gpumem::tests::dataFile;
-using gpumem::tests::lineCount;
-using gpumem::tests::Run;
-using gpumem::tests::runGpumem;
-using gpumem::tests::runGpumemRow;
-
 QJsonObject parseJson(const std::string &text)
 {
     return QJsonDocument::fromJson(QByteArray::fromStdString(text)).object();

@@ -31,9 +31,6 @@ using namespace gpumem;
 
 namespace {
 
-using gpumem::tests::dataFile;
-using gpumem::tests::withArguments;
-
 data::Dataset datasetOf(const data::Table &table, const std::string &target)
 {
     data::RoleRequest request;

@@ -28,8 +28,6 @@ using estimate::TaggedTrace;
 
 namespace {
 
-using gpumem::tests::writeText;
-
 estimate::EstimateConfiguration configurationFor(const std::string &path, std::vector<std::int64_t> shape,
                                                  const std::string &optimizer = "adam")
 {

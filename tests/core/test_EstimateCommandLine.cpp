@@ -13,13 +13,6 @@
 #include <algorithm>
 #include <memory>
 
-using gpumem::tests::lineCount;
-using gpumem::tests::runGpumem;
-
-namespace {
-
-} // namespace
-
 class TestEstimateCommandLine : public QObject
 {
     Q_OBJECT

@@ -36,11 +36,6 @@ using gpumem::io::InputError;
 
 namespace {
 
-using gpumem::tests::contains;
-using gpumem::tests::dataFile;
-using gpumem::tests::Run;
-using gpumem::tests::runGpumem;
-
 // Runs `gpumem inspect` expecting failure with one line that starts with prefix and holds part.
 void expectOneLineFailure(const std::vector<std::string> &arguments, const std::string &prefix, const std::string &part)
 {

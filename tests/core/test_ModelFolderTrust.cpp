@@ -25,12 +25,8 @@
 namespace {
 
 using gpumem::tests::copyFolder;
-using gpumem::tests::fileBytes;
 using gpumem::tests::readModelJson;
 using gpumem::tests::rerecord;
-using gpumem::tests::Run;
-using gpumem::tests::runGpumem;
-using gpumem::tests::writeFile;
 using gpumem::tests::writeModelJson;
 
 const std::string jobs = GPUMEM_TEST_DATA_DIR "/jobs_training.csv";

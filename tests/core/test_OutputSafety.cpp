@@ -18,10 +18,6 @@
 
 namespace {
 
-using gpumem::tests::Run;
-using gpumem::tests::runGpumem;
-using gpumem::tests::writeFile;
-
 const std::string trainingData = GPUMEM_TEST_DATA_DIR "/jobs_training.csv";
 
 QByteArray contentOf(const QString &path)

@@ -13,16 +13,6 @@
 #include <fstream>
 #include <sstream>
 
-using gpumem::tests::dataFile;
-using gpumem::tests::runGpumem;
-
-namespace {
-
-using gpumem::tests::readText;
-using gpumem::tests::writeText;
-
-} // namespace
-
 class TestPredictExtrapolation : public QObject
 {
     Q_OBJECT

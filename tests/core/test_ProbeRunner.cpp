@@ -17,8 +17,6 @@
 using gpumem::probe::JobFamily;
 using gpumem::probe::ProbeOptions;
 using gpumem::probe::ProbeRunner;
-using gpumem::tests::fileBytes;
-using gpumem::tests::writeFile;
 
 namespace {
 

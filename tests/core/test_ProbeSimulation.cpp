@@ -13,9 +13,6 @@
 #include <cmath>
 #include <map>
 
-using gpumem::tests::Run;
-using gpumem::tests::runGpumem;
-
 namespace {
 
 using Row = std::map<QString, QString>;

@@ -22,13 +22,8 @@
 using namespace gpumem;
 using estimate::CalibrationPoint;
 using estimate::MeasuredQuantity;
-using gpumem::tests::lineCount;
-using gpumem::tests::runGpumem;
 
 namespace {
-
-using gpumem::tests::readText;
-using gpumem::tests::writeText;
 
 constexpr MeasuredQuantity kDevice = MeasuredQuantity::DeviceTotal;
 constexpr MeasuredQuantity kReserved = MeasuredQuantity::Reserved;

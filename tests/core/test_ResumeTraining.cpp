@@ -19,10 +19,6 @@
 
 namespace {
 
-using gpumem::tests::Run;
-using gpumem::tests::runGpumem;
-using gpumem::tests::withArguments;
-
 // A schedule that does not depend on the planned number of epochs, and no
 // validation rows: then 2 + 2 epochs follow exactly the steps of 4.
 const std::vector<std::string> kExactSettings{

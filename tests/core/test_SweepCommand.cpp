@@ -8,13 +8,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-using gpumem::tests::fileBytes;
-using gpumem::tests::lineCount;
-using gpumem::tests::Run;
-using gpumem::tests::runGpumem;
-using gpumem::tests::withArguments;
-using gpumem::tests::writeFile;
-
 namespace {
 
 const std::string data = GPUMEM_TEST_DATA_DIR "/jobs_training.csv";

@@ -20,8 +20,6 @@ using gpumem::runs::SweepTrial;
 
 namespace {
 
-using gpumem::tests::writeText;
-
 SweepPlan gridPlan()
 {
     SweepPlan plan;

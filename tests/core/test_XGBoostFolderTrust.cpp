@@ -16,8 +16,6 @@
 
 namespace {
 
-using gpumem::tests::Run;
-using gpumem::tests::runGpumem;
 using nlohmann::json;
 
 const std::string jobs = GPUMEM_TEST_DATA_DIR "/jobs_training.csv";
