@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// Small data sets and helpers shared by the tests of the tabular baselines.
+// Small data sets and helpers shared by the tests of the tabular baselines and
+// of the other code that reads a dataset from CSV text.
 
 #include "data/ColumnRoles.h"
 #include "data/Dataset.h"

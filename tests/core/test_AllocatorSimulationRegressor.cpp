@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "BaselineTestData.h"
 #include "RaisedInputError.h"
-#include "data/ColumnRoles.h"
 #include "data/Dataset.h"
-#include "data/TableLoader.h"
 #include "io/InputError.h"
 #include "models/AllocatorSimulationRegressor.h"
 #include "models/RegressorRegistry.h"
@@ -12,20 +11,11 @@
 
 using gpumem::data::Dataset;
 using gpumem::models::AllocatorSimulationRegressor;
+using gpumem::tests::baselineDataset;
 
 namespace {
 
 constexpr std::uint64_t MiB = 1048576;
-
-Dataset datasetFrom(const std::string &csv)
-{
-    const auto table = gpumem::data::loadTableFromText(csv, "jobs.csv");
-    gpumem::data::RoleRequest request;
-    request.target = "memory";
-    std::vector<std::string> warnings;
-    return Dataset::fromTable(table, gpumem::data::assignRoles(table, request), gpumem::data::BadCellPolicy::Fail,
-                              warnings);
-}
 
 const char *const kTinyMlps = "Activations-Params,Batch Size,memory\n"
                               "\"[('linear', 10, 110), ('ReLU', 10, 0), ('linear', 2, 22)]\",4,1000\n"
@@ -76,7 +66,7 @@ class TestAllocatorSimulationRegressor : public QObject
     {
         // All three jobs simulate to 22 MiB; the offset is the mean of the
         // training targets (1000 and 1010) minus 22.
-        const Dataset dataset = datasetFrom(kTinyMlps);
+        const Dataset dataset = baselineDataset(kTinyMlps);
         auto model =
             gpumem::models::createRegressor("allocator_sim", gpumem::models::regressorHyperparameters("allocator_sim"));
         const auto result = model->fit(dataset, {0, 1});
@@ -93,7 +83,7 @@ class TestAllocatorSimulationRegressor : public QObject
                                 "mlp,4,adam,float32,2,12,2,32,pyramid,gelu,1,0.10,3,640\n"
                                 "mlp,2,sgd,float32,2,6,1,8,uniform,relu,0,0.00,2,700\n";
         // (Three rows, so that no text column has only distinct values: those are read as identifiers.)
-        const Dataset dataset = datasetFrom(csv);
+        const Dataset dataset = baselineDataset(csv);
         AllocatorSimulationRegressor model(gpumem::models::allocatorSimulationHyperparameters());
         try {
             model.fit(dataset, {0, 1});
@@ -114,7 +104,7 @@ class TestAllocatorSimulationRegressor : public QObject
                                 "mlp,16384,sgd,float32,2,64,2,4096,uniform,relu,0,0.00,2,600\n"
                                 "mlp,8,sgd,float32,2,64,2,4096,uniform,relu,0,0.00,2,640\n"
                                 "mlp,2,sgd,float32,2,6,1,8,uniform,relu,0,0.00,3,700\n";
-        const Dataset dataset = datasetFrom(csv);
+        const Dataset dataset = baselineDataset(csv);
         AllocatorSimulationRegressor model(gpumem::models::allocatorSimulationHyperparameters());
         model.fit(dataset, {1, 2});
         const double predicted = model.predict(dataset)[0] - model.offset();
@@ -124,7 +114,7 @@ class TestAllocatorSimulationRegressor : public QObject
 
     void savesAndLoadsThroughTheRegistry()
     {
-        const Dataset dataset = datasetFrom(kTinyMlps);
+        const Dataset dataset = baselineDataset(kTinyMlps);
         auto hyperparameters = gpumem::models::regressorHyperparameters("allocator_sim");
         hyperparameters.set("cublas_workspace_mib", 32.0);
         auto model = gpumem::models::createRegressor("allocator_sim", hyperparameters);
@@ -140,7 +130,7 @@ class TestAllocatorSimulationRegressor : public QObject
 
     void rowsWithoutAJobAreRefused()
     {
-        const Dataset dataset = datasetFrom("width,memory\n3,10\n4,11\n");
+        const Dataset dataset = baselineDataset("width,memory\n3,10\n4,11\n");
         AllocatorSimulationRegressor model(gpumem::models::allocatorSimulationHyperparameters());
         const auto error = gpumem::tests::raisedInputError([&] { model.fit(dataset, {0, 1}); });
         QVERIFY(std::string(error.what()).find("'family'") != std::string::npos);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "BaselineTestData.h"
 #include "RaisedInputError.h"
 #include "data/Dataset.h"
 #include "data/FeatureEncoder.h"
@@ -16,18 +17,12 @@ namespace {
 
 Dataset jobsDataset()
 {
-    const auto table = gpumem::data::loadTableFromText(
+    return gpumem::tests::baselineDataset(
         "batch,act,layers,memory\n"
         "32,relu,\"[('linear', 100, 1000), ('ReLU', 100, 0)]\",1500\n"
         "64,gelu,\"[('linear', 50, 500), ('dropout', 50, 0), ('linear', 10, 60)]\",1600\n"
         "16,relu,\"[('conv', 7, 9)]\",1700\n"
-        "8,tanh,\"[('linear', 3, 4)]\",1800\n",
-        "jobs.csv");
-    gpumem::data::RoleRequest request;
-    request.target = "memory";
-    std::vector<std::string> warnings;
-    return Dataset::fromTable(table, gpumem::data::assignRoles(table, request), gpumem::data::BadCellPolicy::Fail,
-                              warnings);
+        "8,tanh,\"[('linear', 3, 4)]\",1800\n");
 }
 
 } // namespace
@@ -69,16 +64,10 @@ class TestFeatureEncoder : public QObject
     // first field) are also encoded multiplied by the batch size: sum and maximum.
     void multipliesTheActivationsByTheBatchSize()
     {
-        const auto table = gpumem::data::loadTableFromText("batch_size,layers,memory\n"
-                                                           "32,\"[('linear', 100, 1000), ('ReLU', 100, 0)]\",1500\n"
-                                                           "64,\"[('linear', 50, 500), ('linear', 10, 60)]\",1600\n"
-                                                           "3,\"[('conv', 7, 9)]\",1700\n",
-                                                           "jobs.csv");
-        gpumem::data::RoleRequest request;
-        request.target = "memory";
-        std::vector<std::string> warnings;
-        const Dataset dataset = Dataset::fromTable(table, gpumem::data::assignRoles(table, request),
-                                                   gpumem::data::BadCellPolicy::Fail, warnings);
+        const Dataset dataset = gpumem::tests::baselineDataset("batch_size,layers,memory\n"
+                                                               "32,\"[('linear', 100, 1000), ('ReLU', 100, 0)]\",1500\n"
+                                                               "64,\"[('linear', 50, 500), ('linear', 10, 60)]\",1600\n"
+                                                               "3,\"[('conv', 7, 9)]\",1700\n");
         FeatureEncoder encoder;
         encoder.fit(dataset, {0, 1, 2});
         QCOMPARE(encoder.encoding().batchColumn, std::string("batch_size"));
