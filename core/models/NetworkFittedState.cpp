@@ -3,6 +3,7 @@
 
 #include "io/InputError.h"
 #include "models/ModelFolder.h"
+#include "models/NeuralNetworkHyperparameters.h"
 
 #include <cmath>
 
@@ -88,6 +89,7 @@ void to_json(io::Json &json, const NetworkFittedState &state)
     json["network"] = {{"feature_count", state.featureCount},
                        {"layer_type_count", state.layerTypeCount},
                        {"fields_per_layer", state.fieldsPerLayer}};
+    json["members"] = state.members;
 }
 
 NetworkFittedState NetworkFittedState::read(const io::Json &fitted, std::size_t encodedFeatureCount)
@@ -113,6 +115,9 @@ NetworkFittedState NetworkFittedState::read(const io::Json &fitted, std::size_t 
     state.fieldsPerLayer = io::toWholeNumber(io::member(network, "fields_per_layer"), 0, 64, "\"fields_per_layer\"");
     if (layerTokens != (state.fieldsPerLayer > 0))
         throw io::InputError("\"fields_per_layer\" and \"layer_type_count\" must both be 0 or both be positive");
+
+    if (const io::Json *members = io::findMember(fitted, "members"))
+        state.members = io::toWholeNumber(*members, 1, maxEnsembleMembers, "\"members\"");
 
     state.featureScaler = readScaler(io::member(fitted, "feature_scaling"), encodedFeatureCount, "the feature scaling");
     if (layerTokens)

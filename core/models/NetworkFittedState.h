@@ -31,11 +31,13 @@ struct NetworkFittedState
     std::int64_t featureCount = 0;
     std::int64_t layerTypeCount = 0; // embedding rows: the vocabulary and the unknown type, or 0
     std::int64_t fieldsPerLayer = 0;
+    std::int64_t members = 1; // networks of the ensemble, each with a weights file of its own
 
     // The name of the weights file in the model folder.
     static constexpr const char *weightsFile = "weights.safetensors";
 
-    // Reads and checks what to_json() wrote: every count within the model-folder
+    // Reads and checks what to_json() wrote: every count (members up to
+    // maxEnsembleMembers; 1 when absent, as in folders older than ensembles) within the model-folder
     // limits and consistent with the others and with encodedFeatureCount (the
     // schema's encoded width), every scaler finite with positive scales, and a
     // target transform whose predictions stay finite. Throws io::InputError.
@@ -43,7 +45,7 @@ struct NetworkFittedState
 };
 
 // The JSON form of the state: {"weights", "feature_scaling", "layer_vocabulary",
-// "field_scaling" (with layer tokens only), "target_transform", "network"}.
+// "field_scaling" (with layer tokens only), "target_transform", "network", "members"}.
 void to_json(io::Json &json, const NetworkFittedState &state);
 
 } // namespace gpumem::models

@@ -3,7 +3,12 @@
 
 #include "models/Hyperparameters.h"
 
+#include <cstdint>
+
 namespace gpumem::models {
+
+// The most networks the "ensemble" hyperparameter may ask for, and a model folder hold.
+inline constexpr std::int64_t maxEnsembleMembers = 16;
 
 // The hyperparameters of the BiGRU-optimised Transformer and of its training, with
 // their defaults (the `default` preset), ranges, units and one-sentence help.

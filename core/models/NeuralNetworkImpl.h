@@ -8,6 +8,7 @@
 #include "models/BiGruTransformer.h"
 #include "models/EigenNetwork.h"
 #include "models/NeuralNetworkRegressor.h"
+#include "training/Trainer.h"
 #include "training/TrainingCheckpoint.h"
 
 #include <torch/torch.h>
@@ -43,6 +44,28 @@ struct BatchInputs
     torch::Tensor layerCounts; // [batch] int64, CPU
 };
 
+// One network of the model's ensemble (its only one with ensemble = 1).
+struct NetworkMember
+{
+    BiGruTransformer network{nullptr};
+    std::shared_ptr<const EigenNetwork> cpuNetwork; // predicts on the CPU; rebuilt whenever the weights change
+    // The training the weights come from, as far as a later fit can continue it.
+    training::TrainingCheckpoint checkpoint;
+};
+
+// What every member's training shares: the inputs, the rows, and the trainer's
+// settings but for the seed and the workers.
+struct MemberTraining
+{
+    const data::Dataset &dataset;
+    const PreparedInputs &inputs;
+    const std::vector<Eigen::Index> &fitRows;
+    const std::vector<Eigen::Index> &validationRows;
+    training::TrainerSettings settings;
+    bool dropout = false;    // dropout draws from LibTorch's generator while training
+    bool continuing = false; // the members continue their checkpoints
+};
+
 // The most optimizer steps a saved training may have taken: a count a folder can
 // claim without being refused, and that a continued training may not pass.
 inline constexpr std::int64_t mostOptimizerSteps = std::int64_t{1} << 48;
@@ -58,12 +81,11 @@ struct NeuralNetworkRegressor::Impl
     std::vector<std::string> layerVocabulary; // index + 1 is the embedding row; 0 is unknown
     data::TargetTransform targetTransform;
     BiGruTransformerOptions options;
-    BiGruTransformer network{nullptr};
-    std::shared_ptr<const EigenNetwork> cpuNetwork; // predicts on the CPU; rebuilt whenever the weights change
+    // The ensemble's networks, member 0 first; fewer than the "ensemble"
+    // hyperparameter asks for only after a cancelled training.
+    std::vector<NetworkMember> members;
     training::TrainingResult lastTraining;
-    // The training the weights come from, as far as a later fit can continue it:
-    // its checkpoint, and the count and digest of the training rows it used.
-    training::TrainingCheckpoint checkpoint;
+    // The count and digest of the training rows the members' checkpoints used.
     std::size_t checkpointRows = 0;
     std::string checkpointRowsDigest;
     bool continuing = false; // the next fit() continues checkpoint (continueTrainingTo())
@@ -81,8 +103,18 @@ struct NeuralNetworkRegressor::Impl
                           const std::vector<Eigen::Index> &trainingRows) const;
     ScaledInputs scale(const data::Dataset &dataset) const;
     PreparedInputs prepare(const data::Dataset &dataset) const;
-    // Copies the trained weights for CPU prediction (call after fitting or loading).
+    // Copies every member's trained weights for CPU prediction (call after fitting or loading).
     void snapshotForCpu();
+    // Trains member (a new network unless shared.continuing) with seed and workers
+    // CPU threads per batch, reporting to observer.
+    training::TrainingResult trainMember(NetworkMember &member, std::uint64_t seed, int workers,
+                                         const MemberTraining &shared, training::TrainingObserver *observer,
+                                         runtime::OperationControl *control) const;
+    // Every member's output for every row of dataset, on the scale the network
+    // learns: [rows, members]. Puts the networks into evaluation mode.
+    Eigen::MatrixXd memberOutputs(const data::Dataset &dataset);
+    // Whether every member holds a training a later fit can continue.
+    bool holdsTraining() const;
     BatchInputs batch(const PreparedInputs &inputs, const std::vector<Eigen::Index> &rows) const;
 };
 

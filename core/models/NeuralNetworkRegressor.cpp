@@ -4,6 +4,9 @@
 
 #include "data/SeededRandom.h"
 #include "io/InputError.h"
+#include "models/NetworkEnsemble.h"
+#include "runtime/ParallelFor.h"
+#include "training/KernelThreads.h"
 #include "training/Trainer.h"
 
 #include <torch/cuda.h>
@@ -13,6 +16,7 @@
 #include <cmath>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 #include <utility>
 
@@ -197,8 +201,17 @@ BiGruTransformerOptions networkOptions(const Hyperparameters &hyperparameters, s
 
 void NeuralNetworkRegressor::Impl::snapshotForCpu()
 {
-    network->eval();
-    cpuNetwork = std::make_shared<const EigenNetwork>(*network);
+    for (NetworkMember &member : members) {
+        member.network->eval();
+        member.cpuNetwork = std::make_shared<const EigenNetwork>(*member.network);
+    }
+}
+
+bool NeuralNetworkRegressor::Impl::holdsTraining() const
+{
+    return !members.empty() && std::all_of(members.begin(), members.end(), [](const NetworkMember &member) {
+        return member.checkpoint.holdsTraining();
+    });
 }
 
 ScaledInputs NeuralNetworkRegressor::Impl::scale(const data::Dataset &dataset) const
@@ -329,6 +342,106 @@ void NeuralNetworkRegressor::Impl::fitInputs(const Hyperparameters &hyperparamet
     options.featureTokenOf = featureTokensOf(encoding, hyperparameters.choice("feature_tokens"), encoded.cols());
 }
 
+training::TrainingResult NeuralNetworkRegressor::Impl::trainMember(NetworkMember &member, std::uint64_t seed,
+                                                                   int workers, const MemberTraining &shared,
+                                                                   training::TrainingObserver *observer,
+                                                                   runtime::OperationControl *control) const
+{
+    // Weight initialisation, and dropout while training, draw from LibTorch's
+    // process-wide generator. Holding this lock while drawing keeps networks
+    // fitting on other threads (a comparison's parallel fits, the members of an
+    // ensemble) from reseeding or drawing in between, so the seed alone decides the result.
+    static std::mutex generatorMutex;
+    std::unique_lock generatorLock(generatorMutex);
+    // A continued training draws its dropout masks afresh, from a seed of its own.
+    torch::manual_seed(seed + (shared.continuing ? static_cast<std::uint64_t>(member.checkpoint.epochsDone) : 0));
+    if (!shared.continuing)
+        member.network = BiGruTransformer(options);
+    if (!shared.dropout)
+        generatorLock.unlock();
+    member.network->to(device);
+
+    training::TrainerSettings settings = shared.settings;
+    settings.seed = seed;
+    settings.workers = workers;
+    BiGruTransformer &network = member.network;
+    const PreparedInputs &inputs = shared.inputs;
+    const auto loss = [&](const std::vector<Eigen::Index> &rows) {
+        const BatchInputs batch = this->batch(inputs, rows);
+        const auto predicted = network->forward(batch.features, batch.layerTypes, batch.layerFields,
+                                                batch.layerCounts); // [batch]
+        return torch::mse_loss(predicted, inputs.target.index_select(0, rowIndex(rows).to(device)));
+    };
+    // What people read while it trains: the validation error in MiB, not the loss on the scaled target.
+    settings.validationRmse = [&](const std::vector<Eigen::Index> &rows) {
+        double squared = 0.0;
+        for (std::size_t begin = 0; begin < rows.size(); begin += predictionChunk) {
+            const std::vector<Eigen::Index> chunk(
+                rows.begin() + static_cast<std::ptrdiff_t>(begin),
+                rows.begin() + static_cast<std::ptrdiff_t>(std::min(rows.size(), begin + predictionChunk)));
+            const BatchInputs batch = this->batch(inputs, chunk);
+            const auto scaled = network->forward(batch.features, batch.layerTypes, batch.layerFields, batch.layerCounts)
+                                    .to(torch::kCPU, torch::kFloat64)
+                                    .contiguous(); // [chunk]
+            const double *values = scaled.data_ptr<double>();
+            for (std::size_t i = 0; i < chunk.size(); ++i) {
+                const double error = targetTransform.inverse(values[i]) - shared.dataset.target()[chunk[i]];
+                squared += error * error;
+            }
+        }
+        return std::sqrt(squared / static_cast<double>(rows.size()));
+    };
+    training::TrainingCheckpoint checkpoint = shared.continuing ? member.checkpoint : training::TrainingCheckpoint();
+    training::TrainingResult result = training::trainModel(*network, settings, shared.fitRows, shared.validationRows,
+                                                           loss, observer, control, &checkpoint);
+    member.checkpoint = std::move(checkpoint);
+    return result;
+}
+
+namespace {
+
+// Trains the members of impl, an ensemble, with seeds derived from seed, on threads CPU threads.
+training::TrainingResult trainEnsemble(NeuralNetworkRegressor::Impl &impl, std::uint64_t seed,
+                                       const MemberTraining &shared, int threads, training::TrainingObserver *observer,
+                                       runtime::OperationControl *control)
+{
+    const int memberCount = static_cast<int>(impl.members.size());
+    // Members train side by side, each on its share of the threads; with dropout
+    // the generator lock lets one train at a time (trainMember()).
+    const int concurrent = concurrentMembers(memberCount, threads, impl.device.is_cpu());
+    const int workers = std::max(1, threads / concurrent);
+    std::vector<int> firstEpochs;
+    for (const NetworkMember &member : impl.members)
+        firstEpochs.push_back(shared.continuing ? member.checkpoint.epochsDone + 1 : 1);
+    EnsembleProgress progress(observer, memberCount, firstEpochs);
+    std::vector<std::optional<training::TrainingResult>> results(impl.members.size());
+    runtime::parallelFor(impl.members.size(), concurrent, [&](std::size_t m) {
+        const int member = static_cast<int>(m);
+        // Member 0 always trains, as a single network does, so a cancelled fit keeps one network.
+        if (member == 0 || !control || !control->isCancelled()) {
+            // Pinned before the first operation, as a comparison's parallel fits are (evaluation::FoldFits).
+            std::optional<training::KernelThreadsGuard> kernelThreads;
+            if (concurrent > 1)
+                kernelThreads.emplace(workers);
+            results[m] = impl.trainMember(impl.members[m], ensembleMemberSeed(seed, member), workers, shared,
+                                          progress.member(member), control);
+        }
+        progress.memberFinished(member);
+    });
+    // A cancelled fit keeps the members that trained; the others never started.
+    std::vector<training::TrainingResult> trained;
+    std::vector<NetworkMember> kept;
+    for (std::size_t m = 0; m < results.size(); ++m)
+        if (results[m]) {
+            trained.push_back(std::move(*results[m]));
+            kept.push_back(std::move(impl.members[m]));
+        }
+    impl.members = std::move(kept);
+    return ensembleResult(trained, progress.meanEpochs());
+}
+
+} // namespace
+
 training::TrainingResult NeuralNetworkRegressor::fitRows(const data::Dataset &dataset,
                                                          const std::vector<Eigen::Index> &trainingRows,
                                                          training::TrainingObserver *observer,
@@ -336,7 +449,7 @@ training::TrainingResult NeuralNetworkRegressor::fitRows(const data::Dataset &da
 {
     Impl &impl = *mImpl;
     const Hyperparameters &h = hyperparameters();
-    // A continued training keeps the scaling of its inputs and its network.
+    // A continued training keeps the scaling of its inputs and its networks.
     const bool continuing = std::exchange(impl.continuing, false);
     if (continuing) {
         impl.checkContinuable(schema(), dataset, trainingRows);
@@ -344,23 +457,10 @@ training::TrainingResult NeuralNetworkRegressor::fitRows(const data::Dataset &da
         impl.fitInputs(h, dataset, trainingRows);
         setSchema({dataset.targetName(), impl.encoder.encoding()});
     }
-    // Weight initialisation, and dropout while training, draw from LibTorch's
-    // process-wide generator. Holding this lock while drawing keeps networks
-    // fitting on other threads (a comparison's parallel fits) from reseeding or
-    // drawing in between, so the seed alone decides the result.
-    static std::mutex generatorMutex;
-    std::unique_lock generatorLock(generatorMutex);
-    // A continued training draws its dropout masks afresh, from a seed of its own.
-    torch::manual_seed(compute().seed + (continuing ? static_cast<std::uint64_t>(impl.checkpoint.epochsDone) : 0));
-    if (!continuing)
-        impl.network = BiGruTransformer(impl.options);
-    const bool dropout = h.real("dropout") > 0.0 || (h.real("gru_dropout") > 0.0 && h.integer("gru_layers") > 1);
-    if (!dropout)
-        generatorLock.unlock();
-    impl.network->to(impl.device);
+    checkNetworkHyperparameters(h);
     const PreparedInputs inputs = impl.prepare(dataset);
 
-    // The validation rows come out of the training rows, by a seeded shuffle.
+    // The validation rows come out of the training rows, by a seeded shuffle; every member holds out the same.
     std::vector<Eigen::Index> fitRows = trainingRows;
     std::vector<Eigen::Index> validationRows;
     const auto validationCount = static_cast<std::size_t>(
@@ -375,7 +475,8 @@ training::TrainingResult NeuralNetworkRegressor::fitRows(const data::Dataset &da
         std::sort(validationRows.begin(), validationRows.end());
     }
 
-    training::TrainerSettings settings;
+    MemberTraining shared{dataset, inputs, fitRows, validationRows, {}, false, continuing};
+    training::TrainerSettings &settings = shared.settings;
     settings.optimizer = h.choice("optimizer");
     settings.learningRate = h.real("learning_rate");
     settings.weightDecay = h.real("weight_decay");
@@ -384,86 +485,72 @@ training::TrainingResult NeuralNetworkRegressor::fitRows(const data::Dataset &da
     settings.schedule = h.choice("schedule");
     settings.warmupFraction = h.real("warmup_fraction");
     settings.gradientClip = h.real("gradient_clip");
-    checkNetworkHyperparameters(h);
     settings.patience = static_cast<int>(h.integer("patience"));
-    settings.seed = compute().seed;
+    shared.dropout = h.real("dropout") > 0.0 || (h.real("gru_dropout") > 0.0 && h.integer("gru_layers") > 1);
+    if (!continuing)
+        impl.members.assign(static_cast<std::size_t>(h.integer("ensemble")), NetworkMember());
     // Workers share one random generator, so dropout would make runs depend on timing.
     // The trainer fixes each worker's kernels to one thread itself (training::KernelThreadsGuard).
-    settings.workers = impl.device.is_cpu() && !dropout ? std::max(1, compute().threads) : 1;
-
-    BiGruTransformer &network = impl.network;
-    const auto loss = [&](const std::vector<Eigen::Index> &rows) {
-        const BatchInputs batch = impl.batch(inputs, rows);
-        const auto predicted = network->forward(batch.features, batch.layerTypes, batch.layerFields,
-                                                batch.layerCounts); // [batch]
-        return torch::mse_loss(predicted, inputs.target.index_select(0, rowIndex(rows).to(impl.device)));
-    };
-    // What people read while it trains: the validation error in MiB, not the loss on the scaled target.
-    settings.validationRmse = [&](const std::vector<Eigen::Index> &rows) {
-        double squared = 0.0;
-        for (std::size_t begin = 0; begin < rows.size(); begin += predictionChunk) {
-            const std::vector<Eigen::Index> chunk(
-                rows.begin() + static_cast<std::ptrdiff_t>(begin),
-                rows.begin() + static_cast<std::ptrdiff_t>(std::min(rows.size(), begin + predictionChunk)));
-            const BatchInputs batch = impl.batch(inputs, chunk);
-            const auto scaled = network->forward(batch.features, batch.layerTypes, batch.layerFields, batch.layerCounts)
-                                    .to(torch::kCPU, torch::kFloat64)
-                                    .contiguous(); // [chunk]
-            const double *values = scaled.data_ptr<double>();
-            for (std::size_t i = 0; i < chunk.size(); ++i) {
-                const double error = impl.targetTransform.inverse(values[i]) - dataset.target()[chunk[i]];
-                squared += error * error;
-            }
-        }
-        return std::sqrt(squared / static_cast<double>(rows.size()));
-    };
-    training::TrainingCheckpoint checkpoint = continuing ? impl.checkpoint : training::TrainingCheckpoint();
-    impl.lastTraining =
-        training::trainModel(*network, settings, fitRows, validationRows, loss, observer, control, &checkpoint);
-    impl.checkpoint = std::move(checkpoint);
+    const int threads = impl.device.is_cpu() && !shared.dropout ? std::max(1, compute().threads) : 1;
+    impl.lastTraining = impl.members.size() == 1
+                            ? impl.trainMember(impl.members.front(), compute().seed, threads, shared, observer, control)
+                            : trainEnsemble(impl, compute().seed, shared, threads, observer, control);
     impl.checkpointRows = trainingRows.size();
     impl.checkpointRowsDigest = trainingRowsDigest(trainingRows);
     impl.snapshotForCpu();
     return impl.lastTraining;
 }
 
-Eigen::VectorXd NeuralNetworkRegressor::predictFitted(const data::Dataset &dataset) const
+Eigen::MatrixXd NeuralNetworkRegressor::Impl::memberOutputs(const data::Dataset &dataset)
 {
-    // Evaluation mode changes the network's state, not the model's meaning.
-    Impl &impl = *mImpl;
+    // Evaluation mode changes the networks' state, not the model's meaning.
     c10::InferenceMode inference;
-    Eigen::VectorXd predictions(static_cast<Eigen::Index>(dataset.rowCount()));
-    if (impl.device.is_cpu() && impl.cpuNetwork) {
+    Eigen::MatrixXd outputs(static_cast<Eigen::Index>(dataset.rowCount()), static_cast<Eigen::Index>(members.size()));
+    if (device.is_cpu() && members.front().cpuNetwork) {
         // Row by row with the Eigen copy: no padding, no per-operation overhead.
-        const ScaledInputs inputs = impl.scale(dataset);
-        const bool layers = impl.usesLayerTokens();
+        const ScaledInputs inputs = scale(dataset);
+        const bool layers = usesLayerTokens();
         for (std::size_t row = 0; row < dataset.rowCount(); ++row) {
             const std::int64_t begin = layers ? inputs.layerStart[row] : 0;
             const std::int64_t count = layers ? inputs.layerStart[row + 1] - begin : 0;
-            const float scaled = impl.cpuNetwork->predict(
-                inputs.features.row(static_cast<Eigen::Index>(row)).data(),
-                layers ? inputs.layerTypes.data() + begin : nullptr,
-                layers ? inputs.layerFields.data() + begin * impl.options.fieldsPerLayer : nullptr, count);
-            predictions[static_cast<Eigen::Index>(row)] = impl.targetTransform.inverse(scaled);
+            for (std::size_t m = 0; m < members.size(); ++m)
+                outputs(static_cast<Eigen::Index>(row), static_cast<Eigen::Index>(m)) = members[m].cpuNetwork->predict(
+                    inputs.features.row(static_cast<Eigen::Index>(row)).data(),
+                    layers ? inputs.layerTypes.data() + begin : nullptr,
+                    layers ? inputs.layerFields.data() + begin * options.fieldsPerLayer : nullptr, count);
         }
-        return predictions;
+        return outputs;
     }
-    const PreparedInputs inputs = impl.prepare(dataset);
-    impl.network->eval();
+    const PreparedInputs inputs = prepare(dataset);
     for (std::size_t begin = 0; begin < dataset.rowCount(); begin += predictionChunk) {
         std::vector<Eigen::Index> rows;
         for (std::size_t row = begin; row < std::min(dataset.rowCount(), begin + predictionChunk); ++row)
             rows.push_back(static_cast<Eigen::Index>(row));
-        const BatchInputs batch = impl.batch(inputs, rows);
-        const auto scaled =
-            impl.network->forward(batch.features, batch.layerTypes, batch.layerFields, batch.layerCounts)
-                .to(torch::kCPU, torch::kFloat64)
-                .contiguous(); // [batch]
-        const double *values = scaled.data_ptr<double>();
-        for (std::size_t i = 0; i < rows.size(); ++i)
-            predictions[rows[i]] = impl.targetTransform.inverse(values[i]);
+        const BatchInputs batch = this->batch(inputs, rows);
+        for (std::size_t m = 0; m < members.size(); ++m) {
+            BiGruTransformer &network = members[m].network;
+            network->eval();
+            const auto scaled = network->forward(batch.features, batch.layerTypes, batch.layerFields, batch.layerCounts)
+                                    .to(torch::kCPU, torch::kFloat64)
+                                    .contiguous(); // [batch]
+            const double *values = scaled.data_ptr<double>();
+            for (std::size_t i = 0; i < rows.size(); ++i)
+                outputs(rows[i], static_cast<Eigen::Index>(m)) = values[i];
+        }
     }
-    return predictions;
+    return outputs;
+}
+
+Eigen::VectorXd NeuralNetworkRegressor::predictFitted(const data::Dataset &dataset) const
+{
+    // The members agree in the space the network learns (log1p with log_target), so they are averaged there.
+    return mImpl->targetTransform.inverse(memberAgreement(mImpl->memberOutputs(dataset)).mean);
+}
+
+Eigen::VectorXd NeuralNetworkRegressor::memberSpread(const data::Dataset &dataset) const
+{
+    requireFitted();
+    return memberAgreement(mImpl->memberOutputs(dataset)).spread * mImpl->targetTransform.scale();
 }
 
 std::vector<ArchitectureBlock> describeArchitecture(const Hyperparameters &hyperparameters, std::int64_t featureCount,

@@ -25,7 +25,10 @@ struct ArchitectureBlock
 // on training rows only), trains with the shared training loop, predicts in the
 // target's units (MiB), and saves or loads itself as a model folder: its
 // "fitted" state holds the scalers, and the folder adds the weights and the
-// optimizer state beside model.json. Not thread-safe: one thread uses a
+// optimizer state beside model.json. With ensemble = K it trains K networks
+// with seeds derived from its seed (ensembleMemberSeed()), side by side on its
+// threads, and predicts the mean of their outputs on the scale the network
+// learns, so that it stands for one model everywhere. Not thread-safe: one thread uses a
 // regressor at a time (the trainer may run on a worker thread while others only
 // touch the OperationControl).
 class NeuralNetworkRegressor final : public RegressorBase
@@ -46,10 +49,16 @@ class NeuralNetworkRegressor final : public RegressorBase
     // continue or has already trained epochs epochs.
     void continueTrainingTo(int epochs);
     // The epochs of the training the weights come from that a later fit can
-    // continue (0 when it cannot, e.g. a folder saved without optimizer state).
+    // continue (0 when it cannot, e.g. a folder saved without optimizer state);
+    // for an ensemble, the most epochs any of its networks keeps.
     int epochsTrained() const;
     // The seed the model was trained with.
     std::uint64_t seed() const;
+    // The spread of the ensemble's networks (the "ensemble" hyperparameter) on
+    // every row of dataset: the sample standard deviation of their predictions in
+    // the space the network learns (log1p of MiB with log_target, else MiB);
+    // zeros for a single network. Throws io::InputError as predict() does.
+    Eigen::VectorXd memberSpread(const data::Dataset &dataset) const;
 
     // Reads a model folder written by save() (weights, optimizer state and
     // training position beside model.json). Throws io::InputError naming the file.

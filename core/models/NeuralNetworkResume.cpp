@@ -6,6 +6,8 @@
 #include "io/InputError.h"
 #include "io/Sha256.h"
 
+#include <algorithm>
+
 namespace gpumem::models {
 
 namespace {
@@ -59,27 +61,40 @@ void NeuralNetworkRegressor::Impl::checkContinuable(const ModelSchema &schema, c
 void NeuralNetworkRegressor::continueTrainingTo(int epochs)
 {
     Impl &impl = *mImpl;
-    if (!isFitted() || !impl.checkpoint.holdsTraining())
+    if (!isFitted() || !impl.holdsTraining())
         throw io::InputError("the model holds no training state to continue (no optimizer state was saved with it)");
-    if (epochs <= impl.checkpoint.epochsDone)
-        throw io::InputError("the model has trained " + std::to_string(impl.checkpoint.epochsDone) +
+    const auto ensemble = static_cast<std::size_t>(hyperparameters().integer("ensemble"));
+    if (impl.members.size() != ensemble)
+        throw io::InputError("the model holds " + std::to_string(impl.members.size()) + " of its " +
+                             std::to_string(ensemble) +
+                             " networks (its training was cancelled before the others started); train it afresh");
+    const int done = epochsTrained();
+    if (epochs <= done)
+        throw io::InputError("the model has trained " + std::to_string(done) +
                              " epochs already; continuing needs more epochs in all than that");
     // The steps still to take must fit beside those taken: otherwise the continued
     // training would save a step count that its own folder refuses.
     const auto batchSize = static_cast<std::size_t>(hyperparameters().integer("batch_size"));
     const auto batches = static_cast<std::int64_t>((impl.checkpointRows + batchSize - 1) / batchSize);
-    const std::int64_t epochsLeft = epochs - impl.checkpoint.epochsDone;
-    if (impl.checkpoint.step > mostOptimizerSteps - epochsLeft * batches)
-        throw io::InputError("the saved training has taken " + std::to_string(impl.checkpoint.step) +
-                             " optimizer steps; " + std::to_string(epochsLeft) + " more epochs of " +
-                             std::to_string(batches) + " steps would pass the most a model folder may hold (2^48)");
+    for (const NetworkMember &member : impl.members) {
+        const std::int64_t epochsLeft = epochs - member.checkpoint.epochsDone;
+        if (member.checkpoint.step > mostOptimizerSteps - epochsLeft * batches)
+            throw io::InputError("the saved training has taken " + std::to_string(member.checkpoint.step) +
+                                 " optimizer steps; " + std::to_string(epochsLeft) + " more epochs of " +
+                                 std::to_string(batches) + " steps would pass the most a model folder may hold (2^48)");
+    }
     changeableHyperparameters().setAssignment("epochs=" + std::to_string(epochs));
     impl.continuing = true;
 }
 
 int NeuralNetworkRegressor::epochsTrained() const
 {
-    return mImpl->checkpoint.epochsDone;
+    // The members of an ensemble may keep different epochs (each its best); a
+    // continued training must pass them all.
+    int done = 0;
+    for (const NetworkMember &member : mImpl->members)
+        done = std::max(done, member.checkpoint.epochsDone);
+    return mImpl->holdsTraining() ? done : 0;
 }
 
 std::uint64_t NeuralNetworkRegressor::seed() const

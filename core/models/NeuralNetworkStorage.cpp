@@ -7,6 +7,9 @@
 //   optimizer.safetensors the optimizer's state (Adam/AdamW moments and step counts, by parameter)
 //                         and, as its metadata, the trainer's position: what `gpumem train
 //                         --resume-from` continues
+//   weights-M.safetensors, optimizer-M.safetensors
+//                         the same for member M (1 … members - 1) of an ensemble; the
+//                         files above are member 0's
 // Loading executes nothing from the folder: the weights file is data only, and
 // every tensor's name, dtype and shape must match the network that model.json
 // describes before a single value is copied.
@@ -148,10 +151,16 @@ std::string numberText(double value)
     return io::formattedNumber("%.17g", value);
 }
 
-void writeOptimizerState(const NeuralNetworkRegressor::Impl &impl, const std::string &optimizer,
-                         const std::string &path)
+// The file of member (0-based) named after stem: "weights" gives weights.safetensors
+// for member 0 and weights-M.safetensors for member M.
+std::string memberFile(const std::string &stem, std::size_t member)
 {
-    const training::TrainingCheckpoint &checkpoint = impl.checkpoint;
+    return stem + (member == 0 ? std::string() : "-" + std::to_string(member)) + ".safetensors";
+}
+
+void writeOptimizerState(const NeuralNetworkRegressor::Impl &impl, const training::TrainingCheckpoint &checkpoint,
+                         const std::string &optimizer, const std::string &path)
+{
     std::vector<torch::Tensor> contiguous;
     std::vector<io::TensorView> views;
     for (const auto &[name, tensor] : checkpoint.optimizerState) {
@@ -196,11 +205,19 @@ Number metadataNumber(const io::SafeTensorsFile &file, const std::string &key, N
     return value;
 }
 
+// A saved training's checkpoint and the training rows it used, by count and digest.
+struct SavedTraining
+{
+    training::TrainingCheckpoint checkpoint;
+    std::size_t rows = 0;
+    std::string rowsDigest;
+};
+
 // Reads the optimizer state that belongs to network as hostile input: the
 // position within bounds, and for every parameter either no state or exactly its
 // fields, each of the right dtype and shape and finite; nothing else.
-void readOptimizerState(NeuralNetworkRegressor::Impl &impl, const std::string &optimizer,
-                        const io::SafeTensorsFile &file, const std::string &path)
+SavedTraining readOptimizerState(const BiGruTransformer &network, const std::string &optimizer,
+                                 const io::SafeTensorsFile &file, const std::string &path)
 {
     const auto text = [&](const std::string &key) {
         const auto it = file.metadata().find(key);
@@ -229,7 +246,7 @@ void readOptimizerState(NeuralNetworkRegressor::Impl &impl, const std::string &o
         throw io::InputError(path, 0, 0, "metadata 'training_rows_sha256' is not a SHA-256 in hexadecimal");
 
     std::set<std::string> expected;
-    for (const auto &item : impl.network->named_parameters(true)) {
+    for (const auto &item : network->named_parameters(true)) {
         const std::vector<std::int64_t> shape = item.value().sizes().vec();
         std::size_t present = 0;
         for (const auto &field : training::optimizerStateFields(optimizer))
@@ -263,9 +280,29 @@ void readOptimizerState(NeuralNetworkRegressor::Impl &impl, const std::string &o
     for (const io::TensorRecord &record : file.tensors())
         if (!expected.count(record.name))
             throw io::InputError(path, 0, 0, "holds a tensor '" + record.name + "' that the network does not have");
-    impl.checkpoint = std::move(checkpoint);
-    impl.checkpointRows = static_cast<std::size_t>(rows);
-    impl.checkpointRowsDigest = digest;
+    return {std::move(checkpoint), static_cast<std::size_t>(rows), digest};
+}
+
+// Refuses a file the "files" list records that looks like a member's weights or
+// optimizer state but belongs to none of the members model.json counts.
+void refuseStrayMemberFiles(const io::Json &metadata, const std::string &directory, std::size_t members, bool optimizer)
+{
+    std::set<std::string> expected;
+    for (std::size_t member = 0; member < members; ++member) {
+        expected.insert(memberFile("weights", member));
+        if (optimizer)
+            expected.insert(memberFile("optimizer", member));
+    }
+    for (const auto &item : io::toObject(io::member(metadata, "files")).items()) {
+        const std::string &name = item.key();
+        const bool memberLike = (name.rfind("weights", 0) == 0 || name.rfind("optimizer", 0) == 0) &&
+                                name.size() > 12 && name.compare(name.size() - 12, 12, ".safetensors") == 0;
+        if (memberLike && !expected.count(name))
+            throw io::InputError(directory + "/" + name, 0, 0,
+                                 "belongs to none of the " + std::to_string(members) +
+                                     " networks that model.json counts" +
+                                     (optimizer ? std::string() : " (the folder holds no optimizer.safetensors)"));
+    }
 }
 
 } // namespace
@@ -273,9 +310,13 @@ void readOptimizerState(NeuralNetworkRegressor::Impl &impl, const std::string &o
 io::Json NeuralNetworkRegressor::fittedState(const std::string &folder) const
 {
     const Impl &impl = *mImpl;
-    writeWeights(impl.network, folder + "/" + NetworkFittedState::weightsFile);
-    if (impl.checkpoint.holdsTraining())
-        writeOptimizerState(impl, hyperparameters().choice("optimizer"), folder + "/" + optimizerFile);
+    const bool continuable = impl.holdsTraining();
+    for (std::size_t m = 0; m < impl.members.size(); ++m) {
+        writeWeights(impl.members[m].network, folder + "/" + memberFile("weights", m));
+        if (continuable)
+            writeOptimizerState(impl, impl.members[m].checkpoint, hyperparameters().choice("optimizer"),
+                                folder + "/" + memberFile("optimizer", m));
+    }
     NetworkFittedState state;
     state.featureScaler = impl.featureScaler;
     state.fieldScaler = impl.fieldScaler;
@@ -284,6 +325,7 @@ io::Json NeuralNetworkRegressor::fittedState(const std::string &folder) const
     state.featureCount = impl.options.featureCount;
     state.layerTypeCount = impl.options.layerTypeCount;
     state.fieldsPerLayer = impl.options.fieldsPerLayer;
+    state.members = static_cast<std::int64_t>(impl.members.size());
     io::Json fitted = state;
     const training::TrainingResult &training = impl.lastTraining;
     fitted["training"] = {{"stop_reason", training::stopReasonName(training.stopReason)},
@@ -297,9 +339,18 @@ io::Json NeuralNetworkRegressor::fittedState(const std::string &folder) const
 void NeuralNetworkRegressor::readFitted(const io::Json &fitted, const io::Json &metadata, const std::string &directory)
 {
     Impl &impl = *mImpl;
-    impl.checkpoint = training::TrainingCheckpoint();
+    impl.members.clear();
     impl.encoder = data::FeatureEncoder(schema().encoding);
     NetworkFittedState state = NetworkFittedState::read(fitted, impl.encoder.featureNames().size());
+    // Fewer networks than the hyperparameter asks for are what a cancelled training keeps; more, none makes.
+    if (state.members > hyperparameters().integer("ensemble"))
+        throw io::InputError("\"members\" is " + std::to_string(state.members) +
+                             ", but the hyperparameter ensemble is " +
+                             std::to_string(hyperparameters().integer("ensemble")));
+    const auto memberCount = static_cast<std::size_t>(state.members);
+    // A folder without the optimizer files (saved before training could be continued) still predicts.
+    const bool optimizer = std::filesystem::exists(directory + "/" + optimizerFile);
+    refuseStrayMemberFiles(metadata, directory, memberCount, optimizer);
     impl.featureScaler = std::move(state.featureScaler);
     impl.fieldScaler = std::move(state.fieldScaler);
     impl.layerVocabulary = std::move(state.layerVocabulary);
@@ -308,21 +359,33 @@ void NeuralNetworkRegressor::readFitted(const io::Json &fitted, const io::Json &
     impl.options.featureTokenOf =
         featureTokensOf(schema().encoding, hyperparameters().choice("feature_tokens"), state.featureCount);
 
-    const std::string weightsPath = directory + "/" + NetworkFittedState::weightsFile;
-    const io::SafeTensorsFile weights =
-        io::SafeTensorsFile::parse(readRecordedFile(metadata, directory, NetworkFittedState::weightsFile), weightsPath);
-    checkSizesAgainstWeights(weights, state, impl.options, weightsPath);
-    impl.network = BiGruTransformer(impl.options);
-    loadWeights(impl.network, weights, weightsPath);
-    // A folder without the file (saved before training could be continued) still predicts.
-    if (std::filesystem::exists(directory + "/" + optimizerFile)) {
-        const std::string optimizerPath = directory + "/" + optimizerFile;
-        readOptimizerState(
-            impl, hyperparameters().choice("optimizer"),
-            io::SafeTensorsFile::parse(readRecordedFile(metadata, directory, optimizerFile), optimizerPath),
-            optimizerPath);
+    std::vector<NetworkMember> members(memberCount);
+    for (std::size_t m = 0; m < memberCount; ++m) {
+        const std::string weightsFile = memberFile("weights", m);
+        const std::string weightsPath = directory + "/" + weightsFile;
+        const io::SafeTensorsFile weights =
+            io::SafeTensorsFile::parse(readRecordedFile(metadata, directory, weightsFile), weightsPath);
+        checkSizesAgainstWeights(weights, state, impl.options, weightsPath);
+        members[m].network = BiGruTransformer(impl.options);
+        loadWeights(members[m].network, weights, weightsPath);
+        if (optimizer) {
+            const std::string optimizerName = memberFile("optimizer", m);
+            const std::string optimizerPath = directory + "/" + optimizerName;
+            SavedTraining saved = readOptimizerState(
+                members[m].network, hyperparameters().choice("optimizer"),
+                io::SafeTensorsFile::parse(readRecordedFile(metadata, directory, optimizerName), optimizerPath),
+                optimizerPath);
+            // The members trained on the same rows; a file from another training is refused.
+            if (m > 0 && (saved.rows != impl.checkpointRows || saved.rowsDigest != impl.checkpointRowsDigest))
+                throw io::InputError(optimizerPath, 0, 0,
+                                     "was trained on other rows than " + std::string(optimizerFile));
+            members[m].checkpoint = std::move(saved.checkpoint);
+            impl.checkpointRows = saved.rows;
+            impl.checkpointRowsDigest = std::move(saved.rowsDigest);
+        }
+        members[m].network->to(impl.device);
     }
-    impl.network->to(impl.device);
+    impl.members = std::move(members);
     impl.snapshotForCpu();
 }
 
