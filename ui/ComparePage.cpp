@@ -24,6 +24,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -236,8 +237,9 @@ bool ComparePage::start()
 {
     if (isRunning())
         return false;
-    evaluation::ExperimentSettings settings;
-    std::shared_ptr<const data::Dataset> dataset;
+    workflows::CompareConfiguration configuration;
+    evaluation::ExperimentSettings &settings = configuration.experiment;
+    WorkbenchState::SelectedData selected;
     std::vector<std::string> warnings;
     try {
         const QStringList names = selectedModels();
@@ -245,8 +247,8 @@ bool ComparePage::start()
             throw std::runtime_error(tr("Tick at least one model.").toStdString());
         if (!mState->table())
             throw std::runtime_error(tr("No data loaded: open a CSV file first.").toStdString());
-        dataset = mState->buildDataset(warnings);
-        if (!dataset->hasTarget())
+        selected = mState->selectData(warnings);
+        if (!selected.dataset->hasTarget())
             throw std::runtime_error(tr("No target column: choose one on the Data page.").toStdString());
         std::vector<std::string> registryNames;
         for (const QString &name : names)
@@ -275,19 +277,24 @@ bool ComparePage::start()
         rows.emplace_back(qtText(model.name), qtText(models::regressorTitle(model.name)));
     mProgressTable->reset(rows, kFold ? settings.folds : 1);
     mOverall->setValue(0);
-    QString status =
-        tr("Comparing %1 on %L2 rows…").arg(selectedModels().join(QStringLiteral(", "))).arg(dataset->rowCount());
+    QString status = tr("Comparing %1 on %L2 rows…")
+                         .arg(selectedModels().join(QStringLiteral(", ")))
+                         .arg(selected.dataset->rowCount());
     for (const auto &warning : warnings)
         status += QStringLiteral(" ") + QString::fromStdString(warning);
     mStatus->setText(status);
 
-    mRunningDataset = dataset;
+    mRunningDataset = selected.dataset;
     ProgressBridge *bridge = mBridge;
-    mJob.start([dataset, settings, bridge](Outcome &outcome, runtime::OperationControl *control) {
+    const std::string dataName = coreText(QFileInfo(mState->dataPath()).fileName());
+    mJob.start([table = mState->table(), selected, dataName, configuration,
+                bridge](Outcome &outcome, runtime::OperationControl *control) {
         // LibTorch's thread settings belong to the thread that computes: set them here.
-        runtime::setComputeThreads(settings.compute.threads);
-        outcome.result = std::make_shared<const evaluation::ExperimentResult>(
-            evaluation::runExperiment(*dataset, settings, bridge, control));
+        runtime::setComputeThreads(configuration.experiment.compute.threads);
+        const workflows::ComparisonData input{dataName, *table, selected.roles, selected.usableRows, *selected.dataset};
+        workflows::CompareResult compared = workflows::compare(input, configuration, bridge, control);
+        outcome.result = std::make_shared<const evaluation::ExperimentResult>(std::move(compared.experiment));
+        outcome.context = std::move(compared.context);
     });
     updateButtons();
     return true;
@@ -329,7 +336,7 @@ void ComparePage::finish()
         status += QStringLiteral(" ") + QString::fromStdString(warning);
     mStatus->setText(status);
     mOverall->setValue(1000);
-    mState->setComparison(outcome.result, mRunningDataset);
+    mState->setComparison(outcome.result, mRunningDataset, outcome.context);
     mRunningDataset.reset();
     Q_EMIT comparisonFinished(true);
 }
@@ -447,7 +454,7 @@ void ComparePage::showResults()
 
 ReportContent ComparePage::reportContent()
 {
-    return comparisonReportContent(*mState, static_cast<std::uint64_t>(mSeed->value()), mChartViews);
+    return comparisonReportContent(*mState, mChartViews);
 }
 
 } // namespace gpumem::ui

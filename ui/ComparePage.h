@@ -85,6 +85,7 @@ class ComparePage : public QWidget
     struct Outcome
     {
         std::shared_ptr<const evaluation::ExperimentResult> result;
+        report::ComparisonContext context; // the header of the result's reports
         QString error;
     };
 

@@ -3,7 +3,6 @@
 
 #include "ui/ReportWriter.h"
 
-#include <cstdint>
 #include <vector>
 
 class QChartView;
@@ -12,10 +11,10 @@ namespace gpumem::ui {
 
 class WorkbenchState;
 
-// Gathers the report of state's comparison: its result, the dataset, target, features,
-// folds and seed it ran with, each row's job name, and the charts on show (metric bars,
-// scatter plots, the bound's curves) as images for the report. Empty without a comparison.
-ReportContent comparisonReportContent(const WorkbenchState &state, std::uint64_t seed,
-                                      const std::vector<QChartView *> &charts);
+// Gathers the report of state's comparison: its result, its header (the dataset,
+// target, features, folds and seed it ran with, each row's job name) and the charts
+// on show (metric bars, scatter plots, the bound's curves) as images for the report.
+// Empty without a comparison.
+ReportContent comparisonReportContent(const WorkbenchState &state, const std::vector<QChartView *> &charts);
 
 } // namespace gpumem::ui

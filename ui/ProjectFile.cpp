@@ -13,6 +13,7 @@
 #include "runs/RunRecord.h"
 #include "ui/QtText.h"
 #include "ui/WorkbenchState.h"
+#include "workflows/CompareWorkflow.h"
 
 #include <QDir>
 #include <QFile>
@@ -134,6 +135,8 @@ io::Json projectJson(const QString &path, const WorkbenchState &state)
     // The comparison report's own members, with the rows the charts need: one schema, one reader.
     const auto comparison = state.comparison();
     project["comparison"] = comparison ? report::experimentJson(*comparison, {/*withRows=*/true}) : io::Json();
+    if (comparison)
+        project["comparison_context"] = state.comparisonContext();
     // Every training run, in the one JSON form of a run record.
     project["runs"] = runsRelativeTo(path, state.runs());
     return project;
@@ -222,6 +225,23 @@ ProjectContent readProject(const QString &path, runtime::ProgressObserver *progr
         object && !object->is_null() && io::numberOr(project, "version", 0) >= 2)
         comparison =
             std::make_shared<const evaluation::ExperimentResult>(report::readExperimentResult(*object, source));
+    if (const io::Json *stored = io::findMember(project, "comparison_context"); stored && comparison) {
+        try {
+            content.comparisonContext = stored->get<report::ComparisonContext>();
+        } catch (const io::InputError &error) {
+            throw io::InputError(source, 0, 0, "\"comparison_context\": " + error.message());
+        }
+    } else if (comparison) {
+        notes << QObject::tr("The comparison was saved before projects kept its seed: its reports name seed 0 "
+                             "until it is run again.");
+        if (const auto &splits = comparison->splits; splits.size() == 1 && !splits.front().test.empty()) {
+            // A hold-out's share, worked back from its split.
+            report::ComparisonContext holdOut;
+            holdOut.testFraction = static_cast<double>(splits.front().test.size()) /
+                                   static_cast<double>(splits.front().test.size() + splits.front().train.size());
+            content.comparisonContext = holdOut;
+        }
+    }
 
     // Projects written before runs were kept have none.
     if (const io::Json *runs = io::findMember(project, "runs")) {
@@ -263,16 +283,27 @@ QStringList applyProject(const ProjectContent &content, WorkbenchState &state)
         state.setRoles(content.roles);
     state.setPresetName(content.preset);
     state.setHyperparameters(content.hyperparameters);
-    std::shared_ptr<const data::Dataset> dataset;
+    WorkbenchState::SelectedData selected;
     if (content.comparison && content.table) {
         try {
             std::vector<std::string> warnings;
-            dataset = state.buildDataset(warnings);
+            selected = state.selectData(warnings);
         } catch (const std::exception &) {
             // Without a usable dataset the comparison still shows its metrics, only not per-row charts.
         }
     }
-    state.setComparison(content.comparison, dataset);
+    report::ComparisonContext context = content.comparisonContext.value_or(report::ComparisonContext{});
+    if (content.comparison && selected.dataset) {
+        // The header is derived as the comparison derived it, from the same data; only
+        // how the rows were split was kept (a project saved before that names seed 0).
+        evaluation::ExperimentSettings settings;
+        settings.testFraction = context.testFraction;
+        settings.seed = context.seed;
+        const workflows::ComparisonData data{coreText(QFileInfo(content.dataPath).fileName()), *content.table,
+                                             selected.roles, selected.usableRows, *selected.dataset};
+        context = workflows::comparisonContext(data, settings, context.groupBy, *content.comparison);
+    }
+    state.setComparison(content.comparison, selected.dataset, std::move(context));
     state.setRuns(content.runs);
     return content.notes;
 }

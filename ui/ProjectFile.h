@@ -5,6 +5,7 @@
 #include "data/Dataset.h"
 #include "models/Hyperparameters.h"
 #include "models/NeuralNetworkHyperparameters.h"
+#include "report/ComparisonReport.h"
 #include "runs/RunRecord.h"
 #include "runtime/OperationControl.h"
 #include "runtime/ProgressObserver.h"
@@ -13,6 +14,7 @@
 #include <QStringList>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace gpumem::data {
@@ -65,6 +67,8 @@ struct ProjectContent
     QString preset;
     models::Hyperparameters hyperparameters = models::neuralNetworkHyperparameters();
     std::shared_ptr<const evaluation::ExperimentResult> comparison;
+    // The comparison's report header as saved; projects saved before it was kept have none.
+    std::optional<report::ComparisonContext> comparisonContext;
     std::vector<runs::RunRecord> runs;
     QStringList notes; // for the user: the data found elsewhere, or changed since the save
 };

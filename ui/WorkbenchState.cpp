@@ -118,11 +118,21 @@ void WorkbenchState::setBadCellPolicy(data::BadCellPolicy policy)
 
 std::shared_ptr<const data::Dataset> WorkbenchState::buildDataset(std::vector<std::string> &warnings) const
 {
+    return selectData(warnings).dataset;
+}
+
+WorkbenchState::SelectedData WorkbenchState::selectData(std::vector<std::string> &warnings) const
+{
+    SelectedData selected;
     if (!mTable)
-        return nullptr;
+        return selected;
     // assignRoles re-checks the roles the way `gpumem --target … --features …` would.
-    const auto roles = data::assignRoles(*mTable, roleRequest());
-    return std::make_shared<const data::Dataset>(data::Dataset::fromTable(*mTable, roles, mBadCellPolicy, warnings));
+    selected.roles = data::assignRoles(*mTable, roleRequest());
+    selected.usableRows = data::selectUsableRows(*mTable, selected.roles, mBadCellPolicy, warnings);
+    data::Dataset dataset = data::Dataset::fromTable(*mTable, selected.roles, selected.usableRows);
+    warnings.insert(warnings.end(), dataset.warnings().begin(), dataset.warnings().end());
+    selected.dataset = std::make_shared<const data::Dataset>(std::move(dataset));
+    return selected;
 }
 
 void WorkbenchState::setHyperparameters(const models::Hyperparameters &hyperparameters)
@@ -132,10 +142,11 @@ void WorkbenchState::setHyperparameters(const models::Hyperparameters &hyperpara
 }
 
 void WorkbenchState::setComparison(std::shared_ptr<const evaluation::ExperimentResult> result,
-                                   std::shared_ptr<const data::Dataset> dataset)
+                                   std::shared_ptr<const data::Dataset> dataset, report::ComparisonContext context)
 {
     mComparison = std::move(result);
     mComparisonDataset = std::move(dataset);
+    mComparisonContext = std::move(context);
     Q_EMIT comparisonChanged();
 }
 

@@ -7,6 +7,7 @@
 #include "data/Table.h"
 #include "evaluation/Experiment.h"
 #include "models/Hyperparameters.h"
+#include "report/ComparisonReport.h"
 #include "runs/RunRecord.h"
 
 #include <QObject>
@@ -69,6 +70,15 @@ class WorkbenchState : public QObject
     // Builds the dataset the roles select, checked by core. Throws io::InputError
     // (e.g. a non-numeric target, a bad cell under the fail policy).
     std::shared_ptr<const data::Dataset> buildDataset(std::vector<std::string> &warnings) const;
+    // The same dataset with what the workflows take beside it: the roles as core
+    // checked them and the table row of each dataset row. Empty without a table.
+    struct SelectedData
+    {
+        std::vector<data::ColumnRole> roles;
+        std::vector<std::size_t> usableRows;
+        std::shared_ptr<const data::Dataset> dataset;
+    };
+    SelectedData selectData(std::vector<std::string> &warnings) const;
 
     const models::Hyperparameters &hyperparameters() const { return mHyperparameters; }
     void setHyperparameters(const models::Hyperparameters &hyperparameters);
@@ -77,10 +87,13 @@ class WorkbenchState : public QObject
 
     // The last finished comparison, or null.
     std::shared_ptr<const evaluation::ExperimentResult> comparison() const { return mComparison; }
-    // The dataset the comparison ran on (its actual values and row lines).
+    // The dataset the comparison ran on (its actual values and row lines), or null.
     std::shared_ptr<const data::Dataset> comparisonDataset() const { return mComparisonDataset; }
+    // What the comparison ran on and with, as workflows::compare described it: the
+    // header of its reports, whatever the forms show now.
+    const report::ComparisonContext &comparisonContext() const { return mComparisonContext; }
     void setComparison(std::shared_ptr<const evaluation::ExperimentResult> result,
-                       std::shared_ptr<const data::Dataset> dataset);
+                       std::shared_ptr<const data::Dataset> dataset, report::ComparisonContext context = {});
 
     // Every training run of this session and of the project, oldest first.
     const std::vector<runs::RunRecord> &runs() const { return mRuns; }
@@ -112,6 +125,7 @@ class WorkbenchState : public QObject
     QString mPresetName;
     std::shared_ptr<const evaluation::ExperimentResult> mComparison;
     std::shared_ptr<const data::Dataset> mComparisonDataset;
+    report::ComparisonContext mComparisonContext;
     std::vector<runs::RunRecord> mRuns;
     std::vector<std::shared_ptr<models::Regressor>> mRunModels; // one per run; null where none is in memory
 };

@@ -396,6 +396,19 @@ std::vector<std::string> toStrings(const Json &array)
     return texts;
 }
 
+std::uint64_t toSeed(const Json &value)
+{
+    if (value.is_number_unsigned())
+        return value.get<std::uint64_t>();
+    if (value.is_number_integer())
+        return static_cast<std::uint64_t>(value.get<std::int64_t>());
+    const double number = toNumber(value);
+    if (!(number >= -9.2e18 && number < 1.8e19) || number != std::floor(number))
+        throw InputError("\"seed\" must be a whole number that fits 64 bits");
+    return number < 0 ? static_cast<std::uint64_t>(static_cast<std::int64_t>(number))
+                      : static_cast<std::uint64_t>(number);
+}
+
 std::int64_t toWholeNumber(const Json &value, std::int64_t minimum, std::int64_t maximum, const std::string &what)
 {
     const auto outside = [&](const std::string &shown) {

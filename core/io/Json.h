@@ -58,5 +58,8 @@ std::vector<std::string> toStrings(const Json &array);
 // Returns a whole number in [minimum, maximum]; throws "WHAT must be a whole number
 // from MIN to MAX, not …" otherwise. Integers are compared exactly, without a double.
 std::int64_t toWholeNumber(const Json &value, std::int64_t minimum, std::int64_t maximum, const std::string &what);
+// Returns a seed: any whole number that fits 64 bits, a negative one as its two's
+// complement; throws "\"seed\" must be a whole number that fits 64 bits" otherwise.
+std::uint64_t toSeed(const Json &value);
 
 } // namespace gpumem::io

@@ -27,19 +27,6 @@ bool isPlainFileName(const std::string &name)
 // Seeds are written as unsigned 64-bit integers and read back exactly. Older
 // folders hold seeds at or above 2^63 as negative signed numbers, which map back
 // to the same bits; a fraction or anything outside 64 bits is refused.
-std::uint64_t readSeed(const io::Json &value)
-{
-    if (value.is_number_unsigned())
-        return value.get<std::uint64_t>();
-    if (value.is_number_integer())
-        return static_cast<std::uint64_t>(value.get<std::int64_t>());
-    const double number = io::toNumber(value);
-    if (!(number >= -9.2e18 && number < 1.8e19) || number != std::floor(number))
-        throw io::InputError("\"seed\" must be a whole number that fits 64 bits");
-    return number < 0 ? static_cast<std::uint64_t>(static_cast<std::int64_t>(number))
-                      : static_cast<std::uint64_t>(number);
-}
-
 void checkFileList(const io::Json &metadata)
 {
     const io::Json *files = io::findMember(metadata, "files");
@@ -195,7 +182,7 @@ void readModelFolder(const io::Json &metadata, const std::string &directory, Hyp
     const std::string metadataPath = directory + "/model.json";
     try {
         hyperparameters.apply(io::member(metadata, "hyperparameters"), metadataPath);
-        seed = readSeed(io::member(metadata, "seed"));
+        seed = io::toSeed(io::member(metadata, "seed"));
         schema = readSchema(metadata);
         readFitted(io::member(metadata, "fitted"));
     } catch (const io::InputError &error) {

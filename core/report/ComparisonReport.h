@@ -35,6 +35,10 @@ struct ComparisonContext
 // "group_by" (null when the folds are not grouped), "test_fraction", "seed"} (the rows'
 // lines and names are not part of it; the repetitions are the experiment's "repeats").
 void to_json(io::Json &json, const ComparisonContext &context);
+// Reads what to_json() wrote (repeats, row lines and names are left as they are:
+// the experiment and the data hold them). Throws io::InputError, without a file,
+// when a member is missing or of the wrong kind.
+void from_json(const io::Json &json, ComparisonContext &context);
 
 // How many of each model's worst under-predictions the reports list.
 constexpr std::size_t reportedUnderPredictions = 5;

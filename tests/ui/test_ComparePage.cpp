@@ -188,6 +188,14 @@ class TestComparePage : public QObject
         // The report of what is on show, as PDF and HTML: core's report, drawn with the charts on screen.
         const gpumem::ui::ReportContent content = page.reportContent();
         QVERIFY(content.result);
+        // The header is the one the comparison ran with, whatever the form says now.
+        auto *seed = page.findChild<QSpinBox *>(QStringLiteral("seedBox"));
+        QCOMPARE(content.context.seed, static_cast<std::uint64_t>(seed->value()));
+        QCOMPARE(content.context.dataset, std::string("jobs_training.csv"));
+        QCOMPARE(content.context.rows, std::size_t{80});
+        seed->setValue(seed->value() + 1);
+        QCOMPARE(page.reportContent().context.seed, content.context.seed);
+        seed->setValue(seed->value() - 1);
         QVERIFY(content.images.count("metric_rmse"));
         const QString pdf = directory.filePath(QStringLiteral("report.pdf"));
         const QString html = directory.filePath(QStringLiteral("report.html"));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The project file keeps the comparison in the JSON report's own form.
 #include "UiTestSupport.h"
+#include "io/InputError.h"
 #include "io/Json.h"
 #include "io/JsonDocument.h"
 #include "models/RegressorRegistry.h"
@@ -12,6 +13,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <fstream>
 
 namespace {
 
@@ -78,6 +80,48 @@ class TestProjectJson : public QObject
         comparison.erase("actual");
         comparison.at("models").at(0).erase("predictions");
         QVERIFY(comparison == asWritten(gpumem::io::Json(result)));
+    }
+
+    // The report's header is kept with the comparison, so a reopened project reports
+    // the seed and splitting it ran with; one saved before it was kept says so.
+    void theComparisonKeepsItsHeader()
+    {
+        QTemporaryDir directory;
+        QVERIFY(directory.isValid());
+        gpumem::ui::WorkbenchState state;
+        gpumem::report::ComparisonContext context;
+        context.dataset = "jobs.csv";
+        context.target = "memory";
+        context.rows = 3;
+        context.features = {"batch", "layers"};
+        context.folds = 2;
+        context.groupBy = "model";
+        context.seed = 77;
+        state.setComparison(std::make_shared<const gpumem::evaluation::ExperimentResult>(twoFoldResult()), nullptr,
+                            context);
+        const QString projectPath = directory.filePath(QStringLiteral("p.gpumem.json"));
+        gpumem::ui::writeProjectFile(projectPath, state);
+
+        const auto content = gpumem::ui::readProjectContent(projectPath);
+        QVERIFY(content.comparisonContext);
+        QCOMPARE(content.comparisonContext->seed, std::uint64_t{77});
+        QCOMPARE(content.comparisonContext->groupBy, std::string("model"));
+        QCOMPARE(content.comparisonContext->folds, 2);
+        QVERIFY(content.comparisonContext->features == context.features);
+        QVERIFY(content.notes.isEmpty());
+
+        gpumem::io::Json project = gpumem::io::readJsonFile(projectPath.toStdString());
+        project.erase("comparison_context");
+        std::ofstream(projectPath.toStdString()) << gpumem::io::jsonDocumentText(project);
+        const auto older = gpumem::ui::readProjectContent(projectPath);
+        QVERIFY(older.comparison);
+        QVERIFY(!older.comparisonContext);
+        QCOMPARE(older.notes.size(), 1);
+        QVERIFY(older.notes.front().contains(QStringLiteral("seed 0")));
+
+        project["comparison_context"] = gpumem::io::Json{{"dataset", "jobs.csv"}};
+        std::ofstream(projectPath.toStdString()) << gpumem::io::jsonDocumentText(project);
+        QVERIFY_THROWS_EXCEPTION(gpumem::io::InputError, gpumem::ui::readProjectContent(projectPath));
     }
 };
 
