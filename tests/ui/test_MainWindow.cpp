@@ -30,11 +30,29 @@
 #include <QTimer>
 
 #include <cmath>
+#include <functional>
 #include <numeric>
 
 class TestMainWindow : public QObject
 {
     Q_OBJECT
+
+  private:
+    // The first half of each test that reopens a project: opens data in a window of its
+    // own, waits up to loadTimeout ms for it to load, lets prepare change what the window
+    // holds and saves the project. A failed check ends the helper only, so callers return
+    // on QTest::currentTestFailed().
+    static void saveProjectOfData(const QString &data, const QString &project, int loadTimeout,
+                                  const std::function<void(gpumem::ui::MainWindow &)> &prepare = {})
+    {
+        gpumem::ui::MainWindow window;
+        QSignalSpy loaded(window.dataPage(), &gpumem::ui::DataPage::loadFinished);
+        window.openData(data);
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, loadTimeout);
+        if (prepare)
+            prepare(window);
+        QVERIFY(window.saveProject(project));
+    }
 
   private Q_SLOTS:
     void initTestCase() { gpumem::tests::isolateSettings("test_MainWindow"); }
@@ -157,14 +175,11 @@ class TestMainWindow : public QObject
     {
         QTemporaryDir directory;
         const QString project = directory.filePath(QStringLiteral("p.gpumem.json"));
-        {
-            gpumem::ui::MainWindow window;
-            QSignalSpy loaded(window.dataPage(), &gpumem::ui::DataPage::loadFinished);
-            window.openData(gpumem::tests::testDataPath("jobs.csv"));
-            QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+        saveProjectOfData(gpumem::tests::testDataPath("jobs.csv"), project, 20000, [](gpumem::ui::MainWindow &window) {
             window.state()->setRole(1, gpumem::data::ColumnRole::Ignored);
-            QVERIFY(window.saveProject(project));
-        }
+        });
+        if (QTest::currentTestFailed())
+            return;
         gpumem::ui::MainWindow window;
         QSignalSpy opened(&window, &gpumem::ui::MainWindow::projectLoaded);
         window.openFile(project); // as `gpumem-workbench p.gpumem.json` and a drop on the window do
@@ -184,23 +199,21 @@ class TestMainWindow : public QObject
     {
         QTemporaryDir directory;
         const QString project = directory.filePath(QStringLiteral("runs.gpumem.json"));
-        {
-            gpumem::ui::MainWindow window;
-            QSignalSpy loaded(window.dataPage(), &gpumem::ui::DataPage::loadFinished);
-            window.openData(gpumem::tests::testDataPath("jobs_training.csv"));
-            QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
-            std::vector<std::string> warnings;
-            const auto dataset = window.state()->buildDataset(warnings);
-            auto model =
-                std::make_shared<gpumem::models::NeuralNetworkRegressor>(gpumem::tests::quickHyperparameters(2));
-            std::vector<Eigen::Index> rows(dataset->rowCount());
-            std::iota(rows.begin(), rows.end(), Eigen::Index{0});
-            model->fit(*dataset, rows);
-            gpumem::runs::RunRecord run;
-            run.name = "first run";
-            window.state()->addRun(run, model);
-            QVERIFY(window.saveProject(project));
-        }
+        saveProjectOfData(
+            gpumem::tests::testDataPath("jobs_training.csv"), project, 20000, [](gpumem::ui::MainWindow &window) {
+                std::vector<std::string> warnings;
+                const auto dataset = window.state()->buildDataset(warnings);
+                auto model =
+                    std::make_shared<gpumem::models::NeuralNetworkRegressor>(gpumem::tests::quickHyperparameters(2));
+                std::vector<Eigen::Index> rows(dataset->rowCount());
+                std::iota(rows.begin(), rows.end(), Eigen::Index{0});
+                model->fit(*dataset, rows);
+                gpumem::runs::RunRecord run;
+                run.name = "first run";
+                window.state()->addRun(run, model);
+            });
+        if (QTest::currentTestFailed())
+            return;
         gpumem::ui::MainWindow window;
         QSignalSpy opened(&window, &gpumem::ui::MainWindow::projectLoaded);
         QVERIFY(window.loadProject(project));
@@ -223,13 +236,9 @@ class TestMainWindow : public QObject
         const QString data = directory.filePath(QStringLiteral("big.csv"));
         QVERIFY(gpumem::tests::writeLargeJobsCsv(data, 300000));
         const QString project = directory.filePath(QStringLiteral("big.gpumem.json"));
-        {
-            gpumem::ui::MainWindow window;
-            QSignalSpy loaded(window.dataPage(), &gpumem::ui::DataPage::loadFinished);
-            window.openData(data);
-            QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 60000);
-            QVERIFY(window.saveProject(project));
-        }
+        saveProjectOfData(data, project, 60000);
+        if (QTest::currentTestFailed())
+            return;
         gpumem::ui::MainWindow window;
         window.show();
         QSignalSpy opened(&window, &gpumem::ui::MainWindow::projectLoaded);
