@@ -2,6 +2,7 @@
 // The report writers on a hand-built comparison: the JSON parses back with
 // every key of the documented schema, and the Markdown, CSV and HTML reports
 // hold every model with the best values marked.
+#include "ComparisonFixtures.h"
 #include "io/InputError.h"
 #include "io/Json.h"
 #include "io/JsonDocument.h"
@@ -64,13 +65,7 @@ evaluation::ExperimentResult comparison()
     result.models = {model("random_forest", "Random forest", 28.0, 0.9964),
                      model("decision_tree", "Decision | tree", 38.0, 0.9933)};
     result.best = "random_forest";
-    evaluation::PairedTest test;
-    test.model = "decision_tree";
-    test.versus = "random_forest";
-    test.test = "paired_t";
-    test.metric = "rmse per fold";
-    test.pairs = 2;
-    test.pValue = 0.0123;
+    evaluation::PairedTest test = tests::twoFoldPairedTTest("decision_tree", "random_forest", 0.0123);
     test.reported = true;
     result.significance = {test};
     return result;
@@ -78,12 +73,8 @@ evaluation::ExperimentResult comparison()
 
 report::ComparisonContext context()
 {
-    report::ComparisonContext values;
-    values.dataset = "jobs.csv";
-    values.target = "memory";
-    values.rows = 4;
+    report::ComparisonContext values = tests::jobsComparisonContext("memory", 4, 2);
     values.features = {"batch", "layers"};
-    values.folds = 2;
     values.seed = 7;
     return values;
 }

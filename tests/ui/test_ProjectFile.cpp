@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "UiTestSupport.h"
+#include "core/ComparisonFixtures.h"
 #include "core/RaisedInputError.h"
 #include "io/InputError.h"
 #include "io/Json.h"
@@ -60,14 +61,9 @@ class TestProjectFile : public QObject
         model.predictions = Eigen::VectorXd::LinSpaced(rows, 1000.0, 2000.0);
         model.predictions[1] = std::nan(""); // a row never tested
         result.models.push_back(model);
-        gpumem::evaluation::PairedTest test;
-        test.model = "random_forest";
-        test.versus = "bigru_transformer";
-        test.test = "paired_t";
-        test.metric = "rmse per fold";
-        test.pairs = 2;
+        gpumem::evaluation::PairedTest test =
+            gpumem::tests::twoFoldPairedTTest("random_forest", "bigru_transformer", 0.043);
         test.statistic = 1.25;
-        test.pValue = 0.043;
         result.significance.push_back(test);
         return result;
     }

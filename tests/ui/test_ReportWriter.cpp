@@ -6,6 +6,7 @@
 // workbench's chart images at the size they were drawn. The page checks render with
 // poppler's pdftoppm and pdftotext and are skipped where poppler is not installed.
 #include "core/CommandLineRun.h"
+#include "core/ComparisonFixtures.h"
 #include "ui/ComparisonCharts.h"
 #include "ui/ReportWriter.h"
 #include "ui/pdfreport/PageFlow.h"
@@ -82,11 +83,7 @@ evaluation::ExperimentResult comparison()
 
 report::ComparisonContext context()
 {
-    report::ComparisonContext context;
-    context.dataset = "jobs.csv";
-    context.target = "peak_allocated_mib";
-    context.rows = 60;
-    context.folds = 5;
+    report::ComparisonContext context = tests::jobsComparisonContext("peak_allocated_mib", 60, 5);
     // A long list of features: the Environment table printed it a letter a line.
     for (const char *feature : {"family", "batch_size", "optimizer", "dtype", "steps", "layers", "d_model", "heads",
                                 "feed_forward", "sequence_length", "vocabulary", "causal", "activation", "dropout",
