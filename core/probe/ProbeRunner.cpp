@@ -10,6 +10,7 @@
 #include "probe/CudaMemoryStats.h"
 #include "probe/JobLayers.h"
 #include "probe/JobSampler.h"
+#include "probe/ProbeCsvLine.h"
 #include "runtime/Stopwatch.h"
 
 #include <torch/version.h>
@@ -47,23 +48,6 @@ std::string wholeNumber(double value)
     return io::formattedNumber("%.0f", value);
 }
 
-// Quotes a cell when it holds a comma or a quote; line breaks become spaces so a row stays one line.
-std::string csvCell(std::string text)
-{
-    for (char &character : text)
-        if (character == '\n' || character == '\r')
-            character = ' ';
-    return io::csvField(text);
-}
-
-std::string joinCells(const std::vector<std::string> &cells)
-{
-    std::string line;
-    for (std::size_t index = 0; index < cells.size(); ++index)
-        line += (index == 0 ? "" : ",") + cells[index];
-    return line;
-}
-
 bool fileExists(const std::string &path)
 {
     return ::access(path.c_str(), F_OK) == 0;
@@ -77,46 +61,6 @@ std::string readWholeFile(const std::string &path)
     std::ostringstream content;
     content << stream.rdbuf();
     return content.str();
-}
-
-// Splits one line as csvCell and joinCells write it: cells between commas, a
-// quoted cell holding commas and doubled quotes. Returns 0, or the 1-based cell
-// whose quoting is broken.
-std::size_t splitCsvLine(const std::string &line, std::vector<std::string> &cells)
-{
-    cells.clear();
-    std::size_t at = 0;
-    for (;;) {
-        std::string cell;
-        if (at < line.size() && line[at] == '"') {
-            for (++at;; ++at) {
-                if (at >= line.size())
-                    return cells.size() + 1; // the closing quote is missing
-                if (line[at] == '"') {
-                    if (at + 1 < line.size() && line[at + 1] == '"') {
-                        cell += '"';
-                        ++at;
-                        continue;
-                    }
-                    ++at;
-                    break;
-                }
-                cell += line[at];
-            }
-            if (at < line.size() && line[at] != ',')
-                return cells.size() + 1; // text after the closing quote
-        } else {
-            const std::size_t end = std::min(line.find(',', at), line.size());
-            cell = line.substr(at, end - at);
-            if (cell.find('"') != std::string::npos)
-                return cells.size() + 1;
-            at = end;
-        }
-        cells.push_back(std::move(cell));
-        if (at >= line.size())
-            return 0;
-        ++at; // the comma
-    }
 }
 
 bool isNumber(const std::string &text, bool whole)
