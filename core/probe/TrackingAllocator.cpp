@@ -48,11 +48,27 @@ struct Block
 // pointer and one fixed deleter, so blocks are found by address in a process-wide
 // table. It is never destroyed: a tensor that some LibTorch cache keeps until
 // exit may be freed after static destruction.
+//
+// While an allocator is installed the table also keeps freed blocks for the next
+// allocation of the same size. A training step allocates the same shapes over
+// and over; handing each large block back to the C library (which unmaps it) only
+// for the next one to fault its pages in afresh cost vgg16's estimate 17 s of
+// system time in 36 s. Blocks are handed out as they are, like fresh ones (LibTorch
+// does not zero CPU memory either), and the counters see only what tensors request.
 struct BlockTable
 {
     std::mutex mutex;
-    std::unordered_map<void *, Block> blocks; // guarded by mutex
+    std::unordered_map<void *, Block> blocks;            // guarded by mutex
+    std::unordered_multimap<std::size_t, void *> cached; // freed blocks by size; guarded by mutex
+    std::uint64_t cachedBytes = 0;                       // guarded by mutex
+    int installed =
+        0; // allocators installed and FreedBlockCache scopes alive; the cache is emptied when none is; guarded by mutex
 };
+
+// Blocks smaller than this go back to the C library at once: it reuses them cheaply itself.
+constexpr std::size_t kSmallestCachedBlock = 256 * 1024;
+// The most freed bytes kept, on top of what the traced step itself holds.
+constexpr std::uint64_t kCachedBytesLimit = 2ull << 30;
 
 BlockTable &blockTable()
 {
@@ -73,8 +89,15 @@ void releaseBlock(void *data)
             return;
         block = std::move(found->second);
         table.blocks.erase(found);
+        if (table.installed > 0 && block.bytes >= kSmallestCachedBlock &&
+            table.cachedBytes + block.bytes <= kCachedBytesLimit) {
+            table.cached.emplace(static_cast<std::size_t>(block.bytes), data);
+            table.cachedBytes += block.bytes;
+            data = nullptr;
+        }
     }
-    c10::free_cpu(data);
+    if (data != nullptr)
+        c10::free_cpu(data);
     if (!block.state)
         return;
     TrackingAllocator::State &state = *block.state;
@@ -84,7 +107,54 @@ void releaseBlock(void *data)
         state.trace.push_back({block.id, block.bytes, true});
 }
 
+// A cached block of exactly bytes, or a fresh one; recorded as live under its address.
+void *takeBlock(std::size_t bytes, Block block)
+{
+    BlockTable &table = blockTable();
+    {
+        std::lock_guard<std::mutex> lock(table.mutex);
+        if (const auto found = table.cached.find(bytes); found != table.cached.end()) {
+            void *data = found->second;
+            table.cached.erase(found);
+            table.cachedBytes -= bytes;
+            table.blocks[data] = std::move(block);
+            return data;
+        }
+    }
+    void *data = c10::alloc_cpu(bytes);
+    std::lock_guard<std::mutex> lock(table.mutex);
+    table.blocks[data] = std::move(block);
+    return data;
+}
+
+// Counts one more installed allocator or FreedBlockCache, or one fewer; the last to go frees the cache.
+void countInstalled(int change)
+{
+    std::unordered_multimap<std::size_t, void *> released;
+    {
+        BlockTable &table = blockTable();
+        std::lock_guard<std::mutex> lock(table.mutex);
+        table.installed += change;
+        if (table.installed > 0)
+            return;
+        released.swap(table.cached);
+        table.cachedBytes = 0;
+    }
+    for (const auto &[bytes, data] : released)
+        c10::free_cpu(data);
+}
+
 } // namespace
+
+FreedBlockCache::FreedBlockCache()
+{
+    countInstalled(+1);
+}
+
+FreedBlockCache::~FreedBlockCache()
+{
+    countInstalled(-1);
+}
 
 TrackingAllocator::TrackingAllocator(bool recordTrace, std::uint64_t limitBytes)
     : mState(std::make_shared<State>())
@@ -109,6 +179,7 @@ void TrackingAllocator::install()
         return;
     mPrevious = c10::GetCPUAllocator();
     c10::SetCPUAllocator(this, kInstallPriority);
+    countInstalled(+1);
 }
 
 void TrackingAllocator::uninstall()
@@ -118,6 +189,7 @@ void TrackingAllocator::uninstall()
     // The same priority is needed to take the place back.
     c10::SetCPUAllocator(mPrevious, kInstallPriority);
     mPrevious = nullptr;
+    countInstalled(-1);
 }
 
 #if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 3)
@@ -156,12 +228,7 @@ c10::DataPtr TrackingAllocator::allocateBlock(std::size_t bytes) const
         if (mState->recordTrace)
             mState->trace.push_back({id, bytes, false});
     }
-    void *data = c10::alloc_cpu(bytes);
-    {
-        BlockTable &table = blockTable();
-        std::lock_guard<std::mutex> lock(table.mutex);
-        table.blocks[data] = {bytes, id, counted ? mState : nullptr};
-    }
+    void *data = takeBlock(bytes, {bytes, id, counted ? mState : nullptr});
     return {data, data, &releaseBlock, device};
 }
 

@@ -74,4 +74,18 @@ class TrackingAllocator final : public c10::Allocator
     c10::Allocator *mPrevious = nullptr;
 };
 
+// Keeps the blocks TrackingAllocator frees for the next allocation of the same size
+// while it lives, as every installed TrackingAllocator does (blocks of 256 KiB and
+// more, at most 1 GiB in all); the last of them to go frees what is kept. A tracer
+// that steps a model at several batch sizes holds one across its traces: each
+// trace allocates gradients and optimizer states of the same shapes again.
+class FreedBlockCache
+{
+  public:
+    FreedBlockCache();
+    ~FreedBlockCache();
+    FreedBlockCache(const FreedBlockCache &) = delete;
+    FreedBlockCache &operator=(const FreedBlockCache &) = delete;
+};
+
 } // namespace gpumem::probe

@@ -60,6 +60,50 @@ class TestTrackingAllocator : public QObject
         QCOMPARE(trace.size(), std::size_t{2}); // the own block's allocation and release only
         QCOMPARE(trace.front().bytes, std::uint64_t{256 * 4});
     }
+
+    // A freed large block serves the next request of its size: the step's shapes repeat,
+    // and a fresh block's pages would be faulted in again. The counts see each tensor.
+    void reusesAFreedBlockOfTheSameSize()
+    {
+        constexpr std::int64_t count = 1 << 18; // 1 MiB of floats
+        TrackingAllocator allocator(true, 0);
+        allocator.install();
+        torch::Tensor first = torch::empty({count}, torch::kFloat32);
+        const void *address = first.data_ptr();
+        first = torch::Tensor();
+        torch::Tensor second = torch::empty({count}, torch::kFloat32);
+        QCOMPARE(second.data_ptr(), address);
+        QCOMPARE(allocator.liveBytes(), std::uint64_t{4 * count});
+        QCOMPARE(allocator.peakBytes(), std::uint64_t{4 * count});
+        QCOMPARE(allocator.trace().size(), std::size_t{3}); // allocated, released, allocated
+        // Another size is a block of its own.
+        torch::Tensor larger = torch::empty({count + 1024}, torch::kFloat32);
+        QVERIFY(larger.data_ptr() != address);
+        second = torch::Tensor();
+        larger = torch::Tensor();
+        allocator.uninstall();
+        QCOMPARE(allocator.liveBytes(), std::uint64_t{0});
+    }
+
+    // A FreedBlockCache keeps the blocks from one installed allocator to the next.
+    void keepsFreedBlocksAcrossAllocatorsInsideACacheScope()
+    {
+        constexpr std::int64_t count = 1 << 18;
+        gpumem::probe::FreedBlockCache cache;
+        const void *address = nullptr;
+        {
+            TrackingAllocator allocator(true, 0);
+            allocator.install();
+            address = torch::empty({count}, torch::kFloat32).data_ptr();
+            allocator.uninstall();
+        }
+        TrackingAllocator next(true, 0);
+        next.install();
+        const torch::Tensor again = torch::empty({count}, torch::kFloat32);
+        QCOMPARE(again.data_ptr(), address);
+        QCOMPARE(next.liveBytes(), std::uint64_t{4 * count});
+        next.uninstall();
+    }
 };
 
 QTEST_GUILESS_MAIN(TestTrackingAllocator)
