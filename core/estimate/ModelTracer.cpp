@@ -100,7 +100,7 @@ struct ModelTracer::Model
     std::vector<torch::Tensor> parameters;
     std::vector<SetupBlock> storages; // parameters and buffers, one block per distinct storage
     // Gradients and optimizer states of one batch's trace are reused by the next
-    // instead of being faulted in afresh (vgg16's estimate: 37 s → see bench/README.md).
+    // instead of being faulted in afresh (bench/README.md: vgg16 0.77× the time).
     probe::FreedBlockCache freedBlocks;
 };
 
