@@ -151,6 +151,34 @@ void writeProjectFile(const QString &path, const WorkbenchState &state)
 
 namespace {
 
+// Reads the project's comparison and its report header into content. Version 1
+// stored comparisons in a form of its own; they are left out, to be run again.
+void readComparison(const io::Json &project, const std::string &source, ProjectContent &content)
+{
+    std::shared_ptr<const evaluation::ExperimentResult> &comparison = content.comparison;
+    if (const io::Json *object = io::findMember(project, "comparison");
+        object && !object->is_null() && io::numberOr(project, "version", 0) >= 2)
+        comparison =
+            std::make_shared<const evaluation::ExperimentResult>(report::readExperimentResult(*object, source));
+    if (const io::Json *stored = io::findMember(project, "comparison_context"); stored && comparison) {
+        try {
+            content.comparisonContext = stored->get<report::ComparisonContext>();
+        } catch (const io::InputError &error) {
+            throw io::InputError(source, 0, 0, "\"comparison_context\": " + error.message());
+        }
+    } else if (comparison) {
+        content.notes << QObject::tr("The comparison was saved before projects kept its seed: its reports name seed 0 "
+                                     "until it is run again.");
+        if (const auto &splits = comparison->splits; splits.size() == 1 && !splits.front().test.empty()) {
+            // A hold-out's share, worked back from its split.
+            report::ComparisonContext holdOut;
+            holdOut.testFraction = static_cast<double>(splits.front().test.size()) /
+                                   static_cast<double>(splits.front().test.size() + splits.front().train.size());
+            content.comparisonContext = holdOut;
+        }
+    }
+}
+
 ProjectContent readProject(const QString &path, runtime::ProgressObserver *progress,
                            const runtime::OperationControl *control)
 {
@@ -219,29 +247,7 @@ ProjectContent readProject(const QString &path, runtime::ProgressObserver *progr
                 throw io::InputError(source, 0, 0, "unknown role " + io::quoteForMessage(roleName));
         }
     }
-    // Version 1 stored comparisons in a form of its own; they are left out, to be run again.
-    std::shared_ptr<const evaluation::ExperimentResult> &comparison = content.comparison;
-    if (const io::Json *object = io::findMember(project, "comparison");
-        object && !object->is_null() && io::numberOr(project, "version", 0) >= 2)
-        comparison =
-            std::make_shared<const evaluation::ExperimentResult>(report::readExperimentResult(*object, source));
-    if (const io::Json *stored = io::findMember(project, "comparison_context"); stored && comparison) {
-        try {
-            content.comparisonContext = stored->get<report::ComparisonContext>();
-        } catch (const io::InputError &error) {
-            throw io::InputError(source, 0, 0, "\"comparison_context\": " + error.message());
-        }
-    } else if (comparison) {
-        notes << QObject::tr("The comparison was saved before projects kept its seed: its reports name seed 0 "
-                             "until it is run again.");
-        if (const auto &splits = comparison->splits; splits.size() == 1 && !splits.front().test.empty()) {
-            // A hold-out's share, worked back from its split.
-            report::ComparisonContext holdOut;
-            holdOut.testFraction = static_cast<double>(splits.front().test.size()) /
-                                   static_cast<double>(splits.front().test.size() + splits.front().train.size());
-            content.comparisonContext = holdOut;
-        }
-    }
+    readComparison(project, source, content);
 
     // Projects written before runs were kept have none.
     if (const io::Json *runs = io::findMember(project, "runs")) {
