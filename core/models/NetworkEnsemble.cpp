@@ -59,7 +59,6 @@ void EnsembleProgress::MemberObserver::epochFinished(const training::EpochProgre
 
 EnsembleProgress::EnsembleProgress(training::TrainingObserver *next, int members, std::vector<int> firstEpochs)
     : mNext(next)
-    , mStart(std::chrono::steady_clock::now())
     , mMembers(static_cast<std::size_t>(members))
     , mNextEpoch(1)
     , mBestMeanLoss(std::numeric_limits<double>::infinity())
@@ -82,7 +81,7 @@ training::TrainingObserver *EnsembleProgress::member(int member)
 
 double EnsembleProgress::elapsedSeconds() const
 {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - mStart).count();
+    return mTime.seconds();
 }
 
 double EnsembleProgress::remainingSeconds(double done) const

@@ -5,11 +5,11 @@
 // no LibTorch: the members' seeds, how many train at once, their progress
 // reported as one training's, their results as one, and their predictions as one.
 
+#include "runtime/Stopwatch.h"
 #include "training/TrainingProgress.h"
 
 #include <Eigen/Core>
 
-#include <chrono>
 #include <cstdint>
 #include <mutex>
 #include <vector>
@@ -100,7 +100,7 @@ class EnsembleProgress
     double remainingSeconds(double share) const;
 
     training::TrainingObserver *mNext;
-    std::chrono::steady_clock::time_point mStart;
+    runtime::Stopwatch mTime;
     std::vector<MemberObserver> mObservers;
     mutable std::mutex mMutex;
     std::vector<MemberState> mMembers;                // guarded by mMutex
