@@ -61,8 +61,9 @@ struct BlockTable
     std::unordered_map<void *, Block> blocks;            // guarded by mutex
     std::unordered_multimap<std::size_t, void *> cached; // freed blocks by size; guarded by mutex
     std::uint64_t cachedBytes = 0;                       // guarded by mutex
-    int installed =
-        0; // allocators installed and FreedBlockCache scopes alive; the cache is emptied when none is; guarded by mutex
+    // Allocators installed and FreedBlockCache scopes alive; the cache is emptied
+    // when none is. Guarded by mutex.
+    int installed = 0;
 };
 
 // Blocks smaller than this go back to the C library at once: it reuses them cheaply itself.
