@@ -2,6 +2,7 @@
 #include "calibration/CalibratedFit.h"
 
 #include "calibration/Coverage.h"
+#include "calibration/MemberSpread.h"
 #include "io/InputError.h"
 
 #include <algorithm>
@@ -19,6 +20,8 @@ CalibratedFit fitCalibrated(models::Regressor &model, const data::Dataset &datas
     result.rows = splitCalibrationRows(trainingRows, settings.fraction, settings.seed);
     // Before the fit, which can take minutes: a coverage the rows cannot serve is known now.
     checkCalibrationRowsSuffice(settings.score, result.rows.calibration.size(), settings.coverage);
+    if (settings.score == Score::Spread)
+        checkModelHasMembers(model);
     result.training = model.fit(dataset, result.rows.fit, observer, control);
     if (result.training.stopReason == training::StopReason::NotFinite ||
         result.training.stopReason == training::StopReason::Cancelled)
@@ -39,8 +42,10 @@ CalibratedFit fitCalibrated(models::Regressor &model, const data::Dataset &datas
     Eigen::MatrixXd features(dataset.numericFeatures().rows(), static_cast<Eigen::Index>(columns.size()));
     for (std::size_t column = 0; column < columns.size(); ++column)
         features.col(static_cast<Eigen::Index>(column)) = dataset.numericFeatures().col(columns[column]);
+    // The spread of the model that never saw the calibration rows scores them, as its predictions do.
+    result.memberSpread = memberSpreadForScore(settings.score, model, dataset, result.predicted);
     result.calibration = Calibration::fit(settings.score, features, names, dataset.target(), result.predicted,
-                                          result.rows, settings.coverage, settings.seed);
+                                          result.rows, settings.coverage, settings.seed, result.memberSpread);
     result.calibrationPredicted = result.predicted;
     if (!settings.refit)
         return result;
@@ -54,6 +59,7 @@ CalibratedFit fitCalibrated(models::Regressor &model, const data::Dataset &datas
     refit.seconds += result.training.seconds;
     result.training = std::move(refit);
     result.predicted = model.predict(dataset);
+    result.memberSpread = memberSpreadForScore(settings.score, model, dataset, result.predicted);
     result.refitted = true;
     return result;
 }

@@ -36,6 +36,10 @@ struct CalibratedFit
     // The predictions the calibration rows were scored on: predicted, or with refitted the
     // first fit's, which never saw those rows (what a headroom chosen on them must use).
     Eigen::VectorXd calibrationPredicted;
+    // What the score reads of the kept model beside the features, one value per dataset
+    // row (memberSpreadForScore(): the relative member spread for Spread, else empty):
+    // pass it to the calibration's scales() and upperBounds() with predicted.
+    Eigen::VectorXd memberSpread;
 };
 
 // Splits trainingRows (splitCalibrationRows), fits model on the fit rows with
@@ -45,7 +49,8 @@ struct CalibratedFit
 // model's schema, so the calibration asks predict for no column the model lacks).
 // Only trainingRows are read for the fit and the calibration, so
 // a caller that passes one compare fold's training rows calibrates inside that
-// fold. Throws io::InputError for bad settings or a model that cannot be fitted.
+// fold. Throws io::InputError for bad settings or a model that cannot be fitted,
+// and before fitting, for the spread score and a model that is not an ensemble.
 CalibratedFit fitCalibrated(models::Regressor &model, const data::Dataset &dataset,
                             const std::vector<Eigen::Index> &trainingRows, const CalibrationSettings &settings,
                             training::TrainingObserver *observer = nullptr,

@@ -2,6 +2,7 @@
 #include "calibration/Calibration.h"
 
 #include "calibration/Coverage.h"
+#include "calibration/MemberSpread.h"
 #include "data/SeededRandom.h"
 #include "io/InputError.h"
 #include "io/NamedValues.h"
@@ -29,8 +30,10 @@ double relativeScale(double predicted)
     return std::isnan(predicted) ? predicted : std::max(predicted, 1.0);
 }
 
-constexpr io::NamedValues<Score, 3> kScores{
-    {{"absolute", Score::Absolute}, {"relative", Score::Relative}, {"difficulty", Score::Difficulty}}};
+constexpr io::NamedValues<Score, 4> kScores{{{"absolute", Score::Absolute},
+                                             {"relative", Score::Relative},
+                                             {"difficulty", Score::Difficulty},
+                                             {"spread", Score::Spread}}};
 
 } // namespace
 
@@ -44,24 +47,29 @@ Score parseScore(std::string_view name)
     if (const auto score = io::valueNamed(kScores, name))
         return *score;
     throw io::InputError("unknown calibration score " + io::quoteForMessage(std::string(name)) +
-                         "; choose absolute, relative or difficulty");
+                         "; choose absolute, relative, difficulty or spread");
 }
 
 Calibration::Calibration(Score score, double coverage, std::size_t calibrationRowCount,
-                         std::vector<double> sortedScores, std::optional<DifficultyModel> difficulty)
+                         std::vector<double> sortedScores, std::optional<DifficultyModel> difficulty,
+                         std::optional<double> spreadFloor)
     : mScore(score)
     , mCoverage(coverage)
     , mCalibrationRowCount(calibrationRowCount)
     , mSortedScores(std::move(sortedScores))
     , mDifficulty(std::move(difficulty))
+    , mSpreadFloor(spreadFloor)
 {
     if (mScore == Score::Difficulty && !mDifficulty)
         throw std::invalid_argument("a difficulty calibration needs its difficulty model");
+    if ((mScore == Score::Spread) != mSpreadFloor.has_value() || (mSpreadFloor && !(*mSpreadFloor > 0.0)))
+        throw std::invalid_argument("a positive spread floor belongs to a spread calibration, and only there");
 }
 
 Calibration Calibration::fit(Score score, const Eigen::MatrixXd &features, const std::vector<std::string> &featureNames,
                              const Eigen::VectorXd &actual, const Eigen::VectorXd &predicted,
-                             const CalibrationRows &rows, double coverage, std::uint64_t seed)
+                             const CalibrationRows &rows, double coverage, std::uint64_t seed,
+                             const Eigen::VectorXd &memberSpread)
 {
     checkCoverage(coverage);
     if (rows.calibration.empty() || rows.fit.empty())
@@ -95,8 +103,19 @@ Calibration Calibration::fit(Score score, const Eigen::MatrixXd &features, const
         difficulty = DifficultyModel::fit(features, featureNames, actual, predicted, difficultyRows, floor);
     }
 
-    Calibration calibration(score, coverage, rows.calibration.size(), {}, std::move(difficulty));
-    const Eigen::VectorXd scale = calibration.scales(features, featureNames, predicted);
+    std::optional<double> spreadFloor;
+    if (score == Score::Spread) {
+        if (memberSpread.size() != predicted.size())
+            throw std::invalid_argument("the spread score needs the members' spread on every row");
+        for (Eigen::Index row : rows.calibration)
+            if (!std::isfinite(memberSpread[row]))
+                throw io::InputError("cannot calibrate: the members' spread on row " + std::to_string(row + 1) +
+                                     " is not finite");
+        spreadFloor = fitSpreadFloor(memberSpread, rows.fit);
+    }
+
+    Calibration calibration(score, coverage, rows.calibration.size(), {}, std::move(difficulty), spreadFloor);
+    const Eigen::VectorXd scale = calibration.scales(features, featureNames, predicted, memberSpread);
     std::vector<double> scores;
     scores.reserve(scoreRows.size());
     for (Eigen::Index row : scoreRows)
@@ -138,21 +157,27 @@ double Calibration::margin(double coverage) const
 }
 
 Eigen::VectorXd Calibration::scales(const Eigen::MatrixXd &features, const std::vector<std::string> &featureNames,
-                                    const Eigen::VectorXd &predicted) const
+                                    const Eigen::VectorXd &predicted, const Eigen::VectorXd &memberSpread) const
 {
     switch (mScore) {
     case Score::Absolute: return Eigen::VectorXd::Ones(predicted.size());
     case Score::Relative: return predicted.unaryExpr(&relativeScale);
     case Score::Difficulty: return mDifficulty->scales(features, featureNames, predicted);
+    case Score::Spread:
+        if (memberSpread.size() != predicted.size())
+            throw std::invalid_argument("the spread score needs the members' spread on every row");
+        // The relative spread becomes MiB as the relative score's scale does; the floor keeps it above 0.
+        return predicted.unaryExpr(&relativeScale).cwiseProduct(memberSpread.cwiseMax(*mSpreadFloor));
     }
     return Eigen::VectorXd::Ones(predicted.size());
 }
 
 Eigen::VectorXd Calibration::upperBounds(const Eigen::MatrixXd &features, const std::vector<std::string> &featureNames,
-                                         const Eigen::VectorXd &predicted, double coverage) const
+                                         const Eigen::VectorXd &predicted, double coverage,
+                                         const Eigen::VectorXd &memberSpread) const
 {
     const double chosen = margin(coverage);
-    return predicted + chosen * scales(features, featureNames, predicted);
+    return predicted + chosen * scales(features, featureNames, predicted, memberSpread);
 }
 
 } // namespace gpumem::calibration

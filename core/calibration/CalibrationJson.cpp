@@ -2,10 +2,12 @@
 #include "calibration/CalibrationJson.h"
 
 #include "calibration/Coverage.h"
+#include "calibration/MemberSpread.h"
 #include "io/InputError.h"
 #include "models/ModelFolder.h"
 
 #include <cmath>
+#include <sstream>
 
 namespace gpumem::calibration {
 
@@ -13,6 +15,9 @@ namespace {
 
 // exp() of a log-scale estimate beyond this overflows or underflows a double.
 constexpr double maxLogScale = 700.0;
+// The largest spread floor read: members that disagree by a factor e^10 on the
+// jobs they trained on hold no usable model, and a larger floor could overflow a bound.
+constexpr double maxSpreadFloor = 10.0;
 
 double readFinite(const io::Json &value, const std::string &what)
 {
@@ -33,6 +38,18 @@ std::vector<double> readNumbers(const io::Json &value, std::size_t maxCount, con
     for (const auto &item : items)
         numbers.push_back(readFinite(item, what + "'s items"));
     return numbers;
+}
+
+// Reads the "spread" member of a spread calibration: {"floor": F}.
+double readSpreadFloor(const io::Json &value)
+{
+    const double floor = readFinite(io::member(value, "floor"), "the spread's \"floor\"");
+    if (!(floor >= minimumSpreadFloor && floor <= maxSpreadFloor)) {
+        std::ostringstream message;
+        message << "the spread's \"floor\" must be between " << minimumSpreadFloor << " and " << maxSpreadFloor;
+        throw io::InputError(message.str());
+    }
+    return floor;
 }
 
 } // namespace
@@ -81,6 +98,8 @@ void to_json(io::Json &json, const Calibration &calibration)
                     {"scores", calibration.sortedScores()}};
     if (const auto &difficulty = calibration.difficulty())
         json["difficulty"] = *difficulty;
+    if (const auto &floor = calibration.spreadFloor())
+        json["spread"] = io::Json{{"floor", *floor}};
 }
 
 Calibration readCalibration(const io::Json &value)
@@ -108,7 +127,16 @@ Calibration readCalibration(const io::Json &value)
     } else if (stored) {
         throw io::InputError("only a difficulty calibration has a \"difficulty\" member");
     }
-    return Calibration(score, coverage, rows, std::move(scores), std::move(difficulty));
+    std::optional<double> spreadFloor;
+    const io::Json *spread = io::findMember(value, "spread");
+    if (score == Score::Spread) {
+        if (!spread)
+            throw io::InputError("a spread calibration lacks its \"spread\" member");
+        spreadFloor = readSpreadFloor(*spread);
+    } else if (spread) {
+        throw io::InputError("only a spread calibration has a \"spread\" member");
+    }
+    return Calibration(score, coverage, rows, std::move(scores), std::move(difficulty), spreadFloor);
 }
 
 std::optional<Calibration> readStoredCalibration(const io::Json &metadata, const std::string &directory)

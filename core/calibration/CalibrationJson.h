@@ -13,8 +13,9 @@ namespace gpumem::calibration {
 // The calibration as the "calibration" member of model.json stores it:
 //   {"score": "difficulty", "coverage": 0.95, "calibration_rows": 480,
 //    "scores": [ascending...],
-//    "difficulty": {"floor", "columns", "means", "deviations", "coefficients", "lowest", "highest"}}
-// ("difficulty" only for that score). A model folder is untrusted input, so the
+//    "difficulty": {"floor", "columns", "means", "deviations", "coefficients", "lowest", "highest"},
+//    "spread": {"floor"}}
+// ("difficulty" and "spread" only for the score of that name). A model folder is untrusted input, so the
 // reader bounds every count and refuses anything non-finite or unsorted.
 
 // The most scores a stored calibration may hold.

@@ -28,7 +28,7 @@ void addCalibrationOptions(CLI::App &app, CalibrationOptions &options, Calibrati
         ->transform(fractionBelowOne());
     app.add_option("--calibration-score", options.score,
                    "with --coverage: how residuals are normalised (default difficulty; see docs/calibration.md)")
-        ->type_name("absolute|relative|difficulty")
+        ->type_name("absolute|relative|difficulty|spread")
         ->check(textCheckedBy([](const std::string &text) { calibration::parseScore(text); }));
 }
 

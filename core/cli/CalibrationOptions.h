@@ -18,7 +18,7 @@ struct CalibrationOptions
 {
     std::optional<double> coverage;   // --coverage C, strictly between 0 and 1
     std::optional<double> fraction;   // --calibration-fraction F, in (0, 1)
-    std::optional<std::string> score; // --calibration-score absolute|relative|difficulty
+    std::optional<std::string> score; // --calibration-score absolute|relative|difficulty|spread
 };
 
 // What the calibration calibrates: one model (train) or each fold's fit (compare);

@@ -92,7 +92,7 @@ BoundReport reportBound(const calibration::Calibration &calibrated, const data::
     report.bestHeadroom =
         calibration::boundMetrics(actual, calibration::headroomBounds(predicted, report.bestHeadroomPercent), testRows);
     const Eigen::VectorXd scales =
-        calibrated.scales(dataset.numericFeatures(), dataset.numericFeatureNames(), predicted);
+        calibrated.scales(dataset.numericFeatures(), dataset.numericFeatureNames(), predicted, fit.memberSpread);
     report.tradeOff = calibration::tradeOffCurve(calibrated, scales, predicted, actual, testRows);
     for (double capacity : commonCapacitiesGiB)
         report.shareWithinCapacity.emplace_back(capacity * 1024.0,
@@ -380,7 +380,7 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
     std::optional<BoundReport> boundReport;
     if (const auto &stored = trained.fit.calibration) {
         bounds = stored->upperBounds(dataset.numericFeatures(), dataset.numericFeatureNames(), trained.fit.predicted,
-                                     stored->coverage());
+                                     stored->coverage(), trained.fit.memberSpread);
         if (!trained.split.test.empty())
             boundReport = reportBound(*stored, dataset, trained.fit, bounds, trained.split.test);
     }

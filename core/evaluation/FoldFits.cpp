@@ -89,7 +89,7 @@ FoldBound scoreBound(const data::Dataset &dataset, const calibration::Calibrated
     const Eigen::VectorXd &actual = dataset.target();
     // The difficulty model finds its columns by name, so every numeric column may be passed.
     const Eigen::VectorXd scales =
-        calibration.scales(dataset.numericFeatures(), dataset.numericFeatureNames(), predicted);
+        calibration.scales(dataset.numericFeatures(), dataset.numericFeatureNames(), predicted, fit.memberSpread);
     FoldBound bound;
     bound.calibrationRowCount = calibration.calibrationRowCount();
     bound.calibrationRows = fit.rows.calibration;

@@ -4,6 +4,7 @@
 #include "prediction/PredictionFile.h"
 
 #include "calibration/CalibrationJson.h"
+#include "calibration/MemberSpread.h"
 #include "io/InputError.h"
 #include "models/ModelFolder.h"
 #include "models/RegressorRegistry.h"
@@ -21,6 +22,14 @@ SavedModel loadSavedModel(const std::string &directory, models::ComputeSettings 
     SavedModel saved;
     saved.model = models::loadRegressor(metadata, directory, std::move(compute));
     saved.calibration = calibration::readStoredCalibration(metadata, directory);
+    // A folder whose model.json pairs the spread score with a model without members could not serve a bound.
+    if (saved.calibration && saved.calibration->score() == calibration::Score::Spread) {
+        try {
+            calibration::checkModelHasMembers(*saved.model);
+        } catch (const io::InputError &error) {
+            throw io::InputError(directory + "/model.json", 0, 0, "\"calibration\": " + error.message());
+        }
+    }
     return saved;
 }
 
@@ -115,8 +124,10 @@ Predictions predictTable(const SavedModel &saved, const data::Table &table, data
     result.extrapolations = encoder.extrapolations(result.dataset, encoder.transform(result.dataset));
     if (saved.calibration) {
         result.coverage = coverage.value_or(saved.calibration->coverage());
-        result.upperBounds = saved.calibration->upperBounds(
-            result.dataset.numericFeatures(), result.dataset.numericFeatureNames(), result.predicted, result.coverage);
+        const calibration::Calibration &stored = *saved.calibration;
+        result.upperBounds = stored.upperBounds(
+            result.dataset.numericFeatures(), result.dataset.numericFeatureNames(), result.predicted, result.coverage,
+            calibration::memberSpreadForScore(stored.score(), *saved.model, result.dataset, result.predicted));
     } else if (coverage) {
         throw io::InputError("the model was trained without --coverage, so it has no calibration to serve "
                              "--coverage from; train it again with --coverage");

@@ -6,6 +6,8 @@
 
 #include "models/BiGruTransformer.h"
 #include "models/EigenNetwork.h"
+#include "models/Hyperparameters.h"
+#include "models/NeuralNetworkHyperparameters.h"
 
 #include <cstdint>
 #include <vector>
@@ -24,6 +26,18 @@ inline models::BiGruTransformerOptions smallNetworkOptions()
     options.feedforward = 32;
     options.headHidden = 8;
     return options;
+}
+
+// The regressor's hyperparameters for a network as small: trained in a moment on a
+// few dozen rows, for epochs epochs, every other hyperparameter (ensemble too) at its default.
+inline models::Hyperparameters smallNetworkHyperparameters(int epochs)
+{
+    models::Hyperparameters hyperparameters = models::neuralNetworkHyperparameters();
+    for (const char *assignment : {"d_model=16", "gru_hidden=8", "heads=2", "encoder_layers=1", "feedforward=32",
+                                   "head_hidden=16", "batch_size=16", "validation_fraction=0", "learning_rate=0.01"})
+        hyperparameters.setAssignment(assignment);
+    hyperparameters.set("epochs", std::int64_t{epochs});
+    return hyperparameters;
 }
 
 // One row's prediction by the network and by its Eigen copy.

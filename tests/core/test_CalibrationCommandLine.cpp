@@ -386,8 +386,16 @@ class TestCalibrationCommandLine : public QObject
         const Run score = runGpumem(arguments);
         QCOMPARE(score.exitCode, 1);
         QVERIFY2(isOneLine(score.err), score.err.c_str());
-        QVERIFY(score.err.find("unknown calibration score 'quantile'; choose absolute, relative or difficulty") !=
-                std::string::npos);
+        QVERIFY(
+            score.err.find("unknown calibration score 'quantile'; choose absolute, relative, difficulty or spread") !=
+            std::string::npos);
+        // The spread score reads an ensemble's members; a single model is refused before it trains.
+        arguments = trainArguments(mJobs, "ridge", path("bad-options"));
+        arguments.insert(arguments.end(), {"--calibration-score", "spread"});
+        const Run spread = runGpumem(arguments);
+        QCOMPARE(spread.exitCode, 1);
+        QVERIFY2(isOneLine(spread.err), spread.err.c_str());
+        QVERIFY2(spread.err.find("use --calibration-score difficulty") != std::string::npos, spread.err.c_str());
         for (const char *fraction : {"0", "1", "-0.1", "half"}) {
             arguments = trainArguments(mJobs, "ridge", path("bad-options"));
             arguments[13] = fraction; // the value of --calibration-fraction

@@ -3,6 +3,7 @@
 #include "DataTables.h"
 #include "ModelFolderEdits.h"
 #include "RaisedInputError.h"
+#include "SmallNetwork.h"
 
 #include "models/NetworkEnsemble.h"
 #include "models/NeuralNetworkHyperparameters.h"
@@ -34,12 +35,7 @@ const std::vector<Eigen::Index> &allRows()
 // A small network, its "ensemble" hyperparameter left at its default.
 Hyperparameters smallNetwork(int epochs)
 {
-    Hyperparameters hyperparameters = gpumem::models::neuralNetworkHyperparameters();
-    for (const char *assignment : {"d_model=16", "gru_hidden=8", "heads=2", "encoder_layers=1", "feedforward=32",
-                                   "head_hidden=16", "batch_size=16", "validation_fraction=0", "learning_rate=0.01"})
-        hyperparameters.setAssignment(assignment);
-    hyperparameters.set("epochs", std::int64_t{epochs});
-    return hyperparameters;
+    return gpumem::tests::smallNetworkHyperparameters(epochs);
 }
 
 Hyperparameters smallEnsemble(int members, int epochs = 3)

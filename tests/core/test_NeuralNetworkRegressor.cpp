@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "RaisedInputError.h"
+#include "SmallNetwork.h"
 #include "TestSupport.h"
 #include "data/Dataset.h"
 #include "data/SeededRandom.h"
 #include "data/TableLoader.h"
 #include "io/InputError.h"
-#include "models/NeuralNetworkHyperparameters.h"
 #include "models/NeuralNetworkRegressor.h"
 
 #include <QDir>
@@ -72,12 +72,8 @@ std::vector<Eigen::Index> allRows(const Dataset &dataset)
 
 Hyperparameters smallModel(int epochs)
 {
-    Hyperparameters hyperparameters = gpumem::models::neuralNetworkHyperparameters();
-    for (const char *assignment :
-         {"d_model=16", "gru_hidden=8", "heads=2", "encoder_layers=1", "feedforward=32", "head_hidden=16",
-          "batch_size=16", "validation_fraction=0", "learning_rate=0.01", "layer_tokens=true"})
-        hyperparameters.setAssignment(assignment);
-    hyperparameters.set("epochs", std::int64_t{epochs});
+    Hyperparameters hyperparameters = gpumem::tests::smallNetworkHyperparameters(epochs);
+    hyperparameters.setAssignment("layer_tokens=true");
     return hyperparameters;
 }
 
