@@ -3,6 +3,7 @@
 
 #include "estimate/MemoryEstimator.h"
 #include "estimate/ProbeJobTracer.h"
+#include "estimate/SequenceExtrapolatingTracer.h"
 #include "probe/JobMeasurer.h"
 
 namespace gpumem::estimate {
@@ -17,16 +18,26 @@ ProbeJobSimulator::ProbeJobSimulator(GpuProfile profile, std::string profileName
 probe::JobMeasurement ProbeJobSimulator::measure(const probe::JobConfiguration &job) const
 {
     return probe::measureReportingFailure([&](probe::JobMeasurement &measurement) {
-        const ProbeJobTracer tracer(job, mMemoryLimitBytes);
         EstimateRequest request;
         request.batchSizes = {job.batchSize};
-        const EstimateResult result = MemoryEstimator::estimate(tracer, mProfile, request);
-        const BatchEstimate &estimate = result.estimates.front();
-        measurement.peakAllocatedBytes = estimate.peakRequestedBytes;
-        measurement.simulatedReservedBytes = estimate.peakReservedBytes;
-        measurement.simulatedDeviceMib = estimate.deviceTotalMib();
-        if (!result.extrapolated)
-            measurement.message = "traced at its own batch: the small traces do not align";
+        const auto estimateWith = [&](const StepTracer &tracer) {
+            const EstimateResult result = MemoryEstimator::estimate(tracer, mProfile, request);
+            const BatchEstimate &estimate = result.estimates.front();
+            measurement.peakAllocatedBytes = estimate.peakRequestedBytes;
+            measurement.simulatedReservedBytes = estimate.peakReservedBytes;
+            measurement.simulatedDeviceMib = estimate.deviceTotalMib();
+            if (!result.extrapolated)
+                measurement.message = "traced at its own batch: the small traces do not align";
+        };
+        if (!SequenceExtrapolatingTracer::applies(job)) {
+            estimateWith(ProbeJobTracer(job, mMemoryLimitBytes));
+            return;
+        }
+        const SequenceExtrapolatingTracer tracer(job, mMemoryLimitBytes);
+        estimateWith(tracer);
+        if (!tracer.extrapolated())
+            measurement.message += (measurement.message.empty() ? "" : "; ") +
+                                   std::string("traced at its own sequence length: ") + tracer.why();
     });
 }
 

@@ -45,11 +45,17 @@ ProbeJobTracer::ProbeJobTracer(probe::JobConfiguration job, std::uint64_t memory
 
 TaggedTrace ProbeJobTracer::trace(std::int64_t batchSize) const
 {
+    return traceJob(mJob, batchSize, mMemoryLimitBytes);
+}
+
+TaggedTrace ProbeJobTracer::traceJob(const probe::JobConfiguration &job, std::int64_t batchSize,
+                                     std::uint64_t memoryLimitBytes)
+{
     torch::AutoGradMode gradients(true);
     torch::manual_seed(0);
     // Built before the allocator is installed, so that the initialisers' temporaries
     // stay out of the trace; what the built job holds enters it as setup blocks.
-    probe::TrainingJob built = buildOnCpu(mJob, batchSize);
+    probe::TrainingJob built = buildOnCpu(job, batchSize);
     std::vector<torch::Tensor> parameters = built.network->parameters();
     std::vector<SetupBlock> setup;
     std::unordered_set<const void *> seen;
@@ -57,11 +63,11 @@ TaggedTrace ProbeJobTracer::trace(std::int64_t batchSize) const
     addStorageBlocks(built.network->buffers(), Category::Parameters, seen, setup);
     addStorageBlocks(built.batch, Category::Activations, seen, setup);
 
-    probe::TrackingAllocator allocator(true, mMemoryLimitBytes);
+    probe::TrackingAllocator allocator(true, memoryLimitBytes);
     RecordedSteps recorded;
     try {
         TracingScope scope(allocator);
-        recorded = runTracedSteps(allocator, parameters, mJob.optimizer, mJob.steps, built.loss);
+        recorded = runTracedSteps(allocator, parameters, job.optimizer, job.steps, built.loss);
     } catch (const c10::Error &error) {
         throw io::InputError("the job fails at batch " + std::to_string(batchSize) + ": " +
                              essentialErrorLine(error.what_without_backtrace()));

@@ -24,6 +24,10 @@ class ProbeJobTracer final : public StepTracer
     // parameters and buffers, then the batch.
     TaggedTrace trace(std::int64_t batchSize) const override;
 
+    // The same trace of any job, without building it once more for its summary.
+    static TaggedTrace traceJob(const probe::JobConfiguration &job, std::int64_t batchSize,
+                                std::uint64_t memoryLimitBytes);
+
   private:
     probe::JobConfiguration mJob;
     std::uint64_t mMemoryLimitBytes;

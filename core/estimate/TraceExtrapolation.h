@@ -3,6 +3,7 @@
 
 #include "estimate/TaggedTrace.h"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -37,6 +38,39 @@ class AffineTrace
     std::vector<TaggedEvent> mEvents; // kinds, phases and categories; sizes come from the fit
     std::vector<std::int64_t> mIntercepts;
     std::vector<std::int64_t> mSlopes;
+};
+
+// A trace whose allocation sizes are quadratic in the sequence length at one
+// batch size, fitted from three traces at lengths l, l + d and l + 2d: at length
+// l + t·d event i allocates s₀ + t·Δ₁ + t(t − 1)/2·Δ₂ bytes (Newton's forward
+// differences, exact in whole bytes for every whole t). Attention's scores grow with
+// the square of the length, everything else a Transformer allocates at most
+// linearly, so three short sequences give the trace of a long one.
+class QuadraticTrace
+{
+  public:
+    // Fits traces made at lengths (equally spaced, ascending) and one batch size.
+    // Returns nullopt, with why set to the first difference, when they do not align.
+    static std::optional<QuadraticTrace> fit(const std::array<TaggedTrace, 3> &traces,
+                                             const std::array<std::int64_t, 3> &lengths, std::string &why);
+
+    // Whether length is one the fit gives exactly: the first length plus a whole
+    // number of steps.
+    bool reaches(std::int64_t length) const;
+    // The trace at length (reaches(length)); a size the fit takes below zero is zero.
+    TaggedTrace at(std::int64_t length) const;
+    // Whether traced, a trace at a fourth length, is exactly what the fit predicts
+    // there: three points always fit a parabola, a fourth tells it from a cubic.
+    bool predicts(const TaggedTrace &traced, std::int64_t length, std::string &why) const;
+
+  private:
+    std::int64_t mFirstLength = 0;
+    std::int64_t mLengthStep = 1;
+    std::int64_t mBatchSize = 0;
+    std::vector<TaggedEvent> mEvents; // kinds, phases and categories; sizes come from the fit
+    std::vector<std::int64_t> mFirstBytes;
+    std::vector<std::int64_t> mFirstDifferences;
+    std::vector<std::int64_t> mSecondDifferences;
 };
 
 } // namespace gpumem::estimate
