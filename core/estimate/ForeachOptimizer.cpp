@@ -5,22 +5,7 @@
 
 #include <torch/torch.h>
 
-#include <cmath>
-
 namespace gpumem::estimate {
-
-namespace {
-
-// torch.optim's defaults.
-constexpr double kSgdRate = 0.01;
-constexpr double kMomentum = 0.9;
-constexpr double kAdamRate = 1e-3;
-constexpr double kBeta1 = 0.9;
-constexpr double kBeta2 = 0.999;
-constexpr double kEpsilon = 1e-8;
-constexpr double kAdamWDecay = 0.01;
-
-} // namespace
 
 ForeachOptimizer::ForeachOptimizer(std::string name, std::vector<torch::Tensor> parameters)
     : mName(std::move(name))
@@ -35,61 +20,45 @@ ForeachOptimizer::ForeachOptimizer(std::string name, std::vector<torch::Tensor> 
 void ForeachOptimizer::step()
 {
     torch::NoGradGuard noGradients;
-    ++mSteps;
-    if (mName == "sgd" || mName == "sgd_momentum")
-        stepSgd();
+    if (mName == "sgd")
+        return; // parameter.add_(gradient, -lr): in place
+    if (mName == "sgd_momentum")
+        stepSgdMomentum();
     else
         stepAdam();
 }
 
-void ForeachOptimizer::stepSgd()
+void ForeachOptimizer::stepSgdMomentum()
 {
+    // The first step's buffer is a clone of the gradient, as torch.optim.SGD makes
+    // it; later steps update it and the parameter in place.
     for (std::size_t i = 0; i < mParameters.size(); ++i) {
-        torch::Tensor &parameter = mParameters[i];
-        const torch::Tensor &gradient = parameter.grad();
-        if (!gradient.defined())
-            continue;
-        if (mName == "sgd") {
-            parameter.add_(gradient, -kSgdRate);
-            continue;
-        }
-        // The first step's buffer is a clone of the gradient, as torch.optim.SGD makes it.
-        if (!mFirstMoments[i].defined())
-            mFirstMoments[i] = gradient.clone();
-        else
-            mFirstMoments[i].mul_(kMomentum).add_(gradient);
-        parameter.add_(mFirstMoments[i], -kSgdRate);
+        const torch::Tensor &gradient = mParameters[i].grad();
+        if (gradient.defined() && !mFirstMoments[i].defined())
+            mFirstMoments[i] = torch::empty_like(gradient);
     }
 }
 
 void ForeachOptimizer::stepAdam()
 {
-    const double correction1 = 1.0 - std::pow(kBeta1, static_cast<double>(mSteps));
-    const double correction2 = 1.0 - std::pow(kBeta2, static_cast<double>(mSteps));
     std::vector<std::size_t> updated;
     for (std::size_t i = 0; i < mParameters.size(); ++i) {
-        const torch::Tensor &gradient = mParameters[i].grad();
-        if (!gradient.defined())
+        if (!mParameters[i].grad().defined())
             continue;
+        // exp_avg and exp_avg_sq (zeros on the first step); the decay, lerp_ and
+        // addcmul_ that update them are in place.
         if (!mFirstMoments[i].defined()) {
-            mFirstMoments[i] = torch::zeros_like(mParameters[i]);
-            mSecondMoments[i] = torch::zeros_like(mParameters[i]);
+            mFirstMoments[i] = torch::empty_like(mParameters[i]);
+            mSecondMoments[i] = torch::empty_like(mParameters[i]);
         }
-        if (mName == "adamw")
-            mParameters[i].mul_(1.0 - kAdamRate * kAdamWDecay);
-        mFirstMoments[i].lerp_(gradient, 1.0 - kBeta1);
-        mSecondMoments[i].mul_(kBeta2).addcmul_(gradient, gradient, 1.0 - kBeta2);
         updated.push_back(i);
     }
-    // torch._foreach_sqrt allocates every denominator before the update uses any.
+    // torch._foreach_sqrt allocates every denominator before the update uses any;
+    // the division, the epsilon and addcdiv_ are in place.
     std::vector<torch::Tensor> denominators;
     denominators.reserve(updated.size());
     for (const std::size_t i : updated)
-        denominators.push_back(mSecondMoments[i].sqrt());
-    for (std::size_t k = 0; k < updated.size(); ++k) {
-        denominators[k].div_(std::sqrt(correction2)).add_(kEpsilon);
-        mParameters[updated[k]].addcdiv_(mFirstMoments[updated[k]], denominators[k], -kAdamRate / correction1);
-    }
+        denominators.push_back(torch::empty_like(mSecondMoments[i]));
 }
 
 } // namespace gpumem::estimate
