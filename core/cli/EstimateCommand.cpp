@@ -91,6 +91,7 @@ void printJson(std::ostream &out, const estimate::EstimateConfiguration &configu
         {"parameter_count", result.model.parameterCount},
         {"parameter_mib", mibValue(result.model.parameterBytes)},
         {"optimizer", configuration.optimizer},
+        {"optimizer_implementation", configuration.optimizerImplementation},
         {"dtype", configuration.dtype},
         {"gpu", {{"name", result.profile.name}, {"capacity_mib", result.profile.capacityMib}}},
         {"extrapolated", result.extrapolated},
@@ -108,8 +109,9 @@ void printText(std::ostream &out, const estimate::EstimateConfiguration &configu
 {
     using estimate::Category;
     out << "Model: " << configuration.modelPath << " (" << result.model.parameterCount << " parameters, "
-        << estimate::mibText(result.model.parameterBytes) << " MiB), optimizer " << configuration.optimizer << ", "
-        << configuration.dtype << ", loss " << configuration.loss << '\n';
+        << estimate::mibText(result.model.parameterBytes) << " MiB), optimizer " << configuration.optimizer << " ("
+        << configuration.optimizerImplementation << "), " << configuration.dtype << ", loss " << configuration.loss
+        << '\n';
     out << "GPU: " << result.profile.name << " (" << estimate::mibText(result.profile.capacityMib) << " MiB; context "
         << estimate::mibText(result.profile.contextMib) << " MiB, workspace "
         << estimate::mibText(result.profile.workspaceMib) << " MiB)\n";
@@ -178,6 +180,10 @@ void addModelOptions(CLI::App &app, EstimateOptions &options)
     app.add_option("--optimizer", configuration.optimizer, "sgd, sgd_momentum, adam (default) or adamw")
         ->type_name("O")
         ->check(oneOf("--optimizer", estimate::optimizerNames()));
+    app.add_option("--optimizer-implementation", configuration.optimizerImplementation,
+                   "foreach (default, PyTorch 2's on CUDA), fused (fused=True) or for_loop (foreach=False)")
+        ->type_name("I")
+        ->check(oneOf("--optimizer-implementation", estimate::optimizerImplementationNames()));
     app.add_option("--dtype", configuration.dtype, "float32 (default), float64, bfloat16 or float16")
         ->type_name("T")
         ->check(oneOf("--dtype", estimate::dtypeNames()));
@@ -277,7 +283,7 @@ int runEstimate(const std::vector<std::string> &arguments, std::ostream &out, st
         // The measurement file names the models, inputs and batches itself.
         for (const char *option :
              {"model", "--input-shape", "--input-kind", "--vocabulary", "--batch-size", "--max-batch", "--optimizer",
-              "--dtype", "--loss", "--classes", "--steps", "--timeline"})
+              "--optimizer-implementation", "--dtype", "--loss", "--classes", "--steps", "--timeline"})
             if (app.count(option) != 0)
                 throw io::InputError(std::string(option == std::string("model") ? "MODEL.pt" : option) +
                                      " does not go with --calibrate: MEASURED.csv names each job's model, input, "

@@ -15,6 +15,12 @@ const std::vector<std::string> &optimizerNames()
     return names;
 }
 
+const std::vector<std::string> &optimizerImplementationNames()
+{
+    static const std::vector<std::string> names = {"foreach", "fused", "for_loop"};
+    return names;
+}
+
 const std::vector<std::string> &dtypeNames()
 {
     static const std::vector<std::string> names = {"float32", "float64", "bfloat16", "float16"};

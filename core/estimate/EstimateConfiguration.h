@@ -23,16 +23,20 @@ struct EstimateConfiguration
     // One sample's shape per model input (the batch dimension is prepended).
     std::vector<std::vector<std::int64_t>> inputShapes;
     InputKind inputKind = InputKind::Float;
-    std::int64_t vocabulary = 0;         // tokens: ids are drawn in [0, vocabulary)
-    std::string optimizer = "adam";      // sgd, sgd_momentum, adam or adamw
+    std::int64_t vocabulary = 0;    // tokens: ids are drawn in [0, vocabulary)
+    std::string optimizer = "adam"; // sgd, sgd_momentum, adam or adamw
+    // foreach (PyTorch 2's default on CUDA), fused or for_loop: see TracedOptimizer.
+    std::string optimizerImplementation = "foreach";
     std::string dtype = "float32";       // float32, float64, bfloat16 or float16
     std::string loss = "cross_entropy";  // cross_entropy, mse or sum
     std::optional<std::int64_t> classes; // cross_entropy: targets in [0, classes); default the output's last dimension
     int steps = 2;                       // training steps traced (2: the optimizer state exists in the second)
 };
 
-// Returns the optimizer, dtype and loss names the configuration accepts, for help and errors.
+// Returns the optimizer, its implementation's, dtype and loss names the
+// configuration accepts, for help and errors.
 const std::vector<std::string> &optimizerNames();
+const std::vector<std::string> &optimizerImplementationNames();
 const std::vector<std::string> &dtypeNames();
 const std::vector<std::string> &lossNames();
 

@@ -137,6 +137,8 @@ MeasuredJob readRow(const RowCells &cells, const fs::path &folder)
     job.batchSize = static_cast<std::int64_t>(cells.wholeNumber("batch_size", kLargestBatch));
     cells.required("optimizer"); // no default assumed: the optimizer's state is much of the memory
     job.configuration.optimizer = cells.oneOf("optimizer", optimizerNames(), "");
+    job.configuration.optimizerImplementation =
+        cells.oneOf("optimizer_implementation", optimizerImplementationNames(), "foreach");
     job.configuration.dtype = cells.oneOf("dtype", dtypeNames(), "float32");
     job.configuration.loss = cells.oneOf("loss", lossNames(), "cross_entropy");
     const bool tokens = cells.oneOf("input_kind", {"float", "tokens"}, "float") == "tokens";
@@ -180,7 +182,8 @@ const std::vector<std::string> &measuredJobsRequiredColumns()
 
 const std::vector<std::string> &measuredJobsOptionalColumns()
 {
-    static const std::vector<std::string> names = {"dtype", "input_kind", "vocabulary", "loss", "classes"};
+    static const std::vector<std::string> names = {
+        "optimizer_implementation", "dtype", "input_kind", "vocabulary", "loss", "classes"};
     return names;
 }
 

@@ -220,8 +220,8 @@ TaggedTrace ModelTracer::trace(std::int64_t batchSize) const
             throw io::InputError("--loss takes cross_entropy, mse or sum, not " +
                                  io::quoteForMessage(configuration.loss));
         };
-        recorded = runTracedSteps(allocator, mModel->parameters, configuration.optimizer, configuration.steps,
-                                  lossOfStep, mControl);
+        recorded = runTracedSteps(allocator, mModel->parameters, configuration.optimizer,
+                                  configuration.optimizerImplementation, configuration.steps, lossOfStep, mControl);
     } catch (const io::InputError &) {
         throw;
     } catch (const EstimateCancelled &) {

@@ -67,7 +67,7 @@ TaggedTrace ProbeJobTracer::traceJob(const probe::JobConfiguration &job, std::in
     RecordedSteps recorded;
     try {
         TracingScope scope(allocator);
-        recorded = runTracedSteps(allocator, parameters, job.optimizer, job.steps, built.loss);
+        recorded = runTracedSteps(allocator, parameters, job.optimizer, "foreach", job.steps, built.loss);
     } catch (const c10::Error &error) {
         throw io::InputError("the job fails at batch " + std::to_string(batchSize) + ": " +
                              essentialErrorLine(error.what_without_backtrace()));

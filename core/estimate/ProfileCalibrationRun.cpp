@@ -17,7 +17,8 @@ namespace {
 bool sameTraining(const EstimateConfiguration &a, const EstimateConfiguration &b)
 {
     return a.modelPath == b.modelPath && a.inputShapes == b.inputShapes && a.inputKind == b.inputKind &&
-           a.vocabulary == b.vocabulary && a.optimizer == b.optimizer && a.dtype == b.dtype && a.loss == b.loss &&
+           a.vocabulary == b.vocabulary && a.optimizer == b.optimizer &&
+           a.optimizerImplementation == b.optimizerImplementation && a.dtype == b.dtype && a.loss == b.loss &&
            a.classes == b.classes && a.steps == b.steps;
 }
 

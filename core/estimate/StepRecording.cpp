@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "estimate/StepRecording.h"
 
-#include "estimate/ForeachOptimizer.h"
+#include "estimate/TracedOptimizer.h"
 
 #include <torch/csrc/jit/python/update_graph_executor_opt.h>
 
@@ -56,12 +56,12 @@ void addStorageBlocks(const std::vector<torch::Tensor> &tensors, Category catego
 }
 
 RecordedSteps runTracedSteps(const probe::TrackingAllocator &allocator, std::vector<torch::Tensor> &parameters,
-                             const std::string &optimizerName, int steps,
+                             const std::string &optimizerName, const std::string &implementation, int steps,
                              const std::function<torch::Tensor()> &lossOfStep, const runtime::OperationControl *control)
 {
     RecordedSteps recorded;
     std::vector<PhaseMark> &marks = recorded.marks;
-    ForeachOptimizer optimizer(optimizerName, parameters);
+    TracedOptimizer optimizer(optimizerName, implementation, parameters);
     torch::Tensor loss;
     for (int step = 0; step < steps; ++step) {
         stopIfCancelled(control);

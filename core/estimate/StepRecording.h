@@ -66,12 +66,13 @@ struct RecordedSteps
 };
 
 // Runs steps training steps as PyTorch 2's loop does (gradients set to none,
-// lossOfStep() for forward and loss, backward, a foreach-style optimizer step
-// of optimizer over parameters) and returns allocator's trace as the last step
+// lossOfStep() for forward and loss, backward, a TracedOptimizer step of
+// optimizer in its implementation over parameters) and returns allocator's trace as the last step
 // leaves it: the optimizer state and the last loss still live. Checks control
 // before each phase of each step and throws EstimateCancelled when it was cancelled.
 RecordedSteps runTracedSteps(const probe::TrackingAllocator &allocator, std::vector<torch::Tensor> &parameters,
-                             const std::string &optimizer, int steps, const std::function<torch::Tensor()> &lossOfStep,
+                             const std::string &optimizer, const std::string &implementation, int steps,
+                             const std::function<torch::Tensor()> &lossOfStep,
                              const runtime::OperationControl *control = nullptr);
 
 // The tagged trace of the recorded steps, after the setup blocks.
