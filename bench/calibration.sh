@@ -8,7 +8,8 @@
 # the relative and absolute scores and the fixed-headroom rules. The network's
 # default preset trains for many minutes on 2 cores; GPUMEM_CALIBRATION_MODELS="xgboost ridge"
 # runs a subset (an empty list skips that part); GPUMEM_CALIBRATION_SCORE_MODELS likewise
-# for the comparison of scores over seeds.
+# for the comparison of scores over seeds, and GPUMEM_CALIBRATION_SPREAD_SEEDS=0 skips
+# the ensemble's spread score.
 #   bench/calibration.sh
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -56,3 +57,28 @@ for model in $score_models; do
   done
 done
 /usr/bin/python3 "$root/bench/calibration_scores.py" table "$rows"
+
+# The ensemble's own disagreement as the score: the network with --set ensemble=3
+# (quick preset) on GPUMEM_CALIBRATION_SPREAD_SEEDS seeded splits (default 3), the
+# difficulty and spread scores on the same splits, calibration rows and fits.
+spread_seeds=${GPUMEM_CALIBRATION_SPREAD_SEEDS:-3}
+rows="$out/calibration-spread.tsv"
+shapes="$out/calibration-spread-shapes.tsv"
+: > "$rows"
+: > "$shapes"
+for score in difficulty spread; do
+  for seed in $(seq 1 "$spread_seeds"); do
+    name="$out/spread-$score-$seed"
+    "$gpumem" train "$data" "${common[@]}" --model bigru_transformer --preset quick --set ensemble=3 \
+      --calibration-score "$score" --seed "$seed" --out "$name" --predictions "$name.csv" > /dev/null
+    levels=()
+    for coverage in 0.90 0.95 0.99; do
+      "$gpumem" predict "$name" "$data" --coverage "$coverage" --out "$name-$coverage.csv"
+      levels+=("$coverage=$name-$coverage.csv")
+    done
+    /usr/bin/python3 "$root/bench/calibration_scores.py" row bigru_transformer "$score" "$seed" "$name.csv" "${levels[@]}" >> "$rows"
+    /usr/bin/python3 "$root/bench/calibration_scores.py" shape bigru_transformer "$score" "$seed" "$name.csv" "$name-0.95.csv" >> "$shapes"
+  done
+done
+/usr/bin/python3 "$root/bench/calibration_scores.py" table "$rows"
+/usr/bin/python3 "$root/bench/calibration_scores.py" shape-table "$shapes"
