@@ -1,19 +1,33 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "training/TrainingCheckpoint.h"
 
-#include <c10/util/string_utils.h>
-
 #include <map>
+#include <sstream>
 #include <stdexcept>
+#include <type_traits>
 
 namespace gpumem::training {
 
 namespace {
 
-// LibTorch keys an optimizer's state by the address of the parameter's tensor implementation.
-std::string stateKey(const torch::Tensor &parameter)
+using StateKey = std::decay_t<decltype(std::declval<torch::optim::Optimizer &>().state())>::key_type;
+
+// LibTorch keys an optimizer's state by the address of the parameter's tensor implementation:
+// written out as text in 1.x, the pointer itself in 2.x.
+template <typename Key> Key keyOfAddress(void *address)
 {
-    return c10::guts::to_string(parameter.unsafeGetTensorImpl());
+    if constexpr (std::is_same_v<Key, std::string>) {
+        std::ostringstream text;
+        text << address;
+        return text.str();
+    } else {
+        return address;
+    }
+}
+
+StateKey stateKey(const torch::Tensor &parameter)
+{
+    return keyOfAddress<StateKey>(parameter.unsafeGetTensorImpl());
 }
 
 template <typename State>
