@@ -414,6 +414,17 @@ class TestEstimate : public QObject
         QVERIFY(!errorOf([] { estimate::findGpuProfile("a100-81"); }).empty());
     }
 
+    void profilesHoldTwoCublasWorkspaces()
+    {
+        // One workspace per cuBLAS handle: the training loop's thread and autograd's device
+        // thread. PyTorch's default :4096:2:16:8 is 2 x 4 MiB + 8 x 16 KiB = 8.125 MiB per
+        // handle, whole MiB in the profiles; Hopper's :4096:8 is 32 MiB.
+        for (const auto &name : estimate::gpuProfileNames()) {
+            const bool hopper = name == "h100-80" || name == "h200";
+            QCOMPARE(estimate::findGpuProfile(name).workspaceMib, hopper ? 2 * 32.0 : 2 * 8.0);
+        }
+    }
+
     void hostileProfilesAreRefusedOnOneLine_data()
     {
         addColumns<QString>("content");
