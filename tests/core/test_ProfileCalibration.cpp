@@ -268,11 +268,12 @@ class TestProfileCalibration : public QObject
         GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
         const std::vector<double> mlp = reservedMib("mlp.pt", "20", "sgd", "32");
         QCOMPARE(mlp.size(), std::size_t{1});
+        const double workspace = estimate::findGpuProfile("t4").workspaceMib;
         QTemporaryDir folder;
         QVERIFY(writeText(folder.filePath("one.csv"),
                           "measured_by,measured_mib,optimizer,batch_size,input_shape,model\n"
                           "nvidia-smi," +
-                              number(mlp[0] + 8.0 + 300.0) + ",sgd,32,20," + mFixtures->path("mlp.pt") + "\n"));
+                              number(mlp[0] + workspace + 300.0) + ",sgd,32,20," + mFixtures->path("mlp.pt") + "\n"));
         const QString profilePath = folder.filePath("one.json");
         const auto run = runGpumem({"estimate", "--calibrate", folder.filePath("one.csv").toStdString(), "--gpu", "t4",
                                     "--out", profilePath.toStdString()});
@@ -280,7 +281,7 @@ class TestProfileCalibration : public QObject
         QVERIFY(tests::contains(run.out, "context and the workspace together"));
         const auto profile = estimate::readGpuProfile(profilePath.toStdString());
         QVERIFY(std::abs(profile.contextMib - 300.0) < 0.1);
-        QCOMPARE(profile.workspaceMib, 8.0); // T4's, kept
+        QCOMPARE(profile.workspaceMib, workspace); // T4's, kept
     }
 
     void optionalColumnsTrainALanguageModel()
@@ -299,9 +300,10 @@ class TestProfileCalibration : public QObject
         const QJsonObject document = QJsonDocument::fromJson(QByteArray::fromStdString(run.out)).object();
         const QJsonObject job = document.value("jobs").toArray().at(0).toObject();
         QCOMPARE(job.value("optimizer").toString(), QString("adamw"));
-        // One row: the context takes what the replay and A100-80's 8 MiB workspace leave.
+        // One row: the context takes what the replay and A100-80's workspaces leave.
+        const double workspace = estimate::findGpuProfile("a100-80").workspaceMib;
         QVERIFY(std::abs(document.value("after").toObject().value("context_mib").toDouble() -
-                         (700.0 - 8.0 - job.value("simulated_reserved_mib").toDouble())) < 0.01);
+                         (700.0 - workspace - job.value("simulated_reserved_mib").toDouble())) < 0.01);
     }
 
     // Issue 24: `--calibrate … --gpu my.json --out my.json` rewrote its input profile.
