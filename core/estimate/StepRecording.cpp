@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "estimate/StepRecording.h"
 
+#include "estimate/ConvolutionWorkspaceRecorder.h"
 #include "estimate/TracedOptimizer.h"
 
 #include <torch/csrc/jit/python/update_graph_executor_opt.h>
@@ -61,6 +62,7 @@ RecordedSteps runTracedSteps(const probe::TrackingAllocator &allocator, std::vec
 {
     RecordedSteps recorded;
     std::vector<PhaseMark> &marks = recorded.marks;
+    const ConvolutionWorkspaceRecorder workspaces(allocator);
     TracedOptimizer optimizer(optimizerName, implementation, parameters);
     torch::Tensor loss;
     for (int step = 0; step < steps; ++step) {

@@ -262,4 +262,16 @@ AllocationTrace TrackingAllocator::trace() const
     return mState->trace;
 }
 
+void TrackingAllocator::recordTransientBlock(std::uint64_t bytes) const
+{
+    if (bytes == 0 || (mState->countedThread && *mState->countedThread != std::this_thread::get_id()))
+        return;
+    std::lock_guard<std::mutex> lock(mState->mutex);
+    if (!mState->recordTrace)
+        return;
+    const std::uint64_t id = mState->nextBlock++;
+    mState->trace.push_back({id, bytes, false});
+    mState->trace.push_back({id, bytes, true});
+}
+
 } // namespace gpumem::probe

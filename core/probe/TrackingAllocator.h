@@ -63,6 +63,10 @@ class TrackingAllocator final : public c10::Allocator
     void resetPeak();
     // The recorded events so far (empty unless recordTrace).
     AllocationTrace trace() const;
+    // Appends to the trace the allocation and release of a block of bytes that only a
+    // GPU allocates (a library's workspace during one call), when the calling thread is
+    // counted; the live and peak bytes stay those of the CPU.
+    void recordTransientBlock(std::uint64_t bytes) const;
 
     // The counters shared with the deleters of live blocks (defined in the .cpp).
     struct State;

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "estimate/ConvolutionWorkspaceRecorder.h"
+
+#include "estimate/ConvolutionWorkspace.h"
+
+#include <ATen/record_function.h>
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+namespace gpumem::estimate {
+
+namespace {
+
+// Where each operator keeps what the rule needs, by argument position; the output's
+// size is computed from the shapes, since the arguments are only readable while the call
+// begins. conv2d(input, weight, bias, stride, padding, dilation, groups); convolution and
+// _convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
+// groups, …), the latter what torch.jit.trace records for nn.Conv2d;
+// convolution_backward(grad_output, input, weight, bias_sizes, stride, padding, dilation,
+// transposed, output_padding, groups, output_mask).
+struct Signature
+{
+    const char *name;
+    std::size_t input;
+    std::size_t weight;
+    std::size_t stride; // padding and dilation follow it
+    std::size_t transposed;
+    std::size_t groups;
+};
+
+constexpr std::size_t kNever = static_cast<std::size_t>(-1);
+constexpr Signature kSignatures[] = {
+    {"aten::conv1d", 0, 1, 3, kNever, 6},  {"aten::conv2d", 0, 1, 3, kNever, 6},
+    {"aten::conv3d", 0, 1, 3, kNever, 6},  {"aten::convolution", 0, 1, 3, 6, 8},
+    {"aten::_convolution", 0, 1, 3, 6, 8}, {"aten::convolution_backward", 1, 2, 4, 7, 9},
+};
+
+const Signature *signatureOf(const char *name)
+{
+    for (const Signature &signature : kSignatures)
+        if (std::strcmp(signature.name, name) == 0)
+            return &signature;
+    return nullptr;
+}
+
+// The recorder of the calling thread, how deep in convolutions it is (the observers are
+// plain functions, and only the outermost call counts) and the workspace of that call.
+struct ThreadState
+{
+    const probe::TrackingAllocator *allocator = nullptr;
+    int depth = 0;
+    std::uint64_t workspaceBytes = 0;
+};
+thread_local ThreadState tState;
+
+bool isIntList(const c10::IValue &value, std::size_t size)
+{
+    return value.isIntList() && value.toIntVector().size() == size;
+}
+
+// The workspace of a call, from its arguments; 0 for what the rule does not cover
+// (transposed convolutions, padding given as a word).
+std::uint64_t workspaceOf(const at::RecordFunction &call, const Signature &signature)
+{
+    const auto arguments = call.inputs();
+    if (arguments.size() <= signature.groups || !arguments[signature.input].isTensor() ||
+        !arguments[signature.weight].isTensor() || !arguments[signature.groups].isInt())
+        return 0;
+    if (signature.transposed != kNever &&
+        (!arguments[signature.transposed].isBool() || arguments[signature.transposed].toBool()))
+        return 0;
+    const at::Tensor input = arguments[signature.input].toTensor();
+    const at::Tensor weight = arguments[signature.weight].toTensor();
+    const std::size_t spatial = static_cast<std::size_t>(std::max<std::int64_t>(weight.dim() - 2, 0));
+    if (spatial == 0 || input.dim() != weight.dim() || !isIntList(arguments[signature.stride], spatial) ||
+        !isIntList(arguments[signature.stride + 1], spatial) || !isIntList(arguments[signature.stride + 2], spatial))
+        return 0;
+    const std::vector<std::int64_t> stride = arguments[signature.stride].toIntVector();
+    const std::vector<std::int64_t> padding = arguments[signature.stride + 1].toIntVector();
+    const std::vector<std::int64_t> dilation = arguments[signature.stride + 2].toIntVector();
+    ConvolutionCall shape;
+    shape.inputChannels = input.size(1);
+    shape.groups = arguments[signature.groups].toInt();
+    shape.kernel = weight.sizes().slice(2).vec();
+    shape.stride = stride;
+    std::int64_t outputElements = input.size(0) * weight.size(0);
+    for (std::size_t d = 0; d < spatial; ++d) {
+        const std::int64_t extent =
+            input.size(static_cast<std::int64_t>(d) + 2) + 2 * padding[d] - dilation[d] * (shape.kernel[d] - 1) - 1;
+        if (extent < 0 || stride[d] <= 0)
+            return 0;
+        outputElements *= extent / stride[d] + 1;
+    }
+    const auto elementBytes = static_cast<std::uint64_t>(input.element_size());
+    shape.inputBytes = static_cast<std::uint64_t>(input.numel()) * elementBytes;
+    shape.outputBytes = static_cast<std::uint64_t>(outputElements) * elementBytes;
+    return cudnnConvolutionWorkspaceBytes(shape);
+}
+
+std::unique_ptr<at::ObserverContext> enterCall(const at::RecordFunction &call)
+{
+    const Signature *signature = tState.allocator == nullptr ? nullptr : signatureOf(call.name());
+    if (signature != nullptr && ++tState.depth == 1)
+        tState.workspaceBytes = workspaceOf(call, *signature);
+    return nullptr;
+}
+
+// The workspace is allocated after the call's outputs and freed when it returns.
+void leaveCall(const at::RecordFunction &call, at::ObserverContext *)
+{
+    if (tState.allocator == nullptr || signatureOf(call.name()) == nullptr || --tState.depth > 0)
+        return;
+    tState.allocator->recordTransientBlock(tState.workspaceBytes);
+    tState.workspaceBytes = 0;
+}
+
+} // namespace
+
+ConvolutionWorkspaceRecorder::ConvolutionWorkspaceRecorder(const probe::TrackingAllocator &allocator)
+{
+    if (tState.allocator != nullptr)
+        throw std::logic_error("one ConvolutionWorkspaceRecorder per thread at a time");
+    tState = {&allocator, 0, 0};
+    mHandle = at::addThreadLocalCallback(
+        at::RecordFunctionCallback(&enterCall, &leaveCall).needsInputs(true).scopes({at::RecordScope::FUNCTION}));
+}
+
+ConvolutionWorkspaceRecorder::~ConvolutionWorkspaceRecorder()
+{
+    at::removeCallback(mHandle);
+    tState = {};
+}
+
+} // namespace gpumem::estimate
