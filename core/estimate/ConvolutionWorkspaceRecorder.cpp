@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 
 namespace gpumem::estimate {
@@ -56,9 +57,23 @@ struct ThreadState
 };
 thread_local ThreadState tState;
 
-bool isIntList(const c10::IValue &value, std::size_t size)
+// A list of integers as the call boxed it: LibTorch 2 declares the sizes of convolutions
+// as symbolic integers, which box as a generic list of plain integers when concrete.
+std::optional<std::vector<std::int64_t>> integersOf(const c10::IValue &value, std::size_t size)
 {
-    return value.isIntList() && value.toIntVector().size() == size;
+    std::vector<std::int64_t> integers;
+    if (value.isIntList()) {
+        integers = value.toIntVector();
+    } else if (value.isList()) {
+        for (const c10::IValue &item : value.toListRef()) {
+            if (!item.isInt())
+                return std::nullopt;
+            integers.push_back(item.toInt());
+        }
+    }
+    if (integers.size() != size)
+        return std::nullopt;
+    return integers;
 }
 
 // The workspace of a call, from its arguments; 0 for what the rule does not cover
@@ -75,24 +90,25 @@ std::uint64_t workspaceOf(const at::RecordFunction &call, const Signature &signa
     const at::Tensor input = arguments[signature.input].toTensor();
     const at::Tensor weight = arguments[signature.weight].toTensor();
     const std::size_t spatial = static_cast<std::size_t>(std::max<std::int64_t>(weight.dim() - 2, 0));
-    if (spatial == 0 || input.dim() != weight.dim() || !isIntList(arguments[signature.stride], spatial) ||
-        !isIntList(arguments[signature.stride + 1], spatial) || !isIntList(arguments[signature.stride + 2], spatial))
+    if (spatial == 0 || input.dim() != weight.dim())
         return 0;
-    const std::vector<std::int64_t> stride = arguments[signature.stride].toIntVector();
-    const std::vector<std::int64_t> padding = arguments[signature.stride + 1].toIntVector();
-    const std::vector<std::int64_t> dilation = arguments[signature.stride + 2].toIntVector();
+    const auto stride = integersOf(arguments[signature.stride], spatial);
+    const auto padding = integersOf(arguments[signature.stride + 1], spatial);
+    const auto dilation = integersOf(arguments[signature.stride + 2], spatial);
+    if (!stride || !padding || !dilation)
+        return 0;
     ConvolutionCall shape;
     shape.inputChannels = input.size(1);
     shape.groups = arguments[signature.groups].toInt();
     shape.kernel = weight.sizes().slice(2).vec();
-    shape.stride = stride;
+    shape.stride = *stride;
     std::int64_t outputElements = input.size(0) * weight.size(0);
     for (std::size_t d = 0; d < spatial; ++d) {
-        const std::int64_t extent =
-            input.size(static_cast<std::int64_t>(d) + 2) + 2 * padding[d] - dilation[d] * (shape.kernel[d] - 1) - 1;
-        if (extent < 0 || stride[d] <= 0)
+        const std::int64_t extent = input.size(static_cast<std::int64_t>(d) + 2) + 2 * (*padding)[d] -
+                                    (*dilation)[d] * (shape.kernel[d] - 1) - 1;
+        if (extent < 0 || (*stride)[d] <= 0)
             return 0;
-        outputElements *= extent / stride[d] + 1;
+        outputElements *= extent / (*stride)[d] + 1;
     }
     const auto elementBytes = static_cast<std::uint64_t>(input.element_size());
     shape.inputBytes = static_cast<std::uint64_t>(input.numel()) * elementBytes;
