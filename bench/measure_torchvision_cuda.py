@@ -35,6 +35,10 @@ import subprocess
 import sys
 import time
 
+# The same models and inputs as the exports that `gpumem estimate` traces.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from export_torchvision import INPUTS, build  # noqa: E402
+
 MIB = 2.0**20
 ZOO = ["resnet18", "resnet34", "resnet50", "resnet101", "wide_resnet50_2", "vgg11", "vgg11_bn", "vgg16", "vgg19",
        "alexnet", "mobilenet_v2", "mobilenet_v3_small", "mobilenet_v3_large", "efficientnet_b0", "efficientnet_b1",
@@ -42,13 +46,6 @@ ZOO = ["resnet18", "resnet34", "resnet50", "resnet101", "wide_resnet50_2", "vgg1
        "regnet_x_1_6gf", "convnext_tiny", "inception_v3", "vit_b_16"]
 VARIANT_MODELS = {"vgg11", "vgg11_bn", "vgg16", "vgg19", "resnet34", "resnet50", "convnext_tiny", "vit_b_16"}
 WORKSPACE_MODELS = ["vgg16", "resnet34", "resnet50"]
-INPUTS = {"inception_v3": (3, 299, 299)}
-
-
-def build(torchvision, name):
-    if name == "inception_v3":
-        return torchvision.models.inception_v3(weights=None, aux_logits=False, init_weights=False)
-    return getattr(torchvision.models, name)(weights=None)
 
 
 class Nvml:
@@ -184,8 +181,8 @@ def transient_blocks(torch, call):
     return transients, result
 
 
-def convolution_workspaces(torch, torchvision, name, device, emit):
-    model = build(torchvision, name).to(device).train()
+def convolution_workspaces(torch, name, device, emit):
+    model = build(name).to(device).train()
     shape = INPUTS.get(name, (3, 224, 224))
     for batch in (8, 32, 128):
         seen = {}
@@ -217,7 +214,6 @@ def convolution_workspaces(torch, torchvision, name, device, emit):
 
 def worker(arguments):
     import torch
-    import torchvision
 
     device = torch.device(arguments.device)
     nvml = Nvml(arguments.baseline_mib) if device.type == "cuda" else None
@@ -229,10 +225,10 @@ def worker(arguments):
 
     name = arguments.worker
     if arguments.workspaces:
-        convolution_workspaces(torch, torchvision, name, device, emit)
+        convolution_workspaces(torch, name, device, emit)
         return
     torch.manual_seed(0)
-    model = build(torchvision, name).to(device).train()
+    model = build(name).to(device).train()
     shape = INPUTS.get(name, (3, 224, 224))
     parameter_mib = sum(p.numel() * p.element_size() for p in model.parameters()) / MIB
 

@@ -215,7 +215,7 @@ c10::DataPtr TrackingAllocator::allocateBlock(std::size_t bytes) const
     const c10::Device device(c10::DeviceType::CPU);
     if (bytes == 0)
         return {nullptr, nullptr, nullptr, device};
-    const bool counted = !mState->countedThread || *mState->countedThread == std::this_thread::get_id();
+    const bool counted = mState->countsCallingThread();
     std::uint64_t id = 0;
     if (counted) {
         std::lock_guard<std::mutex> lock(mState->mutex);
@@ -264,7 +264,7 @@ AllocationTrace TrackingAllocator::trace() const
 
 void TrackingAllocator::recordTransientBlock(std::uint64_t bytes) const
 {
-    if (bytes == 0 || (mState->countedThread && *mState->countedThread != std::this_thread::get_id()))
+    if (bytes == 0 || !mState->countsCallingThread())
         return;
     std::lock_guard<std::mutex> lock(mState->mutex);
     if (!mState->recordTrace)
