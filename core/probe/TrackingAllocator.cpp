@@ -30,6 +30,8 @@ struct TrackingAllocator::State
     std::uint64_t peak = 0;                       // guarded by mutex
     std::uint64_t nextBlock = 0;                  // guarded by mutex
     AllocationTrace trace;                        // guarded by mutex
+
+    bool countsCallingThread() const { return !countedThread || *countedThread == std::this_thread::get_id(); }
 };
 
 namespace {
