@@ -4,7 +4,8 @@
 #   bench/cuda_reference.sh OUT_FOLDER
 # 1. builds gpumem (core and the command line, no Qt, no XGBoost) against the LibTorch of
 #    python3's torch, which must be a CUDA build; DEPS_PREFIX names a folder with the
-#    header-only dependencies in a /usr layout (Eigen, nlohmann-json, fmt, CLI11, Boost.Math)
+#    header-only dependencies in a /usr layout (Eigen, nlohmann-json, fmt, CLI11, Boost.Math, and
+#    zlib.h with libz.so where the machine has no zlib development files)
 #    on a machine without those packages;
 # 2. meanwhile, bench/measure_torchvision_cuda.py on the zoo's torchvision models (SGD and Adam,
 #    batches 8-128, the cuDNN and attention variants, every convolution's workspaces; MEASURE_SECONDS

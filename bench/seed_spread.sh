@@ -23,17 +23,4 @@ report="$out/seed-spread-$repeats.json"
   --folds 5 --repeats "$repeats" --seed 42 --threads 1 --jobs 2 --models "$models" "$@" --report "$report" \
   > "$out/seed-spread-$repeats.txt"
 
-/usr/bin/python3 - "$report" <<'PY'
-import json, sys
-report = json.load(open(sys.argv[1]))
-tests = {t["model"]: t for t in report["significance"] if t["reported"]}
-print(f'{report["repeats"]} x {report["folds"]}-fold, {report["rows"]} rows')
-print("| model | RMSE mean (MiB) | sd over fits | sd over repetitions | median rel. error | within ±10% | p vs best |")
-print("|---|---|---|---|---|---|---|")
-for model in report["models"]:
-    m, s, r = model["metrics"], model["std"], model["repetition_std"]
-    test = tests.get(model["name"])
-    p = "best" if model["name"] == report["best"] else (f'{test["p_value"]:.3g}' if test else "")
-    print(f'| {model["name"]} | {m["rmse"]:.2f} | {s["rmse"]:.2f} | {r["rmse"]:.2f} | '
-          f'{m["median_rel_error"]:.2f}% | {100 * m["within_10pct"]:.1f}% | {p} |')
-PY
+/usr/bin/python3 "$root/bench/compare_summary.py" "$report"

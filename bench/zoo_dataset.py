@@ -2,14 +2,18 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Helper of bench/make_zoo_dataset.sh: layer sequences of torchvision models, and the CSV.
 
-    /usr/bin/python3 bench/zoo_dataset.py layers FOLDER NAME ...
-        writes FOLDER/NAME.layers.json: the GPUMemNet layer sequence of one sample,
-        counted with forward hooks (needs Debian's python3-torchvision)
-    /usr/bin/python3 bench/zoo_dataset.py assemble FOLDER OUT.csv
-        joins FOLDER/shapes.txt, the layer files and the estimates FOLDER/NAME.OPTIMIZER.json
-        that `gpumem estimate --json` wrote into one row per model, optimizer and batch size
+    /usr/bin/python3 bench/zoo_dataset.py layers FOLDER [--resolution PX] NAME ...
+        writes FOLDER/NAME.layers.json: the GPUMemNet layer sequence of one sample (the
+        model's own input, or a square image of PX pixels), counted with forward hooks
+        (needs Debian's python3-torchvision)
+    /usr/bin/python3 bench/zoo_dataset.py assemble OUT.csv[.gz] OPTIMIZERS FOLDER ...
+        joins each FOLDER's shapes.txt, layer files and the estimates FOLDER/NAME.OPTIMIZER.json
+        that `gpumem estimate --json` wrote into one row per model, input, optimizer and
+        batch size; OPTIMIZERS is a comma-separated list; OUT.csv.gz is written gzip-compressed
 """
 import csv
+import gzip
+import io
 import json
 import os
 import sys
@@ -109,16 +113,16 @@ def layer_sequence(model, shape):
     return [tuple(layer) for layer in layers]
 
 
-def write_layers(folder, names):
+def write_layers(folder, names, resolution):
     import torch
 
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from export_torchvision import INPUTS, build
+    from export_torchvision import build, input_shape
 
     torch.manual_seed(0)
     for name in names:
-        shape = INPUTS.get(name, (3, 224, 224))
-        model = build(name)
+        shape = input_shape(name, resolution)
+        model = build(name, resolution)
         layers = layer_sequence(model, shape)
         text = "[" + ", ".join("(%r, %d, %d)" % layer for layer in layers) + "]"
         record = {
@@ -138,44 +142,56 @@ def rounded(value):
     return "%.3f" % value
 
 
-def assemble(folder, path):
+def assemble(path, optimizers, folders):
     columns = ["model", "input_shape", "Batch Size", "optimizer", "layer_sequence", "total_parameters",
                "total_activations", "simulated_allocated_mib", "simulated_reserved_mib", "simulated_device_mib"]
     rows = []
-    with open(os.path.join(folder, "shapes.txt")) as shapes:
-        entries = [line.split() for line in shapes if line.strip()]
-    for name, shape in entries:
-        with open(os.path.join(folder, name + ".layers.json")) as layers_file:
-            layers = json.load(layers_file)
-        for optimizer in ("sgd", "adam"):
-            estimate_path = os.path.join(folder, "%s.%s.json" % (name, optimizer))
-            if not os.path.exists(estimate_path):
-                print("%s %s: no estimate, left out" % (name, optimizer), file=sys.stderr)
-                continue
-            with open(estimate_path) as estimate_file:
-                document = json.load(estimate_file)
-            print("%-20s %-5s traced at %-12s extrapolated %s" %
-                  (name, optimizer, ",".join(str(b) for b in document["traced_batches"]), document["extrapolated"]),
-                  file=sys.stderr)
-            for estimate in document["estimates"]:
-                rows.append([name, shape.replace(",", "x"), estimate["batch_size"], optimizer,
-                             layers["layer_sequence"], layers["total_parameters"], layers["total_activations"],
-                             rounded(estimate["peak_allocated_mib"]), rounded(estimate["peak_reserved_mib"]),
-                             rounded(estimate["device_total_mib"])])
+    for folder in folders:
+        with open(os.path.join(folder, "shapes.txt")) as shapes:
+            entries = [line.split() for line in shapes if line.strip()]
+        for name, shape in entries:
+            with open(os.path.join(folder, name + ".layers.json")) as layers_file:
+                layers = json.load(layers_file)
+            for optimizer in optimizers:
+                estimate_path = os.path.join(folder, "%s.%s.json" % (name, optimizer))
+                if not os.path.exists(estimate_path):
+                    print("%s %s %s: no estimate, left out" % (name, shape, optimizer), file=sys.stderr)
+                    continue
+                with open(estimate_path) as estimate_file:
+                    document = json.load(estimate_file)
+                print("%-20s %-11s %-12s traced at %-6s extrapolated %s" %
+                      (name, shape, optimizer, ",".join(str(b) for b in document["traced_batches"]),
+                       document["extrapolated"]), file=sys.stderr)
+                for estimate in document["estimates"]:
+                    rows.append([name, shape.replace(",", "x"), estimate["batch_size"], optimizer,
+                                 layers["layer_sequence"], layers["total_parameters"], layers["total_activations"],
+                                 rounded(estimate["peak_allocated_mib"]), rounded(estimate["peak_reserved_mib"]),
+                                 rounded(estimate["device_total_mib"])])
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(columns)
+    writer.writerows(rows)
+    data = text.getvalue().encode()
+    if path.endswith(".gz"):
+        # No name and no time in the header: the same rows make the same bytes.
+        data = gzip.compress(data, compresslevel=9, mtime=0)
     temporary = path + ".tmp"
-    with open(temporary, "w", newline="") as out:
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(columns)
-        writer.writerows(rows)
+    with open(temporary, "wb") as out:
+        out.write(data)
     os.replace(temporary, path)
     print("%d rows, %d bytes: %s" % (len(rows), os.path.getsize(path), path), file=sys.stderr)
 
 
 def main():
     if len(sys.argv) >= 3 and sys.argv[1] == "layers":
-        write_layers(sys.argv[2], sys.argv[3:])
-    elif len(sys.argv) == 4 and sys.argv[1] == "assemble":
-        assemble(sys.argv[2], sys.argv[3])
+        names = sys.argv[3:]
+        resolution = None
+        if names[:1] == ["--resolution"] and len(names) >= 2 and names[1].isdigit():
+            resolution = int(names[1])
+            names = names[2:]
+        write_layers(sys.argv[2], names, resolution)
+    elif len(sys.argv) >= 5 and sys.argv[1] == "assemble":
+        assemble(sys.argv[2], sys.argv[3].split(","), sys.argv[4:])
     else:
         sys.exit(__doc__)
 

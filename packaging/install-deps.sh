@@ -13,7 +13,7 @@ packages=(
   build-essential cmake ninja-build ccache pkg-config git clang-format
   qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-qpa-plugins libqcustomplot-dev
   libtorch-dev libeigen3-dev libopenblas0-pthread nlohmann-json3-dev libfmt-dev libboost-math-dev
-  libcli11-dev
+  libcli11-dev zlib1g-dev
   # Debian's xgboost CMake config refuses to load without the CLI package.
   libxgboost-dev xgboost
   # Sanitizer and libFuzzer runtimes for the test suite.
@@ -26,7 +26,7 @@ packages=(
   dpkg-dev desktop-file-utils appstream
 )
 if [[ "${1:-}" == "--bench" ]]; then
-  packages+=(python3-torch python3-sklearn python3-xgboost python3-pandas time)
+  packages+=(python3-torch python3-torchvision python3-sklearn python3-xgboost python3-pandas time)
 fi
 
 # Slurm without the plugins it recommends (MPI, cgroups, databases): the check

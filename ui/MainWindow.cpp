@@ -183,8 +183,8 @@ void MainWindow::openData(const QString &path)
 
 void MainWindow::openDataDialog()
 {
-    const QString path =
-        QFileDialog::getOpenFileName(this, tr("Open data"), {}, tr("CSV files (*.csv *.tsv *.txt);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open data"), {},
+                                                      tr("CSV files (*.csv *.csv.gz *.tsv *.txt);;All files (*)"));
     if (!path.isEmpty())
         openData(path);
 }

@@ -98,8 +98,7 @@ void MainWindow::rebuildDatasetMenu()
     mDatasetMenu->clear();
     const QStringList datasets = builtInDatasets();
     for (const QString &path : datasets)
-        mDatasetMenu->addAction(QFileInfo(path).completeBaseName(), this, [this, path] { openData(path); })
-            ->setToolTip(path);
+        mDatasetMenu->addAction(datasetName(path), this, [this, path] { openData(path); })->setToolTip(path);
     if (datasets.isEmpty())
         mDatasetMenu->addAction(tr("(none installed)"))->setEnabled(false);
     mDatasetMenu->setToolTipsVisible(true);

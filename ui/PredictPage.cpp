@@ -394,7 +394,7 @@ QString PredictPage::checkInput(const QString &inputPath) const
 void PredictPage::chooseFile()
 {
     const QString input =
-        QFileDialog::getOpenFileName(this, tr("Jobs to predict"), {}, tr("CSV files (*.csv);;All files (*)"));
+        QFileDialog::getOpenFileName(this, tr("Jobs to predict"), {}, tr("CSV files (*.csv *.csv.gz);;All files (*)"));
     if (input.isEmpty())
         return;
     // A file the model cannot read is said so now, not after the user chose where to save.

@@ -16,6 +16,8 @@ namespace fs = std::filesystem;
 std::string columnNotesPath(const std::string &csvPath)
 {
     fs::path path(csvPath);
+    if (path.extension() == ".gz") // zoo.csv.gz has the notes of zoo.csv
+        path.replace_extension();
     path.replace_extension(".columns.json");
     return path.string();
 }

@@ -25,7 +25,7 @@ struct ColumnNotes
 };
 
 // Returns the notes file that belongs to the data file csvPath: its name with the
-// extension (if any) replaced by ".columns.json".
+// extension (if any, and a .gz before it) replaced by ".columns.json".
 std::string columnNotesPath(const std::string &csvPath);
 
 // Reads the notes beside csvPath; a data file without notes gets empty ones.

@@ -3,6 +3,7 @@
 
 #include "data/CellText.h"
 #include "data/CsvReader.h"
+#include "io/GzipInputStream.h"
 #include "io/InputError.h"
 
 #include <algorithm>
@@ -371,6 +372,21 @@ class TwoPassLoader
     std::vector<LayerTuple> mLayers; // reused across cells to avoid reallocations
 };
 
+// The bytes of CSV text one pass reads, for progress: the file's size, or for a
+// gzip file the size its trailer declares; 0 when unknown.
+std::uint64_t textBytes(const std::string &path)
+{
+    // Only a regular file is opened here: opening a pipe would wait for a writer.
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(path, error))
+        return 0;
+    std::ifstream file(path, std::ios::binary);
+    if (file && io::startsWithGzip(file))
+        return io::gzipDeclaredSize(path).value_or(0);
+    const std::uintmax_t size = std::filesystem::file_size(path, error);
+    return error ? 0 : static_cast<std::uint64_t>(size);
+}
+
 } // namespace
 
 Table loadTable(const std::string &path, const TableLoadOptions &options, runtime::ProgressObserver *observer,
@@ -388,18 +404,23 @@ Table loadTable(const std::string &path, const TableLoadOptions &options, runtim
         auto file = std::make_unique<std::ifstream>(path, std::ios::binary);
         if (!*file)
             throw io::InputError(path, 0, 0, "cannot open the file for reading");
+        if (io::startsWithGzip(*file))
+            return std::make_unique<io::GzipInputStream>(std::move(file), path);
         return file;
     };
-    std::error_code sizeError;
-    const std::uintmax_t size = std::filesystem::file_size(path, sizeError);
-    return TwoPassLoader(open, path, options, observer, control, sizeError ? 0 : static_cast<std::uint64_t>(size))
-        .load();
+    return TwoPassLoader(open, path, options, observer, control, textBytes(path)).load();
 }
 
 Table loadTableFromText(const std::string &text, const std::string &sourceName, const TableLoadOptions &options)
 {
-    auto open = [&text]() -> std::unique_ptr<std::istream> { return std::make_unique<std::istringstream>(text); };
-    return TwoPassLoader(open, sourceName, options, nullptr, nullptr, text.size()).load();
+    const bool gzip = io::isGzipMagic(text.data(), text.size());
+    auto open = [&text, &sourceName, gzip]() -> std::unique_ptr<std::istream> {
+        auto stream = std::make_unique<std::istringstream>(text);
+        if (gzip)
+            return std::make_unique<io::GzipInputStream>(std::move(stream), sourceName);
+        return stream;
+    };
+    return TwoPassLoader(open, sourceName, options, nullptr, nullptr, gzip ? 0 : text.size()).load();
 }
 
 } // namespace gpumem::data

@@ -33,7 +33,8 @@ class LoadCancelled : public std::exception
 // numbers; the other cells are then invalid (bad) cells, not categories.
 constexpr double numericShare = 0.9;
 
-// Loads a CSV file with a header row into typed columns. The file is streamed
+// Loads a CSV file with a header row into typed columns; a gzip-compressed file (known
+// by its first bytes, whatever its name) is inflated as it streams. The file is streamed
 // twice: once to infer each column's type from every cell, once to store the
 // typed values, so memory holds the typed table and one record, never the text.
 // Throws io::InputError (file, line, column, reason) for a path that is not a
@@ -49,7 +50,7 @@ constexpr double numericShare = 0.9;
 Table loadTable(const std::string &path, const TableLoadOptions &options = {},
                 runtime::ProgressObserver *observer = nullptr, const runtime::OperationControl *control = nullptr);
 
-// Loads CSV text held in memory; sourceName names it in error messages.
+// Loads CSV text (or gzip-compressed CSV) held in memory; sourceName names it in error messages.
 Table loadTableFromText(const std::string &text, const std::string &sourceName, const TableLoadOptions &options = {});
 
 } // namespace gpumem::data

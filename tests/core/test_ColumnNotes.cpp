@@ -49,6 +49,7 @@ class TestColumnNotes : public QObject
     {
         QCOMPARE(gpumem::data::columnNotesPath("runs/jobs.csv"), std::string("runs/jobs.columns.json"));
         QCOMPARE(gpumem::data::columnNotesPath("jobs"), std::string("jobs.columns.json"));
+        QCOMPARE(gpumem::data::columnNotesPath("data/zoo.csv.gz"), std::string("data/zoo.columns.json"));
     }
 
     void ignoresTheOtherOutcomesAndStartsWithTheNotedTarget()

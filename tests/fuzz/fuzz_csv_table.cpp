@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Feeds arbitrary bytes through the whole table path: delimiter detection, the
+// Feeds arbitrary bytes through the whole table path: gzip inflation (input that
+// starts with the gzip magic, as the gzip_members seed does), delimiter detection, the
 // CSV reader and its UTF-8 check, type inference (decimal comma or point,
 // mostly numeric columns), typed storage, roles, the bad-cell policy, the
 // encoding limits, feature encoding and scaling. The first byte picks the
