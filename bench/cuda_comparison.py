@@ -7,7 +7,7 @@
         variant) and OUT_FOLDER/h200_conv_workspaces.csv (one row per convolution and batch
         size: the largest block its forward and its backward allocated and freed within the
         call, and every such block) from what bench/measure_torchvision_cuda.py recorded
-    /usr/bin/python3 bench/cuda_comparison.py compare MEASURED.csv ESTIMATES.csv [WORKSPACE_MIB]
+    /usr/bin/python3 bench/cuda_comparison.py compare MEASURED.csv ESTIMATES.csv[.gz] [WORKSPACE_MIB]
         ESTIMATES.csv is what bench/make_zoo_dataset.sh writes for the measured GPU's profile
         (GPU=h200); prints, per model, the estimate's error on nvidia-smi's figure, on
         max_memory_reserved and on max_memory_allocated, and the per-sample slope
@@ -16,6 +16,7 @@
         the replay's plus the profile's workspace_mib (default 64, the H200 profile's)
 """
 import csv
+import gzip
 import json
 import os
 import statistics
@@ -78,10 +79,18 @@ def tables(measured, folder):
                              " ".join(mib(b / MIB) for b in conv["backward_transient_bytes"])])
 
 
+def open_text(path):
+    """A CSV file, gzip-compressed when its name ends in .gz (as the zoo script writes it)."""
+    return gzip.open(path, "rt", newline="") if path.endswith(".gz") else open(path, newline="")
+
+
 def compare(measured, estimates, workspace_mib):
     jobs = {(r["model"], r["optimizer"], int(r["batch_size"])): r for r in csv.DictReader(open(measured))
             if r["variant"] == "default"}
-    estimated = {(r["model"], r["optimizer"], int(r["Batch Size"])): r for r in csv.DictReader(open(estimates))}
+    measured_shapes = {r["model"]: r["input_shape"] for r in jobs.values()}
+    # The zoo script's rows of each model's own input only (it may add other image sizes).
+    estimated = {(r["model"], r["optimizer"], int(r["Batch Size"])): r for r in csv.DictReader(open_text(estimates))
+                 if r["input_shape"] == measured_shapes.get(r["model"])}
     columns = [("nvidia_smi_mib", "simulated_device_mib", 0.0),
                ("max_memory_reserved_mib", "simulated_reserved_mib", workspace_mib),
                ("max_memory_allocated_mib", "simulated_allocated_mib", workspace_mib)]

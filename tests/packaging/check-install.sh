@@ -24,11 +24,12 @@ done
 cp "$prefix/share/gpumem-workbench/gpus/t4.json" "$prefix/share/gpumem-workbench/gpus/installed-only-gpu.json"
 "$prefix/bin/gpumem" estimate --help | grep -q installed-only-gpu
 grep -q "^License: GPL-3.0-or-later" "$prefix/share/doc/gpumem-workbench/copyright"
-for csv in "$source"/datasets/*.csv; do
+for csv in "$source"/datasets/*.csv "$source"/datasets/*.csv.gz; do
   [[ -e $csv ]] || continue
   [[ -f "$prefix/share/gpumem-workbench/datasets/$(basename "$csv")" ]]
   # Each built-in dataset travels with its column notes (docs/data-format.md).
-  [[ -f "$prefix/share/gpumem-workbench/datasets/$(basename "${csv%.csv}").columns.json" ]]
+  name=$(basename "${csv%.gz}")
+  [[ -f "$prefix/share/gpumem-workbench/datasets/${name%.csv}.columns.json" ]]
 done
 
 if [[ -x "$prefix/bin/gpumem-workbench" ]]; then
