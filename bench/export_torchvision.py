@@ -35,17 +35,21 @@ def build(name, resolution=None):
     return getattr(torchvision.models, name)(weights=None)
 
 
+def resolution_option(arguments):
+    """Splits an optional leading `--resolution PX` off arguments: (PX or None, the rest)."""
+    if arguments[:1] != ["--resolution"]:
+        return None, arguments
+    if len(arguments) < 2 or not arguments[1].isdigit():
+        sys.exit("--resolution takes a whole number of pixels")
+    return int(arguments[1]), arguments[2:]
+
+
 def main():
     arguments = sys.argv[1:]
     if not arguments:
         sys.exit(__doc__)
     folder = arguments.pop(0)
-    resolution = None
-    if arguments[:1] == ["--resolution"]:
-        if len(arguments) < 2 or not arguments[1].isdigit():
-            sys.exit("--resolution takes a whole number of pixels")
-        resolution = int(arguments[1])
-        arguments = arguments[2:]
+    resolution, arguments = resolution_option(arguments)
     names = arguments or DEFAULT
     os.makedirs(folder, exist_ok=True)
     torch.manual_seed(0)

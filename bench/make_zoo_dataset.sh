@@ -53,8 +53,8 @@ for resolution in "${resolutions[@]}"; do
   folders+=("$folder")
   size=()
   [[ $resolution == native ]] || size=(--resolution "$resolution")
-  /usr/bin/python3 "$root/bench/export_torchvision.py" "$folder" "${size[@]}" "${models[@]}" > "$folder.shapes"
-  mv "$folder.shapes" "$folder/shapes.txt"
+  mkdir -p "$folder"
+  /usr/bin/python3 "$root/bench/export_torchvision.py" "$folder" "${size[@]}" "${models[@]}" > "$folder/shapes.txt"
   /usr/bin/python3 "$root/bench/zoo_dataset.py" layers "$folder" "${size[@]}" "${models[@]}"
   while read -r name shape; do
     for optimizer in "${optimizers[@]}"; do

@@ -184,11 +184,10 @@ def assemble(path, optimizers, folders):
 
 def main():
     if len(sys.argv) >= 3 and sys.argv[1] == "layers":
-        names = sys.argv[3:]
-        resolution = None
-        if names[:1] == ["--resolution"] and len(names) >= 2 and names[1].isdigit():
-            resolution = int(names[1])
-            names = names[2:]
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from export_torchvision import resolution_option
+
+        resolution, names = resolution_option(sys.argv[3:])
         write_layers(sys.argv[2], names, resolution)
     elif len(sys.argv) >= 5 and sys.argv[1] == "assemble":
         assemble(sys.argv[2], sys.argv[3].split(","), sys.argv[4:])

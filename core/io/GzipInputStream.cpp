@@ -104,7 +104,7 @@ class GzipInputStream::Inflater
                 fail("cannot read the compressed file");
             return false;
         }
-        mConsumedBefore += mStream.next_in == nullptr ? 0 : mLastRead;
+        mConsumedBefore += mLastRead; // the previous chunk, now wholly inflated (0 before the first)
         mLastRead = count;
         mStream.next_in = mInput.data();
         mStream.avail_in = static_cast<uInt>(count);
