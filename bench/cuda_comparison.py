@@ -7,20 +7,24 @@
         variant) and OUT_FOLDER/h200_conv_workspaces.csv (one row per convolution and batch
         size: the largest block its forward and its backward allocated and freed within the
         call, and every such block) from what bench/measure_torchvision_cuda.py recorded
-    /usr/bin/python3 bench/cuda_comparison.py compare MEASURED.csv ESTIMATES.csv[.gz] [WORKSPACE_MIB]
+    /usr/bin/python3 bench/cuda_comparison.py compare MEASURED.csv ESTIMATES.csv[.gz] [CONTEXT_MIB]
         ESTIMATES.csv is what bench/make_zoo_dataset.sh writes for the measured GPU's profile
         (GPU=h200); prints, per model, the estimate's error on nvidia-smi's figure, on
         max_memory_reserved and on max_memory_allocated, and the per-sample slope
         ((batch 128 - batch 32) / 96) of the device total, measured and estimated. The
         caching allocator holds the cuBLAS workspaces, so its two figures are compared with
-        the replay's plus the profile's workspace_mib (default 64, the H200 profile's)
+        the replay's plus the estimate's workspace: what its device total holds beyond the
+        reserved peak and the profile's context_mib (default 760, the H200 profile's); a
+        model without matrix products has none, and less context
 """
 import csv
-import gzip
 import json
 import os
 import statistics
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from zoo_dataset import open_text  # noqa: E402
 
 JOB_COLUMNS = ["model", "input_shape", "batch_size", "optimizer", "variant", "parameter_mib",
                "max_memory_allocated_mib", "max_memory_reserved_mib", "nvidia_smi_mib", "context_mib",
@@ -79,21 +83,22 @@ def tables(measured, folder):
                              " ".join(mib(b / MIB) for b in conv["backward_transient_bytes"])])
 
 
-def open_text(path):
-    """A CSV file, gzip-compressed when its name ends in .gz (as the zoo script writes it)."""
-    return gzip.open(path, "rt", newline="") if path.endswith(".gz") else open(path, newline="")
+def workspace_mib(estimate, context_mib):
+    """The cuBLAS workspaces in an estimate's device total: reserved + workspace + context."""
+    beside = float(estimate["simulated_device_mib"]) - float(estimate["simulated_reserved_mib"])
+    return max(0.0, beside - context_mib)
 
 
-def compare(measured, estimates, workspace_mib):
+def compare(measured, estimates, context_mib):
     jobs = {(r["model"], r["optimizer"], int(r["batch_size"])): r for r in csv.DictReader(open(measured))
             if r["variant"] == "default"}
     measured_shapes = {r["model"]: r["input_shape"] for r in jobs.values()}
     # The zoo script's rows of each model's own input only (it may add other image sizes).
     estimated = {(r["model"], r["optimizer"], int(r["Batch Size"])): r for r in csv.DictReader(open_text(estimates))
                  if r["input_shape"] == measured_shapes.get(r["model"])}
-    columns = [("nvidia_smi_mib", "simulated_device_mib", 0.0),
-               ("max_memory_reserved_mib", "simulated_reserved_mib", workspace_mib),
-               ("max_memory_allocated_mib", "simulated_allocated_mib", workspace_mib)]
+    columns = [("nvidia_smi_mib", "simulated_device_mib", False),
+               ("max_memory_reserved_mib", "simulated_reserved_mib", True),
+               ("max_memory_allocated_mib", "simulated_allocated_mib", True)]
     errors = {key: [] for key, _, _ in columns}
     print("%-18s %-5s %11s %11s %11s %8s %8s %7s" % ("model", "opt", "smi worst", "reserved", "allocated",
                                                     "slope", "est", "error"))
@@ -103,8 +108,9 @@ def compare(measured, estimates, workspace_mib):
             if not keys:
                 continue
             worst = {}
-            for measure, estimate, held in columns:
-                relative = [100 * (float(estimated[k][estimate]) + held - float(jobs[k][measure])) /
+            for measure, estimate, with_workspace in columns:
+                relative = [100 * (float(estimated[k][estimate]) - float(jobs[k][measure]) +
+                                   (workspace_mib(estimated[k], context_mib) if with_workspace else 0.0)) /
                             float(jobs[k][measure]) for k in keys]
                 errors[measure] += relative
                 worst[measure] = max(relative, key=abs)
@@ -127,7 +133,7 @@ def main():
     if len(sys.argv) == 4 and sys.argv[1] == "tables":
         tables(sys.argv[2], sys.argv[3])
     elif len(sys.argv) in (4, 5) and sys.argv[1] == "compare":
-        compare(sys.argv[2], sys.argv[3], float(sys.argv[4]) if len(sys.argv) == 5 else 64.0)
+        compare(sys.argv[2], sys.argv[3], float(sys.argv[4]) if len(sys.argv) == 5 else 760.0)
     else:
         sys.exit(__doc__)
 

@@ -10,6 +10,10 @@
         joins each FOLDER's shapes.txt, layer files and the estimates FOLDER/NAME.OPTIMIZER.json
         that `gpumem estimate --json` wrote into one row per model, input, optimizer and
         batch size; OPTIMIZERS is a comma-separated list; OUT.csv.gz is written gzip-compressed
+    /usr/bin/python3 bench/zoo_dataset.py replace OUT.csv[.gz] NEW.csv[.gz]
+        puts the rows of NEW (what the zoo script wrote for MODELS=...) in place of OUT's
+        rows of the same models, in OUT's order, and rewrites OUT as `assemble` writes it:
+        after a change to the estimate that only those models' traces see
 """
 import csv
 import gzip
@@ -142,6 +146,51 @@ def rounded(value):
     return "%.3f" % value
 
 
+def open_text(path):
+    """A CSV file, gzip-compressed when its name ends in .gz (as the zoo script writes it)."""
+    return gzip.open(path, "rt", newline="") if path.endswith(".gz") else open(path, newline="")
+
+
+def write_rows(path, columns, rows):
+    """Writes the CSV file, gzip-compressed without a name or time when path ends in .gz,
+    so that the same rows make the same bytes."""
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(columns)
+    writer.writerows(rows)
+    data = text.getvalue().encode()
+    if path.endswith(".gz"):
+        data = gzip.compress(data, compresslevel=9, mtime=0)
+    temporary = path + ".tmp"
+    with open(temporary, "wb") as out:
+        out.write(data)
+    os.replace(temporary, path)
+    print("%d rows, %d bytes: %s" % (len(rows), os.path.getsize(path), path), file=sys.stderr)
+
+
+def replace(path, new_path):
+    with open_text(new_path) as new_file:
+        new_rows = list(csv.reader(new_file))
+    with open_text(path) as old_file:
+        old_rows = list(csv.reader(old_file))
+    if new_rows[0] != old_rows[0]:
+        sys.exit("%s and %s have different columns" % (path, new_path))
+    replaced = {row[0] for row in new_rows[1:]}
+    # Each (model, input, optimizer, batch) row of NEW takes the place of the same row of OUT.
+    key = lambda row: tuple(row[:4])  # noqa: E731
+    new_by_key = {key(row): row for row in new_rows[1:]}
+    rows = []
+    for row in old_rows[1:]:
+        if row[0] not in replaced:
+            rows.append(row)
+        elif key(row) in new_by_key:
+            rows.append(new_by_key.pop(key(row)))
+        else:
+            print("%s: no new row, left out" % ",".join(row[:4]), file=sys.stderr)
+    rows += new_by_key.values()
+    write_rows(path, old_rows[0], rows)
+
+
 def assemble(path, optimizers, folders):
     columns = ["model", "input_shape", "Batch Size", "optimizer", "layer_sequence", "total_parameters",
                "total_activations", "simulated_allocated_mib", "simulated_reserved_mib", "simulated_device_mib"]
@@ -167,19 +216,7 @@ def assemble(path, optimizers, folders):
                                  layers["layer_sequence"], layers["total_parameters"], layers["total_activations"],
                                  rounded(estimate["peak_allocated_mib"]), rounded(estimate["peak_reserved_mib"]),
                                  rounded(estimate["device_total_mib"])])
-    text = io.StringIO()
-    writer = csv.writer(text, lineterminator="\n")
-    writer.writerow(columns)
-    writer.writerows(rows)
-    data = text.getvalue().encode()
-    if path.endswith(".gz"):
-        # No name and no time in the header: the same rows make the same bytes.
-        data = gzip.compress(data, compresslevel=9, mtime=0)
-    temporary = path + ".tmp"
-    with open(temporary, "wb") as out:
-        out.write(data)
-    os.replace(temporary, path)
-    print("%d rows, %d bytes: %s" % (len(rows), os.path.getsize(path), path), file=sys.stderr)
+    write_rows(path, columns, rows)
 
 
 def main():
@@ -191,6 +228,8 @@ def main():
         write_layers(sys.argv[2], names, resolution)
     elif len(sys.argv) >= 5 and sys.argv[1] == "assemble":
         assemble(sys.argv[2], sys.argv[3].split(","), sys.argv[4:])
+    elif len(sys.argv) == 4 and sys.argv[1] == "replace":
+        replace(sys.argv[2], sys.argv[3])
     else:
         sys.exit(__doc__)
 

@@ -128,8 +128,7 @@ void fillProfileTable(QTableWidget *table, const estimate::EstimateResult &resul
         const estimate::GpuProfile &profile = profiles[static_cast<std::size_t>(row)];
         // The replay does not depend on the GPU: only the profile's context and workspace change.
         estimate::BatchEstimate onProfile = *found;
-        onProfile.contextMib = profile.contextMib;
-        onProfile.workspaceMib = profile.workspaceMib;
+        onProfile.useProfile(profile);
         const bool fits = onProfile.fitsOn(profile);
         const double spare = profile.capacityMib - onProfile.deviceTotalMib();
         auto *name = cell(qtText(profile.name), false);

@@ -146,7 +146,7 @@ int runEstimateCalibration(const EstimateCalibrationOptions &options, std::ostre
 {
     estimate::GpuProfile base = estimate::findGpuProfile(options.gpu);
     if (options.contextMib)
-        base.contextMib = *options.contextMib;
+        base = estimate::withContextMib(base, *options.contextMib);
     const std::vector<estimate::MeasuredJob> jobs = estimate::readMeasuredJobs(options.measuredPath);
     if (options.outputPath) {
         // Checked before the traces run: the profile must not replace the measurements or a model.

@@ -92,6 +92,7 @@ void printJson(std::ostream &out, const estimate::EstimateConfiguration &configu
         {"parameter_mib", mibValue(result.model.parameterBytes)},
         {"optimizer", configuration.optimizer},
         {"optimizer_implementation", configuration.optimizerImplementation},
+        {"attention", configuration.attention},
         {"dtype", configuration.dtype},
         {"gpu", {{"name", result.profile.name}, {"capacity_mib", result.profile.capacityMib}}},
         {"extrapolated", result.extrapolated},
@@ -184,6 +185,11 @@ void addModelOptions(CLI::App &app, EstimateOptions &options)
                    "foreach (default, PyTorch 2's on CUDA), fused (fused=True) or for_loop (foreach=False)")
         ->type_name("I")
         ->check(oneOf("--optimizer-implementation", estimate::optimizerImplementationNames()));
+    app.add_option("--attention", configuration.attention,
+                   "efficient (default: PyTorch 2's fused scaled_dot_product_attention, as nn.MultiheadAttention "
+                   "calls it) or math (attention written out with matmul and softmax)")
+        ->type_name("A")
+        ->check(oneOf("--attention", estimate::attentionNames()));
     app.add_option("--dtype", configuration.dtype, "float32 (default), float64, bfloat16 or float16")
         ->type_name("T")
         ->check(oneOf("--dtype", estimate::dtypeNames()));
@@ -219,7 +225,7 @@ void addGpuOptions(CommandParser &parser, EstimateOptions &options)
         ->type_name("PROFILE.json");
     parser.addHelpFooter("\nGPU profiles: " + listText(estimate::gpuProfileNames()) +
                          " (resources/gpus; a profile file's keys: name, capacity_mib, context_mib, "
-                         "workspace_mib, source).\n");
+                         "workspace_mib, source; optional cublas_context_mib).\n");
     parser.addHelpFooter(estimateCalibrationHelp());
 }
 
@@ -283,7 +289,7 @@ int runEstimate(const std::vector<std::string> &arguments, std::ostream &out, st
         // The measurement file names the models, inputs and batches itself.
         for (const char *option :
              {"model", "--input-shape", "--input-kind", "--vocabulary", "--batch-size", "--max-batch", "--optimizer",
-              "--optimizer-implementation", "--dtype", "--loss", "--classes", "--steps", "--timeline"})
+              "--optimizer-implementation", "--attention", "--dtype", "--loss", "--classes", "--steps", "--timeline"})
             if (app.count(option) != 0)
                 throw io::InputError(std::string(option == std::string("model") ? "MODEL.pt" : option) +
                                      " does not go with --calibrate: MEASURED.csv names each job's model, input, "

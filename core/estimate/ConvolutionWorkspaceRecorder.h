@@ -7,12 +7,13 @@
 
 namespace gpumem::estimate {
 
-// While it lives, every convolution that the calling thread runs, forward and
-// backward, adds to allocator's trace the workspace that cuDNN would allocate and free
-// within the call (cudnnConvolutionWorkspaceBytes), after the call's own outputs:
-// one transient block per call, which is what the caching allocator keeps reserved
-// afterwards. The calls are seen through LibTorch's operator observers
-// (RecordFunction), outermost call only, so a convolution that calls another counts once.
+// While it lives, every convolution backward that the calling thread runs adds to
+// allocator's trace the workspace that cuDNN would allocate and free within the call
+// (cudnnConvolutionWorkspaceBytes), after the call's own outputs: one transient block
+// per call, which is what the caching allocator keeps reserved afterwards. Forward calls
+// take one of the same size on a GPU, but the replay of a CPU trace that holds them too
+// falls below the GPU's reserved memory (see the .cpp). The calls are seen through
+// LibTorch's operator observers (RecordFunction), outermost call only.
 class ConvolutionWorkspaceRecorder
 {
   public:

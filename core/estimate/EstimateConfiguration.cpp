@@ -21,6 +21,12 @@ const std::vector<std::string> &optimizerImplementationNames()
     return names;
 }
 
+const std::vector<std::string> &attentionNames()
+{
+    static const std::vector<std::string> names = {"efficient", "math"};
+    return names;
+}
+
 const std::vector<std::string> &dtypeNames()
 {
     static const std::vector<std::string> names = {"float32", "float64", "bfloat16", "float16"};

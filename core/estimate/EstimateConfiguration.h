@@ -27,6 +27,10 @@ struct EstimateConfiguration
     std::string optimizer = "adam"; // sgd, sgd_momentum, adam or adamw
     // foreach (PyTorch 2's default on CUDA), fused or for_loop: see TracedOptimizer.
     std::string optimizerImplementation = "foreach";
+    // efficient: attention as PyTorch 2's fused scaled_dot_product_attention computes it
+    // on a GPU (nn.MultiheadAttention, F.scaled_dot_product_attention); math: as the
+    // model's own operators, attention probabilities included (hand-written attention).
+    std::string attention = "efficient";
     std::string dtype = "float32";       // float32, float64, bfloat16 or float16
     std::string loss = "cross_entropy";  // cross_entropy, mse or sum
     std::optional<std::int64_t> classes; // cross_entropy: targets in [0, classes); default the output's last dimension
@@ -37,6 +41,7 @@ struct EstimateConfiguration
 // configuration accepts, for help and errors.
 const std::vector<std::string> &optimizerNames();
 const std::vector<std::string> &optimizerImplementationNames();
+const std::vector<std::string> &attentionNames();
 const std::vector<std::string> &dtypeNames();
 const std::vector<std::string> &lossNames();
 

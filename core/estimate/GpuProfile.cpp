@@ -76,18 +76,24 @@ GpuProfile parseGpuProfile(const std::string &text, const std::string &path)
     const io::Json object = io::parseJson(text, path);
     if (!object.is_object())
         throw io::InputError(path, 0, 0, "a GPU profile is a JSON object");
-    static const std::set<std::string> known = {"name", "capacity_mib", "context_mib", "workspace_mib", "source"};
+    static const std::set<std::string> known = {"name",          "capacity_mib",       "context_mib",
+                                                "workspace_mib", "cublas_context_mib", "source"};
     for (const auto &member : object.items())
         if (known.count(member.key()) == 0)
             throw io::InputError(path, 0, 0,
                                  "unknown key " + io::quoteForMessage(member.key()) +
-                                     " (known: name, capacity_mib, context_mib, workspace_mib, source)");
+                                     " (known: name, capacity_mib, context_mib, workspace_mib, cublas_context_mib, "
+                                     "source)");
     GpuProfile profile;
     profile.name = requiredText(object, "name", path);
     profile.capacityMib = requiredMib(object, "capacity_mib", path, true);
     profile.contextMib = requiredMib(object, "context_mib", path, false);
     profile.workspaceMib = requiredMib(object, "workspace_mib", path, false);
+    if (object.contains("cublas_context_mib"))
+        profile.cublasContextMib = requiredMib(object, "cublas_context_mib", path, false);
     profile.source = requiredText(object, "source", path);
+    if (profile.cublasContextMib > profile.contextMib)
+        throw io::InputError(path, 0, 0, "cublas_context_mib is part of context_mib and cannot exceed it");
     if (profile.contextMib + profile.workspaceMib >= profile.capacityMib)
         throw io::InputError(path, 0, 0, "context_mib and workspace_mib leave nothing of capacity_mib");
     return profile;
@@ -95,12 +101,21 @@ GpuProfile parseGpuProfile(const std::string &text, const std::string &path)
 
 std::string gpuProfileJson(const GpuProfile &profile)
 {
-    const io::Json object = {{"name", profile.name},
-                             {"capacity_mib", profile.capacityMib},
-                             {"context_mib", profile.contextMib},
-                             {"workspace_mib", profile.workspaceMib},
-                             {"source", profile.source}};
+    io::Json object = {{"name", profile.name},
+                       {"capacity_mib", profile.capacityMib},
+                       {"context_mib", profile.contextMib},
+                       {"workspace_mib", profile.workspaceMib}};
+    if (profile.cublasContextMib != 0.0)
+        object["cublas_context_mib"] = profile.cublasContextMib;
+    object["source"] = profile.source;
     return object.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + '\n';
+}
+
+GpuProfile withContextMib(GpuProfile profile, double contextMib)
+{
+    profile.contextMib = contextMib;
+    profile.cublasContextMib = std::min(profile.cublasContextMib, contextMib);
+    return profile;
 }
 
 std::string gpuProfileFile(const std::string &nameOrPath)

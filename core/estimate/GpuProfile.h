@@ -16,18 +16,27 @@ struct GpuProfile
     double contextMib = 0.0;
     double workspaceMib = 0.0;
     std::string source;
+    // The part of contextMib that cuBLAS takes beside its workspaces, in a process that
+    // multiplies matrices (0 where not measured).
+    double cublasContextMib = 0.0;
 };
 
 // Reads a profile file as untrusted input: a JSON object of at most 64 KiB
-// with "name", "capacity_mib", "context_mib", "workspace_mib" and "source",
-// each checked for type and range; throws io::InputError naming the file.
+// with "name", "capacity_mib", "context_mib", "workspace_mib" and "source", and
+// optionally "cublas_context_mib" (at most context_mib), each checked for type and
+// range; throws io::InputError naming the file.
 GpuProfile readGpuProfile(const std::string &path);
 // Checks a profile's JSON text as readGpuProfile does; path names it in messages.
 GpuProfile parseGpuProfile(const std::string &text, const std::string &path);
 
 // Returns profile as the JSON text that readGpuProfile reads back (keys in
-// the order above, invalid UTF-8 replaced), ending in a newline.
+// the order above, cublas_context_mib only when not 0, invalid UTF-8 replaced),
+// ending in a newline.
 std::string gpuProfileJson(const GpuProfile &profile);
+
+// Returns profile with the context the user measured (--context-mib), its cuBLAS
+// part kept within it.
+GpuProfile withContextMib(GpuProfile profile, double contextMib);
 
 // Finds a profile by name (case-insensitive, "a100-80") among the installed
 // ones, or reads nameOrPath as a file when it names one (a path with a "/" or

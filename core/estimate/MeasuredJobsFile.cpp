@@ -139,6 +139,7 @@ MeasuredJob readRow(const RowCells &cells, const fs::path &folder)
     job.configuration.optimizer = cells.oneOf("optimizer", optimizerNames(), "");
     job.configuration.optimizerImplementation =
         cells.oneOf("optimizer_implementation", optimizerImplementationNames(), "foreach");
+    job.configuration.attention = cells.oneOf("attention", attentionNames(), "efficient");
     job.configuration.dtype = cells.oneOf("dtype", dtypeNames(), "float32");
     job.configuration.loss = cells.oneOf("loss", lossNames(), "cross_entropy");
     const bool tokens = cells.oneOf("input_kind", {"float", "tokens"}, "float") == "tokens";
@@ -183,7 +184,7 @@ const std::vector<std::string> &measuredJobsRequiredColumns()
 const std::vector<std::string> &measuredJobsOptionalColumns()
 {
     static const std::vector<std::string> names = {
-        "optimizer_implementation", "dtype", "input_kind", "vocabulary", "loss", "classes"};
+        "optimizer_implementation", "attention", "dtype", "input_kind", "vocabulary", "loss", "classes"};
     return names;
 }
 

@@ -59,8 +59,7 @@ class LargestBatchSearch
             found = mReplayed.emplace(batch, MemoryEstimator::estimateOf(mAffine.at(batch), profile)).first;
         }
         BatchEstimate onProfile = found->second;
-        onProfile.contextMib = profile.contextMib;
-        onProfile.workspaceMib = profile.workspaceMib;
+        onProfile.useProfile(profile);
         return onProfile.fitsOn(profile);
     }
 
@@ -162,6 +161,12 @@ double BatchEstimate::deviceTotalMib() const
     return mibOf(peakReservedBytes) + workspaceMib + contextMib;
 }
 
+void BatchEstimate::useProfile(const GpuProfile &profile)
+{
+    workspaceMib = runsMatrixProducts ? profile.workspaceMib : 0.0;
+    contextMib = runsMatrixProducts ? profile.contextMib : profile.contextMib - profile.cublasContextMib;
+}
+
 bool BatchEstimate::fitsOn(const GpuProfile &profile) const
 {
     return deviceTotalMib() <= profile.capacityMib;
@@ -183,8 +188,8 @@ BatchEstimate MemoryEstimator::estimateOf(const TaggedTrace &trace, const GpuPro
     estimate.peakReservedBytes = replay.peakReservedBytes;
     estimate.peakRequestedBytes = peakRequestedBytes(trace);
     estimate.bytesAtPeak = replay.bytesAtPeak;
-    estimate.workspaceMib = profile.workspaceMib;
-    estimate.contextMib = profile.contextMib;
+    estimate.runsMatrixProducts = trace.runsMatrixProducts;
+    estimate.useProfile(profile);
     if (timeline != nullptr)
         *timeline = std::move(replay.timeline);
     return estimate;
@@ -229,6 +234,9 @@ EstimateResult MemoryEstimator::estimate(const StepTracer &tracer, const GpuProf
         result.estimates.push_back(estimate);
         progress.stepDone();
     }
+    if (!result.estimates.empty() && !result.estimates.front().runsMatrixProducts)
+        result.notes.push_back("the forward pass multiplies no matrices, so the process holds no cuBLAS handle: "
+                               "neither the profile's workspace_mib nor its cublas_context_mib is counted");
 
     if (request.maxBatch) {
         if (!affine) {

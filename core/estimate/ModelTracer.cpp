@@ -220,8 +220,11 @@ TaggedTrace ModelTracer::trace(std::int64_t batchSize) const
             throw io::InputError("--loss takes cross_entropy, mse or sum, not " +
                                  io::quoteForMessage(configuration.loss));
         };
-        recorded = runTracedSteps(allocator, mModel->parameters, configuration.optimizer,
-                                  configuration.optimizerImplementation, configuration.steps, lossOfStep, mControl);
+        const AttentionKernel attention =
+            configuration.attention == "math" ? AttentionKernel::Math : AttentionKernel::Fused;
+        recorded =
+            runTracedSteps(allocator, mModel->parameters, configuration.optimizer,
+                           configuration.optimizerImplementation, configuration.steps, attention, lossOfStep, mControl);
     } catch (const io::InputError &) {
         throw;
     } catch (const EstimateCancelled &) {

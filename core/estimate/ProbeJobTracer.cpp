@@ -67,7 +67,9 @@ TaggedTrace ProbeJobTracer::traceJob(const probe::JobConfiguration &job, std::in
     RecordedSteps recorded;
     try {
         TracingScope scope(allocator);
-        recorded = runTracedSteps(allocator, parameters, job.optimizer, "foreach", job.steps, built.loss);
+        // The probe's jobs compute attention with their own operators on a GPU too.
+        recorded = runTracedSteps(allocator, parameters, job.optimizer, "foreach", job.steps, AttentionKernel::Math,
+                                  built.loss);
     } catch (const c10::Error &error) {
         throw io::InputError("the job fails at batch " + std::to_string(batchSize) + ": " +
                              essentialErrorLine(error.what_without_backtrace()));

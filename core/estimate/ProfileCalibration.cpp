@@ -29,7 +29,15 @@ double coefficient(const CalibrationPoint &point, std::size_t constant)
 {
     if (constant == kContext)
         return point.quantity == MeasuredQuantity::DeviceTotal ? 1.0 : 0.0;
-    return 1.0;
+    return point.runsMatrixProducts ? 1.0 : 0.0;
+}
+
+// What point's prediction holds besides the fitted constants: the replay, less the
+// context's cuBLAS part in a process that never loads cuBLAS.
+double heldMib(const CalibrationPoint &point, const ProfileConstants &constants)
+{
+    const bool withoutCublas = point.quantity == MeasuredQuantity::DeviceTotal && !point.runsMatrixProducts;
+    return point.simulatedReservedMib - (withoutCublas ? constants.cublasContextMib : 0.0);
 }
 
 double rmsResidual(const std::vector<CalibrationPoint> &points, const ProfileConstants &constants)
@@ -60,7 +68,7 @@ std::optional<MeasuredQuantity> parseMeasuredQuantity(std::string_view text)
 
 double predictedMib(const CalibrationPoint &point, const ProfileConstants &constants)
 {
-    return point.simulatedReservedMib + coefficient(point, kContext) * constants.contextMib +
+    return heldMib(point, constants) + coefficient(point, kContext) * constants.contextMib +
            coefficient(point, kWorkspace) * constants.workspaceMib;
 }
 
@@ -69,17 +77,19 @@ ProfileFit fitProfileConstants(const std::vector<CalibrationPoint> &points, cons
     if (points.empty())
         throw std::invalid_argument("fitProfileConstants needs at least one point");
     std::size_t deviceRows = 0;
-    for (const auto &point : points)
+    std::size_t reservedRowsWithWorkspace = 0;
+    for (const auto &point : points) {
         deviceRows += point.quantity == MeasuredQuantity::DeviceTotal ? 1 : 0;
-    const std::size_t reservedRows = points.size() - deviceRows;
+        reservedRowsWithWorkspace += point.quantity == MeasuredQuantity::Reserved && point.runsMatrixProducts ? 1 : 0;
+    }
     // A constant the readings cannot tell apart from the other stays at base:
     // without a reserved reading the workspace only ever appears beside the context.
-    const std::array<bool, 2> free = {deviceRows > 0, reservedRows > 0};
+    const std::array<bool, 2> free = {deviceRows > 0, reservedRowsWithWorkspace > 0};
     const std::array<double, 2> held = {base.contextMib, base.workspaceMib};
 
     std::vector<double> targets;
     for (const auto &point : points) {
-        double target = point.measuredMib - point.simulatedReservedMib;
+        double target = point.measuredMib - heldMib(point, base);
         for (std::size_t constant = 0; constant < 2; ++constant)
             if (!free[constant])
                 target -= coefficient(point, constant) * held[constant];
@@ -142,6 +152,7 @@ ProfileFit fitProfileConstants(const std::vector<CalibrationPoint> &points, cons
     fit.workspaceFitted = free[kWorkspace];
     fit.constants.contextMib = free[kContext] ? best[kContext] : base.contextMib;
     fit.constants.workspaceMib = free[kWorkspace] ? best[kWorkspace] : base.workspaceMib;
+    fit.constants.cublasContextMib = base.cublasContextMib;
     fit.rmsResidualBeforeMib = rmsResidual(points, base);
     fit.rmsResidualAfterMib = rmsResidual(points, fit.constants);
     if (!free[kContext])
@@ -190,6 +201,7 @@ GpuProfile calibratedProfile(const GpuProfile &base, const ProfileFit &fit, cons
     profile.capacityMib = base.capacityMib;
     profile.contextMib = context;
     profile.workspaceMib = workspace;
+    profile.cublasContextMib = std::min(base.cublasContextMib, context);
     const std::string fileName = std::filesystem::path(calibrationFile).filename().string();
     const std::string source =
         "calibrated by gpumem estimate --calibrate from " + std::string(io::cutUtf8(fileName, 200)) + " on " + date +

@@ -33,6 +33,7 @@ struct CalibrationPoint
     double simulatedReservedMib = 0.0;
     double measuredMib = 0.0;
     MeasuredQuantity quantity = MeasuredQuantity::DeviceTotal;
+    bool runsMatrixProducts = true; // without: no cuBLAS workspace, nor the context's cuBLAS part
 };
 
 // The constants of a GPU profile that calibration fits, in MiB.
@@ -40,10 +41,12 @@ struct ProfileConstants
 {
     double contextMib = 0.0;
     double workspaceMib = 0.0;
+    double cublasContextMib = 0.0; // the profile's, never fitted
 };
 
 // Returns what the estimate predicts for point's measurement under constants:
-// simulated reserved + workspace, plus the context for an nvidia-smi reading.
+// simulated reserved + workspace, plus the context for an nvidia-smi reading (for a
+// point without matrix products: no workspace, the context less its cuBLAS part).
 double predictedMib(const CalibrationPoint &point, const ProfileConstants &constants);
 
 // The constants fitted to measurements, which of them the measurements could

@@ -18,8 +18,8 @@ bool sameTraining(const EstimateConfiguration &a, const EstimateConfiguration &b
 {
     return a.modelPath == b.modelPath && a.inputShapes == b.inputShapes && a.inputKind == b.inputKind &&
            a.vocabulary == b.vocabulary && a.optimizer == b.optimizer &&
-           a.optimizerImplementation == b.optimizerImplementation && a.dtype == b.dtype && a.loss == b.loss &&
-           a.classes == b.classes && a.steps == b.steps;
+           a.optimizerImplementation == b.optimizerImplementation && a.attention == b.attention && a.dtype == b.dtype &&
+           a.loss == b.loss && a.classes == b.classes && a.steps == b.steps;
 }
 
 } // namespace
@@ -66,20 +66,23 @@ ProfileCalibrationResult calibrateProfile(const std::vector<MeasuredJob> &jobs, 
             CalibratedJob &calibrated = calibration.jobs[group[k]];
             calibrated.job = jobs[group[k]];
             calibrated.simulatedReservedMib = mibOf(result.estimates[k].peakReservedBytes);
+            calibrated.runsMatrixProducts = result.estimates[k].runsMatrixProducts;
         }
     }
 
     std::vector<CalibrationPoint> points;
     std::size_t deviceRows = 0;
     for (const auto &calibrated : calibration.jobs) {
-        points.push_back({calibrated.simulatedReservedMib, calibrated.job.measuredMib, calibrated.job.quantity});
+        points.push_back({calibrated.simulatedReservedMib, calibrated.job.measuredMib, calibrated.job.quantity,
+                          calibrated.runsMatrixProducts});
         deviceRows += calibrated.job.quantity == MeasuredQuantity::DeviceTotal ? 1 : 0;
     }
-    const ProfileConstants before{base.contextMib, base.workspaceMib};
+    const ProfileConstants before{base.contextMib, base.workspaceMib, base.cublasContextMib};
     calibration.fit = fitProfileConstants(points, before);
     calibration.profile =
         calibratedProfile(base, calibration.fit, calibrationFile, date, deviceRows, points.size() - deviceRows);
-    const ProfileConstants after{calibration.profile.contextMib, calibration.profile.workspaceMib};
+    const ProfileConstants after{calibration.profile.contextMib, calibration.profile.workspaceMib,
+                                 calibration.profile.cublasContextMib};
     for (std::size_t i = 0; i < points.size(); ++i) {
         calibration.jobs[i].beforeMib = predictedMib(points[i], before);
         calibration.jobs[i].afterMib = predictedMib(points[i], after);

@@ -17,6 +17,7 @@ struct CalibratedJob
 {
     MeasuredJob job;
     double simulatedReservedMib = 0.0;
+    bool runsMatrixProducts = true;
     double beforeMib = 0.0;
     double afterMib = 0.0;
 };

@@ -2,10 +2,12 @@
 #include "estimate/StepRecording.h"
 
 #include "estimate/ConvolutionWorkspaceRecorder.h"
+#include "estimate/MatrixProductRecorder.h"
 #include "estimate/TracedOptimizer.h"
 
 #include <torch/csrc/jit/python/update_graph_executor_opt.h>
 
+#include <optional>
 #include <unordered_map>
 
 namespace gpumem::estimate {
@@ -58,11 +60,15 @@ void addStorageBlocks(const std::vector<torch::Tensor> &tensors, Category catego
 
 RecordedSteps runTracedSteps(const probe::TrackingAllocator &allocator, std::vector<torch::Tensor> &parameters,
                              const std::string &optimizerName, const std::string &implementation, int steps,
-                             const std::function<torch::Tensor()> &lossOfStep, const runtime::OperationControl *control)
+                             AttentionKernel attention, const std::function<torch::Tensor()> &lossOfStep,
+                             const runtime::OperationControl *control)
 {
     RecordedSteps recorded;
     std::vector<PhaseMark> &marks = recorded.marks;
     const ConvolutionWorkspaceRecorder workspaces(allocator);
+    std::optional<AttentionRecorder> fusedAttention;
+    if (attention == AttentionKernel::Fused)
+        fusedAttention.emplace(allocator, recorded.gpuBytes);
     TracedOptimizer optimizer(optimizerName, implementation, parameters);
     torch::Tensor loss;
     for (int step = 0; step < steps; ++step) {
@@ -70,7 +76,13 @@ RecordedSteps runTracedSteps(const probe::TrackingAllocator &allocator, std::vec
         marks.push_back({allocator.trace().size(), Phase::Forward});
         for (auto &parameter : parameters)
             parameter.mutable_grad().reset();
-        loss = lossOfStep();
+        {
+            // Forward only: backward multiplies matrices for some operators that cuDNN
+            // runs whole on a GPU (a convolution's columns, a recurrent layer's gates).
+            const MatrixProductRecorder products;
+            loss = lossOfStep();
+            recorded.runsMatrixProducts = recorded.runsMatrixProducts || products.ranMatrixProduct();
+        }
         stopIfCancelled(control);
         marks.push_back({allocator.trace().size(), Phase::Backward});
         loss.backward();
@@ -89,6 +101,7 @@ TaggedTrace tagTrace(std::int64_t batchSize, const std::vector<SetupBlock> &setu
     const std::vector<PhaseMark> &marks = steps.marks;
     TaggedTrace result;
     result.batchSize = batchSize;
+    result.runsMatrixProducts = steps.runsMatrixProducts;
     result.events.reserve(setup.size() + raw.size());
     for (const SetupBlock &block : setup)
         result.events.push_back({block.bytes, -1, Phase::Setup, block.category});
@@ -120,16 +133,21 @@ TaggedTrace tagTrace(std::int64_t batchSize, const std::vector<SetupBlock> &setu
             break;
         const probe::AllocationEvent &event = raw[i];
         if (!event.release) {
+            const auto resized = steps.gpuBytes.find(event.block);
+            const std::uint64_t bytes = resized == steps.gpuBytes.end() ? event.bytes : resized->second;
+            if (bytes == 0)
+                continue; // never allocated on the GPU; its release is skipped below
             eventOfBlock[event.block] = result.events.size();
             openAllocations.push_back(result.events.size());
-            result.events.push_back({event.bytes, -1, phase, Category::Activations});
+            result.events.push_back({bytes, -1, phase, Category::Activations});
             continue;
         }
         const auto found = eventOfBlock.find(event.block);
         if (found == eventOfBlock.end())
             continue; // a block allocated before tracing began
         released.insert(found->second);
-        result.events.push_back({event.bytes, static_cast<std::int64_t>(found->second), phase, Category::Activations});
+        result.events.push_back({result.events[found->second].bytes, static_cast<std::int64_t>(found->second), phase,
+                                 Category::Activations});
         eventOfBlock.erase(found);
     }
     closeWithLiveness();

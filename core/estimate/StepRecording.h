@@ -5,6 +5,7 @@
 // steps, and the tagging of the raw allocations by phase and category. Included
 // only by the tracers' .cpp files (it brings LibTorch).
 
+#include "estimate/AttentionRecorder.h"
 #include "estimate/EstimateCancelled.h"
 #include "estimate/TaggedTrace.h"
 #include "probe/AllocationEvent.h"
@@ -63,19 +64,31 @@ struct RecordedSteps
 {
     probe::AllocationTrace raw;
     std::vector<PhaseMark> marks;
+    GpuBlockBytes gpuBytes;          // blocks a GPU allocates at another size (AttentionRecorder)
+    bool runsMatrixProducts = false; // MatrixProductRecorder saw one in a forward pass
+};
+
+// How attention runs on the GPU: fused (PyTorch 2's scaled_dot_product_attention, as
+// nn.MultiheadAttention calls it) or as the CPU trace computes it.
+enum class AttentionKernel
+{
+    Fused,
+    Math,
 };
 
 // Runs steps training steps as PyTorch 2's loop does (gradients set to none,
 // lossOfStep() for forward and loss, backward, a TracedOptimizer step of
 // optimizer in its implementation over parameters) and returns allocator's trace as the last step
-// leaves it: the optimizer state and the last loss still live. Checks control
-// before each phase of each step and throws EstimateCancelled when it was cancelled.
+// leaves it: the optimizer state and the last loss still live, with attention
+// rewritten for attention's kernel. Checks control before each phase of each step
+// and throws EstimateCancelled when it was cancelled.
 RecordedSteps runTracedSteps(const probe::TrackingAllocator &allocator, std::vector<torch::Tensor> &parameters,
                              const std::string &optimizer, const std::string &implementation, int steps,
-                             const std::function<torch::Tensor()> &lossOfStep,
+                             AttentionKernel attention, const std::function<torch::Tensor()> &lossOfStep,
                              const runtime::OperationControl *control = nullptr);
 
-// The tagged trace of the recorded steps, after the setup blocks.
+// The tagged trace of the recorded steps, after the setup blocks, each block at the
+// size a GPU gives it (steps.gpuBytes; a block of 0 bytes is left out).
 TaggedTrace tagTrace(std::int64_t batchSize, const std::vector<SetupBlock> &setup, const RecordedSteps &steps);
 
 } // namespace gpumem::estimate

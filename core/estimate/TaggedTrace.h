@@ -53,6 +53,9 @@ struct TaggedTrace
 {
     std::int64_t batchSize = 0;
     std::vector<TaggedEvent> events;
+    // Whether the forward pass multiplies matrices (cuBLAS on a GPU): without, the
+    // process holds no cuBLAS handle, workspace or memory of cuBLAS's beside them.
+    bool runsMatrixProducts = true;
 };
 
 // The most requested bytes live at once over trace: what the CPU measurement of

@@ -75,6 +75,7 @@ std::optional<AffineTrace> AffineTrace::fit(const TaggedTrace &small, const Tagg
         return std::nullopt;
     AffineTrace trace;
     trace.mEvents = small.events;
+    trace.mRunsMatrixProducts = small.runsMatrixProducts;
     trace.mIntercepts.resize(small.events.size());
     trace.mSlopes.resize(small.events.size());
     for (std::size_t i = 0; i < small.events.size(); ++i) {
@@ -102,6 +103,7 @@ TaggedTrace AffineTrace::at(std::int64_t batchSize) const
     TaggedTrace trace;
     trace.batchSize = batchSize;
     trace.events = mEvents;
+    trace.runsMatrixProducts = mRunsMatrixProducts;
     for (std::size_t i = 0; i < trace.events.size(); ++i)
         if (!trace.events[i].isRelease())
             trace.events[i].bytes =
@@ -139,6 +141,7 @@ std::optional<QuadraticTrace> QuadraticTrace::fit(const std::array<TaggedTrace, 
     trace.mLengthStep = step;
     trace.mBatchSize = traces[0].batchSize;
     trace.mEvents = traces[0].events;
+    trace.mRunsMatrixProducts = traces[0].runsMatrixProducts;
     const std::size_t count = trace.mEvents.size();
     trace.mFirstBytes.resize(count);
     trace.mFirstDifferences.resize(count);
@@ -164,6 +167,7 @@ TaggedTrace QuadraticTrace::at(std::int64_t length) const
     TaggedTrace trace;
     trace.batchSize = mBatchSize;
     trace.events = mEvents;
+    trace.runsMatrixProducts = mRunsMatrixProducts;
     for (std::size_t i = 0; i < trace.events.size(); ++i)
         if (!trace.events[i].isRelease())
             trace.events[i].bytes = clampedBytes(static_cast<long double>(mFirstBytes[i]) +

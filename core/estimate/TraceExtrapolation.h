@@ -36,6 +36,7 @@ class AffineTrace
 
   private:
     std::vector<TaggedEvent> mEvents; // kinds, phases and categories; sizes come from the fit
+    bool mRunsMatrixProducts = true;
     std::vector<std::int64_t> mIntercepts;
     std::vector<std::int64_t> mSlopes;
 };
@@ -68,6 +69,7 @@ class QuadraticTrace
     std::int64_t mLengthStep = 1;
     std::int64_t mBatchSize = 0;
     std::vector<TaggedEvent> mEvents; // kinds, phases and categories; sizes come from the fit
+    bool mRunsMatrixProducts = true;
     std::vector<std::int64_t> mFirstBytes;
     std::vector<std::int64_t> mFirstDifferences;
     std::vector<std::int64_t> mSecondDifferences;

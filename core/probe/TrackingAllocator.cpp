@@ -276,4 +276,39 @@ void TrackingAllocator::recordTransientBlock(std::uint64_t bytes) const
     mState->trace.push_back({id, bytes, true});
 }
 
+std::optional<std::uint64_t> TrackingAllocator::blockAt(const void *data) const
+{
+    BlockTable &table = blockTable();
+    std::lock_guard<std::mutex> lock(table.mutex);
+    const auto found = table.blocks.find(const_cast<void *>(data));
+    if (found == table.blocks.end() || found->second.state != mState)
+        return std::nullopt;
+    return found->second.id;
+}
+
+std::size_t TrackingAllocator::eventCount() const
+{
+    std::lock_guard<std::mutex> lock(mState->mutex);
+    return mState->trace.size();
+}
+
+AllocationTrace TrackingAllocator::liveAllocationsSince(std::size_t count) const
+{
+    std::lock_guard<std::mutex> lock(mState->mutex);
+    AllocationTrace live;
+    for (std::size_t i = std::min(count, mState->trace.size()); i < mState->trace.size(); ++i) {
+        const AllocationEvent &event = mState->trace[i];
+        if (!event.release) {
+            live.push_back(event);
+            continue;
+        }
+        const auto released = std::find_if(live.begin(), live.end(), [&event](const AllocationEvent &allocation) {
+            return allocation.block == event.block;
+        });
+        if (released != live.end())
+            live.erase(released);
+    }
+    return live;
+}
+
 } // namespace gpumem::probe

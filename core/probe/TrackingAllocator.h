@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
@@ -63,10 +64,17 @@ class TrackingAllocator final : public c10::Allocator
     void resetPeak();
     // The recorded events so far (empty unless recordTrace).
     AllocationTrace trace() const;
+    // How many events trace() holds now, and the allocations recorded after the first
+    // count of them that are still live: an operator's outputs, counted before it ran.
+    std::size_t eventCount() const;
+    AllocationTrace liveAllocationsSince(std::size_t count) const;
     // Appends to the trace the allocation and release of a block of bytes that only a
     // GPU allocates (a library's workspace during one call), when the calling thread is
     // counted; the live and peak bytes stay those of the CPU.
     void recordTransientBlock(std::uint64_t bytes) const;
+    // The trace's number of the live block that this allocator counted at data, the
+    // start of a tensor's storage; nothing for any other address.
+    std::optional<std::uint64_t> blockAt(const void *data) const;
 
     // The counters shared with the deleters of live blocks (defined in the .cpp).
     struct State;

@@ -11,7 +11,7 @@ EstimateOutcome estimateModel(const EstimateSettings &settings, runtime::Progres
     EstimateOutcome outcome;
     estimate::GpuProfile profile = estimate::findGpuProfile(settings.gpu);
     if (settings.contextMib)
-        profile.contextMib = *settings.contextMib;
+        profile = estimate::withContextMib(profile, *settings.contextMib);
     estimate::EstimateRequest request = settings.request;
     if (settings.everyProfile) {
         for (const auto &name : estimate::gpuProfileNames()) {

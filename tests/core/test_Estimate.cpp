@@ -15,6 +15,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <array>
 #include <cmath>
 #include <fstream>
 #include <memory>
@@ -379,6 +380,58 @@ class TestEstimate : public QObject
         notAffine.events[1].bytes += 1; // 81 bytes more over 2 samples
         QVERIFY(!estimate::AffineTrace::fit(traceAt(2), notAffine, why));
         QVERIFY(why.find("affine") != std::string::npos);
+    }
+
+    void torchScriptConvolutionsHoldTheirBackwardWorkspaces()
+    {
+        // Two 3×3 convolutions of 8 channels over [2, 8, 16, 16]: each backward call takes
+        // its input plus its output gradient, 2 × 16 KiB of float32, as one transient
+        // block; forward calls are not recorded.
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
+        estimate::EstimateConfiguration configuration =
+            configurationFor(mFixtures->path("convolutions.pt"), {8, 16, 16});
+        configuration.loss = "sum";
+        const TaggedTrace trace = estimate::ModelTracer(configuration).trace(2);
+        std::array<int, 4> workspaces{}; // by phase
+        for (std::size_t i = 0; i + 1 < trace.events.size(); ++i) {
+            const TaggedEvent &event = trace.events[i];
+            if (!event.isRelease() && event.bytes == 2 * 16384 &&
+                trace.events[i + 1].allocation == static_cast<std::int64_t>(i))
+                ++workspaces[static_cast<std::size_t>(event.phase)];
+        }
+        // Two steps of two convolutions each.
+        QCOMPARE(workspaces[static_cast<std::size_t>(Phase::Backward)], 4);
+        QCOMPARE(workspaces[static_cast<std::size_t>(Phase::Forward)], 0);
+        QVERIFY(!trace.runsMatrixProducts);
+        QVERIFY(estimate::ModelTracer(configurationFor(mFixtures->path("mlp.pt"), {20})).trace(2).runsMatrixProducts);
+        // Without matrix products the estimate counts no cuBLAS workspace, and says so.
+        estimate::EstimateRequest request;
+        request.batchSizes = {4};
+        const estimate::EstimateResult result =
+            estimate::MemoryEstimator::estimate(estimate::ModelTracer(configuration), testProfile(80000), request);
+        QCOMPARE(result.estimates.front().workspaceMib, 0.0);
+        QCOMPARE(result.notes.size(), std::size_t{1});
+        QVERIFY(result.notes.front().find("no cuBLAS handle") != std::string::npos);
+    }
+
+    void attentionRunsAsTheFusedKernelUnlessMath()
+    {
+        // Batch 4, 2 heads, 12 tokens: the probabilities are [8, 12, 12] float32 (4,608
+        // bytes), the scores before them the same; the fused kernel keeps neither.
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
+        estimate::EstimateConfiguration configuration = configurationFor(mFixtures->path("attention.pt"), {12, 16});
+        const auto squareBlocks = [](const TaggedTrace &trace) {
+            return std::count_if(trace.events.begin(), trace.events.end(), [](const TaggedEvent &event) {
+                return !event.isRelease() && event.phase == Phase::Forward && event.bytes == 8 * 12 * 12 * 4;
+            });
+        };
+        configuration.attention = "math";
+        const TaggedTrace math = estimate::ModelTracer(configuration).trace(4);
+        configuration.attention = "efficient";
+        const TaggedTrace fused = estimate::ModelTracer(configuration).trace(4);
+        QCOMPARE(squareBlocks(math), 4); // scores and probabilities, two steps
+        QCOMPARE(squareBlocks(fused), 0);
+        QVERIFY(estimate::peakRequestedBytes(fused) < estimate::peakRequestedBytes(math));
     }
 
     void replayCountsCategoriesAtThePeak()

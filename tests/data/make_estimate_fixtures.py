@@ -5,7 +5,11 @@ Run by tests/core/test_Estimate*.cpp at test time (nothing is committed):
     /usr/bin/python3 tests/data/make_estimate_fixtures.py OUTPUT_FOLDER
 Writes mlp.pt (input 20 features, 10 classes), cnn.pt (input 3x16x16, with
 batch norm, 10 classes), pairs_only.pt (20 features, scripted, refuses a
-batch of 1), tokens.pt (token ids below 50 in, logits per token out), weights.pt (a state dict saved with torch.save, which
+batch of 1), tokens.pt (token ids below 50 in, logits per token out),
+attention.pt (nn.MultiheadAttention, 16 wide, 2 heads, over 12 tokens of 16
+features, then a linear layer to 10 classes), convolutions.pt (two 3x3
+convolutions of 8 channels over 8x16x16 and a mean: no matrix product),
+weights.pt (a state dict saved with torch.save, which
 is not TorchScript) and sizes.json (parameter and buffer bytes of each model,
 counted as numel x element size).
 """
@@ -37,6 +41,19 @@ class PairsOnly(torch.nn.Module):
         return self.linear(x)
 
 
+class Attention(torch.nn.Module):
+    """Self-attention as torchvision's ViT calls it, then a classifier."""
+
+    def __init__(self):
+        super().__init__()
+        self.attention = torch.nn.MultiheadAttention(16, 2, batch_first=True)
+        self.head = torch.nn.Linear(16, 10)
+
+    def forward(self, x):
+        mixed, _ = self.attention(x, x, x, need_weights=False)
+        return self.head(mixed.mean(1))
+
+
 def main():
     folder = sys.argv[1]
     os.makedirs(folder, exist_ok=True)
@@ -51,6 +68,10 @@ def main():
     # Token ids in, [batch, tokens, vocabulary] logits out.
     language = torch.nn.Sequential(torch.nn.Embedding(50, 16), torch.nn.Linear(16, 50))
     torch.jit.trace(language.train(), torch.randint(0, 50, (2, 12))).save(os.path.join(folder, "tokens.pt"))
+    torch.jit.trace(Attention().train(), torch.randn(2, 12, 16)).save(os.path.join(folder, "attention.pt"))
+    convolutions = torch.nn.Sequential(
+        torch.nn.Conv2d(8, 8, 3, padding=1), torch.nn.ReLU(), torch.nn.Conv2d(8, 8, 3, padding=1))
+    torch.jit.trace(convolutions.train(), torch.randn(2, 8, 16, 16)).save(os.path.join(folder, "convolutions.pt"))
     result = {}
     for name, model, example in (("mlp", mlp, torch.randn(2, 20)), ("cnn", cnn, torch.randn(2, 3, 16, 16))):
         torch.jit.trace(model.train(), example).save(os.path.join(folder, name + ".pt"))
