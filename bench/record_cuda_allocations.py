@@ -9,7 +9,7 @@ a GPU"):
 
 Each job runs in a process of its own (default: resnet18, resnet34, vgg11 and vgg16 at
 batch 128 with Adam) as bench/measure_torchvision_cuda.py runs it, with the allocator's
-history on from the first step. OUT_FOLDER/MODEL_BATCH_OPTIMIZER.csv holds one line per
+history on from the first step. OUT_FOLDER/MODEL_BATCH_OPTIMIZER.txt holds one line per
 request, in order: `alloc,ID,BYTES` (the bytes asked for) or `free,ID`, IDs numbering the
 allocations; the first line is a comment with the measured peaks in bytes
 (`# max_memory_allocated=… max_memory_reserved=…`). Blocks that exist before the steps
@@ -49,7 +49,7 @@ def record(folder, job):
     torch.cuda.synchronize()
     events = torch.cuda.memory._snapshot()["device_traces"][0][start:]
     torch.cuda.memory._record_memory_history(enabled=None)
-    path = os.path.join(folder, "%s_%s_%s.csv" % (name, batch, optimizer))
+    path = os.path.join(folder, "%s_%s_%s.txt" % (name, batch, optimizer))
     identifiers = {}
     with open(path, "w") as out:
         out.write("# max_memory_allocated=%d max_memory_reserved=%d\n" % (

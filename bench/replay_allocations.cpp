@@ -2,7 +2,7 @@
 // Replays the CUDA caching allocator's own requests, recorded on a GPU by
 // bench/record_cuda_allocations.py, through the allocator model, and beside them the
 // trace that `gpumem estimate` makes of the same job on the CPU:
-//   gpumem_replay_allocations EVENTS.csv [MODEL.pt C,H,W BATCH OPTIMIZER]
+//   gpumem_replay_allocations REQUESTS.txt [MODEL.pt C,H,W BATCH OPTIMIZER]
 // Prints the measured peaks, the model's peaks for the GPU's requests and, with a model,
 // for the estimate's trace, then the request sizes (rounded to 512 bytes, at least
 // 1 MiB) that one of the two sequences makes more often than the other.
@@ -97,7 +97,7 @@ probe::AllocationTrace plainTrace(const estimate::TaggedTrace &tagged)
 int main(int argc, char **argv)
 {
     if (argc != 2 && argc != 6) {
-        std::fprintf(stderr, "usage: %s EVENTS.csv [MODEL.pt C,H,W BATCH OPTIMIZER]\n", argv[0]);
+        std::fprintf(stderr, "usage: %s REQUESTS.txt [MODEL.pt C,H,W BATCH OPTIMIZER]\n", argv[0]);
         return 1;
     }
     try {
