@@ -73,7 +73,7 @@ RecordedSteps runTracedSteps(const probe::TrackingAllocator &allocator, std::vec
     torch::Tensor loss;
     for (int step = 0; step < steps; ++step) {
         stopIfCancelled(control);
-        marks.push_back({allocator.trace().size(), Phase::Forward});
+        marks.push_back({allocator.eventCount(), Phase::Forward});
         for (auto &parameter : parameters)
             parameter.mutable_grad().reset();
         {
@@ -84,10 +84,10 @@ RecordedSteps runTracedSteps(const probe::TrackingAllocator &allocator, std::vec
             recorded.runsMatrixProducts = recorded.runsMatrixProducts || products.ranMatrixProduct();
         }
         stopIfCancelled(control);
-        marks.push_back({allocator.trace().size(), Phase::Backward});
+        marks.push_back({allocator.eventCount(), Phase::Backward});
         loss.backward();
         stopIfCancelled(control);
-        marks.push_back({allocator.trace().size(), Phase::Optimizer});
+        marks.push_back({allocator.eventCount(), Phase::Optimizer});
         optimizer.step();
     }
     // Taken before the optimizer and the loss go, as a training loop keeps them.
