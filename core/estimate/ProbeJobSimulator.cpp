@@ -3,7 +3,7 @@
 
 #include "estimate/MemoryEstimator.h"
 #include "estimate/ProbeJobTracer.h"
-#include "estimate/SequenceExtrapolatingTracer.h"
+#include "estimate/ShapeExtrapolatingTracer.h"
 #include "probe/JobMeasurer.h"
 
 namespace gpumem::estimate {
@@ -29,15 +29,15 @@ probe::JobMeasurement ProbeJobSimulator::measure(const probe::JobConfiguration &
             if (!result.extrapolated)
                 measurement.message = "traced at its own batch: the small traces do not align";
         };
-        if (!SequenceExtrapolatingTracer::applies(job)) {
+        if (!ShapeExtrapolatingTracer::applies(job)) {
             estimateWith(ProbeJobTracer(job, mMemoryLimitBytes));
             return;
         }
-        const SequenceExtrapolatingTracer tracer(job, mMemoryLimitBytes);
+        const ShapeExtrapolatingTracer tracer(job, mMemoryLimitBytes);
         estimateWith(tracer);
         if (!tracer.extrapolated())
-            measurement.message += (measurement.message.empty() ? "" : "; ") +
-                                   std::string("traced at its own sequence length: ") + tracer.why();
+            measurement.message += std::string(measurement.message.empty() ? "" : "; ") + "traced at its own " +
+                                   tracer.axis() + " at " + tracer.why();
     });
 }
 

@@ -8,9 +8,9 @@
 
 namespace gpumem::estimate {
 
-// `gpumem probe --gpu`: each job traced by ProbeJobTracer at two small batches
-// (a Transformer at short sequences, SequenceExtrapolatingTracer), extrapolated to
-// its batch and replayed through the caching-allocator model for profile
+// `gpumem probe --gpu`: each job traced by ProbeJobTracer at two small batches (a
+// Transformer at short sequences and a CNN at small images, ShapeExtrapolatingTracer),
+// extrapolated to its batch and replayed through the caching-allocator model for profile
 // (MemoryEstimator, as `gpumem estimate` does for a user's model); a job whose
 // small traces do not align is traced at its own batch. Not thread-safe, like the
 // tracers.

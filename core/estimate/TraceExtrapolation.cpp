@@ -10,9 +10,9 @@ std::string batchName(std::int64_t batchSize)
     return "batch " + std::to_string(batchSize);
 }
 
-std::string lengthName(std::int64_t length)
+std::string sizeName(const std::string &axis, std::int64_t size)
 {
-    return "length " + std::to_string(length);
+    return axis + " " + std::to_string(size);
 }
 
 // Why b's events are not a's (in number, or in an event's kind, phase, category or
@@ -122,23 +122,25 @@ bool AffineTrace::predicts(const TaggedTrace &traced, std::string &why) const
 }
 
 std::optional<QuadraticTrace> QuadraticTrace::fit(const std::array<TaggedTrace, 3> &traces,
-                                                  const std::array<std::int64_t, 3> &lengths, std::string &why)
+                                                  const std::array<std::int64_t, 3> &sizes, std::string &why,
+                                                  const std::string &axis)
 {
-    const std::int64_t step = lengths[1] - lengths[0];
-    if (step <= 0 || lengths[2] - lengths[1] != step) {
-        why = "the lengths must be equally spaced and ascending";
+    const std::int64_t step = sizes[1] - sizes[0];
+    if (step <= 0 || sizes[2] - sizes[1] != step) {
+        why = "the " + axis + "s must be equally spaced and ascending";
         return std::nullopt;
     }
     for (std::size_t k = 1; k < 3; ++k) {
         why = traces[k].batchSize != traces[0].batchSize
                   ? "the traces are of different batch sizes"
-                  : misalignment(traces[0], lengthName(lengths[0]), traces[k], lengthName(lengths[k]));
+                  : misalignment(traces[0], sizeName(axis, sizes[0]), traces[k], sizeName(axis, sizes[k]));
         if (!why.empty())
             return std::nullopt;
     }
     QuadraticTrace trace;
-    trace.mFirstLength = lengths[0];
-    trace.mLengthStep = step;
+    trace.mAxis = axis;
+    trace.mFirstSize = sizes[0];
+    trace.mSizeStep = step;
     trace.mBatchSize = traces[0].batchSize;
     trace.mEvents = traces[0].events;
     trace.mRunsMatrixProducts = traces[0].runsMatrixProducts;
@@ -155,15 +157,15 @@ std::optional<QuadraticTrace> QuadraticTrace::fit(const std::array<TaggedTrace, 
     return trace;
 }
 
-bool QuadraticTrace::reaches(std::int64_t length) const
+bool QuadraticTrace::reaches(std::int64_t size) const
 {
-    return length >= mFirstLength && (length - mFirstLength) % mLengthStep == 0;
+    return size >= mFirstSize && (size - mFirstSize) % mSizeStep == 0;
 }
 
-TaggedTrace QuadraticTrace::at(std::int64_t length) const
+TaggedTrace QuadraticTrace::at(std::int64_t size) const
 {
     // Whole steps keep t(t − 1)/2 whole, so the sizes stay exact.
-    const auto t = static_cast<long double>((length - mFirstLength) / mLengthStep);
+    const auto t = static_cast<long double>((size - mFirstSize) / mSizeStep);
     TaggedTrace trace;
     trace.batchSize = mBatchSize;
     trace.events = mEvents;
@@ -177,16 +179,16 @@ TaggedTrace QuadraticTrace::at(std::int64_t length) const
     return trace;
 }
 
-bool QuadraticTrace::predicts(const TaggedTrace &traced, std::int64_t length, std::string &why) const
+bool QuadraticTrace::predicts(const TaggedTrace &traced, std::int64_t size, std::string &why) const
 {
-    if (!reaches(length) || traced.batchSize != mBatchSize) {
-        why = "the check trace is not at a length and batch the fit reaches";
+    if (!reaches(size) || traced.batchSize != mBatchSize) {
+        why = "the check trace is not at a " + mAxis + " and batch the fit reaches";
         return false;
     }
-    const TaggedTrace predicted = at(length);
-    const std::string where = lengthName(length);
+    const TaggedTrace predicted = at(size);
+    const std::string where = sizeName(mAxis, size);
     why = misalignment(predicted, "the fit", traced, where);
-    return why.empty() && sameSizes(predicted, traced, where, "the parabola through the shorter lengths", why);
+    return why.empty() && sameSizes(predicted, traced, where, "the parabola through the smaller " + mAxis + "s", why);
 }
 
 } // namespace gpumem::estimate

@@ -41,32 +41,36 @@ class AffineTrace
     std::vector<std::int64_t> mSlopes;
 };
 
-// A trace whose allocation sizes are quadratic in the sequence length at one
-// batch size, fitted from three traces at lengths l, l + d and l + 2d: at length
-// l + t·d event i allocates s₀ + t·Δ₁ + t(t − 1)/2·Δ₂ bytes (Newton's forward
-// differences, exact in whole bytes for every whole t). Attention's scores grow with
-// the square of the length, everything else a Transformer allocates at most
-// linearly, so three short sequences give the trace of a long one.
+// A trace whose allocation sizes are quadratic in one size of the input at one batch
+// size (a Transformer's sequence length, a CNN's image side), fitted from three traces
+// at sizes l, l + d and l + 2d: at l + t·d event i allocates s₀ + t·Δ₁ + t(t − 1)/2·Δ₂
+// bytes (Newton's forward differences, exact in whole bytes for every whole t).
+// Attention's scores grow with the square of the length and a feature map with the
+// square of the image side, everything else at most linearly, so three small inputs
+// give the trace of a large one.
 class QuadraticTrace
 {
   public:
-    // Fits traces made at lengths (equally spaced, ascending) and one batch size.
-    // Returns nullopt, with why set to the first difference, when they do not align.
+    // Fits traces made at sizes (equally spaced, ascending) and one batch size;
+    // axis names the size in messages ("length", "resolution"). Returns nullopt,
+    // with why set to the first difference, when they do not align.
     static std::optional<QuadraticTrace> fit(const std::array<TaggedTrace, 3> &traces,
-                                             const std::array<std::int64_t, 3> &lengths, std::string &why);
+                                             const std::array<std::int64_t, 3> &sizes, std::string &why,
+                                             const std::string &axis = "length");
 
-    // Whether length is one the fit gives exactly: the first length plus a whole
+    // Whether size is one the fit gives exactly: the first size plus a whole
     // number of steps.
-    bool reaches(std::int64_t length) const;
-    // The trace at length (reaches(length)); a size the fit takes below zero is zero.
-    TaggedTrace at(std::int64_t length) const;
-    // Whether traced, a trace at a fourth length, is exactly what the fit predicts
+    bool reaches(std::int64_t size) const;
+    // The trace at size (reaches(size)); an allocation the fit takes below zero is zero.
+    TaggedTrace at(std::int64_t size) const;
+    // Whether traced, a trace at a fourth size, is exactly what the fit predicts
     // there: three points always fit a parabola, a fourth tells it from a cubic.
-    bool predicts(const TaggedTrace &traced, std::int64_t length, std::string &why) const;
+    bool predicts(const TaggedTrace &traced, std::int64_t size, std::string &why) const;
 
   private:
-    std::int64_t mFirstLength = 0;
-    std::int64_t mLengthStep = 1;
+    std::string mAxis;
+    std::int64_t mFirstSize = 0;
+    std::int64_t mSizeStep = 1;
     std::int64_t mBatchSize = 0;
     std::vector<TaggedEvent> mEvents; // kinds, phases and categories; sizes come from the fit
     bool mRunsMatrixProducts = true;

@@ -5,8 +5,10 @@
 #include "estimate/ProbeJobSimulator.h"
 #include "io/InputError.h"
 #include "probe/ProbeMerge.h"
+#include "runtime/HeapRetention.h"
 
 #include <memory>
+#include <optional>
 
 namespace gpumem::workflows {
 
@@ -38,6 +40,10 @@ probe::ProbeSummary probeJobs(const ProbeConfiguration &configuration, probe::Pr
 {
     std::unique_ptr<estimate::ProbeJobSimulator> simulator;
     probe::ProbeRunner runner(simulatedOptions(configuration, simulator));
+    // Traced jobs allocate and free networks of the same sizes again and again.
+    std::optional<runtime::HeapRetention> heap;
+    if (simulator)
+        heap.emplace();
     return runner.run(observer, control);
 }
 

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "estimate/ProbeJobTracer.h"
+#include "estimate/StepTracer.h"
+#include "probe/JobConfiguration.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+namespace gpumem::estimate {
+
+// Traces a probe job at its own input size without running it there: a
+// Transformer's sequence length, a CNN's image side. Each batch's trace is fitted
+// (QuadraticTrace) from three small inputs, the first batch's checked against a
+// fourth; a large input costs what its activations cost, which grow with the
+// square of the size, so four small traces take a fraction of one large one. A
+// batch whose small traces do not fit a parabola is traced at the job's own size,
+// and extrapolated() says why. Not thread-safe, like every tracer.
+class ShapeExtrapolatingTracer final : public StepTracer
+{
+  public:
+    // Whether job is one this tracer extrapolates: a Transformer or CNN whose input
+    // is large enough that the small traces cost less than its own.
+    static bool applies(const probe::JobConfiguration &job);
+
+    // job as ProbeJobTracer takes it (applies(job)); throws io::InputError when
+    // LibTorch refuses the configuration.
+    explicit ShapeExtrapolatingTracer(probe::JobConfiguration job, std::uint64_t memoryLimitBytes = 0);
+
+    const ModelSummary &summary() const override { return mFullSize.summary(); }
+    // The job's trace at batchSize and its own input size.
+    TaggedTrace trace(std::int64_t batchSize) const override;
+
+    // What is extrapolated: "sequence length" or "resolution".
+    const char *axis() const;
+    // Whether every trace so far came from small inputs; when not, why holds the
+    // first batch traced at the job's size and the reason.
+    bool extrapolated() const { return mWhy.empty(); }
+    const std::string &why() const { return mWhy; }
+    // The sizes traced: three to fit, the fourth to check.
+    const std::array<std::int64_t, 4> &smallSizes() const { return mSmallSizes; }
+
+  private:
+    probe::JobConfiguration mJob;
+    std::uint64_t mMemoryLimitBytes;
+    ProbeJobTracer mFullSize;
+    std::array<std::int64_t, 4> mSmallSizes;
+    mutable std::string mWhy;
+    mutable bool mChecked = false; // a fit passed the fourth size's check
+};
+
+} // namespace gpumem::estimate
