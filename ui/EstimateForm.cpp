@@ -153,6 +153,12 @@ QWidget *EstimateForm::buildStepBox()
     mDtype = namedCombo(QStringLiteral("dtypeBox"), estimate::dtypeNames(), this);
     mRemembered.bind(mDtype, QStringLiteral("yourModel/dtype"), QStringLiteral("float32"));
     mDtype->setToolTip(tr("The model and its float inputs are converted to this dtype"));
+    mAttention = namedCombo(QStringLiteral("attentionBox"), estimate::attentionNames(), this);
+    mRemembered.bind(mAttention, QStringLiteral("yourModel/attention"), QStringLiteral("efficient"));
+    mAttention->setToolTip(tr("efficient: attention as PyTorch 2's fused kernels compute it on a GPU "
+                              "(nn.MultiheadAttention, F.scaled_dot_product_attention), without the L×L scores "
+                              "and probabilities; math: as the model's own operators, for attention written out "
+                              "by hand"));
 
     auto *box = new QGroupBox(tr("One training step"), this);
     auto *step = new QFormLayout(box);
@@ -163,6 +169,7 @@ QWidget *EstimateForm::buildStepBox()
     step->addRow(tr("Classes:"), mClasses);
     step->addRow(tr("Optimizer:"), mOptimizer);
     step->addRow(tr("Dtype:"), mDtype);
+    step->addRow(tr("Attention:"), mAttention);
     return box;
 }
 
@@ -238,6 +245,7 @@ workflows::EstimateSettings EstimateForm::settings() const
         model.classes = mClasses->value();
     model.optimizer = coreText(mOptimizer->currentData().toString());
     model.dtype = coreText(mDtype->currentData().toString());
+    model.attention = coreText(mAttention->currentData().toString());
     if (mGpu->count() == 0)
         throw io::InputError("no GPU profile is installed (resources/gpus)");
     settings.gpu = coreText(mGpu->currentData().toString());

@@ -53,6 +53,7 @@ class EstimateForm : public QWidget
     QSpinBox *mClasses;
     QComboBox *mOptimizer;
     QComboBox *mDtype;
+    QComboBox *mAttention;
     QComboBox *mGpu;
     QDoubleSpinBox *mContext; // the CUDA context in MiB; 0 keeps the profile's
     QLineEdit *mBatchSizes;

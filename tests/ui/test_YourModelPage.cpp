@@ -322,6 +322,8 @@ class TestYourModelPage : public QObject
             ui::YourModelPage page;
             page.openModel(fixture("mlp.pt"));
             fillForm(page, QStringLiteral("20"), QStringLiteral("2,8"), QStringLiteral("sgd"), QStringLiteral("l4"));
+            auto *attention = page.findChild<QComboBox *>(QStringLiteral("attentionBox"));
+            attention->setCurrentIndex(attention->findData(QStringLiteral("math")));
             QSignalSpy finished(&page, &ui::YourModelPage::estimateFinished);
             QVERIFY(page.start());
             QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kEstimateTimeoutMilliseconds);
@@ -334,6 +336,10 @@ class TestYourModelPage : public QObject
                  QStringLiteral("sgd"));
         QCOMPARE(again.findChild<QComboBox *>(QStringLiteral("gpuBox"))->currentData().toString(),
                  QStringLiteral("l4"));
+        QCOMPARE(again.findChild<QComboBox *>(QStringLiteral("attentionBox"))->currentData().toString(),
+                 QStringLiteral("math"));
+        auto *attention = again.findChild<QComboBox *>(QStringLiteral("attentionBox"));
+        attention->setCurrentIndex(attention->findData(QStringLiteral("efficient"))); // as later tests expect
     }
 
     void showsErrorsOnTheErrorLine_data()
