@@ -7,10 +7,12 @@ namespace gpumem::estimate {
 
 namespace {
 
-// A Transformer's sequence lengths step by 4 from 4 or more: that is short, and every
-// kernel takes the path it takes at the job's length (the fourth length's check, and
-// the tests against direct traces, say so).
-constexpr std::int64_t kLengthStep = 4;
+// A Transformer's sequence lengths step by 2 from 2 or more: every kernel takes the
+// path it takes at the job's length (the fourth length's check, and the tests against
+// direct traces, say so), where a single token does not (lengths 1, 2 and 3 leave
+// the parabola). Its head's gradients cost the same at every length, the rest grows
+// with the tokens, so the shortest lengths that fit are the cheapest.
+constexpr std::int64_t kLengthStep = 2;
 
 bool isCnn(const probe::JobConfiguration &job)
 {
