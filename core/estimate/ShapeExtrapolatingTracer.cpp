@@ -69,7 +69,7 @@ bool ShapeExtrapolatingTracer::applies(const probe::JobConfiguration &job)
     // Past 2^20 pixels a side no image is a probe job's; the bound keeps the step whole.
     const bool shaped = job.family == probe::JobFamily::Transformer ||
                         (isCnn(job) && job.blocks >= 1 && job.blocks <= 20 && job.resolution <= (1 << 20));
-    return shaped && worthExtrapolating(job);
+    return shaped && sizeOf(job) > 0 && worthExtrapolating(job);
 }
 
 ShapeExtrapolatingTracer::ShapeExtrapolatingTracer(probe::JobConfiguration job, std::uint64_t memoryLimitBytes)

@@ -175,6 +175,8 @@ class TestShapeExtrapolation : public QObject
         QVERIFY(!ShapeExtrapolatingTracer::applies(gpumem::tests::pooledCnnJob(3, 128, 5, 8, 5)));
         QVERIFY(ShapeExtrapolatingTracer::applies(gpumem::tests::pooledCnnJob(3, 224, 5, 8, 5)));
         QVERIFY(!ShapeExtrapolatingTracer::applies(gpumem::tests::pooledCnnJob(3, 16, 2, 8, 5)));
+        QVERIFY(!ShapeExtrapolatingTracer::applies(gpumem::tests::pooledCnnJob(3, -224, 2, 8, 5)));
+        QVERIFY(!ShapeExtrapolatingTracer::applies(gpumem::tests::pooledCnnJob(3, 224, 40, 8, 5)));
         QVERIFY(!ShapeExtrapolatingTracer::applies(gpumem::tests::mlpJob(8, 2, 16, "uniform", 4)));
     }
 };
