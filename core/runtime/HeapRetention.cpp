@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "runtime/HeapRetention.h"
 
+#include <limits>
 #include <mutex>
 
 #if defined(__GLIBC__)
@@ -26,7 +27,7 @@ void retain(bool on)
 #if defined(__GLIBC__)
     mallopt(M_MMAP_MAX, on ? 0 : kDefaultMmapMax);
     // The largest value mallopt takes: never trim while retaining.
-    mallopt(M_TRIM_THRESHOLD, on ? 0x7fffffff : kDefaultTrimThreshold);
+    mallopt(M_TRIM_THRESHOLD, on ? std::numeric_limits<int>::max() : kDefaultTrimThreshold);
     if (!on)
         malloc_trim(0);
 #else
