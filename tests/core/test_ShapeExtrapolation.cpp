@@ -37,6 +37,15 @@ TaggedTrace handTrace(std::int64_t length, bool cubic = false)
     return trace;
 }
 
+// job trained two steps at batch 3 with optimizer, as every case here is.
+JobConfiguration trained(JobConfiguration job, const char *optimizer)
+{
+    job.optimizer = optimizer;
+    job.steps = 2;
+    job.batchSize = 3;
+    return job;
+}
+
 // A small CNN of two blocks at 40 pixels: its small images are 4 pixels apart.
 JobConfiguration trainedCnn(const char *downsampling, const char *dtype, bool batchNorm, const char *optimizer)
 {
@@ -44,10 +53,7 @@ JobConfiguration trainedCnn(const char *downsampling, const char *dtype, bool ba
     job.downsampling = downsampling;
     job.dtype = dtype;
     job.batchNorm = batchNorm;
-    job.optimizer = optimizer;
-    job.steps = 2;
-    job.batchSize = 3;
-    return job;
+    return trained(job, optimizer);
 }
 
 // Whether two traces are the same, event for event and byte for byte.
@@ -66,10 +72,7 @@ JobConfiguration trainedTransformer(bool causal, double dropout, const char *opt
     JobConfiguration job = gpumem::tests::transformerJob(2, 32, 4, 70, 50);
     job.causal = causal;
     job.dropout = dropout;
-    job.optimizer = optimizer;
-    job.steps = 2;
-    job.batchSize = 3;
-    return job;
+    return trained(job, optimizer);
 }
 
 } // namespace
