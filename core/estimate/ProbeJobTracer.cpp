@@ -13,13 +13,19 @@ namespace gpumem::estimate {
 
 namespace {
 
-probe::TrainingJob buildOnCpu(probe::JobConfiguration job, std::int64_t batchSize)
+const torch::Device kCpu(torch::kCPU);
+
+// job at batchSize, built afresh (built empty) or from built's network.
+void buildOnCpu(probe::TrainingJob &built, probe::JobConfiguration job, std::int64_t batchSize)
 {
     if (batchSize <= 0 || batchSize > std::numeric_limits<int>::max())
         throw io::InputError("batch " + std::to_string(batchSize) + " is not a batch size a probe job takes");
     job.batchSize = static_cast<int>(batchSize);
     try {
-        return probe::JobBuilder::build(job, torch::Device(torch::kCPU));
+        if (built.network)
+            probe::JobBuilder::resize(built, job, kCpu);
+        else
+            built = probe::JobBuilder::build(job, kCpu);
     } catch (const io::InputError &) {
         throw;
     } catch (const c10::Error &error) {
@@ -32,30 +38,35 @@ probe::TrainingJob buildOnCpu(probe::JobConfiguration job, std::int64_t batchSiz
 ProbeJobTracer::ProbeJobTracer(probe::JobConfiguration job, std::uint64_t memoryLimitBytes)
     : mJob(std::move(job))
     , mMemoryLimitBytes(memoryLimitBytes)
+    , mBuilt(std::make_unique<probe::TrainingJob>())
 {
-    torch::NoGradGuard noGradients;
-    const probe::TrainingJob built = buildOnCpu(mJob, 1);
-    for (const torch::Tensor &parameter : built.network->parameters()) {
+    // Built as every trace builds it, so that the first trace steps this network.
+    torch::AutoGradMode gradients(true);
+    torch::manual_seed(0);
+    buildOnCpu(*mBuilt, mJob, 1);
+    for (const torch::Tensor &parameter : mBuilt->network->parameters()) {
         mSummary.parameterBytes += static_cast<std::uint64_t>(parameter.numel()) * parameter.element_size();
         mSummary.parameterCount += parameter.numel();
     }
-    for (const torch::Tensor &buffer : built.network->buffers())
+    for (const torch::Tensor &buffer : mBuilt->network->buffers())
         mSummary.bufferBytes += static_cast<std::uint64_t>(buffer.numel()) * buffer.element_size();
 }
 
+ProbeJobTracer::~ProbeJobTracer() = default;
+
 TaggedTrace ProbeJobTracer::trace(std::int64_t batchSize) const
 {
-    return traceJob(mJob, batchSize, mMemoryLimitBytes);
+    return trace(mJob, batchSize);
 }
 
-TaggedTrace ProbeJobTracer::traceJob(const probe::JobConfiguration &job, std::int64_t batchSize,
-                                     std::uint64_t memoryLimitBytes)
+TaggedTrace ProbeJobTracer::trace(const probe::JobConfiguration &shaped, std::int64_t batchSize) const
 {
     torch::AutoGradMode gradients(true);
     torch::manual_seed(0);
-    // Built before the allocator is installed, so that the initialisers' temporaries
-    // stay out of the trace; what the built job holds enters it as setup blocks.
-    probe::TrainingJob built = buildOnCpu(job, batchSize);
+    // Resized before the allocator is installed, so that the new batch and a
+    // Transformer's new position table are setup blocks, as when built afresh.
+    probe::TrainingJob &built = *mBuilt;
+    buildOnCpu(built, shaped, batchSize);
     std::vector<torch::Tensor> parameters = built.network->parameters();
     std::vector<SetupBlock> setup;
     std::unordered_set<const void *> seen;
@@ -63,17 +74,20 @@ TaggedTrace ProbeJobTracer::traceJob(const probe::JobConfiguration &job, std::in
     addStorageBlocks(built.network->buffers(), Category::Parameters, seen, setup);
     addStorageBlocks(built.batch, Category::Activations, seen, setup);
 
-    probe::TrackingAllocator allocator(true, memoryLimitBytes);
+    probe::TrackingAllocator allocator(true, mMemoryLimitBytes);
     RecordedSteps recorded;
     try {
         TracingScope scope(allocator);
         // The probe's jobs compute attention with their own operators on a GPU too.
-        recorded = runTracedSteps(allocator, parameters, job.optimizer, "foreach", job.steps, AttentionKernel::Math,
-                                  built.loss);
+        recorded = runTracedSteps(allocator, parameters, shaped.optimizer, "foreach", shaped.steps,
+                                  AttentionKernel::Math, built.loss);
     } catch (const c10::Error &error) {
         throw io::InputError("the job fails at batch " + std::to_string(batchSize) + ": " +
                              essentialErrorLine(error.what_without_backtrace()));
     }
+    // The last step's gradients go now rather than live until the next trace.
+    for (torch::Tensor &parameter : parameters)
+        parameter.mutable_grad().reset();
     return tagTrace(batchSize, setup, recorded);
 }
 

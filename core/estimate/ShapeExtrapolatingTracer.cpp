@@ -74,8 +74,7 @@ bool ShapeExtrapolatingTracer::applies(const probe::JobConfiguration &job)
 
 ShapeExtrapolatingTracer::ShapeExtrapolatingTracer(probe::JobConfiguration job, std::uint64_t memoryLimitBytes)
     : mJob(std::move(job))
-    , mMemoryLimitBytes(memoryLimitBytes)
-    , mFullSize(mJob, memoryLimitBytes)
+    , mDirect(mJob, memoryLimitBytes)
     , mSmallSizes(smallSizesFor(mJob))
 {
 }
@@ -94,13 +93,14 @@ TaggedTrace ShapeExtrapolatingTracer::trace(std::int64_t batchSize) const
     // depend on the size. One sample at the job's size costs a sixth of the direct
     // traces at batches 1, 2 and 3.
     if (isCnn(mJob) && batchSize == 1)
-        return mFullSize.trace(batchSize);
-    const auto traceAt = [&](std::int64_t size) {
-        return ProbeJobTracer::traceJob(atSize(mJob, size), batchSize, mMemoryLimitBytes);
-    };
+        return mDirect.trace(batchSize);
+    const auto traceAt = [&](std::int64_t size) { return mDirect.trace(atSize(mJob, size), batchSize); };
+    TaggedTrace smallest = traceAt(mSmallSizes[0]);
+    if (std::optional<TaggedTrace> onTheLine = onTheLineOfFittedBatches(smallest))
+        return *std::move(onTheLine);
     std::string why;
     const std::optional<QuadraticTrace> fitted =
-        QuadraticTrace::fit({traceAt(mSmallSizes[0]), traceAt(mSmallSizes[1]), traceAt(mSmallSizes[2])},
+        QuadraticTrace::fit({smallest, traceAt(mSmallSizes[1]), traceAt(mSmallSizes[2])},
                             {mSmallSizes[0], mSmallSizes[1], mSmallSizes[2]}, why, axis());
     // The fourth size checks the first batch that fits: a size that leaves the
     // parabola at one batch leaves it at every batch, and MemoryEstimator checks the
@@ -108,13 +108,41 @@ TaggedTrace ShapeExtrapolatingTracer::trace(std::int64_t batchSize) const
     const bool checked = mChecked || (fitted && fitted->predicts(traceAt(mSmallSizes[3]), mSmallSizes[3], why));
     if (fitted && checked) {
         mChecked = true;
-        return fitted->at(sizeOf(mJob));
+        TaggedTrace atJobSize = fitted->at(sizeOf(mJob));
+        if (mFitted.size() < 2)
+            mFitted.push_back({std::move(smallest), atJobSize});
+        return atJobSize;
     }
     // A batch whose small inputs take other kernels than the job's is traced at the
     // job's size; the others may still fit.
     if (mWhy.empty())
         mWhy = "batch " + std::to_string(batchSize) + ": " + why;
-    return mFullSize.trace(batchSize);
+    return mDirect.trace(batchSize);
+}
+
+std::optional<TaggedTrace> ShapeExtrapolatingTracer::onTheLineOfFittedBatches(const TaggedTrace &smallest) const
+{
+    // Every size is affine in the batch at every input size (a term grows with the
+    // batch times a polynomial in the size, none with the square of the batch), so a
+    // third batch on the line of two fitted ones at the smallest input is on their
+    // line at the job's size too. Its trace there is then that line's, at the cost of
+    // one small trace instead of three: MemoryEstimator's third batch, the check of
+    // its line, is checked here at the smallest input, where it costs least.
+    if (mFitted.size() < 2)
+        return std::nullopt;
+    const FittedBatch &first = mFitted[0];
+    const FittedBatch &second = mFitted[1];
+    const std::int64_t batchSize = smallest.batchSize;
+    if (batchSize == first.smallest.batchSize || batchSize == second.smallest.batchSize)
+        return std::nullopt;
+    std::string why;
+    const std::optional<AffineTrace> smallLine = AffineTrace::fit(first.smallest, second.smallest, why);
+    if (!smallLine || !smallLine->predicts(smallest, why))
+        return std::nullopt;
+    const std::optional<AffineTrace> line = AffineTrace::fit(first.atJobSize, second.atJobSize, why);
+    if (!line)
+        return std::nullopt;
+    return line->at(batchSize);
 }
 
 } // namespace gpumem::estimate

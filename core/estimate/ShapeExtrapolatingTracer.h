@@ -7,7 +7,9 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace gpumem::estimate {
 
@@ -16,6 +18,8 @@ namespace gpumem::estimate {
 // (QuadraticTrace) from three small inputs, the first batch's checked against a
 // fourth; a large input costs what its activations cost, which grow with the
 // square of the size, so four small traces take a fraction of one large one. A
+// third batch on the line of two fitted ones at the smallest input takes that
+// line at the job's size. A
 // batch whose small traces do not fit a parabola is traced at the job's own size,
 // and extrapolated() says why. Not thread-safe, like every tracer.
 class ShapeExtrapolatingTracer final : public StepTracer
@@ -29,7 +33,7 @@ class ShapeExtrapolatingTracer final : public StepTracer
     // LibTorch refuses the configuration.
     explicit ShapeExtrapolatingTracer(probe::JobConfiguration job, std::uint64_t memoryLimitBytes = 0);
 
-    const ModelSummary &summary() const override { return mFullSize.summary(); }
+    const ModelSummary &summary() const override { return mDirect.summary(); }
     // The job's trace at batchSize and its own input size.
     TaggedTrace trace(std::int64_t batchSize) const override;
 
@@ -43,12 +47,25 @@ class ShapeExtrapolatingTracer final : public StepTracer
     const std::array<std::int64_t, 4> &smallSizes() const { return mSmallSizes; }
 
   private:
+    // What a batch fitted from small inputs leaves: its trace at the smallest one and
+    // the trace extrapolated to the job's size.
+    struct FittedBatch
+    {
+        TaggedTrace smallest;
+        TaggedTrace atJobSize;
+    };
+
+    // The trace at the job's size of the batch smallest was traced at, from the line
+    // of the first two fitted batches, when smallest lies on their line; nullopt when
+    // fewer than two are fitted or it does not.
+    std::optional<TaggedTrace> onTheLineOfFittedBatches(const TaggedTrace &smallest) const;
+
     probe::JobConfiguration mJob;
-    std::uint64_t mMemoryLimitBytes;
-    ProbeJobTracer mFullSize;
+    ProbeJobTracer mDirect; // traces the job at any size, all with one network
     std::array<std::int64_t, 4> mSmallSizes;
     mutable std::string mWhy;
-    mutable bool mChecked = false; // a fit passed the fourth size's check
+    mutable bool mChecked = false;            // a fit passed the fourth size's check
+    mutable std::vector<FittedBatch> mFitted; // the first two batches fitted
 };
 
 } // namespace gpumem::estimate

@@ -4,6 +4,7 @@
 #include "io/InputError.h"
 #include "probe/JobLayers.h"
 
+#include <stdexcept>
 #include <utility>
 
 namespace gpumem::probe {
@@ -99,12 +100,18 @@ class TransformerJobImpl : public nn::Module
                 throw io::InputError("the Transformer takes relu or gelu, not " + io::quoteForMessage(job.activation));
             mLayers.push_back(register_module("layer" + std::to_string(layer), nn::TransformerEncoderLayer(options)));
         }
-        if (job.causal) {
-            // -inf above the diagonal: a position sees only itself and earlier ones.
-            mMask = register_buffer(
-                "mask",
-                torch::full({job.sequenceLength, job.sequenceLength}, -std::numeric_limits<float>::infinity()).triu(1));
-        }
+        if (job.causal)
+            mMask = register_buffer("mask", causalMask(job.sequenceLength, torch::TensorOptions()));
+    }
+
+    // Gives the network another sequence length: the position table and the causal
+    // mask are made again at that length, the tensors registered keeping their place.
+    void setSequenceLength(int64_t length)
+    {
+        torch::NoGradGuard noGradients;
+        mPositions.set_data(torch::randn({length, 1, mPositions.size(2)}, mPositions.options()) * 0.02);
+        if (mMask.defined())
+            mMask.set_data(causalMask(length, mMask.options()));
     }
 
     torch::Tensor forward(const torch::Tensor &tokens)
@@ -116,6 +123,12 @@ class TransformerJobImpl : public nn::Module
     }
 
   private:
+    // -inf above the diagonal: a position sees only itself and earlier ones.
+    static torch::Tensor causalMask(int64_t length, const torch::TensorOptions &options)
+    {
+        return torch::full({length, length}, -std::numeric_limits<float>::infinity(), options).triu(1);
+    }
+
     nn::Embedding mEmbedding;
     torch::Tensor mPositions;
     nn::Linear mHead;
@@ -160,44 +173,64 @@ torch::ScalarType JobBuilder::scalarType(const std::string &dtype)
     throw io::InputError("unknown dtype " + io::quoteForMessage(dtype));
 }
 
-TrainingJob JobBuilder::build(const JobConfiguration &job, const torch::Device &device)
+namespace {
+
+// Shapes are checked here, before LibTorch is asked for anything absurd.
+void checkShapes(const JobConfiguration &job)
 {
-    // Shapes are checked here, before LibTorch is asked for anything absurd.
     describeLayers(job);
     if (job.batchSize <= 0 || job.steps <= 0)
         throw io::InputError("batch size and steps must be positive");
-    const torch::ScalarType type = scalarType(job.dtype);
-    const auto floats = torch::TensorOptions().dtype(type).device(device);
+    if (job.family == JobFamily::Transformer && (job.heads <= 0 || job.dModel % job.heads != 0))
+        throw io::InputError("d_model " + std::to_string(job.dModel) + " is not divisible by " +
+                             std::to_string(job.heads) + " heads");
+}
+
+std::shared_ptr<nn::Module> buildNetwork(const JobConfiguration &job, const torch::Device &device)
+{
+    const torch::ScalarType type = JobBuilder::scalarType(job.dtype);
+    std::shared_ptr<nn::Module> network;
+    switch (job.family) {
+    case JobFamily::Mlp: network = buildMlp(job).ptr(); break;
+    case JobFamily::Cnn: network = buildCnn(job).ptr(); break;
+    case JobFamily::Transformer: network = TransformerJob(job).ptr(); break;
+    }
+    network->to(device, type);
+    return network;
+}
+
+template <typename Network> Network networkOf(const TrainingJob &built)
+{
+    auto network = std::dynamic_pointer_cast<typename Network::ContainedType>(built.network);
+    if (!network)
+        throw std::logic_error("the job's network is not the one its family builds");
+    return Network(std::move(network));
+}
+
+// Draws job's batch for built's network and the loss on it; the network's
+// parameters are drawn before the batch, so that a seeded build is reproducible.
+void attachBatch(TrainingJob &built, const JobConfiguration &job, const torch::Device &device)
+{
+    const auto floats = torch::TensorOptions().dtype(JobBuilder::scalarType(job.dtype)).device(device);
     const auto labels = torch::TensorOptions().dtype(torch::kInt64).device(device);
     const int64_t batch = job.batchSize;
-
-    TrainingJob built;
     switch (job.family) {
     case JobFamily::Mlp: {
-        nn::Sequential network = buildMlp(job);
-        network->to(device, type);
         const torch::Tensor input = torch::randn({batch, job.inputFeatures}, floats); // [batch, features]
-        built = classifierJob(network, input, job.classes, labels);
+        built = classifierJob(networkOf<nn::Sequential>(built), input, job.classes, labels);
         break;
     }
     case JobFamily::Cnn: {
-        nn::Sequential network = buildCnn(job);
-        network->to(device, type);
         const torch::Tensor input =
             torch::randn({batch, job.inputChannels, job.resolution, job.resolution}, floats); // [batch, C, H, W]
-        built = classifierJob(network, input, job.classes, labels);
+        built = classifierJob(networkOf<nn::Sequential>(built), input, job.classes, labels);
         break;
     }
     case JobFamily::Transformer: {
-        if (job.heads <= 0 || job.dModel % job.heads != 0)
-            throw io::InputError("d_model " + std::to_string(job.dModel) + " is not divisible by " +
-                                 std::to_string(job.heads) + " heads");
-        TransformerJob network(job);
-        network->to(device, type);
+        TransformerJob network = networkOf<TransformerJob>(built);
         const torch::Tensor tokens = torch::randint(job.vocabulary, {job.sequenceLength, batch}, labels);  // [S, B]
         const torch::Tensor target = torch::randint(job.vocabulary, {job.sequenceLength * batch}, labels); // [S*B]
         const int64_t vocabulary = job.vocabulary;
-        built.network = network.ptr();
         built.batch = {tokens, target};
         built.loss = [network, tokens, target, vocabulary]() mutable {
             return torch::cross_entropy_loss(network->forward(tokens).reshape({-1, vocabulary}), target);
@@ -206,7 +239,29 @@ TrainingJob JobBuilder::build(const JobConfiguration &job, const torch::Device &
     }
     }
     built.network->train();
+}
+
+} // namespace
+
+TrainingJob JobBuilder::build(const JobConfiguration &job, const torch::Device &device)
+{
+    checkShapes(job);
+    TrainingJob built;
+    built.network = buildNetwork(job, device);
+    attachBatch(built, job, device);
     return built;
+}
+
+void JobBuilder::resize(TrainingJob &built, const JobConfiguration &job, const torch::Device &device)
+{
+    checkShapes(job);
+    built.batch.clear();
+    built.loss = nullptr;
+    for (torch::Tensor &parameter : built.network->parameters())
+        parameter.mutable_grad().reset();
+    if (job.family == JobFamily::Transformer)
+        networkOf<TransformerJob>(built)->setSequenceLength(job.sequenceLength);
+    attachBatch(built, job, device);
 }
 
 std::unique_ptr<torch::optim::Optimizer> JobBuilder::optimizer(const JobConfiguration &job, torch::nn::Module &network)

@@ -35,6 +35,15 @@ class JobBuilder
     // io::InputError or c10::Error when the configuration cannot be built.
     static TrainingJob build(const JobConfiguration &job, const torch::Device &device);
 
+    // Gives built, made by build() on device, the batch of job: the same job at
+    // another batch size, resolution or sequence length, equal to the built one in
+    // every other column (the caller's to keep). The network stays, its gradients
+    // dropped; a Transformer's position table and causal mask take the new length.
+    // Memory does not depend on the parameters' values, so a tracer that steps one
+    // job at many sizes spares the building (most of it the random initialisation)
+    // of all but the first.
+    static void resize(TrainingJob &built, const JobConfiguration &job, const torch::Device &device);
+
     // The element type named by a dtype column ("float32" gives torch::kFloat32);
     // throws io::InputError for a name it does not know.
     static torch::ScalarType scalarType(const std::string &dtype);

@@ -61,10 +61,20 @@ bool sameTrace(const TaggedTrace &a, const TaggedTrace &b)
 {
     if (a.events.size() != b.events.size())
         return false;
-    for (std::size_t i = 0; i < a.events.size(); ++i)
-        if (a.events[i].bytes != b.events[i].bytes || a.events[i].allocation != b.events[i].allocation)
+    for (std::size_t i = 0; i < a.events.size(); ++i) {
+        const TaggedEvent &x = a.events[i];
+        const TaggedEvent &y = b.events[i];
+        if (x.bytes != y.bytes || x.allocation != y.allocation || x.phase != y.phase || x.category != y.category)
             return false;
+    }
     return true;
+}
+
+// job with another resolution (a CNN) or sequence length (a Transformer).
+JobConfiguration atSize(JobConfiguration job, int size)
+{
+    (job.family == gpumem::probe::JobFamily::Cnn ? job.resolution : job.sequenceLength) = size;
+    return job;
 }
 
 JobConfiguration trainedTransformer(bool causal, double dropout, const char *optimizer)
@@ -155,6 +165,32 @@ class TestShapeExtrapolation : public QObject
         const auto viaLarge = gpumem::estimate::MemoryEstimator::estimate(direct, profile, request);
         QCOMPARE(viaSmall.estimates.front().peakReservedBytes, viaLarge.estimates.front().peakReservedBytes);
         QCOMPARE(viaSmall.estimates.front().peakAllocatedBytes, viaLarge.estimates.front().peakAllocatedBytes);
+    }
+
+    void stepsOneNetworkAtEverySize_data()
+    {
+        QTest::addColumn<JobConfiguration>("job");
+        QTest::addColumn<int>("otherSize");
+        QTest::newRow("causal transformer, adam") << trainedTransformer(true, 0.1, "adam") << 12;
+        QTest::newRow("strided cnn, batch norm, adam") << trainedCnn("stride", "float32", true, "adam") << 24;
+    }
+    void stepsOneNetworkAtEverySize()
+    {
+        // A tracer builds its job's network once and steps it at every batch and size
+        // asked: after traces at other sizes, the position table and causal mask
+        // remade and the gradients and optimizer state of earlier steps gone, its trace
+        // is that of a network built for the size alone, event for event.
+        QFETCH(JobConfiguration, job);
+        QFETCH(int, otherSize);
+        const JobConfiguration other = atSize(job, otherSize);
+        const ProbeJobTracer reused(job);
+        const TaggedTrace first = reused.trace(other, 2);
+        reused.trace(3);
+        const TaggedTrace again = reused.trace(other, 2);
+        QVERIFY(sameTrace(again, first));
+        QVERIFY(sameTrace(again, ProbeJobTracer(other).trace(2)));
+        QVERIFY(sameTrace(reused.trace(3), ProbeJobTracer(job).trace(3)));
+        QVERIFY(!sameTrace(again, reused.trace(2))); // the sizes do differ
     }
 
     void tracesACnnsFirstBatchAtItsOwnResolution()
