@@ -152,29 +152,6 @@ TrainingJob classifierJob(nn::Sequential network, const torch::Tensor &input, in
     return job;
 }
 
-} // namespace
-
-std::optional<torch::ScalarType> JobBuilder::findScalarType(const std::string &dtype)
-{
-    static const std::pair<const char *, torch::ScalarType> types[] = {{"float32", torch::kFloat32},
-                                                                       {"float64", torch::kFloat64},
-                                                                       {"float16", torch::kFloat16},
-                                                                       {"bfloat16", torch::kBFloat16}};
-    for (const auto &[name, type] : types)
-        if (dtype == name)
-            return type;
-    return std::nullopt;
-}
-
-torch::ScalarType JobBuilder::scalarType(const std::string &dtype)
-{
-    if (const auto type = findScalarType(dtype))
-        return *type;
-    throw io::InputError("unknown dtype " + io::quoteForMessage(dtype));
-}
-
-namespace {
-
 // Shapes are checked here, before LibTorch is asked for anything absurd.
 void checkShapes(const JobConfiguration &job)
 {
@@ -242,6 +219,25 @@ void attachBatch(TrainingJob &built, const JobConfiguration &job, const torch::D
 }
 
 } // namespace
+
+std::optional<torch::ScalarType> JobBuilder::findScalarType(const std::string &dtype)
+{
+    static const std::pair<const char *, torch::ScalarType> types[] = {{"float32", torch::kFloat32},
+                                                                       {"float64", torch::kFloat64},
+                                                                       {"float16", torch::kFloat16},
+                                                                       {"bfloat16", torch::kBFloat16}};
+    for (const auto &[name, type] : types)
+        if (dtype == name)
+            return type;
+    return std::nullopt;
+}
+
+torch::ScalarType JobBuilder::scalarType(const std::string &dtype)
+{
+    if (const auto type = findScalarType(dtype))
+        return *type;
+    throw io::InputError("unknown dtype " + io::quoteForMessage(dtype));
+}
 
 TrainingJob JobBuilder::build(const JobConfiguration &job, const torch::Device &device)
 {
