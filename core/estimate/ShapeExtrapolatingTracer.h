@@ -18,10 +18,10 @@ namespace gpumem::estimate {
 // (QuadraticTrace) from three small inputs, the first batch's checked against a
 // fourth; a large input costs what its activations cost, which grow with the
 // square of the size, so four small traces take a fraction of one large one. A
-// third batch on the line of two fitted ones at the smallest input takes that
-// line at the job's size. A
-// batch whose small traces do not fit a parabola is traced at the job's own size,
-// and extrapolated() says why. Not thread-safe, like every tracer.
+// third batch that lies on the line of two fitted ones at the smallest input takes
+// their line at the job's size. A batch whose small traces do not fit a parabola
+// is traced at the job's own size, and extrapolated() says why. The job's network
+// is built once for all of them. Not thread-safe, like every tracer.
 class ShapeExtrapolatingTracer final : public StepTracer
 {
   public:
