@@ -130,8 +130,9 @@ std::optional<TaggedTrace> ShapeExtrapolatingTracer::onTheLineOfFittedBatches(co
     // its line, is checked here at the smallest input, where it costs least.
     if (mFitted.size() < 2)
         return std::nullopt;
-    const FittedBatch &first = mFitted[0];
-    const FittedBatch &second = mFitted[1];
+    const bool inOrder = mFitted[0].smallest.batchSize < mFitted[1].smallest.batchSize;
+    const FittedBatch &first = mFitted[inOrder ? 0 : 1]; // the smaller batch, as a line's fit takes them
+    const FittedBatch &second = mFitted[inOrder ? 1 : 0];
     const std::int64_t batchSize = smallest.batchSize;
     if (batchSize == first.smallest.batchSize || batchSize == second.smallest.batchSize)
         return std::nullopt;

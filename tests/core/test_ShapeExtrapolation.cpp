@@ -167,6 +167,19 @@ class TestShapeExtrapolation : public QObject
         QCOMPARE(viaSmall.estimates.front().peakAllocatedBytes, viaLarge.estimates.front().peakAllocatedBytes);
     }
 
+    void takesAThirdBatchFromTheLineInAnyOrder()
+    {
+        // The batches asked in another order than MemoryEstimator's (larger first, then
+        // one between): the third still comes out as the direct trace.
+        const JobConfiguration job = trainedTransformer(true, 0.0, "adam");
+        const ShapeExtrapolatingTracer extrapolating(job);
+        const ProbeJobTracer direct(job);
+        for (const std::int64_t batch : {4, 2, 6, 3})
+            QVERIFY2(sameTrace(extrapolating.trace(batch), direct.trace(batch)),
+                     ("batch " + std::to_string(batch)).c_str());
+        QVERIFY2(extrapolating.extrapolated(), extrapolating.why().c_str());
+    }
+
     void stepsOneNetworkAtEverySize_data()
     {
         QTest::addColumn<JobConfiguration>("job");
