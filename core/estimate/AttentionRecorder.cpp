@@ -10,6 +10,7 @@
 #include <cstring>
 #include <optional>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace gpumem::estimate {
 

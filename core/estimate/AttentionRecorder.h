@@ -1,16 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "estimate/GpuBlockBytes.h"
 #include "probe/TrackingAllocator.h"
 
 #include <cstdint>
-#include <unordered_map>
 
 namespace gpumem::estimate {
-
-// The bytes a GPU allocates for some blocks of a CPU trace instead of theirs, by the
-// trace's block number; 0 for a block the GPU never allocates.
-using GpuBlockBytes = std::unordered_map<std::uint64_t, std::uint64_t>;
 
 // While it lives, rewrites the attention that the calling thread computes as PyTorch
 // 1.x does it on the CPU (scores = Q·Kᵀ by a batched product, P = softmax over the last

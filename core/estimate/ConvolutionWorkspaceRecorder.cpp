@@ -34,24 +34,26 @@ struct Signature
     std::size_t groups;
 };
 
-constexpr Signature kSignatures[] = {
-    {"aten::convolution_backward", 1, 2, 4, 7, 9},
-};
+constexpr Signature kBackward = {"aten::convolution_backward", 1, 2, 4, 7, 9};
 
-const Signature *signatureOf(const char *name)
+// Where a convolution's call begins: conv2d and its kind call convolution, a traced
+// TorchScript model calls _convolution, autograd calls convolution_backward; each runs
+// the kernels (mkldnn_convolution, _slow_conv2d_forward, …) within it.
+bool isConvolution(const char *name)
 {
-    for (const Signature &signature : kSignatures)
-        if (std::strcmp(signature.name, name) == 0)
-            return &signature;
-    return nullptr;
+    return std::strcmp(name, "aten::convolution") == 0 || std::strcmp(name, "aten::_convolution") == 0 ||
+           std::strcmp(name, kBackward.name) == 0;
 }
 
 // The recorder of the calling thread, how deep in convolutions it is (the observers are
-// plain functions, and only the outermost call counts) and the workspace of that call.
+// plain functions, and only the outermost call counts), the trace's length when that call
+// began and its workspace.
 struct ThreadState
 {
     const probe::TrackingAllocator *allocator = nullptr;
+    GpuBlockBytes *gpuBytes = nullptr;
     int depth = 0;
+    std::size_t mark = 0;
     std::uint64_t workspaceBytes = 0;
 };
 thread_local ThreadState tState;
@@ -116,28 +118,33 @@ std::uint64_t workspaceOf(const at::RecordFunction &call, const Signature &signa
 
 std::unique_ptr<at::ObserverContext> enterCall(const at::RecordFunction &call)
 {
-    const Signature *signature = tState.allocator == nullptr ? nullptr : signatureOf(call.name());
-    if (signature != nullptr && ++tState.depth == 1)
-        tState.workspaceBytes = workspaceOf(call, *signature);
+    if (tState.allocator == nullptr || !isConvolution(call.name()) || ++tState.depth > 1)
+        return nullptr;
+    tState.mark = tState.allocator->eventCount();
+    tState.workspaceBytes = std::strcmp(call.name(), kBackward.name) == 0 ? workspaceOf(call, kBackward) : 0;
     return nullptr;
 }
 
-// The workspace is allocated after the call's outputs and freed when it returns.
+// What the CPU kernel freed before returning is its scratch; the workspace is allocated
+// after the call's outputs and freed when it returns.
 void leaveCall(const at::RecordFunction &call, at::ObserverContext *)
 {
-    if (tState.allocator == nullptr || signatureOf(call.name()) == nullptr || --tState.depth > 0)
+    if (tState.allocator == nullptr || !isConvolution(call.name()) || --tState.depth > 0)
         return;
+    for (const std::uint64_t block : tState.allocator->releasedAllocationsSince(tState.mark))
+        (*tState.gpuBytes)[block] = 0;
     tState.allocator->recordTransientBlock(tState.workspaceBytes);
     tState.workspaceBytes = 0;
 }
 
 } // namespace
 
-ConvolutionWorkspaceRecorder::ConvolutionWorkspaceRecorder(const probe::TrackingAllocator &allocator)
+ConvolutionWorkspaceRecorder::ConvolutionWorkspaceRecorder(const probe::TrackingAllocator &allocator,
+                                                           GpuBlockBytes &gpuBytes)
 {
     if (tState.allocator != nullptr)
         throw std::logic_error("one ConvolutionWorkspaceRecorder per thread at a time");
-    tState = {&allocator, 0, 0};
+    tState = {&allocator, &gpuBytes, 0, 0, 0};
     mHandle = at::addThreadLocalCallback(
         at::RecordFunctionCallback(&enterCall, &leaveCall).needsInputs(true).scopes({at::RecordScope::FUNCTION}));
 }

@@ -1,23 +1,28 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "estimate/GpuBlockBytes.h"
 #include "probe/TrackingAllocator.h"
 
 #include <cstdint>
 
 namespace gpumem::estimate {
 
-// While it lives, every convolution backward that the calling thread runs adds to
-// allocator's trace the workspace that cuDNN would allocate and free within the call
-// (cudnnConvolutionWorkspaceBytes), after the call's own outputs: one transient block
-// per call, which is what the caching allocator keeps reserved afterwards. Forward calls
-// take one of the same size on a GPU, but the replay of a CPU trace that holds them too
-// falls below the GPU's reserved memory (see the .cpp). The calls are seen through
-// LibTorch's operator observers (RecordFunction), outermost call only.
+// While it lives, the convolutions that the calling thread runs allocate their transient
+// memory as cuDNN does on a GPU. What the CPU kernel allocates and frees within a call
+// (the im2col columns of LibTorch's slow convolutions: float64, transposed, dilated)
+// gets 0 bytes in gpuBytes, since cuDNN computes the same convolution without them; and
+// every backward adds to allocator's trace the workspace that cuDNN would allocate and
+// free within the call (cudnnConvolutionWorkspaceBytes), after the call's own outputs:
+// one transient block per call, which is what the caching allocator keeps reserved
+// afterwards. Forward calls take one of the same size on a GPU, but the replay of a CPU
+// trace that holds them too falls below the GPU's reserved memory (see the .cpp). The
+// calls are seen through LibTorch's operator observers (RecordFunction), outermost call
+// only.
 class ConvolutionWorkspaceRecorder
 {
   public:
-    explicit ConvolutionWorkspaceRecorder(const probe::TrackingAllocator &allocator);
+    ConvolutionWorkspaceRecorder(const probe::TrackingAllocator &allocator, GpuBlockBytes &gpuBytes);
     ~ConvolutionWorkspaceRecorder();
     ConvolutionWorkspaceRecorder(const ConvolutionWorkspaceRecorder &) = delete;
     ConvolutionWorkspaceRecorder &operator=(const ConvolutionWorkspaceRecorder &) = delete;

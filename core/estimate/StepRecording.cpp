@@ -65,7 +65,7 @@ RecordedSteps runTracedSteps(const probe::TrackingAllocator &allocator, std::vec
 {
     RecordedSteps recorded;
     std::vector<PhaseMark> &marks = recorded.marks;
-    const ConvolutionWorkspaceRecorder workspaces(allocator);
+    const ConvolutionWorkspaceRecorder convolutions(allocator, recorded.gpuBytes);
     std::optional<AttentionRecorder> fusedAttention;
     if (attention == AttentionKernel::Fused)
         fusedAttention.emplace(allocator, recorded.gpuBytes);

@@ -64,7 +64,7 @@ struct RecordedSteps
 {
     probe::AllocationTrace raw;
     std::vector<PhaseMark> marks;
-    GpuBlockBytes gpuBytes;          // blocks a GPU allocates at another size (AttentionRecorder)
+    GpuBlockBytes gpuBytes;          // blocks a GPU allocates at another size (the recorders)
     bool runsMatrixProducts = false; // MatrixProductRecorder saw one in a forward pass
 };
 

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace gpumem::probe {
 
@@ -309,6 +310,21 @@ AllocationTrace TrackingAllocator::liveAllocationsSince(std::size_t count) const
             live.erase(released);
     }
     return live;
+}
+
+std::vector<std::uint64_t> TrackingAllocator::releasedAllocationsSince(std::size_t count) const
+{
+    std::lock_guard<std::mutex> lock(mState->mutex);
+    std::unordered_set<std::uint64_t> allocated;
+    std::vector<std::uint64_t> released;
+    for (std::size_t i = std::min(count, mState->trace.size()); i < mState->trace.size(); ++i) {
+        const AllocationEvent &event = mState->trace[i];
+        if (!event.release)
+            allocated.insert(event.block);
+        else if (allocated.count(event.block) != 0)
+            released.push_back(event.block);
+    }
+    return released;
 }
 
 } // namespace gpumem::probe

@@ -11,6 +11,7 @@
 #include <optional>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 namespace gpumem::probe {
 
@@ -68,6 +69,9 @@ class TrackingAllocator final : public c10::Allocator
     // count of them that are still live: an operator's outputs, counted before it ran.
     std::size_t eventCount() const;
     AllocationTrace liveAllocationsSince(std::size_t count) const;
+    // The blocks allocated after the first count events and already released: the
+    // scratch an operator made and freed, counted before it ran.
+    std::vector<std::uint64_t> releasedAllocationsSince(std::size_t count) const;
     // Appends to the trace the allocation and release of a block of bytes that only a
     // GPU allocates (a library's workspace during one call), when the calling thread is
     // counted; the live and peak bytes stay those of the CPU.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // cuDNN's convolution workspaces in a CPU trace: the size rule on hand-computed shapes,
-// and the recorder that adds one transient block per convolution call, forward and
-// backward, to the trace.
+// the recorder that adds one transient block per convolution backward to the trace, and
+// leaves out what the CPU kernels allocate and free within a call.
 #include "DataTables.h"
 #include "estimate/ConvolutionWorkspace.h"
 #include "estimate/ConvolutionWorkspaceRecorder.h"
@@ -50,11 +50,37 @@ std::vector<std::uint64_t> traceConvolution(torch::nn::Conv2d &conv, std::int64_
     gpumem::probe::TrackingAllocator allocator(true, 0);
     {
         gpumem::estimate::TracingScope scope(allocator);
-        const gpumem::estimate::ConvolutionWorkspaceRecorder recorder(allocator);
+        gpumem::estimate::GpuBlockBytes gpuBytes;
+        const gpumem::estimate::ConvolutionWorkspaceRecorder recorder(allocator, gpuBytes);
         const torch::Tensor input = torch::randn({2, channels, 8, 8}).requires_grad_();
         conv->forward(input).sum().backward();
     }
     return transientBlocks(allocator.trace());
+}
+
+// The forward and backward pass of a 16→32 3×3 convolution (padding 1) over a
+// [2, 16, 8, 8] input of dtype, traced with the recorder on, as a GPU allocates it: each
+// allocation's bytes, each release's negated, the blocks the GPU never allocates left out.
+std::vector<std::int64_t> gpuTraceOfConvolution(torch::Dtype dtype)
+{
+    torch::nn::Conv2d conv(torch::nn::Conv2dOptions(16, 32, 3).padding(1));
+    conv->to(dtype);
+    gpumem::probe::TrackingAllocator allocator(true, 0);
+    gpumem::estimate::GpuBlockBytes gpuBytes;
+    {
+        gpumem::estimate::TracingScope scope(allocator);
+        const gpumem::estimate::ConvolutionWorkspaceRecorder recorder(allocator, gpuBytes);
+        const torch::Tensor input = torch::randn({2, 16, 8, 8}, torch::dtype(dtype)).requires_grad_();
+        conv->forward(input).sum().backward();
+    }
+    std::vector<std::int64_t> sizes;
+    for (const gpumem::probe::AllocationEvent &event : allocator.trace()) {
+        const auto resized = gpuBytes.find(event.block);
+        const auto bytes = static_cast<std::int64_t>(resized == gpuBytes.end() ? event.bytes : resized->second);
+        if (bytes != 0)
+            sizes.push_back(event.release ? -bytes : bytes);
+    }
+    return sizes;
 }
 
 } // namespace
@@ -119,6 +145,26 @@ class TestConvolutionWorkspace : public QObject
         QCOMPARE(std::count(sizes.begin(), sizes.end(), std::uint64_t{8192 + 16384}), std::ptrdiff_t{0});
     }
 
+    void leavesOutTheCpuKernelsScratch()
+    {
+        // float64 runs LibTorch's slow convolution, whose forward im2col columns for a
+        // 16→32 3×3 filter over batch 2 at 8×8 are 2 × (16 × 3 × 3) × 64 float64 =
+        // 147,456 bytes; float32 runs oneDNN, which allocates other scratch. cuDNN makes
+        // neither: with both left out, the two traces are the same blocks, float64's twice
+        // the size (the workspace too, as it is the input's and the output's bytes).
+        const std::vector<std::int64_t> single = gpuTraceOfConvolution(torch::kFloat32);
+        const std::vector<std::int64_t> doubled = gpuTraceOfConvolution(torch::kFloat64);
+        QCOMPARE(std::count(doubled.begin(), doubled.end(), std::int64_t{147456}), std::ptrdiff_t{0});
+        std::vector<std::int64_t> expected;
+        for (const std::int64_t bytes : single)
+            expected.push_back(2 * bytes);
+        QCOMPARE(doubled, expected);
+        // The output (2 × 32 × 8 × 8 float64, 32,768 bytes) and the workspace (8,192 ×
+        // 2 + 16,384 × 2 bytes) stay.
+        QVERIFY(std::count(doubled.begin(), doubled.end(), std::int64_t{32768}) >= 1);
+        QCOMPARE(std::count(doubled.begin(), doubled.end(), std::int64_t{2 * (8192 + 16384)}), std::ptrdiff_t{1});
+    }
+
     void recordsNothingOnceGone()
     {
         torch::nn::Conv2d conv(torch::nn::Conv2dOptions(16, 32, 3).padding(1));
@@ -126,7 +172,8 @@ class TestConvolutionWorkspace : public QObject
         {
             gpumem::estimate::TracingScope scope(allocator);
             {
-                const gpumem::estimate::ConvolutionWorkspaceRecorder recorder(allocator);
+                gpumem::estimate::GpuBlockBytes gpuBytes;
+                const gpumem::estimate::ConvolutionWorkspaceRecorder recorder(allocator, gpuBytes);
             }
             conv->forward(torch::randn({2, 16, 8, 8}).requires_grad_()).sum().backward();
         }

@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+
+namespace gpumem::estimate {
+
+// The bytes a GPU allocates for some blocks of a CPU trace instead of theirs, by the
+// trace's block number; 0 for a block the GPU never allocates. The recorders that
+// rewrite a CPU kernel's allocations as the GPU's fill it; tagTrace applies it.
+using GpuBlockBytes = std::unordered_map<std::uint64_t, std::uint64_t>;
+
+} // namespace gpumem::estimate
