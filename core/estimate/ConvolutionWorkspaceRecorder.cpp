@@ -20,10 +20,11 @@ namespace {
 // size is computed from the shapes, since the arguments are only readable while the call
 // begins. convolution_backward(grad_output, input, weight, bias_sizes, stride, padding,
 // dilation, transposed, output_padding, groups, output_mask). Forward calls (conv2d,
-// convolution, _convolution) are not recorded: with their workspaces too, the replay of
-// the CPU trace reserves less than the GPU does (bench/README.md, "Measured on a GPU":
-// median error 4.5% against 2.3% over 250 jobs on an H200, the device total 5.3% low on
-// average): the CPU kernels' extra temporaries pack into the freed workspace blocks.
+// convolution, _convolution) take no workspace here: with theirs too, the replay of the
+// CPU trace reserves less than the GPU does (bench/README.md, "Measured on a GPU": over
+// 250 jobs on an H200 the device total's median error 3.3% against 2.7%, the worst 28.9%
+// against 13.7%, 4.6% low on average), likely because the trace's remaining extra
+// temporaries pack into the freed workspace blocks.
 struct Signature
 {
     const char *name;

@@ -10,8 +10,9 @@ namespace gpumem::estimate {
 
 // While it lives, the convolutions that the calling thread runs allocate their transient
 // memory as cuDNN does on a GPU. What the CPU kernel allocates and frees within a call
-// (the im2col columns of LibTorch's slow convolutions: float64, transposed, dilated)
-// gets 0 bytes in gpuBytes, since cuDNN computes the same convolution without them; and
+// (oneDNN's blocks in float32, the im2col columns of LibTorch's slow convolutions in
+// float64 and transposed ones) gets 0 bytes in gpuBytes, since cuDNN computes the same
+// convolution without them; and
 // every backward adds to allocator's trace the workspace that cuDNN would allocate and
 // free within the call (cudnnConvolutionWorkspaceBytes), after the call's own outputs:
 // one transient block per call, which is what the caching allocator keeps reserved
