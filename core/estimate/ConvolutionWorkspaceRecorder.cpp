@@ -23,8 +23,8 @@ namespace {
 // convolution, _convolution) take no workspace here: with theirs too, the replay of the
 // CPU trace reserves less than the GPU does (bench/README.md, "Measured on a GPU": over
 // 250 jobs on an H200 the device total's median error 3.3% against 2.7%, the worst 28.9%
-// against 13.7%, 4.6% low on average), likely because the trace's remaining extra
-// temporaries pack into the freed workspace blocks.
+// against 13.7%, 4.6% low on average), and still with batch norm's extra CPU temporaries
+// left out: why is not known yet.
 struct Signature
 {
     const char *name;
