@@ -43,42 +43,42 @@ std::vector<std::uint64_t> transientBlocks(const gpumem::probe::AllocationTrace 
     return sizes;
 }
 
-// One forward and backward pass of conv over a [2, channels, 8, 8] input that needs its
-// gradient, traced with the recorder on; returns the transient blocks of the trace.
-std::vector<std::uint64_t> traceConvolution(torch::nn::Conv2d &conv, std::int64_t channels)
+// One forward and backward pass of conv over a [2, channels, 8, 8] input of dtype that
+// needs its gradient, traced with the recorder on: the raw trace and the blocks the
+// recorder resized.
+gpumem::estimate::RecordedSteps recordConvolution(torch::nn::Conv2d &conv, std::int64_t channels,
+                                                  torch::Dtype dtype = torch::kFloat32)
 {
     gpumem::probe::TrackingAllocator allocator(true, 0);
+    gpumem::estimate::RecordedSteps recorded;
     {
         gpumem::estimate::TracingScope scope(allocator);
-        gpumem::estimate::GpuBlockBytes gpuBytes;
-        const gpumem::estimate::ConvolutionWorkspaceRecorder recorder(allocator, gpuBytes);
-        const torch::Tensor input = torch::randn({2, channels, 8, 8}).requires_grad_();
+        const gpumem::estimate::ConvolutionWorkspaceRecorder recorder(allocator, recorded.gpuBytes);
+        const torch::Tensor input = torch::randn({2, channels, 8, 8}, torch::dtype(dtype)).requires_grad_();
         conv->forward(input).sum().backward();
     }
-    return transientBlocks(allocator.trace());
+    recorded.raw = allocator.trace();
+    return recorded;
 }
 
-// The forward and backward pass of a 16→32 3×3 convolution (padding 1) over a
-// [2, 16, 8, 8] input of dtype, traced with the recorder on, as a GPU allocates it: each
-// allocation's bytes, each release's negated, the blocks the GPU never allocates left out.
+// The transient blocks of conv's pass over a [2, channels, 8, 8] input.
+std::vector<std::uint64_t> traceConvolution(torch::nn::Conv2d &conv, std::int64_t channels)
+{
+    return transientBlocks(recordConvolution(conv, channels).raw);
+}
+
+// The pass of a 16→32 3×3 convolution (padding 1) over a [2, 16, 8, 8] input of dtype as a
+// GPU allocates it (tagTrace, as the estimate tags it): each allocation's bytes, each
+// release's negated, the blocks the GPU never allocates left out.
 std::vector<std::int64_t> gpuTraceOfConvolution(torch::Dtype dtype)
 {
     torch::nn::Conv2d conv(torch::nn::Conv2dOptions(16, 32, 3).padding(1));
     conv->to(dtype);
-    gpumem::probe::TrackingAllocator allocator(true, 0);
-    gpumem::estimate::GpuBlockBytes gpuBytes;
-    {
-        gpumem::estimate::TracingScope scope(allocator);
-        const gpumem::estimate::ConvolutionWorkspaceRecorder recorder(allocator, gpuBytes);
-        const torch::Tensor input = torch::randn({2, 16, 8, 8}, torch::dtype(dtype)).requires_grad_();
-        conv->forward(input).sum().backward();
-    }
+    const gpumem::estimate::RecordedSteps recorded = recordConvolution(conv, 16, dtype);
     std::vector<std::int64_t> sizes;
-    for (const gpumem::probe::AllocationEvent &event : allocator.trace()) {
-        const auto resized = gpuBytes.find(event.block);
-        const auto bytes = static_cast<std::int64_t>(resized == gpuBytes.end() ? event.bytes : resized->second);
-        if (bytes != 0)
-            sizes.push_back(event.release ? -bytes : bytes);
+    for (const gpumem::estimate::TaggedEvent &event : gpumem::estimate::tagTrace(2, {}, recorded).events) {
+        const auto bytes = static_cast<std::int64_t>(event.bytes);
+        sizes.push_back(event.isRelease() ? -bytes : bytes);
     }
     return sizes;
 }
