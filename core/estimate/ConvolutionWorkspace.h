@@ -6,7 +6,7 @@
 
 namespace gpumem::estimate {
 
-// One call of a convolution, forward or backward, as cuDNN sees it.
+// One convolution as cuDNN sees it, forward or backward.
 struct ConvolutionCall
 {
     std::int64_t inputChannels = 0;
@@ -15,17 +15,32 @@ struct ConvolutionCall
     std::vector<std::int64_t> stride;
     std::uint64_t inputBytes = 0;  // the whole batch's input
     std::uint64_t outputBytes = 0; // the whole batch's output (in backward, the output's gradient)
+    std::uint64_t filterBytes = 0; // the weight
 };
 
-// The workspace that cuDNN asks PyTorch's caching allocator for during one such call
-// and that is freed when the call returns: a block the GPU allocates and the CPU
-// kernels do not. Measured with cuDNN 9.19 on an H200 in float32, the default
-// memory format and cudnn.benchmark off (datasets/h200_conv_workspaces.csv,
-// docs/estimate.md): a dense convolution takes about its input plus its output, the
-// input and output copied into the layout of the engine that runs it. Three kinds
-// take none: depthwise convolutions (PyTorch's own kernel), 1x1 filters at stride 1
-// (a matrix product over the pixels as they lie) and inputs of fewer than 8 channels
-// at stride 1 (an image's colour channels).
-std::uint64_t cudnnConvolutionWorkspaceBytes(const ConvolutionCall &call);
+// The workspaces that cuDNN asks PyTorch's caching allocator for during one
+// convolution's passes, each freed when its pass returns: blocks the GPU allocates and the
+// CPU kernels do not. Backward requests its two one after the other, the filter's gradient
+// after the input's.
+struct ConvolutionWorkspaces
+{
+    std::uint64_t forward = 0;
+    std::uint64_t backwardData = 0;
+    std::uint64_t backwardFilter = 0;
+};
+
+// The rule, measured with cuDNN 9.19 on an H200 in float32, the default memory format and
+// cudnn.benchmark off (datasets/h200_conv_workspaces.csv, docs/estimate.md): a dense
+// convolution copies its input, output and filter into the layout of the engine that runs
+// it, in every pass, and its filter's gradient takes partial sums beside them, up to 14
+// filters' bytes and at most about 8 MiB. So the backward pass's second request is a
+// little larger than its first, and the caching allocator cannot serve it from the block
+// the first one freed. Three kinds take none: depthwise convolutions (PyTorch's own
+// kernel), inputs of fewer than 8 channels at stride 1 (an image's colour channels) and 1×1
+// filters at stride 1 (a matrix product over the pixels as they lie). The last do take a
+// few MiB for their filter's gradient on the GPU, one partial product per sample or the
+// copies, whichever is smaller; a size that changes regime with the batch and the map
+// would keep the trace from being extrapolated in either, so it is left out.
+ConvolutionWorkspaces cudnnConvolutionWorkspaces(const ConvolutionCall &call);
 
 } // namespace gpumem::estimate

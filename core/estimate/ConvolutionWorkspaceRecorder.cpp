@@ -11,6 +11,7 @@
 #include <cstring>
 #include <optional>
 #include <stdexcept>
+#include <vector>
 
 namespace gpumem::estimate {
 
@@ -18,13 +19,10 @@ namespace {
 
 // Where each operator keeps what the rule needs, by argument position; the output's
 // size is computed from the shapes, since the arguments are only readable while the call
-// begins. convolution_backward(grad_output, input, weight, bias_sizes, stride, padding,
-// dilation, transposed, output_padding, groups, output_mask). Forward calls (conv2d,
-// convolution, _convolution) take no workspace here: with theirs too, the replay of the
-// CPU trace reserves less than the GPU does (bench/README.md, "Measured on a GPU": over
-// 250 jobs on an H200 the device total's median error 3.3% against 2.7%, the worst 28.9%
-// against 13.7%, 4.6% low on average), and still with batch norm's extra CPU temporaries
-// left out: why is not known yet.
+// begins. convolution(input, weight, bias, stride, padding, dilation, transposed,
+// output_padding, groups), and _convolution with the same first nine;
+// convolution_backward(grad_output, input, weight, bias_sizes, stride, padding, dilation,
+// transposed, output_padding, groups, output_mask).
 struct Signature
 {
     const char *name;
@@ -35,7 +33,9 @@ struct Signature
     std::size_t groups;
 };
 
+constexpr Signature kForward = {"aten::convolution", 0, 1, 3, 6, 8};
 constexpr Signature kBackward = {"aten::convolution_backward", 1, 2, 4, 7, 9};
+constexpr std::size_t kBackwardOutputMask = 10;
 
 // Where a convolution's call begins: conv2d and its kind call convolution, a traced
 // TorchScript model calls _convolution, autograd calls convolution_backward; each runs
@@ -55,7 +55,7 @@ struct ThreadState
     GpuBlockBytes *gpuBytes = nullptr;
     int depth = 0;
     std::size_t mark = 0;
-    std::uint64_t workspaceBytes = 0;
+    std::vector<std::uint64_t> workspaces; // in the order the GPU requests them
 };
 thread_local ThreadState tState;
 
@@ -78,26 +78,26 @@ std::optional<std::vector<std::int64_t>> integersOf(const c10::IValue &value, st
     return integers;
 }
 
-// The workspace of a call, from its arguments; 0 for what the rule does not cover
+// The workspaces of a call, from its arguments; none for what the rule does not cover
 // (transposed convolutions, padding given as a word).
-std::uint64_t workspaceOf(const at::RecordFunction &call, const Signature &signature)
+std::optional<ConvolutionWorkspaces> workspacesOf(c10::ArrayRef<const c10::IValue> arguments,
+                                                  const Signature &signature)
 {
-    const auto arguments = operatorArguments(call);
     if (arguments.size() <= signature.groups || !arguments[signature.input].isTensor() ||
         !arguments[signature.weight].isTensor() || !arguments[signature.groups].isInt())
-        return 0;
+        return std::nullopt;
     if (!arguments[signature.transposed].isBool() || arguments[signature.transposed].toBool())
-        return 0;
+        return std::nullopt;
     const at::Tensor input = arguments[signature.input].toTensor();
     const at::Tensor weight = arguments[signature.weight].toTensor();
     const std::size_t spatial = static_cast<std::size_t>(std::max<std::int64_t>(weight.dim() - 2, 0));
     if (spatial == 0 || input.dim() != weight.dim())
-        return 0;
+        return std::nullopt;
     const auto stride = integersOf(arguments[signature.stride], spatial);
     const auto padding = integersOf(arguments[signature.stride + 1], spatial);
     const auto dilation = integersOf(arguments[signature.stride + 2], spatial);
     if (!stride || !padding || !dilation)
-        return 0;
+        return std::nullopt;
     ConvolutionCall shape;
     shape.inputChannels = input.size(1);
     shape.groups = arguments[signature.groups].toInt();
@@ -108,13 +108,35 @@ std::uint64_t workspaceOf(const at::RecordFunction &call, const Signature &signa
         const std::int64_t extent = input.size(static_cast<std::int64_t>(d) + 2) + 2 * (*padding)[d] -
                                     (*dilation)[d] * (shape.kernel[d] - 1) - 1;
         if (extent < 0 || (*stride)[d] <= 0)
-            return 0;
+            return std::nullopt;
         outputElements *= extent / (*stride)[d] + 1;
     }
     const auto elementBytes = static_cast<std::uint64_t>(input.element_size());
     shape.inputBytes = static_cast<std::uint64_t>(input.numel()) * elementBytes;
     shape.outputBytes = static_cast<std::uint64_t>(outputElements) * elementBytes;
-    return cudnnConvolutionWorkspaceBytes(shape);
+    shape.filterBytes = static_cast<std::uint64_t>(weight.numel()) * elementBytes;
+    return cudnnConvolutionWorkspaces(shape);
+}
+
+// The workspaces a call requests, in order: the forward one, or in backward the input's
+// gradient's then the filter's, each only where autograd asks for that gradient.
+std::vector<std::uint64_t> requestedWorkspaces(const at::RecordFunction &call)
+{
+    const auto arguments = operatorArguments(call);
+    if (std::strcmp(call.name(), kBackward.name) != 0) {
+        const auto workspaces = workspacesOf(arguments, kForward);
+        return workspaces ? std::vector<std::uint64_t>{workspaces->forward} : std::vector<std::uint64_t>{};
+    }
+    const auto workspaces = workspacesOf(arguments, kBackward);
+    if (!workspaces || arguments.size() <= kBackwardOutputMask || !arguments[kBackwardOutputMask].isBoolList())
+        return {};
+    const auto outputMask = arguments[kBackwardOutputMask].toBoolList();
+    std::vector<std::uint64_t> requested;
+    if (outputMask.size() > 0 && outputMask.get(0))
+        requested.push_back(workspaces->backwardData);
+    if (outputMask.size() > 1 && outputMask.get(1))
+        requested.push_back(workspaces->backwardFilter);
+    return requested;
 }
 
 std::unique_ptr<at::ObserverContext> enterCall(const at::RecordFunction &call)
@@ -122,20 +144,21 @@ std::unique_ptr<at::ObserverContext> enterCall(const at::RecordFunction &call)
     if (tState.allocator == nullptr || !isConvolution(call.name()) || ++tState.depth > 1)
         return nullptr;
     tState.mark = tState.allocator->eventCount();
-    tState.workspaceBytes = std::strcmp(call.name(), kBackward.name) == 0 ? workspaceOf(call, kBackward) : 0;
+    tState.workspaces = requestedWorkspaces(call);
     return nullptr;
 }
 
-// What the CPU kernel freed before returning is its scratch; the workspace is allocated
-// after the call's outputs and freed when it returns.
+// What the CPU kernel freed before returning is its scratch; the workspaces are
+// allocated after the call's outputs, each freed before the next.
 void leaveCall(const at::RecordFunction &call, at::ObserverContext *)
 {
     if (tState.allocator == nullptr || !isConvolution(call.name()) || --tState.depth > 0)
         return;
     for (const std::uint64_t block : tState.allocator->releasedAllocationsSince(tState.mark))
         (*tState.gpuBytes)[block] = 0;
-    tState.allocator->recordTransientBlock(tState.workspaceBytes);
-    tState.workspaceBytes = 0;
+    for (const std::uint64_t bytes : tState.workspaces)
+        tState.allocator->recordTransientBlock(bytes);
+    tState.workspaces.clear();
 }
 
 } // namespace
@@ -145,7 +168,7 @@ ConvolutionWorkspaceRecorder::ConvolutionWorkspaceRecorder(const probe::Tracking
 {
     if (tState.allocator != nullptr)
         throw std::logic_error("one ConvolutionWorkspaceRecorder per thread at a time");
-    tState = {&allocator, &gpuBytes, 0, 0, 0};
+    tState = {&allocator, &gpuBytes, 0, 0, {}};
     mHandle = at::addThreadLocalCallback(
         at::RecordFunctionCallback(&enterCall, &leaveCall).needsInputs(true).scopes({at::RecordScope::FUNCTION}));
 }

@@ -12,13 +12,12 @@ namespace gpumem::estimate {
 // memory as cuDNN does on a GPU. What the CPU kernel allocates and frees within a call
 // (oneDNN's blocks in float32, the im2col columns of LibTorch's slow convolutions in
 // float64 and transposed ones) gets 0 bytes in gpuBytes, since cuDNN computes the same
-// convolution without them; and every backward adds to allocator's trace the workspace
-// that cuDNN would allocate and free within the call (cudnnConvolutionWorkspaceBytes),
-// after the call's own outputs: one transient block per call, which is what the caching
-// allocator keeps reserved afterwards. Forward calls take one of the same size on a GPU,
-// but the replay of a CPU trace that holds them too falls below the GPU's reserved memory
-// (see the .cpp). The calls are seen through LibTorch's operator observers
-// (RecordFunction), outermost call only.
+// convolution without them; and every call adds to allocator's trace, after the call's own
+// outputs, the workspaces that cuDNN would allocate and free within it
+// (cudnnConvolutionWorkspaces): one in forward, in backward one for the input's gradient
+// and then a larger one for the filter's, each where autograd asks for that gradient.
+// The calls are seen through LibTorch's operator observers (RecordFunction), outermost
+// call only.
 class ConvolutionWorkspaceRecorder
 {
   public:
