@@ -2,12 +2,16 @@
 // Replays the CUDA caching allocator's own requests, recorded on a GPU by
 // bench/record_cuda_allocations.py, through the allocator model, and beside them the
 // trace that `gpumem estimate` makes of the same job on the CPU:
-//   gpumem_replay_allocations REQUESTS.txt [MODEL.pt C,H,W BATCH OPTIMIZER]
+//   gpumem_replay_allocations REQUESTS.txt [MODEL.pt C,H,W BATCH OPTIMIZER [TRACE_OUT.txt]]
 // Prints the measured peaks, the model's peaks for the GPU's requests and, with a model,
 // for the estimate's trace, then the request sizes (rounded to 512 bytes, at least
-// 1 MiB) that one of the two sequences makes more often than the other.
+// 1 MiB) that one of the two sequences makes more often than the other. The trace is
+// extrapolated from batches 2 and 4, as the estimate does, where those align, else made at
+// BATCH directly. TRACE_OUT.txt receives it in the format of REQUESTS.txt, to be compared
+// or spliced with the GPU's.
 #include "estimate/MemoryUnits.h"
 #include "estimate/ModelTracer.h"
+#include "estimate/TraceExtrapolation.h"
 #include "estimate/TraceReplay.h"
 #include "probe/CachingAllocatorSimulator.h"
 
@@ -92,12 +96,36 @@ probe::AllocationTrace plainTrace(const estimate::TaggedTrace &tagged)
     return trace;
 }
 
+// The estimate's trace at batch: the line through batches 2 and 4 where they align.
+estimate::TaggedTrace traceOf(const estimate::ModelTracer &tracer, std::int64_t batch)
+{
+    std::string why;
+    const auto affine = estimate::AffineTrace::fit(tracer.trace(2), tracer.trace(4), why);
+    if (affine)
+        return affine->at(batch);
+    std::fprintf(stderr, "traced at %lld directly: %s\n", static_cast<long long>(batch), why.c_str());
+    return tracer.trace(batch);
+}
+
+// Writes trace as bench/record_cuda_allocations.py writes the GPU's requests.
+void writeRequests(const probe::AllocationTrace &trace, const std::string &path)
+{
+    std::ofstream out(path);
+    for (const auto &event : trace)
+        if (event.release)
+            out << "free," << event.block << "\n";
+        else
+            out << "alloc," << event.block << "," << event.bytes << "\n";
+    if (!out)
+        throw std::runtime_error("cannot write " + path);
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
-    if (argc != 2 && argc != 6) {
-        std::fprintf(stderr, "usage: %s REQUESTS.txt [MODEL.pt C,H,W BATCH OPTIMIZER]\n", argv[0]);
+    if (argc != 2 && argc != 6 && argc != 7) {
+        std::fprintf(stderr, "usage: %s REQUESTS.txt [MODEL.pt C,H,W BATCH OPTIMIZER [TRACE_OUT.txt]]\n", argv[0]);
         return 1;
     }
     try {
@@ -116,12 +144,14 @@ int main(int argc, char **argv)
         configuration.inputShapes = {estimate::parseSampleShape(argv[3], "C,H,W")};
         configuration.optimizer = argv[5];
         const estimate::TaggedTrace traced =
-            estimate::ModelTracer(configuration).trace(estimate::parseBatchSize(argv[4], "BATCH"));
+            traceOf(estimate::ModelTracer(configuration), estimate::parseBatchSize(argv[4], "BATCH"));
         const estimate::ReplayResult replay = estimate::replayTrace(traced);
         std::printf("model, the estimate's trace: allocated %9.1f MiB, reserved %9.1f MiB\n",
                     estimate::mibOf(replay.peakAllocatedBytes), estimate::mibOf(replay.peakReservedBytes));
         const auto gpu = largeRequests(recorded.trace);
         const auto cpu = largeRequests(plainTrace(traced));
+        if (argc == 7)
+            writeRequests(plainTrace(traced), argv[6]);
         std::map<std::uint64_t, long> sizes;
         for (const auto &[size, count] : gpu)
             sizes[size] += 0;

@@ -2,6 +2,7 @@
 #include "estimate/StepRecording.h"
 
 #include "estimate/ConvolutionWorkspaceRecorder.h"
+#include "estimate/DropoutMaskRecorder.h"
 #include "estimate/MatrixProductRecorder.h"
 #include "estimate/TracedOptimizer.h"
 
@@ -66,6 +67,7 @@ RecordedSteps runTracedSteps(const probe::TrackingAllocator &allocator, std::vec
     RecordedSteps recorded;
     std::vector<PhaseMark> &marks = recorded.marks;
     const ConvolutionWorkspaceRecorder convolutions(allocator, recorded.gpuBytes);
+    const DropoutMaskRecorder dropoutMasks(allocator, recorded.gpuBytes);
     std::optional<AttentionRecorder> fusedAttention;
     if (attention == AttentionKernel::Fused)
         fusedAttention.emplace(allocator, recorded.gpuBytes);
