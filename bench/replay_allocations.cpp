@@ -148,10 +148,11 @@ int main(int argc, char **argv)
         const estimate::ReplayResult replay = estimate::replayTrace(traced);
         std::printf("model, the estimate's trace: allocated %9.1f MiB, reserved %9.1f MiB\n",
                     estimate::mibOf(replay.peakAllocatedBytes), estimate::mibOf(replay.peakReservedBytes));
+        const probe::AllocationTrace tracedRequests = plainTrace(traced);
         const auto gpu = largeRequests(recorded.trace);
-        const auto cpu = largeRequests(plainTrace(traced));
+        const auto cpu = largeRequests(tracedRequests);
         if (argc == 7)
-            writeRequests(plainTrace(traced), argv[6]);
+            writeRequests(tracedRequests, argv[6]);
         std::map<std::uint64_t, long> sizes;
         for (const auto &[size, count] : gpu)
             sizes[size] += 0;
