@@ -2,8 +2,8 @@
 #include "estimate/AttentionRecorder.h"
 
 #include "estimate/OperatorArguments.h"
+#include "estimate/OperatorCalls.h"
 
-#include <ATen/record_function.h>
 #include <torch/torch.h>
 
 #include <algorithm>
@@ -48,21 +48,18 @@ struct Probabilities
 // The calling thread's recorder and what it has seen. Observers see an operator's
 // arguments when it begins, and LibTorch 1.x gives the TorchScript interpreter's calls
 // no results when they return, so a call's results are the blocks allocated during it
-// that are still live at its end (counted from its mark, the trace's length when it
-// began). Depth counts nested calls of one kind: only the outermost counts (softmax
-// calls _softmax, matmul calls bmm).
+// that are still live at its end (counted from its mark). Only the outermost call of a
+// kind counts (softmax calls _softmax, matmul calls bmm).
 struct ThreadState
 {
     const probe::TrackingAllocator *allocator = nullptr;
     GpuBlockBytes *gpuBytes = nullptr;
     std::unordered_map<std::uint64_t, Probabilities> probabilities;
     std::optional<std::uint64_t> lastProduct; // the block of the last batched product's result
-    int productDepth = 0;
-    std::size_t productMark = 0;
+    OutermostCall product;
     bool productIsBatched = false;
     std::optional<std::uint64_t> productOfProbabilities; // the probabilities the open product multiplies
-    int softmaxDepth = 0;
-    std::size_t softmaxMark = 0;
+    OutermostCall softmax;
     std::optional<std::uint64_t> softmaxOfScores; // the scores the open softmax normalises
     Probabilities softmaxShape;
     std::size_t backwardMark = 0;
@@ -99,9 +96,8 @@ void setGpuBytes(const std::optional<std::uint64_t> &block, std::uint64_t bytes)
 
 void enterProduct(const at::RecordFunction &call)
 {
-    if (++tState.productDepth > 1)
+    if (!tState.product.begin(*tState.allocator))
         return;
-    tState.productMark = tState.allocator->eventCount();
     tState.productOfProbabilities.reset();
     tState.productIsBatched = false;
     const auto arguments = operatorArguments(call);
@@ -120,9 +116,9 @@ void enterProduct(const at::RecordFunction &call)
 
 void leaveProduct()
 {
-    if (--tState.productDepth > 0)
+    if (!tState.product.end())
         return;
-    const auto result = resultSince(tState.productMark);
+    const auto result = resultSince(tState.product.mark());
     tState.lastProduct.reset();
     if (result && tState.productIsBatched)
         tState.lastProduct = result->block;
@@ -139,9 +135,8 @@ void leaveProduct()
 
 void enterSoftmax(const at::RecordFunction &call)
 {
-    if (++tState.softmaxDepth > 1)
+    if (!tState.softmax.begin(*tState.allocator))
         return;
-    tState.softmaxMark = tState.allocator->eventCount();
     tState.softmaxOfScores.reset();
     const auto arguments = operatorArguments(call);
     if (arguments.size() < 2 || !arguments[0].isTensor() || !arguments[1].isInt() || !tState.lastProduct)
@@ -160,9 +155,9 @@ void enterSoftmax(const at::RecordFunction &call)
 
 void leaveSoftmax()
 {
-    if (--tState.softmaxDepth > 0 || !tState.softmaxOfScores)
+    if (!tState.softmax.end() || !tState.softmaxOfScores)
         return;
-    if (const auto result = resultSince(tState.softmaxMark)) {
+    if (const auto result = resultSince(tState.softmax.mark())) {
         tState.probabilities[result->block] = tState.softmaxShape;
         setGpuBytes(tState.softmaxOfScores, 0); // the scores never exist on the GPU
     }
@@ -197,10 +192,10 @@ void leaveSoftmaxBackward()
         setGpuBytes(result.block, 0);
 }
 
-std::unique_ptr<at::ObserverContext> enterCall(const at::RecordFunction &call)
+void enterCall(const at::RecordFunction &call)
 {
     if (tState.allocator == nullptr)
-        return nullptr;
+        return;
     const char *name = call.name();
     if (isProduct(name))
         enterProduct(call);
@@ -208,10 +203,9 @@ std::unique_ptr<at::ObserverContext> enterCall(const at::RecordFunction &call)
         enterSoftmax(call);
     else if (isSoftmaxBackward(name))
         enterSoftmaxBackward(call);
-    return nullptr;
 }
 
-void leaveCall(const at::RecordFunction &call, at::ObserverContext *)
+void leaveCall(const at::RecordFunction &call)
 {
     if (tState.allocator == nullptr)
         return;
@@ -239,8 +233,7 @@ AttentionRecorder::AttentionRecorder(const probe::TrackingAllocator &allocator, 
     tState = {};
     tState.allocator = &allocator;
     tState.gpuBytes = &gpuBytes;
-    mHandle = at::addThreadLocalCallback(
-        at::RecordFunctionCallback(&enterCall, &leaveCall).needsInputs(true).scopes({at::RecordScope::FUNCTION}));
+    mHandle = observeOperatorCalls<&enterCall, &leaveCall>(true);
 }
 
 AttentionRecorder::~AttentionRecorder()

@@ -3,8 +3,8 @@
 
 #include "estimate/ConvolutionWorkspace.h"
 #include "estimate/OperatorArguments.h"
+#include "estimate/OperatorCalls.h"
 
-#include <ATen/record_function.h>
 #include <torch/torch.h>
 
 #include <algorithm>
@@ -46,15 +46,13 @@ bool isConvolution(const char *name)
            std::strcmp(name, kBackward.name) == 0;
 }
 
-// The recorder of the calling thread, how deep in convolutions it is (the observers are
-// plain functions, and only the outermost call counts), the trace's length when that call
-// began and its workspace.
+// The recorder of the calling thread, its outermost convolution call and that call's
+// workspaces.
 struct ThreadState
 {
     const probe::TrackingAllocator *allocator = nullptr;
     GpuBlockBytes *gpuBytes = nullptr;
-    int depth = 0;
-    std::size_t mark = 0;
+    OutermostCall convolution;
     std::vector<std::uint64_t> workspaces; // in the order the GPU requests them
 };
 thread_local ThreadState tState;
@@ -139,22 +137,19 @@ std::vector<std::uint64_t> requestedWorkspaces(const at::RecordFunction &call)
     return requested;
 }
 
-std::unique_ptr<at::ObserverContext> enterCall(const at::RecordFunction &call)
+void enterCall(const at::RecordFunction &call)
 {
-    if (tState.allocator == nullptr || !isConvolution(call.name()) || ++tState.depth > 1)
-        return nullptr;
-    tState.mark = tState.allocator->eventCount();
-    tState.workspaces = requestedWorkspaces(call);
-    return nullptr;
+    if (tState.allocator != nullptr && isConvolution(call.name()) && tState.convolution.begin(*tState.allocator))
+        tState.workspaces = requestedWorkspaces(call);
 }
 
 // What the CPU kernel freed before returning is its scratch; the workspaces are
 // allocated after the call's outputs, each freed before the next.
-void leaveCall(const at::RecordFunction &call, at::ObserverContext *)
+void leaveCall(const at::RecordFunction &call)
 {
-    if (tState.allocator == nullptr || !isConvolution(call.name()) || --tState.depth > 0)
+    if (tState.allocator == nullptr || !isConvolution(call.name()) || !tState.convolution.end())
         return;
-    for (const std::uint64_t block : tState.allocator->releasedAllocationsSince(tState.mark))
+    for (const std::uint64_t block : tState.allocator->releasedAllocationsSince(tState.convolution.mark()))
         (*tState.gpuBytes)[block] = 0;
     for (const std::uint64_t bytes : tState.workspaces)
         tState.allocator->recordTransientBlock(bytes);
@@ -168,9 +163,8 @@ ConvolutionWorkspaceRecorder::ConvolutionWorkspaceRecorder(const probe::Tracking
 {
     if (tState.allocator != nullptr)
         throw std::logic_error("one ConvolutionWorkspaceRecorder per thread at a time");
-    tState = {&allocator, &gpuBytes, 0, 0, {}};
-    mHandle = at::addThreadLocalCallback(
-        at::RecordFunctionCallback(&enterCall, &leaveCall).needsInputs(true).scopes({at::RecordScope::FUNCTION}));
+    tState = {&allocator, &gpuBytes, {}, {}};
+    mHandle = observeOperatorCalls<&enterCall, &leaveCall>(true);
 }
 
 ConvolutionWorkspaceRecorder::~ConvolutionWorkspaceRecorder()

@@ -2,8 +2,8 @@
 #include "estimate/DropoutMaskRecorder.h"
 
 #include "estimate/OperatorArguments.h"
+#include "estimate/OperatorCalls.h"
 
-#include <ATen/record_function.h>
 #include <torch/torch.h>
 
 #include <cstring>
@@ -13,15 +13,13 @@ namespace gpumem::estimate {
 
 namespace {
 
-// The calling thread's recorder, how deep in dropout calls it is (only the outermost
-// counts), the trace's length when that call began and the input's element size, or 0
-// where the GPU would not run the fused kernel.
+// The calling thread's recorder, its outermost dropout call and that call's input's
+// element size, or 0 where the GPU would not run the fused kernel.
 struct ThreadState
 {
     const probe::TrackingAllocator *allocator = nullptr;
     GpuBlockBytes *gpuBytes = nullptr;
-    int depth = 0;
-    std::size_t mark = 0;
+    OutermostCall dropout;
     std::uint64_t elementBytes = 0;
 };
 thread_local ThreadState tState;
@@ -44,21 +42,18 @@ std::uint64_t fusedElementBytes(const at::RecordFunction &call)
     return static_cast<std::uint64_t>(arguments[0].toTensor().element_size());
 }
 
-std::unique_ptr<at::ObserverContext> enterCall(const at::RecordFunction &call)
+void enterCall(const at::RecordFunction &call)
 {
-    if (tState.allocator == nullptr || !isDropout(call.name()) || ++tState.depth > 1)
-        return nullptr;
-    tState.mark = tState.allocator->eventCount();
-    tState.elementBytes = fusedElementBytes(call);
-    return nullptr;
+    if (tState.allocator != nullptr && isDropout(call.name()) && tState.dropout.begin(*tState.allocator))
+        tState.elementBytes = fusedElementBytes(call);
 }
 
 // The noise is allocated first (empty_like, then bernoulli_ in place), the output after it.
-void leaveCall(const at::RecordFunction &call, at::ObserverContext *)
+void leaveCall(const at::RecordFunction &call)
 {
-    if (tState.allocator == nullptr || !isDropout(call.name()) || --tState.depth > 0 || tState.elementBytes == 0)
+    if (tState.allocator == nullptr || !isDropout(call.name()) || !tState.dropout.end() || tState.elementBytes == 0)
         return;
-    const probe::AllocationTrace live = tState.allocator->liveAllocationsSince(tState.mark);
+    const probe::AllocationTrace live = tState.allocator->liveAllocationsSince(tState.dropout.mark());
     if (live.size() == 2)
         (*tState.gpuBytes)[live.front().block] = live.front().bytes / tState.elementBytes;
 }
@@ -69,9 +64,8 @@ DropoutMaskRecorder::DropoutMaskRecorder(const probe::TrackingAllocator &allocat
 {
     if (tState.allocator != nullptr)
         throw std::logic_error("one DropoutMaskRecorder per thread at a time");
-    tState = {&allocator, &gpuBytes, 0, 0, 0};
-    mHandle = at::addThreadLocalCallback(
-        at::RecordFunctionCallback(&enterCall, &leaveCall).needsInputs(true).scopes({at::RecordScope::FUNCTION}));
+    tState = {&allocator, &gpuBytes, {}, 0};
+    mHandle = observeOperatorCalls<&enterCall, &leaveCall>(true);
 }
 
 DropoutMaskRecorder::~DropoutMaskRecorder()

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "estimate/MatrixProductRecorder.h"
 
-#include <ATen/record_function.h>
+#include "estimate/OperatorCalls.h"
 
 #include <algorithm>
 #include <cstring>
@@ -37,18 +37,17 @@ struct ThreadState
 };
 thread_local ThreadState tState;
 
-std::unique_ptr<at::ObserverContext> enterCall(const at::RecordFunction &call)
+void enterCall(const at::RecordFunction &call)
 {
     if (!tState.active)
-        return nullptr;
+        return;
     if (isOneOf(call.name(), kWholeOnGpu))
         ++tState.insideWholeOperator;
     else if (tState.insideWholeOperator == 0 && isOneOf(call.name(), kProducts))
         tState.ranProduct = true;
-    return nullptr;
 }
 
-void leaveCall(const at::RecordFunction &call, at::ObserverContext *)
+void leaveCall(const at::RecordFunction &call)
 {
     if (tState.active && isOneOf(call.name(), kWholeOnGpu))
         --tState.insideWholeOperator;
@@ -61,8 +60,7 @@ MatrixProductRecorder::MatrixProductRecorder()
     if (tState.active)
         throw std::logic_error("one MatrixProductRecorder per thread at a time");
     tState = {true, 0, false};
-    mHandle = at::addThreadLocalCallback(
-        at::RecordFunctionCallback(&enterCall, &leaveCall).scopes({at::RecordScope::FUNCTION}));
+    mHandle = observeOperatorCalls<&enterCall, &leaveCall>(false);
 }
 
 MatrixProductRecorder::~MatrixProductRecorder()

@@ -3,6 +3,7 @@
 // the recorder that adds the workspaces of each convolution's passes to the trace, and
 // leaves out what the CPU kernels allocate and free within a call.
 #include "DataTables.h"
+#include "TraceTransients.h"
 #include "estimate/ConvolutionWorkspace.h"
 #include "estimate/ConvolutionWorkspaceRecorder.h"
 #include "estimate/StepRecording.h"
@@ -77,12 +78,8 @@ std::vector<std::uint64_t> gpuTransients(torch::nn::Conv2d &conv, std::int64_t c
 {
     const gpumem::estimate::TaggedTrace tagged = gpumem::estimate::tagTrace(2, {}, recordConvolution(conv, channels));
     std::vector<std::uint64_t> sizes;
-    for (std::size_t i = 0; i + 1 < tagged.events.size(); ++i) {
-        const auto &event = tagged.events[i];
-        const auto &next = tagged.events[i + 1];
-        if (!event.isRelease() && next.isRelease() && next.allocation == static_cast<std::int64_t>(i))
-            sizes.push_back(event.bytes);
-    }
+    for (const std::size_t i : gpumem::tests::transientAllocations(tagged))
+        sizes.push_back(tagged.events[i].bytes);
     return sizes;
 }
 

@@ -2,6 +2,7 @@
 #include "DataTables.h"
 #include "EstimateFixtures.h"
 #include "TestSupport.h"
+#include "TraceTransients.h"
 
 #include "estimate/GpuProfile.h"
 #include "estimate/MemoryEstimator.h"
@@ -394,11 +395,8 @@ class TestEstimate : public QObject
         configuration.loss = "sum";
         const TaggedTrace trace = estimate::ModelTracer(configuration).trace(2);
         std::map<std::pair<Phase, std::uint64_t>, int> workspaces; // by phase and size
-        for (std::size_t i = 0; i + 1 < trace.events.size(); ++i) {
-            const TaggedEvent &event = trace.events[i];
-            if (!event.isRelease() && trace.events[i + 1].allocation == static_cast<std::int64_t>(i))
-                ++workspaces[{event.phase, event.bytes}];
-        }
+        for (const std::size_t i : tests::transientAllocations(trace))
+            ++workspaces[{trace.events[i].phase, trace.events[i].bytes}];
         // Two steps.
         QCOMPARE((workspaces[{Phase::Forward, 35072}]), 4);
         QCOMPARE((workspaces[{Phase::Backward, 35072}]), 2);

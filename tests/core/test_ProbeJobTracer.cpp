@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "DataTables.h"
 #include "ProbeJobs.h"
+#include "TraceTransients.h"
 #include "estimate/GpuProfile.h"
 #include "estimate/MemoryEstimator.h"
 #include "estimate/ProbeJobTracer.h"
@@ -26,14 +27,15 @@ namespace {
 // are allocated: the workspaces that only a GPU allocates.
 std::uint64_t peakWithoutWorkspaces(const TaggedTrace &trace)
 {
+    std::vector<bool> transient(trace.events.size(), false); // a workspace's allocation and release
+    for (const std::size_t i : gpumem::tests::transientAllocations(trace))
+        transient[i] = transient[i + 1] = true;
     std::uint64_t live = 0, peak = 0;
     for (std::size_t i = 0; i < trace.events.size(); ++i) {
         const auto &event = trace.events[i];
-        const bool transient = !event.isRelease() && i + 1 < trace.events.size() &&
-                               trace.events[i + 1].allocation == static_cast<std::int64_t>(i);
-        if (transient)
-            ++i;
-        else if (event.isRelease())
+        if (transient[i])
+            continue;
+        if (event.isRelease())
             live -= event.bytes;
         else
             peak = std::max(peak, live += event.bytes);
