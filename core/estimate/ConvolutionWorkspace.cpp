@@ -23,11 +23,18 @@ ConvolutionWorkspaces cudnnConvolutionWorkspaces(const ConvolutionCall &call)
     constexpr std::uint64_t kMaxPartialSums = std::uint64_t{8} << 20;
     const bool depthwise = call.groups > 1 && call.groups == call.inputChannels;
     const bool unitStride = allOnes(call.stride);
-    if (depthwise || (unitStride && allOnes(call.kernel)) || (unitStride && call.inputChannels < kFewChannels))
+    if (depthwise || (unitStride && call.inputChannels < kFewChannels))
         return {};
-    const std::uint64_t copies = call.inputBytes + call.outputBytes + call.filterBytes;
     const std::uint64_t partialSums = std::min(kPartialFilters * call.filterBytes, kMaxPartialSums);
-    return {copies, copies, copies + partialSums};
+    if (unitStride && allOnes(call.kernel)) {
+        // Measured on the H200 (resnet50's 36 such calls at batch 8, 32 and 128): the
+        // lesser of the two, exactly, on 30; the other six within 8 MiB.
+        const AlgorithmBytes algorithms = {static_cast<std::uint64_t>(call.batchSize) * call.filterBytes,
+                                           call.inputBytes + call.outputBytes + partialSums};
+        return {0, 0, std::min(algorithms[0], algorithms[1]), algorithms};
+    }
+    const std::uint64_t copies = call.inputBytes + call.outputBytes + call.filterBytes;
+    return {copies, copies, copies + partialSums, std::nullopt};
 }
 
 } // namespace gpumem::estimate

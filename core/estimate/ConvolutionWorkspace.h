@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "estimate/TaggedTrace.h"
+
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace gpumem::estimate {
@@ -16,6 +19,7 @@ struct ConvolutionCall
     std::uint64_t inputBytes = 0;  // the whole batch's input
     std::uint64_t outputBytes = 0; // the whole batch's output (in backward, the output's gradient)
     std::uint64_t filterBytes = 0; // the weight
+    std::int64_t batchSize = 0;
 };
 
 // The workspaces that cuDNN asks PyTorch's caching allocator for during one
@@ -27,6 +31,8 @@ struct ConvolutionWorkspaces
     std::uint64_t forward = 0;
     std::uint64_t backwardData = 0;
     std::uint64_t backwardFilter = 0;
+    // Where backwardFilter is the lesser of two algorithms' workspaces: both.
+    std::optional<AlgorithmBytes> backwardFilterAlgorithms;
 };
 
 // The rule, measured with cuDNN 9.19 on an H200 in float32, the default memory format and
@@ -35,12 +41,13 @@ struct ConvolutionWorkspaces
 // it, in every pass, and its filter's gradient takes partial sums beside them, up to 14
 // filters' bytes and at most about 8 MiB. So the backward pass's second request is a
 // little larger than its first, and the caching allocator cannot serve it from the block
-// the first one freed. Three kinds take none: depthwise convolutions (PyTorch's own
-// kernel), inputs of fewer than 8 channels at stride 1 (an image's colour channels) and 1×1
-// filters at stride 1 (a matrix product over the pixels as they lie). The last do take a
-// few MiB for their filter's gradient on the GPU, one partial product per sample or the
-// copies, whichever is smaller; a size that changes regime with the batch and the map
-// would keep the trace from being extrapolated in either, so it is left out.
+// the first one freed. Two kinds take none: depthwise convolutions (PyTorch's own kernel)
+// and inputs of fewer than 8 channels at stride 1 (an image's colour channels). 1×1 filters
+// at stride 1 are a matrix product over the pixels as they lie: forward and the input's
+// gradient take none, and the filter's gradient the lesser of two algorithms' workspaces,
+// one filter of partial products per sample or the copies of input and output with the
+// partial sums (which one cuDNN picks changes with the batch and the map, so both are
+// kept: backwardFilterAlgorithms).
 ConvolutionWorkspaces cudnnConvolutionWorkspaces(const ConvolutionCall &call);
 
 } // namespace gpumem::estimate

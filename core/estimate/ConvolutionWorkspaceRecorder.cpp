@@ -46,14 +46,23 @@ bool isConvolution(const char *name)
            std::strcmp(name, kBackward.name) == 0;
 }
 
+// A workspace the GPU requests: its bytes and, where they are the lesser of two
+// algorithms', both.
+struct Workspace
+{
+    std::uint64_t bytes = 0;
+    std::optional<AlgorithmBytes> algorithms;
+};
+
 // The recorder of the calling thread, its outermost convolution call and that call's
 // workspaces.
 struct ThreadState
 {
     const probe::TrackingAllocator *allocator = nullptr;
     GpuBlockBytes *gpuBytes = nullptr;
+    GpuBlockAlgorithms *gpuAlgorithms = nullptr;
     OutermostCall convolution;
-    std::vector<std::uint64_t> workspaces; // in the order the GPU requests them
+    std::vector<Workspace> workspaces; // in the order the GPU requests them
 };
 thread_local ThreadState tState;
 
@@ -113,27 +122,28 @@ std::optional<ConvolutionWorkspaces> workspacesOf(c10::ArrayRef<const c10::IValu
     shape.inputBytes = static_cast<std::uint64_t>(input.numel()) * elementBytes;
     shape.outputBytes = static_cast<std::uint64_t>(outputElements) * elementBytes;
     shape.filterBytes = static_cast<std::uint64_t>(weight.numel()) * elementBytes;
+    shape.batchSize = input.size(0);
     return cudnnConvolutionWorkspaces(shape);
 }
 
 // The workspaces a call requests, in order: the forward one, or in backward the input's
 // gradient's then the filter's, each only where autograd asks for that gradient.
-std::vector<std::uint64_t> requestedWorkspaces(const at::RecordFunction &call)
+std::vector<Workspace> requestedWorkspaces(const at::RecordFunction &call)
 {
     const auto arguments = operatorArguments(call);
     if (std::strcmp(call.name(), kBackward.name) != 0) {
         const auto workspaces = workspacesOf(arguments, kForward);
-        return workspaces ? std::vector<std::uint64_t>{workspaces->forward} : std::vector<std::uint64_t>{};
+        return workspaces ? std::vector<Workspace>{{workspaces->forward, std::nullopt}} : std::vector<Workspace>{};
     }
     const auto workspaces = workspacesOf(arguments, kBackward);
     if (!workspaces || arguments.size() <= kBackwardOutputMask || !arguments[kBackwardOutputMask].isBoolList())
         return {};
     const auto outputMask = arguments[kBackwardOutputMask].toBoolList();
-    std::vector<std::uint64_t> requested;
+    std::vector<Workspace> requested;
     if (outputMask.size() > 0 && outputMask.get(0))
-        requested.push_back(workspaces->backwardData);
+        requested.push_back({workspaces->backwardData, std::nullopt});
     if (outputMask.size() > 1 && outputMask.get(1))
-        requested.push_back(workspaces->backwardFilter);
+        requested.push_back({workspaces->backwardFilter, workspaces->backwardFilterAlgorithms});
     return requested;
 }
 
@@ -151,19 +161,22 @@ void leaveCall(const at::RecordFunction &call)
         return;
     for (const std::uint64_t block : tState.allocator->releasedAllocationsSince(tState.convolution.mark()))
         (*tState.gpuBytes)[block] = 0;
-    for (const std::uint64_t bytes : tState.workspaces)
-        tState.allocator->recordTransientBlock(bytes);
+    for (const Workspace &workspace : tState.workspaces) {
+        const auto block = tState.allocator->recordTransientBlock(workspace.bytes);
+        if (block && workspace.algorithms)
+            (*tState.gpuAlgorithms)[*block] = *workspace.algorithms;
+    }
     tState.workspaces.clear();
 }
 
 } // namespace
 
 ConvolutionWorkspaceRecorder::ConvolutionWorkspaceRecorder(const probe::TrackingAllocator &allocator,
-                                                           GpuBlockBytes &gpuBytes)
+                                                           GpuBlockBytes &gpuBytes, GpuBlockAlgorithms &gpuAlgorithms)
 {
     if (tState.allocator != nullptr)
         throw std::logic_error("one ConvolutionWorkspaceRecorder per thread at a time");
-    tState = {&allocator, &gpuBytes, {}, {}};
+    tState = {&allocator, &gpuBytes, &gpuAlgorithms, {}, {}};
     mHandle = observeOperatorCalls<&enterCall, &leaveCall>(true);
 }
 

@@ -15,13 +15,16 @@ namespace gpumem::estimate {
 // convolution without them; and every call adds to allocator's trace, after the call's own
 // outputs, the workspaces that cuDNN would allocate and free within it
 // (cudnnConvolutionWorkspaces): one in forward, in backward one for the input's gradient
-// and then a larger one for the filter's, each where autograd asks for that gradient.
+// and then a larger one for the filter's, each where autograd asks for that gradient;
+// gpuAlgorithms receives the filter gradients' blocks that are the lesser of two
+// algorithms' workspaces.
 // The calls are seen through LibTorch's operator observers (RecordFunction), outermost
 // call only.
 class ConvolutionWorkspaceRecorder
 {
   public:
-    ConvolutionWorkspaceRecorder(const probe::TrackingAllocator &allocator, GpuBlockBytes &gpuBytes);
+    ConvolutionWorkspaceRecorder(const probe::TrackingAllocator &allocator, GpuBlockBytes &gpuBytes,
+                                 GpuBlockAlgorithms &gpuAlgorithms);
     ~ConvolutionWorkspaceRecorder();
     ConvolutionWorkspaceRecorder(const ConvolutionWorkspaceRecorder &) = delete;
     ConvolutionWorkspaceRecorder &operator=(const ConvolutionWorkspaceRecorder &) = delete;

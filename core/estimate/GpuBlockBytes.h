@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "estimate/TaggedTrace.h"
+
 #include <cstdint>
 #include <unordered_map>
 
@@ -10,5 +12,9 @@ namespace gpumem::estimate {
 // trace's block number; 0 for a block the GPU never allocates. The recorders that
 // rewrite a CPU kernel's allocations as the GPU's fill it; tagTrace applies it.
 using GpuBlockBytes = std::unordered_map<std::uint64_t, std::uint64_t>;
+
+// The blocks that the GPU sizes as the lesser of two algorithms' workspaces, by block
+// number: both sizes (the block's bytes are their minimum). tagTrace applies it.
+using GpuBlockAlgorithms = std::unordered_map<std::uint64_t, AlgorithmBytes>;
 
 } // namespace gpumem::estimate

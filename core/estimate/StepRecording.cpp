@@ -66,7 +66,7 @@ RecordedSteps runTracedSteps(const probe::TrackingAllocator &allocator, std::vec
 {
     RecordedSteps recorded;
     std::vector<PhaseMark> &marks = recorded.marks;
-    const ConvolutionWorkspaceRecorder convolutions(allocator, recorded.gpuBytes);
+    const ConvolutionWorkspaceRecorder convolutions(allocator, recorded.gpuBytes, recorded.gpuAlgorithms);
     const DropoutMaskRecorder dropoutMasks(allocator, recorded.gpuBytes);
     std::optional<AttentionRecorder> fusedAttention;
     if (attention == AttentionKernel::Fused)
@@ -142,6 +142,8 @@ TaggedTrace tagTrace(std::int64_t batchSize, const std::vector<SetupBlock> &setu
             eventOfBlock[event.block] = result.events.size();
             openAllocations.push_back(result.events.size());
             result.events.push_back({bytes, -1, phase, Category::Activations});
+            if (const auto algorithms = steps.gpuAlgorithms.find(event.block); algorithms != steps.gpuAlgorithms.end())
+                result.events.back().algorithms = algorithms->second;
             continue;
         }
         const auto found = eventOfBlock.find(event.block);

@@ -64,8 +64,9 @@ struct RecordedSteps
 {
     probe::AllocationTrace raw;
     std::vector<PhaseMark> marks;
-    GpuBlockBytes gpuBytes;          // blocks a GPU allocates at another size (the recorders)
-    bool runsMatrixProducts = false; // MatrixProductRecorder saw one in a forward pass
+    GpuBlockBytes gpuBytes;           // blocks a GPU allocates at another size (the recorders)
+    GpuBlockAlgorithms gpuAlgorithms; // of those, the lesser of two algorithms' workspaces
+    bool runsMatrixProducts = false;  // MatrixProductRecorder saw one in a forward pass
 };
 
 // How attention runs on the GPU: fused (PyTorch 2's scaled_dot_product_attention, as

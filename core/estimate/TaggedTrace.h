@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -36,6 +37,11 @@ std::string_view phaseName(Phase phase);
 // Returns "parameters", "gradients", "optimizer_state" or "activations".
 std::string_view categoryName(Category category);
 
+// The workspaces of two algorithms between which cuDNN picks the one that needs less (a
+// 1×1 convolution's filter gradient, ConvolutionWorkspace.h). Which one that is changes
+// with the batch and the input's size, while each size is a plain function of them.
+using AlgorithmBytes = std::array<std::uint64_t, 2>;
+
 // One allocation or release of a traced training run. A release names the
 // index of the allocation event it gives back; an allocation has allocation -1.
 struct TaggedEvent
@@ -44,6 +50,9 @@ struct TaggedEvent
     std::int64_t allocation = -1;
     Phase phase = Phase::Setup;
     Category category = Category::Activations; // of the block (the same on its release)
+    // An allocation whose bytes are the lesser of two algorithms' workspaces: both, so
+    // that a fit over batch or input sizes extrapolates each and picks again.
+    std::optional<AlgorithmBytes> algorithms = std::nullopt;
 
     bool isRelease() const { return allocation >= 0; }
 };

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "estimate/TraceExtrapolation.h"
 
+#include <algorithm>
+
 namespace gpumem::estimate {
 
 namespace {
@@ -15,8 +17,8 @@ std::string sizeName(const std::string &axis, std::int64_t size)
     return axis + " " + std::to_string(size);
 }
 
-// Why b's events are not a's (in number, or in an event's kind, phase, category or
-// released allocation); empty when they align. Sizes are the fits' business.
+// Why b's events are not a's (in number, or in an event's kind, phase, category, released
+// allocation or choice of algorithms); empty when they align. Sizes are the fits' business.
 std::string misalignment(const TaggedTrace &a, const std::string &aName, const TaggedTrace &b, const std::string &bName)
 {
     if (a.events.size() != b.events.size())
@@ -25,7 +27,8 @@ std::string misalignment(const TaggedTrace &a, const std::string &aName, const T
     for (std::size_t i = 0; i < a.events.size(); ++i) {
         const TaggedEvent &x = a.events[i];
         const TaggedEvent &y = b.events[i];
-        if (x.allocation != y.allocation || x.phase != y.phase || x.category != y.category)
+        if (x.allocation != y.allocation || x.phase != y.phase || x.category != y.category ||
+            x.algorithms.has_value() != y.algorithms.has_value())
             return "event " + std::to_string(i) + " differs between " + aName + " and " + bName + " (" +
                    std::string(phaseName(x.phase)) + " " + std::string(categoryName(x.category)) + " against " +
                    std::string(phaseName(y.phase)) + " " + std::string(categoryName(y.category)) + ")";
@@ -36,6 +39,30 @@ std::string misalignment(const TaggedTrace &a, const std::string &aName, const T
 std::uint64_t clampedBytes(long double bytes)
 {
     return bytes <= 0 ? 0 : static_cast<std::uint64_t>(bytes);
+}
+
+// How many sizes the fits follow for event: its bytes, or its two algorithms'.
+std::size_t fittedSizeCount(const TaggedEvent &event)
+{
+    return event.algorithms ? 2 : 1;
+}
+
+FittedSizes fittedSizes(const TaggedEvent &event)
+{
+    if (event.algorithms)
+        return {static_cast<std::int64_t>((*event.algorithms)[0]), static_cast<std::int64_t>((*event.algorithms)[1])};
+    return {static_cast<std::int64_t>(event.bytes), 0};
+}
+
+// Gives the allocation event the sizes that sizeAt(k) computes for each size it follows.
+template <typename SizeAt> void setFittedSizes(TaggedEvent &event, SizeAt sizeAt)
+{
+    if (!event.algorithms) {
+        event.bytes = clampedBytes(sizeAt(0));
+        return;
+    }
+    event.algorithms = AlgorithmBytes{clampedBytes(sizeAt(0)), clampedBytes(sizeAt(1))};
+    event.bytes = std::min((*event.algorithms)[0], (*event.algorithms)[1]);
 }
 
 // A release gives back what its allocation took.
@@ -79,21 +106,23 @@ std::optional<AffineTrace> AffineTrace::fit(const TaggedTrace &small, const Tagg
     trace.mIntercepts.resize(small.events.size());
     trace.mSlopes.resize(small.events.size());
     for (std::size_t i = 0; i < small.events.size(); ++i) {
-        const TaggedEvent &a = small.events[i];
-        const TaggedEvent &b = large.events[i];
-        if (a.isRelease())
+        if (small.events[i].isRelease())
             continue;
-        // Sizes are products of whole dimensions, so a size affine in the batch
-        // grows by a whole number of bytes per sample.
-        const std::int64_t growth = static_cast<std::int64_t>(b.bytes) - static_cast<std::int64_t>(a.bytes);
-        if (growth % step != 0) {
-            why = "allocation " + std::to_string(i) + " is not affine in the batch (" + std::to_string(a.bytes) +
-                  " bytes at batch " + std::to_string(small.batchSize) + ", " + std::to_string(b.bytes) + " at batch " +
-                  std::to_string(large.batchSize) + ")";
-            return std::nullopt;
+        const FittedSizes a = fittedSizes(small.events[i]);
+        const FittedSizes b = fittedSizes(large.events[i]);
+        for (std::size_t k = 0; k < fittedSizeCount(small.events[i]); ++k) {
+            // Sizes are products of whole dimensions, so a size affine in the batch
+            // grows by a whole number of bytes per sample.
+            const std::int64_t growth = b[k] - a[k];
+            if (growth % step != 0) {
+                why = "allocation " + std::to_string(i) + " is not affine in the batch (" + std::to_string(a[k]) +
+                      " bytes at batch " + std::to_string(small.batchSize) + ", " + std::to_string(b[k]) +
+                      " at batch " + std::to_string(large.batchSize) + ")";
+                return std::nullopt;
+            }
+            trace.mSlopes[i][k] = growth / step;
+            trace.mIntercepts[i][k] = a[k] - trace.mSlopes[i][k] * small.batchSize;
         }
-        trace.mSlopes[i] = growth / step;
-        trace.mIntercepts[i] = static_cast<std::int64_t>(a.bytes) - trace.mSlopes[i] * small.batchSize;
     }
     return trace;
 }
@@ -106,9 +135,10 @@ TaggedTrace AffineTrace::at(std::int64_t batchSize) const
     trace.runsMatrixProducts = mRunsMatrixProducts;
     for (std::size_t i = 0; i < trace.events.size(); ++i)
         if (!trace.events[i].isRelease())
-            trace.events[i].bytes =
-                clampedBytes(static_cast<long double>(mIntercepts[i]) +
-                             static_cast<long double>(mSlopes[i]) * static_cast<long double>(batchSize));
+            setFittedSizes(trace.events[i], [&](std::size_t k) {
+                return static_cast<long double>(mIntercepts[i][k]) +
+                       static_cast<long double>(mSlopes[i][k]) * static_cast<long double>(batchSize);
+            });
     sizeReleases(trace);
     return trace;
 }
@@ -149,10 +179,13 @@ std::optional<QuadraticTrace> QuadraticTrace::fit(const std::array<TaggedTrace, 
     trace.mFirstDifferences.resize(count);
     trace.mSecondDifferences.resize(count);
     for (std::size_t i = 0; i < count; ++i) {
-        const auto bytes = [&](std::size_t k) { return static_cast<std::int64_t>(traces[k].events[i].bytes); };
-        trace.mFirstBytes[i] = bytes(0);
-        trace.mFirstDifferences[i] = bytes(1) - bytes(0);
-        trace.mSecondDifferences[i] = bytes(2) - 2 * bytes(1) + bytes(0);
+        const std::array<FittedSizes, 3> sizesAt = {fittedSizes(traces[0].events[i]), fittedSizes(traces[1].events[i]),
+                                                    fittedSizes(traces[2].events[i])};
+        for (std::size_t k = 0; k < fittedSizeCount(trace.mEvents[i]); ++k) {
+            trace.mFirstBytes[i][k] = sizesAt[0][k];
+            trace.mFirstDifferences[i][k] = sizesAt[1][k] - sizesAt[0][k];
+            trace.mSecondDifferences[i][k] = sizesAt[2][k] - 2 * sizesAt[1][k] + sizesAt[0][k];
+        }
     }
     return trace;
 }
@@ -172,9 +205,11 @@ TaggedTrace QuadraticTrace::at(std::int64_t size) const
     trace.runsMatrixProducts = mRunsMatrixProducts;
     for (std::size_t i = 0; i < trace.events.size(); ++i)
         if (!trace.events[i].isRelease())
-            trace.events[i].bytes = clampedBytes(static_cast<long double>(mFirstBytes[i]) +
-                                                 t * static_cast<long double>(mFirstDifferences[i]) +
-                                                 t * (t - 1) / 2 * static_cast<long double>(mSecondDifferences[i]));
+            setFittedSizes(trace.events[i], [&](std::size_t k) {
+                return static_cast<long double>(mFirstBytes[i][k]) +
+                       t * static_cast<long double>(mFirstDifferences[i][k]) +
+                       t * (t - 1) / 2 * static_cast<long double>(mSecondDifferences[i][k]);
+            });
     sizeReleases(trace);
     return trace;
 }

@@ -11,6 +11,11 @@
 
 namespace gpumem::estimate {
 
+// The sizes a fit follows for one allocation: its bytes, or where they are the lesser of
+// two algorithms' workspaces, each algorithm's (the lesser is taken again at the size a
+// trace is made at). Unused entries are 0.
+using FittedSizes = std::array<std::int64_t, 2>;
+
 // A trace whose allocation sizes are affine in the batch size, fitted from two
 // traces of the same model at two batch sizes: event i allocates
 // intercept[i] + slope[i] × batch bytes.
@@ -37,8 +42,8 @@ class AffineTrace
   private:
     std::vector<TaggedEvent> mEvents; // kinds, phases and categories; sizes come from the fit
     bool mRunsMatrixProducts = true;
-    std::vector<std::int64_t> mIntercepts;
-    std::vector<std::int64_t> mSlopes;
+    std::vector<FittedSizes> mIntercepts;
+    std::vector<FittedSizes> mSlopes;
 };
 
 // A trace whose allocation sizes are quadratic in one size of the input at one batch
@@ -74,9 +79,9 @@ class QuadraticTrace
     std::int64_t mBatchSize = 0;
     std::vector<TaggedEvent> mEvents; // kinds, phases and categories; sizes come from the fit
     bool mRunsMatrixProducts = true;
-    std::vector<std::int64_t> mFirstBytes;
-    std::vector<std::int64_t> mFirstDifferences;
-    std::vector<std::int64_t> mSecondDifferences;
+    std::vector<FittedSizes> mFirstBytes;
+    std::vector<FittedSizes> mFirstDifferences;
+    std::vector<FittedSizes> mSecondDifferences;
 };
 
 } // namespace gpumem::estimate

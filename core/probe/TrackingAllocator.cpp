@@ -265,16 +265,17 @@ AllocationTrace TrackingAllocator::trace() const
     return mState->trace;
 }
 
-void TrackingAllocator::recordTransientBlock(std::uint64_t bytes) const
+std::optional<std::uint64_t> TrackingAllocator::recordTransientBlock(std::uint64_t bytes) const
 {
     if (bytes == 0 || !mState->countsCallingThread())
-        return;
+        return std::nullopt;
     std::lock_guard<std::mutex> lock(mState->mutex);
     if (!mState->recordTrace)
-        return;
+        return std::nullopt;
     const std::uint64_t id = mState->nextBlock++;
     mState->trace.push_back({id, bytes, false});
     mState->trace.push_back({id, bytes, true});
+    return id;
 }
 
 std::optional<std::uint64_t> TrackingAllocator::blockAt(const void *data) const

@@ -74,8 +74,8 @@ class TrackingAllocator final : public c10::Allocator
     std::vector<std::uint64_t> releasedAllocationsSince(std::size_t count) const;
     // Appends to the trace the allocation and release of a block of bytes that only a
     // GPU allocates (a library's workspace during one call), when the calling thread is
-    // counted; the live and peak bytes stay those of the CPU.
-    void recordTransientBlock(std::uint64_t bytes) const;
+    // counted (its block number), else nothing; the live and peak bytes stay those of the CPU.
+    std::optional<std::uint64_t> recordTransientBlock(std::uint64_t bytes) const;
     // The trace's number of the live block that this allocator counted at data, the
     // start of a tensor's storage; nothing for any other address.
     std::optional<std::uint64_t> blockAt(const void *data) const;

@@ -28,12 +28,13 @@ std::uint64_t imageBytes(std::int64_t batch, std::int64_t channels, std::int64_t
     return static_cast<std::uint64_t>(batch * channels * side * side * 4);
 }
 
-// A convolution of outputChannels × inputChannels / groups square float32 filters.
+// A convolution of outputChannels × inputChannels / groups square float32 filters over a
+// batch of batchSize.
 ConvolutionCall call(std::int64_t inputChannels, std::int64_t outputChannels, std::int64_t groups, std::int64_t kernel,
-                     std::int64_t stride, std::uint64_t inputBytes, std::uint64_t outputBytes)
+                     std::int64_t stride, std::uint64_t inputBytes, std::uint64_t outputBytes, std::int64_t batchSize)
 {
     const auto filterBytes = static_cast<std::uint64_t>(outputChannels * inputChannels / groups * kernel * kernel * 4);
-    return {inputChannels, groups, {kernel, kernel}, {stride, stride}, inputBytes, outputBytes, filterBytes};
+    return {inputChannels, groups, {kernel, kernel}, {stride, stride}, inputBytes, outputBytes, filterBytes, batchSize};
 }
 
 // The sizes of the blocks that the trace allocates and releases at once, in order.
@@ -46,11 +47,15 @@ std::vector<std::uint64_t> transientBlocks(const gpumem::probe::AllocationTrace 
     return sizes;
 }
 
-// The workspace rule's three sizes, to compare as one value.
+// The workspace rule's three sizes and, where the filter's gradient is the lesser of two
+// algorithms' workspaces, both, to compare as one value.
 QList<qulonglong> workspacesOf(const ConvolutionCall &call)
 {
     const auto workspaces = cudnnConvolutionWorkspaces(call);
-    return {workspaces.forward, workspaces.backwardData, workspaces.backwardFilter};
+    QList<qulonglong> sizes{workspaces.forward, workspaces.backwardData, workspaces.backwardFilter};
+    if (workspaces.backwardFilterAlgorithms)
+        sizes << (*workspaces.backwardFilterAlgorithms)[0] << (*workspaces.backwardFilterAlgorithms)[1];
+    return sizes;
 }
 
 // One forward and backward pass of conv over a [2, channels, 8, 8] input of dtype that
@@ -63,7 +68,8 @@ gpumem::estimate::RecordedSteps recordConvolution(torch::nn::Conv2d &conv, std::
     gpumem::estimate::RecordedSteps recorded;
     {
         gpumem::estimate::TracingScope scope(allocator);
-        const gpumem::estimate::ConvolutionWorkspaceRecorder recorder(allocator, recorded.gpuBytes);
+        const gpumem::estimate::ConvolutionWorkspaceRecorder recorder(allocator, recorded.gpuBytes,
+                                                                      recorded.gpuAlgorithms);
         const torch::Tensor input = torch::randn({2, channels, 8, 8}, torch::dtype(dtype)).requires_grad_();
         conv->forward(input).sum().backward();
     }
@@ -117,30 +123,43 @@ class TestConvolutionWorkspace : public QObject
         const std::uint64_t vggMap = imageBytes(128, 64, 224);
         QCOMPARE(vggMap, std::uint64_t{1568} << 20);
         const std::uint64_t vggCopies = 2 * vggMap + 147456;
-        addRow("dense 3x3", call(64, 64, 1, 3, 1, vggMap, vggMap),
+        addRow("dense 3x3", call(64, 64, 1, 3, 1, vggMap, vggMap, 128),
                QList<qulonglong>{vggCopies, vggCopies, vggCopies + 14 * 147456});
         // 512→512 at 14×14, batch 128: 49 + 49 MiB and a 9 MiB filter, whose 14 copies
         // would exceed the 8 MiB of partial sums (the H200: 107.000, 107.000, 115.251).
         const std::uint64_t deepMap = imageBytes(128, 512, 14);
         const std::uint64_t deepCopies = 2 * deepMap + (std::uint64_t{9} << 20);
-        addRow("partial sums at most 8 MiB", call(512, 512, 1, 3, 1, deepMap, deepMap),
+        addRow("partial sums at most 8 MiB", call(512, 512, 1, 3, 1, deepMap, deepMap, 128),
                QList<qulonglong>{deepCopies, deepCopies, deepCopies + (std::uint64_t{8} << 20)});
         // ResNet's stem, 3→64, 7×7 at stride 2: 73.5 + 392 MiB and 37,632 filter bytes
         // (the H200: 465.536 forward, 495.790 for the filter's gradient).
         const std::uint64_t stemCopies = imageBytes(128, 3, 224) + imageBytes(128, 64, 112) + 37632;
-        addRow("stem at stride 2", call(3, 64, 1, 7, 2, imageBytes(128, 3, 224), imageBytes(128, 64, 112)),
+        addRow("stem at stride 2", call(3, 64, 1, 7, 2, imageBytes(128, 3, 224), imageBytes(128, 64, 112), 128),
                QList<qulonglong>{stemCopies, stemCopies, stemCopies + 14 * 37632});
-        // None: 1×1 at stride 1, depthwise, and an image's three channels at stride 1.
-        addRow("1x1 at stride 1", call(256, 64, 1, 1, 1, imageBytes(128, 256, 56), imageBytes(128, 64, 56)),
+        // 1×1 at stride 1: only the filter's gradient, the lesser of a filter per sample and
+        // the copies of input and output with the partial sums. resnet50's 256→64 at 56×56,
+        // batch 128: 128 filters of 65,536 bytes (8 MiB) against 392 + 98 MiB and 14 filters
+        // (the H200: 8.000).
+        const std::uint64_t wideMaps = imageBytes(128, 256, 56) + imageBytes(128, 64, 56);
+        addRow("1x1, a filter per sample",
+               call(256, 64, 1, 1, 1, imageBytes(128, 256, 56), imageBytes(128, 64, 56), 128),
+               QList<qulonglong>{0, 0, std::uint64_t{8} << 20, std::uint64_t{8} << 20, wideMaps + 14 * 65536});
+        // Its 1024→512 at 14×14: 128 filters of 2 MiB (256 MiB) against 98 + 49 MiB and the
+        // 8 MiB of partial sums (the H200: 155.001).
+        const std::uint64_t deepMaps = imageBytes(128, 1024, 14) + imageBytes(128, 512, 14);
+        const std::uint64_t deepCopiesAndSums = deepMaps + (std::uint64_t{8} << 20);
+        QCOMPARE(deepCopiesAndSums, std::uint64_t{155} << 20);
+        addRow("1x1, the copies", call(1024, 512, 1, 1, 1, imageBytes(128, 1024, 14), imageBytes(128, 512, 14), 128),
+               QList<qulonglong>{0, 0, deepCopiesAndSums, std::uint64_t{256} << 20, deepCopiesAndSums});
+        // None: depthwise, and an image's three channels at stride 1.
+        addRow("depthwise", call(96, 96, 96, 3, 1, imageBytes(8, 96, 56), imageBytes(8, 96, 56), 8),
                QList<qulonglong>{0, 0, 0});
-        addRow("depthwise", call(96, 96, 96, 3, 1, imageBytes(8, 96, 56), imageBytes(8, 96, 56)),
-               QList<qulonglong>{0, 0, 0});
-        addRow("three channels", call(3, 64, 1, 3, 1, imageBytes(8, 3, 224), imageBytes(8, 64, 224)),
+        addRow("three channels", call(3, 64, 1, 3, 1, imageBytes(8, 3, 224), imageBytes(8, 64, 224), 8),
                QList<qulonglong>{0, 0, 0});
         // Grouped but not depthwise (ResNeXt, RegNet): cuDNN runs it; the filter is
         // 64 × 8 × 3 × 3 floats, 18,432 bytes.
         const std::uint64_t groupedCopies = 2 * imageBytes(8, 64, 56) + 18432;
-        addRow("grouped", call(64, 64, 8, 3, 1, imageBytes(8, 64, 56), imageBytes(8, 64, 56)),
+        addRow("grouped", call(64, 64, 8, 3, 1, imageBytes(8, 64, 56), imageBytes(8, 64, 56), 8),
                QList<qulonglong>{groupedCopies, groupedCopies, groupedCopies + 14 * 18432});
     }
     void sizeRule()
@@ -168,7 +187,8 @@ class TestConvolutionWorkspace : public QObject
         gpumem::probe::TrackingAllocator allocator(true, 0);
         {
             gpumem::estimate::TracingScope scope(allocator);
-            const gpumem::estimate::ConvolutionWorkspaceRecorder recorder(allocator, recorded.gpuBytes);
+            const gpumem::estimate::ConvolutionWorkspaceRecorder recorder(allocator, recorded.gpuBytes,
+                                                                          recorded.gpuAlgorithms);
             conv->forward(torch::randn({2, 16, 8, 8})).sum().backward();
         }
         const std::vector<std::uint64_t> sizes = transientBlocks(allocator.trace());
@@ -186,10 +206,18 @@ class TestConvolutionWorkspace : public QObject
         QCOMPARE(gpuTransients(conv, 16), expected);
     }
 
-    void pointwiseConvolutionAddsNothing()
+    void pointwiseConvolutionAddsItsFilterGradientsAlone()
     {
+        // 16→32, 1×1, batch 2 at 8×8: a filter of 2,048 bytes per sample (4,096) against
+        // 8,192 + 16,384 bytes of input and output and 14 filters of partial sums (53,248);
+        // the trace keeps both for extrapolation.
         torch::nn::Conv2d conv(torch::nn::Conv2dOptions(16, 32, 1));
-        QVERIFY(gpuTransients(conv, 16).empty());
+        QCOMPARE(gpuTransients(conv, 16), std::vector<std::uint64_t>{4096});
+        const gpumem::estimate::TaggedTrace tagged = gpumem::estimate::tagTrace(2, {}, recordConvolution(conv, 16));
+        const auto workspaces = gpumem::tests::transientAllocations(tagged);
+        QCOMPARE(workspaces.size(), std::size_t{1});
+        QCOMPARE(tagged.events[workspaces.front()].algorithms,
+                 (std::optional<gpumem::estimate::AlgorithmBytes>{{4096, 53248}}));
     }
 
     void leavesOutTheCpuKernelsScratch()
@@ -220,7 +248,8 @@ class TestConvolutionWorkspace : public QObject
             gpumem::estimate::TracingScope scope(allocator);
             {
                 gpumem::estimate::GpuBlockBytes gpuBytes;
-                const gpumem::estimate::ConvolutionWorkspaceRecorder recorder(allocator, gpuBytes);
+                gpumem::estimate::GpuBlockAlgorithms gpuAlgorithms;
+                const gpumem::estimate::ConvolutionWorkspaceRecorder recorder(allocator, gpuBytes, gpuAlgorithms);
             }
             conv->forward(torch::randn({2, 16, 8, 8}).requires_grad_()).sum().backward();
         }

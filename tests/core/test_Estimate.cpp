@@ -383,6 +383,36 @@ class TestEstimate : public QObject
         QVERIFY(why.find("affine") != std::string::npos);
     }
 
+    void affineFitPicksTheLesserAlgorithmAtEveryBatch()
+    {
+        // A workspace of the lesser of 1,000 × batch bytes (one filter per sample) and
+        // 5,000 + 100 × batch (copies): the first at batches 2 and 4 (2,000 and 4,000
+        // against 5,200 and 5,400), the second at 8 (8,000 against 5,800), where a line
+        // through the two smaller sizes would give 8,000.
+        const auto traceAt = [](std::int64_t batch) {
+            const estimate::AlgorithmBytes algorithms = {static_cast<std::uint64_t>(1000 * batch),
+                                                         static_cast<std::uint64_t>(5000 + 100 * batch)};
+            TaggedTrace trace;
+            trace.batchSize = batch;
+            const std::uint64_t bytes = std::min(algorithms[0], algorithms[1]);
+            trace.events = {{bytes, -1, Phase::Backward, Category::Activations, algorithms},
+                            {bytes, 0, Phase::Backward, Category::Activations}};
+            return trace;
+        };
+        std::string why;
+        const auto affine = estimate::AffineTrace::fit(traceAt(2), traceAt(4), why);
+        QVERIFY2(affine.has_value(), why.c_str());
+        const TaggedTrace at8 = affine->at(8);
+        QCOMPARE(at8.events[0].bytes, std::uint64_t{5800});
+        QCOMPARE(at8.events[1].bytes, std::uint64_t{5800}); // its release
+        QCOMPARE(*at8.events[0].algorithms, (estimate::AlgorithmBytes{8000, 5800}));
+        QVERIFY2(affine->predicts(traceAt(8), why), why.c_str());
+        // A trace whose block is of one algorithm at one batch and two at the other does not align.
+        TaggedTrace single = traceAt(4);
+        single.events[0].algorithms.reset();
+        QVERIFY(!estimate::AffineTrace::fit(traceAt(2), single, why));
+    }
+
     void torchScriptConvolutionsHoldTheirWorkspaces()
     {
         // Two 3×3 convolutions of 8 channels over [2, 8, 16, 16]: input and output 16 KiB

@@ -107,6 +107,29 @@ class TestShapeExtrapolation : public QObject
         QVERIFY2(fitted->predicts(handTrace(18), 18, why), why.c_str());
     }
 
+    void picksTheLesserAlgorithmAtEverySize()
+    {
+        // A workspace of the lesser of 1,000 bytes (a filter's, whatever the map) and
+        // 2·L² + 100 (copies of a map of side L): the second at L = 6, 10, 14 (172, 300,
+        // 492), the first at 30 (1,900 against 1,000), where the parabola through the
+        // smaller sizes would give 1,900.
+        const auto traceAt = [](std::int64_t side) {
+            const gpumem::estimate::AlgorithmBytes algorithms = {1000,
+                                                                 static_cast<std::uint64_t>(2 * side * side + 100)};
+            TaggedTrace trace;
+            trace.batchSize = 2;
+            trace.events = {
+                {std::min(algorithms[0], algorithms[1]), -1, Phase::Forward, Category::Activations, algorithms}};
+            return trace;
+        };
+        std::string why;
+        const auto fitted = QuadraticTrace::fit({traceAt(6), traceAt(10), traceAt(14)}, {6, 10, 14}, why);
+        QVERIFY2(fitted, why.c_str());
+        QCOMPARE(fitted->at(30).events[0].bytes, std::uint64_t{1000});
+        QCOMPARE(fitted->at(18).events[0].bytes, std::uint64_t{748});
+        QVERIFY2(fitted->predicts(traceAt(30), 30, why), why.c_str());
+    }
+
     void refusesWhatIsNotAParabola()
     {
         std::string why;

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Sets the convolution workspace rule (cudnnConvolutionWorkspaces) against the workspaces
+// an H200 allocated, recorded by bench/cuda_comparison.py tables:
+//   gpumem_conv_workspace_rule datasets/h200_conv_workspaces.csv
+// For the forward pass (the block it allocated and freed) and the backward pass (its
+// largest such block, the filter gradient's), per kind of convolution: how many calls the
+// rule gives within 1 MiB, the median and the largest miss, and the calls missed by more
+// than 8 MiB.
+
+#include "estimate/ConvolutionWorkspace.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using namespace gpumem;
+
+namespace {
+
+constexpr double kMib = 1024.0 * 1024.0;
+
+std::vector<std::string> splitOn(const std::string &text, char separator)
+{
+    std::vector<std::string> parts;
+    std::istringstream in(text);
+    std::string part;
+    while (std::getline(in, part, separator))
+        parts.push_back(part);
+    return parts;
+}
+
+// "3x3" as {3, 3}.
+std::vector<std::int64_t> extents(const std::string &text)
+{
+    std::vector<std::int64_t> values;
+    for (const std::string &part : splitOn(text, 'x'))
+        values.push_back(std::stoll(part));
+    return values;
+}
+
+struct Measured
+{
+    std::string label; // model, batch, channels, kernel, stride
+    std::string kind;  // what the rule tells apart
+    estimate::ConvolutionCall call;
+    double forwardMib = 0.0;
+    double backwardMib = 0.0; // the largest block of the backward pass
+};
+
+std::string kindOf(const estimate::ConvolutionCall &call)
+{
+    const auto ones = [](const std::vector<std::int64_t> &v) {
+        return std::all_of(v.begin(), v.end(), [](std::int64_t x) { return x == 1; });
+    };
+    if (call.groups > 1 && call.groups == call.inputChannels)
+        return "depthwise";
+    if (ones(call.kernel))
+        return ones(call.stride) ? "1x1, stride 1" : "1x1, strided";
+    return ones(call.stride) ? "dense, stride 1" : "dense, strided";
+}
+
+std::vector<Measured> readCalls(const std::string &path)
+{
+    std::ifstream in(path);
+    if (!in)
+        throw std::runtime_error("cannot read " + path);
+    std::string line;
+    std::getline(in, line);
+    const std::vector<std::string> header = splitOn(line, ',');
+    std::map<std::string, std::size_t> column;
+    for (std::size_t i = 0; i < header.size(); ++i)
+        column[header[i]] = i;
+    for (const char *name : {"model", "batch_size", "in_channels", "out_channels", "kernel", "stride", "groups",
+                             "input_mib", "output_mib", "forward_workspace_mib", "backward_workspace_mib"})
+        if (column.count(name) == 0)
+            throw std::runtime_error(path + ": no column " + name);
+    std::vector<Measured> calls;
+    for (std::size_t row = 2; std::getline(in, line); ++row) {
+        const std::vector<std::string> fields = splitOn(line, ',');
+        const auto field = [&](const char *name) -> const std::string & {
+            const std::size_t at = column[name];
+            if (at >= fields.size())
+                throw std::runtime_error(path + ":" + std::to_string(row) + ": too few fields");
+            return fields[at];
+        };
+        Measured m;
+        estimate::ConvolutionCall &call = m.call;
+        call.batchSize = std::stoll(field("batch_size"));
+        call.inputChannels = std::stoll(field("in_channels"));
+        call.groups = std::stoll(field("groups"));
+        call.kernel = extents(field("kernel"));
+        call.stride = extents(field("stride"));
+        const std::int64_t outputChannels = std::stoll(field("out_channels"));
+        std::int64_t filterElements = outputChannels * call.inputChannels / call.groups;
+        for (const std::int64_t extent : call.kernel)
+            filterElements *= extent;
+        // The file gives the maps' sizes in MiB to 3 decimals; whole float32 elements are exact enough.
+        call.inputBytes = static_cast<std::uint64_t>(std::llround(std::stod(field("input_mib")) * kMib));
+        call.outputBytes = static_cast<std::uint64_t>(std::llround(std::stod(field("output_mib")) * kMib));
+        call.filterBytes = static_cast<std::uint64_t>(filterElements) * 4;
+        m.forwardMib = std::stod(field("forward_workspace_mib"));
+        m.backwardMib = std::stod(field("backward_workspace_mib"));
+        m.kind = kindOf(call);
+        m.label = field("model") + " batch " + field("batch_size") + " " + field("in_channels") + "->" +
+                  field("out_channels") + " " + field("kernel") + " stride " + field("stride");
+        calls.push_back(std::move(m));
+    }
+    return calls;
+}
+
+void report(const char *pass, const std::vector<Measured> &calls, double (*ruleMib)(const estimate::ConvolutionCall &),
+            double Measured::*measuredMib)
+{
+    std::map<std::string, std::vector<double>> missesByKind; // rule − measured, MiB
+    std::vector<std::pair<double, std::string>> large;
+    for (const Measured &m : calls) {
+        const double miss = ruleMib(m.call) - m.*measuredMib;
+        missesByKind[m.kind].push_back(miss);
+        missesByKind["all"].push_back(miss);
+        if (std::abs(miss) > 8.0)
+            large.emplace_back(miss, m.label);
+    }
+    std::printf("%s\n  %-16s %6s %14s %12s %12s\n", pass, "kind", "calls", "within 1 MiB", "median miss",
+                "largest miss");
+    for (auto &[kind, misses] : missesByKind) {
+        std::vector<double> sizes;
+        for (const double miss : misses)
+            sizes.push_back(std::abs(miss));
+        std::sort(sizes.begin(), sizes.end());
+        const auto within = std::count_if(sizes.begin(), sizes.end(), [](double s) { return s < 1.0; });
+        const double largest = *std::max_element(misses.begin(), misses.end(),
+                                                 [](double a, double b) { return std::abs(a) < std::abs(b); });
+        std::printf("  %-16s %6zu %14td %12.3f %+12.3f\n", kind.c_str(), misses.size(), within, sizes[sizes.size() / 2],
+                    largest);
+    }
+    std::sort(large.begin(), large.end(),
+              [](const auto &a, const auto &b) { return std::abs(a.first) > std::abs(b.first); });
+    for (const auto &[miss, label] : large)
+        std::printf("  %+10.3f MiB  %s\n", miss, label.c_str());
+}
+
+double forwardMib(const estimate::ConvolutionCall &call)
+{
+    return static_cast<double>(estimate::cudnnConvolutionWorkspaces(call).forward) / kMib;
+}
+
+// The backward pass's largest block: the filter gradient's, or the input gradient's where larger.
+double backwardMib(const estimate::ConvolutionCall &call)
+{
+    const estimate::ConvolutionWorkspaces workspaces = estimate::cudnnConvolutionWorkspaces(call);
+    return static_cast<double>(std::max(workspaces.backwardData, workspaces.backwardFilter)) / kMib;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: %s h200_conv_workspaces.csv\n", argv[0]);
+        return 1;
+    }
+    try {
+        const std::vector<Measured> calls = readCalls(argv[1]);
+        report("forward workspace (MiB, rule - GPU)", calls, &forwardMib, &Measured::forwardMib);
+        report("backward, largest workspace (MiB, rule - GPU)", calls, &backwardMib, &Measured::backwardMib);
+    } catch (const std::exception &error) {
+        std::fprintf(stderr, "error: %s\n", error.what());
+        return 1;
+    }
+    return 0;
+}
