@@ -36,12 +36,17 @@ std::vector<std::string> splitOn(const std::string &text, char separator)
     return parts;
 }
 
-// "3x3" as {3, 3}.
+// "3x3" as {3, 3}; nothing for text that is not such a list of positive whole numbers.
 std::vector<std::int64_t> extents(const std::string &text)
 {
     std::vector<std::int64_t> values;
-    for (const std::string &part : splitOn(text, 'x'))
+    for (const std::string &part : splitOn(text, 'x')) {
+        if (part.empty() || part.size() > 9 || part.find_first_not_of("0123456789") != std::string::npos)
+            return {};
         values.push_back(std::stoll(part));
+        if (values.back() == 0)
+            return {};
+    }
     return values;
 }
 
@@ -84,29 +89,43 @@ std::vector<Measured> readCalls(const std::string &path)
     std::vector<Measured> calls;
     for (std::size_t row = 2; std::getline(in, line); ++row) {
         const std::vector<std::string> fields = splitOn(line, ',');
+        const std::string where = path + ":" + std::to_string(row);
         const auto field = [&](const char *name) -> const std::string & {
             const std::size_t at = column[name];
             if (at >= fields.size())
-                throw std::runtime_error(path + ":" + std::to_string(row) + ": too few fields");
+                throw std::runtime_error(where + ": too few fields");
             return fields[at];
         };
+        // A number in the named column, or an error that names the cell.
+        const auto number = [&](const char *name) {
+            try {
+                return std::stod(field(name));
+            } catch (const std::logic_error &) {
+                throw std::runtime_error(where + ": " + name + " is not a number: '" + field(name) + "'");
+            }
+        };
+        const auto whole = [&](const char *name) { return static_cast<std::int64_t>(number(name)); };
         Measured m;
         estimate::ConvolutionCall &call = m.call;
-        call.batchSize = std::stoll(field("batch_size"));
-        call.inputChannels = std::stoll(field("in_channels"));
-        call.groups = std::stoll(field("groups"));
+        call.batchSize = whole("batch_size");
+        call.inputChannels = whole("in_channels");
+        call.groups = whole("groups");
+        if (call.groups <= 0)
+            throw std::runtime_error(where + ": groups must be positive");
         call.kernel = extents(field("kernel"));
         call.stride = extents(field("stride"));
-        const std::int64_t outputChannels = std::stoll(field("out_channels"));
+        if (call.kernel.empty() || call.stride.size() != call.kernel.size())
+            throw std::runtime_error(where + ": kernel and stride must be alike lists such as 3x3");
+        const std::int64_t outputChannels = whole("out_channels");
         std::int64_t filterElements = outputChannels * call.inputChannels / call.groups;
         for (const std::int64_t extent : call.kernel)
             filterElements *= extent;
         // The file gives the maps' sizes in MiB to 3 decimals; whole float32 elements are exact enough.
-        call.inputBytes = static_cast<std::uint64_t>(std::llround(std::stod(field("input_mib")) * kMib));
-        call.outputBytes = static_cast<std::uint64_t>(std::llround(std::stod(field("output_mib")) * kMib));
+        call.inputBytes = static_cast<std::uint64_t>(std::llround(number("input_mib") * kMib));
+        call.outputBytes = static_cast<std::uint64_t>(std::llround(number("output_mib") * kMib));
         call.filterBytes = static_cast<std::uint64_t>(filterElements) * 4;
-        m.forwardMib = std::stod(field("forward_workspace_mib"));
-        m.backwardMib = std::stod(field("backward_workspace_mib"));
+        m.forwardMib = number("forward_workspace_mib");
+        m.backwardMib = number("backward_workspace_mib");
         m.kind = kindOf(call);
         m.label = field("model") + " batch " + field("batch_size") + " " + field("in_channels") + "->" +
                   field("out_channels") + " " + field("kernel") + " stride " + field("stride");
