@@ -65,7 +65,7 @@ struct RecordedSteps
     probe::AllocationTrace raw;
     std::vector<PhaseMark> marks;
     GpuBlockBytes gpuBytes;           // blocks a GPU allocates at another size (the recorders)
-    GpuBlockAlgorithms gpuAlgorithms; // of those, the lesser of two algorithms' workspaces
+    GpuBlockAlgorithms gpuAlgorithms; // workspaces that are the lesser of two algorithms
     bool runsMatrixProducts = false;  // MatrixProductRecorder saw one in a forward pass
 };
 
