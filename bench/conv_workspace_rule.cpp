@@ -7,6 +7,8 @@
 // rule gives within 1 MiB, the median and the largest miss, and the calls missed by more
 // than 8 MiB.
 
+#include "data/CellText.h"
+#include "data/CsvReader.h"
 #include "estimate/ConvolutionWorkspace.h"
 
 #include <algorithm>
@@ -73,38 +75,45 @@ std::string kindOf(const estimate::ConvolutionCall &call)
 
 std::vector<Measured> readCalls(const std::string &path)
 {
-    std::ifstream in(path);
+    std::ifstream in(path, std::ios::binary);
     if (!in)
         throw std::runtime_error("cannot read " + path);
-    std::string line;
-    std::getline(in, line);
-    const std::vector<std::string> header = splitOn(line, ',');
+    data::CsvReader reader(in, path, ',');
+    std::vector<std::string> fields;
+    if (!reader.readRecord(fields))
+        throw std::runtime_error(path + ": empty");
     std::map<std::string, std::size_t> column;
-    for (std::size_t i = 0; i < header.size(); ++i)
-        column[header[i]] = i;
+    for (std::size_t i = 0; i < fields.size(); ++i)
+        column[fields[i]] = i;
     for (const char *name : {"model", "batch_size", "in_channels", "out_channels", "kernel", "stride", "groups",
                              "input_mib", "output_mib", "forward_workspace_mib", "backward_workspace_mib"})
         if (column.count(name) == 0)
             throw std::runtime_error(path + ": no column " + name);
     std::vector<Measured> calls;
-    for (std::size_t row = 2; std::getline(in, line); ++row) {
-        const std::vector<std::string> fields = splitOn(line, ',');
-        const std::string where = path + ":" + std::to_string(row);
+    std::string scratch;
+    while (reader.readRecord(fields)) {
+        const std::string where = path + ":" + std::to_string(reader.recordLine());
         const auto field = [&](const char *name) -> const std::string & {
             const std::size_t at = column[name];
             if (at >= fields.size())
                 throw std::runtime_error(where + ": too few fields");
             return fields[at];
         };
-        // A number in the named column, or an error that names the cell.
+        // A number from 0 to a trillion in the named column (every column read here is a
+        // size or a count), or an error that names the cell.
         const auto number = [&](const char *name) {
-            try {
-                return std::stod(field(name));
-            } catch (const std::logic_error &) {
-                throw std::runtime_error(where + ": " + name + " is not a number: '" + field(name) + "'");
-            }
+            double value = 0.0;
+            if (data::classifyCell(field(name), value, false, scratch) != data::CellKind::Number || value < 0.0 ||
+                value > 1e12)
+                throw std::runtime_error(where + ": " + name + " is not a size: '" + field(name) + "'");
+            return value;
         };
-        const auto whole = [&](const char *name) { return static_cast<std::int64_t>(number(name)); };
+        const auto whole = [&](const char *name) {
+            const double value = number(name);
+            if (value != std::floor(value))
+                throw std::runtime_error(where + ": " + name + " is not a whole count: '" + field(name) + "'");
+            return static_cast<std::int64_t>(value);
+        };
         Measured m;
         estimate::ConvolutionCall &call = m.call;
         call.batchSize = whole("batch_size");
