@@ -25,22 +25,11 @@ namespace {
 
 // The most bytes live at once in trace, leaving out the blocks released as soon as they
 // are allocated: the workspaces that only a GPU allocates.
-std::uint64_t peakWithoutWorkspaces(const TaggedTrace &trace)
+std::uint64_t peakWithoutWorkspaces(TaggedTrace trace)
 {
-    std::vector<bool> transient(trace.events.size(), false); // a workspace's allocation and release
     for (const std::size_t i : gpumem::tests::transientAllocations(trace))
-        transient[i] = transient[i + 1] = true;
-    std::uint64_t live = 0, peak = 0;
-    for (std::size_t i = 0; i < trace.events.size(); ++i) {
-        const auto &event = trace.events[i];
-        if (transient[i])
-            continue;
-        if (event.isRelease())
-            live -= event.bytes;
-        else
-            peak = std::max(peak, live += event.bytes);
-    }
-    return peak;
+        trace.events[i].bytes = trace.events[i + 1].bytes = 0; // the workspace and its release
+    return gpumem::estimate::peakRequestedBytes(trace);
 }
 
 JobConfiguration withTraining(JobConfiguration job, int batch, const char *optimizer)
