@@ -21,10 +21,6 @@ namespace {
 std::mutex gCacheMutex;
 std::map<std::pair<std::string, std::uint64_t>, std::uint64_t> gCache; // guarded by gCacheMutex
 
-// PyTorch's default cuBLAS workspace (CUBLAS_WORKSPACE_CONFIG ":4096:2:16:8"):
-// two 4 MiB chunks and eight 16 KiB chunks. Hopper GPUs use 32 MiB.
-constexpr double kDefaultWorkspaceMebibytes = (4096.0 * 1024 * 2 + 16.0 * 1024 * 8) / 1048576.0;
-
 std::uint64_t replay(const probe::AllocationTrace &trace, std::uint64_t workspaceBytes)
 {
     probe::CachingAllocatorSimulator simulator;
@@ -79,7 +75,7 @@ Hyperparameters allocatorSimulationHyperparameters()
 {
     return Hyperparameters(
         {assumedOptimizerSpec(),
-         realSpec("cublas_workspace_mib", kDefaultWorkspaceMebibytes, 0.0, 1024.0, "MiB",
+         realSpec("cublas_workspace_mib", AllocatorSimulationRegressor::defaultWorkspaceMebibytes, 0.0, 1024.0, "MiB",
                   "The cuBLAS workspace the caching allocator holds (PyTorch's default 8.125; 32 on Hopper).")});
 }
 

@@ -22,6 +22,10 @@ class AllocatorSimulationRegressor : public AnalyticRegressor
     GPUMEM_REGRESSOR_NAMED(AnalyticRegressor, "allocator_sim");
 
   public:
+    // PyTorch's default cuBLAS workspace (CUBLAS_WORKSPACE_CONFIG ":4096:2:16:8"):
+    // two 4 MiB chunks and eight 16 KiB chunks. Hopper GPUs use 32 MiB.
+    static constexpr double defaultWorkspaceMebibytes = (4096.0 * 1024 * 2 + 16.0 * 1024 * 8) / 1048576.0;
+
     // The simulated peak reserved bytes of one job, cuBLAS workspace included.
     // Throws io::InputError when a probe job cannot be run.
     static std::uint64_t simulatedReservedBytes(const JobRow &row, std::uint64_t workspaceBytes);

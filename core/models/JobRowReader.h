@@ -45,6 +45,10 @@ class JobRowReader
     // file line and column when a cell cannot describe a job.
     JobRow row(std::size_t index) const;
 
+    // Whether the rows are a probe dataset's (their jobs rebuilt from the
+    // configuration columns) rather than layer sequences.
+    bool describesProbeJobs() const { return mProbe; }
+
     // The columns this reader uses, as a schema records them.
     const data::FeatureEncoding &columnsUsed() const { return mColumns; }
 

@@ -90,6 +90,7 @@ void to_json(io::Json &json, const NetworkFittedState &state)
                        {"layer_type_count", state.layerTypeCount},
                        {"fields_per_layer", state.fieldsPerLayer}};
     json["members"] = state.members;
+    json["simulated_peak_input"] = state.simulatedPeakInput;
 }
 
 NetworkFittedState NetworkFittedState::read(const io::Json &fitted, std::size_t encodedFeatureCount)
@@ -97,12 +98,17 @@ NetworkFittedState NetworkFittedState::read(const io::Json &fitted, std::size_t 
     if (io::toString(io::member(fitted, "weights")) != weightsFile)
         throw io::InputError(std::string("the network's weights file must be ") + weightsFile);
     NetworkFittedState state;
+    if (const io::Json *simulated = io::findMember(fitted, "simulated_peak_input"))
+        state.simulatedPeakInput = io::toBool(*simulated);
     const io::Json &network = io::member(fitted, "network");
-    state.featureCount = io::toWholeNumber(io::member(network, "feature_count"), 1,
-                                           static_cast<std::int64_t>(data::maxEncodedFeatures), "\"feature_count\"");
-    if (static_cast<std::size_t>(state.featureCount) != encodedFeatureCount)
+    state.featureCount =
+        io::toWholeNumber(io::member(network, "feature_count"), 1,
+                          static_cast<std::int64_t>(data::maxEncodedFeatures) + 1, "\"feature_count\"");
+    const std::size_t networkInputs = encodedFeatureCount + (state.simulatedPeakInput ? 1 : 0);
+    if (static_cast<std::size_t>(state.featureCount) != networkInputs)
         throw io::InputError("\"feature_count\" is " + std::to_string(state.featureCount) +
-                             ", but the schema encodes " + std::to_string(encodedFeatureCount) + " features");
+                             ", but the schema encodes " + std::to_string(encodedFeatureCount) + " features" +
+                             (state.simulatedPeakInput ? " and the simulated peak is one more" : ""));
     state.layerVocabulary =
         readStrings(io::member(fitted, "layer_vocabulary"), maxModelLayerTypes, "\"layer_vocabulary\"");
     state.layerTypeCount = io::toWholeNumber(io::member(network, "layer_type_count"), 0,
@@ -119,7 +125,7 @@ NetworkFittedState NetworkFittedState::read(const io::Json &fitted, std::size_t 
     if (const io::Json *members = io::findMember(fitted, "members"))
         state.members = io::toWholeNumber(*members, 1, maxEnsembleMembers, "\"members\"");
 
-    state.featureScaler = readScaler(io::member(fitted, "feature_scaling"), encodedFeatureCount, "the feature scaling");
+    state.featureScaler = readScaler(io::member(fitted, "feature_scaling"), networkInputs, "the feature scaling");
     if (layerTokens)
         state.fieldScaler = readScaler(io::member(fitted, "field_scaling"),
                                        static_cast<std::size_t>(state.fieldsPerLayer), "the layer field scaling");

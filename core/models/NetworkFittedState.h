@@ -28,7 +28,8 @@ struct NetworkFittedState
     data::Standardizer fieldScaler;           // fieldsPerLayer columns; empty without layer tokens
     std::vector<std::string> layerVocabulary; // index + 1 is the embedding row; 0 is unknown
     data::TargetTransform targetTransform;
-    std::int64_t featureCount = 0;
+    std::int64_t featureCount = 0;   // the schema's encoded columns, and the simulated peak when taken
+    bool simulatedPeakInput = false; // the simulated allocator peak follows the encoded columns (SimulatedPeakInput.h)
     std::int64_t layerTypeCount = 0; // embedding rows: the vocabulary and the unknown type, or 0
     std::int64_t fieldsPerLayer = 0;
     std::int64_t members = 1; // networks of the ensemble, each with a weights file of its own
@@ -39,13 +40,15 @@ struct NetworkFittedState
     // Reads and checks what to_json() wrote: every count (members up to
     // maxEnsembleMembers; 1 when absent, as in folders older than ensembles) within the model-folder
     // limits and consistent with the others and with encodedFeatureCount (the
-    // schema's encoded width), every scaler finite with positive scales, and a
+    // schema's encoded width, one less than featureCount with the simulated peak;
+    // false when absent, as in folders older than that input), every scaler finite with positive scales, and a
     // target transform whose predictions stay finite. Throws io::InputError.
     static NetworkFittedState read(const io::Json &fitted, std::size_t encodedFeatureCount);
 };
 
 // The JSON form of the state: {"weights", "feature_scaling", "layer_vocabulary",
-// "field_scaling" (with layer tokens only), "target_transform", "network", "members"}.
+// "field_scaling" (with layer tokens only), "target_transform", "network", "members",
+// "simulated_peak_input"}.
 void to_json(io::Json &json, const NetworkFittedState &state);
 
 } // namespace gpumem::models

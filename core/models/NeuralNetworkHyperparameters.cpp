@@ -41,6 +41,10 @@ Hyperparameters neuralNetworkHyperparameters()
         booleanSpec("log_target", true, "Learn the logarithm of the memory (log1p), so errors count relatively."),
         booleanSpec("log_inputs", true,
                     "Take log1p of non-negative inputs that reach above 100 (parameters, activations, batch size)."),
+        booleanSpec("allocator_input", true,
+                    "Also give the network the peak that PyTorch's caching allocator would reserve for each job, "
+                    "simulated from its layer sequence and batch size (the allocator_sim model without its fitted "
+                    "offset); unused for data without them and for probe datasets."),
         // Training
         choiceSpec("optimizer", "adamw", {"adamw", "adam"},
                    "AdamW decouples weight decay from the gradient; Adam adds "

@@ -76,6 +76,9 @@ struct NeuralNetworkRegressor::Impl
 {
     torch::Device device{torch::kCPU};
     data::FeatureEncoder encoder;
+    // The encoder's columns are followed by one more, the simulated allocator peak
+    // (SimulatedPeakInput.h), when the hyperparameter asked for it and the data allow it.
+    bool simulatedPeakInput = false;
     data::Standardizer featureScaler;
     data::Standardizer fieldScaler;
     std::vector<std::string> layerVocabulary; // index + 1 is the embedding row; 0 is unknown
@@ -101,6 +104,9 @@ struct NeuralNetworkRegressor::Impl
     // other columns than schema's, or other training rows.
     void checkContinuable(const ModelSchema &schema, const data::Dataset &dataset,
                           const std::vector<Eigen::Index> &trainingRows) const;
+    // The encoder's columns of every row of dataset, and the simulated peak after
+    // them when the network takes it. Throws io::InputError when it cannot be simulated.
+    Eigen::MatrixXd encode(const data::Dataset &dataset) const;
     ScaledInputs scale(const data::Dataset &dataset) const;
     PreparedInputs prepare(const data::Dataset &dataset) const;
     // Copies every member's trained weights for CPU prediction (call after fitting or loading).
@@ -131,10 +137,11 @@ std::string trainingRowsDigest(const std::vector<Eigen::Index> &trainingRows);
 // in the encoder's column order: each numeric column alone, each categorical's
 // one-hot columns together, and the sequence summaries as two tokens, its
 // composition (length and layer-type counts) and its sizes (sums and maxima of
-// the fields). Empty (one token per column) for per_column, or when the
+// the fields), and the simulated allocator peak, when simulatedPeakInput, as a token
+// of its own. Empty (one token per column) for per_column, or when the
 // encoding's widths do not add up to featureCount.
-std::vector<std::int64_t> featureTokensOf(const data::FeatureEncoding &encoding, const std::string &mode,
-                                          std::int64_t featureCount);
+std::vector<std::int64_t> featureTokensOf(const data::FeatureEncoding &encoding, bool simulatedPeakInput,
+                                          const std::string &mode, std::int64_t featureCount);
 
 // Chooses the device for a setting ("auto", "cpu", "cuda"); throws io::InputError when CUDA is asked for but absent.
 torch::Device resolveDevice(const std::string &setting);

@@ -5,6 +5,7 @@
 #include "data/SeededRandom.h"
 #include "io/InputError.h"
 #include "models/NetworkEnsemble.h"
+#include "models/SimulatedPeakInput.h"
 #include "runtime/ParallelFor.h"
 #include "training/KernelThreads.h"
 #include "training/Trainer.h"
@@ -54,6 +55,14 @@ Eigen::MatrixXd layerFieldMatrix(const data::SequenceColumn &sequence, int field
     return fields;
 }
 
+// Returns encoded with column as one more column after its own.
+Eigen::MatrixXd withColumn(Eigen::MatrixXd encoded, const Eigen::VectorXd &column)
+{
+    encoded.conservativeResize(Eigen::NoChange, encoded.cols() + 1);
+    encoded.col(encoded.cols() - 1) = column;
+    return encoded;
+}
+
 std::string shape(std::initializer_list<std::string> sizes)
 {
     std::string text = "[";
@@ -62,7 +71,8 @@ std::string shape(std::initializer_list<std::string> sizes)
     return text + "]";
 }
 
-std::vector<ArchitectureBlock> describeOptions(const BiGruTransformerOptions &options, std::int64_t typicalLayers)
+std::vector<ArchitectureBlock> describeOptions(const BiGruTransformerOptions &options, std::int64_t typicalLayers,
+                                               bool simulatedPeakInput = false)
 {
     torch::NoGradGuard noGradients;
     BiGruTransformer network(options);
@@ -92,6 +102,7 @@ std::vector<ArchitectureBlock> describeOptions(const BiGruTransformerOptions &op
                           (options.featureTokens() != options.featureCount
                                ? " in " + std::to_string(options.featureTokens()) + " tokens"
                                : std::string()) +
+                          (simulatedPeakInput ? ", the last the simulated allocator peak" : "") +
                           (options.pooling == "cls" ? " + class token" : ""),
                       shape({"batch", std::to_string(fixed), d}), parameters["features"]});
     if (options.usesLayerTokens())
@@ -124,8 +135,8 @@ std::vector<ArchitectureBlock> describeOptions(const BiGruTransformerOptions &op
 
 } // namespace
 
-std::vector<std::int64_t> featureTokensOf(const data::FeatureEncoding &encoding, const std::string &mode,
-                                          std::int64_t featureCount)
+std::vector<std::int64_t> featureTokensOf(const data::FeatureEncoding &encoding, bool simulatedPeakInput,
+                                          const std::string &mode, std::int64_t featureCount)
 {
     if (mode != "grouped")
         return {};
@@ -145,6 +156,8 @@ std::vector<std::int64_t> featureTokensOf(const data::FeatureEncoding &encoding,
         if (!encoding.batchColumn.empty())
             tokenOf.insert(tokenOf.end(), 2, token++); // the activations times the batch size
     }
+    if (simulatedPeakInput)
+        tokenOf.push_back(token++);
     if (static_cast<std::int64_t>(tokenOf.size()) != featureCount || tokenOf.empty())
         return {};
     return tokenOf;
@@ -214,10 +227,22 @@ bool NeuralNetworkRegressor::Impl::holdsTraining() const
     });
 }
 
+Eigen::MatrixXd NeuralNetworkRegressor::Impl::encode(const data::Dataset &dataset) const
+{
+    if (!simulatedPeakInput)
+        return encoder.transform(dataset);
+    const std::optional<Eigen::VectorXd> peaks = simulatedPeakMebibytes(dataset);
+    if (!peaks)
+        throw io::InputError("the network takes each job's simulated allocator peak as an input, and " +
+                             dataset.source() + " does not describe its jobs layer by layer (a layer sequence '" +
+                             encoder.encoding().sequenceColumn + "' and a batch size column)");
+    return withColumn(encoder.transform(dataset), *peaks);
+}
+
 ScaledInputs NeuralNetworkRegressor::Impl::scale(const data::Dataset &dataset) const
 {
     ScaledInputs inputs;
-    inputs.features = featureScaler.transform(encoder.transform(dataset)).cast<float>();
+    inputs.features = featureScaler.transform(encode(dataset)).cast<float>();
     if (!usesLayerTokens())
         return inputs;
     const data::SequenceColumn &sequence = dataset.sequence();
@@ -307,14 +332,23 @@ std::string NeuralNetworkRegressor::deviceName() const
 
 std::vector<ArchitectureBlock> NeuralNetworkRegressor::architecture() const
 {
-    return describeOptions(mImpl->options, 20);
+    return describeOptions(mImpl->options, 20, mImpl->simulatedPeakInput);
 }
 
 void NeuralNetworkRegressor::Impl::fitInputs(const Hyperparameters &hyperparameters, const data::Dataset &dataset,
                                              const std::vector<Eigen::Index> &trainingRows)
 {
     encoder.fit(dataset, trainingRows);
-    const Eigen::MatrixXd encoded = encoder.transform(dataset);
+    std::optional<Eigen::VectorXd> peaks;
+    if (hyperparameters.boolean("allocator_input")) {
+        try {
+            peaks = simulatedPeakMebibytes(dataset);
+        } catch (const io::InputError &) {
+            // Layers the simulation cannot follow (e.g. a convolution first): the network learns without them.
+        }
+    }
+    simulatedPeakInput = peaks.has_value();
+    const Eigen::MatrixXd encoded = peaks ? withColumn(encoder.transform(dataset), *peaks) : encoder.transform(dataset);
     featureScaler.fit(encoded, trainingRows, hyperparameters.boolean("log_inputs"));
 
     const data::FeatureEncoding &encoding = encoder.encoding();
@@ -339,7 +373,8 @@ void NeuralNetworkRegressor::Impl::fitInputs(const Hyperparameters &hyperparamet
     options = networkOptions(hyperparameters, encoded.cols(),
                              layerTokens ? static_cast<std::int64_t>(layerVocabulary.size()) + 1 : 0,
                              layerTokens ? encoding.fieldsPerLayer : 0);
-    options.featureTokenOf = featureTokensOf(encoding, hyperparameters.choice("feature_tokens"), encoded.cols());
+    options.featureTokenOf =
+        featureTokensOf(encoding, simulatedPeakInput, hyperparameters.choice("feature_tokens"), encoded.cols());
 }
 
 training::TrainingResult NeuralNetworkRegressor::Impl::trainMember(NetworkMember &member, std::uint64_t seed,
@@ -561,7 +596,8 @@ std::vector<ArchitectureBlock> describeArchitecture(const Hyperparameters &hyper
     auto options = networkOptions(hyperparameters, std::max<std::int64_t>(featureCount, 1),
                                   layerTokens ? layerTypes + 1 : 0, layerTokens ? fieldsPerLayer : 0);
     if (encoding)
-        options.featureTokenOf = featureTokensOf(*encoding, hyperparameters.choice("feature_tokens"), featureCount);
+        options.featureTokenOf =
+            featureTokensOf(*encoding, false, hyperparameters.choice("feature_tokens"), featureCount);
     return describeOptions(options, typicalLayers);
 }
 

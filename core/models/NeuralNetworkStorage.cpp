@@ -323,6 +323,7 @@ io::Json NeuralNetworkRegressor::fittedState(const std::string &folder) const
     state.layerVocabulary = impl.layerVocabulary;
     state.targetTransform = impl.targetTransform;
     state.featureCount = impl.options.featureCount;
+    state.simulatedPeakInput = impl.simulatedPeakInput;
     state.layerTypeCount = impl.options.layerTypeCount;
     state.fieldsPerLayer = impl.options.fieldsPerLayer;
     state.members = static_cast<std::int64_t>(impl.members.size());
@@ -342,6 +343,7 @@ void NeuralNetworkRegressor::readFitted(const io::Json &fitted, const io::Json &
     impl.members.clear();
     impl.encoder = data::FeatureEncoder(schema().encoding);
     NetworkFittedState state = NetworkFittedState::read(fitted, impl.encoder.featureNames().size());
+    impl.simulatedPeakInput = state.simulatedPeakInput;
     // Fewer networks than the hyperparameter asks for are what a cancelled training keeps; more, none makes.
     if (state.members > hyperparameters().integer("ensemble"))
         throw io::InputError("\"members\" is " + std::to_string(state.members) +
@@ -356,8 +358,8 @@ void NeuralNetworkRegressor::readFitted(const io::Json &fitted, const io::Json &
     impl.layerVocabulary = std::move(state.layerVocabulary);
     impl.targetTransform = state.targetTransform;
     impl.options = networkOptions(hyperparameters(), state.featureCount, state.layerTypeCount, state.fieldsPerLayer);
-    impl.options.featureTokenOf =
-        featureTokensOf(schema().encoding, hyperparameters().choice("feature_tokens"), state.featureCount);
+    impl.options.featureTokenOf = featureTokensOf(schema().encoding, state.simulatedPeakInput,
+                                                  hyperparameters().choice("feature_tokens"), state.featureCount);
 
     std::vector<NetworkMember> members(memberCount);
     for (std::size_t m = 0; m < memberCount; ++m) {

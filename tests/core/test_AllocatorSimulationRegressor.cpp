@@ -5,6 +5,7 @@
 #include "io/InputError.h"
 #include "models/AllocatorSimulationRegressor.h"
 #include "models/RegressorRegistry.h"
+#include "models/SimulatedPeakInput.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -60,6 +61,30 @@ class TestAllocatorSimulationRegressor : public QObject
         const std::uint64_t reserved = AllocatorSimulationRegressor::simulatedReservedBytes(row, 0);
         QVERIFY(reserved >= 20 * MiB + 2 * MiB);
         QCOMPARE(reserved % (2 * MiB), std::uint64_t{0});
+    }
+
+    void theNetworksInputIsTheSimulationWithoutOffset()
+    {
+        // The three tiny jobs: 22 MiB each (the test above), whatever their targets.
+        const auto peaks = gpumem::models::simulatedPeakMebibytes(baselineDataset(kTinyMlps));
+        QVERIFY(peaks.has_value());
+        QCOMPARE(peaks->size(), Eigen::Index{3});
+        for (int row = 0; row < 3; ++row)
+            QCOMPARE((*peaks)[row], 22.0);
+        // A probe dataset is traced with LibTorch, not given as an input.
+        const std::string probeRows = std::string(kProbeMlpHeader) +
+                                      "mlp,8,sgd,float32,2,10,1,16,uniform,relu,0,0.00,2,600\n"
+                                      "mlp,4,adam,float32,2,12,2,32,pyramid,gelu,1,0.10,3,640\n"
+                                      "mlp,2,sgd,float32,2,6,1,8,uniform,relu,0,0.00,2,700\n";
+        QVERIFY(!gpumem::models::simulatedPeakMebibytes(baselineDataset(probeRows)).has_value());
+        // Layers the simulation cannot follow are an error naming their line.
+        const char *const convolution = "Activations-Params,Batch Size,memory\n"
+                                        "\"[('linear', 10, 110), ('ReLU', 10, 0)]\",4,1000\n"
+                                        "\"[('conv2d', 20, 420), ('linear', 5, 105)]\",8,1010\n"
+                                        "\"[('linear', 8, 72), ('ReLU', 8, 0)]\",2,1020\n";
+        const auto error = gpumem::tests::raisedInputError(
+            [&] { gpumem::models::simulatedPeakMebibytes(baselineDataset(convolution)); });
+        QCOMPARE(error.line(), std::int64_t{3});
     }
 
     void calibratesTheContextOnTrainingRows()

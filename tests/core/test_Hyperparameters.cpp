@@ -112,7 +112,7 @@ class TestHyperparameters : public QObject
         hyperparameters.writeDescriptions(writer);
         const QJsonArray descriptions = QJsonDocument::fromJson(QByteArray::fromStdString(out.str())).array();
         QCOMPARE(descriptions.size(), static_cast<qsizetype>(hyperparameters.specs().size()));
-        const QJsonObject epochs = descriptions.at(20).toObject();
+        const QJsonObject epochs = descriptions.at(21).toObject();
         QCOMPARE(epochs.value("name").toString(), QStringLiteral("epochs"));
         QCOMPARE(epochs.value("type").toString(), QStringLiteral("integer"));
         QCOMPARE(epochs.value("default").toInt(), 200);

@@ -7,8 +7,12 @@
 #include "data/TableLoader.h"
 #include "io/InputError.h"
 #include "models/NeuralNetworkRegressor.h"
+#include "models/SimulatedPeakInput.h"
 
 #include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -75,6 +79,15 @@ Hyperparameters smallModel(int epochs)
     Hyperparameters hyperparameters = gpumem::tests::smallNetworkHyperparameters(epochs);
     hyperparameters.setAssignment("layer_tokens=true");
     return hyperparameters;
+}
+
+// The "fitted" member of a saved model's model.json.
+QJsonObject fittedOf(const std::string &folder)
+{
+    QFile file(QString::fromStdString(folder + "/model.json"));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.readAll()).object().value("fitted").toObject();
 }
 
 gpumem::models::ComputeSettings cpu(std::uint64_t seed = 42)
@@ -189,6 +202,45 @@ class TestNeuralNetworkRegressor : public QObject
             gpumem::tests::raisedInputError([&] { NeuralNetworkRegressor::load(folder.path().toStdString(), cpu()); });
         QVERIFY2(error.file().find("model.json") != std::string::npos, error.what());
         QVERIFY2(error.message().find("not a gpumem model folder") == 0, error.what());
+    }
+
+    // With GPUMemNet's batch column the rows describe jobs the allocator simulation
+    // can follow: the network takes its peak as one more input, keeps it in its
+    // folder, and computes it again for the rows it predicts.
+    void takesTheSimulatedAllocatorPeakWhereTheRowsDescribeJobs()
+    {
+        std::string csv = jobsCsv(40, 5);
+        csv.replace(0, std::string("batch,").size(), "Batch Size,");
+        const Dataset dataset = datasetOf(csv, {"Batch Size", "optimizer"});
+        QVERIFY(gpumem::models::simulatedPeakMebibytes(dataset).has_value());
+        QTemporaryDir folder;
+        for (const bool simulated : {true, false}) {
+            Hyperparameters hyperparameters = smallModel(2);
+            hyperparameters.set("allocator_input", simulated);
+            NeuralNetworkRegressor model(hyperparameters, cpu());
+            model.fit(dataset, allRows(dataset));
+            const std::string path = folder.filePath(simulated ? "with" : "without").toStdString();
+            model.save(path);
+            const QJsonObject fitted = fittedOf(path);
+            QCOMPARE(fitted.value("simulated_peak_input").toBool(), simulated);
+            // The batch size, the optimizer's two categories, the sequence's summaries and
+            // the activations × batch size: the columns the schema encodes.
+            const auto encoded =
+                static_cast<int>(gpumem::data::FeatureEncoder(model.schema().encoding).featureNames().size());
+            QCOMPARE(fitted.value("network").toObject().value("feature_count").toInt(), encoded + (simulated ? 1 : 0));
+            const NeuralNetworkRegressor loaded = NeuralNetworkRegressor::load(path, cpu());
+            QVERIFY(loaded.predict(dataset) == model.predict(dataset));
+            QCOMPARE(loaded.architecture()[0].detail.find("simulated allocator peak") != std::string::npos, simulated);
+        }
+        // The batch column under another name: the rows do not say the batch size, and
+        // the network learns without the input.
+        const Dataset unnamed = datasetOf(jobsCsv(40, 5));
+        QVERIFY(!gpumem::models::simulatedPeakMebibytes(unnamed).has_value());
+        NeuralNetworkRegressor model(smallModel(1), cpu());
+        model.fit(unnamed, allRows(unnamed));
+        const std::string path = folder.filePath("unnamed").toStdString();
+        model.save(path);
+        QCOMPARE(fittedOf(path).value("simulated_peak_input").toBool(true), false);
     }
 
     void describesTheArchitecture()
