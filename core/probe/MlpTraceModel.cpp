@@ -20,6 +20,11 @@ class Recorder
   public:
     std::uint64_t allocate(double bytes)
     {
+        // The sizes come from a data file's layer list: a tensor of 2^62 bytes or more
+        // (or a NaN) is no job a GPU runs, and converting it would be undefined.
+        if (!(bytes < 0x1p62))
+            throw io::InputError("a tensor of " + std::to_string(bytes) +
+                                 " bytes, beyond any GPU's memory: the layer sizes or the batch size are wrong");
         const std::uint64_t block = mNext++;
         const auto size = static_cast<std::uint64_t>(std::max(0.0, bytes));
         mSizes.push_back(size);

@@ -4,6 +4,8 @@
 
 #include <QTest>
 
+#include <cmath>
+
 using gpumem::data::LayerTuple;
 using gpumem::probe::AllocationTrace;
 using gpumem::probe::MlpTraceModel;
@@ -66,6 +68,18 @@ class TestMlpTraceModel : public QObject
     {
         QVERIFY_THROWS_EXCEPTION(gpumem::io::InputError, MlpTraceModel::trace({{"ReLU", {8, 0}}}, 4, "sgd", 4));
         QVERIFY_THROWS_EXCEPTION(gpumem::io::InputError, MlpTraceModel::trace({}, 4, "sgd", 4));
+    }
+
+    void refusesTensorsNoGpuHolds()
+    {
+        // 1e300 activations a sample: the sizes of a hostile file, an error and not an
+        // undefined conversion; 1e15 × 4 bytes is still a number the simulation counts.
+        QVERIFY_THROWS_EXCEPTION(gpumem::io::InputError,
+                                 MlpTraceModel::trace({{"linear", {1e300, 2e300}}}, 4, "sgd", 4));
+        QVERIFY_THROWS_EXCEPTION(gpumem::io::InputError,
+                                 MlpTraceModel::trace({{"linear", {8, 72}}, {"ReLU", {std::nan(""), 0}}}, 4, "sgd", 4));
+        const AllocationTrace huge = MlpTraceModel::trace({{"linear", {1e15, 2e15}}}, 1, "sgd", 4, 1);
+        QVERIFY(peakLive(huge) >= 4e15);
     }
 };
 
