@@ -234,19 +234,8 @@ ModelPage::DataSizes ModelPage::dataSizes()
         try {
             // The encoder decides how many feature tokens the data gives; the GUI only asks it.
             std::vector<std::string> warnings;
-            const auto dataset = mState->buildDataset(warnings);
-            std::vector<Eigen::Index> rows(dataset->rowCount());
-            for (std::size_t row = 0; row < rows.size(); ++row)
-                rows[row] = static_cast<Eigen::Index>(row);
-            data::FeatureEncoder encoder;
-            encoder.fit(*dataset, rows);
-            mSizes.features = static_cast<std::int64_t>(encoder.featureNames().size());
-            mSizes.layerTypes = static_cast<std::int64_t>(encoder.encoding().layerTypes.size());
-            mSizes.fieldsPerLayer = encoder.encoding().fieldsPerLayer;
-            mSizes.typicalLayers = dataset->hasSequence()
-                                       ? static_cast<std::int64_t>(dataset->sequence().totalLayers() /
-                                                                   std::max<std::size_t>(1, dataset->rowCount()))
-                                       : 0;
+            static_cast<models::ArchitectureSizes &>(mSizes) =
+                models::architectureSizesOf(*mState->buildDataset(warnings));
             mSizes.source = QFileInfo(mState->dataPath()).fileName();
         } catch (const std::exception &) {
             // Roles not usable yet (e.g. no target): keep the example sizes; the data page says why.
@@ -261,13 +250,14 @@ void ModelPage::showArchitecture()
     const DataSizes sizes = dataSizes();
     try {
         const auto &hyperparameters = mState->hyperparameters();
-        const auto blocks = models::describeArchitecture(hyperparameters, sizes.features, sizes.layerTypes,
-                                                         sizes.fieldsPerLayer, sizes.typicalLayers);
+        const auto blocks = models::describeArchitecture(hyperparameters, sizes);
         std::vector<ArchitectureBox> boxes;
         for (const auto &block : blocks)
             boxes.push_back({qtText(block.name), qtText(block.detail), qtText(block.outputShape), block.parameters});
         QString caption =
-            tr("%1 for %2 feature tokens").arg(qtText(hyperparameters.choice("architecture"))).arg(sizes.features);
+            tr("%1 for %2 features").arg(qtText(hyperparameters.choice("architecture"))).arg(sizes.features);
+        if (sizes.simulatedPeak && hyperparameters.boolean("allocator_input"))
+            caption += tr(", the simulated allocator peak");
         if (sizes.layerTypes > 0 && hyperparameters.boolean("layer_tokens"))
             caption += tr(" and layer tokens (%1 layer types)").arg(sizes.layerTypes);
         caption += tr("; sizes from %1").arg(sizes.source);

@@ -23,26 +23,15 @@ namespace {
 struct DataSizes : models::ArchitectureSizes
 {
     std::string source = "example sizes (no DATA.csv given)";
-    std::optional<data::FeatureEncoding> encoding; // the file's, when one is given
 };
 
 DataSizes sizesOf(const std::string &path, const DataOptions &options)
 {
     const LoadedData loaded = loadData(path, options);
-    const data::Dataset dataset = data::Dataset::fromTable(*loaded.table, loaded.roles, loaded.usableRows);
-    std::vector<Eigen::Index> rows;
-    for (std::size_t row = 0; row < dataset.rowCount(); ++row)
-        rows.push_back(static_cast<Eigen::Index>(row));
-    data::FeatureEncoder encoder;
-    encoder.fit(dataset, rows);
     DataSizes sizes;
-    sizes.features = static_cast<std::int64_t>(encoder.featureNames().size());
-    sizes.layerTypes = static_cast<std::int64_t>(encoder.encoding().layerTypes.size());
-    sizes.fieldsPerLayer = encoder.encoding().fieldsPerLayer;
-    sizes.typicalLayers =
-        dataset.hasSequence() ? static_cast<std::int64_t>(dataset.sequence().totalLayers() / dataset.rowCount()) : 0;
+    static_cast<models::ArchitectureSizes &>(sizes) =
+        models::architectureSizesOf(data::Dataset::fromTable(*loaded.table, loaded.roles, loaded.usableRows));
     sizes.source = path;
-    sizes.encoding = encoder.encoding();
     return sizes;
 }
 
@@ -104,9 +93,7 @@ int runDescribeModel(const std::vector<std::string> &arguments, std::ostream &ou
         return describeHyperparameters(model, modelOptions, asJson, out);
     const models::Hyperparameters hyperparameters = hyperparametersFrom(modelOptions);
     const DataSizes sizes = path ? sizesOf(*path, dataOptions) : DataSizes();
-    const auto blocks =
-        models::describeArchitecture(hyperparameters, sizes.features, sizes.layerTypes, sizes.fieldsPerLayer,
-                                     sizes.typicalLayers, sizes.encoding ? &*sizes.encoding : nullptr);
+    const auto blocks = models::describeArchitecture(hyperparameters, sizes);
     std::int64_t total = 0;
     for (const auto &block : blocks)
         total += block.parameters;
@@ -126,6 +113,8 @@ int runDescribeModel(const std::vector<std::string> &arguments, std::ostream &ou
         return 0;
     }
     out << hyperparameters.choice("architecture") << " for " << sizes.features << " features";
+    if (sizes.simulatedPeak && hyperparameters.boolean("allocator_input"))
+        out << ", the simulated allocator peak";
     if (sizes.layerTypes > 0 && hyperparameters.boolean("layer_tokens"))
         out << " and layer tokens (" << sizes.layerTypes << " layer types)";
     out << "; sizes from " << sizes.source << "\n\n";

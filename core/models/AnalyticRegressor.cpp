@@ -29,7 +29,12 @@ Eigen::VectorXd AnalyticRegressor::estimates(const data::Dataset &dataset, const
             return result;
         }
         const auto row = static_cast<std::size_t>(rows.empty() ? index : rows[static_cast<std::size_t>(index)]);
-        result[index] = estimateMebibytes(reader.row(row));
+        const JobRow job = reader.row(row);
+        try {
+            result[index] = estimateMebibytes(job);
+        } catch (const io::InputError &error) {
+            throw reader.atRow(row, error);
+        }
         // About a hundred progress reports per fit, whatever the row count.
         if (observer != nullptr && ((index + 1) % std::max<Eigen::Index>(1, count / 100) == 0 || index + 1 == count)) {
             training::BatchProgress progress;

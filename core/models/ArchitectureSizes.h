@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "data/Dataset.h"
+#include "data/FeatureEncoder.h"
+
 #include <cstdint>
 
 namespace gpumem::models {
@@ -10,10 +13,20 @@ namespace gpumem::models {
 // workbench's model page show before any data is given.
 struct ArchitectureSizes
 {
-    std::int64_t features = 40;
+    std::int64_t features = 40; // the encoder's columns
     std::int64_t layerTypes = 16;
     std::int64_t fieldsPerLayer = 2;
     std::int64_t typicalLayers = 17; // per row
+    // The data's, which decides how features group into tokens; empty for the
+    // example sizes, whose every feature is a token.
+    data::FeatureEncoding encoding;
+    // Whether the rows allow the simulated allocator peak as one more input
+    // (SimulatedPeakInput.h): the network takes it when allocator_input is on.
+    bool simulatedPeak = false;
 };
+
+// The sizes of dataset, as a fit on all of its rows would find them. Throws
+// io::InputError when the encoding would exceed its limits.
+ArchitectureSizes architectureSizesOf(const data::Dataset &dataset);
 
 } // namespace gpumem::models

@@ -151,7 +151,6 @@ std::string JobRowReader::text(std::size_t row, const std::string &column) const
 JobRow JobRowReader::row(std::size_t index) const
 {
     JobRow row;
-    const std::int64_t line = mDataset.rowLines()[index];
     try {
         if (mProbe) {
             const probe::JobFamily family = probe::parseJobFamily(text(index, "family"));
@@ -178,9 +177,16 @@ JobRow JobRowReader::row(std::size_t index) const
         probe::optimizerStatesPerParameter(row.optimizer); // rejects unknown names
         row.bytesPerElement = 4;
     } catch (const io::InputError &error) {
-        throw io::InputError("", line, 0, error.message());
+        throw atRow(index, error);
     }
     return row;
+}
+
+io::InputError JobRowReader::atRow(std::size_t index, const io::InputError &error) const
+{
+    if (error.line() != 0)
+        return error;
+    return io::InputError(mDataset.source(), mDataset.rowLines()[index], 0, error.message());
 }
 
 } // namespace gpumem::models

@@ -4,6 +4,7 @@
 #include "data/Dataset.h"
 #include "data/FeatureEncoder.h"
 #include "data/LayerSequenceParser.h"
+#include "io/InputError.h"
 #include "probe/JobConfiguration.h"
 
 #include <string>
@@ -44,6 +45,10 @@ class JobRowReader
     // Returns row index (0-based dataset row). Throws io::InputError naming the
     // file line and column when a cell cannot describe a job.
     JobRow row(std::size_t index) const;
+
+    // Returns error, which the job of row index gave, located at that row's line of
+    // the file; an error that names its line already is returned as it is.
+    io::InputError atRow(std::size_t index, const io::InputError &error) const;
 
     // Whether the rows are a probe dataset's (their jobs rebuilt from the
     // configuration columns) rather than layer sequences.

@@ -97,9 +97,10 @@ struct NeuralNetworkRegressor::Impl
     Impl(const Hyperparameters &hyperparameters, const ComputeSettings &compute);
 
     bool usesLayerTokens() const { return options.layerTypeCount > 0; }
-    // Fits the encoder, scalers and target transform on trainingRows and sizes the network's options.
-    void fitInputs(const Hyperparameters &hyperparameters, const data::Dataset &dataset,
-                   const std::vector<Eigen::Index> &trainingRows);
+    // Fits the encoder, scalers and target transform on trainingRows and sizes the
+    // network's options. Returns encode(dataset), which it built on the way.
+    Eigen::MatrixXd fitInputs(const Hyperparameters &hyperparameters, const data::Dataset &dataset,
+                              const std::vector<Eigen::Index> &trainingRows);
     // Refuses, with io::InputError, data that the stopped training did not use:
     // other columns than schema's, or other training rows.
     void checkContinuable(const ModelSchema &schema, const data::Dataset &dataset,
@@ -107,8 +108,9 @@ struct NeuralNetworkRegressor::Impl
     // The encoder's columns of every row of dataset, and the simulated peak after
     // them when the network takes it. Throws io::InputError when it cannot be simulated.
     Eigen::MatrixXd encode(const data::Dataset &dataset) const;
-    ScaledInputs scale(const data::Dataset &dataset) const;
-    PreparedInputs prepare(const data::Dataset &dataset) const;
+    // The network's inputs for every row of dataset; encoded is encode(dataset).
+    ScaledInputs scale(const data::Dataset &dataset, const Eigen::MatrixXd &encoded) const;
+    PreparedInputs prepare(const data::Dataset &dataset, const Eigen::MatrixXd &encoded) const;
     // Copies every member's trained weights for CPU prediction (call after fitting or loading).
     void snapshotForCpu();
     // Trains member (a new network unless shared.continuing) with seed and workers

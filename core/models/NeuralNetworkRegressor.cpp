@@ -239,10 +239,10 @@ Eigen::MatrixXd NeuralNetworkRegressor::Impl::encode(const data::Dataset &datase
     return withColumn(encoder.transform(dataset), *peaks);
 }
 
-ScaledInputs NeuralNetworkRegressor::Impl::scale(const data::Dataset &dataset) const
+ScaledInputs NeuralNetworkRegressor::Impl::scale(const data::Dataset &dataset, const Eigen::MatrixXd &encoded) const
 {
     ScaledInputs inputs;
-    inputs.features = featureScaler.transform(encode(dataset)).cast<float>();
+    inputs.features = featureScaler.transform(encoded).cast<float>();
     if (!usesLayerTokens())
         return inputs;
     const data::SequenceColumn &sequence = dataset.sequence();
@@ -264,9 +264,9 @@ ScaledInputs NeuralNetworkRegressor::Impl::scale(const data::Dataset &dataset) c
     return inputs;
 }
 
-PreparedInputs NeuralNetworkRegressor::Impl::prepare(const data::Dataset &dataset) const
+PreparedInputs NeuralNetworkRegressor::Impl::prepare(const data::Dataset &dataset, const Eigen::MatrixXd &encoded) const
 {
-    ScaledInputs scaled = scale(dataset);
+    ScaledInputs scaled = scale(dataset, encoded);
     PreparedInputs inputs;
     inputs.features = toTensor(scaled.features).to(device);
     if (usesLayerTokens()) {
@@ -335,20 +335,15 @@ std::vector<ArchitectureBlock> NeuralNetworkRegressor::architecture() const
     return describeOptions(mImpl->options, 20, mImpl->simulatedPeakInput);
 }
 
-void NeuralNetworkRegressor::Impl::fitInputs(const Hyperparameters &hyperparameters, const data::Dataset &dataset,
-                                             const std::vector<Eigen::Index> &trainingRows)
+Eigen::MatrixXd NeuralNetworkRegressor::Impl::fitInputs(const Hyperparameters &hyperparameters,
+                                                        const data::Dataset &dataset,
+                                                        const std::vector<Eigen::Index> &trainingRows)
 {
     encoder.fit(dataset, trainingRows);
-    std::optional<Eigen::VectorXd> peaks;
-    if (hyperparameters.boolean("allocator_input")) {
-        try {
-            peaks = simulatedPeakMebibytes(dataset);
-        } catch (const io::InputError &) {
-            // Layers the simulation cannot follow (e.g. a convolution first): the network learns without them.
-        }
-    }
+    const std::optional<Eigen::VectorXd> peaks =
+        hyperparameters.boolean("allocator_input") ? simulatedPeakWherePossible(dataset) : std::nullopt;
     simulatedPeakInput = peaks.has_value();
-    const Eigen::MatrixXd encoded = peaks ? withColumn(encoder.transform(dataset), *peaks) : encoder.transform(dataset);
+    Eigen::MatrixXd encoded = peaks ? withColumn(encoder.transform(dataset), *peaks) : encoder.transform(dataset);
     featureScaler.fit(encoded, trainingRows, hyperparameters.boolean("log_inputs"));
 
     const data::FeatureEncoding &encoding = encoder.encoding();
@@ -375,6 +370,7 @@ void NeuralNetworkRegressor::Impl::fitInputs(const Hyperparameters &hyperparamet
                              layerTokens ? encoding.fieldsPerLayer : 0);
     options.featureTokenOf =
         featureTokensOf(encoding, simulatedPeakInput, hyperparameters.choice("feature_tokens"), encoded.cols());
+    return encoded;
 }
 
 training::TrainingResult NeuralNetworkRegressor::Impl::trainMember(NetworkMember &member, std::uint64_t seed,
@@ -486,14 +482,16 @@ training::TrainingResult NeuralNetworkRegressor::fitRows(const data::Dataset &da
     const Hyperparameters &h = hyperparameters();
     // A continued training keeps the scaling of its inputs and its networks.
     const bool continuing = std::exchange(impl.continuing, false);
+    Eigen::MatrixXd encoded;
     if (continuing) {
         impl.checkContinuable(schema(), dataset, trainingRows);
+        encoded = impl.encode(dataset);
     } else {
-        impl.fitInputs(h, dataset, trainingRows);
+        encoded = impl.fitInputs(h, dataset, trainingRows);
         setSchema({dataset.targetName(), impl.encoder.encoding()});
     }
     checkNetworkHyperparameters(h);
-    const PreparedInputs inputs = impl.prepare(dataset);
+    const PreparedInputs inputs = impl.prepare(dataset, encoded);
 
     // The validation rows come out of the training rows, by a seeded shuffle; every member holds out the same.
     std::vector<Eigen::Index> fitRows = trainingRows;
@@ -543,7 +541,7 @@ Eigen::MatrixXd NeuralNetworkRegressor::Impl::memberOutputs(const data::Dataset 
     Eigen::MatrixXd outputs(static_cast<Eigen::Index>(dataset.rowCount()), static_cast<Eigen::Index>(members.size()));
     if (device.is_cpu() && members.front().cpuNetwork) {
         // Row by row with the Eigen copy: no padding, no per-operation overhead.
-        const ScaledInputs inputs = scale(dataset);
+        const ScaledInputs inputs = scale(dataset, encode(dataset));
         const bool layers = usesLayerTokens();
         for (std::size_t row = 0; row < dataset.rowCount(); ++row) {
             const std::int64_t begin = layers ? inputs.layerStart[row] : 0;
@@ -556,7 +554,7 @@ Eigen::MatrixXd NeuralNetworkRegressor::Impl::memberOutputs(const data::Dataset 
         }
         return outputs;
     }
-    const PreparedInputs inputs = prepare(dataset);
+    const PreparedInputs inputs = prepare(dataset, encode(dataset));
     for (std::size_t begin = 0; begin < dataset.rowCount(); begin += predictionChunk) {
         std::vector<Eigen::Index> rows;
         for (std::size_t row = begin; row < std::min(dataset.rowCount(), begin + predictionChunk); ++row)
@@ -588,17 +586,18 @@ Eigen::VectorXd NeuralNetworkRegressor::memberSpread(const data::Dataset &datase
     return memberAgreement(mImpl->memberOutputs(dataset)).spread * mImpl->targetTransform.scale();
 }
 
-std::vector<ArchitectureBlock> describeArchitecture(const Hyperparameters &hyperparameters, std::int64_t featureCount,
-                                                    std::int64_t layerTypes, std::int64_t fieldsPerLayer,
-                                                    std::int64_t typicalLayers, const data::FeatureEncoding *encoding)
+std::vector<ArchitectureBlock> describeArchitecture(const Hyperparameters &hyperparameters,
+                                                    const ArchitectureSizes &sizes)
 {
-    const bool layerTokens = hyperparameters.boolean("layer_tokens") && layerTypes > 0 && fieldsPerLayer > 0;
+    const bool layerTokens =
+        hyperparameters.boolean("layer_tokens") && sizes.layerTypes > 0 && sizes.fieldsPerLayer > 0;
+    const bool simulatedPeak = hyperparameters.boolean("allocator_input") && sizes.simulatedPeak;
+    const std::int64_t featureCount = sizes.features + (simulatedPeak ? 1 : 0);
     auto options = networkOptions(hyperparameters, std::max<std::int64_t>(featureCount, 1),
-                                  layerTokens ? layerTypes + 1 : 0, layerTokens ? fieldsPerLayer : 0);
-    if (encoding)
-        options.featureTokenOf =
-            featureTokensOf(*encoding, false, hyperparameters.choice("feature_tokens"), featureCount);
-    return describeOptions(options, typicalLayers);
+                                  layerTokens ? sizes.layerTypes + 1 : 0, layerTokens ? sizes.fieldsPerLayer : 0);
+    options.featureTokenOf =
+        featureTokensOf(sizes.encoding, simulatedPeak, hyperparameters.choice("feature_tokens"), featureCount);
+    return describeOptions(options, sizes.typicalLayers, simulatedPeak);
 }
 
 } // namespace gpumem::models

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "models/ArchitectureSizes.h"
 #include "models/RegressorBase.h"
 
 #include <Eigen/Core>
@@ -97,14 +98,13 @@ class NeuralNetworkRegressor final : public RegressorBase
     std::unique_ptr<Impl> mImpl;
 };
 
-// Describes the network the hyperparameters build for data with featureCount
-// scalar features and, when layerTypes > 0, layer tokens of fieldsPerLayer numbers
-// (typicalLayers per row for the shapes). encoding, the data's, decides how
-// feature_tokens = grouped groups the features; without it every feature is a token.
-// Throws io::InputError for invalid sizes.
-std::vector<ArchitectureBlock> describeArchitecture(const Hyperparameters &hyperparameters, std::int64_t featureCount,
-                                                    std::int64_t layerTypes, std::int64_t fieldsPerLayer,
-                                                    std::int64_t typicalLayers,
-                                                    const data::FeatureEncoding *encoding = nullptr);
+// Describes the network the hyperparameters build for data of sizes: its encoded
+// features (and the simulated allocator peak after them when allocator_input is on
+// and the data allow it) and, when sizes.layerTypes > 0, layer tokens of
+// fieldsPerLayer numbers (typicalLayers per row for the shapes). The data's
+// encoding decides how feature_tokens = grouped groups the features; with an
+// empty one every feature is a token. Throws io::InputError for invalid sizes.
+std::vector<ArchitectureBlock> describeArchitecture(const Hyperparameters &hyperparameters,
+                                                    const ArchitectureSizes &sizes);
 
 } // namespace gpumem::models

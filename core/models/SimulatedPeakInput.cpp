@@ -32,11 +32,20 @@ std::optional<Eigen::VectorXd> simulatedPeakMebibytes(const data::Dataset &datas
         try {
             bytes = AllocatorSimulationRegressor::simulatedReservedBytes(job, workspaceBytes);
         } catch (const io::InputError &error) {
-            throw io::InputError(dataset.source(), dataset.rowLines()[row], 0, error.message());
+            throw reader->atRow(row, error);
         }
         peaks[static_cast<Eigen::Index>(row)] = static_cast<double>(bytes) / 1048576.0;
     }
     return peaks;
+}
+
+std::optional<Eigen::VectorXd> simulatedPeakWherePossible(const data::Dataset &dataset)
+{
+    try {
+        return simulatedPeakMebibytes(dataset);
+    } catch (const io::InputError &) {
+        return std::nullopt; // layers the simulation cannot follow, e.g. a convolution first
+    }
 }
 
 } // namespace gpumem::models

@@ -26,4 +26,8 @@ namespace gpumem::models {
 // layers cannot be simulated (e.g. a first layer that is not linear).
 std::optional<Eigen::VectorXd> simulatedPeakMebibytes(const data::Dataset &dataset);
 
+// What a network's fit takes: simulatedPeakMebibytes(dataset), or nothing also
+// when a row's layers cannot be simulated (the network then learns without it).
+std::optional<Eigen::VectorXd> simulatedPeakWherePossible(const data::Dataset &dataset);
+
 } // namespace gpumem::models

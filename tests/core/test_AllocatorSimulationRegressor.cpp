@@ -85,6 +85,14 @@ class TestAllocatorSimulationRegressor : public QObject
         const auto error = gpumem::tests::raisedInputError(
             [&] { gpumem::models::simulatedPeakMebibytes(baselineDataset(convolution)); });
         QCOMPARE(error.line(), std::int64_t{3});
+        // So does the allocator_sim model on the same rows.
+        auto model =
+            gpumem::models::createRegressor("allocator_sim", gpumem::models::regressorHyperparameters("allocator_sim"));
+        const auto modelError = gpumem::tests::raisedInputError([&] {
+            model->fit(baselineDataset(convolution), {0, 1, 2});
+        });
+        QCOMPARE(modelError.line(), std::int64_t{3});
+        QVERIFY(modelError.message().find("must start with a ('linear'") != std::string::npos);
     }
 
     void calibratesTheContextOnTrainingRows()

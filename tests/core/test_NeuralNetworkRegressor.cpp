@@ -231,6 +231,11 @@ class TestNeuralNetworkRegressor : public QObject
             const NeuralNetworkRegressor loaded = NeuralNetworkRegressor::load(path, cpu());
             QVERIFY(loaded.predict(dataset) == model.predict(dataset));
             QCOMPARE(loaded.architecture()[0].detail.find("simulated allocator peak") != std::string::npos, simulated);
+            // The preview before training (describe-model, the model page) shows the same network.
+            const auto preview =
+                gpumem::models::describeArchitecture(hyperparameters, gpumem::models::architectureSizesOf(dataset));
+            QCOMPARE(preview[0].detail, loaded.architecture()[0].detail);
+            QCOMPARE(preview[0].parameters, loaded.architecture()[0].parameters);
         }
         // The batch column under another name: the rows do not say the batch size, and
         // the network learns without the input.
@@ -245,7 +250,12 @@ class TestNeuralNetworkRegressor : public QObject
 
     void describesTheArchitecture()
     {
-        const auto blocks = gpumem::models::describeArchitecture(smallModel(1), 5, 3, 2, 10);
+        gpumem::models::ArchitectureSizes sizes;
+        sizes.features = 5;
+        sizes.layerTypes = 3;
+        sizes.fieldsPerLayer = 2;
+        sizes.typicalLayers = 10;
+        const auto blocks = gpumem::models::describeArchitecture(smallModel(1), sizes);
         QStringList names;
         std::int64_t total = 0;
         for (const auto &block : blocks) {

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "models/ArchitectureSizes.h"
+
+#include "models/SimulatedPeakInput.h"
+
+namespace gpumem::models {
+
+ArchitectureSizes architectureSizesOf(const data::Dataset &dataset)
+{
+    std::vector<Eigen::Index> rows(dataset.rowCount());
+    for (std::size_t row = 0; row < rows.size(); ++row)
+        rows[row] = static_cast<Eigen::Index>(row);
+    data::FeatureEncoder encoder;
+    encoder.fit(dataset, rows);
+    ArchitectureSizes sizes;
+    sizes.features = static_cast<std::int64_t>(encoder.featureNames().size());
+    sizes.layerTypes = static_cast<std::int64_t>(encoder.encoding().layerTypes.size());
+    sizes.fieldsPerLayer = encoder.encoding().fieldsPerLayer;
+    sizes.typicalLayers =
+        dataset.hasSequence()
+            ? static_cast<std::int64_t>(dataset.sequence().totalLayers() / std::max<std::size_t>(1, dataset.rowCount()))
+            : 0;
+    sizes.encoding = encoder.encoding();
+    sizes.simulatedPeak = simulatedPeakWherePossible(dataset).has_value();
+    return sizes;
+}
+
+} // namespace gpumem::models
