@@ -6,6 +6,7 @@
 #include "io/InputError.h"
 #include "models/NetworkEnsemble.h"
 #include "models/SimulatedPeakInput.h"
+#include "runtime/HeapRetention.h"
 #include "runtime/ParallelFor.h"
 #include "training/KernelThreads.h"
 #include "training/Trainer.h"
@@ -478,6 +479,9 @@ training::TrainingResult NeuralNetworkRegressor::fitRows(const data::Dataset &da
                                                          training::TrainingObserver *observer,
                                                          runtime::OperationControl *control)
 {
+    // Every step allocates and frees tensors of the same sizes; unmapped and faulted in
+    // afresh each time, they cost more than the arithmetic (bench/README.md, "Training time").
+    const runtime::HeapRetention heap;
     Impl &impl = *mImpl;
     const Hyperparameters &h = hyperparameters();
     // A continued training keeps the scaling of its inputs and its networks.
