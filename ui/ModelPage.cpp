@@ -257,7 +257,7 @@ void ModelPage::showArchitecture()
         QString caption =
             tr("%1 for %2 features").arg(qtText(hyperparameters.choice("architecture"))).arg(sizes.features);
         if (sizes.simulatedPeak && hyperparameters.boolean("allocator_input"))
-            caption += tr(", the simulated allocator peak");
+            caption += tr(" and the simulated allocator peak");
         if (sizes.layerTypes > 0 && hyperparameters.boolean("layer_tokens"))
             caption += tr(" and layer tokens (%1 layer types)").arg(sizes.layerTypes);
         caption += tr("; sizes from %1").arg(sizes.source);

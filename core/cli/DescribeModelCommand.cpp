@@ -114,7 +114,7 @@ int runDescribeModel(const std::vector<std::string> &arguments, std::ostream &ou
     }
     out << hyperparameters.choice("architecture") << " for " << sizes.features << " features";
     if (sizes.simulatedPeak && hyperparameters.boolean("allocator_input"))
-        out << ", the simulated allocator peak";
+        out << " and the simulated allocator peak";
     if (sizes.layerTypes > 0 && hyperparameters.boolean("layer_tokens"))
         out << " and layer tokens (" << sizes.layerTypes << " layer types)";
     out << "; sizes from " << sizes.source << "\n\n";
