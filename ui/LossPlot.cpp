@@ -78,6 +78,7 @@ LossPlot::LossPlot(QWidget *parent)
     reference->setPen(QPen(QColor(255, 127, 14), 2.0, Qt::DashLine));
     reference->removeFromLegend();
     mLoss->yAxis2->setLabel(tr("validation RMSE (MiB)"));
+    hideValidationFromLegend();
     mLoss->graph(EpochTrain)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
     mLoss->graph(EpochValidation)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, 6));
     mLoss->xAxis->setLabel(tr("epoch"));
@@ -151,6 +152,7 @@ void LossPlot::clear()
 {
     for (int graph = 0; graph < mLoss->graphCount(); ++graph)
         mLoss->graph(graph)->data()->clear();
+    hideValidationFromLegend();
     mLoss->yAxis2->setVisible(std::isfinite(mReferenceRmse));
     mLearningRate->graph(0)->data()->clear();
     mSmoothedSum = 0.0;
@@ -169,8 +171,18 @@ void LossPlot::addBatch(double x, double loss, double learningRate)
 void LossPlot::addEpoch(double x, double trainLoss, double validationLoss)
 {
     mLoss->graph(EpochTrain)->addData(x, trainLoss);
-    if (validationLoss >= 0.0)
+    if (validationLoss >= 0.0) {
         mLoss->graph(EpochValidation)->addData(x, validationLoss);
+        mLoss->graph(EpochValidation)->addToLegend(); // nothing when it is there already
+    }
+}
+
+void LossPlot::hideValidationFromLegend()
+{
+    // A training without validation rows (the presets hold none out) draws no validation
+    // curves, so the legend names them only once they have a point.
+    mLoss->graph(EpochValidation)->removeFromLegend();
+    mLoss->graph(ValidationRmse)->removeFromLegend();
 }
 
 void LossPlot::addValidationRmse(double x, double rmseMib)
@@ -178,6 +190,7 @@ void LossPlot::addValidationRmse(double x, double rmseMib)
     if (!std::isfinite(rmseMib))
         return;
     mLoss->graph(ValidationRmse)->addData(x, rmseMib);
+    mLoss->graph(ValidationRmse)->addToLegend();
     mLoss->yAxis2->setVisible(true);
 }
 

@@ -51,6 +51,7 @@ class LossPlot : public QWidget
   private:
     void replot();
     void recomputeSmoothed();
+    void hideValidationFromLegend();
     double smoothedNext(double loss);
     void showReadout(QMouseEvent *event);
     void resetView();

@@ -13,6 +13,17 @@
 #include <cmath>
 #include <vector>
 
+// The names the loss chart's legend lists.
+QStringList legendNames(const gpumem::ui::TrainingPage &page)
+{
+    QStringList names;
+    QCustomPlot *chart = page.plot()->lossChart();
+    for (int item = 0; item < chart->legend->itemCount(); ++item)
+        if (auto *entry = qobject_cast<QCPPlottableLegendItem *>(chart->legend->item(item)))
+            names << entry->plottable()->name();
+    return names;
+}
+
 class TestTrainingPage : public QObject
 {
     Q_OBJECT
@@ -44,11 +55,31 @@ class TestTrainingPage : public QObject
         QVERIFY2(accuracy->text().contains(QStringLiteral("(best %L1)").arg(page.validationRmse(), 0, 'f', 1)),
                  qPrintable(accuracy->text()));
         QVERIFY(page.plot()->lossChart()->yAxis2->visible());
+        QVERIFY(legendNames(page).contains(QStringLiteral("validation loss")));
 
         // New data marks the model and its curves stale.
         state.setTable(gpumem::tests::trainingTable(), gpumem::tests::testDataPath("jobs_training.csv"));
         QVERIFY(page.statusText().contains(QStringLiteral("data changed")));
         QCOMPARE(page.plot()->batchPointCount(), 0);
+    }
+
+    void namesNoValidationCurveWithoutValidationRows()
+    {
+        // The presets hold no rows out: the legend lists only what the chart draws.
+        gpumem::tests::QuickTrainingState state(2);
+        gpumem::models::Hyperparameters hyperparameters = state.hyperparameters();
+        hyperparameters.set("validation_fraction", 0.0);
+        state.setHyperparameters(hyperparameters);
+        gpumem::ui::TrainingPage page(&state);
+        QSignalSpy finished(&page, &gpumem::ui::TrainingPage::trainingFinished);
+        QVERIFY(page.start());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+        QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(page.statusText()));
+        QCOMPARE(page.plot()->epochPointCount(), 2);
+        const QStringList names = legendNames(page);
+        QVERIFY2(names.contains(QStringLiteral("epoch train loss")), qPrintable(names.join(", ")));
+        QVERIFY2(!names.contains(QStringLiteral("validation loss")), qPrintable(names.join(", ")));
+        QVERIFY2(!names.contains(QStringLiteral("validation RMSE (MiB, right)")), qPrintable(names.join(", ")));
     }
 
     // Issue 25: a run trained on this page reached the Runs page without validation
