@@ -10,9 +10,9 @@ namespace gpumem::runtime {
 // frees the same tensors at every step; a block that was unmapped has to be faulted
 // in afresh page by page, which on a virtual machine costs more than the arithmetic
 // (the probe's GPU-size CNN jobs spent a third of their time in the kernel, a
-// `quick` training a quarter). When the last one goes, the defaults come back and the heap's free memory
-// is returned. A process-wide setting (glibc's mallopt; nothing elsewhere), so scopes
-// may nest and overlap across threads.
+// `quick` training a quarter). When the last one goes, the defaults come back and
+// the heap's free memory is returned. A process-wide setting (glibc's mallopt;
+// nothing elsewhere), so scopes may nest and overlap across threads.
 class HeapRetention
 {
   public:
