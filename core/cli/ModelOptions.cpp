@@ -69,10 +69,9 @@ void checkAssignment(const std::string &assignment)
 
 void addModelOptions(CLI::App &app, ModelOptions &options)
 {
-    app.add_option(
-           "--preset", options.preset,
-           "start from a preset: default (60 epochs), quick (40 epochs, about 15 s), fast (seconds, for demos), "
-           "gpu (larger)")
+    app.add_option("--preset", options.preset,
+                   "start from a preset: default (60 epochs; the built-in values), quick (40 epochs), "
+                   "fast (seconds, for demos), gpu (larger)")
         ->type_name("NAME");
     app.add_option("--config", options.config, "hyperparameters from a JSON object, applied after the preset")
         ->type_name("FILE.json");

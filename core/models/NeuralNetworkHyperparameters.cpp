@@ -49,10 +49,10 @@ Hyperparameters neuralNetworkHyperparameters()
         choiceSpec("optimizer", "adamw", {"adamw", "adam"},
                    "AdamW decouples weight decay from the gradient; Adam adds "
                    "it to the gradient."),
-        realSpec("learning_rate", 3e-3, 1e-6, 1.0, "", "Peak learning rate of the schedule."),
+        realSpec("learning_rate", 4e-3, 1e-6, 1.0, "", "Peak learning rate of the schedule."),
         realSpec("weight_decay", 1e-4, 0.0, 1.0, "", "Weight decay (L2 penalty) on every parameter."),
-        integerSpec("batch_size", 128, 1, 65536, "rows", "Rows per optimisation step."),
-        integerSpec("epochs", 200, 1, 100000, "epochs", "Passes over the training rows."),
+        integerSpec("batch_size", 64, 1, 65536, "rows", "Rows per optimisation step."),
+        integerSpec("epochs", 60, 1, 100000, "epochs", "Passes over the training rows."),
         choiceSpec("schedule", "one_cycle", {"one_cycle", "cosine", "plateau", "constant"},
                    "Learning-rate schedule after warm-up: one cycle up and down, cosine decay, halve on a validation "
                    "plateau, or constant."),
@@ -60,7 +60,7 @@ Hyperparameters neuralNetworkHyperparameters()
                  "Share of all steps spent raising the learning rate from near zero."),
         realSpec("gradient_clip", 1.0, 0.0, 1000.0, "",
                  "Largest allowed norm of the whole gradient; 0 turns clipping off."),
-        realSpec("validation_fraction", 0.1, 0.0, 0.5, "",
+        realSpec("validation_fraction", 0.0, 0.0, 0.5, "",
                  "Share of the training rows held back to watch for overfitting and pick the best epoch; 0 uses all."),
         integerSpec("patience", 0, 0, 100000, "epochs",
                     "Stop after this many epochs without a better validation loss; 0 never stops early."),

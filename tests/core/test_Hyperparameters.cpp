@@ -4,6 +4,7 @@
 #include "io/InputError.h"
 #include "io/Json.h"
 #include "models/NeuralNetworkHyperparameters.h"
+#include "models/Presets.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -42,10 +43,21 @@ class TestHyperparameters : public QObject
         const Hyperparameters hyperparameters = gpumem::models::neuralNetworkHyperparameters();
         QCOMPARE(hyperparameters.choice("architecture"), std::string("bigru_transformer"));
         QCOMPARE(hyperparameters.integer("d_model"), std::int64_t{64});
-        QCOMPARE(hyperparameters.real("learning_rate"), 3e-3);
+        QCOMPARE(hyperparameters.real("learning_rate"), 4e-3);
+        QCOMPARE(hyperparameters.real("validation_fraction"), 0.0);
         QCOMPARE(hyperparameters.boolean("log_target"), true);
         for (const auto &spec : hyperparameters.specs())
             QVERIFY2(!spec.help.empty() && spec.help.back() == '.', spec.name.c_str());
+    }
+
+    // A command without --preset trains the network the workbench starts with: its
+    // `default` preset, which names every value it sets, sets them to the defaults.
+    void theDefaultPresetIsTheDefaults()
+    {
+        const Hyperparameters defaults = gpumem::models::neuralNetworkHyperparameters();
+        Hyperparameters preset = defaults;
+        gpumem::models::applyHyperparameterFile(preset, gpumem::models::presetPath("default"));
+        QCOMPARE(QString::fromStdString(preset.values().dump()), QString::fromStdString(defaults.values().dump()));
     }
 
     void setsFromText_data()
@@ -115,7 +127,7 @@ class TestHyperparameters : public QObject
         const QJsonObject epochs = descriptions.at(21).toObject();
         QCOMPARE(epochs.value("name").toString(), QStringLiteral("epochs"));
         QCOMPARE(epochs.value("type").toString(), QStringLiteral("integer"));
-        QCOMPARE(epochs.value("default").toInt(), 200);
+        QCOMPARE(epochs.value("default").toInt(), 60);
         QCOMPARE(epochs.value("maximum").toInt(), 100000);
         QCOMPARE(epochs.value("unit").toString(), QStringLiteral("epochs"));
     }

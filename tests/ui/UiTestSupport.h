@@ -49,6 +49,8 @@ inline models::Hyperparameters quickHyperparameters(int epochs)
     hyperparameters.set("head_hidden", std::int64_t{16});
     hyperparameters.set("batch_size", std::int64_t{8});
     hyperparameters.set("epochs", std::int64_t{epochs});
+    // A validation share (8 of the 80 rows), so that the pages draw and record validation curves.
+    hyperparameters.set("validation_fraction", 0.1);
     return hyperparameters;
 }
 

@@ -39,7 +39,7 @@ class TestModelPage : public QObject
         QVERIFY(rate);
         QCOMPARE(rate->minimum(), 1e-6);
         QCOMPARE(rate->maximum(), 1.0);
-        QCOMPARE(rate->value(), 0.003);
+        QCOMPARE(rate->value(), 0.004);
 
         auto *schedule = page.findChild<QComboBox *>(QStringLiteral("hp_schedule"));
         QVERIFY(schedule);
