@@ -254,14 +254,9 @@ void ModelPage::showArchitecture()
         std::vector<ArchitectureBox> boxes;
         for (const auto &block : blocks)
             boxes.push_back({qtText(block.name), qtText(block.detail), qtText(block.outputShape), block.parameters});
-        QString caption =
-            tr("%1 for %2 features").arg(qtText(hyperparameters.choice("architecture"))).arg(sizes.features);
-        if (sizes.simulatedPeak && hyperparameters.boolean("allocator_input"))
-            caption += tr(" and the simulated allocator peak");
-        if (sizes.layerTypes > 0 && hyperparameters.boolean("layer_tokens"))
-            caption += tr(" and layer tokens (%1 layer types)").arg(sizes.layerTypes);
-        caption += tr("; sizes from %1").arg(sizes.source);
-        mArchitecture->setBlocks(boxes, caption);
+        mArchitecture->setBlocks(boxes, tr("%1; sizes from %2")
+                                            .arg(qtText(models::describeNetworkInputs(hyperparameters, sizes)))
+                                            .arg(sizes.source));
     } catch (const std::exception &error) {
         mArchitecture->setMessage(QString::fromStdString(error.what()));
     }

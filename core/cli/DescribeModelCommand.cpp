@@ -112,12 +112,7 @@ int runDescribeModel(const std::vector<std::string> &arguments, std::ostream &ou
                                     {"descriptions", hyperparameters.descriptions()}});
         return 0;
     }
-    out << hyperparameters.choice("architecture") << " for " << sizes.features << " features";
-    if (sizes.simulatedPeak && hyperparameters.boolean("allocator_input"))
-        out << " and the simulated allocator peak";
-    if (sizes.layerTypes > 0 && hyperparameters.boolean("layer_tokens"))
-        out << " and layer tokens (" << sizes.layerTypes << " layer types)";
-    out << "; sizes from " << sizes.source << "\n\n";
+    out << models::describeNetworkInputs(hyperparameters, sizes) << "; sizes from " << sizes.source << "\n\n";
     TextTable table({"block", "output shape", TextTable::numeric("parameters"), "detail"});
     for (const auto &block : blocks)
         table.addRow({block.name, block.outputShape, std::to_string(block.parameters), block.detail});

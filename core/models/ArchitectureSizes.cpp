@@ -25,4 +25,23 @@ ArchitectureSizes architectureSizesOf(const data::Dataset &dataset)
     return sizes;
 }
 
+NetworkInputs networkInputsOf(const Hyperparameters &hyperparameters, const ArchitectureSizes &sizes)
+{
+    NetworkInputs inputs;
+    inputs.simulatedPeak = hyperparameters.boolean("allocator_input") && sizes.simulatedPeak;
+    inputs.layerTokens = hyperparameters.boolean("layer_tokens") && sizes.layerTypes > 0 && sizes.fieldsPerLayer > 0;
+    return inputs;
+}
+
+std::string describeNetworkInputs(const Hyperparameters &hyperparameters, const ArchitectureSizes &sizes)
+{
+    const NetworkInputs inputs = networkInputsOf(hyperparameters, sizes);
+    std::string text = hyperparameters.choice("architecture") + " for " + std::to_string(sizes.features) + " features";
+    if (inputs.simulatedPeak)
+        text += " and the simulated allocator peak";
+    if (inputs.layerTokens)
+        text += " and layer tokens (" + std::to_string(sizes.layerTypes) + " layer types)";
+    return text;
+}
+
 } // namespace gpumem::models

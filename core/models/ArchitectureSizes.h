@@ -3,8 +3,10 @@
 
 #include "data/Dataset.h"
 #include "data/FeatureEncoder.h"
+#include "models/Hyperparameters.h"
 
 #include <cstdint>
+#include <string>
 
 namespace gpumem::models {
 
@@ -28,5 +30,19 @@ struct ArchitectureSizes
 // The sizes of dataset, as a fit on all of its rows would find them. Throws
 // io::InputError when the encoding would exceed its limits.
 ArchitectureSizes architectureSizesOf(const data::Dataset &dataset);
+
+// What the network takes in besides the encoder's columns, for data of sizes under
+// hyperparameters: the one rule that its architecture and every description of it follow.
+struct NetworkInputs
+{
+    bool simulatedPeak = false; // one more input after the columns
+    bool layerTokens = false;   // one token per layer of the sequence column
+};
+NetworkInputs networkInputsOf(const Hyperparameters &hyperparameters, const ArchitectureSizes &sizes);
+
+// The architecture and its inputs in words, as `gpumem describe-model` and the
+// Model page caption them: "bigru_transformer for 12 features and the simulated
+// allocator peak and layer tokens (16 layer types)".
+std::string describeNetworkInputs(const Hyperparameters &hyperparameters, const ArchitectureSizes &sizes);
 
 } // namespace gpumem::models

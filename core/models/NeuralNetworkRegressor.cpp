@@ -593,15 +593,14 @@ Eigen::VectorXd NeuralNetworkRegressor::memberSpread(const data::Dataset &datase
 std::vector<ArchitectureBlock> describeArchitecture(const Hyperparameters &hyperparameters,
                                                     const ArchitectureSizes &sizes)
 {
-    const bool layerTokens =
-        hyperparameters.boolean("layer_tokens") && sizes.layerTypes > 0 && sizes.fieldsPerLayer > 0;
-    const bool simulatedPeak = hyperparameters.boolean("allocator_input") && sizes.simulatedPeak;
-    const std::int64_t featureCount = sizes.features + (simulatedPeak ? 1 : 0);
-    auto options = networkOptions(hyperparameters, std::max<std::int64_t>(featureCount, 1),
-                                  layerTokens ? sizes.layerTypes + 1 : 0, layerTokens ? sizes.fieldsPerLayer : 0);
+    const NetworkInputs inputs = networkInputsOf(hyperparameters, sizes);
+    const std::int64_t featureCount = sizes.features + (inputs.simulatedPeak ? 1 : 0);
+    auto options =
+        networkOptions(hyperparameters, std::max<std::int64_t>(featureCount, 1),
+                       inputs.layerTokens ? sizes.layerTypes + 1 : 0, inputs.layerTokens ? sizes.fieldsPerLayer : 0);
     options.featureTokenOf =
-        featureTokensOf(sizes.encoding, simulatedPeak, hyperparameters.choice("feature_tokens"), featureCount);
-    return describeOptions(options, sizes.typicalLayers, simulatedPeak);
+        featureTokensOf(sizes.encoding, inputs.simulatedPeak, hyperparameters.choice("feature_tokens"), featureCount);
+    return describeOptions(options, sizes.typicalLayers, inputs.simulatedPeak);
 }
 
 } // namespace gpumem::models

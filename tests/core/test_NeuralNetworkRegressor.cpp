@@ -271,6 +271,24 @@ class TestNeuralNetworkRegressor : public QObject
         // Each direction of each GRU layer: 3 gates × (16·8 + 8·8 + 2·8); projection 16·16 + 16.
         QCOMPARE(blocks[2].parameters, std::int64_t{2 * 3 * (16 * 8 + 8 * 8 + 2 * 8) + 16 * 16 + 16});
         QVERIFY(total > 0);
+
+        // The caption of describe-model and the Model page names what the blocks take in.
+        using gpumem::models::describeNetworkInputs;
+        QCOMPARE(describeNetworkInputs(smallModel(1), sizes),
+                 std::string("bigru_transformer for 5 features and layer tokens (3 layer types)"));
+        sizes.simulatedPeak = true;
+        QCOMPARE(gpumem::models::describeArchitecture(smallModel(1), sizes)[0].parameters, std::int64_t{6 * 16 * 2});
+        QCOMPARE(describeNetworkInputs(smallModel(1), sizes),
+                 std::string("bigru_transformer for 5 features and the simulated allocator peak and layer tokens (3 "
+                             "layer types)"));
+        // Without per-layer fields there are no layer tokens, in the blocks or in words.
+        sizes.fieldsPerLayer = 0;
+        QCOMPARE(gpumem::models::describeArchitecture(smallModel(1), sizes)[1].name, std::string("BiGRU"));
+        QCOMPARE(describeNetworkInputs(smallModel(1), sizes),
+                 std::string("bigru_transformer for 5 features and the simulated allocator peak"));
+        Hyperparameters withoutPeak = smallModel(1);
+        withoutPeak.setAssignment("allocator_input=false");
+        QCOMPARE(describeNetworkInputs(withoutPeak, sizes), std::string("bigru_transformer for 5 features"));
     }
 };
 
