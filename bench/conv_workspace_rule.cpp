@@ -61,18 +61,6 @@ struct Measured
     double backwardMib = 0.0; // the largest block of the backward pass
 };
 
-std::string kindOf(const estimate::ConvolutionCall &call)
-{
-    const auto ones = [](const std::vector<std::int64_t> &v) {
-        return std::all_of(v.begin(), v.end(), [](std::int64_t x) { return x == 1; });
-    };
-    if (call.groups > 1 && call.groups == call.inputChannels)
-        return "depthwise";
-    if (ones(call.kernel))
-        return ones(call.stride) ? "1x1, stride 1" : "1x1, strided";
-    return ones(call.stride) ? "dense, stride 1" : "dense, strided";
-}
-
 std::vector<Measured> readCalls(const std::string &path)
 {
     std::ifstream in(path, std::ios::binary);
@@ -135,7 +123,7 @@ std::vector<Measured> readCalls(const std::string &path)
         call.filterBytes = static_cast<std::uint64_t>(filterElements) * 4;
         m.forwardMib = number("forward_workspace_mib");
         m.backwardMib = number("backward_workspace_mib");
-        m.kind = kindOf(call);
+        m.kind = estimate::convolutionKindName(estimate::convolutionKind(call));
         m.label = field("model") + " batch " + field("batch_size") + " " + field("in_channels") + "->" +
                   field("out_channels") + " " + field("kernel") + " stride " + field("stride");
         calls.push_back(std::move(m));

@@ -22,6 +22,20 @@ struct ConvolutionCall
     std::int64_t batchSize = 0;
 };
 
+// The kinds of convolution that the workspace rule below tells apart.
+enum class ConvolutionKind
+{
+    Depthwise,           // one group per input channel: PyTorch's own kernel
+    PointwiseUnitStride, // 1×1 filters at stride 1: a matrix product over the pixels
+    PointwiseStrided,
+    DenseUnitStride,
+    DenseStrided,
+};
+
+ConvolutionKind convolutionKind(const ConvolutionCall &call);
+// "depthwise", "1x1, stride 1", "1x1, strided", "dense, stride 1" or "dense, strided".
+const char *convolutionKindName(ConvolutionKind kind);
+
 // The workspaces that cuDNN asks PyTorch's caching allocator for during one
 // convolution's passes, each freed when its pass returns: blocks the GPU allocates and the
 // CPU kernels do not. Backward requests its two one after the other, the filter's gradient

@@ -169,6 +169,28 @@ class TestConvolutionWorkspace : public QObject
         QCOMPARE(workspacesOf(call), workspaces);
     }
 
+    void tellsTheKindsApart()
+    {
+        using gpumem::estimate::ConvolutionKind;
+        using gpumem::estimate::convolutionKind;
+        const std::uint64_t bytes = imageBytes(8, 64, 56);
+        QCOMPARE(convolutionKind(call(64, 64, 64, 3, 1, bytes, bytes, 8)), ConvolutionKind::Depthwise);
+        QCOMPARE(convolutionKind(call(64, 64, 64, 3, 2, bytes, bytes, 8)), ConvolutionKind::Depthwise);
+        // Grouped but not one group per channel: dense, as cuDNN runs it.
+        QCOMPARE(convolutionKind(call(64, 64, 8, 3, 1, bytes, bytes, 8)), ConvolutionKind::DenseUnitStride);
+        QCOMPARE(convolutionKind(call(64, 128, 1, 3, 2, bytes, bytes, 8)), ConvolutionKind::DenseStrided);
+        QCOMPARE(convolutionKind(call(64, 256, 1, 1, 1, bytes, bytes, 8)), ConvolutionKind::PointwiseUnitStride);
+        QCOMPARE(convolutionKind(call(64, 256, 1, 1, 2, bytes, bytes, 8)), ConvolutionKind::PointwiseStrided);
+        // A 1×3 filter is not pointwise, nor a stride of 1×2 unit.
+        ConvolutionCall uneven = call(64, 64, 1, 1, 1, bytes, bytes, 8);
+        uneven.kernel = {1, 3};
+        QCOMPARE(convolutionKind(uneven), ConvolutionKind::DenseUnitStride);
+        uneven.stride = {1, 2};
+        QCOMPARE(convolutionKind(uneven), ConvolutionKind::DenseStrided);
+        QCOMPARE(std::string(gpumem::estimate::convolutionKindName(ConvolutionKind::PointwiseStrided)),
+                 std::string("1x1, strided"));
+    }
+
     void eachPassAddsItsWorkspaces()
     {
         // 16→32 channels, 3×3, padding 1, batch 2 at 8×8: input 8,192 bytes, output
