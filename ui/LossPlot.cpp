@@ -179,8 +179,9 @@ void LossPlot::addEpoch(double x, double trainLoss, double validationLoss)
 
 void LossPlot::hideValidationFromLegend()
 {
-    // A training without validation rows (the presets hold none out) draws no validation
-    // curves, so the legend names them only once they have a point.
+    // A training without validation rows (the defaults, and the default and quick
+    // presets, hold none out) draws no validation curves, so the legend names them only
+    // once they have a point.
     mLoss->graph(EpochValidation)->removeFromLegend();
     mLoss->graph(ValidationRmse)->removeFromLegend();
 }

@@ -32,7 +32,10 @@ struct ArchitectureSizes
 ArchitectureSizes architectureSizesOf(const data::Dataset &dataset);
 
 // What the network takes in besides the encoder's columns, for data of sizes under
-// hyperparameters: the one rule that its architecture and every description of it follow.
+// hyperparameters: the rule that describeArchitecture and the captions below follow. A
+// fit decides the same from its training rows (NeuralNetworkRegressor::Impl::fitInputs,
+// which runs the allocator only when allocator_input asks for it);
+// tests/core/test_NeuralNetworkRegressor checks that a preview equals the trained network.
 struct NetworkInputs
 {
     bool simulatedPeak = false; // one more input after the columns

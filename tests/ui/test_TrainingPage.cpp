@@ -65,7 +65,7 @@ class TestTrainingPage : public QObject
 
     void namesNoValidationCurveWithoutValidationRows()
     {
-        // The presets hold no rows out: the legend lists only what the chart draws.
+        // The defaults hold no rows out: the legend lists only what the chart draws.
         gpumem::tests::QuickTrainingState state(2);
         gpumem::models::Hyperparameters hyperparameters = state.hyperparameters();
         hyperparameters.set("validation_fraction", 0.0);
