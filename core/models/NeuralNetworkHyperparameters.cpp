@@ -49,6 +49,13 @@ Hyperparameters neuralNetworkHyperparameters()
         choiceSpec("optimizer", "adamw", {"adamw", "adam"},
                    "AdamW decouples weight decay from the gradient; Adam adds "
                    "it to the gradient."),
+        choiceSpec("loss", "mse", {"mse", "huber"},
+                   "What training minimises on the learned scale: the mean squared error, or the Huber (smooth L1) "
+                   "loss, squared for errors below huber_delta and linear above, so that jobs the inputs cannot "
+                   "explain pull no harder than their size (a lower typical relative error, a higher RMSE)."),
+        realSpec("huber_delta", 0.05, 1e-4, 10.0, "",
+                 "Error where the Huber loss turns linear, in log1p of MiB with log_target (0.05: about 5% of a "
+                 "job's memory), else in MiB."),
         realSpec("learning_rate", 4e-3, 1e-6, 1.0, "", "Peak learning rate of the schedule."),
         realSpec("weight_decay", 1e-4, 0.0, 1.0, "", "Weight decay (L2 penalty) on every parameter."),
         integerSpec("batch_size", 64, 1, 65536, "rows", "Rows per optimisation step."),
@@ -80,6 +87,8 @@ std::vector<std::string> unusedNetworkHyperparameters(const Hyperparameters &hyp
         unused.insert(unused.end(), {"heads", "encoder_layers", "feedforward", "norm"});
     if (architecture != "transformer_only" && hyperparameters.integer("gru_layers") == 1)
         unused.emplace_back("gru_dropout");
+    if (hyperparameters.choice("loss") != "huber")
+        unused.emplace_back("huber_delta");
     return unused;
 }
 

@@ -8,6 +8,7 @@
 #include "models/BiGruTransformer.h"
 #include "models/EigenNetwork.h"
 #include "models/NeuralNetworkRegressor.h"
+#include "training/RegressionLoss.h"
 #include "training/Trainer.h"
 #include "training/TrainingCheckpoint.h"
 
@@ -64,6 +65,7 @@ struct MemberTraining
     training::TrainerSettings settings;
     bool dropout = false;    // dropout draws from LibTorch's generator while training
     bool continuing = false; // the members continue their checkpoints
+    training::RegressionLoss loss;
 };
 
 // The most optimizer steps a saved training may have taken: a count a folder can

@@ -402,7 +402,7 @@ training::TrainingResult NeuralNetworkRegressor::Impl::trainMember(NetworkMember
         const BatchInputs batch = this->batch(inputs, rows);
         const auto predicted = network->forward(batch.features, batch.layerTypes, batch.layerFields,
                                                 batch.layerCounts); // [batch]
-        return torch::mse_loss(predicted, inputs.target.index_select(0, rowIndex(rows).to(device)));
+        return shared.loss(predicted, inputs.target.index_select(0, rowIndex(rows).to(device)));
     };
     // What people read while it trains: the validation error in MiB, not the loss on the scaled target.
     settings.validationRmse = [&](const std::vector<Eigen::Index> &rows) {
@@ -512,7 +512,10 @@ training::TrainingResult NeuralNetworkRegressor::fitRows(const data::Dataset &da
         std::sort(validationRows.begin(), validationRows.end());
     }
 
-    MemberTraining shared{dataset, inputs, fitRows, validationRows, {}, false, continuing};
+    // huber_delta is an error of log1p(MiB) (or MiB); the network learns that scale standardised.
+    const training::RegressionLoss loss =
+        training::RegressionLoss::named(h.choice("loss"), h.real("huber_delta") / impl.targetTransform.scale());
+    MemberTraining shared{dataset, inputs, fitRows, validationRows, {}, false, continuing, loss};
     training::TrainerSettings &settings = shared.settings;
     settings.optimizer = h.choice("optimizer");
     settings.learningRate = h.real("learning_rate");

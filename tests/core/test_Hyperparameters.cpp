@@ -50,6 +50,23 @@ class TestHyperparameters : public QObject
             QVERIFY2(!spec.help.empty() && spec.help.back() == '.', spec.name.c_str());
     }
 
+    // The Model page greys out what the chosen network does not read.
+    void namesTheHyperparametersATrainingIgnores()
+    {
+        Hyperparameters hyperparameters = gpumem::models::neuralNetworkHyperparameters();
+        using Names = std::vector<std::string>;
+        QCOMPARE(gpumem::models::unusedNetworkHyperparameters(hyperparameters), (Names{"gru_dropout", "huber_delta"}));
+        hyperparameters.setAssignment("loss=huber");
+        hyperparameters.setAssignment("gru_layers=2");
+        QCOMPARE(gpumem::models::unusedNetworkHyperparameters(hyperparameters), Names{});
+        hyperparameters.setAssignment("architecture=transformer_only");
+        QCOMPARE(gpumem::models::unusedNetworkHyperparameters(hyperparameters),
+                 (Names{"gru_hidden", "gru_layers", "gru_dropout"}));
+        hyperparameters.setAssignment("architecture=bigru_only");
+        QCOMPARE(gpumem::models::unusedNetworkHyperparameters(hyperparameters),
+                 (Names{"heads", "encoder_layers", "feedforward", "norm"}));
+    }
+
     // A command without --preset trains the network the workbench starts with: its
     // `default` preset, which names every value it sets, sets them to the defaults.
     void theDefaultPresetIsTheDefaults()
@@ -124,7 +141,7 @@ class TestHyperparameters : public QObject
         hyperparameters.writeDescriptions(writer);
         const QJsonArray descriptions = QJsonDocument::fromJson(QByteArray::fromStdString(out.str())).array();
         QCOMPARE(descriptions.size(), static_cast<qsizetype>(hyperparameters.specs().size()));
-        const QJsonObject epochs = descriptions.at(21).toObject();
+        const QJsonObject epochs = descriptions.at(23).toObject();
         QCOMPARE(epochs.value("name").toString(), QStringLiteral("epochs"));
         QCOMPARE(epochs.value("type").toString(), QStringLiteral("integer"));
         QCOMPARE(epochs.value("default").toInt(), 60);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "training/LearningRateSchedule.h"
+#include "training/RegressionLoss.h"
 #include "training/Trainer.h"
 
 #include <QTest>
@@ -92,6 +93,34 @@ class TestTrainer : public QObject
             plateau.epochFinished(2.0);
         QCOMPARE(plateau.rate(50), 0.5);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, LearningRateSchedule("warm", 1.0, 10, 0.0));
+    }
+
+    // Errors 0, 0.5, 3 and -2: squared 0 + 0.25 + 9 + 4; Huber with delta 1,
+    // 0 + 0.5²/2 + (3 - 0.5) + (2 - 0.5); with delta 0.5, 0 + 0.25 + 2.75 + 1.75.
+    void regressionLossesOnKnownErrors()
+    {
+        const auto predicted = torch::tensor({1.0, 1.5, 4.0, -1.0}, torch::kFloat64).requires_grad_();
+        const auto target = torch::ones({4}, torch::kFloat64);
+        QCOMPARE(RegressionLoss::named("mse", 1.0)(predicted, target).item<double>(), 13.25 / 4.0);
+        QCOMPARE(RegressionLoss::named("huber", 1.0)(predicted, target).item<double>(), 4.125 / 4.0);
+        const auto huber = RegressionLoss::named("huber", 0.5)(predicted, target);
+        QCOMPARE(huber.item<double>(), 4.75 / 4.0);
+        // Beyond delta an error pulls by its sign alone; within it, by error / delta.
+        huber.backward();
+        const auto gradient = predicted.grad();
+        QCOMPARE(gradient[2].item<double>(), 0.25);
+        QCOMPARE(gradient[3].item<double>(), -0.25);
+        QCOMPARE(gradient[1].item<double>(), 0.25);
+        QCOMPARE(gradient[0].item<double>(), 0.0);
+        const auto inside = torch::tensor({1.25}, torch::kFloat64).requires_grad_();
+        const auto small = RegressionLoss::named("huber", 0.5)(inside, torch::ones({1}, torch::kFloat64));
+        QCOMPARE(small.item<double>(), 0.25 * 0.25 / (2.0 * 0.5));
+        small.backward();
+        QCOMPARE(inside.grad()[0].item<double>(), 0.25 / 0.5);
+
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, RegressionLoss::named("l1", 1.0));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, RegressionLoss::named("huber", 0.0));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, RegressionLoss::named("huber", std::nan("")));
     }
 
     void learnsALinearFunction()
