@@ -25,11 +25,16 @@ ArchitectureSizes architectureSizesOf(const data::Dataset &dataset)
     return sizes;
 }
 
+bool takesLayerTokens(const Hyperparameters &hyperparameters, std::int64_t layerTypes, std::int64_t fieldsPerLayer)
+{
+    return hyperparameters.boolean("layer_tokens") && layerTypes > 0 && fieldsPerLayer > 0;
+}
+
 NetworkInputs networkInputsOf(const Hyperparameters &hyperparameters, const ArchitectureSizes &sizes)
 {
     NetworkInputs inputs;
     inputs.simulatedPeak = hyperparameters.boolean("allocator_input") && sizes.simulatedPeak;
-    inputs.layerTokens = hyperparameters.boolean("layer_tokens") && sizes.layerTypes > 0 && sizes.fieldsPerLayer > 0;
+    inputs.layerTokens = takesLayerTokens(hyperparameters, sizes.layerTypes, sizes.fieldsPerLayer);
     return inputs;
 }
 

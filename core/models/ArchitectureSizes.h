@@ -31,6 +31,11 @@ struct ArchitectureSizes
 // io::InputError when the encoding would exceed its limits.
 ArchitectureSizes architectureSizesOf(const data::Dataset &dataset);
 
+// Whether the network turns each layer of the sequence column into a token: asked
+// for by layer_tokens, and the rows hold layers (of layerTypes types, each with
+// fieldsPerLayer numbers). The one rule for previews and fits alike.
+bool takesLayerTokens(const Hyperparameters &hyperparameters, std::int64_t layerTypes, std::int64_t fieldsPerLayer);
+
 // What the network takes in besides the encoder's columns, for data of sizes under
 // hyperparameters: the rule that describeArchitecture and the captions below follow. A
 // fit decides the same from its training rows (NeuralNetworkRegressor::Impl::fitInputs,

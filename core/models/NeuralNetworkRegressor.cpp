@@ -4,6 +4,7 @@
 
 #include "data/SeededRandom.h"
 #include "io/InputError.h"
+#include "models/ArchitectureSizes.h"
 #include "models/NetworkEnsemble.h"
 #include "models/SimulatedPeakInput.h"
 #include "runtime/HeapRetention.h"
@@ -348,8 +349,9 @@ Eigen::MatrixXd NeuralNetworkRegressor::Impl::fitInputs(const Hyperparameters &h
     featureScaler.fit(encoded, trainingRows, hyperparameters.boolean("log_inputs"));
 
     const data::FeatureEncoding &encoding = encoder.encoding();
-    const bool layerTokens =
-        hyperparameters.boolean("layer_tokens") && dataset.hasSequence() && encoding.fieldsPerLayer > 0;
+    const bool layerTokens = dataset.hasSequence() &&
+                             takesLayerTokens(hyperparameters, static_cast<std::int64_t>(encoding.layerTypes.size()),
+                                              encoding.fieldsPerLayer);
     layerVocabulary.clear();
     if (layerTokens) {
         layerVocabulary = encoding.layerTypes;

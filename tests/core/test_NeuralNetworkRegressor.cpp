@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <random>
 #include <sstream>
 
@@ -285,6 +286,26 @@ class TestNeuralNetworkRegressor : public QObject
         const std::string path = folder.filePath("unnamed").toStdString();
         model.save(path);
         QCOMPARE(fittedOf(path).value("simulated_peak_input").toBool(true), false);
+    }
+
+    // Layer tokens need layers among the training rows, as the preview's rule says
+    // (models::takesLayerTokens): training rows of empty sequences make none.
+    void trainingRowsWithoutLayersMakeNoLayerTokens()
+    {
+        std::string csv = "batch,optimizer,layers,memory\n";
+        for (int row = 0; row < 24; ++row)
+            csv += std::to_string(8 + row) + ",adam," + (row < 16 ? "\"[]\"" : "\"[('linear', 8, 64)]\"") + ',' +
+                   std::to_string(1000 + 10 * row) + '\n';
+        const Dataset dataset = datasetOf(csv);
+        std::vector<Eigen::Index> withoutLayers(16);
+        std::iota(withoutLayers.begin(), withoutLayers.end(), Eigen::Index{0});
+        NeuralNetworkRegressor model(smallModel(1), cpu());
+        model.fit(dataset, withoutLayers);
+        QStringList names;
+        for (const auto &block : model.architecture())
+            names << QString::fromStdString(block.name);
+        QCOMPARE(names, (QStringList{"Feature tokens", "BiGRU", "Transformer encoder", "Pooling", "Head"}));
+        QVERIFY(model.predict(dataset).allFinite());
     }
 
     void describesTheArchitecture()
