@@ -90,7 +90,7 @@ LossPlot::LossPlot(QWidget *parent)
         return ticker;
     };
     mLoss->xAxis->setTicker(epochTicks());
-    mLoss->yAxis->setLabel(tr("loss (scaled target)"));
+    setLossName(tr("MSE"));
     mLoss->legend->setVisible(true);
     mLoss->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     mLoss->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
@@ -184,6 +184,11 @@ void LossPlot::hideValidationFromLegend()
     // once they have a point.
     mLoss->graph(EpochValidation)->removeFromLegend();
     mLoss->graph(ValidationRmse)->removeFromLegend();
+}
+
+void LossPlot::setLossName(const QString &name)
+{
+    mLoss->yAxis->setLabel(tr("%1 loss (scaled target)").arg(name));
 }
 
 void LossPlot::addValidationRmse(double x, double rmseMib)

@@ -38,6 +38,10 @@ class LossPlot : public QWidget
     // Redraws soon (coalesced: bursts of calls give one redraw).
     void scheduleReplot();
 
+    // Names the loss trained, e.g. "MSE", on the loss axis (the two losses' curves do not
+    // compare); shown at the next redraw, which clear() and new points bring.
+    void setLossName(const QString &name);
+
     void setLogarithmic(bool logarithmic);
     // Smoothing weight in [0, 1): 0 shows the raw curve only.
     void setSmoothing(double weight);

@@ -196,6 +196,7 @@ bool TrainingPage::start()
     }
 
     mPlot->clear();
+    mPlot->setLossName(configuration.hyperparameters.choice("loss") == "huber" ? tr("Huber") : tr("MSE"));
     mProgress->setValue(0);
     mSpeed->clear();
     mAccuracy->clear();

@@ -56,6 +56,7 @@ class TestTrainingPage : public QObject
                  qPrintable(accuracy->text()));
         QVERIFY(page.plot()->lossChart()->yAxis2->visible());
         QVERIFY(legendNames(page).contains(QStringLiteral("validation loss")));
+        QCOMPARE(page.plot()->lossChart()->yAxis->label(), QStringLiteral("MSE loss (scaled target)"));
 
         // New data marks the model and its curves stale.
         state.setTable(gpumem::tests::trainingTable(), gpumem::tests::testDataPath("jobs_training.csv"));
@@ -69,6 +70,8 @@ class TestTrainingPage : public QObject
         gpumem::tests::QuickTrainingState state(2);
         gpumem::models::Hyperparameters hyperparameters = state.hyperparameters();
         hyperparameters.set("validation_fraction", 0.0);
+        // The loss axis names the loss trained, whose values differ from the squared error's.
+        hyperparameters.setAssignment("loss=huber");
         state.setHyperparameters(hyperparameters);
         gpumem::ui::TrainingPage page(&state);
         QSignalSpy finished(&page, &gpumem::ui::TrainingPage::trainingFinished);
@@ -80,6 +83,7 @@ class TestTrainingPage : public QObject
         QVERIFY2(names.contains(QStringLiteral("epoch train loss")), qPrintable(names.join(", ")));
         QVERIFY2(!names.contains(QStringLiteral("validation loss")), qPrintable(names.join(", ")));
         QVERIFY2(!names.contains(QStringLiteral("validation RMSE (MiB, right)")), qPrintable(names.join(", ")));
+        QCOMPARE(page.plot()->lossChart()->yAxis->label(), QStringLiteral("Huber loss (scaled target)"));
     }
 
     // Issue 25: a run trained on this page reached the Runs page without validation
