@@ -9,7 +9,7 @@ namespace gpumem::training {
 
 // What a network minimises between its outputs and the targets, both on the
 // scale it learns (the standardised log1p of MiB with log_target):
-// - squared_error: the mean squared error;
+// - mse: the mean squared error;
 // - huber: the smooth L1 loss, error² / (2·delta) while |error| < delta and
 //   |error| − delta/2 beyond. Small errors count as they do squared; a large one
 //   pulls no harder than its size, so a few jobs the inputs cannot explain (the
