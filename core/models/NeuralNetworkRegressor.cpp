@@ -355,14 +355,13 @@ Eigen::MatrixXd NeuralNetworkRegressor::Impl::fitInputs(const Hyperparameters &h
     layerVocabulary.clear();
     if (layerTokens) {
         layerVocabulary = encoding.layerTypes;
+        // Not empty: the layer types, which takesLayerTokens needs, come from these rows' layers.
         std::vector<Eigen::Index> trainingLayers;
         const data::SequenceColumn &sequence = dataset.sequence();
         for (Eigen::Index row : trainingRows)
             for (std::size_t layer = sequence.layerBegin(static_cast<std::size_t>(row));
                  layer < sequence.layerEnd(static_cast<std::size_t>(row)); ++layer)
                 trainingLayers.push_back(static_cast<Eigen::Index>(layer));
-        if (trainingLayers.empty())
-            trainingLayers.push_back(0);
         fieldScaler.fit(layerFieldMatrix(sequence, encoding.fieldsPerLayer), trainingLayers,
                         hyperparameters.boolean("log_inputs"));
     }
