@@ -7,7 +7,8 @@
 # sequences) and a loop that cuts batches from tensors by hand
 # (reference_hand_batched.py, no DataLoader; feature tokens only). Each runs with 1
 # and with 2 threads; the ratio compares each side at its best. (gpumem's threads
-# are workers that split each batch; PyTorch's are kernel threads.)
+# are workers that split each batch; PyTorch's are kernel threads. Both train one
+# network: gpumem's default of three is set to one.)
 #   bench/train_speed.sh [EPOCHS]     (default 3; GPUMEM_LAYER_TOKENS=0 skips the layer-token row)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,7 +24,7 @@ rate() { /usr/bin/python3 -c 'import json,sys; print(round(json.loads(sys.stdin.
 ours() { # layer_tokens feature_tokens threads
   OMP_NUM_THREADS=$3 OPENBLAS_NUM_THREADS=$3 "$gpumem" train "$data" --target "Max GPU Memory (MiB)" \
     --ignore "Avg GPUTL,Avg GRACT,Avg SMACT,Avg SMOCC,Avg FP32A" --sequence-column Activations-Params \
-    --preset default --set epochs="$epochs" --set validation_fraction=0 --set layer_tokens="$1" \
+    --preset default --set ensemble=1 --set epochs="$epochs" --set validation_fraction=0 --set layer_tokens="$1" \
     --set feature_tokens="$2" --set batch_size=64 --set learning_rate=0.002 --threads "$3" --json \
     --out "$out/speed-model" | rate
 }

@@ -61,7 +61,8 @@ std::int64_t ArchitectureView::totalParameters() const
 QSize ArchitectureView::sizeHint() const
 {
     const int line = fontMetrics().lineSpacing();
-    return {520, static_cast<int>(mBlocks.size()) * (3 * line + 34) + 4 * line};
+    // Room for a caption of two lines.
+    return {520, static_cast<int>(mBlocks.size()) * (3 * line + 34) + 5 * line};
 }
 
 QSize ArchitectureView::minimumSizeHint() const
@@ -86,7 +87,12 @@ void ArchitectureView::paintEvent(QPaintEvent *)
         return;
 
     const int count = static_cast<int>(mBlocks.size());
-    const int captionHeight = line + 6;
+    const int boxWidth = std::min(width() - 2 * margin, 640);
+    const int left = (width() - boxWidth) / 2;
+    // The caption wraps: an ensemble's, or a long data file's name, takes more than one line.
+    const QRect captionRect =
+        metrics.boundingRect(QRect(left, margin, boxWidth, 10 * line), Qt::AlignLeft | Qt::TextWordWrap, mCaption);
+    const int captionHeight = captionRect.height() + 6;
     const int totalHeight = line + 8;
     const int arrow = 18;
     const int available = height() - 2 * margin - captionHeight - totalHeight;
@@ -94,14 +100,12 @@ void ArchitectureView::paintEvent(QPaintEvent *)
     const int boxHeight = 3 * line + 12;
     const int spare = std::max(0, available - count * boxHeight - (count - 1) * arrow);
     const int gap = std::min(spare / std::max(1, count), 2 * line);
-    const int boxWidth = std::min(width() - 2 * margin, 640);
-    const int left = (width() - boxWidth) / 2;
     int top = margin;
 
     QFont bold = font();
     bold.setBold(true);
     painter.setPen(palette().text().color());
-    painter.drawText(QRect(left, top, boxWidth, line), Qt::AlignLeft, mCaption);
+    painter.drawText(QRect(left, top, boxWidth, captionRect.height()), Qt::AlignLeft | Qt::TextWordWrap, mCaption);
     top += captionHeight;
 
     const QLocale locale;

@@ -194,6 +194,8 @@ ProjectContent readProject(const QString &path, runtime::ProgressObserver *progr
                              "written by a newer workbench (version " +
                                  std::to_string(static_cast<int>(io::numberOr(project, "version", 0))) + ")");
 
+    // Projects saved before the ensemble setting existed trained one network; later ones name it.
+    content.hyperparameters.set("ensemble", std::int64_t{1});
     content.hyperparameters.apply(io::member(project, "hyperparameters"), source);
     content.preset = QString::fromStdString(io::toString(io::member(project, "preset")));
 

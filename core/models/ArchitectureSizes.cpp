@@ -46,6 +46,8 @@ std::string describeNetworkInputs(const Hyperparameters &hyperparameters, const 
         text += " and the simulated allocator peak";
     if (inputs.layerTokens)
         text += " and layer tokens (" + std::to_string(sizes.layerTypes) + " layer types)";
+    if (const std::int64_t members = hyperparameters.integer("ensemble"); members > 1)
+        text += "; " + std::to_string(members) + " such networks, averaged (the parameters are one network's)";
     return text;
 }
 

@@ -50,7 +50,8 @@ NetworkInputs networkInputsOf(const Hyperparameters &hyperparameters, const Arch
 
 // The architecture and its inputs in words, as `gpumem describe-model` and the
 // Model page caption them: "bigru_transformer for 12 features and the simulated
-// allocator peak and layer tokens (16 layer types)".
+// allocator peak and layer tokens (16 layer types)", followed for an ensemble by
+// how many networks it averages.
 std::string describeNetworkInputs(const Hyperparameters &hyperparameters, const ArchitectureSizes &sizes);
 
 } // namespace gpumem::models

@@ -71,7 +71,7 @@ Hyperparameters neuralNetworkHyperparameters()
                  "Share of the training rows held back to watch for overfitting and pick the best epoch; 0 uses all."),
         integerSpec("patience", 0, 0, 100000, "epochs",
                     "Stop after this many epochs without a better validation loss; 0 never stops early."),
-        integerSpec("ensemble", 1, 1, maxEnsembleMembers, "networks",
+        integerSpec("ensemble", 3, 1, maxEnsembleMembers, "networks",
                     "Networks trained with seeds derived from the model's seed, whose predictions are averaged in "
                     "the space the network learns (log with log_target); 1 trains a single network."),
     });

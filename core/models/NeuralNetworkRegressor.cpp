@@ -5,6 +5,7 @@
 #include "data/SeededRandom.h"
 #include "io/InputError.h"
 #include "models/ArchitectureSizes.h"
+#include "models/EpochTurns.h"
 #include "models/NetworkEnsemble.h"
 #include "models/SimulatedPeakInput.h"
 #include "runtime/HeapRetention.h"
@@ -447,20 +448,34 @@ training::TrainingResult trainEnsemble(NeuralNetworkRegressor::Impl &impl, std::
     for (const NetworkMember &member : impl.members)
         firstEpochs.push_back(shared.continuing ? member.checkpoint.epochsDone + 1 : 1);
     EnsembleProgress progress(observer, memberCount, firstEpochs);
+    // More members than train at once take turns epoch by epoch, so that the mean
+    // curve grows from the start. Not with dropout, whose generator lock, held for
+    // a whole training, would keep the member whose turn it is waiting; not on a GPU.
+    bool takeTurns = memberCount > concurrent && impl.device.is_cpu() && !shared.dropout;
+    EpochTurns turns(memberCount, concurrent);
     std::vector<std::optional<training::TrainingResult>> results(impl.members.size());
-    runtime::parallelFor(impl.members.size(), concurrent, [&](std::size_t m) {
+    const auto train = [&](std::size_t m) {
         const int member = static_cast<int>(m);
+        std::optional<EpochTurns::Turn> turn;
+        if (takeTurns)
+            turn.emplace(turns, member, progress.member(member));
         // Member 0 always trains, as a single network does, so a cancelled fit keeps one network.
         if (member == 0 || !control || !control->isCancelled()) {
             // Pinned before the first operation, as a comparison's parallel fits are (evaluation::FoldFits).
             std::optional<training::KernelThreadsGuard> kernelThreads;
-            if (concurrent > 1)
+            if (concurrent > 1 || takeTurns)
                 kernelThreads.emplace(workers);
+            training::TrainingObserver *memberObserver = turn ? &*turn : progress.member(member);
             results[m] = impl.trainMember(impl.members[m], ensembleMemberSeed(seed, member), workers, shared,
-                                          progress.member(member), control);
+                                          memberObserver, control);
         }
         progress.memberFinished(member);
-    });
+    };
+    // Should the system give too few threads, none ran: the members train in groups instead.
+    if (takeTurns && !runtime::runEachOnItsOwnThread(impl.members.size(), train))
+        takeTurns = false;
+    if (!takeTurns)
+        runtime::parallelFor(impl.members.size(), concurrent, train);
     // A cancelled fit keeps the members that trained; the others never started.
     std::vector<training::TrainingResult> trained;
     std::vector<NetworkMember> kept;

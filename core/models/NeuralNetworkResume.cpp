@@ -61,13 +61,14 @@ void NeuralNetworkRegressor::Impl::checkContinuable(const ModelSchema &schema, c
 void NeuralNetworkRegressor::continueTrainingTo(int epochs)
 {
     Impl &impl = *mImpl;
-    if (!isFitted() || !impl.holdsTraining())
-        throw io::InputError("the model holds no training state to continue (no optimizer state was saved with it)");
     const auto ensemble = static_cast<std::size_t>(hyperparameters().integer("ensemble"));
-    if (impl.members.size() != ensemble)
+    // The more telling reason first: a cancelled ensemble's members may lack training state too.
+    if (isFitted() && impl.members.size() != ensemble)
         throw io::InputError("the model holds " + std::to_string(impl.members.size()) + " of its " +
                              std::to_string(ensemble) +
-                             " networks (its training was cancelled before the others started); train it afresh");
+                             " networks (its training was cancelled before the last of them started); train it afresh");
+    if (!isFitted() || !impl.holdsTraining())
+        throw io::InputError("the model holds no training state to continue (no optimizer state was saved with it)");
     const int done = epochsTrained();
     if (epochs <= done)
         throw io::InputError("the model has trained " + std::to_string(done) +

@@ -395,8 +395,10 @@ NeuralNetworkRegressor NeuralNetworkRegressor::load(const std::string &directory
 {
     const io::Json metadata = readModelMetadata(directory);
     Hyperparameters hyperparameters = neuralNetworkHyperparameters();
-    // Folders saved before feature_tokens existed gave every column its own token.
+    // Folders saved before feature_tokens existed gave every column its own token,
+    // and those saved before ensembles existed hold one network.
     hyperparameters.set("feature_tokens", std::string("per_column"));
+    hyperparameters.set("ensemble", std::int64_t{1});
     NeuralNetworkRegressor model(std::move(hyperparameters), std::move(compute));
     model.restore(metadata, directory);
     return model;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <exception>
 #include <mutex>
 #include <system_error>
@@ -56,6 +57,56 @@ void parallelFor(std::size_t count, int workers, const std::function<void(std::s
         thread.join();
     if (firstError)
         std::rethrow_exception(firstError);
+}
+
+bool runEachOnItsOwnThread(std::size_t count, const std::function<void(std::size_t)> &task)
+{
+    // Every thread waits at the gate until all exist, so that no task starts
+    // unless every one can.
+    std::mutex gateMutex;
+    std::condition_variable gateOpened;
+    enum class Gate
+    {
+        Closed,
+        Run,
+        Abandon
+    } gate = Gate::Closed; // guarded by gateMutex
+    std::vector<std::exception_ptr> errors(count);
+    std::vector<std::thread> threads;
+    threads.reserve(count);
+    const auto open = [&](Gate state) {
+        {
+            const std::lock_guard lock(gateMutex);
+            gate = state;
+        }
+        gateOpened.notify_all();
+        for (std::thread &thread : threads)
+            thread.join();
+    };
+    try {
+        for (std::size_t index = 0; index < count; ++index)
+            threads.emplace_back([&, index] {
+                {
+                    std::unique_lock lock(gateMutex);
+                    gateOpened.wait(lock, [&] { return gate != Gate::Closed; });
+                    if (gate == Gate::Abandon)
+                        return;
+                }
+                try {
+                    task(index);
+                } catch (...) {
+                    errors[index] = std::current_exception();
+                }
+            });
+    } catch (const std::system_error &) {
+        open(Gate::Abandon);
+        return false;
+    }
+    open(Gate::Run);
+    for (const std::exception_ptr &error : errors)
+        if (error)
+            std::rethrow_exception(error);
+    return true;
 }
 
 } // namespace gpumem::runtime

@@ -16,4 +16,12 @@ namespace gpumem::runtime {
 void parallelFor(std::size_t count, int workers, const std::function<void(std::size_t)> &task,
                  const std::function<bool()> &stop = {});
 
+// Calls task(index) once for each index in [0, count), all at once, each on a
+// thread of its own however few cores there are: for tasks that wait on one
+// another (the members of an ensemble taking turns, models::EpochTurns), which
+// must all be running. Returns false, having run no task, if the system gives
+// fewer threads. Every task runs to its end even when another throws; the
+// exception of the lowest index that threw is rethrown once all have returned.
+bool runEachOnItsOwnThread(std::size_t count, const std::function<void(std::size_t)> &task);
+
 } // namespace gpumem::runtime

@@ -28,13 +28,14 @@ inline models::BiGruTransformerOptions smallNetworkOptions()
     return options;
 }
 
-// The regressor's hyperparameters for a network as small: trained in a moment on a
-// few dozen rows, for epochs epochs, every other hyperparameter (ensemble too) at its default.
+// The regressor's hyperparameters for one network as small: trained in a moment on a
+// few dozen rows, for epochs epochs, every other hyperparameter at its default.
 inline models::Hyperparameters smallNetworkHyperparameters(int epochs)
 {
     models::Hyperparameters hyperparameters = models::neuralNetworkHyperparameters();
-    for (const char *assignment : {"d_model=16", "gru_hidden=8", "heads=2", "encoder_layers=1", "feedforward=32",
-                                   "head_hidden=16", "batch_size=16", "validation_fraction=0", "learning_rate=0.01"})
+    for (const char *assignment :
+         {"d_model=16", "gru_hidden=8", "heads=2", "encoder_layers=1", "feedforward=32", "head_hidden=16",
+          "batch_size=16", "validation_fraction=0", "learning_rate=0.01", "ensemble=1"})
         hyperparameters.setAssignment(assignment);
     hyperparameters.set("epochs", std::int64_t{epochs});
     return hyperparameters;

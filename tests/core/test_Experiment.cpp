@@ -44,6 +44,7 @@ evaluation::ModelSpec quickNetwork(int epochs)
     hyperparameters.setAssignment("head_hidden=8");
     hyperparameters.setAssignment("epochs=" + std::to_string(epochs));
     hyperparameters.setAssignment("batch_size=16");
+    hyperparameters.setAssignment("ensemble=1");
     return {"bigru_transformer", hyperparameters};
 }
 

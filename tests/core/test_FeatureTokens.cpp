@@ -77,7 +77,7 @@ gpumem::models::Hyperparameters quickHyperparameters()
 {
     auto hyperparameters = gpumem::models::neuralNetworkHyperparameters();
     for (const char *assignment : {"d_model=16", "gru_hidden=8", "heads=2", "encoder_layers=1", "feedforward=32",
-                                   "head_hidden=8", "epochs=2", "validation_fraction=0"})
+                                   "head_hidden=8", "epochs=2", "validation_fraction=0", "ensemble=1"})
         hyperparameters.setAssignment(assignment);
     return hyperparameters;
 }
@@ -189,6 +189,7 @@ class TestFeatureTokens : public QObject
     {
         // Regression: model folders saved before feature_tokens existed have one token per
         // column; loading them with the new default (grouped) would build the wrong network.
+        // Those saved before ensembles existed hold one network, not the default's three.
         const auto dataset = datasetOf(jobsCsv());
         auto hyperparameters = quickHyperparameters();
         hyperparameters.setAssignment("feature_tokens=per_column");
@@ -207,12 +208,17 @@ class TestFeatureTokens : public QObject
         const QString before = text;
         text.remove(QRegularExpression(QStringLiteral("\"feature_tokens\"\\s*:\\s*\"per_column\"\\s*,")));
         QVERIFY(text != before);
+        const QString withEnsemble = text;
+        // The last hyperparameter written: the comma before it goes too.
+        text.remove(QRegularExpression(QStringLiteral(",\\s*\"ensemble\"\\s*:\\s*1")));
+        QVERIFY(text != withEnsemble);
         QVERIFY(metadata.open(QIODevice::WriteOnly | QIODevice::Truncate));
         metadata.write(text.toUtf8());
         metadata.close();
 
         const auto loaded = gpumem::models::NeuralNetworkRegressor::load(path, cpu);
         QCOMPARE(loaded.hyperparameters().choice("feature_tokens"), std::string("per_column"));
+        QCOMPARE(loaded.hyperparameters().integer("ensemble"), std::int64_t{1});
         QVERIFY(loaded.predict(dataset) == model.predict(dataset));
     }
 

@@ -96,7 +96,7 @@ class TestModelFolderLayout : public QObject
         QVERIFY(folder.isValid());
         gpumem::models::Hyperparameters hyperparameters = gpumem::models::neuralNetworkHyperparameters();
         for (const char *assignment : {"d_model=8", "heads=2", "gru_hidden=4", "encoder_layers=1", "feedforward=16",
-                                       "head_hidden=8", "epochs=2", "batch_size=16"})
+                                       "head_hidden=8", "epochs=2", "batch_size=16", "ensemble=1"})
             hyperparameters.setAssignment(assignment);
         const std::uint64_t seed = 9007199254740993ull; // 2^53 + 1: a double would drop the last bit
         gpumem::models::NeuralNetworkRegressor network(hyperparameters, gpumem::tests::cpuSettings(seed));

@@ -81,6 +81,7 @@ class TestModelFolderTrust : public QObject
         const Run train = runGpumem({"train",    jobs,
                                      "--target", "memory_mib",
                                      "--set",    "epochs=1",
+                                     "--set",    "ensemble=1",
                                      "--set",    dModel,
                                      "--set",    "gru_hidden=8",
                                      "--set",    "heads=2",

@@ -349,6 +349,10 @@ class TestNeuralNetworkRegressor : public QObject
         Hyperparameters withoutPeak = smallModel(1);
         withoutPeak.setAssignment("allocator_input=false");
         QCOMPARE(describeNetworkInputs(withoutPeak, sizes), std::string("bigru_transformer for 5 features"));
+        withoutPeak.setAssignment("ensemble=3");
+        QCOMPARE(describeNetworkInputs(withoutPeak, sizes),
+                 std::string("bigru_transformer for 5 features; 3 such networks, averaged (the parameters are one "
+                             "network's)"));
     }
 };
 

@@ -5,6 +5,8 @@
 #include <QtTest>
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -98,6 +100,46 @@ class TestParallelFor : public QObject
         // A lone worker takes indices in order: nothing after the failing one starts.
         if (workers == 1)
             QCOMPARE(started.load(), 4);
+    }
+
+    // Tasks that wait on one another run each on a thread of its own: every one
+    // of more tasks than cores is running before any returns.
+    void eachTaskHasAThreadOfItsOwn()
+    {
+        const std::size_t count = std::max(1u, std::thread::hardware_concurrency()) + 2;
+        std::mutex mutex;
+        std::condition_variable allStarted;
+        std::size_t running = 0;
+        std::atomic<int> sawAll{0};
+        QVERIFY(gpumem::runtime::runEachOnItsOwnThread(count, [&](std::size_t) {
+            std::unique_lock lock(mutex);
+            ++running;
+            allStarted.notify_all();
+            // A bounded wait: on shared threads the test fails instead of hanging.
+            if (allStarted.wait_for(lock, std::chrono::seconds(30), [&] { return running == count; }))
+                ++sawAll;
+        }));
+        QCOMPARE(sawAll.load(), static_cast<int>(count));
+    }
+
+    // A task that throws stops no other: all run to their end, then the lowest
+    // index's exception is rethrown.
+    void everyTaskRunsThoughOneThrows()
+    {
+        std::atomic<int> finished{0};
+        bool thrown = false;
+        try {
+            gpumem::runtime::runEachOnItsOwnThread(4, [&](std::size_t index) {
+                if (index == 1 || index == 3)
+                    throw std::runtime_error("task " + std::to_string(index) + " failed");
+                ++finished;
+            });
+        } catch (const std::runtime_error &error) {
+            thrown = true;
+            QCOMPARE(QString(error.what()), QString("task 1 failed"));
+        }
+        QVERIFY(thrown);
+        QCOMPARE(finished.load(), 2);
     }
 };
 

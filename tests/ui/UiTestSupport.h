@@ -37,7 +37,7 @@ inline std::shared_ptr<const data::Table> trainingTable()
     return std::make_shared<const data::Table>(data::loadTable(testDataPath("jobs_training.csv").toStdString()));
 }
 
-// Small, quick network settings: a few epochs of a narrow model.
+// Small, quick network settings: a few epochs of one narrow network.
 inline models::Hyperparameters quickHyperparameters(int epochs)
 {
     models::Hyperparameters hyperparameters = models::neuralNetworkHyperparameters();
@@ -49,6 +49,7 @@ inline models::Hyperparameters quickHyperparameters(int epochs)
     hyperparameters.set("head_hidden", std::int64_t{16});
     hyperparameters.set("batch_size", std::int64_t{8});
     hyperparameters.set("epochs", std::int64_t{epochs});
+    hyperparameters.set("ensemble", std::int64_t{1});
     // A validation share (8 of the 80 rows), so that the pages draw and record validation curves.
     hyperparameters.set("validation_fraction", 0.1);
     return hyperparameters;

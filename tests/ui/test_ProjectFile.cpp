@@ -2,6 +2,7 @@
 #include "UiTestSupport.h"
 #include "core/ComparisonFixtures.h"
 #include "core/RaisedInputError.h"
+#include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
 #include "io/Json.h"
 #include "models/RegressorRegistry.h"
@@ -126,6 +127,16 @@ class TestProjectFile : public QObject
         QCOMPARE(comparison->significance.front().pValue, 0.043);
         QVERIFY(reloaded.comparisonDataset());
         QCOMPARE(reloaded.comparisonDataset()->rowCount(), std::size_t{4});
+
+        // The network's settings as saved, the default three networks too; a project from
+        // before the ensemble setting, which names none, trained one network and still does.
+        QCOMPARE(reloaded.hyperparameters().integer("ensemble"), std::int64_t{3});
+        auto older = gpumem::io::readJsonFile(projectPath.toStdString());
+        older["hyperparameters"].erase("ensemble");
+        gpumem::io::writeFileAtomically(projectPath.toStdString(), older.dump());
+        gpumem::ui::WorkbenchState fromOlder;
+        gpumem::ui::readProjectFile(projectPath, fromOlder);
+        QCOMPARE(fromOlder.hyperparameters().integer("ensemble"), std::int64_t{1});
     }
 
     void findsMovedDataNextToTheProject()
