@@ -109,6 +109,7 @@ void EnsembleProgress::batchFinished(int member, const training::BatchProgress &
     state.batchesDone = static_cast<std::int64_t>(progress.epoch - 1) * progress.batches + progress.batch;
     state.batchesInAll = static_cast<std::int64_t>(progress.epochs) * progress.batches;
     state.latestBatchLoss = progress.trainLoss;
+    state.latestLearningRate = progress.learningRate;
     state.samplesPerSecond = progress.samplesPerSecond;
     state.reportedBatch = true;
     if (!mNext)
@@ -117,12 +118,14 @@ void EnsembleProgress::batchFinished(int member, const training::BatchProgress &
     training::BatchProgress combined = progress;
     std::int64_t done = 0;
     double loss = 0.0;
+    double learningRate = 0.0;
     double rate = 0.0;
     int reporting = 0;
     for (const MemberState &other : mMembers) {
         done += other.batchesDone;
         if (other.reportedBatch) {
             loss += other.latestBatchLoss;
+            learningRate += other.latestLearningRate;
             ++reporting;
         }
         if (other.reportedBatch && !other.finished)
@@ -135,6 +138,10 @@ void EnsembleProgress::batchFinished(int member, const training::BatchProgress &
         combined.batch = done - static_cast<std::int64_t>(combined.epoch - 1) * combined.batches;
     }
     combined.trainLoss = loss / std::max(reporting, 1);
+    // Members taking turns are at different points of one schedule: their mean runs
+    // smoothly from one epoch's end to the next, where the reporting member's rate
+    // would repeat each epoch's stretch once per member.
+    combined.learningRate = learningRate / std::max(reporting, 1);
     combined.samplesPerSecond = rate;
     combined.elapsedSeconds = elapsedSeconds();
     combined.remainingSeconds = remainingSeconds(done01);

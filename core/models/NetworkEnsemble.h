@@ -42,7 +42,7 @@ MemberAgreement memberAgreement(const Eigen::MatrixXd &outputs);
 // threads at once, to one observer as the progress of one training, under a
 // lock. Batches count the batches of every member: a BatchProgress whose
 // fitShare() is the ensemble's share done, with the mean over the members of
-// their latest batch losses. The loss curve is the mean over the members per
+// their latest batch losses and learning rates. The loss curve is the mean over the members per
 // epoch: epoch e is reported once every member has finished it or stopped
 // before it, with the mean losses and validation RMSE of the members that ran
 // it, and marked best by the trainer's rule applied to that mean (a lower mean
@@ -83,6 +83,7 @@ class EnsembleProgress
         std::int64_t batchesDone = 0; // (epoch - 1) × batches + batch of its latest report
         std::int64_t batchesInAll = 0;
         double latestBatchLoss = 0.0;
+        double latestLearningRate = 0.0;
         double samplesPerSecond = 0.0;
         bool reportedBatch = false;
         bool finished = false;

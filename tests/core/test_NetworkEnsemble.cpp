@@ -141,6 +141,14 @@ class TestNetworkEnsemble : public QObject
         QCOMPARE(ensembleProgress.batches.size(), 2 * alone[0].batches.size());
         QCOMPARE(gpumem::training::fitShare(ensembleProgress.batches.back()), 1.0);
         QCOMPARE(gpumem::training::fitShare(ensembleProgress.batches[alone[0].batches.size() - 1]), 0.5);
+        // On one thread the members take turns: member 0's first epoch, then member 1's.
+        // The batch loss and learning rate are the means of the members' latest.
+        const std::size_t perEpoch = alone[0].batches.size() / 3;
+        const auto &secondsFirst = ensembleProgress.batches[perEpoch];
+        QCOMPARE(secondsFirst.learningRate,
+                 (alone[0].batches[perEpoch - 1].learningRate + alone[1].batches[0].learningRate) / 2.0);
+        QCOMPARE(secondsFirst.trainLoss,
+                 (alone[0].batches[perEpoch - 1].trainLoss + alone[1].batches[0].trainLoss) / 2.0);
         QCOMPARE(ensembleProgress.epochs.size(), std::size_t{3});
         for (std::size_t epoch = 0; epoch < 3; ++epoch) {
             QCOMPARE(ensembleProgress.epochs[epoch].epoch, static_cast<int>(epoch + 1));
