@@ -42,11 +42,12 @@ MemberAgreement memberAgreement(const Eigen::MatrixXd &outputs);
 // threads at once, to one observer as the progress of one training, under a
 // lock. Batches count the batches of every member: a BatchProgress whose
 // fitShare() is the ensemble's share done, with the mean over the members of
-// their latest batch losses and learning rates. The loss curve is the mean over the members per
-// epoch: epoch e is reported once every member has finished it or stopped
-// before it, with the mean losses and validation RMSE of the members that ran
-// it, and marked best by the trainer's rule applied to that mean (a lower mean
-// validation loss than any earlier epoch; every finite epoch without validation).
+// their latest batch losses and learning rates. The loss curve is the mean over
+// the members per epoch: epoch e is reported once every member has finished it
+// or stopped before it, with the mean losses and validation RMSE of the members
+// that ran it, and marked best by the trainer's rule applied to that mean (a
+// lower mean validation loss than any earlier epoch; every finite epoch without
+// validation).
 // Timing and the remaining time are the ensemble's.
 class EnsembleProgress
 {

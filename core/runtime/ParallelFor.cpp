@@ -101,6 +101,10 @@ bool runEachOnItsOwnThread(std::size_t count, const std::function<void(std::size
     } catch (const std::system_error &) {
         open(Gate::Abandon);
         return false;
+    } catch (...) {
+        // Out of memory for a thread's state: the threads started must still be joined.
+        open(Gate::Abandon);
+        throw;
     }
     open(Gate::Run);
     for (const std::exception_ptr &error : errors)
