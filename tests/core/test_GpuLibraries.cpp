@@ -177,6 +177,22 @@ class TestGpuLibraries : public QObject
         QCOMPARE(estimate::withContextMib(profile(), 100).cublasContextMib, 100.0);
     }
 
+    void shippedProfilesCarryCublasMemoryByWorkspaceSetting()
+    {
+        // Measured on an H200: cuBLAS takes 64 MiB of its own per handle beside a 32 MiB
+        // workspace (:4096:8, compute capability 9.0) and 8 MiB beside an 8.125 MiB one
+        // (:4096:2:16:8, every other card); a training step holds two handles. A profile's
+        // two workspaces tell which setting its card gets.
+        const std::vector<std::string> names = estimate::gpuProfileNames();
+        QVERIFY(names.size() >= 10);
+        for (const std::string &name : names) {
+            const estimate::GpuProfile card = estimate::findGpuProfile(name);
+            const double perHandle = card.workspaceMib == 64.0 ? 64.0 : 8.0;
+            QVERIFY2(card.workspaceMib == 64.0 || card.workspaceMib == 16.0, name.c_str());
+            QVERIFY2(card.cublasContextMib == 2 * perHandle, name.c_str());
+        }
+    }
+
     void calibrationHoldsTheCublasPart()
     {
         // Two nvidia-smi rows on a card whose context is 700 and workspace 64 (held):
