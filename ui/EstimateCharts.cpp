@@ -26,7 +26,7 @@ struct Layer
     const char *name;
     QColor colour;
 };
-constexpr std::size_t kLayerCount = 6;
+constexpr std::size_t kLayerCount = estimate::kCategoryCount + 2; // and the overhead and the context
 const std::array<Layer, kLayerCount> &layers()
 {
     static const std::array<Layer, kLayerCount> all = {
@@ -34,6 +34,7 @@ const std::array<Layer, kLayerCount> &layers()
          {QT_TRANSLATE_NOOP("EstimateCharts", "gradients"), QColor(255, 127, 14)},
          {QT_TRANSLATE_NOOP("EstimateCharts", "optimizer state"), QColor(44, 160, 44)},
          {QT_TRANSLATE_NOOP("EstimateCharts", "activations and temporaries"), QColor(214, 39, 40)},
+         {QT_TRANSLATE_NOOP("EstimateCharts", "cuDNN workspaces"), QColor(140, 86, 75)},
          {QT_TRANSLATE_NOOP("EstimateCharts", "allocator overhead"), QColor(148, 103, 189)},
          {QT_TRANSLATE_NOOP("EstimateCharts", "CUDA context and workspace"), QColor(160, 160, 160)}}};
     return all;

@@ -29,6 +29,7 @@ enum EstimateColumn
     GradientsColumn,
     OptimizerColumn,
     ActivationsColumn,
+    CudnnWorkspacesColumn,
     OverheadColumn,
     EstimateColumnCount
 };
@@ -77,7 +78,10 @@ void prepareEstimateTable(QTableWidget *table)
     prepareTable(table,
                  {QObject::tr("batch"), QObject::tr("allocated"), QObject::tr("reserved"), QObject::tr("device total"),
                   QObject::tr("fits"), QObject::tr("parameters"), QObject::tr("gradients"), QObject::tr("optimizer"),
-                  QObject::tr("activations"), QObject::tr("overhead")});
+                  QObject::tr("activations"), QObject::tr("cuDNN"), QObject::tr("overhead")});
+    table->horizontalHeaderItem(CudnnWorkspacesColumn)
+        ->setToolTip(QObject::tr("cuDNN's convolution workspaces live at the allocated peak: memory only a GPU "
+                                 "allocates"));
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
 }
 
@@ -99,6 +103,7 @@ void fillEstimateTable(QTableWidget *table, const estimate::EstimateResult &resu
         table->setItem(row, GradientsColumn, cell(category(estimate::Category::Gradients)));
         table->setItem(row, OptimizerColumn, cell(category(estimate::Category::OptimizerState)));
         table->setItem(row, ActivationsColumn, cell(category(estimate::Category::Activations)));
+        table->setItem(row, CudnnWorkspacesColumn, cell(category(estimate::Category::CudnnWorkspaces)));
         table->setItem(row, OverheadColumn, cell(mibText(estimate.allocatorOverheadBytes())));
         table->item(row, BatchColumn)
             ->setToolTip(estimate.measuredDirectly ? QObject::tr("traced at this batch on the CPU")

@@ -36,8 +36,9 @@ const char *const kDescription =
     "\n"
     "Output per batch size (MiB): peak allocated, peak reserved, workspace, context, device total\n"
     "(what nvidia-smi would show), whether it fits, and the breakdown at the peak: parameters,\n"
-    "gradients, optimizer state, activations and temporaries, allocator overhead (reserved less\n"
-    "requested). See docs/estimate.md for what the CPU replay accounts for and what it does not.";
+    "gradients, optimizer state, activations and temporaries, cuDNN's convolution workspaces,\n"
+    "allocator overhead (reserved less requested). See docs/estimate.md for what the CPU replay\n"
+    "accounts for and what it does not.";
 
 std::string listText(const std::vector<std::string> &names)
 {
@@ -84,6 +85,7 @@ void printJson(std::ostream &out, const estimate::EstimateConfiguration &configu
                                {"gradients_mib", mibValue(categoryBytes(estimate, Category::Gradients))},
                                {"optimizer_state_mib", mibValue(categoryBytes(estimate, Category::OptimizerState))},
                                {"activations_mib", mibValue(categoryBytes(estimate, Category::Activations))},
+                               {"cudnn_workspaces_mib", mibValue(categoryBytes(estimate, Category::CudnnWorkspaces))},
                                {"allocator_overhead_mib", mibValue(estimate.allocatorOverheadBytes())}}}});
     }
     nlohmann::ordered_json document = {
@@ -125,7 +127,7 @@ void printText(std::ostream &out, const estimate::EstimateConfiguration &configu
     const auto numeric = TextTable::numeric;
     TextTable table({numeric("batch"), numeric("allocated"), numeric("reserved"), numeric("device total"), "fits",
                      numeric("parameters"), numeric("gradients"), numeric("optimizer"), numeric("activations"),
-                     numeric("overhead")});
+                     numeric("cuDNN workspaces"), numeric("overhead")});
     for (const auto &estimate : result.estimates)
         table.addRow({std::to_string(estimate.batchSize), estimate::mibText(estimate.peakAllocatedBytes),
                       estimate::mibText(estimate.peakReservedBytes), estimate::mibText(estimate.deviceTotalMib()),
@@ -134,6 +136,7 @@ void printText(std::ostream &out, const estimate::EstimateConfiguration &configu
                       estimate::mibText(categoryBytes(estimate, Category::Gradients)),
                       estimate::mibText(categoryBytes(estimate, Category::OptimizerState)),
                       estimate::mibText(categoryBytes(estimate, Category::Activations)),
+                      estimate::mibText(categoryBytes(estimate, Category::CudnnWorkspaces)),
                       estimate::mibText(estimate.allocatorOverheadBytes())});
     table.print(out);
     out << "(MiB; the breakdown is at the allocated peak, overhead is reserved less requested)\n";

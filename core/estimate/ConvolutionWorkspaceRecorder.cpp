@@ -61,6 +61,7 @@ struct ThreadState
     const probe::TrackingAllocator *allocator = nullptr;
     GpuBlockBytes *gpuBytes = nullptr;
     GpuBlockAlgorithms *gpuAlgorithms = nullptr;
+    GpuWorkspaceBlocks *gpuWorkspaces = nullptr;
     OutermostCall convolution;
     std::vector<Workspace> workspaces; // in the order the GPU requests them
 };
@@ -163,7 +164,10 @@ void leaveCall(const at::RecordFunction &call)
         (*tState.gpuBytes)[block] = 0;
     for (const Workspace &workspace : tState.workspaces) {
         const auto block = tState.allocator->recordTransientBlock(workspace.bytes);
-        if (block && workspace.algorithms)
+        if (!block)
+            continue;
+        tState.gpuWorkspaces->insert(*block);
+        if (workspace.algorithms)
             (*tState.gpuAlgorithms)[*block] = *workspace.algorithms;
     }
     tState.workspaces.clear();
@@ -172,11 +176,12 @@ void leaveCall(const at::RecordFunction &call)
 } // namespace
 
 ConvolutionWorkspaceRecorder::ConvolutionWorkspaceRecorder(const probe::TrackingAllocator &allocator,
-                                                           GpuBlockBytes &gpuBytes, GpuBlockAlgorithms &gpuAlgorithms)
+                                                           GpuBlockBytes &gpuBytes, GpuBlockAlgorithms &gpuAlgorithms,
+                                                           GpuWorkspaceBlocks &gpuWorkspaces)
 {
     if (tState.allocator != nullptr)
         throw std::logic_error("one ConvolutionWorkspaceRecorder per thread at a time");
-    tState = {&allocator, &gpuBytes, &gpuAlgorithms, {}, {}};
+    tState = {&allocator, &gpuBytes, &gpuAlgorithms, &gpuWorkspaces, {}, {}};
     mHandle = observeOperatorCalls<&enterCall, &leaveCall>(true);
 }
 

@@ -17,14 +17,14 @@ namespace gpumem::estimate {
 // (cudnnConvolutionWorkspaces): one in forward, in backward one for the input's gradient
 // and then a larger one for the filter's, each where autograd asks for that gradient;
 // gpuAlgorithms receives the filter gradients' blocks that are the lesser of two
-// algorithms' workspaces.
+// algorithms' workspaces, and gpuWorkspaces every workspace's block.
 // The calls are seen through LibTorch's operator observers (RecordFunction), outermost
 // call only.
 class ConvolutionWorkspaceRecorder
 {
   public:
     ConvolutionWorkspaceRecorder(const probe::TrackingAllocator &allocator, GpuBlockBytes &gpuBytes,
-                                 GpuBlockAlgorithms &gpuAlgorithms);
+                                 GpuBlockAlgorithms &gpuAlgorithms, GpuWorkspaceBlocks &gpuWorkspaces);
     ~ConvolutionWorkspaceRecorder();
     ConvolutionWorkspaceRecorder(const ConvolutionWorkspaceRecorder &) = delete;
     ConvolutionWorkspaceRecorder &operator=(const ConvolutionWorkspaceRecorder &) = delete;

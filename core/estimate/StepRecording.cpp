@@ -66,7 +66,8 @@ RecordedSteps runTracedSteps(const probe::TrackingAllocator &allocator, std::vec
 {
     RecordedSteps recorded;
     std::vector<PhaseMark> &marks = recorded.marks;
-    const ConvolutionWorkspaceRecorder convolutions(allocator, recorded.gpuBytes, recorded.gpuAlgorithms);
+    const ConvolutionWorkspaceRecorder convolutions(allocator, recorded.gpuBytes, recorded.gpuAlgorithms,
+                                                    recorded.gpuWorkspaces);
     const DropoutMaskRecorder dropoutMasks(allocator, recorded.gpuBytes);
     std::optional<AttentionRecorder> fusedAttention;
     if (attention == AttentionKernel::Fused)
@@ -109,8 +110,8 @@ TaggedTrace tagTrace(std::int64_t batchSize, const std::vector<SetupBlock> &setu
         result.events.push_back({block.bytes, -1, Phase::Setup, block.category});
     // A block's category follows from the phase that allocated it and whether it
     // outlives that phase: what backward leaves are the gradients, what the
-    // optimizer step leaves is its state; everything else is an activation or a
-    // temporary (the input batch among them).
+    // optimizer step leaves is its state; a convolution's workspace is cuDNN's;
+    // everything else is an activation or a temporary (the input batch among them).
     std::unordered_map<std::uint64_t, std::size_t> eventOfBlock; // block -> index in result.events
     std::vector<std::size_t> openAllocations;                    // result indices allocated in the current phase
     std::size_t nextMark = 0;
@@ -141,7 +142,8 @@ TaggedTrace tagTrace(std::int64_t batchSize, const std::vector<SetupBlock> &setu
                 continue; // never allocated on the GPU; its release is skipped below
             eventOfBlock[event.block] = result.events.size();
             openAllocations.push_back(result.events.size());
-            result.events.push_back({bytes, -1, phase, Category::Activations});
+            const bool workspace = steps.gpuWorkspaces.count(event.block) != 0;
+            result.events.push_back({bytes, -1, phase, workspace ? Category::CudnnWorkspaces : Category::Activations});
             if (const auto algorithms = steps.gpuAlgorithms.find(event.block); algorithms != steps.gpuAlgorithms.end())
                 result.events.back().algorithms = algorithms->second;
             continue;

@@ -66,6 +66,7 @@ struct RecordedSteps
     std::vector<PhaseMark> marks;
     GpuBlockBytes gpuBytes;           // blocks a GPU allocates at another size (the recorders)
     GpuBlockAlgorithms gpuAlgorithms; // workspaces that are the lesser of two algorithms
+    GpuWorkspaceBlocks gpuWorkspaces; // the blocks that are cuDNN's workspaces
     bool runsMatrixProducts = false;  // MatrixProductRecorder saw one in a forward pass
 };
 
@@ -89,7 +90,8 @@ RecordedSteps runTracedSteps(const probe::TrackingAllocator &allocator, std::vec
                              const runtime::OperationControl *control = nullptr);
 
 // The tagged trace of the recorded steps, after the setup blocks, each block at the
-// size a GPU gives it (steps.gpuBytes; a block of 0 bytes is left out).
+// size a GPU gives it (steps.gpuBytes; a block of 0 bytes is left out), cuDNN's
+// workspaces (steps.gpuWorkspaces) in their own category.
 TaggedTrace tagTrace(std::int64_t batchSize, const std::vector<SetupBlock> &setup, const RecordedSteps &steps);
 
 } // namespace gpumem::estimate

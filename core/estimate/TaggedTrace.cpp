@@ -23,6 +23,7 @@ std::string_view categoryName(Category category)
     case Category::Gradients: return "gradients";
     case Category::OptimizerState: return "optimizer_state";
     case Category::Activations: return "activations";
+    case Category::CudnnWorkspaces: return "cudnn_workspaces";
     }
     return "activations";
 }

@@ -20,21 +20,24 @@ enum class Phase
 };
 
 // What an allocated block holds: the parameters and buffers of the model, the
-// gradients that backward leaves, the optimizer's state, and everything else
-// (inputs, activations saved for backward, temporaries).
+// gradients that backward leaves, the optimizer's state, the tensors of the step
+// (inputs, activations saved for backward, temporaries), and the workspaces that cuDNN
+// takes for a convolution call on a GPU, which no CPU kernel allocates.
 enum class Category
 {
     Parameters,
     Gradients,
     OptimizerState,
     Activations,
+    CudnnWorkspaces,
 };
 
-constexpr std::size_t kCategoryCount = 4;
+constexpr std::size_t kCategoryCount = 5;
 
 // Returns "setup", "forward", "backward" or "optimizer".
 std::string_view phaseName(Phase phase);
-// Returns "parameters", "gradients", "optimizer_state" or "activations".
+// Returns "parameters", "gradients", "optimizer_state", "activations" or
+// "cudnn_workspaces".
 std::string_view categoryName(Category category);
 
 // The workspaces of two algorithms between which cuDNN picks the one that needs less (a

@@ -7,6 +7,7 @@
 #include "estimate/ConvolutionWorkspace.h"
 #include "estimate/ConvolutionWorkspaceRecorder.h"
 #include "estimate/StepRecording.h"
+#include "estimate/TraceReplay.h"
 #include "probe/TrackingAllocator.h"
 
 #include <QTest>
@@ -69,7 +70,7 @@ gpumem::estimate::RecordedSteps recordConvolution(torch::nn::Conv2d &conv, std::
     {
         gpumem::estimate::TracingScope scope(allocator);
         const gpumem::estimate::ConvolutionWorkspaceRecorder recorder(allocator, recorded.gpuBytes,
-                                                                      recorded.gpuAlgorithms);
+                                                                      recorded.gpuAlgorithms, recorded.gpuWorkspaces);
         const torch::Tensor input = torch::randn({2, channels, 8, 8}, torch::dtype(dtype)).requires_grad_();
         conv->forward(input).sum().backward();
     }
@@ -201,6 +202,29 @@ class TestConvolutionWorkspace : public QObject
         QCOMPARE(gpuTransients(conv, 16), expected);
     }
 
+    void workspacesAreCountedApartFromTheTensors()
+    {
+        // The blocks cuDNN allocates and frees within a call, and only they, carry the
+        // workspace category, so the breakdown and the timeline show them apart: while the
+        // filter gradient's 301,056 bytes (588 × 512) are held, they are all the category has.
+        torch::nn::Conv2d conv(torch::nn::Conv2dOptions(16, 32, 3).padding(1));
+        const gpumem::estimate::TaggedTrace tagged = gpumem::estimate::tagTrace(2, {}, recordConvolution(conv, 16));
+        using gpumem::estimate::Category;
+        std::vector<std::size_t> workspaces;
+        for (std::size_t i = 0; i < tagged.events.size(); ++i)
+            if (!tagged.events[i].isRelease() && tagged.events[i].category == Category::CudnnWorkspaces)
+                workspaces.push_back(i);
+        QCOMPARE(workspaces, gpumem::tests::transientAllocations(tagged));
+        const auto replay = gpumem::estimate::replayTrace(tagged, true);
+        const auto workspaceBytes = [&](std::size_t event) {
+            return replay.timeline[event].liveBytes[static_cast<std::size_t>(Category::CudnnWorkspaces)];
+        };
+        QCOMPARE(workspaceBytes(workspaces.back()), std::uint64_t{301056});
+        QCOMPARE(workspaceBytes(workspaces.back() + 1), std::uint64_t{0});
+        QCOMPARE(std::string(gpumem::estimate::categoryName(Category::CudnnWorkspaces)),
+                 std::string("cudnn_workspaces"));
+    }
+
     void theFirstLayerSkipsTheInputsGradient()
     {
         // An input that needs no gradient (the images) leaves backward the filter's pass alone.
@@ -209,8 +233,8 @@ class TestConvolutionWorkspace : public QObject
         gpumem::probe::TrackingAllocator allocator(true, 0);
         {
             gpumem::estimate::TracingScope scope(allocator);
-            const gpumem::estimate::ConvolutionWorkspaceRecorder recorder(allocator, recorded.gpuBytes,
-                                                                          recorded.gpuAlgorithms);
+            const gpumem::estimate::ConvolutionWorkspaceRecorder recorder(
+                allocator, recorded.gpuBytes, recorded.gpuAlgorithms, recorded.gpuWorkspaces);
             conv->forward(torch::randn({2, 16, 8, 8})).sum().backward();
         }
         const std::vector<std::uint64_t> sizes = transientBlocks(allocator.trace());
@@ -271,7 +295,9 @@ class TestConvolutionWorkspace : public QObject
             {
                 gpumem::estimate::GpuBlockBytes gpuBytes;
                 gpumem::estimate::GpuBlockAlgorithms gpuAlgorithms;
-                const gpumem::estimate::ConvolutionWorkspaceRecorder recorder(allocator, gpuBytes, gpuAlgorithms);
+                gpumem::estimate::GpuWorkspaceBlocks gpuWorkspaces;
+                const gpumem::estimate::ConvolutionWorkspaceRecorder recorder(allocator, gpuBytes, gpuAlgorithms,
+                                                                              gpuWorkspaces);
             }
             conv->forward(torch::randn({2, 16, 8, 8}).requires_grad_()).sum().backward();
         }

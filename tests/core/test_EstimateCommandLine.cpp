@@ -52,7 +52,7 @@ class TestEstimateCommandLine : public QObject
             const QJsonObject breakdown = estimate.value("breakdown").toObject();
             double sum = 0.0;
             for (const char *key : {"parameters_mib", "gradients_mib", "optimizer_state_mib", "activations_mib",
-                                    "allocator_overhead_mib"}) {
+                                    "cudnn_workspaces_mib", "allocator_overhead_mib"}) {
                 QVERIFY2(breakdown.contains(key), key);
                 sum += breakdown.value(key).toDouble();
             }

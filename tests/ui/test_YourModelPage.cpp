@@ -32,6 +32,7 @@ using namespace gpumem;
 namespace {
 
 constexpr double kMib = 1024.0 * 1024.0;
+constexpr int kCategories = static_cast<int>(gpumem::estimate::kCategoryCount);
 // The fixture models are tiny: an estimate takes well under a second, the first Python start a few.
 constexpr int kEstimateTimeoutMilliseconds = 120000;
 
@@ -138,10 +139,10 @@ class TestYourModelPage : public QObject
             QCOMPARE(table->item(row, 4)->text(), estimate.deviceTotalMib() <= expected.profile.capacityMib
                                                       ? QStringLiteral("yes")
                                                       : QStringLiteral("no"));
-            for (int category = 0; category < 4; ++category)
+            for (int category = 0; category < kCategories; ++category)
                 QCOMPARE(table->item(row, 5 + category)->text(),
                          mibText(estimate.bytesAtPeak[static_cast<std::size_t>(category)]));
-            QCOMPARE(table->item(row, 9)->text(), mibText(estimate.allocatorOverheadBytes()));
+            QCOMPARE(table->item(row, 5 + kCategories)->text(), mibText(estimate.allocatorOverheadBytes()));
         }
         auto *summary = page.findChild<QLabel *>(QStringLiteral("estimateSummary"));
         QVERIFY2(summary->text().contains(QStringLiteral("Largest batch that fits: <b>%1</b>").arg(*expected.maxBatch)),
@@ -168,21 +169,23 @@ class TestYourModelPage : public QObject
 
         // Each stacked bar is as tall as the device total.
         auto *breakdown = page.findChild<QCustomPlot *>(QStringLiteral("breakdownChart"));
-        QCOMPARE(breakdown->plottableCount(), 6);
+        // The categories, the allocator's overhead, and the context with the cuBLAS workspaces.
+        QCOMPARE(breakdown->plottableCount(), kCategories + 2);
         for (int bar = 0; bar < 3; ++bar) {
             double height = 0.0;
-            for (int layer = 0; layer < 6; ++layer)
+            for (int layer = 0; layer < kCategories + 2; ++layer)
                 height += static_cast<QCPBars *>(breakdown->plottable(layer))->data()->at(bar)->value;
             QVERIFY(std::abs(height - expected.estimates[static_cast<std::size_t>(bar)].deviceTotalMib()) < 1e-6);
         }
 
         // The timeline of the first batch: one point per event, the top band's edge at the reserved bytes.
         auto *timeline = page.findChild<QCustomPlot *>(QStringLiteral("timelineChart"));
-        QCOMPARE(timeline->graphCount(), 5);
-        QCOMPARE(timeline->graph(4)->dataCount(), static_cast<int>(expected.timeline.size()));
+        QCOMPARE(timeline->graphCount(), kCategories + 1);
+        QCPGraph *reserved = timeline->graph(kCategories);
+        QCOMPARE(reserved->dataCount(), static_cast<int>(expected.timeline.size()));
         double highest = 0.0;
-        for (int point = 0; point < timeline->graph(4)->dataCount(); ++point)
-            highest = std::max(highest, timeline->graph(4)->data()->at(point)->value);
+        for (int point = 0; point < reserved->dataCount(); ++point)
+            highest = std::max(highest, reserved->data()->at(point)->value);
         QCOMPARE(highest, static_cast<double>(expected.estimates[0].peakReservedBytes) / kMib);
         // The replay's live bytes per category, which the bands stack, are the breakdown's at the allocated peak.
         const auto peak = std::max_element(expected.timeline.begin(), expected.timeline.end(),
