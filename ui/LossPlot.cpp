@@ -49,7 +49,8 @@ LossPlot::LossPlot(QWidget *parent)
     setObjectName(QStringLiteral("lossPlot"));
     mLoss->setObjectName(QStringLiteral("lossChart"));
     mLearningRate->setObjectName(QStringLiteral("learningRateChart"));
-    mLoss->setToolTip(tr("Training loss per batch (faint: raw, bold: smoothed), per epoch, and validation loss, "
+    mLoss->setToolTip(tr("Training loss per batch (faint: raw, bold: smoothed), per epoch (an ensemble's mean, each "
+                         "network thin behind it), and validation loss, "
                          "on the model's scaled target. Wheel: zoom, drag: pan, double-click: reset."));
     mLearningRate->setToolTip(tr("The learning rate the schedule set at each batch"));
 
@@ -82,6 +83,8 @@ LossPlot::LossPlot(QWidget *parent)
     mLoss->graph(EpochTrain)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
     mLoss->graph(EpochValidation)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, 6));
     mLoss->xAxis->setLabel(tr("epoch"));
+    // An ensemble's networks are drawn behind the mean curves.
+    mLoss->addLayer(QStringLiteral("members"), mLoss->layer(QStringLiteral("main")), QCustomPlot::limBelow);
     // Epochs are whole: ticks at whole numbers only (1, 2, 5, 10, … apart as the range grows).
     const auto epochTicks = [] {
         auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
@@ -150,6 +153,12 @@ LossPlot::LossPlot(QWidget *parent)
 
 void LossPlot::clear()
 {
+    // The next training may have another number of networks, or one.
+    for (const MemberCurves &curves : mMemberCurves) {
+        mLoss->removeGraph(curves.train);
+        mLoss->removeGraph(curves.validation);
+    }
+    mMemberCurves.clear();
     for (int graph = 0; graph < mLoss->graphCount(); ++graph)
         mLoss->graph(graph)->data()->clear();
     hideValidationFromLegend();
@@ -175,6 +184,40 @@ void LossPlot::addEpoch(double x, double trainLoss, double validationLoss)
         mLoss->graph(EpochValidation)->addData(x, validationLoss);
         mLoss->graph(EpochValidation)->addToLegend(); // nothing when it is there already
     }
+}
+
+void LossPlot::addMemberEpoch(int member, double x, double trainLoss, double validationLoss)
+{
+    if (member < 0)
+        return;
+    MemberCurves &curves = memberCurves(member);
+    curves.train->addData(x, trainLoss);
+    if (validationLoss >= 0.0) {
+        curves.validation->addData(x, validationLoss);
+        if (member == 0)
+            curves.validation->addToLegend(); // nothing when it is there already
+    }
+}
+
+LossPlot::MemberCurves &LossPlot::memberCurves(int member)
+{
+    while (static_cast<int>(mMemberCurves.size()) <= member) {
+        // Thin and faint in the colours of the mean curves; the legend names the first only.
+        MemberCurves curves;
+        curves.train = mLoss->addGraph();
+        curves.train->setName(tr("each network's epoch loss"));
+        curves.train->setPen(QPen(QColor(20, 20, 20, 110), 1.0));
+        curves.validation = mLoss->addGraph();
+        curves.validation->setName(tr("each network's validation loss"));
+        curves.validation->setPen(QPen(QColor(214, 39, 40, 110), 1.0));
+        curves.validation->removeFromLegend();
+        if (!mMemberCurves.empty())
+            curves.train->removeFromLegend();
+        curves.train->setLayer(QStringLiteral("members"));
+        curves.validation->setLayer(QStringLiteral("members"));
+        mMemberCurves.push_back(curves);
+    }
+    return mMemberCurves[static_cast<std::size_t>(member)];
 }
 
 void LossPlot::hideValidationFromLegend()

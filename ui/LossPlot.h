@@ -4,8 +4,10 @@
 #include <QWidget>
 
 #include <limits>
+#include <vector>
 
 class QCheckBox;
+class QCPGraph;
 class QCustomPlot;
 class QLabel;
 class QSlider;
@@ -30,6 +32,9 @@ class LossPlot : public QWidget
     // x is in epochs (epoch - 1 + batch / batches for batches).
     void addBatch(double x, double loss, double learningRate);
     void addEpoch(double x, double trainLoss, double validationLoss);
+    // Adds epoch x of one network of an ensemble (member counts from 0), drawn thin and
+    // faint behind the mean that addEpoch draws, so the spread between the networks shows.
+    void addMemberEpoch(int member, double x, double trainLoss, double validationLoss);
     // Adds epoch x's validation RMSE in MiB, drawn on the right axis; NaN is skipped.
     void addValidationRmse(double x, double rmseMib);
     // Draws rmseMib (e.g. XGBoost's in the last comparison) as a dashed line on the
@@ -48,6 +53,8 @@ class LossPlot : public QWidget
 
     int batchPointCount() const;
     int epochPointCount() const;
+    // The networks of an ensemble with a curve of their own (0 for a single network).
+    int memberCurveCount() const { return static_cast<int>(mMemberCurves.size()); }
     int replotCount() const { return mReplots; }
     QCustomPlot *lossChart() const { return mLoss; }
     QCustomPlot *learningRateChart() const { return mLearningRate; }
@@ -72,6 +79,14 @@ class LossPlot : public QWidget
     bool mFollow = true;
     int mReplots = 0;
     double mReferenceRmse = std::numeric_limits<double>::quiet_NaN();
+    // Each member's epoch training and validation loss, added after the fixed graphs.
+    struct MemberCurves
+    {
+        QCPGraph *train = nullptr;
+        QCPGraph *validation = nullptr;
+    };
+    MemberCurves &memberCurves(int member);
+    std::vector<MemberCurves> mMemberCurves;
 };
 
 } // namespace gpumem::ui

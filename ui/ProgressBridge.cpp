@@ -75,6 +75,11 @@ void ProgressBridge::epochFinished(const training::EpochProgress &progress)
     addEpoch({QString(), 0, progress});
 }
 
+void ProgressBridge::memberEpochFinished(int member, const training::EpochProgress &progress)
+{
+    addEpoch({QString(), 0, progress, member});
+}
+
 void ProgressBridge::fitStarted(const std::string &model, int fold, int folds)
 {
     Q_EMIT fitStarting(qtText(model), fold, folds);

@@ -31,6 +31,7 @@ struct EpochEvent
     QString model;
     int fold = 0;
     training::EpochProgress progress;
+    int member = -1; // the ensemble's network the epoch is of; -1: the model's own (an ensemble's mean)
 };
 
 // The one adapter from core's observers to Qt signals, for every long
@@ -74,6 +75,7 @@ class ProgressBridge : public QObject,
     // training::TrainingObserver, called on the training thread.
     void batchFinished(const training::BatchProgress &progress) override;
     void epochFinished(const training::EpochProgress &progress) override;
+    void memberEpochFinished(int member, const training::EpochProgress &progress) override;
 
     // evaluation::ExperimentObserver, called on the runner's threads one at a time.
     void fitStarted(const std::string &model, int fold, int folds) override;

@@ -270,6 +270,10 @@ void TrainingPage::takeEpochs()
 {
     for (const auto &event : mBridge->takeEpochs()) {
         const auto &progress = event.progress;
+        if (event.member >= 0) {
+            mPlot->addMemberEpoch(event.member, progress.epoch, progress.trainLoss, progress.validationLoss);
+            continue;
+        }
         mPlot->addEpoch(progress.epoch, progress.trainLoss, progress.validationLoss);
         if (!std::isfinite(progress.validationRmse))
             continue;

@@ -152,6 +152,10 @@ void EnsembleProgress::epochFinished(int member, const training::EpochProgress &
 {
     const std::lock_guard lock(mMutex);
     mMembers[static_cast<std::size_t>(member)].epochs.push_back(progress);
+    // Under the lock, like the means, so that each member's epochs arrive in order and
+    // before the mean they enter.
+    if (mNext && mMembers.size() > 1)
+        mNext->memberEpochFinished(member, progress);
     reportCompleteEpochs();
 }
 

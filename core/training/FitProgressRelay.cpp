@@ -25,4 +25,11 @@ void FitProgressRelay::epochFinished(const EpochProgress &progress)
     mThrottle.advance(fitShare(progress));
 }
 
+void FitProgressRelay::memberEpochFinished(int member, const EpochProgress &progress)
+{
+    // The share done follows the ensemble's batches and means, not one member's epochs.
+    if (mNext)
+        mNext->memberEpochFinished(member, progress);
+}
+
 } // namespace gpumem::training

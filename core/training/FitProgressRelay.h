@@ -18,6 +18,7 @@ class FitProgressRelay : public TrainingObserver
 
     void batchFinished(const BatchProgress &progress) override;
     void epochFinished(const EpochProgress &progress) override;
+    void memberEpochFinished(int member, const EpochProgress &progress) override;
 
   private:
     TrainingObserver *mNext;

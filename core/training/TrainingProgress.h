@@ -53,6 +53,10 @@ class TrainingObserver : public virtual runtime::ProgressObserver
   public:
     virtual void batchFinished(const BatchProgress &) {}
     virtual void epochFinished(const EpochProgress &) {}
+    // One network of an ensemble (member counts from 0) finished an epoch; epochFinished
+    // reports the members' mean once every member has run that epoch. Only for an
+    // ensemble of more than one network; observers that pass events on forward it too.
+    virtual void memberEpochFinished(int /*member*/, const EpochProgress &) {}
 };
 
 // The share (0..1) of a fit done after this batch: batches done out of epochs × batches.

@@ -33,6 +33,14 @@ class RecordingObserver : public training::TrainingObserver
             mNext->epochFinished(progress);
     }
 
+    // A run records the curve of the model it keeps, an ensemble's mean; its members' own
+    // curves are only shown live.
+    void memberEpochFinished(int member, const training::EpochProgress &progress) override
+    {
+        if (mNext)
+            mNext->memberEpochFinished(member, progress);
+    }
+
     std::vector<runs::BatchPoint> batches;
     std::vector<runs::EpochPoint> epochs;
 

@@ -58,8 +58,21 @@ struct EpochLosses : gpumem::training::TrainingObserver
 {
     std::vector<gpumem::training::EpochProgress> epochs;
     std::vector<gpumem::training::BatchProgress> batches;
+    // Each member's epochs, and every epoch event in order (the member, or -1 for the mean).
+    std::vector<std::vector<gpumem::training::EpochProgress>> memberEpochs;
+    std::vector<int> epochOrder;
     void batchFinished(const gpumem::training::BatchProgress &progress) override { batches.push_back(progress); }
-    void epochFinished(const gpumem::training::EpochProgress &progress) override { epochs.push_back(progress); }
+    void epochFinished(const gpumem::training::EpochProgress &progress) override
+    {
+        epochs.push_back(progress);
+        epochOrder.push_back(-1);
+    }
+    void memberEpochFinished(int member, const gpumem::training::EpochProgress &progress) override
+    {
+        memberEpochs.resize(std::max(memberEpochs.size(), static_cast<std::size_t>(member) + 1));
+        memberEpochs[static_cast<std::size_t>(member)].push_back(progress);
+        epochOrder.push_back(member);
+    }
 };
 
 } // namespace
@@ -155,6 +168,18 @@ class TestNetworkEnsemble : public QObject
             QCOMPARE(ensembleProgress.epochs[epoch].trainLoss,
                      (alone[0].epochs[epoch].trainLoss + alone[1].epochs[epoch].trainLoss) / 2.0);
         }
+        // Each member's own curve is reported too, the network's trained alone, and each
+        // member's epoch before the mean it enters: on one thread, taking turns, member 0's
+        // epoch, member 1's, then their mean.
+        QCOMPARE(ensembleProgress.memberEpochs.size(), std::size_t{2});
+        for (std::size_t member = 0; member < 2; ++member) {
+            QCOMPARE(ensembleProgress.memberEpochs[member].size(), std::size_t{3});
+            for (std::size_t epoch = 0; epoch < 3; ++epoch)
+                QCOMPARE(ensembleProgress.memberEpochs[member][epoch].trainLoss, alone[member].epochs[epoch].trainLoss);
+        }
+        QCOMPARE(ensembleProgress.epochOrder, (std::vector<int>{0, 1, -1, 0, 1, -1, 0, 1, -1}));
+        // A single network has no members to report.
+        QVERIFY(alone[0].memberEpochs.empty());
     }
 
     // Three members on two threads take turns epoch by epoch: the mean curve's

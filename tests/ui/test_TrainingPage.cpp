@@ -24,6 +24,14 @@ QStringList legendNames(const gpumem::ui::TrainingPage &page)
     return names;
 }
 
+// Trains on page to the end, as pressing Start does: whether the training succeeded.
+bool trainsToTheEnd(gpumem::ui::TrainingPage &page)
+{
+    QSignalSpy finished(&page, &gpumem::ui::TrainingPage::trainingFinished);
+    return page.start() && QTest::qWaitFor([&finished] { return finished.count() == 1; }, 120000) &&
+           finished.at(0).at(0).toBool();
+}
+
 class TestTrainingPage : public QObject
 {
     Q_OBJECT
@@ -74,16 +82,54 @@ class TestTrainingPage : public QObject
         hyperparameters.setAssignment("loss=huber");
         state.setHyperparameters(hyperparameters);
         gpumem::ui::TrainingPage page(&state);
-        QSignalSpy finished(&page, &gpumem::ui::TrainingPage::trainingFinished);
-        QVERIFY(page.start());
-        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
-        QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(page.statusText()));
+        QVERIFY2(trainsToTheEnd(page), qPrintable(page.statusText()));
         QCOMPARE(page.plot()->epochPointCount(), 2);
         const QStringList names = legendNames(page);
         QVERIFY2(names.contains(QStringLiteral("epoch train loss")), qPrintable(names.join(", ")));
         QVERIFY2(!names.contains(QStringLiteral("validation loss")), qPrintable(names.join(", ")));
         QVERIFY2(!names.contains(QStringLiteral("validation RMSE (MiB, right)")), qPrintable(names.join(", ")));
         QCOMPARE(page.plot()->lossChart()->yAxis->label(), QStringLiteral("Huber loss (scaled target)"));
+    }
+
+    void drawsEachNetworkOfAnEnsembleBehindTheMean()
+    {
+        gpumem::tests::QuickTrainingState state(2);
+        gpumem::models::Hyperparameters hyperparameters = state.hyperparameters();
+        hyperparameters.setAssignment("ensemble=3");
+        state.setHyperparameters(hyperparameters);
+        gpumem::ui::TrainingPage page(&state);
+        QVERIFY2(trainsToTheEnd(page), qPrintable(page.statusText()));
+        QCOMPARE(page.plot()->memberCurveCount(), 3);
+        // Three thin curves of two epochs each, whose mean is the bold epoch curve, named once.
+        QCustomPlot *chart = page.plot()->lossChart();
+        std::vector<QCPGraph *> members;
+        QCPGraph *mean = nullptr;
+        for (int graph = 0; graph < chart->graphCount(); ++graph) {
+            if (chart->graph(graph)->name() == QStringLiteral("each network's epoch loss"))
+                members.push_back(chart->graph(graph));
+            if (chart->graph(graph)->name() == QStringLiteral("epoch train loss"))
+                mean = chart->graph(graph);
+        }
+        QCOMPARE(members.size(), std::size_t{3});
+        QVERIFY(mean);
+        QCOMPARE(mean->dataCount(), 2);
+        for (int epoch = 0; epoch < 2; ++epoch) {
+            double sum = 0.0;
+            for (QCPGraph *member : members) {
+                QCOMPARE(member->dataCount(), 2);
+                QCOMPARE(member->data()->at(epoch)->key, mean->data()->at(epoch)->key);
+                sum += member->data()->at(epoch)->value;
+            }
+            QVERIFY(std::abs(sum / 3.0 - mean->data()->at(epoch)->value) <= 1e-9 * std::abs(sum));
+        }
+        QCOMPARE(legendNames(page).count(QStringLiteral("each network's epoch loss")), 1);
+
+        // The next training, of one network, draws none.
+        hyperparameters.setAssignment("ensemble=1");
+        state.setHyperparameters(hyperparameters);
+        QVERIFY2(trainsToTheEnd(page), qPrintable(page.statusText()));
+        QCOMPARE(page.plot()->memberCurveCount(), 0);
+        QVERIFY(!legendNames(page).contains(QStringLiteral("each network's epoch loss")));
     }
 
     // Issue 25: a run trained on this page reached the Runs page without validation
