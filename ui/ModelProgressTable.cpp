@@ -107,8 +107,7 @@ void ModelProgressTable::takeEvents()
     }
     std::map<QString, training::EpochProgress> epochs;
     for (const auto &event : mBridge->takeEpochs())
-        if (event.member < 0) // a member's epoch says nothing of the model's share done
-            epochs[event.model] = event.progress;
+        epochs[event.model] = event.progress;
     for (const auto &[model, progress] : epochs)
         setModelFraction(model, progress.epochs > 0 ? static_cast<double>(progress.epoch) / progress.epochs : 0.0);
 }
