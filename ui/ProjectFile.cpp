@@ -16,7 +16,6 @@
 #include "workflows/CompareWorkflow.h"
 
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 
 namespace gpumem::ui {
@@ -26,18 +25,15 @@ namespace {
 const char *const formatName = "gpumem-workbench-project";
 constexpr int formatVersion = 2;
 
-// The SHA-256 of the file at path, read in pieces so that a large CSV is never held whole.
-std::string fileDigest(const QString &path)
+// The SHA-256 of the data file at path, or nothing when it cannot be read (a save
+// still records where the data was).
+std::string dataDigestOrNothing(const QString &path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
+    try {
+        return io::sha256File(coreText(path));
+    } catch (const io::InputError &) {
         return {};
-    io::Sha256 digest;
-    while (!file.atEnd()) {
-        const QByteArray piece = file.read(1 << 20);
-        digest.update(piece.constData(), static_cast<std::size_t>(piece.size()));
     }
-    return digest.hexDigest();
 }
 
 // A folder name for a run: its name with what a file system may refuse replaced ("run 3" → "run-3").
@@ -119,7 +115,7 @@ io::Json dataJson(const QString &projectPath, const WorkbenchState &state)
          coreText(dataPath.isEmpty() ? QString()
                                      : QFileInfo(projectPath).absoluteDir().relativeFilePath(absolutePath))},
         // The digest tells a later open whether the data still is what this project was made on.
-        {"sha256", dataPath.isEmpty() ? std::string() : fileDigest(dataPath)},
+        {"sha256", dataPath.isEmpty() ? std::string() : dataDigestOrNothing(dataPath)},
         {"bad_cell_policy", data::badCellPolicyName(state.badCellPolicy())},
         {"roles", std::move(roles)}};
 }
@@ -216,16 +212,17 @@ ProjectContent readProject(const QString &path, runtime::ProgressObserver *progr
                                      "data and save the project again");
         }
     }
+    content.dataPath = dataPath;
+    std::shared_ptr<const data::Table> &table = content.table;
+    // Loaded before it is hashed: the loader refuses a FIFO or device at once and can be cancelled.
+    if (!dataPath.isEmpty())
+        table = std::make_shared<const data::Table>(data::loadTable(coreText(dataPath), {}, progress, control));
     if (const io::Json *recorded = io::findMember(dataObject, "sha256");
         recorded && !io::toString(*recorded).empty() && !dataPath.isEmpty() &&
-        fileDigest(dataPath) != io::toString(*recorded))
+        io::sha256File(coreText(dataPath)) != io::toString(*recorded))
         notes << QObject::tr("The data file %1 changed since the project was saved: its comparison and "
                              "hyperparameters were made on other data.")
                      .arg(QFileInfo(dataPath).fileName());
-    content.dataPath = dataPath;
-    std::shared_ptr<const data::Table> &table = content.table;
-    if (!dataPath.isEmpty())
-        table = std::make_shared<const data::Table>(data::loadTable(coreText(dataPath), {}, progress, control));
     content.policy = data::parseBadCellPolicy(io::toString(io::member(dataObject, "bad_cell_policy")));
 
     std::vector<data::ColumnRole> &roles = content.roles;

@@ -219,6 +219,20 @@ CLI::Validator fractionBelowOne()
         "", "fraction");
 }
 
+CLI::Validator finiteNumberIn(double minimum, double maximum)
+{
+    return CLI::Validator(
+        [minimum, maximum](std::string &text) -> std::string {
+            double value = 0.0;
+            if (!readDouble(text, value) || !(value >= minimum && value <= maximum))
+                return "takes a number from " + io::formattedNumber("%g", minimum) + " to " +
+                       io::formattedNumber("%g", maximum) + ", not " + io::quoteForMessage(text);
+            text = io::formattedNumber("%a", value);
+            return {};
+        },
+        "", "number");
+}
+
 CLI::Validator numberReadBy(std::function<double(const std::string &)> parse)
 {
     return reportingInputErrors([parse](std::string &text) { text = io::formattedNumber("%a", parse(text)); },

@@ -67,6 +67,11 @@ CLI::Validator wholeNumber(std::uint64_t minimum = 0,
 // Checks that an option's value is a number in [0, 1) ("takes a number in [0, 1), not 'x'").
 CLI::Validator fractionBelowOne();
 
+// Checks that an option's value is a finite number in [minimum, maximum] ("takes a
+// number from 0 to 1048576, not 'nan'"): CLI11's Range lets NaN through, since no
+// comparison with it is true.
+CLI::Validator finiteNumberIn(double minimum, double maximum);
+
 // Declares --test-fraction, the share of rows held out (seeded) to score on; help
 // says what is scored. fraction is a double or an optional one.
 template <typename Fraction>

@@ -216,7 +216,7 @@ void addGpuOptions(CommandParser &parser, EstimateOptions &options)
         ->type_name("NAME|FILE");
     app.add_option("--context-mib", options.settings.contextMib, "the CUDA context in MiB instead of the profile's")
         ->type_name("M")
-        ->check(CLI::Range(0.0, 1048576.0));
+        ->transform(finiteNumberIn(0.0, estimate::largestMib));
     app.add_option("--timeline", options.timelinePath,
                    "write the first batch size's allocation timeline (.csv or .json)")
         ->type_name("FILE");

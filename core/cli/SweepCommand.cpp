@@ -7,6 +7,7 @@
 #include "cli/ModelOptions.h"
 #include "cli/ShardOptions.h"
 #include "cli/TrainingReporter.h"
+#include "io/AppendingFileWriter.h"
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
 #include "io/OutputPaths.h"
@@ -17,10 +18,6 @@
 #include "workflows/SweepWorkflow.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <functional>
 #include <optional>
 #include <unistd.h>
@@ -32,7 +29,9 @@ namespace {
 const char *const kSummary =
     "Trains one run per trial of a hyperparameter sweep and writes one JSON Lines record per run\n"
     "(hyperparameters, per-batch and per-epoch curves, train and validation metrics, duration,\n"
-    "seed, stop reason) to RUNS.jsonl, rewritten atomically as each run finishes. A grid tries every\n"
+    "seed, stop reason) to RUNS.jsonl, after a first line naming the sweep. RUNS.jsonl is replaced\n"
+    "(atomically) only when the first run has finished; each later run is appended as one whole line.\n"
+    "A grid tries every\n"
     "combination of the --param values, the first --param varying slowest; --random N tries N distinct\n"
     "combinations drawn with --seed. Each run holds out --test-fraction of the rows (seeded, as\n"
     "`gpumem train` does) and reports its validation metrics on them.\n"
@@ -58,18 +57,6 @@ std::vector<runs::SweepParameter> sweepParameters(const std::vector<std::string>
     return parameters;
 }
 
-std::string fileDigest(const std::string &path)
-{
-    std::ifstream stream(path, std::ios::binary);
-    if (!stream)
-        throw io::InputError(path, 0, 0, std::string("cannot read: ") + std::strerror(errno));
-    io::Sha256 digest;
-    char buffer[1 << 16];
-    while (stream.read(buffer, sizeof buffer) || stream.gcount() > 0)
-        digest.update(buffer, static_cast<std::size_t>(stream.gcount()));
-    return digest.hexDigest();
-}
-
 int runMerge(const std::vector<std::string> &arguments, const std::vector<std::string> &files, std::ostream &out)
 {
     CommandParser parser("gpumem sweep", "gpumem sweep --merge PART.jsonl… --out ALL.jsonl",
@@ -92,45 +79,6 @@ int runMerge(const std::vector<std::string> &arguments, const std::vector<std::s
     out << "merged " << lines << " runs from " << files.size() << " files into " << *outPath << '\n';
     return 0;
 }
-
-// Writes the finished runs as they come: a regular file is rewritten atomically
-// with every record so far, so it always holds whole lines and a crash keeps the
-// runs already done; a device or pipe (/dev/stdout) receives each line once.
-class RunsOutput
-{
-  public:
-    explicit RunsOutput(const std::string &path)
-        : mPath(path)
-    {
-        if (io::resolveFileDestination(path).method == io::FileDestination::Method::WriteThrough)
-            mThrough = std::make_unique<io::AtomicFileWriter>(path);
-        else
-            io::writeFileAtomically(mPath, mContent);
-    }
-
-    void add(const std::string &line)
-    {
-        mContent += line;
-        if (mThrough) {
-            mThrough->stream() << line << std::flush;
-            if (!mThrough->stream())
-                throw io::InputError(mPath, 0, 0, "cannot write");
-        } else {
-            io::writeFileAtomically(mPath, mContent);
-        }
-    }
-
-    void finish()
-    {
-        if (mThrough)
-            mThrough->commit();
-    }
-
-  private:
-    std::string mPath;
-    std::string mContent;
-    std::unique_ptr<io::AtomicFileWriter> mThrough;
-};
 
 // Shows each trial's progress bar on a terminal (logs get one line per finished
 // trial only), writes its line and keeps its record.
@@ -192,7 +140,8 @@ class TrialReporter : public workflows::SweepObserver
 std::string sweepIdentity(const runs::SweepPlan &plan, const TrainingInputs &inputs, const data::Dataset &dataset,
                           const models::Hyperparameters &base, const std::string &settings)
 {
-    std::string shared = fileDigest(inputs.path) + '\n' + dataset.targetName() + '\n';
+    // Hashed into the header's fixed-size id, so the grid's values cost nothing per line.
+    std::string shared = io::sha256File(inputs.path) + '\n' + dataset.targetName() + '\n';
     for (const auto &name : dataset.numericFeatureNames())
         shared += name + ',';
     shared += '\n' + dataset.sequenceName();
@@ -296,7 +245,9 @@ int runSweep(const std::vector<std::string> &arguments, std::ostream &out, std::
                                                std::to_string(testFraction) + "\n" + std::to_string(compute.seed) +
                                                    (reproducible ? "\nreproducible" : ""));
 
-    RunsOutput output(outPath);
+    const runs::SweepHeader header = runs::sweepHeader(identity, plan, inputs.modelName, trials.size());
+    // Nothing of an earlier file at --out is replaced until the first run is written with the header.
+    io::AppendingFileWriter output(outPath);
     workflows::SweepConfiguration configuration;
     configuration.model = inputs.modelName;
     configuration.trials = mine;
@@ -305,10 +256,14 @@ int runSweep(const std::vector<std::string> &arguments, std::ostream &out, std::
     configuration.holdOutFraction = testFraction;
     TrialReporter reporter(out, err, reproducible, mine.size(),
                            [&](const runs::SweepTrial &trial, const runs::RunRecord &record) {
-                               output.add(runs::sweepLine(identity, trial, trials.size(), record));
+                               const std::string line = runs::sweepLine(header, trial, record);
+                               output.append(output.size() == 0 ? runs::sweepHeaderLine(header) + line : line);
                            });
     workflows::sweep(dataset, configuration, reporter);
     const std::vector<runs::RunRecord> &finished = reporter.finished;
+    // A shard with no trial of its own still says which sweep it belongs to.
+    if (output.size() == 0)
+        output.append(runs::sweepHeaderLine(header));
     output.finish();
     const runs::RunRecord *best = lowestRmse(finished);
     out << "wrote " << finished.size() << " of " << trials.size() << " runs to " << outPath;

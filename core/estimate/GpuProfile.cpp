@@ -7,6 +7,7 @@
 
 #include "io/InputError.h"
 #include "io/Json.h"
+#include "io/NumberText.h"
 #include "io/RegularFile.h"
 #include "io/ResourceDirectories.h"
 
@@ -113,6 +114,10 @@ std::string gpuProfileJson(const GpuProfile &profile)
 
 GpuProfile withContextMib(GpuProfile profile, double contextMib)
 {
+    // A NaN would pass every comparison below it and print as a device total of "nan MiB".
+    if (!std::isfinite(contextMib) || contextMib < 0.0 || contextMib > largestMib)
+        throw io::InputError("context_mib must be a number of MiB in [0, 1048576], not " +
+                             io::formattedNumber("%g", contextMib));
     profile.contextMib = contextMib;
     profile.cublasContextMib = std::min(profile.cublasContextMib, contextMib);
     return profile;

@@ -35,7 +35,8 @@ GpuProfile parseGpuProfile(const std::string &text, const std::string &path);
 std::string gpuProfileJson(const GpuProfile &profile);
 
 // Returns profile with the context the user measured (--context-mib), its cuBLAS
-// part kept within it.
+// part kept within it. Throws io::InputError naming context_mib unless it is a
+// finite number of MiB in [0, largestMib].
 GpuProfile withContextMib(GpuProfile profile, double contextMib);
 
 // Finds a profile by name (case-insensitive, "a100-80") among the installed

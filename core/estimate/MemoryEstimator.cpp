@@ -225,7 +225,14 @@ EstimateResult MemoryEstimator::estimate(const StepTracer &tracer, const GpuProf
         if (affine)
             return affine->at(batch);
         result.tracedBatches.push_back(batch);
-        return tracer.trace(batch);
+        try {
+            return tracer.trace(batch);
+        } catch (const TraceOutOfMemory &error) {
+            // Left unexplained, a user would wonder why the whole batch had to fit on this machine.
+            throw TraceOutOfMemory(error.file(), error.line(), error.column(),
+                                   error.message() + "; it was traced whole because the small traces do not align (" +
+                                       aligned.why + ")");
+        }
     };
     for (const std::int64_t batch : request.batchSizes) {
         const bool keepTimeline = request.timelineBatch && *request.timelineBatch == batch && result.timeline.empty();

@@ -4,6 +4,7 @@
 #include "estimate/StepRecording.h"
 
 #include "io/InputError.h"
+#include "io/RegularFile.h"
 #include "probe/JobBuilder.h"
 #include "probe/TrackingAllocator.h"
 
@@ -13,7 +14,6 @@
 #include <torch/version.h>
 
 #include <cctype>
-#include <fstream>
 #include <mutex>
 #include <new>
 #include <sstream>
@@ -73,6 +73,24 @@ std::string loadErrorMessage(const std::string &what)
     return "cannot be loaded as TorchScript: " + line + "; " + kExportHint;
 }
 
+// A trace that ran out of the CPU's memory: the batch is too large for this machine,
+// whatever the shape; the estimate adds why it was traced whole.
+std::string doesNotFitText(std::int64_t batchSize, const std::string &what)
+{
+    return "batch " + std::to_string(batchSize) + " does not fit in this machine's memory for a trace on the CPU (" +
+           essentialErrorLine(what) + ")";
+}
+
+// Throws what a failed step means: the machine's memory, or the model with its input.
+[[noreturn]] void throwModelFailure(const std::string &path, std::int64_t batchSize, const std::string &what)
+{
+    if (probe::isOutOfMemoryMessage(what))
+        throw TraceOutOfMemory(path, 0, 0, doesNotFitText(batchSize, what));
+    throw io::InputError(path, 0, 0,
+                         "the model fails at batch " + std::to_string(batchSize) + ": " + essentialErrorLine(what) +
+                             " (check --input-shape)");
+}
+
 torch::Tensor firstTensor(const c10::IValue &value)
 {
     if (value.isTensor())
@@ -111,14 +129,12 @@ ModelTracer::ModelTracer(EstimateConfiguration configuration, const runtime::Ope
 {
     const torch::ScalarType dtype = scalarTypeOf(mConfiguration.dtype);
     const std::string &path = mConfiguration.modelPath;
-    {
-        // torch::jit::load reports a missing file as a zip error; say it plainly.
-        std::ifstream probeOpen(path, std::ios::binary);
-        if (!probeOpen)
-            throw io::InputError(path, 0, 0, "cannot open the model file");
-    }
+    // Opened and checked first: torch::jit::load reports a missing file as a zip error,
+    // and would wait for ever on a FIFO with no writer. It reads the checked file
+    // through the descriptor, so nothing can be swapped in between.
+    const io::OpenedRegularFile modelFile(path);
     try {
-        mModel->module = torch::jit::load(path, torch::Device(torch::kCPU));
+        mModel->module = torch::jit::load(modelFile.descriptorPath(), torch::Device(torch::kCPU));
         mModel->module.train();
         // jit::Module::to(dtype) would convert integer buffers too (batch norm's
         // num_batches_tracked), so only floating-point tensors change type.
@@ -230,19 +246,13 @@ TaggedTrace ModelTracer::trace(std::int64_t batchSize) const
     } catch (const EstimateCancelled &) {
         throw;
     } catch (const probe::MemoryLimitExceeded &error) {
-        throw io::InputError(path, 0, 0, std::string("batch ") + std::to_string(batchSize) + ": " + error.what());
+        throw TraceOutOfMemory(path, 0, 0, doesNotFitText(batchSize, error.what()));
     } catch (const std::bad_alloc &) {
-        throw io::InputError(path, 0, 0,
-                             "the CPU ran out of memory tracing batch " + std::to_string(batchSize) +
-                                 "; try a smaller --input-shape");
+        throw TraceOutOfMemory(path, 0, 0, doesNotFitText(batchSize, "out of memory"));
     } catch (const c10::Error &error) {
-        throw io::InputError(path, 0, 0,
-                             "the model fails at batch " + std::to_string(batchSize) + ": " +
-                                 essentialErrorLine(error.what_without_backtrace()) + " (check --input-shape)");
+        throwModelFailure(path, batchSize, error.what_without_backtrace());
     } catch (const std::exception &error) {
-        throw io::InputError(path, 0, 0,
-                             "the model fails at batch " + std::to_string(batchSize) + ": " +
-                                 essentialErrorLine(error.what()) + " (check --input-shape)");
+        throwModelFailure(path, batchSize, error.what());
     }
 
     return tagTrace(batchSize, mModel->storages, recorded);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "estimate/TaggedTrace.h"
+#include "io/InputError.h"
 
 #include <cstdint>
 
@@ -13,6 +14,14 @@ struct ModelSummary
     std::uint64_t parameterBytes = 0; // Σ numel × element size over the parameters
     std::uint64_t bufferBytes = 0;    // the same over the buffers (batch-norm statistics)
     std::int64_t parameterCount = 0;
+};
+
+// Thrown by StepTracer::trace when a batch does not fit in this machine's memory:
+// the model is not at fault, so the estimate can say why that batch was traced whole.
+class TraceOutOfMemory : public io::InputError
+{
+  public:
+    using io::InputError::InputError;
 };
 
 // Records the allocations of a model's training steps on the CPU, one batch
@@ -29,7 +38,8 @@ class StepTracer
     // Runs the training steps at batchSize and returns every allocation, tagged
     // by phase and category; the trace starts with what exists before the first
     // step (parameters, buffers, the input batch). Throws io::InputError, one
-    // line, when the model or its input fails or the CPU runs out of memory.
+    // line, when the model or its input fails, and TraceOutOfMemory when the CPU
+    // runs out of memory.
     virtual TaggedTrace trace(std::int64_t batchSize) const = 0;
 };
 

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <optional>
+#include <set>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -163,19 +165,49 @@ FileDestination resolveFileDestination(const std::string &path)
     return destination;
 }
 
-bool isModelFolder(const std::string &path)
+namespace {
+
+// The model.json of a folder this program wrote, or nothing.
+std::optional<Json> modelFolderMetadata(const std::string &path)
 {
     std::error_code error;
     const std::string metadataPath = path + "/model.json";
     if (!fs::is_directory(path, error) || !fs::is_regular_file(metadataPath, error))
-        return false;
+        return std::nullopt;
     try {
-        const Json metadata = readJsonFile(metadataPath);
+        Json metadata = readJsonFile(metadataPath);
         const Json *format = metadata.is_object() ? findMember(metadata, "format") : nullptr;
-        return format != nullptr && format->is_string() && format->get_ref<const std::string &>() == modelFolderFormat;
+        if (format != nullptr && format->is_string() && format->get_ref<const std::string &>() == modelFolderFormat)
+            return metadata;
     } catch (const InputError &) {
-        return false;
     }
+    return std::nullopt;
+}
+
+// The first entry of a model folder, by name, that is not a plain file the save wrote
+// (model.json or one its "files" list records): replacing the folder would delete it.
+std::optional<std::string> firstEntryNotWritten(const std::string &folder, const Json &metadata)
+{
+    const Json *files = findMember(metadata, "files");
+    std::set<std::string> names;
+    std::error_code error;
+    for (fs::directory_iterator entry(folder, error), end; !error && entry != end; entry.increment(error))
+        names.insert(entry->path().filename().string());
+    if (error)
+        return "an entry that cannot be listed (" + error.message() + ")";
+    for (const std::string &name : names) {
+        const bool recorded = name == "model.json" || (files != nullptr && files->is_object() && files->contains(name));
+        if (!recorded || !fs::is_regular_file(fs::symlink_status(folder + "/" + name, error)))
+            return name;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+bool isModelFolder(const std::string &path)
+{
+    return modelFolderMetadata(path).has_value();
 }
 
 std::string resolveModelFolderDestination(const std::string &path)
@@ -195,9 +227,17 @@ std::string resolveModelFolderDestination(const std::string &path)
             throw InputError(path, 0, 0, "cannot write: " + errnoText(errno));
     } else if (!S_ISDIR(info.st_mode)) {
         throw InputError(path, 0, 0, "exists and is not a folder; choose another output folder or remove it");
-    } else if (!isEmptyFolder(resolved) && !isModelFolder(resolved)) {
-        throw InputError(path, 0, 0,
-                         "exists and is not a gpumem model folder; choose another output folder or remove it");
+    } else if (!isEmptyFolder(resolved)) {
+        const std::optional<Json> metadata = modelFolderMetadata(resolved);
+        if (!metadata)
+            throw InputError(path, 0, 0,
+                             "exists and is not a gpumem model folder; choose another output folder or remove it");
+        // Replacing the folder replaces all of it: the user's notes or results kept beside a model would go too.
+        if (const auto foreign = firstEntryNotWritten(resolved, *metadata))
+            throw InputError(path, 0, 0,
+                             "holds " + quoteForMessage(*foreign) +
+                                 ", which gpumem did not write; move it out of the model folder or choose another "
+                                 "output folder");
     }
     if (resolved == "/")
         throw InputError(path, 0, 0, "the root folder cannot be a model folder");

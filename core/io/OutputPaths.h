@@ -46,8 +46,10 @@ bool isModelFolder(const std::string &path);
 
 // Returns the folder a model save writes for the destination path (an existing
 // symlink resolved to its target); throws InputError(path, …) unless it is absent,
-// an empty folder or a model folder, and its parent folder is writable. Called
-// before a long training and again when the save is committed.
+// an empty folder or a model folder that holds nothing but what its save wrote
+// (model.json and the files it records, so that no note or result of the user's
+// kept beside them is replaced), and its parent folder is writable. Called before
+// a long training and again when the save is committed.
 std::string resolveModelFolderDestination(const std::string &path);
 
 // Returns path with every symbolic link of it and of its existing parents

@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "io/Sha256.h"
 
+#include "io/InputError.h"
+#include "io/RegularFile.h"
+
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
+#include <unistd.h>
+#include <vector>
 
 namespace gpumem::io {
 
@@ -118,6 +124,23 @@ std::string sha256Hex(std::string_view bytes)
     Sha256 digest;
     digest.update(bytes);
     return digest.hexDigest();
+}
+
+std::string sha256File(const std::string &path)
+{
+    const OpenedRegularFile file(path);
+    Sha256 digest;
+    std::vector<char> piece(1 << 20);
+    for (;;) {
+        const ssize_t count = ::read(file.descriptor(), piece.data(), piece.size());
+        if (count < 0 && errno == EINTR)
+            continue;
+        if (count < 0)
+            throw InputError(path, 0, 0, std::string("cannot read the file: ") + std::strerror(errno));
+        if (count == 0)
+            return digest.hexDigest();
+        digest.update(piece.data(), static_cast<std::size_t>(count));
+    }
 }
 
 } // namespace gpumem::io

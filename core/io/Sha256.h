@@ -36,4 +36,9 @@ class Sha256
 // Returns the SHA-256 of bytes as lowercase hexadecimal digits.
 std::string sha256Hex(std::string_view bytes);
 
+// Returns the SHA-256 of the regular file at path, read in pieces so that a large
+// file is never held whole. Throws io::InputError naming path when it is not a
+// regular file (a FIFO is refused at once, never waited on) or cannot be read.
+std::string sha256File(const std::string &path);
+
 } // namespace gpumem::io

@@ -175,6 +175,10 @@ void removeTemporaryPathsOnSignals()
             continue;
         ::sigaction(signalNumber, &action, nullptr);
     }
+    // A write past a file-size limit (ulimit -f on shared clusters) would end the program by SIGXFSZ
+    // with its temporary files left behind; ignored, the write fails with EFBIG instead and takes the
+    // writer's own "cannot write" path, which removes them.
+    std::signal(SIGXFSZ, SIG_IGN);
 }
 
 } // namespace gpumem::io

@@ -45,8 +45,9 @@ void removeTemporaryPaths();
 // Installs handlers for SIGINT, SIGTERM and SIGHUP that call removeTemporaryPaths()
 // and then raise the signal again with its default action, so that the exit
 // status still tells the parent which signal ended the program. A signal that is
-// ignored when this is called (e.g. SIGHUP under nohup) stays ignored. Call once,
-// early in main().
+// ignored when this is called (e.g. SIGHUP under nohup) stays ignored. SIGXFSZ is
+// ignored, so that a write past a file-size limit fails (EFBIG) and is cleaned up
+// like any failed write. Call once, early in main().
 void removeTemporaryPathsOnSignals();
 
 } // namespace gpumem::io

@@ -32,14 +32,9 @@ std::string firstLine(const std::string &text)
     return end == std::string::npos ? text : text.substr(0, end);
 }
 
-bool mentionsOutOfMemory(const std::string &text)
-{
-    return text.find("out of memory") != std::string::npos || text.find("can't allocate memory") != std::string::npos;
-}
-
 JobStatus statusOfError(const std::string &message)
 {
-    return mentionsOutOfMemory(message) ? JobStatus::OutOfMemory : JobStatus::Invalid;
+    return isOutOfMemoryMessage(message) ? JobStatus::OutOfMemory : JobStatus::Invalid;
 }
 
 void measureOnCpu(const JobConfiguration &job, const MeasureOptions &options, JobMeasurement &measurement)

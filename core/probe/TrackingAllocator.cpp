@@ -328,4 +328,9 @@ std::vector<std::uint64_t> TrackingAllocator::releasedAllocationsSince(std::size
     return released;
 }
 
+bool isOutOfMemoryMessage(const std::string &text)
+{
+    return text.find("out of memory") != std::string::npos || text.find("can't allocate memory") != std::string::npos;
+}
+
 } // namespace gpumem::probe

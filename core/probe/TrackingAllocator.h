@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -22,6 +23,10 @@ class MemoryLimitExceeded : public std::runtime_error
   public:
     using std::runtime_error::runtime_error;
 };
+
+// Whether an error's text says that memory ran out: LibTorch's CPU allocator
+// ("can't allocate memory") or a limit's MemoryLimitExceeded ("out of memory").
+bool isOutOfMemoryMessage(const std::string &text);
 
 // A CPU allocator that counts the bytes held by live tensors (current and peak)
 // and can record every allocation and release in order. Blocks come from

@@ -11,7 +11,12 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <chrono>
+#include <fcntl.h>
+#include <future>
 #include <memory>
+#include <sys/stat.h>
+#include <unistd.h>
 
 class TestEstimateCommandLine : public QObject
 {
@@ -135,6 +140,49 @@ class TestEstimateCommandLine : public QObject
         QCOMPARE(run.exitCode, 1);
         QCOMPARE(lineCount(run.err), 1);
         QVERIFY2(run.err.find("not a TorchScript file") != std::string::npos, run.err.c_str());
+    }
+
+    // Issue 49: `mkfifo model.pt; gpumem estimate model.pt` waited in open() for ever.
+    void aFifoAsTheModelIsRefusedAtOnce()
+    {
+        QTemporaryDir folder;
+        const std::string fifo = folder.filePath("model.pt").toStdString();
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        auto running = std::async(std::launch::async, [&] {
+            return runGpumem({"estimate", fifo, "--input-shape", "4"});
+        });
+        if (running.wait_for(std::chrono::seconds(20)) == std::future_status::timeout) {
+            // A writer that opens and closes at once lets the blocked open() return.
+            const int writer = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+            if (writer >= 0)
+                ::close(writer);
+            running.wait();
+            QFAIL("estimate waited for a writer on the FIFO");
+        }
+        const auto run = running.get();
+        QCOMPARE(run.exitCode, 1);
+        QCOMPARE(lineCount(run.err), 1);
+        QVERIFY2(run.err.find("model.pt: is not a regular file") != std::string::npos, run.err.c_str());
+    }
+
+    // Issue 49: --context-mib nan was accepted and printed a device total of "nan MiB".
+    void aContextThatIsNoNumberOfMibIsRefused_data()
+    {
+        addColumns<QString>("context");
+        addRow("not a number", QStringLiteral("nan"));
+        addRow("infinite", QStringLiteral("inf"));
+        addRow("negative", QStringLiteral("-1"));
+    }
+    void aContextThatIsNoNumberOfMibIsRefused()
+    {
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
+        QFETCH(QString, context);
+        const auto run = runGpumem(
+            {"estimate", mFixtures->path("mlp.pt"), "--input-shape", "20", "--context-mib", context.toStdString()});
+        QCOMPARE(run.exitCode, 1);
+        QCOMPARE(lineCount(run.err), 1);
+        QVERIFY2(run.err.find("--context-mib") != std::string::npos, run.err.c_str());
+        QVERIFY2(run.err.find("takes a number from 0 to") != std::string::npos, run.err.c_str());
     }
 
     // Issue 24: --timeline X overwrote the --gpu profile or the model when X named it.

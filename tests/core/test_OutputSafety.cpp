@@ -2,6 +2,7 @@
 // No output of gpumem may destroy what the user has: inputs, folders it did not write, device nodes.
 #include "CommandLineRun.h"
 #include "DataTables.h"
+#include "io/TemporaryPaths.h"
 
 #include <QDir>
 #include <QFile>
@@ -119,6 +120,36 @@ class TestOutputSafety : public QObject
         QVERIFY(contentOf(scratch.filePath("model/model.json")).contains("\"ridge\""));
         QCOMPARE(QDir(scratch.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
                  QStringList{"model"});
+    }
+
+    void trainRefusesAModelFolderHoldingFilesOfTheUsers_data()
+    {
+        QTest::addColumn<QString>("extra");
+        QTest::addColumn<QString>("named");
+        // The bug: a model folder that also held the user's notes and results was replaced whole, exit 0.
+        QTest::newRow("a note") << "NOTES.txt"
+                                << "NOTES.txt";
+        QTest::newRow("a sub-folder") << "results/run1.csv"
+                                      << "results";
+    }
+    void trainRefusesAModelFolderHoldingFilesOfTheUsers()
+    {
+        QFETCH(QString, extra);
+        QFETCH(QString, named);
+        QTemporaryDir scratch;
+        const std::string model = path(scratch, "mf");
+        QCOMPARE(runGpumem(trainArguments(trainingData, model, "decision_tree")).exitCode, 0);
+        QVERIFY(QDir().mkpath(QFileInfo(scratch.filePath("mf/" + extra)).path()));
+        QVERIFY(writeFile(scratch.filePath("mf/" + extra), "the user's own"));
+        const auto before = snapshot(scratch.path());
+
+        const Run run = runGpumem(trainArguments(trainingData, model, "ridge"));
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(isOneLine(run.err), run.err.c_str());
+        QVERIFY2(run.err.find("holds '" + named.toStdString() + "', which gpumem did not write") != std::string::npos,
+                 run.err.c_str());
+        QVERIFY2(run.out.empty(), "the check must come before the training");
+        QVERIFY(snapshot(scratch.path()) == before);
     }
 
     void trainUsesAnEmptyFolder()
@@ -273,6 +304,35 @@ class TestOutputSafety : public QObject
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(endsWithOneError(run.err), run.err.c_str());
         QVERIFY2(run.err.find("disk full?") != std::string::npos, run.err.c_str());
+        QVERIFY(snapshot(scratch.path()) == before);
+    }
+
+    void aFileSizeLimitFailsTrainAndPredictWithoutLeftovers()
+    {
+        // The bug: under `ulimit -f`, train and predict died by SIGXFSZ (exit 153) and left their
+        // temporary files and folders behind. main() installs the same signal handling.
+        QTemporaryDir scratch;
+        const std::string model = path(scratch, "model");
+        QCOMPARE(runGpumem(trainArguments(trainingData, model, "decision_tree")).exitCode, 0);
+        const std::string predictions = path(scratch, "predictions.csv");
+        QCOMPARE(runGpumem({"predict", model, trainingData, "--out", predictions}).exitCode, 0);
+        const auto before = snapshot(scratch.path());
+
+        gpumem::io::removeTemporaryPathsOnSignals();
+        rlimit previous = {};
+        QCOMPARE(::getrlimit(RLIMIT_FSIZE, &previous), 0);
+        rlimit limited = previous;
+        limited.rlim_cur = 512;
+        QCOMPARE(::setrlimit(RLIMIT_FSIZE, &limited), 0);
+        const Run train = runGpumem(trainArguments(trainingData, model, "ridge"));
+        const Run predict = runGpumem({"predict", model, trainingData, "--out", predictions});
+        ::setrlimit(RLIMIT_FSIZE, &previous);
+
+        for (const Run &run : {train, predict}) {
+            QCOMPARE(run.exitCode, 1);
+            QVERIFY2(endsWithOneError(run.err), run.err.c_str());
+            QVERIFY2(run.err.find("cannot write") != std::string::npos, run.err.c_str());
+        }
         QVERIFY(snapshot(scratch.path()) == before);
     }
 };

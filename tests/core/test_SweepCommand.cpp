@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CommandLineRun.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <csignal>
+#include <sys/resource.h>
 
 namespace {
 
@@ -34,10 +38,16 @@ class TestSweepCommand : public QObject
         QVERIFY2(run.exitCode == 0, run.err.c_str());
         QVERIFY2(QString::fromStdString(run.out).contains("wrote 4 of 4 runs"), run.out.c_str());
         const QList<QByteArray> lines = fileBytes(out).split('\n');
-        QCOMPARE(lines.size(), 5); // four lines and the empty piece after the last newline
+        QCOMPARE(lines.size(), 6); // the sweep's line, four runs and the empty piece after the last newline
+        const QJsonObject header = QJsonDocument::fromJson(lines[0]).object();
+        QCOMPARE(header.value("plan").toString(), QString("grid epochs=1,2 learning_rate=0.01,0.002"));
+        QCOMPARE(header.value("model").toString(), QString("bigru_transformer"));
+        QCOMPARE(header.value("trials").toInt(), 4);
+        QCOMPARE(header.value("sweep").toString().size(), 64);
         const char *expected[4][2] = {{"1", "0.01"}, {"1", "0.002"}, {"2", "0.01"}, {"2", "0.002"}};
         for (int trial = 0; trial < 4; ++trial) {
-            const QJsonObject record = QJsonDocument::fromJson(lines[trial]).object();
+            const QJsonObject record = QJsonDocument::fromJson(lines[trial + 1]).object();
+            QCOMPARE(record.value("sweep").toString(), header.value("sweep").toString());
             QCOMPARE(record.value("trial").toInt(), trial);
             QCOMPARE(record.value("trials").toInt(), 4);
             QCOMPARE(record.value("values").toObject().value("epochs").toString(), QString(expected[trial][0]));
@@ -68,7 +78,7 @@ class TestSweepCommand : public QObject
                 runGpumem(withArguments(sweepArguments(parts.back()), {"--shard", std::to_string(shard) + "/3"}));
             QVERIFY2(run.exitCode == 0, run.err.c_str());
         }
-        QCOMPARE(lineCount(fileBytes(QString::fromStdString(parts[0])).toStdString()), 2); // trials 0 and 3
+        QCOMPARE(lineCount(fileBytes(QString::fromStdString(parts[0])).toStdString()), 3); // the sweep, trials 0 and 3
         const std::string merged = folder.filePath("merged.jsonl").toStdString();
         const Run merge = runGpumem({"sweep", "--merge", parts[2], parts[0], parts[1], "--out", merged});
         QVERIFY2(merge.exitCode == 0, merge.err.c_str());
@@ -114,6 +124,59 @@ class TestSweepCommand : public QObject
         QVERIFY(!QFile::exists(QString::fromStdString(merged)));
     }
 
+    // Issue 49: --out was emptied when the sweep started, so a sweep that failed on its first trial,
+    // was stopped (a Slurm time limit) or met a full disk left 0 bytes of the runs it replaced.
+    void aSweepThatFailsOnItsFirstTrialLeavesTheFinishedRuns()
+    {
+        QTemporaryDir folder;
+        const QString out = folder.filePath("runs.jsonl");
+        QCOMPARE(runGpumem(sweepArguments(out.toStdString())).exitCode, 0);
+        const QByteArray finished = fileBytes(out);
+
+        const Run failed = runGpumem({"sweep", data, "--target", "memory_mib", "--preset", "fast", "--param", "heads=3",
+                                      "--out", out.toStdString()});
+        QCOMPARE(failed.exitCode, 1);
+        QVERIFY2(QString::fromStdString(failed.err).contains("must divide d_model"), failed.err.c_str());
+        QCOMPARE(fileBytes(out), finished);
+    }
+
+    void aFullDiskOnTheFirstRunLeavesTheFinishedRuns()
+    {
+        QTemporaryDir folder;
+        const QString out = folder.filePath("runs.jsonl");
+        const std::vector<std::string> ridge{"sweep", data,      "--target",  "memory_mib", "--model",
+                                             "ridge", "--param", "alpha=1,2", "--out",      out.toStdString()};
+        QVERIFY(writeFile(out, "the runs of an earlier sweep\n"));
+        // A file-size limit makes writes past it fail with EFBIG, as a full disk fails with ENOSPC.
+        rlimit previous = {};
+        QCOMPARE(::getrlimit(RLIMIT_FSIZE, &previous), 0);
+        const auto previousHandler = std::signal(SIGXFSZ, SIG_IGN);
+        rlimit limited = previous;
+        limited.rlim_cur = 512;
+        QCOMPARE(::setrlimit(RLIMIT_FSIZE, &limited), 0);
+        const Run run = runGpumem(ridge);
+        ::setrlimit(RLIMIT_FSIZE, &previous);
+        std::signal(SIGXFSZ, previousHandler);
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(QString::fromStdString(run.err).contains("cannot write"), run.err.c_str());
+        QCOMPARE(fileBytes(out), QByteArray("the runs of an earlier sweep\n"));
+        QCOMPARE(QDir(folder.path()).entryList(QDir::Files | QDir::Hidden), QStringList{"runs.jsonl"});
+    }
+
+    void aWholeSweepFileMergesIntoItself()
+    {
+        QTemporaryDir folder;
+        const QString out = folder.filePath("runs.jsonl");
+        const Run run = runGpumem({"sweep", data, "--target", "memory_mib", "--model", "ridge", "--param",
+                                   "alpha=1,2,3", "--reproducible", "--out", out.toStdString()});
+        QVERIFY2(run.exitCode == 0, run.err.c_str());
+        QCOMPARE(lineCount(fileBytes(out).toStdString()), 4);
+        const auto merged = folder.filePath("merged.jsonl").toStdString();
+        const Run merge = runGpumem({"sweep", "--merge", out.toStdString(), "--out", merged});
+        QVERIFY2(merge.exitCode == 0, merge.err.c_str());
+        QCOMPARE(fileBytes(QString::fromStdString(merged)), fileBytes(out));
+    }
+
     void refusesUnknownHyperparametersBeforeTraining()
     {
         QTemporaryDir folder;
@@ -140,9 +203,9 @@ class TestSweepCommand : public QObject
                                    "max_depth=2,3,4,5", "--random", "3", "--seed", "9", "--out", out.toStdString()});
         QVERIFY2(run.exitCode == 0, run.err.c_str());
         const QList<QByteArray> lines = fileBytes(out).split('\n');
-        QCOMPARE(lines.size(), 4);
+        QCOMPARE(lines.size(), 5);
         QSet<QString> depths;
-        for (int trial = 0; trial < 3; ++trial)
+        for (int trial = 1; trial <= 3; ++trial)
             depths.insert(QJsonDocument::fromJson(lines[trial])
                               .object()
                               .value("values")

@@ -198,12 +198,14 @@ class TestSweepPlan : public QObject
     void mergeOrdersByTrialAndRefusesBadShards()
     {
         const auto trials = gpumem::runs::expandSweep(gridPlan());
-        std::string whole;
-        std::string shard[2];
+        const auto header = gpumem::runs::sweepHeader("plan A", gridPlan(), "ridge", trials.size());
+        const std::string headerLine = gpumem::runs::sweepHeaderLine(header);
+        std::string whole = headerLine;
+        std::string shard[2] = {headerLine, headerLine};
         for (const auto &trial : trials) {
             RunRecord record = sampleRecord();
             record.name = "trial " + std::to_string(trial.index);
-            const std::string line = gpumem::runs::sweepLine("plan A", trial, trials.size(), record);
+            const std::string line = gpumem::runs::sweepLine(header, trial, record);
             whole += line;
             shard[trial.index % 2] += line;
         }
@@ -224,7 +226,9 @@ class TestSweepPlan : public QObject
         QVERIFY2(std::string(overlapping.what()).find("overlapping") != std::string::npos, overlapping.what());
         // Mismatched: a shard of another plan.
         const QString c = folder.filePath("c.jsonl");
-        QVERIFY(writeText(c, gpumem::runs::sweepLine("plan B", trials[1], trials.size(), sampleRecord())));
+        const auto other = gpumem::runs::sweepHeader("plan B", gridPlan(), "ridge", trials.size());
+        QVERIFY(writeText(c, gpumem::runs::sweepHeaderLine(other) +
+                                 gpumem::runs::sweepLine(other, trials[1], sampleRecord())));
         const auto mismatched = gpumem::tests::raisedInputError([&] {
             gpumem::runs::mergeSweepFiles({a.toStdString(), c.toStdString()});
         });
@@ -234,6 +238,41 @@ class TestSweepPlan : public QObject
         QVERIFY(writeText(c, shard[1].substr(0, shard[1].size() - 10)));
         QVERIFY_THROWS_EXCEPTION(gpumem::io::InputError,
                                  gpumem::runs::mergeSweepFiles({a.toStdString(), c.toStdString()}));
+    }
+
+    // Issue 49: every line repeated the sweep's identity, which lists every value of the grid, so a
+    // file grew with the cube of the values; a line is now the same size whatever the plan.
+    void aRunsLineDoesNotGrowWithThePlan()
+    {
+        gpumem::runs::SweepPlan small;
+        small.parameters = {{"epochs", {"1", "2"}}};
+        gpumem::runs::SweepPlan large = small;
+        for (int value = 3; value <= 2000; ++value)
+            large.parameters.front().values.push_back(std::to_string(value));
+        const auto trial = gpumem::runs::expandSweep(small).front();
+        const auto smallHeader = gpumem::runs::sweepHeader(gpumem::runs::sweepDescription(small), small, "ridge", 2);
+        const auto largeHeader = gpumem::runs::sweepHeader(gpumem::runs::sweepDescription(large), large, "ridge", 2);
+        QCOMPARE(largeHeader.id.size(), std::size_t{64});
+        QCOMPARE(gpumem::runs::sweepLine(largeHeader, trial, sampleRecord()).size(),
+                 gpumem::runs::sweepLine(smallHeader, trial, sampleRecord()).size());
+        // The plan is spelled out once, in the first line.
+        QVERIFY(gpumem::runs::sweepHeaderLine(largeHeader).find(",2000\"") != std::string::npos);
+    }
+
+    void aFileWithoutItsFirstLineIsRefused()
+    {
+        const auto trials = gpumem::runs::expandSweep(gridPlan());
+        const auto header = gpumem::runs::sweepHeader("plan A", gridPlan(), "ridge", trials.size());
+        QTemporaryDir folder;
+        const QString path = folder.filePath("runs.jsonl");
+        QVERIFY(writeText(path, gpumem::runs::sweepLine(header, trials[0], sampleRecord())));
+        const auto error = gpumem::tests::raisedInputError([&] { gpumem::runs::readSweepFile(path.toStdString()); });
+        QVERIFY2(std::string(error.what()).find(":1:1: the first line is a run, not the line naming the sweep") !=
+                     std::string::npos,
+                 error.what());
+        QVERIFY(writeText(path, ""));
+        const auto empty = gpumem::tests::raisedInputError([&] { gpumem::runs::readSweepFile(path.toStdString()); });
+        QVERIFY2(std::string(empty.what()).find("is empty") != std::string::npos, empty.what());
     }
 };
 

@@ -16,7 +16,12 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <chrono>
 #include <cmath>
+#include <fcntl.h>
+#include <future>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using gpumem::data::ColumnRole;
 
@@ -234,6 +239,34 @@ class TestProjectFile : public QObject
                  QStringLiteral("/tmp/run.GPUMEM.json"));
         QVERIFY(gpumem::ui::isProjectPath(QStringLiteral("a/b.gpumem.json")));
         QVERIFY(!gpumem::ui::isProjectPath(QStringLiteral("a/b.csv")));
+    }
+
+    // Issue 49: a project whose data had become a FIFO was hashed before it was checked, and the
+    // open waited in open() for ever (Cancel did nothing; Quit left the process waiting).
+    void aFifoAsTheDataIsRefusedAtOnce()
+    {
+        QTemporaryDir directory;
+        gpumem::ui::WorkbenchState state;
+        const QString dataPath = openJobsCopy(directory, state);
+        QVERIFY(!dataPath.isEmpty());
+        const QString projectPath = directory.filePath(QStringLiteral("p.gpumem.json"));
+        gpumem::ui::writeProjectFile(projectPath, state); // records the data's SHA-256
+        QVERIFY(QFile::remove(dataPath));
+        QCOMPARE(::mkfifo(QFile::encodeName(dataPath).constData(), 0600), 0);
+
+        auto opening = std::async(std::launch::async, [&] {
+            return gpumem::tests::raisedInputError([&] { gpumem::ui::readProjectContent(projectPath); });
+        });
+        if (opening.wait_for(std::chrono::seconds(20)) == std::future_status::timeout) {
+            // A writer that opens and closes at once lets the blocked open() return.
+            const int writer = ::open(QFile::encodeName(dataPath).constData(), O_WRONLY | O_NONBLOCK);
+            if (writer >= 0)
+                ::close(writer);
+            opening.wait();
+            QFAIL("opening the project waited for a writer on the FIFO");
+        }
+        const QString message = QString::fromStdString(opening.get().what());
+        QVERIFY2(message.contains(QStringLiteral("jobs.csv: is not a regular file")), qPrintable(message));
     }
 
     void rejectsFilesThatAreNotProjects()
