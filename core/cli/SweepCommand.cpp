@@ -75,8 +75,9 @@ int runMerge(const std::vector<std::string> &arguments, const std::vector<std::s
     outputs.check();
     const std::string merged = runs::mergeSweepFiles(files);
     io::writeFileAtomically(*outPath, merged);
-    const auto lines = static_cast<std::size_t>(std::count(merged.begin(), merged.end(), '\n'));
-    out << "merged " << lines << " runs from " << files.size() << " files into " << *outPath << '\n';
+    // Every line but the first, which names the sweep, is a run.
+    const auto runs = static_cast<std::size_t>(std::count(merged.begin(), merged.end(), '\n')) - 1;
+    out << "merged " << runs << " runs from " << files.size() << " files into " << *outPath << '\n';
     return 0;
 }
 

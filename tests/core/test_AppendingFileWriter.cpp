@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A file that grows a line at a time keeps what was there until its first line, then only ever
 // gains whole lines.
+#include "FileSystemHazards.h"
 #include "RaisedInputError.h"
 #include "TestSupport.h"
 #include "io/AppendingFileWriter.h"
@@ -10,19 +11,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <csignal>
-#include <sys/resource.h>
 #include <sys/stat.h>
 
 using gpumem::io::AppendingFileWriter;
 
 namespace {
-
-QByteArray contentOf(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("<unreadable>");
-}
 
 ino_t inodeOf(const QString &path)
 {
@@ -44,14 +37,14 @@ class TestAppendingFileWriter : public QObject
         QVERIFY(writeFile(path, "runs of an earlier sweep\n"));
         {
             AppendingFileWriter writer(path.toStdString());
-            QCOMPARE(contentOf(path), QByteArray("runs of an earlier sweep\n"));
+            QCOMPARE(fileBytes(path), QByteArray("runs of an earlier sweep\n"));
         } // stopped before its first line: the old file is all there is
-        QCOMPARE(contentOf(path), QByteArray("runs of an earlier sweep\n"));
+        QCOMPARE(fileBytes(path), QByteArray("runs of an earlier sweep\n"));
         QCOMPARE(QDir(folder.path()).entryList(QDir::Files | QDir::Hidden), QStringList{"runs.jsonl"});
 
         AppendingFileWriter writer(path.toStdString());
         writer.append("first\n");
-        QCOMPARE(contentOf(path), QByteArray("first\n"));
+        QCOMPARE(fileBytes(path), QByteArray("first\n"));
     }
 
     void laterLinesAreAppendedToTheSameFile()
@@ -66,8 +59,8 @@ class TestAppendingFileWriter : public QObject
             writer.append("line " + std::to_string(line) + "\n");
         // Appended, not rewritten: a rename of a new copy would have given the file another inode.
         QCOMPARE(inodeOf(path), first);
-        QCOMPARE(writer.size(), std::uint64_t(contentOf(path).size()));
-        QVERIFY(contentOf(path).endsWith("line 99\nline 100\n"));
+        QCOMPARE(writer.size(), std::uint64_t(fileBytes(path).size()));
+        QVERIFY(fileBytes(path).endsWith("line 99\nline 100\n"));
     }
 
     void aFailedLineIsCutBackToTheLastWholeLine()
@@ -77,22 +70,17 @@ class TestAppendingFileWriter : public QObject
         AppendingFileWriter writer(path.toStdString());
         writer.append("first\n");
 
-        // A file-size limit makes the write past it fail with EFBIG, part-way, as a full disk does.
-        rlimit previous = {};
-        QCOMPARE(::getrlimit(RLIMIT_FSIZE, &previous), 0);
-        const auto previousHandler = std::signal(SIGXFSZ, SIG_IGN);
-        rlimit limited = previous;
-        limited.rlim_cur = 64;
-        QCOMPARE(::setrlimit(RLIMIT_FSIZE, &limited), 0);
-        const auto error = gpumem::tests::raisedInputError([&] { writer.append(std::string(100, 'x') + "\n"); });
-        ::setrlimit(RLIMIT_FSIZE, &previous);
-        std::signal(SIGXFSZ, previousHandler);
+        // The write past the limit fails part-way, as on a full disk.
+        const auto error = gpumem::tests::raisedInputError([&] {
+            const gpumem::tests::FileSizeLimit fullDisk(64);
+            writer.append(std::string(100, 'x') + "\n");
+        });
 
         QVERIFY2(std::string(error.what()).find("runs.jsonl: cannot write (disk full?)") != std::string::npos,
                  error.what());
-        QCOMPARE(contentOf(path), QByteArray("first\n"));
+        QCOMPARE(fileBytes(path), QByteArray("first\n"));
         writer.append("second\n");
-        QCOMPARE(contentOf(path), QByteArray("first\nsecond\n"));
+        QCOMPARE(fileBytes(path), QByteArray("first\nsecond\n"));
     }
 
     void aFolderIsRefusedBeforeTheWork()

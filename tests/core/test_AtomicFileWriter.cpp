@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "FileSystemHazards.h"
 #include "RaisedInputError.h"
 #include "io/AtomicDirectoryWriter.h"
 #include "io/AtomicFileWriter.h"
@@ -16,7 +17,6 @@
 #include <fcntl.h>
 #include <fstream>
 #include <functional>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -60,29 +60,6 @@ void writeModelFolder(const QString &folder, const QByteArray &name)
     file.open(QIODevice::WriteOnly);
     file.write(R"({"format": "gpumem-model", "format_version": 1, "model": ")" + name + "\"}");
 }
-
-// Sets a file-size limit for the scope, so writes past it fail with EFBIG as on a full disk.
-class FileSizeLimit
-{
-  public:
-    explicit FileSizeLimit(rlim_t bytes)
-    {
-        ::getrlimit(RLIMIT_FSIZE, &mPrevious);
-        mPreviousHandler = std::signal(SIGXFSZ, SIG_IGN);
-        rlimit limited = mPrevious;
-        limited.rlim_cur = bytes;
-        ::setrlimit(RLIMIT_FSIZE, &limited);
-    }
-    ~FileSizeLimit()
-    {
-        ::setrlimit(RLIMIT_FSIZE, &mPrevious);
-        std::signal(SIGXFSZ, mPreviousHandler);
-    }
-
-  private:
-    rlimit mPrevious = {};
-    void (*mPreviousHandler)(int) = nullptr;
-};
 
 bool writeModelFolderAt(const QString &folder)
 {
@@ -221,7 +198,7 @@ class TestAtomicFileWriter : public QObject
         gpumem::io::writeFileAtomically(path.toStdString(), "old content");
         std::string message;
         {
-            FileSizeLimit limit(1000);
+            gpumem::tests::FileSizeLimit limit(1000);
             message = messageOf([&] { gpumem::io::writeFileAtomically(path.toStdString(), std::string(200000, 'x')); });
         }
         QVERIFY2(message.find("cannot write (disk full?): File too large") != std::string::npos, message.c_str());

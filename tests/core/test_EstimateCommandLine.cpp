@@ -2,6 +2,7 @@
 #include "CommandLineRun.h"
 #include "DataTables.h"
 #include "EstimateFixtures.h"
+#include "FileSystemHazards.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -11,12 +12,8 @@
 #include <QtTest>
 
 #include <algorithm>
-#include <chrono>
-#include <fcntl.h>
-#include <future>
 #include <memory>
 #include <sys/stat.h>
-#include <unistd.h>
 
 class TestEstimateCommandLine : public QObject
 {
@@ -148,18 +145,11 @@ class TestEstimateCommandLine : public QObject
         QTemporaryDir folder;
         const std::string fifo = folder.filePath("model.pt").toStdString();
         QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
-        auto running = std::async(std::launch::async, [&] {
+        const auto finished = gpumem::tests::resultUnlessBlockedOn(QString::fromStdString(fifo), [&] {
             return runGpumem({"estimate", fifo, "--input-shape", "4"});
         });
-        if (running.wait_for(std::chrono::seconds(20)) == std::future_status::timeout) {
-            // A writer that opens and closes at once lets the blocked open() return.
-            const int writer = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
-            if (writer >= 0)
-                ::close(writer);
-            running.wait();
-            QFAIL("estimate waited for a writer on the FIFO");
-        }
-        const auto run = running.get();
+        QVERIFY2(finished, "estimate waited for a writer on the FIFO");
+        const Run &run = *finished;
         QCOMPARE(run.exitCode, 1);
         QCOMPARE(lineCount(run.err), 1);
         QVERIFY2(run.err.find("model.pt: is not a regular file") != std::string::npos, run.err.c_str());

@@ -2,6 +2,7 @@
 // No output of gpumem may destroy what the user has: inputs, folders it did not write, device nodes.
 #include "CommandLineRun.h"
 #include "DataTables.h"
+#include "FileSystemHazards.h"
 #include "io/TemporaryPaths.h"
 
 #include <QDir>
@@ -10,10 +11,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <csignal>
 #include <map>
 #include <sstream>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -290,16 +289,10 @@ class TestOutputSafety : public QObject
         QCOMPARE(runGpumem(trainArguments(trainingData, model, "decision_tree")).exitCode, 0);
         const auto before = snapshot(scratch.path());
 
-        // A file-size limit makes writes past it fail with EFBIG, as a full disk fails with ENOSPC.
-        rlimit previous = {};
-        QCOMPARE(::getrlimit(RLIMIT_FSIZE, &previous), 0);
-        const auto previousHandler = std::signal(SIGXFSZ, SIG_IGN);
-        rlimit limited = previous;
-        limited.rlim_cur = 512;
-        QCOMPARE(::setrlimit(RLIMIT_FSIZE, &limited), 0);
-        const Run run = runGpumem(trainArguments(trainingData, model, "ridge"));
-        ::setrlimit(RLIMIT_FSIZE, &previous);
-        std::signal(SIGXFSZ, previousHandler);
+        const Run run = [&] {
+            const gpumem::tests::FileSizeLimit fullDisk(512);
+            return runGpumem(trainArguments(trainingData, model, "ridge"));
+        }();
 
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(endsWithOneError(run.err), run.err.c_str());
@@ -319,14 +312,11 @@ class TestOutputSafety : public QObject
         const auto before = snapshot(scratch.path());
 
         gpumem::io::removeTemporaryPathsOnSignals();
-        rlimit previous = {};
-        QCOMPARE(::getrlimit(RLIMIT_FSIZE, &previous), 0);
-        rlimit limited = previous;
-        limited.rlim_cur = 512;
-        QCOMPARE(::setrlimit(RLIMIT_FSIZE, &limited), 0);
-        const Run train = runGpumem(trainArguments(trainingData, model, "ridge"));
-        const Run predict = runGpumem({"predict", model, trainingData, "--out", predictions});
-        ::setrlimit(RLIMIT_FSIZE, &previous);
+        const auto [train, predict] = [&] {
+            const gpumem::tests::FileSizeLimit fullDisk(512, gpumem::tests::FileSizeLimit::LeaveSignal);
+            return std::pair(runGpumem(trainArguments(trainingData, model, "ridge")),
+                             runGpumem({"predict", model, trainingData, "--out", predictions}));
+        }();
 
         for (const Run &run : {train, predict}) {
             QCOMPARE(run.exitCode, 1);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CommandLineRun.h"
+#include "FileSystemHazards.h"
 
 #include <QDir>
 #include <QFile>
@@ -8,9 +9,6 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
-
-#include <csignal>
-#include <sys/resource.h>
 
 namespace {
 
@@ -147,16 +145,10 @@ class TestSweepCommand : public QObject
         const std::vector<std::string> ridge{"sweep", data,      "--target",  "memory_mib", "--model",
                                              "ridge", "--param", "alpha=1,2", "--out",      out.toStdString()};
         QVERIFY(writeFile(out, "the runs of an earlier sweep\n"));
-        // A file-size limit makes writes past it fail with EFBIG, as a full disk fails with ENOSPC.
-        rlimit previous = {};
-        QCOMPARE(::getrlimit(RLIMIT_FSIZE, &previous), 0);
-        const auto previousHandler = std::signal(SIGXFSZ, SIG_IGN);
-        rlimit limited = previous;
-        limited.rlim_cur = 512;
-        QCOMPARE(::setrlimit(RLIMIT_FSIZE, &limited), 0);
-        const Run run = runGpumem(ridge);
-        ::setrlimit(RLIMIT_FSIZE, &previous);
-        std::signal(SIGXFSZ, previousHandler);
+        const Run run = [&] {
+            const gpumem::tests::FileSizeLimit fullDisk(512);
+            return runGpumem(ridge);
+        }();
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(QString::fromStdString(run.err).contains("cannot write"), run.err.c_str());
         QCOMPARE(fileBytes(out), QByteArray("the runs of an earlier sweep\n"));
@@ -174,6 +166,7 @@ class TestSweepCommand : public QObject
         const auto merged = folder.filePath("merged.jsonl").toStdString();
         const Run merge = runGpumem({"sweep", "--merge", out.toStdString(), "--out", merged});
         QVERIFY2(merge.exitCode == 0, merge.err.c_str());
+        QVERIFY2(QString::fromStdString(merge.out).startsWith("merged 3 runs from 1 files"), merge.out.c_str());
         QCOMPARE(fileBytes(QString::fromStdString(merged)), fileBytes(out));
     }
 

@@ -119,7 +119,7 @@ merge_parts sweep.sbatch
 "$gpumem" sweep "$DATA" --target "$TARGET" --param epochs=1,2 --param learning_rate=0.01,0.002 \
   --preset fast --reproducible --out "$work/sweep-single.jsonl" 2>/dev/null >/dev/null
 cmp "$OUT_DIR/runs.jsonl" "$work/sweep-single.jsonl"
-[[ $(wc -l <"$OUT_DIR/runs.jsonl") -eq 4 ]]
+[[ $(wc -l <"$OUT_DIR/runs.jsonl") -eq 5 ]] # the line naming the sweep, then its four runs
 
 # The probe: 9 configurations over 4 tasks.
 export FAMILY=mlp COUNT=9 SEED=5 STEPS=1 OUT_DIR=$work/probe

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "FileSystemHazards.h"
 #include "UiTestSupport.h"
 #include "core/ComparisonFixtures.h"
 #include "core/RaisedInputError.h"
@@ -16,12 +17,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <chrono>
 #include <cmath>
-#include <fcntl.h>
-#include <future>
 #include <sys/stat.h>
-#include <unistd.h>
 
 using gpumem::data::ColumnRole;
 
@@ -254,18 +251,11 @@ class TestProjectFile : public QObject
         QVERIFY(QFile::remove(dataPath));
         QCOMPARE(::mkfifo(QFile::encodeName(dataPath).constData(), 0600), 0);
 
-        auto opening = std::async(std::launch::async, [&] {
+        const auto error = gpumem::tests::resultUnlessBlockedOn(dataPath, [&] {
             return gpumem::tests::raisedInputError([&] { gpumem::ui::readProjectContent(projectPath); });
         });
-        if (opening.wait_for(std::chrono::seconds(20)) == std::future_status::timeout) {
-            // A writer that opens and closes at once lets the blocked open() return.
-            const int writer = ::open(QFile::encodeName(dataPath).constData(), O_WRONLY | O_NONBLOCK);
-            if (writer >= 0)
-                ::close(writer);
-            opening.wait();
-            QFAIL("opening the project waited for a writer on the FIFO");
-        }
-        const QString message = QString::fromStdString(opening.get().what());
+        QVERIFY2(error, "opening the project waited for a writer on the FIFO");
+        const QString message = QString::fromStdString(error->what());
         QVERIFY2(message.contains(QStringLiteral("jobs.csv: is not a regular file")), qPrintable(message));
     }
 
