@@ -4,8 +4,8 @@
 #   1. the Release build and every test (core and ui, offscreen),
 #   2. core and the command line again under AddressSanitizer + UndefinedBehaviorSanitizer,
 #   3. the libFuzzer harnesses of the CSV table loader, the layer-sequence parser, the JSON reader,
-#      the model-folder readers, the booster.json check, the GPU-profile reader and the sweep-file reader.
-#      Also the core readers of a workbench project's members (comparison, runs, hyperparameters).
+#      the model-folder readers, the booster.json check, the GPU-profile reader, the sweep-file reader
+#      and the core readers of a workbench project's members (comparison, runs, hyperparameters).
 # Dependencies are installed first when missing. Build folders: build/release,
 # build/sanitize, build/fuzz. Environment knobs: GPUMEM_FUZZ_SECONDS (per
 # harness, default 30; they run side by side), GPUMEM_SKIP_SANITIZE=1, GPUMEM_SKIP_FUZZ=1,
@@ -66,14 +66,13 @@ if [[ "${GPUMEM_SKIP_SANITIZE:-0}" != 1 ]]; then
 fi
 
 if [[ "${GPUMEM_SKIP_FUZZ:-0}" != 1 ]]; then
-  step "libFuzzer: CSV table, layer sequences, JSON, model folders, XGBoost boosters, GPU profiles and sweep files, ${fuzz_seconds} s each"
+  step "libFuzzer: CSV table, layer sequences, JSON, model folders, XGBoost boosters, GPU profiles, sweep files and projects, ${fuzz_seconds} s each"
   CXX=clang++ cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$instrumented_flags" \
     -DGPUMEM_BUILD_FUZZERS=ON -DGPUMEM_WITH_TORCH=OFF -DGPUMEM_WITH_XGBOOST=OFF -DGPUMEM_BUILD_GUI=OFF \
     -DBUILD_TESTING=OFF -DGPUMEM_SANITIZE=address,undefined,fuzzer-no-link
   cmake --build build/fuzz -j"$jobs"
-  harnesses=(csv_table layer_sequence json model_folder booster gpu_profile sweep_record)
-  harnesses+=(project)
+  harnesses=(csv_table layer_sequence json model_folder booster gpu_profile sweep_record project)
   pids=()
   for harness in "${harnesses[@]}"; do
     # New inputs go to a scratch corpus; the committed seeds stay read-only.

@@ -358,10 +358,9 @@ void PredictPage::predictOne()
                          .arg(100.0 * mCoverage->value(), 0, 'g', 3);
         mPredictionLabel->setText(shown);
         mPredictionLabel->setStyleSheet(QString());
-        const auto &outside =
-            predictions.extrapolations.empty() ? std::vector<data::Extrapolation>{} : predictions.extrapolations[0];
-        mExtrapolationWarning->setText(tr("Outside the training data: %1. The prediction extrapolates.")
-                                           .arg(QString::fromStdString(prediction::describeExtrapolations(outside))));
+        const std::string outside = prediction::describeExtrapolation(predictions, 0);
+        mExtrapolationWarning->setText(
+            tr("Outside the training data: %1. The prediction extrapolates.").arg(QString::fromStdString(outside)));
         mExtrapolationWarning->setVisible(!outside.empty());
         mCapacities->showRequest(mUpperBound);
     } catch (const std::exception &error) {
@@ -433,9 +432,9 @@ void PredictPage::predictFile(const QString &inputPath, const QString &outputPat
         outcome.preview = QString::fromStdString(previewCsv(table, predictions));
         for (const auto &warning : warnings)
             outcome.warnings += QString::fromStdString(warning) + QLatin1Char(' ');
-        const auto outside =
-            static_cast<int>(std::count_if(predictions.extrapolations.begin(), predictions.extrapolations.end(),
-                                           [](const auto &row) { return !row.empty(); }));
+        int outside = 0;
+        for (std::size_t row = 0; row < predictions.extrapolations.size(); ++row)
+            outside += prediction::extrapolates(predictions, row) ? 1 : 0;
         if (outside > 0)
             outcome.warnings += QObject::tr("%n job(s) lie outside the training data (see the column "
                                             "'extrapolated').",

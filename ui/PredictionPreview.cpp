@@ -43,7 +43,7 @@ std::string previewCsv(const data::Table &table, const prediction::Predictions &
                    memoryText(predictions.predicted[index] - dataset.target()[index]);
         if (predictions.rangesKnown) {
             // A dash for a job inside the training data: an empty cell would read as missing.
-            const std::string outside = prediction::describeExtrapolations(predictions.extrapolations[row]);
+            const std::string outside = prediction::describeExtrapolation(predictions, row);
             csv += ',' + (outside.empty() ? std::string("—") : io::csvField(outside));
         }
         csv += '\n';

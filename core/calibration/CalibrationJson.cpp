@@ -111,6 +111,14 @@ Calibration readCalibration(const io::Json &value)
         readNumbers(io::member(value, "scores"), maxCalibrationScores, "the calibration's \"scores\"");
     if (scores.empty())
         throw io::InputError("the calibration's \"scores\" must not be empty");
+    // Finite is not enough: -1e308 times a scale above 1 is an upper bound of -inf.
+    for (std::size_t i = 0; i < scores.size(); ++i)
+        if (!(std::abs(scores[i]) <= maxCalibrationScoreMagnitude)) {
+            std::ostringstream message;
+            message << "the calibration's \"scores\" must lie within +-" << maxCalibrationScoreMagnitude << " (item "
+                    << i << " is " << scores[i] << ")";
+            throw io::InputError(message.str());
+        }
     for (std::size_t i = 1; i < scores.size(); ++i)
         if (scores[i] < scores[i - 1])
             throw io::InputError("the calibration's \"scores\" must be in ascending order (item " + std::to_string(i) +

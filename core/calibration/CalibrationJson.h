@@ -20,6 +20,10 @@ namespace gpumem::calibration {
 
 // The most scores a stored calibration may hold.
 constexpr std::size_t maxCalibrationScores = 1u << 20;
+// The largest magnitude of a stored score: a margin of 10^15 MiB (or times the
+// prediction) is beyond any memory, and smaller scores keep every bound finite
+// where the predictions and their scales are.
+constexpr double maxCalibrationScoreMagnitude = 1e15;
 
 // The one JSON form of a calibration, above.
 void to_json(io::Json &json, const Calibration &calibration);

@@ -73,9 +73,9 @@ int runPredict(const std::vector<std::string> &arguments, std::ostream &out, std
         err << "warning: " << warning << '\n';
     std::size_t outside = 0;
     for (std::size_t row = 0; row < predictions.extrapolations.size(); ++row)
-        if (!predictions.extrapolations[row].empty() && outside++ == 0)
+        if (prediction::extrapolates(predictions, row) && outside++ == 0)
             err << "warning: line " << predictions.dataset.rowLines()[row] << " lies outside the training data ("
-                << prediction::describeExtrapolations(predictions.extrapolations[row])
+                << prediction::describeExtrapolation(predictions, row)
                 << "); the column 'extrapolated' names every such job\n";
     if (outside > 1)
         err << "warning: " << outside << " of " << predictions.extrapolations.size()

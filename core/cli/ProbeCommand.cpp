@@ -129,7 +129,7 @@ void addProbeOptions(CLI::App &app, ProbeCommandOptions &command)
 {
     probe::ProbeOptions &options = command.configuration.options;
     app.add_option("--family", command.family, "mlp, cnn or transformer")->type_name("F");
-    app.add_option("--count", command.count, "configurations to draw (duplicates are measured once)")
+    app.add_option("--count", command.count, "configurations to draw, at most 1000000 (duplicates are measured once)")
         ->type_name("N")
         ->transform(wholeNumber(1));
     app.add_option("--out", command.outPath, "the dataset to write")->type_name("FILE.csv");
@@ -200,6 +200,7 @@ void completeConfiguration(ProbeCommandOptions &command, bool merging)
     probe::ProbeOptions &options = command.configuration.options;
     options.family = probe::parseJobFamily(*command.family);
     options.count = *command.count;
+    probe::checkProbeCount(options.count);
     options.outPath = *command.outPath;
     checkOutput(options, command.configuration.gpu, merging);
     options.steps = static_cast<int>(command.steps);

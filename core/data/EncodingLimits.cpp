@@ -38,6 +38,39 @@ std::size_t distinctLayerTypes(const SequenceColumn &sequences, const std::vecto
     return distinct;
 }
 
+// Throws io::InputError when name, the name of a column or of one of its values, is longer than maxNameBytes.
+void checkNameLength(const std::string &source, std::int64_t line, std::size_t columnIndex, const std::string &what,
+                     const std::string &name)
+{
+    if (name.size() <= maxNameBytes)
+        return;
+    throw io::InputError(source, line, static_cast<std::int64_t>(columnIndex) + 1,
+                         what + " " + io::quoteForMessage(name, 40) + " is " + std::to_string(name.size()) +
+                             " bytes long, more than the " + std::to_string(maxNameBytes) +
+                             " a model keeps in its model.json; shorten it or leave the column out with --ignore");
+}
+
+// Checks the names a model of column would keep: its own, its categories or its layer types in rows.
+void checkNamesOf(const std::string &source, const Table &table, std::size_t columnIndex, ColumnRole role,
+                  const std::vector<std::size_t> &rows)
+{
+    const Column &column = table.column(columnIndex);
+    checkNameLength(source, 0, columnIndex, "the name of column " + std::to_string(columnIndex + 1), column.name);
+    const std::string where = "in column " + io::quoteForMessage(column.name, 60);
+    if (role == ColumnRole::Feature && column.type == ColumnType::Categorical) {
+        for (std::size_t row : rows)
+            if (const std::int32_t code = column.codes[row]; code >= 0)
+                checkNameLength(source, table.rowLine(row), columnIndex, "the category " + where,
+                                column.categories[static_cast<std::size_t>(code)]);
+    } else if (role == ColumnRole::Sequence) {
+        const SequenceColumn &sequences = column.sequences;
+        for (std::size_t row : rows)
+            for (std::size_t layer = sequences.layerBegin(row); layer < sequences.layerEnd(row); ++layer)
+                checkNameLength(source, table.rowLine(row), columnIndex, "the layer type " + where,
+                                sequences.layerTypes()[sequences.layerType(layer)]);
+    }
+}
+
 } // namespace
 
 std::size_t sequenceFeatureCount(std::size_t layerTypes, int fieldsPerLayer)
@@ -65,6 +98,8 @@ std::vector<std::string> checkEncodingLimits(const Table &table, const std::vect
     EncodedWidth width;
     for (std::size_t i = 0; i < table.columnCount(); ++i) {
         const Column &column = table.column(i);
+        if (roles.at(i) != ColumnRole::Ignored)
+            checkNamesOf(table.source(), table, i, roles.at(i), rows);
         if (roles.at(i) == ColumnRole::Feature) {
             if (column.type == ColumnType::Numeric)
                 ++width.numeric;

@@ -19,6 +19,14 @@ constexpr std::size_t maxEncodedFeatures = 4096;
 // "other" count (and the network's vocabulary ends there too).
 constexpr std::size_t maxLayerTypes = 256;
 
+// The most bytes of a name a model keeps: a used column's name, a category of a
+// categorical feature, a layer type. A model folder keeps every such name in
+// model.json, which loading caps at 64 MiB (io::maxJsonFileBytes); at this
+// length even the most names the limits above allow (columns and categories up
+// to twice maxEncodedFeatures, the layer types twice) fill less than 54 MB when
+// each byte is escaped as \u00XX, which leaves room for the rest of the file.
+constexpr std::size_t maxNameBytes = 1024;
+
 // How many encoded features each kind of input contributes.
 struct EncodedWidth
 {
@@ -38,9 +46,10 @@ std::size_t sequenceFeatureCount(std::size_t layerTypes, int fieldsPerLayer);
 void checkEncodedWidth(const std::string &source, const EncodedWidth &width);
 
 // Checks, before anything is encoded, that the used columns of the given rows
-// of table stay within maxEncodedFeatures (throws io::InputError otherwise),
-// and returns a warning for a layer-sequence column whose layer types exceed
-// maxLayerTypes.
+// of table stay within maxEncodedFeatures and that their names, categories and
+// layer types are at most maxNameBytes long (throws io::InputError naming the
+// column, and the line of a long value, otherwise), and returns a warning for a
+// layer-sequence column whose layer types exceed maxLayerTypes.
 std::vector<std::string> checkEncodingLimits(const Table &table, const std::vector<ColumnRole> &roles,
                                              const std::vector<std::size_t> &rows);
 

@@ -78,6 +78,20 @@ Eigen::MatrixXd Standardizer::transform(const Eigen::MatrixXd &features) const
     return (((halved.rowwise() - mMeans * 0.5).array().rowwise() / mScales.array()) * 2.0).matrix();
 }
 
+bool Standardizer::isKeepable(double mean, double scale)
+{
+    return std::isfinite(mean) && std::fabs(mean) <= maxScalingMagnitude && scale >= 1.0 / maxScalingMagnitude &&
+           scale <= maxScalingMagnitude;
+}
+
+Eigen::Index Standardizer::firstUnkeepableColumn() const
+{
+    for (Eigen::Index c = 0; c < mMeans.size(); ++c)
+        if (!isKeepable(mMeans[c], mScales[c]))
+            return c;
+    return -1;
+}
+
 double powerOfTwoScale(const Eigen::Ref<const Eigen::VectorXd> &values)
 {
     const double largest = values.size() == 0 ? 0.0 : values.cwiseAbs().maxCoeff();

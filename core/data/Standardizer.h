@@ -7,6 +7,11 @@
 
 namespace gpumem::data {
 
+// The largest magnitude of a column's mean and scale that a saved model keeps, and
+// the inverse of the smallest scale: values standardised by statistics beyond them
+// round away to nothing or grow past what a network's float32 inputs hold.
+constexpr double maxScalingMagnitude = 1e100;
+
 // Centres and scales each column to zero mean and unit variance, with the
 // statistics of the training rows only. Optionally takes log1p first of columns
 // whose training values are non-negative and reach above 100 (byte counts,
@@ -30,6 +35,14 @@ class Standardizer
     const Eigen::RowVectorXd &means() const { return mMeans; }
     // Population standard deviations (1 for constant columns).
     const Eigen::RowVectorXd &scales() const { return mScales; }
+
+    // Whether mean and scale are statistics a saved model may keep: a finite mean
+    // of magnitude at most maxScalingMagnitude and a scale between its inverse and
+    // it. Loading a model checks its scalers with it, and the network checks the
+    // scalers it fits before it trains, so that every model saved loads.
+    static bool isKeepable(double mean, double scale);
+    // Returns the first column whose statistics fail isKeepable(), or -1 when none does.
+    Eigen::Index firstUnkeepableColumn() const;
 
   private:
     Eigen::MatrixXd logged(const Eigen::MatrixXd &features) const;

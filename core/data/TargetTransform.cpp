@@ -3,6 +3,7 @@
 
 #include "data/Standardizer.h"
 #include "io/InputError.h"
+#include "io/NumberText.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -40,6 +41,22 @@ double TargetTransform::inverse(double value) const
 {
     const double unscaled = value * mScale + mMean;
     return mUseLog1p ? std::expm1(unscaled) : unscaled;
+}
+
+std::string TargetTransform::flaw() const
+{
+    if (!std::isfinite(mMean))
+        return "has a mean that is not finite";
+    if (!(mScale >= minScale))
+        return "has a scale below " + io::formattedNumber("%g", minScale) +
+               ", which would scale the targets to infinite values";
+    // Finite, not merely small: targets from 0.1 MiB to tens of GiB in one file
+    // (CPU-probed and GPU jobs) reach 1e20 MiB at 8 deviations in log1p space,
+    // and the network learns them all the same.
+    if (!std::isfinite(inverse(checkedDeviations)) || !std::isfinite(inverse(-checkedDeviations)))
+        return "would predict infinite values " + io::formattedNumber("%g", checkedDeviations) +
+               " deviations from its mean";
+    return {};
 }
 
 Eigen::VectorXd TargetTransform::forward(const Eigen::VectorXd &values) const

@@ -3,6 +3,7 @@
 
 #include <Eigen/Core>
 
+#include <string>
 #include <vector>
 
 namespace gpumem::data {
@@ -32,6 +33,20 @@ class TargetTransform
     double inverse(double value) const;
     Eigen::VectorXd forward(const Eigen::VectorXd &values) const;
     Eigen::VectorXd inverse(const Eigen::VectorXd &values) const;
+
+    // Returns why the transform cannot serve predictions, or an empty string: a
+    // mean that is not finite, a scale below minScale, which would scale targets
+    // (and a loss threshold divided by the scale) to infinite values, or a
+    // transform that maps checkedDeviations deviations from the mean back to
+    // infinite MiB. Loading a model checks its transform with it, and the network
+    // checks the one it fits before it trains, so that every model saved loads.
+    std::string flaw() const;
+
+    // The smallest scale flaw() accepts.
+    static constexpr double minScale = 1e-100;
+    // How far from the mean, in deviations, flaw() requires finite predictions: a
+    // trained model's scaled outputs stay within a few deviations of the training targets.
+    static constexpr double checkedDeviations = 8.0;
 
     bool usesLog1p() const { return mUseLog1p; }
     double mean() const { return mMean; }

@@ -5,6 +5,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <array>
 #include <fstream>
 #include <limits>
@@ -59,6 +60,7 @@ class GzipInputStream::Inflater
         : mCompressed(std::move(compressed))
         , mSource(std::move(sourceName))
         , mInput(kChunkBytes)
+        , mCompressedSize(remainingBytes(*mCompressed))
     {
         if (inflateInit2(&mStream, kGzipWindowBits) != Z_OK)
             throw InputError(mSource, 0, 0, "cannot start inflating the gzip data (out of memory)");
@@ -91,10 +93,43 @@ class GzipInputStream::Inflater
                 fail(std::string("corrupt gzip data") +
                      (mStream.msg != nullptr ? std::string(" (") + mStream.msg + ")" : std::string()));
         }
-        return room - mStream.avail_out;
+        const std::size_t produced = room - mStream.avail_out;
+        mInflated += produced;
+        checkInflatedSize();
+        return produced;
     }
 
   private:
+    // The bytes from the stream's position to its end, or nothing when it cannot seek (a pipe).
+    static std::optional<std::uint64_t> remainingBytes(std::istream &in)
+    {
+        const std::istream::pos_type start = in.tellg();
+        if (start == std::istream::pos_type(-1))
+            return std::nullopt;
+        in.seekg(0, std::ios::end);
+        const std::istream::pos_type end = in.tellg();
+        in.clear();
+        in.seekg(start);
+        if (end == std::istream::pos_type(-1) || end < start)
+            return std::nullopt;
+        return static_cast<std::uint64_t>(end - start);
+    }
+
+    // Refuses data that inflates far beyond what text compresses to, before the
+    // table loader stores a cell of it: memory grows with the inflated rows, not the file.
+    void checkInflatedSize() const
+    {
+        const std::uint64_t compressed = mCompressedSize.value_or(mConsumedBefore + mLastRead);
+        const std::uint64_t limit = compressed > std::numeric_limits<std::uint64_t>::max() / maxGzipInflationRatio
+                                        ? std::numeric_limits<std::uint64_t>::max()
+                                        : std::max(minGzipInflationLimit, compressed * maxGzipInflationRatio);
+        if (mInflated > limit)
+            throw InputError(mSource, 0, 0,
+                             "the gzip data inflates to more than " + std::to_string(maxGzipInflationRatio) +
+                                 " times its " + std::to_string(compressed) +
+                                 " compressed bytes (a decompression bomb?); gunzip it to read it as plain CSV");
+    }
+
     bool refill()
     {
         mCompressed->read(reinterpret_cast<char *>(mInput.data()), static_cast<std::streamsize>(mInput.size()));
@@ -121,9 +156,11 @@ class GzipInputStream::Inflater
     std::string mSource;
     std::vector<unsigned char> mInput;
     z_stream mStream{};
-    std::uint64_t mConsumedBefore = 0; // compressed bytes of the chunks before the current one
-    std::size_t mLastRead = 0;         // bytes of the current chunk
-    bool mBetweenMembers = false;      // a member has ended and no other has begun
+    std::uint64_t mConsumedBefore = 0;            // compressed bytes of the chunks before the current one
+    std::size_t mLastRead = 0;                    // bytes of the current chunk
+    bool mBetweenMembers = false;                 // a member has ended and no other has begun
+    std::optional<std::uint64_t> mCompressedSize; // of the whole stream, when it can seek
+    std::uint64_t mInflated = 0;                  // bytes handed out so far
 };
 
 GzipInputStream::Buffer::Buffer(std::unique_ptr<std::istream> compressed, std::string sourceName)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "models/ArchitectureSizes.h"
 
+#include "io/InputError.h"
 #include "models/SimulatedPeakInput.h"
 
 namespace gpumem::models {
@@ -28,6 +29,19 @@ ArchitectureSizes architectureSizesOf(const data::Dataset &dataset)
 bool takesLayerTokens(const Hyperparameters &hyperparameters, std::int64_t layerTypes, std::int64_t fieldsPerLayer)
 {
     return hyperparameters.boolean("layer_tokens") && layerTypes > 0 && fieldsPerLayer > 0;
+}
+
+void checkLayerTokens(const data::Dataset &dataset)
+{
+    const data::SequenceColumn &sequence = dataset.sequence();
+    for (std::size_t row = 0; row < dataset.rowCount(); ++row)
+        if (const std::size_t layers = sequence.layerCount(row); layers > maxLayerTokens)
+            throw io::InputError(
+                dataset.source(), dataset.rowLines()[row], static_cast<std::int64_t>(dataset.sequenceColumnIndex()) + 1,
+                "column " + io::quoteForMessage(dataset.sequenceName(), 60) + " holds " + std::to_string(layers) +
+                    " layers, more than the " + std::to_string(maxLayerTokens) +
+                    " the network takes as layer tokens, whose attention's memory grows with the "
+                    "square of their count; set layer_tokens=false or leave such rows out");
 }
 
 NetworkInputs networkInputsOf(const Hyperparameters &hyperparameters, const ArchitectureSizes &sizes)

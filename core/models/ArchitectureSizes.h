@@ -36,6 +36,19 @@ ArchitectureSizes architectureSizesOf(const data::Dataset &dataset);
 // fieldsPerLayer numbers). The one rule for previews and fits alike.
 bool takesLayerTokens(const Hyperparameters &hyperparameters, std::int64_t layerTypes, std::int64_t fieldsPerLayer);
 
+// The most layers of one row that the network takes as layer tokens. Attention
+// runs over every token of a row, so its memory grows with the square of the
+// layers: the gpu preset (8 heads, 4 encoder layers) holds about 140 MB per row at
+// 512 layers while training on the CPU, and a cell may list 8,192 layers
+// (data::maxLayersPerSequence), 256 times that. The deepest shipped data, the
+// torchvision models of datasets/zoo.csv.gz, has 366 layers; 384 keeps it.
+constexpr std::size_t maxLayerTokens = 384;
+
+// Throws io::InputError naming the line and column of the first row of dataset
+// whose layer sequence holds more than maxLayerTokens layers. The network checks
+// every row it trains on or predicts when it takes layer tokens.
+void checkLayerTokens(const data::Dataset &dataset);
+
 // What the network takes in besides the encoder's columns, for data of sizes under
 // hyperparameters: the rule that describeArchitecture and the captions below follow. A
 // fit decides the same from its training rows (NeuralNetworkRegressor::Impl::fitInputs,

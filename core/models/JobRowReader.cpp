@@ -182,6 +182,17 @@ JobRow JobRowReader::row(std::size_t index) const
     return row;
 }
 
+double JobRowReader::batchSize(std::size_t index) const
+{
+    if (mProbe)
+        return std::nan("");
+    try {
+        return number(index, mBatchColumn);
+    } catch (const io::InputError &) {
+        return std::nan(""); // a batch size column that is not numeric
+    }
+}
+
 io::InputError JobRowReader::atRow(std::size_t index, const io::InputError &error) const
 {
     if (error.line() != 0)

@@ -46,6 +46,10 @@ class JobRowReader
     // file line and column when a cell cannot describe a job.
     JobRow row(std::size_t index) const;
 
+    // Returns the batch size cell of row index of a layer-sequence dataset as a number,
+    // whatever it holds (NaN where it is not one, or for a probe dataset).
+    double batchSize(std::size_t index) const;
+
     // Returns error, which the job of row index gave, located at that row's line of
     // the file; an error that names its line already is returned as it is.
     io::InputError atRow(std::size_t index, const io::InputError &error) const;

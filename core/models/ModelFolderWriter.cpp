@@ -74,6 +74,10 @@ void writeModelFolder(const std::string &directory, const std::string &modelName
         io::JsonWriter json(out);
         json.refuseNonFiniteNumbers();
         json.value(model);
+        // Loading refuses a larger model.json, so such a folder is never written.
+        if (const auto bytes = static_cast<std::uint64_t>(out.tellp()); out && bytes > io::maxJsonFileBytes)
+            throw io::InputError("would write a model.json of " + std::to_string(bytes >> 20) + " MiB, more than the " +
+                                 std::to_string(io::maxJsonFileBytes >> 20) + " MiB that loading reads");
     } catch (const io::InputError &error) {
         // Errors inside the temporary folder are reported against the folder the user named.
         if (!error.file().empty() && error.file().rfind(folder.path(), 0) != 0)

@@ -2,10 +2,9 @@
 #include "models/NetworkFittedState.h"
 
 #include "io/InputError.h"
+#include "io/NumberText.h"
 #include "models/ModelFolder.h"
 #include "models/NeuralNetworkHyperparameters.h"
-
-#include <cmath>
 
 namespace gpumem::data {
 
@@ -22,12 +21,6 @@ void to_json(io::Json &json, const Standardizer &scaler)
 namespace gpumem::models {
 
 namespace {
-
-// A trained model's scaled outputs stay within a few deviations of the training
-// targets; its transform must map this many deviations to a sane memory size.
-constexpr double checkedDeviations = 8.0;
-// No job needs a zebibyte (2^50 MiB): a transform that predicts beyond it is damaged.
-constexpr double maxPredictableMiB = 1e15;
 
 Eigen::RowVectorXd readVector(const io::Json &array, std::size_t expectedSize, const std::string &what)
 {
@@ -52,12 +45,12 @@ data::Standardizer readScaler(const io::Json &object, std::size_t columns, const
         logColumns.push_back(io::toBool(flag));
     Eigen::RowVectorXd means = readVector(io::member(object, "mean"), columns, what + "'s means");
     Eigen::RowVectorXd scales = readVector(io::member(object, "scale"), columns, what + "'s scales");
+    data::Standardizer scaler(std::move(logColumns), std::move(means), std::move(scales));
     // A zero, tiny or huge scale turns every input into an infinity or a NaN.
-    for (Eigen::Index i = 0; i < means.size(); ++i)
-        if (!std::isfinite(means[i]) || std::abs(means[i]) > 1e100 || !(scales[i] >= 1e-100 && scales[i] <= 1e100))
-            throw io::InputError(what + " of column " + std::to_string(i + 1) +
-                                 " must have a finite mean and a scale between 1e-100 and 1e100");
-    return data::Standardizer(std::move(logColumns), std::move(means), std::move(scales));
+    if (const Eigen::Index column = scaler.firstUnkeepableColumn(); column >= 0)
+        throw io::InputError(what + " of column " + std::to_string(column + 1) +
+                             " must have a finite mean and a scale between 1e-100 and 1e100");
+    return scaler;
 }
 
 data::TargetTransform readTargetTransform(const io::Json &object)
@@ -65,12 +58,9 @@ data::TargetTransform readTargetTransform(const io::Json &object)
     const data::TargetTransform transform(io::toBool(io::member(object, "log1p")),
                                           io::toNumber(io::member(object, "mean")),
                                           io::toNumber(io::member(object, "scale")));
-    const double highest = transform.inverse(checkedDeviations);
-    const double lowest = transform.inverse(-checkedDeviations);
-    if (!(transform.scale() > 0.0) || !(std::abs(highest) <= maxPredictableMiB) ||
-        !(std::abs(lowest) <= maxPredictableMiB))
-        throw io::InputError("the target transform (mean " + std::to_string(transform.mean()) + ", scale " +
-                             std::to_string(transform.scale()) + ") would predict infinite values");
+    if (const std::string flaw = transform.flaw(); !flaw.empty())
+        throw io::InputError("the target transform (mean " + io::formattedNumber("%g", transform.mean()) + ", scale " +
+                             io::formattedNumber("%g", transform.scale()) + ") " + flaw);
     return transform;
 }
 

@@ -41,8 +41,9 @@ struct NetworkFittedState
     // maxEnsembleMembers; 1 when absent, as in folders older than ensembles) within the model-folder
     // limits and consistent with the others and with encodedFeatureCount (the
     // schema's encoded width, one less than featureCount with the simulated peak;
-    // false when absent, as in folders older than that input), every scaler finite with positive scales, and a
-    // target transform whose predictions stay finite. Throws io::InputError.
+    // false when absent, as in folders older than that input), every scaler's statistics keepable
+    // (data::Standardizer::isKeepable), and a target transform without a flaw
+    // (data::TargetTransform::flaw). Throws io::InputError.
     static NetworkFittedState read(const io::Json &fitted, std::size_t encodedFeatureCount);
 };
 

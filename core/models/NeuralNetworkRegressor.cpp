@@ -4,6 +4,7 @@
 
 #include "data/SeededRandom.h"
 #include "io/InputError.h"
+#include "io/NumberText.h"
 #include "models/ArchitectureSizes.h"
 #include "models/EpochTurns.h"
 #include "models/NetworkEnsemble.h"
@@ -19,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <unordered_map>
@@ -56,6 +58,26 @@ Eigen::MatrixXd layerFieldMatrix(const data::SequenceColumn &sequence, int field
         for (int field = 0; field < fieldsPerLayer; ++field)
             fields(static_cast<Eigen::Index>(layer), field) = sequence.field(layer, field);
     return fields;
+}
+
+// Throws io::InputError, before anything trains, when scaler (fitted on rows of
+// values) holds statistics that a saved model may not keep, so that no folder is
+// written that loading refuses; nameOf names an encoded column.
+void checkKeepable(const data::Standardizer &scaler, const Eigen::MatrixXd &values,
+                   const std::vector<Eigen::Index> &rows, const std::function<std::string(Eigen::Index)> &nameOf,
+                   const std::string &source)
+{
+    const Eigen::Index column = scaler.firstUnkeepableColumn();
+    if (column < 0)
+        return;
+    double largest = 0.0;
+    for (Eigen::Index row : rows)
+        largest = std::max(largest, std::fabs(values(row, column)));
+    throw io::InputError(source, 0, 0,
+                         nameOf(column) + " reaches " + io::formattedNumber("%g", largest) +
+                             ", and the network standardises each input with a mean and a deviation of at most " +
+                             io::formattedNumber("%g", data::maxScalingMagnitude) +
+                             "; rescale the column or leave it out with --ignore");
 }
 
 // Returns encoded with column as one more column after its own.
@@ -248,6 +270,8 @@ ScaledInputs NeuralNetworkRegressor::Impl::scale(const data::Dataset &dataset, c
     inputs.features = featureScaler.transform(encoded).cast<float>();
     if (!usesLayerTokens())
         return inputs;
+    // Every row that trains or is predicted comes through here.
+    checkLayerTokens(dataset);
     const data::SequenceColumn &sequence = dataset.sequence();
     std::unordered_map<std::string, std::int64_t> vocabulary;
     for (std::size_t i = 0; i < layerVocabulary.size(); ++i)
@@ -348,6 +372,15 @@ Eigen::MatrixXd NeuralNetworkRegressor::Impl::fitInputs(const Hyperparameters &h
     simulatedPeakInput = peaks.has_value();
     Eigen::MatrixXd encoded = peaks ? withColumn(encoder.transform(dataset), *peaks) : encoder.transform(dataset);
     featureScaler.fit(encoded, trainingRows, hyperparameters.boolean("log_inputs"));
+    const std::vector<std::string> &featureNames = encoder.featureNames();
+    checkKeepable(
+        featureScaler, encoded, trainingRows,
+        [&](Eigen::Index column) {
+            return static_cast<std::size_t>(column) < featureNames.size()
+                       ? "feature " + io::quoteForMessage(featureNames[static_cast<std::size_t>(column)], 60)
+                       : std::string("the simulated allocator peak");
+        },
+        dataset.source());
 
     const data::FeatureEncoding &encoding = encoder.encoding();
     const bool layerTokens = dataset.hasSequence() &&
@@ -363,11 +396,26 @@ Eigen::MatrixXd NeuralNetworkRegressor::Impl::fitInputs(const Hyperparameters &h
             for (std::size_t layer = sequence.layerBegin(static_cast<std::size_t>(row));
                  layer < sequence.layerEnd(static_cast<std::size_t>(row)); ++layer)
                 trainingLayers.push_back(static_cast<Eigen::Index>(layer));
-        fieldScaler.fit(layerFieldMatrix(sequence, encoding.fieldsPerLayer), trainingLayers,
-                        hyperparameters.boolean("log_inputs"));
+        const Eigen::MatrixXd fields = layerFieldMatrix(sequence, encoding.fieldsPerLayer);
+        fieldScaler.fit(fields, trainingLayers, hyperparameters.boolean("log_inputs"));
+        checkKeepable(
+            fieldScaler, fields, trainingLayers,
+            [&](Eigen::Index field) {
+                return "number " + std::to_string(field + 1) + " of the layers in column " +
+                       io::quoteForMessage(dataset.sequenceName(), 60);
+            },
+            dataset.source());
     }
     targetTransform = data::TargetTransform(hyperparameters.boolean("log_target"));
     targetTransform.fit(dataset.target(), trainingRows);
+    // Checked here, as loading checks it, so that a model that would not load is never trained.
+    if (const std::string flaw = targetTransform.flaw(); !flaw.empty())
+        throw io::InputError(dataset.source(), 0, 0,
+                             "target column " + io::quoteForMessage(dataset.targetName(), 60) +
+                                 " cannot be learned: standardised on the training rows" +
+                                 (targetTransform.usesLog1p() ? " after log1p" : "") + " (mean " +
+                                 io::formattedNumber("%g", targetTransform.mean()) + ", scale " +
+                                 io::formattedNumber("%g", targetTransform.scale()) + "), its transform " + flaw);
     options = networkOptions(hyperparameters, encoded.cols(),
                              layerTokens ? static_cast<std::int64_t>(layerVocabulary.size()) + 1 : 0,
                              layerTokens ? encoding.fieldsPerLayer : 0);

@@ -2,10 +2,13 @@
 #pragma once
 
 #include "data/Dataset.h"
+#include "models/Regressor.h"
 
 #include <Eigen/Core>
 
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace gpumem::models {
 
@@ -16,18 +19,39 @@ namespace gpumem::models {
 // not say is how the allocator rounds every block and packs blocks into
 // segments, which moves the peak in steps that a network learns poorly from the
 // sums of the layers' sizes (bench/README.md, "A physically informed input").
-//
+
+// The simulated peaks of a dataset's rows.
+struct SimulatedPeaks
+{
+    Eigen::VectorXd mebibytes; // one per row
+    // Per row, why the simulation cannot follow its job (an optimizer it does not
+    // know, no layers, a first layer that is not linear, memory beyond any GPU), or
+    // empty where it can. Such a row's peak is a stand-in: the plain sum of its
+    // tensors (weights, gradients and Adam's two states of every parameter, the
+    // batch's activations and their gradients) plus the cuBLAS workspace, without
+    // the allocator's rounding.
+    std::vector<std::string> unfollowed;
+};
+
 // Returns the simulated peak in MiB of every row of dataset, or nothing when its
 // rows do not describe jobs layer by layer: a layer sequence with (type,
 // activations, parameters) tuples and a batch size column, as GPUMemNet's files
 // do. Probe datasets are left out on purpose: their jobs are traced with
 // LibTorch (seconds each at GPU sizes), and their simulated targets would make
-// the input the answer. Throws io::InputError naming the line of a row whose
-// layers cannot be simulated (e.g. a first layer that is not linear).
+// the input the answer. A row whose job cannot be simulated is not an error here.
+std::optional<SimulatedPeaks> simulatedPeaks(const data::Dataset &dataset);
+
+// What a fitted network reads for the rows it predicts: simulatedPeaks(dataset)'s
+// MiB, stand-ins included (predictTable marks those rows as extrapolated).
 std::optional<Eigen::VectorXd> simulatedPeakMebibytes(const data::Dataset &dataset);
 
-// What a network's fit takes: simulatedPeakMebibytes(dataset), or nothing also
-// when a row's layers cannot be simulated (the network then learns without it).
+// What a network's fit takes: simulatedPeaks(dataset)'s MiB, or nothing also when
+// a row's job cannot be simulated (the network then learns without it, so that no
+// stand-in is ever learned from).
 std::optional<Eigen::VectorXd> simulatedPeakWherePossible(const data::Dataset &dataset);
+
+// Whether model may take the simulated peak as an input: its hyperparameter
+// allocator_input is on (the network's). Thread-safe.
+bool takesSimulatedPeak(const Regressor &model);
 
 } // namespace gpumem::models

@@ -8,6 +8,7 @@
 #include "io/InputError.h"
 #include "models/ModelFolder.h"
 #include "models/RegressorRegistry.h"
+#include "models/SimulatedPeakInput.h"
 
 #include <cmath>
 #include <limits>
@@ -96,12 +97,28 @@ std::string describeExtrapolations(const std::vector<data::Extrapolation> &extra
     return text;
 }
 
+bool extrapolates(const Predictions &predictions, std::size_t row)
+{
+    return (row < predictions.extrapolations.size() && !predictions.extrapolations[row].empty()) ||
+           (row < predictions.unsimulated.size() && !predictions.unsimulated[row].empty());
+}
+
+std::string describeExtrapolation(const Predictions &predictions, std::size_t row)
+{
+    std::string text =
+        row < predictions.extrapolations.size() ? describeExtrapolations(predictions.extrapolations[row]) : "";
+    if (row < predictions.unsimulated.size() && !predictions.unsimulated[row].empty())
+        text += (text.empty() ? "" : "; ") + std::string("the allocator simulation cannot follow this job (") +
+                predictions.unsimulated[row] + ")";
+    return text;
+}
+
 std::string predictionFile(const data::Table &table, const Predictions &predictions)
 {
     std::vector<std::string> extrapolated;
     if (predictions.rangesKnown)
-        for (const auto &row : predictions.extrapolations)
-            extrapolated.push_back(describeExtrapolations(row));
+        for (std::size_t row = 0; row < predictions.extrapolations.size(); ++row)
+            extrapolated.push_back(describeExtrapolation(predictions, row));
     return predictionCsv(table.rowCount(), predictions.usableRows, predictions.dataset, predictions.predicted, {},
                          predictions.upperBounds, extrapolated);
 }
@@ -122,12 +139,22 @@ Predictions predictTable(const SavedModel &saved, const data::Table &table, data
     const data::FeatureEncoder encoder(saved.model->schema().encoding);
     result.rangesKnown = !saved.model->schema().encoding.ranges.empty();
     result.extrapolations = encoder.extrapolations(result.dataset, encoder.transform(result.dataset));
+    if (models::takesSimulatedPeak(*saved.model))
+        if (std::optional<models::SimulatedPeaks> peaks = models::simulatedPeaks(result.dataset))
+            result.unsimulated = std::move(peaks->unfollowed);
     if (saved.calibration) {
         result.coverage = coverage.value_or(saved.calibration->coverage());
         const calibration::Calibration &stored = *saved.calibration;
         result.upperBounds = stored.upperBounds(
             result.dataset.numericFeatures(), result.dataset.numericFeatureNames(), result.predicted, result.coverage,
             calibration::memberSpreadForScore(stored.score(), *saved.model, result.dataset, result.predicted));
+        // A stored calibration is read from a file: whatever got past its checks, an
+        // infinite bound must not reach a scheduler either.
+        for (Eigen::Index row = 0; row < result.upperBounds.size(); ++row)
+            if (!std::isfinite(result.upperBounds[row]))
+                throw io::InputError(table.source(), result.dataset.rowLines()[static_cast<std::size_t>(row)], 0,
+                                     "the upper bound of this job is not finite; the model folder's calibration may "
+                                     "be damaged");
     } else if (coverage) {
         throw io::InputError("the model was trained without --coverage, so it has no calibration to serve "
                              "--coverage from; train it again with --coverage");

@@ -56,17 +56,30 @@ struct Predictions
     // categories (empty for a model folder that keeps no ranges): predictions there
     // extrapolate, and deserve less trust.
     std::vector<std::vector<data::Extrapolation>> extrapolations;
+    // Per dataset row, why the allocator simulation that the model takes as an input
+    // cannot follow the job (models::SimulatedPeaks::unfollowed), or empty; empty
+    // altogether for a model without that input. The row's prediction rests on a
+    // stand-in for it, and extrapolates as well.
+    std::vector<std::string> unsimulated;
     bool rangesKnown = false; // whether the model keeps its training ranges
 };
 
 // Returns the extrapolations of one row in words, joined by "; " (empty when it has none).
 std::string describeExtrapolations(const std::vector<data::Extrapolation> &extrapolations);
 
+// Whether dataset row row of predictions extrapolates: values outside the training
+// ranges, unseen categories, or a job the model's allocator simulation cannot follow.
+bool extrapolates(const Predictions &predictions, std::size_t row);
+// Returns how dataset row row of predictions extrapolates, in words joined by "; "
+// (empty when it does not): what the `extrapolated` column holds.
+std::string describeExtrapolation(const Predictions &predictions, std::size_t row);
+
 // Predicts every usable row of table with saved, and the upper bound at coverage
 // (the stored level when not given) when saved has a calibration. Throws
 // io::InputError for a table that lacks the model's columns, for --coverage
 // asked of a model without a calibration or at a level its scores cannot serve,
-// and for a prediction that is not finite (a damaged model), naming the line.
+// and for a prediction or bound that is not finite (a damaged model or
+// calibration), naming the line.
 Predictions predictTable(const SavedModel &saved, const data::Table &table, data::BadCellPolicy policy,
                          std::optional<double> coverage = std::nullopt);
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "probe/CachingAllocatorSimulator.h"
 
+#include "io/InputError.h"
+
 #include <algorithm>
 #include <limits>
 
@@ -13,6 +15,12 @@ constexpr std::uint64_t kNone = std::numeric_limits<std::uint64_t>::max();
 std::uint64_t roundUp(std::uint64_t value, std::uint64_t multiple)
 {
     return (value + multiple - 1) / multiple * multiple;
+}
+
+io::InputError tooMuchMemory()
+{
+    return io::InputError("the job's memory adds up to more than 4 EiB (2^62 bytes), beyond any GPU's: the layer "
+                          "sizes or the batch size are wrong");
 }
 
 } // namespace
@@ -33,6 +41,10 @@ std::uint64_t CachingAllocatorSimulator::segmentSize(std::uint64_t roundedBytes)
 
 std::uint64_t CachingAllocatorSimulator::allocate(std::uint64_t bytes)
 {
+    // Sizes come from traces and from data files' layer lists: bytes past the limit
+    // would wrap the sums below and make a huge job look small.
+    if (bytes > maxReservedBytes - mReserved)
+        throw tooMuchMemory();
     const std::uint64_t size = roundedSize(bytes);
     const bool small = size <= kSmallRequest;
     auto &pool = poolOf(small);
@@ -45,6 +57,8 @@ std::uint64_t CachingAllocatorSimulator::allocate(std::uint64_t bytes)
     } else {
         // No cached block fits: reserve a new segment, as cudaMalloc would.
         const std::uint64_t segment = segmentSize(size);
+        if (segment > maxReservedBytes - mReserved)
+            throw tooMuchMemory();
         address = mNextAddress;
         // Segments of the model never touch, so blocks cannot merge across them.
         mNextAddress += segment + kLargeRounding;

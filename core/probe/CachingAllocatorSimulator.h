@@ -21,7 +21,7 @@ namespace gpumem::probe {
 // lowest address among equal sizes) and splits it when the remainder is at
 // least 512 bytes (small pool) or more than 1 MiB (large pool); freed blocks
 // merge with free neighbours of their segment. Segments are never returned
-// (no empty_cache), so reserved bytes only grow. Not thread-safe.
+// (no empty_cache), so reserved bytes only grow, up to maxReservedBytes. Not thread-safe.
 class CachingAllocatorSimulator
 {
   public:
@@ -31,18 +31,23 @@ class CachingAllocatorSimulator
     static constexpr std::uint64_t kLargeSegment = 20u << 20; // 20 MiB
     static constexpr std::uint64_t kLargeRequest = 10u << 20; // 10 MiB: from here segments fit the request
     static constexpr std::uint64_t kLargeRounding = 2u << 20; // 2 MiB
+    // The most bytes the model reserves (4 EiB): far beyond any GPU, and far enough
+    // below 2^64 that no count of bytes or addresses wraps.
+    static constexpr std::uint64_t maxReservedBytes = std::uint64_t(1) << 62;
 
     // The block size a request of bytes occupies (bytes rounded up to 512, at least 512).
     static std::uint64_t roundedSize(std::uint64_t bytes);
     // The size of the segment reserved for a block of roundedBytes when no cached block fits.
     static std::uint64_t segmentSize(std::uint64_t roundedBytes);
 
-    // Hands out a block for a request of bytes (> 0) and returns its handle.
+    // Hands out a block for a request of bytes (> 0) and returns its handle. Throws
+    // io::InputError, changing nothing, when the reserved bytes would exceed maxReservedBytes.
     std::uint64_t allocate(std::uint64_t bytes);
     // Gives back a block returned by allocate(); unknown handles are ignored.
     void release(std::uint64_t handle);
     // Replays a trace: allocations, and releases of blocks the trace allocated.
     // Zero-byte requests, which PyTorch answers without the cache, are skipped.
+    // Throws io::InputError as allocate() does.
     void replay(const AllocationTrace &trace);
 
     std::uint64_t allocatedBytes() const { return mAllocated; }

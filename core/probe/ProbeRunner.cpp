@@ -272,6 +272,13 @@ class PartialFile
 
 } // namespace
 
+void checkProbeCount(std::uint64_t count)
+{
+    if (count > maxProbeJobs)
+        throw io::InputError("--count " + std::to_string(count) + " is more than the " + std::to_string(maxProbeJobs) +
+                             " configurations one probe may draw; run several probes with different --seed values");
+}
+
 ProbeRunner::ProbeRunner(ProbeOptions options)
     : mOptions(std::move(options))
 {
@@ -366,6 +373,7 @@ ProbeSummary ProbeRunner::run(ProbeObserver *observer, runtime::OperationControl
     if (mOptions.shardCount == 0 || mOptions.shardIndex >= mOptions.shardCount)
         throw io::InputError("shard " + std::to_string(mOptions.shardIndex) + " of " +
                              std::to_string(mOptions.shardCount) + " does not exist");
+    checkProbeCount(mOptions.count);
     const runtime::Stopwatch time;
     const std::string simulatedGpu = mOptions.simulator != nullptr ? mOptions.simulator->profileName() : std::string();
     const RowExpectation expected = expectationOf(mOptions.family, mOptions.device, simulatedGpu);
@@ -388,32 +396,20 @@ ProbeSummary ProbeRunner::run(ProbeObserver *observer, runtime::OperationControl
     MeasureOptions measureOptions;
     measureOptions.device = mOptions.device;
     measureOptions.memoryLimitBytes = mOptions.memoryLimitBytes;
-    // Which configurations this run measures, and which of them an earlier
-    // number of the whole list drew already (only a shard needs to look there).
-    const bool sharded = mOptions.shardCount > 1;
-    std::vector<std::uint64_t> indices;
-    std::vector<bool> drawnBefore;
-    {
-        std::unordered_set<std::string> earlier;
-        for (std::uint64_t index = 0; index < mOptions.count; ++index) {
-            const bool repeated = sharded && !earlier.insert(sampler.sample(index).key()).second;
-            if (index % mOptions.shardCount == mOptions.shardIndex) {
-                indices.push_back(index);
-                drawnBefore.push_back(repeated);
-            }
-        }
-    }
+    // A shard draws only the configurations of its slice: whether another slice drew
+    // one earlier would take drawing the whole list, so the merge settles that instead.
     ProbeProgress state;
-    state.total = indices.size();
+    state.total =
+        mOptions.count > mOptions.shardIndex ? (mOptions.count - mOptions.shardIndex - 1) / mOptions.shardCount + 1 : 0;
     runtime::ProgressThrottle throttle(observer);
-    for (std::size_t position = 0; position < indices.size(); ++position) {
+    for (std::uint64_t position = 0; position < state.total; ++position) {
         // Between jobs the partial file holds only whole rows, so a pause can wait here.
         if (control != nullptr && !control->waitWhilePaused()) {
             summary.cancelled = true;
             break;
         }
-        const JobConfiguration job = sampler.sample(indices[position]);
-        if (drawnBefore[position] || !keys.insert(job.key()).second) {
+        const JobConfiguration job = sampler.sample(mOptions.shardIndex + position * mOptions.shardCount);
+        if (!keys.insert(job.key()).second) {
             ++summary.skipped;
         } else {
             const JobMeasurement measurement = mOptions.simulator != nullptr

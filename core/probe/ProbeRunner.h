@@ -14,11 +14,19 @@
 
 namespace gpumem::probe {
 
+// The most configurations one probe may draw (ProbeOptions::count): a merge holds
+// the key of every one of them (a few hundred bytes each), and a million jobs take a
+// cluster days already.
+inline constexpr std::uint64_t maxProbeJobs = 1000000;
+
+// Throws io::InputError naming --count when count exceeds maxProbeJobs.
+void checkProbeCount(std::uint64_t count);
+
 // What `gpumem probe` was asked to do.
 struct ProbeOptions
 {
     JobFamily family = JobFamily::Mlp;
-    std::uint64_t count = 0; // configurations to draw (rows, less duplicates)
+    std::uint64_t count = 0; // configurations to draw (rows, less duplicates), at most maxProbeJobs
     std::string device = "cpu";
     std::uint64_t seed = 42;
     int steps = 3;                      // training steps per job
@@ -26,8 +34,10 @@ struct ProbeOptions
     bool resume = false;                // keep the rows already in the file and measure only the rest
     std::uint64_t memoryLimitBytes = 0; // CPU: jobs needing more live bytes are out_of_memory (0: no limit)
     // Run only configurations whose number leaves remainder shardIndex when
-    // divided by shardCount; a configuration drawn earlier in the whole list
-    // (in any shard) is skipped, so that the merged shards equal one whole run.
+    // divided by shardCount, drawing no other: a shard skips a configuration it
+    // drew itself earlier, and measures one that another shard drew earlier too
+    // (mergeProbeFiles keeps one row of it), so that the merged shards equal one
+    // whole run and each row equals the whole run's row of that configuration.
     std::uint64_t shardIndex = 0;
     std::uint64_t shardCount = 1;
     JobSizes sizes = JobSizes::Cpu;
@@ -67,7 +77,7 @@ struct ProbeSummary
     double seconds = 0.0;
 };
 
-// Runs the probe: draws options.count configurations with JobSampler, measures
+// Runs the probe: draws options.count configurations (those of its shard) with JobSampler, measures
 // each with JobMeasurer and writes one CSV row per configuration. Rows go to
 // outPath + ".partial", each written whole and flushed; the finished rows are
 // written to outPath atomically (see io::AtomicFileWriter), so outPath is never
@@ -84,8 +94,8 @@ class ProbeRunner
 
     // Runs to the end, or until control is cancelled; control is checked between
     // jobs, where a pause waits. observer (optional) hears each configuration.
-    // Throws io::InputError for a file that cannot be written or resumed
-    // (another family's header).
+    // Throws io::InputError for a count above maxProbeJobs, and for a file that
+    // cannot be written or resumed (another family's header).
     ProbeSummary run(ProbeObserver *observer = nullptr, runtime::OperationControl *control = nullptr);
 
     // The header of a family's probe CSV; simulated adds simulated_gpu,

@@ -146,10 +146,12 @@ evaluation::ExperimentResult readExperimentResult(const io::Json &object, const 
         evaluation::ExperimentResult result;
         for (const auto &item : io::toArray(io::member(object, "models")))
             result.models.push_back(readModel(item, source, result.calibration));
-        const std::size_t splits = io::findMember(object, "splits")
-                                       ? static_cast<std::size_t>(io::numberOr(object, "splits", 0))
-                                   : result.models.empty() ? 0
-                                                           : result.models.front().folds.size();
+        // Read as a whole number in range: converting -1 or 1e300 to a count would be undefined.
+        const io::Json *storedSplits = io::findMember(object, "splits");
+        const std::size_t splits =
+            storedSplits            ? static_cast<std::size_t>(io::toWholeNumber(*storedSplits, 0, 1000, "\"splits\""))
+            : result.models.empty() ? 0
+                                    : result.models.front().folds.size();
         if (splits > 1000)
             throw io::InputError("\"splits\" must be at most 1000");
         result.splits.resize(splits);
@@ -198,7 +200,9 @@ void from_json(const io::Json &json, PairedTest &test)
     test.versus = io::toString(io::member(json, "versus"));
     test.test = io::toString(io::member(json, "test"));
     test.metric = io::toString(io::member(json, "paired"));
-    test.pairs = static_cast<int>(io::numberOr(json, "pairs", 0));
+    const io::Json *pairs = io::findMember(json, "pairs");
+    test.pairs =
+        pairs ? static_cast<int>(io::toWholeNumber(*pairs, 0, std::numeric_limits<int>::max(), "\"pairs\"")) : 0;
     test.statistic = io::numberOr(json, "statistic", report::notANumber);
     test.pValue = io::numberOr(json, "p_value", report::notANumber);
     const io::Json *reported = io::findMember(json, "reported");

@@ -6,6 +6,7 @@
 #include "models/AllocatorSimulationRegressor.h"
 #include "models/RegressorRegistry.h"
 #include "models/SimulatedPeakInput.h"
+#include "probe/CachingAllocatorSimulator.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -77,15 +78,22 @@ class TestAllocatorSimulationRegressor : public QObject
                                       "mlp,4,adam,float32,2,12,2,32,pyramid,gelu,1,0.10,3,640\n"
                                       "mlp,2,sgd,float32,2,6,1,8,uniform,relu,0,0.00,2,700\n";
         QVERIFY(!gpumem::models::simulatedPeakMebibytes(baselineDataset(probeRows)).has_value());
-        // Layers the simulation cannot follow are an error naming their line.
+        // Layers the simulation cannot follow leave the row a stand-in, and the reason;
+        // a fit then learns without the input.
         const char *const convolution = "Activations-Params,Batch Size,memory\n"
                                         "\"[('linear', 10, 110), ('ReLU', 10, 0)]\",4,1000\n"
                                         "\"[('conv2d', 20, 420), ('linear', 5, 105)]\",8,1010\n"
                                         "\"[('linear', 8, 72), ('ReLU', 8, 0)]\",2,1020\n";
-        const auto error = gpumem::tests::raisedInputError(
-            [&] { gpumem::models::simulatedPeakMebibytes(baselineDataset(convolution)); });
-        QCOMPARE(error.line(), std::int64_t{3});
-        // So does the allocator_sim model on the same rows.
+        const auto partial = gpumem::models::simulatedPeaks(baselineDataset(convolution));
+        QVERIFY(partial.has_value());
+        QVERIFY(partial->unfollowed[0].empty());
+        QVERIFY(partial->unfollowed[1].find("must start with a ('linear'") != std::string::npos);
+        QVERIFY(partial->unfollowed[2].empty());
+        // 4 bytes × (4 × 525 parameters + 2 × batch 8 × 25 activations), and the 8.125 MiB workspace.
+        QCOMPARE(partial->mebibytes[1], (4.0 * (4 * 525 + 2 * 8 * 25) + 8519680.0) / 1048576.0);
+        QCOMPARE(*gpumem::models::simulatedPeakMebibytes(baselineDataset(convolution)), partial->mebibytes);
+        QVERIFY(!gpumem::models::simulatedPeakWherePossible(baselineDataset(convolution)).has_value());
+        // The allocator_sim model refuses the same rows, naming the line.
         auto model =
             gpumem::models::createRegressor("allocator_sim", gpumem::models::regressorHyperparameters("allocator_sim"));
         const auto modelError = gpumem::tests::raisedInputError([&] {
@@ -93,6 +101,46 @@ class TestAllocatorSimulationRegressor : public QObject
         });
         QCOMPARE(modelError.line(), std::int64_t{3});
         QVERIFY(modelError.message().find("must start with a ('linear'") != std::string::npos);
+    }
+
+    void hugeLayersAreRefusedInsteadOfWrappingPast2To64()
+    {
+        // Each tensor of ('linear', 1e6, 1e17) holds 4e17 bytes, below the 2^62 one tensor
+        // may take; six or eight such layers with their gradients and Adam's states hold
+        // over 2^64 bytes at once, which a 64-bit count wrapped into the same small sum.
+        std::string rows = "Activations-Params,Batch Size,memory\n";
+        for (int layers : {6, 8}) {
+            gpumem::models::JobRow row;
+            std::string cell;
+            for (int layer = 0; layer < layers; ++layer) {
+                row.layers.push_back({"linear", {1e6, 1e17}});
+                cell += std::string(layer ? ", " : "") + "('linear', 1000000, 100000000000000000)";
+            }
+            row.batchSize = 1;
+            row.optimizer = "adam";
+            const auto error = gpumem::tests::raisedInputError(
+                [&] { AllocatorSimulationRegressor::simulatedReservedBytes(row, 8519680); });
+            QVERIFY2(error.message().find("more than 4 EiB (2^62 bytes)") != std::string::npos, error.what());
+            rows += "\"[" + cell + "]\",1,1000\n";
+        }
+        auto model =
+            gpumem::models::createRegressor("allocator_sim", gpumem::models::regressorHyperparameters("allocator_sim"));
+        const auto fitError = gpumem::tests::raisedInputError([&] { model->fit(baselineDataset(rows), {0, 1}); });
+        QCOMPARE(fitError.line(), std::int64_t{2});
+        QVERIFY2(fitError.message().find("beyond any GPU's") != std::string::npos, fitError.what());
+        // Two such layers stay below the limit and are counted exactly: the first
+        // layer's 1e11 inputs make its weight 4e17 - 4e6 bytes, every segment of a
+        // request of 10 MiB or more is the request rounded up to 2 MiB, and the model,
+        // gradients, two Adam states and the step's temporary of both weights are live at once.
+        gpumem::models::JobRow two;
+        two.layers = {{"linear", {1e6, 1e17}}, {"linear", {1e6, 1e17}}};
+        two.batchSize = 1;
+        two.optimizer = "adam";
+        const std::uint64_t reserved = AllocatorSimulationRegressor::simulatedReservedBytes(two, 0);
+        const std::uint64_t weight =
+            (std::uint64_t{400000000000000000} - 4000000 + 2 * MiB - 1) / (2 * MiB) * (2 * MiB);
+        QVERIFY(reserved >= 10 * weight);
+        QVERIFY(reserved < gpumem::probe::CachingAllocatorSimulator::maxReservedBytes);
     }
 
     void calibratesTheContextOnTrainingRows()

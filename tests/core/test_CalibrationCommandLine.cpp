@@ -462,6 +462,43 @@ class TestCalibrationCommandLine : public QObject
         QVERIFY2(predict.err.find(model + "/model.json") != std::string::npos, predict.err.c_str());
         QVERIFY2(predict.err.find(expected.toStdString()) != std::string::npos, predict.err.c_str());
     }
+
+    void aStoredCalibrationNeverServesAnInfiniteBound_data()
+    {
+        addColumns<QString, QString, QString>("change", "where", "expected");
+        // Finite, but -1e308 times any scale above 1 is a bound of -inf: refused as the folder is read.
+        addRow("score -1e308", "score", "model.json", "must lie within +-1e+15 (item 0 is -1e+308)");
+        // Each part within its limit, yet e^700 times 1e15 overflows: refused at the job it would bound.
+        addRow("scale e^700 times 1e15", "scale", "jobs.csv:2:", "the upper bound of this job is not finite");
+    }
+    void aStoredCalibrationNeverServesAnInfiniteBound()
+    {
+        QFETCH(QString, change);
+        QFETCH(QString, where);
+        QFETCH(QString, expected);
+        const std::string model = calibratedRidge(("infinite-" + change.toStdString()).c_str());
+        QJsonObject metadata = modelJson(model);
+        QJsonObject calibration = metadata.value("calibration").toObject();
+        QJsonArray scores;
+        for (int i = 0; i < calibration.value("scores").toArray().size(); ++i)
+            scores.append(change == "score" ? -1e308 : 1e15);
+        calibration["scores"] = scores;
+        if (change == "scale") {
+            QJsonObject difficulty = calibration.value("difficulty").toObject();
+            difficulty["lowest"] = 700.0;
+            difficulty["highest"] = 700.0;
+            calibration["difficulty"] = difficulty;
+        }
+        metadata["calibration"] = calibration;
+        writeModelJson(model, metadata);
+
+        const Run predict = runGpumem({"predict", model, mJobs});
+        QCOMPARE(predict.exitCode, 1);
+        QVERIFY2(isOneLine(predict.err), predict.err.c_str());
+        QVERIFY2(predict.err.find(where.toStdString()) != std::string::npos, predict.err.c_str());
+        QVERIFY2(predict.err.find(expected.toStdString()) != std::string::npos, predict.err.c_str());
+        QVERIFY2(predict.out.find("inf") == std::string::npos, predict.out.c_str());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCalibrationCommandLine)

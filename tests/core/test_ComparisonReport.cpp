@@ -130,6 +130,40 @@ class TestComparisonReport : public QObject
         QVERIFY(read.significance.front().reported);
     }
 
+    void aProjectsComparisonWithCountsOutOfRangeIsRefused_data()
+    {
+        QTest::addColumn<QString>("member");
+        QTest::addColumn<double>("value");
+        // A double converted to a count out of its range is undefined behaviour, and a
+        // fraction silently became another count.
+        QTest::newRow("splits -5") << QStringLiteral("splits") << -5.0;
+        QTest::newRow("splits 1e300") << QStringLiteral("splits") << 1e300;
+        QTest::newRow("splits 2.5") << QStringLiteral("splits") << 2.5;
+        QTest::newRow("pairs 1e300") << QStringLiteral("pairs") << 1e300;
+        QTest::newRow("pairs -3") << QStringLiteral("pairs") << -3.0;
+    }
+    void aProjectsComparisonWithCountsOutOfRangeIsRefused()
+    {
+        QFETCH(QString, member);
+        QFETCH(double, value);
+        evaluation::ExperimentResult written = comparison();
+        for (auto &model : written.models)
+            model.hyperparameters = models::regressorHyperparameters(model.name);
+        io::Json edited = report::experimentJson(written, {/*withRows=*/true});
+        if (member == QStringLiteral("splits"))
+            edited["splits"] = value;
+        else
+            edited["significance"][0]["pairs"] = value;
+        try {
+            report::readExperimentResult(edited, "project.gpumem");
+            QFAIL("no error was raised");
+        } catch (const io::InputError &error) {
+            QCOMPARE(error.file(), std::string("project.gpumem"));
+            const std::string expected = "\"" + member.toStdString() + "\" must be a whole number from 0 to ";
+            QVERIFY2(error.message().find(expected) != std::string::npos, error.what());
+        }
+    }
+
     void repeatedFoldsRoundTripAndReport();
     void jsonParsesBackWithTheDocumentedSchema();
     void markdownHasThePaperTableWithTheBestInBold();

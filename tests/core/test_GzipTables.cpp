@@ -124,6 +124,39 @@ class TestGzipTables : public QObject
         QCOMPARE(table.column(1).numbers.back(), double(99999 % 512 * 2 + 1));
     }
 
+    void aGzipBombIsRefusedBeforeItInflates()
+    {
+        // Ten million rows of "1,2" deflate about a thousand times smaller: loaded, they
+        // would take a quarter of a gigabyte from a file of some 40 kilobytes.
+        std::string text = "a,b\n";
+        text.reserve(text.size() + 40000000);
+        for (int row = 0; row < 10000000; ++row)
+            text += "1,2\n";
+        QTemporaryDir folder;
+        const QString path = folder.filePath(QStringLiteral("bomb.csv.gz"));
+        writeGzip(path, {text});
+        const auto compressed = static_cast<std::uint64_t>(QFileInfo(path).size());
+        QVERIFY(compressed * gpumem::io::maxGzipInflationRatio < text.size());
+        QVERIFY(gpumem::io::minGzipInflationLimit < text.size());
+        RecordingObserver observer;
+        const auto error =
+            gpumem::tests::raisedInputError([&path, &observer] { loadTable(path.toStdString(), {}, &observer); });
+        QCOMPARE(error.file(), path.toStdString());
+        QCOMPARE(error.line(), std::int64_t{0});
+        QCOMPARE(QString::fromStdString(error.message()),
+                 QStringLiteral("the gzip data inflates to more than 256 times its %1 compressed bytes (a "
+                                "decompression bomb?); gunzip it to read it as plain CSV")
+                     .arg(compressed));
+        QVERIFY(!QString::fromUtf8(error.what()).contains(QLatin1Char('\n')));
+        // Refused while the first pass reads (half the progress), before a row is stored.
+        QVERIFY2(observer.last < 0.5, QByteArray::number(observer.last).constData());
+        // The same bytes held in memory are refused the same way.
+        const auto inMemory = gpumem::tests::raisedInputError(
+            [&path] { loadTableFromText(readAll(path).toStdString(), "memory.csv.gz"); });
+        QCOMPARE(inMemory.file(), std::string("memory.csv.gz"));
+        QVERIFY2(inMemory.message().find("256 times") != std::string::npos, inMemory.what());
+    }
+
     void refusesDamagedData_data()
     {
         QTest::addColumn<int>("keepBytes"); // negative: flip a byte at -keepBytes from the end

@@ -10,8 +10,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 class TestPredictExtrapolation : public QObject
 {
@@ -56,6 +59,57 @@ class TestPredictExtrapolation : public QObject
         QVERIFY2(novel.find("optimizer 'lion' unseen in training") != std::string::npos, novel.c_str());
         QVERIFY2(run.err.find("warning: line 3 lies outside the training data") != std::string::npos, run.err.c_str());
         QVERIFY2(run.err.find("3 of 4 jobs lie outside the training data") != std::string::npos, run.err.c_str());
+    }
+
+    void jobsTheAllocatorSimulationCannotFollowAreMarkedNotRefused()
+    {
+        // GPUMemNet-style rows that the network takes the simulated allocator peak of.
+        std::string training = "Activations-Params,Batch Size,optimizer,memory\n";
+        for (int row = 0; row < 40; ++row) {
+            const int width = 16 << (row % 4);
+            const int batch = 8 << (row % 3);
+            training += "\"[('linear', " + std::to_string(width) + ", " + std::to_string(17 * width) + "), ('ReLU', " +
+                        std::to_string(width) + ", 0), ('linear', 4, " + std::to_string(4 * width + 4) + ")]\"," +
+                        std::to_string(batch) + "," + (row % 2 ? "sgd" : "adam") + "," +
+                        std::to_string(900 + width * batch / 16 + row % 5) + "\n";
+        }
+        const QString trainingFile = mDir.filePath(QStringLiteral("gpumemnet.csv"));
+        QVERIFY(writeText(trainingFile, training));
+        const QString model = mDir.filePath(QStringLiteral("simulated"));
+        const auto train =
+            runGpumem({"train", trainingFile.toStdString(), "--target", "memory", "--model", "bigru_transformer",
+                       "--preset", "fast", "--set", "epochs=2", "--out", model.toStdString()});
+        QVERIFY2(train.exitCode == 0, train.err.c_str());
+        QVERIFY(readText(model + QStringLiteral("/model.json")).find("\"simulated_peak_input\": true") !=
+                std::string::npos);
+
+        // One job it knows, then an optimizer, a layer list and a first layer the simulation does not.
+        const QString jobs = mDir.filePath(QStringLiteral("unsimulated.csv"));
+        QVERIFY(writeText(jobs, "Activations-Params,Batch Size,optimizer\n"
+                                "\"[('linear', 32, 544), ('ReLU', 32, 0), ('linear', 4, 132)]\",16,adam\n"
+                                "\"[('linear', 32, 544), ('ReLU', 32, 0), ('linear', 4, 132)]\",16,lion\n"
+                                "[],16,adam\n"
+                                "\"[('ReLU', 32, 0), ('linear', 4, 132)]\",16,adam\n"));
+        const auto run = runGpumem({"predict", model.toStdString(), jobs.toStdString(), "--on-bad-cell", "drop"});
+        QVERIFY2(run.exitCode == 0, run.err.c_str());
+        std::istringstream lines(run.out);
+        std::vector<std::string> rows;
+        for (std::string line; std::getline(lines, line);)
+            rows.push_back(line);
+        QCOMPARE(rows.size(), std::size_t{5});
+        QCOMPARE(rows[0], std::string("prediction,extrapolated"));
+        for (std::size_t row = 1; row < rows.size(); ++row)
+            QVERIFY2(std::isfinite(std::stod(rows[row].substr(0, rows[row].find(',')))), rows[row].c_str());
+        QVERIFY2(rows[1].find("allocator simulation") == std::string::npos, rows[1].c_str());
+        QVERIFY2(rows[2].find("optimizer 'lion' unseen in training") != std::string::npos, rows[2].c_str());
+        QVERIFY2(rows[2].find("the allocator simulation cannot follow this job (unknown optimizer 'lion'") !=
+                     std::string::npos,
+                 rows[2].c_str());
+        for (std::size_t row : {3, 4})
+            QVERIFY2(rows[row].find("the allocator simulation cannot follow this job (an MLP layer list must start "
+                                    "with a ('linear', outputs, parameters) layer)") != std::string::npos,
+                     rows[row].c_str());
+        QVERIFY2(run.err.find("jobs lie outside the training data") != std::string::npos, run.err.c_str());
     }
 
     void unusableRangesAreRefused_data()

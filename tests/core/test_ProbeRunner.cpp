@@ -4,6 +4,7 @@
 #include "TestSupport.h"
 #include "io/InputError.h"
 #include "probe/CudaMemoryStats.h"
+#include "probe/JobSampler.h"
 #include "probe/ProbeRunner.h"
 
 #include <QFile>
@@ -13,6 +14,9 @@
 #include <QTest>
 
 #include <algorithm>
+#include <map>
+#include <string>
+#include <utility>
 
 using gpumem::probe::JobFamily;
 using gpumem::probe::ProbeOptions;
@@ -50,6 +54,39 @@ class TestProbeRunner : public QObject
         QCOMPARE(fileBytes(first), fileBytes(second));
         QCOMPARE(fileBytes(first).count('\n'), 6); // header + 5 rows
         QVERIFY(!QFile::exists(first + ".partial"));
+    }
+
+    void aShardDrawsOnlyItsOwnJobs()
+    {
+        // The first configuration that the list draws a second time.
+        const gpumem::probe::JobSampler sampler(JobFamily::Mlp, "cpu", 5, 2);
+        std::map<std::string, std::uint64_t> firstDraw;
+        std::uint64_t earlier = 0;
+        std::uint64_t repeat = 0;
+        for (std::uint64_t index = 0; repeat == 0 && index < 100000; ++index) {
+            const auto [found, inserted] = firstDraw.emplace(sampler.sample(index).key(), index);
+            if (!inserted) {
+                earlier = found->second;
+                repeat = index;
+            }
+        }
+        QVERIFY(repeat > 0);
+        // One shard per job: the repeat's shard holds it alone. Knowing that another
+        // shard drew it first would take drawing the whole list; the shard measures it,
+        // and its row is the one the whole run writes at the first draw.
+        QTemporaryDir folder;
+        const auto oneJob = [&](std::uint64_t index) {
+            ProbeOptions shard =
+                options(folder.filePath(QStringLiteral("job%1.csv").arg(index)), JobFamily::Mlp, repeat + 1);
+            shard.shardIndex = index;
+            shard.shardCount = repeat + 1;
+            const auto summary = ProbeRunner(shard).run();
+            return std::make_pair(summary.measured, fileBytes(QString::fromStdString(shard.outPath)));
+        };
+        const auto [measured, repeated] = oneJob(repeat);
+        QCOMPARE(measured, std::uint64_t{1});
+        QCOMPARE(repeated.count('\n'), 2); // header and one row
+        QCOMPARE(repeated, oneJob(earlier).second);
     }
 
     void resumeAfterTruncationEqualsStraightRun()

@@ -4,6 +4,7 @@
 #include "DataTables.h"
 #include "estimate/GpuProfile.h"
 #include "probe/JobSampler.h"
+#include "probe/ProbeRunner.h"
 
 #include <QDir>
 #include <QFile>
@@ -141,6 +142,35 @@ class TestProbeSimulation : public QObject
         QCOMPARE(std::count(run.err.begin(), run.err.end(), '\n'), std::ptrdiff_t{1});
         QVERIFY2(QString::fromStdString(run.err).contains(message), run.err.c_str());
         QVERIFY(!QFile::exists(QDir(folder.path()).filePath("out.csv")));
+    }
+
+    void aCountAboveTheLimitIsRefusedBeforeAnyDraw()
+    {
+        // Without a limit, a merge of --count 100000000 drew every configuration into
+        // memory (19 GB after ten minutes), and so did each shard.
+        QTemporaryDir folder;
+        const std::string out = QDir(folder.path()).filePath("out.csv").toStdString();
+        const std::string over = std::to_string(gpumem::probe::maxProbeJobs + 1);
+        const std::vector<std::string> common{"probe", "--family", "mlp", "--count", over, "--out", out};
+        for (const std::vector<std::string> &extra :
+             {std::vector<std::string>{}, std::vector<std::string>{"--shard", "5/1000001"},
+              std::vector<std::string>{"--merge", QDir(folder.path()).filePath("part.csv").toStdString()}}) {
+            std::vector<std::string> arguments = common;
+            arguments.insert(arguments.end(), extra.begin(), extra.end());
+            const Run run = runGpumem(arguments);
+            QCOMPARE(run.exitCode, 1);
+            QCOMPARE(std::count(run.err.begin(), run.err.end(), '\n'), std::ptrdiff_t{1});
+            QVERIFY2(run.err.find("--count 1000001 is more than the 1000000 configurations one probe may draw") !=
+                         std::string::npos,
+                     run.err.c_str());
+            QVERIFY(!QFile::exists(QString::fromStdString(out)));
+        }
+        // The limit itself is a count one shard of a single job serves.
+        const std::string limit = std::to_string(gpumem::probe::maxProbeJobs);
+        const Run last = runGpumem({"probe", "--family", "mlp", "--count", limit, "--steps", "1", "--shard",
+                                    std::to_string(gpumem::probe::maxProbeJobs - 1) + "/" + limit, "--out", out});
+        QVERIFY2(last.exitCode == 0, last.err.c_str());
+        QVERIFY2(last.out.find("measured 1 jobs") != std::string::npos, last.out.c_str());
     }
 
     void drawsTheSizesPeopleTrain()
