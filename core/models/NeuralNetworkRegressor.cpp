@@ -357,6 +357,11 @@ std::string NeuralNetworkRegressor::deviceName() const
     return mImpl->device.str();
 }
 
+bool NeuralNetworkRegressor::readsSimulatedPeak() const
+{
+    return mImpl->simulatedPeakInput;
+}
+
 std::vector<ArchitectureBlock> NeuralNetworkRegressor::architecture() const
 {
     return describeOptions(mImpl->options, 20, mImpl->simulatedPeakInput);

@@ -68,6 +68,7 @@ class NeuralNetworkRegressor final : public RegressorBase
     std::string name() const override { return "bigru_transformer"; }
     // The device the model runs on, e.g. "cpu" or "cuda:0".
     std::string deviceName() const override;
+    bool readsSimulatedPeak() const override;
     // The fitted network's blocks with shapes and parameter counts.
     std::vector<ArchitectureBlock> architecture() const;
 

@@ -74,6 +74,10 @@ class Regressor
     virtual bool isFitted() const = 0;
     // The device the model computes on, e.g. "cpu" or "cuda:0".
     virtual std::string deviceName() const { return "cpu"; }
+    // Whether the fitted model reads each row's simulated allocator peak
+    // (SimulatedPeakInput.h), so that a row the simulation cannot follow is
+    // predicted from a stand-in and marked as extrapolated.
+    virtual bool readsSimulatedPeak() const { return false; }
 };
 
 } // namespace gpumem::models

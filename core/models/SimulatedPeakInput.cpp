@@ -91,10 +91,4 @@ std::optional<Eigen::VectorXd> simulatedPeakWherePossible(const data::Dataset &d
     return std::move(peaks->mebibytes);
 }
 
-bool takesSimulatedPeak(const Regressor &model)
-{
-    const Hyperparameters &hyperparameters = model.hyperparameters();
-    return hyperparameters.contains("allocator_input") && hyperparameters.boolean("allocator_input");
-}
-
 } // namespace gpumem::models

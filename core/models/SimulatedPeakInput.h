@@ -2,7 +2,6 @@
 #pragma once
 
 #include "data/Dataset.h"
-#include "models/Regressor.h"
 
 #include <Eigen/Core>
 
@@ -49,9 +48,5 @@ std::optional<Eigen::VectorXd> simulatedPeakMebibytes(const data::Dataset &datas
 // a row's job cannot be simulated (the network then learns without it, so that no
 // stand-in is ever learned from).
 std::optional<Eigen::VectorXd> simulatedPeakWherePossible(const data::Dataset &dataset);
-
-// Whether model may take the simulated peak as an input: its hyperparameter
-// allocator_input is on (the network's). Thread-safe.
-bool takesSimulatedPeak(const Regressor &model);
 
 } // namespace gpumem::models

@@ -139,7 +139,7 @@ Predictions predictTable(const SavedModel &saved, const data::Table &table, data
     const data::FeatureEncoder encoder(saved.model->schema().encoding);
     result.rangesKnown = !saved.model->schema().encoding.ranges.empty();
     result.extrapolations = encoder.extrapolations(result.dataset, encoder.transform(result.dataset));
-    if (models::takesSimulatedPeak(*saved.model))
+    if (saved.model->readsSimulatedPeak())
         if (std::optional<models::SimulatedPeaks> peaks = models::simulatedPeaks(result.dataset))
             result.unsimulated = std::move(peaks->unfollowed);
     if (saved.calibration) {

@@ -16,6 +16,26 @@
 #include <string>
 #include <vector>
 
+namespace {
+
+// GPUMemNet-style rows (layer list, batch, optimizer, memory) whose jobs the allocator simulation
+// follows, for a network that takes the simulated peak as an input.
+std::string simulatedJobs(int rows)
+{
+    std::string jobs = "Activations-Params,Batch Size,optimizer,memory\n";
+    for (int row = 0; row < rows; ++row) {
+        const int width = 16 << (row % 4);
+        const int batch = 8 << (row % 3);
+        jobs += "\"[('linear', " + std::to_string(width) + ", " + std::to_string(17 * width) + "), ('ReLU', " +
+                std::to_string(width) + ", 0), ('linear', 4, " + std::to_string(4 * width + 4) + ")]\"," +
+                std::to_string(batch) + "," + (row % 2 ? "sgd" : "adam") + "," +
+                std::to_string(900 + width * batch / 16 + row % 5) + "\n";
+    }
+    return jobs;
+}
+
+} // namespace
+
 class TestPredictExtrapolation : public QObject
 {
     Q_OBJECT
@@ -64,17 +84,8 @@ class TestPredictExtrapolation : public QObject
     void jobsTheAllocatorSimulationCannotFollowAreMarkedNotRefused()
     {
         // GPUMemNet-style rows that the network takes the simulated allocator peak of.
-        std::string training = "Activations-Params,Batch Size,optimizer,memory\n";
-        for (int row = 0; row < 40; ++row) {
-            const int width = 16 << (row % 4);
-            const int batch = 8 << (row % 3);
-            training += "\"[('linear', " + std::to_string(width) + ", " + std::to_string(17 * width) + "), ('ReLU', " +
-                        std::to_string(width) + ", 0), ('linear', 4, " + std::to_string(4 * width + 4) + ")]\"," +
-                        std::to_string(batch) + "," + (row % 2 ? "sgd" : "adam") + "," +
-                        std::to_string(900 + width * batch / 16 + row % 5) + "\n";
-        }
         const QString trainingFile = mDir.filePath(QStringLiteral("gpumemnet.csv"));
-        QVERIFY(writeText(trainingFile, training));
+        QVERIFY(writeText(trainingFile, simulatedJobs(40)));
         const QString model = mDir.filePath(QStringLiteral("simulated"));
         const auto train =
             runGpumem({"train", trainingFile.toStdString(), "--target", "memory", "--model", "bigru_transformer",
@@ -110,6 +121,28 @@ class TestPredictExtrapolation : public QObject
                                     "with a ('linear', outputs, parameters) layer)") != std::string::npos,
                      rows[row].c_str());
         QVERIFY2(run.err.find("jobs lie outside the training data") != std::string::npos, run.err.c_str());
+    }
+
+    void aNetworkThatLeftTheSimulationOutMarksNoJobForIt()
+    {
+        // One training job the simulation cannot follow: the network learns without the input.
+        const QString trainingFile = mDir.filePath(QStringLiteral("unfollowed-training.csv"));
+        QVERIFY(writeText(trainingFile, simulatedJobs(40) + "\"[('ReLU', 32, 0), ('linear', 4, 132)]\",16,adam,950\n"));
+        const QString model = mDir.filePath(QStringLiteral("without-simulation"));
+        const auto train =
+            runGpumem({"train", trainingFile.toStdString(), "--target", "memory", "--model", "bigru_transformer",
+                       "--preset", "fast", "--set", "epochs=2", "--out", model.toStdString()});
+        QVERIFY2(train.exitCode == 0, train.err.c_str());
+        QVERIFY(readText(model + QStringLiteral("/model.json")).find("\"simulated_peak_input\": false") !=
+                std::string::npos);
+
+        const QString jobs = mDir.filePath(QStringLiteral("lion.csv"));
+        QVERIFY(writeText(jobs, "Activations-Params,Batch Size,optimizer\n"
+                                "\"[('linear', 32, 544), ('ReLU', 32, 0), ('linear', 4, 132)]\",16,lion\n"));
+        const auto run = runGpumem({"predict", model.toStdString(), jobs.toStdString()});
+        QVERIFY2(run.exitCode == 0, run.err.c_str());
+        QVERIFY2(run.out.find("optimizer 'lion' unseen in training") != std::string::npos, run.out.c_str());
+        QVERIFY2(run.out.find("allocator simulation") == std::string::npos, run.out.c_str());
     }
 
     void unusableRangesAreRefused_data()
