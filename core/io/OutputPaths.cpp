@@ -205,11 +205,6 @@ std::optional<std::string> firstEntryNotWritten(const std::string &folder, const
 
 } // namespace
 
-bool isModelFolder(const std::string &path)
-{
-    return modelFolderMetadata(path).has_value();
-}
-
 std::string resolveModelFolderDestination(const std::string &path)
 {
     if (path.empty())

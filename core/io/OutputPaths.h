@@ -40,10 +40,6 @@ struct FileDestination
 // writable, or when a file to write through is not writable.
 FileDestination resolveFileDestination(const std::string &path);
 
-// Returns whether path is a folder whose model.json parses and holds
-// "format": "gpumem-model".
-bool isModelFolder(const std::string &path);
-
 // Returns the folder a model save writes for the destination path (an existing
 // symlink resolved to its target); throws InputError(path, …) unless it is absent,
 // an empty folder or a model folder that holds nothing but what its save wrote
