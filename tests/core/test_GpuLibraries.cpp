@@ -180,9 +180,9 @@ class TestGpuLibraries : public QObject
     void shippedProfilesCarryCublasMemoryByWorkspaceSetting()
     {
         // Measured on an H200: cuBLAS takes 64 MiB of its own per handle beside a 32 MiB
-        // workspace (:4096:8, compute capability 9.0) and 8 MiB beside an 8.125 MiB one
-        // (:4096:2:16:8, every other card); a training step holds two handles. A profile's
-        // two workspaces tell which setting its card gets.
+        // workspace (:4096:8, compute capability 9.0, and 10.x and 12.x from PyTorch 2.12) and
+        // 8 MiB beside an 8.125 MiB one (:4096:2:16:8, every other card); a training step holds
+        // two handles. A profile's two workspaces tell which setting its card gets.
         const std::vector<std::string> names = estimate::gpuProfileNames();
         QVERIFY(names.size() >= 10);
         for (const std::string &name : names) {
