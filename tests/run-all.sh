@@ -66,13 +66,13 @@ if [[ "${GPUMEM_SKIP_SANITIZE:-0}" != 1 ]]; then
 fi
 
 if [[ "${GPUMEM_SKIP_FUZZ:-0}" != 1 ]]; then
-  step "libFuzzer: CSV table, layer sequences, JSON, model folders, XGBoost boosters, GPU profiles, sweep files and projects, ${fuzz_seconds} s each"
+  step "libFuzzer: CSV table, layer sequences, JSON, model folders, XGBoost boosters, GPU profiles, sweep files, projects and language-model configs, ${fuzz_seconds} s each"
   CXX=clang++ cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$instrumented_flags" \
     -DGPUMEM_BUILD_FUZZERS=ON -DGPUMEM_WITH_TORCH=OFF -DGPUMEM_WITH_XGBOOST=OFF -DGPUMEM_BUILD_GUI=OFF \
     -DBUILD_TESTING=OFF -DGPUMEM_SANITIZE=address,undefined,fuzzer-no-link
   cmake --build build/fuzz -j"$jobs"
-  harnesses=(csv_table layer_sequence json model_folder booster gpu_profile sweep_record project)
+  harnesses=(csv_table layer_sequence json model_folder booster gpu_profile sweep_record project architecture_config)
   pids=()
   for harness in "${harnesses[@]}"; do
     # New inputs go to a scratch corpus; the committed seeds stay read-only.

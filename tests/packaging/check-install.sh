@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Installs a build to a temporary prefix and checks that the installed programs
-# find what they need there (presets, GPU profiles, built-in datasets), and that the desktop
+# find what they need there (presets, GPU profiles, architectures, built-in datasets), and that the desktop
 # entry and AppStream metadata validate where the validators are installed.
 #   check-install.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
@@ -23,6 +23,10 @@ for profile in "$source"/resources/gpus/*.json; do
 done
 cp "$prefix/share/gpumem-workbench/gpus/t4.json" "$prefix/share/gpumem-workbench/gpus/installed-only-gpu.json"
 "$prefix/bin/gpumem" estimate --help | grep -q installed-only-gpu
+# The shipped language-model architectures are installed beside them.
+for architecture in "$source"/resources/architectures/*.json; do
+  [[ -f "$prefix/share/gpumem-workbench/architectures/$(basename "$architecture")" ]]
+done
 grep -q "^License: GPL-3.0-or-later" "$prefix/share/doc/gpumem-workbench/copyright"
 for csv in "$source"/datasets/*.csv "$source"/datasets/*.csv.gz; do
   [[ -e $csv ]] || continue
