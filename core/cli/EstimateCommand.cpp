@@ -3,6 +3,7 @@
 
 #include "cli/CommandParser.h"
 #include "cli/EstimateCalibration.h"
+#include "cli/LanguageModelOptions.h"
 #include "cli/TextTable.h"
 #include "estimate/GpuProfile.h"
 #include "estimate/MemoryEstimator.h"
@@ -88,8 +89,9 @@ void printJson(std::ostream &out, const estimate::EstimateConfiguration &configu
                                {"cudnn_workspaces_mib", mibValue(categoryBytes(estimate, Category::CudnnWorkspaces))},
                                {"allocator_overhead_mib", mibValue(estimate.allocatorOverheadBytes())}}}});
     }
+    const bool languageModel = !configuration.architecture.empty();
     nlohmann::ordered_json document = {
-        {"model", configuration.modelPath},
+        {"model", languageModel ? configuration.architecture : configuration.modelPath},
         {"parameter_count", result.model.parameterCount},
         {"parameter_mib", mibValue(result.model.parameterBytes)},
         {"optimizer", configuration.optimizer},
@@ -101,6 +103,11 @@ void printJson(std::ostream &out, const estimate::EstimateConfiguration &configu
         {"traced_batches", result.tracedBatches},
         {"estimates", std::move(estimates)},
     };
+    if (languageModel) {
+        document["trainable_parameter_count"] = result.model.trainableParameterCount;
+        document["seq_len"] = configuration.sequenceLength;
+        document["recipe"] = recipeJson(configuration);
+    }
     if (maxBatchAsked)
         document["max_batch"] = result.maxBatch ? nlohmann::ordered_json(*result.maxBatch) : nlohmann::ordered_json();
     document["notes"] = result.notes;
@@ -111,10 +118,18 @@ void printText(std::ostream &out, const estimate::EstimateConfiguration &configu
                const estimate::EstimateResult &result, bool maxBatchAsked)
 {
     using estimate::Category;
-    out << "Model: " << configuration.modelPath << " (" << result.model.parameterCount << " parameters, "
-        << estimate::mibText(result.model.parameterBytes) << " MiB), optimizer " << configuration.optimizer << " ("
-        << configuration.optimizerImplementation << "), " << configuration.dtype << ", loss " << configuration.loss
-        << '\n';
+    if (!configuration.architecture.empty()) {
+        const bool training = configuration.mode == "training";
+        out << "Model: " << configuration.architecture << " (" << result.model.parameterCount << " parameters, "
+            << (training ? std::to_string(result.model.trainableParameterCount) + " trained, " : std::string())
+            << estimate::mibText(result.model.parameterBytes) << " MiB), " << recipeText(configuration)
+            << (training ? ", optimizer " + configuration.optimizer : std::string()) << '\n';
+    } else {
+        out << "Model: " << configuration.modelPath << " (" << result.model.parameterCount << " parameters, "
+            << estimate::mibText(result.model.parameterBytes) << " MiB), optimizer " << configuration.optimizer << " ("
+            << configuration.optimizerImplementation << "), " << configuration.dtype << ", loss " << configuration.loss
+            << '\n';
+    }
     out << "GPU: " << result.profile.name << " (" << estimate::mibText(result.profile.capacityMib) << " MiB; context "
         << estimate::mibText(result.profile.contextMib) << " MiB, workspace "
         << estimate::mibText(result.profile.workspaceMib) << " MiB)\n";
@@ -160,6 +175,7 @@ struct EstimateOptions
     bool json = false;
     std::optional<std::string> calibratePath;
     std::optional<std::string> outPath;
+    LanguageModelOptions languageModel;
 };
 
 // Declares the options that describe the model and its traced training step.
@@ -181,7 +197,8 @@ void addModelOptions(CLI::App &app, EstimateOptions &options)
     addListOption(app, "--batch-size", options.batchTexts, "N[,N…]", "batch sizes to estimate (default 32)");
     app.add_flag("--max-batch", options.settings.request.maxBatch,
                  "also search the largest batch that fits the GPU (no extra CPU runs)");
-    app.add_option("--optimizer", configuration.optimizer, "sgd, sgd_momentum, adam (default) or adamw")
+    app.add_option("--optimizer", configuration.optimizer,
+                   "sgd, sgd_momentum, adam (default), adamw, adamw_8bit (bitsandbytes) or adafactor")
         ->type_name("O")
         ->check(oneOf("--optimizer", estimate::optimizerNames()));
     app.add_option("--optimizer-implementation", configuration.optimizerImplementation,
@@ -193,7 +210,7 @@ void addModelOptions(CLI::App &app, EstimateOptions &options)
                    "calls it) or math (attention written out with matmul and softmax)")
         ->type_name("A")
         ->check(oneOf("--attention", estimate::attentionNames()));
-    app.add_option("--dtype", configuration.dtype, "float32 (default), float64, bfloat16 or float16")
+    app.add_option("--dtype", configuration.dtype, "float32 (default), float64, bfloat16 or float16 (the weights')")
         ->type_name("T")
         ->check(oneOf("--dtype", estimate::dtypeNames()));
     app.add_option("--loss", configuration.loss, "cross_entropy (default), mse or sum")
@@ -233,14 +250,15 @@ void addGpuOptions(CommandParser &parser, EstimateOptions &options)
 }
 
 // Completes options.settings from the options given as text; throws io::InputError for what is missing or wrong.
-void completeSettings(EstimateOptions &options)
+void completeSettings(const CLI::App &app, EstimateOptions &options)
 {
     estimate::EstimateConfiguration &configuration = options.settings.model;
     if (options.outPath)
         throw io::InputError("--out goes with --calibrate (the calibrated profile); estimates print to the output");
-    if (configuration.modelPath.empty())
-        throw io::InputError("missing MODEL.pt (see 'gpumem estimate --help')");
-    if (options.shapes.empty())
+    completeLanguageModelSettings(app, options.languageModel, configuration);
+    if (configuration.architecture.empty() && configuration.modelPath.empty())
+        throw io::InputError("missing MODEL.pt or --config (see 'gpumem estimate --help')");
+    if (configuration.architecture.empty() && options.shapes.empty())
         throw io::InputError(
             "missing --input-shape (one sample's shape, e.g. 3,224,224; see 'gpumem estimate --help')");
     for (const auto &shape : options.shapes)
@@ -263,7 +281,8 @@ void completeSettings(EstimateOptions &options)
         // Checked before the model runs: the timeline must not replace the model or the profile.
         estimate::checkTimelinePath(*options.timelinePath);
         io::OutputPlan outputs;
-        outputs.addInput(configuration.modelPath, "MODEL.pt");
+        if (!configuration.modelPath.empty())
+            outputs.addInput(configuration.modelPath, "MODEL.pt");
         if (const std::string profileFile = estimate::gpuProfileFile(options.settings.gpu); !profileFile.empty())
             outputs.addInput(profileFile, "--gpu");
         outputs.addOutputFile(*options.timelinePath, "--timeline");
@@ -279,11 +298,15 @@ int runEstimate(const std::vector<std::string> &arguments, std::ostream &out, st
     CommandParser parser("gpumem estimate",
                          "gpumem estimate MODEL.pt --input-shape C,H,W [--input-shape …] --batch-size N[,N…] "
                          "[--max-batch] [--gpu NAME|FILE] [options]\n"
+                         "       gpumem estimate --config FILE|NAME --seq-len N --batch-size N[,N…] [--dtype T] "
+                         "[--lora R --lora-targets L] [--qlora] [--gradient-checkpointing] [--mode inference "
+                         "--generate N] [options]\n"
                          "       gpumem estimate --calibrate MEASURED.csv --gpu NAME|FILE [--out PROFILE.json]",
                          kDescription);
     CLI::App &app = parser.app();
     EstimateOptions options;
     addModelOptions(app, options);
+    addLanguageModelOptions(app, options.settings.model, options.languageModel);
     addGpuOptions(parser, options);
     if (!parser.parse(arguments, out))
         return 0;
@@ -300,7 +323,7 @@ int runEstimate(const std::vector<std::string> &arguments, std::ostream &out, st
         return runEstimateCalibration(
             {*options.calibratePath, settings.gpu, settings.contextMib, options.outPath, options.json}, out);
     }
-    completeSettings(options);
+    completeSettings(app, options);
     const estimate::EstimateResult result = workflows::estimateModel(settings).result;
     if (options.timelinePath)
         estimate::writeTimeline(*options.timelinePath, *settings.request.timelineBatch, result.timeline);

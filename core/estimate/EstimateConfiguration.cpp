@@ -11,7 +11,7 @@ namespace gpumem::estimate {
 
 const std::vector<std::string> &optimizerNames()
 {
-    static const std::vector<std::string> names = {"sgd", "sgd_momentum", "adam", "adamw"};
+    static const std::vector<std::string> names = {"sgd", "sgd_momentum", "adam", "adamw", "adamw_8bit", "adafactor"};
     return names;
 }
 
@@ -30,6 +30,18 @@ const std::vector<std::string> &attentionNames()
 const std::vector<std::string> &dtypeNames()
 {
     static const std::vector<std::string> names = {"float32", "float64", "bfloat16", "float16"};
+    return names;
+}
+
+const std::vector<std::string> &modeNames()
+{
+    static const std::vector<std::string> names = {"training", "inference"};
+    return names;
+}
+
+const std::vector<std::string> &autocastNames()
+{
+    static const std::vector<std::string> names = {"bfloat16", "float16"};
     return names;
 }
 

@@ -35,7 +35,27 @@ struct EstimateConfiguration
     std::string loss = "cross_entropy";  // cross_entropy, mse or sum
     std::optional<std::int64_t> classes; // cross_entropy: targets in [0, classes); default the output's last dimension
     int steps = 2;                       // training steps traced (2: the optimizer state exists in the second)
+    // torch.nn.utils.clip_grad_norm_ before each optimizer step (its transient norms).
+    std::optional<double> clipGradNorm;
+
+    // A language model from its config.json (a file, a model folder or a library
+    // name) instead of modelPath; the options below apply to it.
+    std::string architecture;
+    std::int64_t sequenceLength = 512; // tokens per sample
+    std::string autocast;              // "", bfloat16 or float16: float32 weights, autocast's compute dtype
+    bool gradientCheckpointing = false;
+    std::int64_t loraRank = 0; // 0: a full fine-tune
+    std::vector<std::string> loraTargets;
+    double loraAlpha = 0.0; // 0: the rank
+    double loraDropout = 0.0;
+    bool qlora = false;               // the base in NF4 under the LoRA adapters
+    std::string mode = "training";    // training, or inference: a forward pass with the key/value cache
+    std::int64_t generatedTokens = 0; // inference: tokens generated after the prompt of sequenceLength
 };
+
+// Returns the mode and autocast names the configuration accepts.
+const std::vector<std::string> &modeNames();
+const std::vector<std::string> &autocastNames();
 
 // Returns the optimizer, its implementation's, dtype and loss names the
 // configuration accepts, for help and errors.

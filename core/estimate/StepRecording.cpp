@@ -52,9 +52,10 @@ TracingScope::~TracingScope()
 void addStorageBlocks(const std::vector<torch::Tensor> &tensors, Category category,
                       std::unordered_set<const void *> &seen, std::vector<SetupBlock> &blocks)
 {
+    // By storage rather than data address: a meta tensor's storage has a size and no data.
     for (const torch::Tensor &tensor : tensors) {
-        const void *data = tensor.storage().data_ptr().get();
-        if (data != nullptr && seen.insert(data).second)
+        const void *storage = tensor.storage().unsafeGetStorageImpl();
+        if (tensor.storage().nbytes() > 0 && seen.insert(storage).second)
             blocks.push_back({tensor.storage().nbytes(), category});
     }
 }

@@ -14,6 +14,9 @@ struct ModelSummary
     std::uint64_t parameterBytes = 0; // Σ numel × element size over the parameters
     std::uint64_t bufferBytes = 0;    // the same over the buffers (batch-norm statistics)
     std::int64_t parameterCount = 0;
+    // The parameters that take gradients (LoRA's adapters alone); -1 when not counted
+    // apart from parameterCount.
+    std::int64_t trainableParameterCount = -1;
 };
 
 // Thrown by StepTracer::trace when a batch does not fit in this machine's memory:

@@ -22,7 +22,8 @@ namespace gpumem::estimate {
 //    (exp_avg_sq.sqrt() / bias_correction2_sqrt) makes two temporaries of that
 //    parameter's size, the square root freed once divided, the quotient after
 //    the update.
-// SGD allocates alike in all three. LibTorch's own optimizers allocate per
+// SGD allocates alike in all three. adamw_8bit (bitsandbytes) and adafactor
+// (transformers) allocate as their one implementation does. LibTorch's own optimizers allocate per
 // parameter, as "for_loop" does but without its division, so their CPU peak would
 // not be the GPU's. Only the allocations are made, in their order and sizes: the
 // arithmetic happens in place, allocates nothing on the GPU (its scalars are kernel
@@ -38,10 +39,15 @@ class TracedOptimizer
 
     // The allocations of one update of every parameter that has a gradient.
     void step();
+    // The allocations of torch.nn.utils.clip_grad_norm_ over the gradients (foreach),
+    // made before step().
+    void clipGradients();
 
   private:
     void stepSgdMomentum();
     void stepAdam();
+    void stepAdam8bit();
+    void stepAdafactor();
 
     std::string mName;
     std::string mImplementation;
@@ -49,6 +55,7 @@ class TracedOptimizer
     std::vector<torch::Tensor> mFirstMoments;  // adam: exp_avg; sgd_momentum: momentum_buffer
     std::vector<torch::Tensor> mSecondMoments; // adam: exp_avg_sq
     std::vector<torch::Tensor> mStepCounts;    // fused adam: state["step"] on the device
+    std::vector<torch::Tensor> mScales;        // adamw_8bit: the blocks' absmax of both moments
 };
 
 } // namespace gpumem::estimate

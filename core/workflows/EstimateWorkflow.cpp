@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "workflows/EstimateWorkflow.h"
 
+#include "estimate/ArchitectureTracer.h"
 #include "estimate/ModelTracer.h"
+
+#include <memory>
 
 namespace gpumem::workflows {
 
@@ -25,8 +28,13 @@ EstimateOutcome estimateModel(const EstimateSettings &settings, runtime::Progres
         request.maxBatchAlsoFor = outcome.profiles;
     }
     estimate::stopIfCancelled(control);
-    const estimate::ModelTracer tracer(settings.model, control);
-    outcome.result = estimate::MemoryEstimator::estimate(tracer, profile, request, observer, control);
+    // A language model's config is built natively; a TorchScript file runs its own code.
+    std::unique_ptr<estimate::StepTracer> tracer;
+    if (settings.model.architecture.empty())
+        tracer = std::make_unique<estimate::ModelTracer>(settings.model, control);
+    else
+        tracer = std::make_unique<estimate::ArchitectureTracer>(settings.model, control);
+    outcome.result = estimate::MemoryEstimator::estimate(*tracer, profile, request, observer, control);
     return outcome;
 }
 

@@ -18,7 +18,7 @@ namespace gpumem::workflows {
 // its options, the Your model page from its form.
 struct EstimateSettings
 {
-    estimate::EstimateConfiguration model; // the TorchScript file and the traced training step
+    estimate::EstimateConfiguration model; // the TorchScript file or language model, and the traced step
     estimate::EstimateRequest request;     // batch sizes, the largest-batch search, the timeline
     std::string gpu = "a100-80";           // a GPU profile's name or file
     std::optional<double> contextMib;      // the CUDA context instead of the profile's

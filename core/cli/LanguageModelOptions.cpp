@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli/LanguageModelOptions.h"
+
+#include "architectures/ArchitectureLibrary.h"
+#include "cli/CommandParser.h"
+#include "io/InputError.h"
+
+#include <algorithm>
+
+namespace gpumem::cli {
+
+namespace {
+
+// The options that only a language model takes.
+const std::vector<const char *> &languageModelOnlyOptions()
+{
+    static const std::vector<const char *> options = {
+        "--seq-len",    "--autocast",     "--lora",          "--lora-targets",
+        "--lora-alpha", "--lora-dropout", "--qlora",         "--gradient-checkpointing",
+        "--mode",       "--generate",     "--clip-grad-norm"};
+    return options;
+}
+
+} // namespace
+
+void addLanguageModelOptions(CLI::App &app, estimate::EstimateConfiguration &configuration,
+                             LanguageModelOptions &options)
+{
+    std::string names;
+    for (const auto &name : architectures::architectureNames())
+        names += (names.empty() ? "" : ", ") + name;
+    app.add_option("--config", configuration.architecture,
+                   "a language model's config.json, its folder, or a shipped name (" + names + ")")
+        ->type_name("FILE|NAME");
+    app.add_option("--seq-len", options.sequenceLength, "tokens per sample (default 512)")
+        ->type_name("N")
+        ->transform(wholeNumber(1, std::uint64_t{1} << 24));
+    app.add_option("--autocast", configuration.autocast,
+                   "bfloat16 or float16: float32 weights, torch.autocast's compute dtype")
+        ->type_name("T");
+    app.add_option("--lora", options.loraRank, "LoRA adapters of this rank on a frozen base (peft)")
+        ->type_name("RANK")
+        ->transform(wholeNumber(1, 65536));
+    addListOption(app, "--lora-targets", options.loraTargets, "NAME[,NAME…]",
+                  "the linear layers LoRA adapts (e.g. q_proj,v_proj; all-linear)");
+    app.add_option("--lora-alpha", configuration.loraAlpha, "peft's lora_alpha (default: the rank)")
+        ->type_name("A")
+        ->transform(finiteNumberIn(0.0, 1e6));
+    app.add_option("--lora-dropout", configuration.loraDropout, "dropout on the adapters' input (default 0)")
+        ->type_name("P")
+        ->transform(finiteNumberIn(0.0, 0.999));
+    app.add_flag("--qlora", configuration.qlora, "the base in 4-bit NF4 (bitsandbytes), computed in --dtype");
+    app.add_flag("--gradient-checkpointing", configuration.gradientCheckpointing,
+                 "recompute each layer in backward (transformers' gradient_checkpointing_enable)");
+    app.add_option("--mode", configuration.mode, "training (default) or inference (the key/value cache, no gradients)")
+        ->type_name("M");
+    app.add_option("--generate", options.generatedTokens, "inference: tokens generated after the --seq-len prompt")
+        ->type_name("N")
+        ->transform(wholeNumber(0, std::uint64_t{1} << 24));
+    app.add_option("--clip-grad-norm", configuration.clipGradNorm,
+                   "clip_grad_norm_ before each optimizer step (its transient norms)")
+        ->type_name("MAX")
+        ->transform(finiteNumberIn(0.0, 1e12));
+}
+
+void completeLanguageModelSettings(const CLI::App &app, const LanguageModelOptions &options,
+                                   estimate::EstimateConfiguration &configuration)
+{
+    if (configuration.architecture.empty()) {
+        for (const char *option : languageModelOnlyOptions())
+            if (app.count(option) != 0)
+                throw io::InputError(std::string(option) + " needs --config (a language model's config.json or name)");
+        return;
+    }
+    if (!configuration.modelPath.empty())
+        throw io::InputError("give either MODEL.pt or --config, not both");
+    for (const char *option : {"--input-shape", "--input-kind", "--vocabulary", "--loss", "--classes", "--attention"})
+        if (app.count(option) != 0)
+            throw io::InputError(std::string(option) +
+                                 " does not go with --config: the config gives the model's input, loss and attention");
+    if (options.sequenceLength)
+        configuration.sequenceLength = static_cast<std::int64_t>(*options.sequenceLength);
+    if (options.loraRank)
+        configuration.loraRank = static_cast<std::int64_t>(*options.loraRank);
+    configuration.loraTargets.clear();
+    for (const auto &target : options.loraTargets) {
+        std::size_t start = 0;
+        while (start <= target.size()) {
+            const std::size_t comma = std::min(target.find(',', start), target.size());
+            std::string item = target.substr(start, comma - start);
+            item.erase(std::remove(item.begin(), item.end(), ' '), item.end());
+            if (!item.empty())
+                configuration.loraTargets.push_back(item);
+            start = comma + 1;
+        }
+    }
+    if (options.generatedTokens)
+        configuration.generatedTokens = static_cast<std::int64_t>(*options.generatedTokens);
+}
+
+nlohmann::ordered_json recipeJson(const estimate::EstimateConfiguration &configuration)
+{
+    using Json = nlohmann::ordered_json;
+    Json lora; // null for a full fine-tune
+    if (configuration.loraRank > 0) {
+        const double alpha =
+            configuration.loraAlpha > 0.0 ? configuration.loraAlpha : static_cast<double>(configuration.loraRank);
+        lora = Json{{"rank", configuration.loraRank},
+                    {"targets", configuration.loraTargets},
+                    {"alpha", alpha},
+                    {"dropout", configuration.loraDropout}};
+    }
+    Json recipe;
+    recipe["mode"] = configuration.mode;
+    recipe["dtype"] = configuration.dtype;
+    recipe["autocast"] = configuration.autocast.empty() ? Json() : Json(configuration.autocast);
+    recipe["optimizer"] = configuration.optimizer;
+    recipe["gradient_checkpointing"] = configuration.gradientCheckpointing;
+    recipe["clip_grad_norm"] = configuration.clipGradNorm ? Json(*configuration.clipGradNorm) : Json();
+    recipe["lora"] = lora;
+    recipe["qlora"] = configuration.qlora;
+    if (configuration.mode == "inference")
+        recipe["generate"] = configuration.generatedTokens;
+    return recipe;
+}
+
+std::string recipeText(const estimate::EstimateConfiguration &configuration)
+{
+    std::string text = configuration.mode + ", " + std::to_string(configuration.sequenceLength) + " tokens, " +
+                       (configuration.autocast.empty() ? configuration.dtype : "autocast " + configuration.autocast);
+    if (configuration.mode == "inference")
+        return text + ", " + std::to_string(configuration.generatedTokens) + " generated";
+    if (configuration.loraRank > 0) {
+        text += configuration.qlora ? ", QLoRA rank " : ", LoRA rank ";
+        text += std::to_string(configuration.loraRank) + " on ";
+        for (std::size_t i = 0; i < configuration.loraTargets.size(); ++i)
+            text += (i == 0 ? "" : ",") + configuration.loraTargets[i];
+    } else {
+        text += ", full fine-tune";
+    }
+    if (configuration.gradientCheckpointing)
+        text += ", gradient checkpointing";
+    return text;
+}
+
+} // namespace gpumem::cli

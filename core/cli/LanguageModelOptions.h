@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "estimate/EstimateConfiguration.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpumem::cli {
+
+// The options of `gpumem estimate` that describe a language model and its recipe
+// (--config, --seq-len, precision, LoRA and QLoRA, checkpointing, inference), as
+// the command line gives them.
+struct LanguageModelOptions
+{
+    std::optional<std::uint64_t> sequenceLength;
+    std::optional<std::uint64_t> loraRank;
+    std::vector<std::string> loraTargets;
+    std::optional<std::uint64_t> generatedTokens;
+};
+
+// Declares the options on app, writing into configuration and options.
+void addLanguageModelOptions(CLI::App &app, estimate::EstimateConfiguration &configuration,
+                             LanguageModelOptions &options);
+
+// Completes configuration from options; throws io::InputError when a language-model
+// option is given for a TorchScript model, or when --config and MODEL.pt are both given.
+void completeLanguageModelSettings(const CLI::App &app, const LanguageModelOptions &options,
+                                   estimate::EstimateConfiguration &configuration);
+
+// The recipe of a language-model estimate as the JSON output names it.
+nlohmann::ordered_json recipeJson(const estimate::EstimateConfiguration &configuration);
+
+// One line naming the recipe, for the text output.
+std::string recipeText(const estimate::EstimateConfiguration &configuration);
+
+} // namespace gpumem::cli

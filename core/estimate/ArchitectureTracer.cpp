@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "estimate/ArchitectureTracer.h"
+
+#include "architectures/ArchitectureLibrary.h"
+#include "architectures/LanguageModel.h"
+#include "architectures/ParameterCount.h"
+#include "estimate/EstimateCancelled.h"
+#include "estimate/MetaAllocationRecorder.h"
+#include "estimate/StepRecording.h"
+#include "estimate/TracedOptimizer.h"
+#include "io/InputError.h"
+
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <mutex>
+
+namespace gpumem::estimate {
+
+namespace {
+
+// The meta device has one allocator, which a trace replaces while it runs.
+std::mutex &metaTracingMutex()
+{
+    static std::mutex mutex;
+    return mutex;
+}
+
+bool known(const std::vector<std::string> &names, const std::string &value)
+{
+    return std::find(names.begin(), names.end(), value) != names.end();
+}
+
+} // namespace
+
+struct ArchitectureTracer::Model
+{
+    architectures::LanguageModel network{nullptr};
+};
+
+architectures::BuildOptions buildOptionsOf(const EstimateConfiguration &configuration)
+{
+    architectures::BuildOptions options;
+    if (configuration.dtype == "float64")
+        throw io::InputError("--dtype float64 is not a dtype language models are trained in: take float32, "
+                             "bfloat16 or float16");
+    options.weights = configuration.dtype;
+    if (!configuration.autocast.empty()) {
+        if (!known(autocastNames(), configuration.autocast))
+            throw io::InputError("--autocast takes bfloat16 or float16, not " +
+                                 io::quoteForMessage(configuration.autocast));
+        if (configuration.dtype != "float32")
+            throw io::InputError("--autocast keeps float32 weights: leave --dtype at float32");
+    }
+    options.autocast = configuration.autocast;
+    if (!known(modeNames(), configuration.mode))
+        throw io::InputError("--mode takes training or inference, not " + io::quoteForMessage(configuration.mode));
+    options.training = configuration.mode == "training";
+    if (options.training && configuration.generatedTokens > 0)
+        throw io::InputError("--generate needs --mode inference");
+    if (configuration.loraRank > 0) {
+        options.lora.rank = configuration.loraRank;
+        options.lora.targets = configuration.loraTargets;
+        if (options.lora.targets.empty())
+            throw io::InputError("--lora needs --lora-targets (e.g. q_proj,v_proj)");
+    } else if (!configuration.loraTargets.empty()) {
+        throw io::InputError("--lora-targets needs --lora RANK");
+    }
+    if (configuration.qlora && configuration.loraRank == 0)
+        throw io::InputError("--qlora trains LoRA adapters on the 4-bit base: give --lora RANK and --lora-targets");
+    if (configuration.qlora && configuration.dtype == "float32")
+        throw io::InputError("--qlora computes in half precision: give --dtype bfloat16 or float16 "
+                             "(bnb_4bit_compute_dtype)");
+    if (configuration.qlora && !configuration.autocast.empty())
+        throw io::InputError("--qlora takes its compute dtype from --dtype, not --autocast");
+    if (!(configuration.loraDropout >= 0.0 && configuration.loraDropout < 1.0))
+        throw io::InputError("--lora-dropout must be at least 0 and below 1");
+    if (!(configuration.loraAlpha >= 0.0 && configuration.loraAlpha <= 1e6))
+        throw io::InputError("--lora-alpha must be from 0 to 1000000");
+    options.loraAlpha = configuration.loraAlpha;
+    options.loraDropout = configuration.loraDropout;
+    options.qlora = configuration.qlora;
+    options.gradientCheckpointing = configuration.gradientCheckpointing;
+    return options;
+}
+
+ArchitectureTracer::ArchitectureTracer(EstimateConfiguration configuration, const runtime::OperationControl *control)
+    : mConfiguration(std::move(configuration))
+    , mArchitecture(architectures::resolveArchitecture(mConfiguration.architecture))
+    , mOptions(buildOptionsOf(mConfiguration))
+    , mModel(std::make_unique<Model>())
+    , mControl(control)
+{
+    const std::int64_t tokens = mConfiguration.sequenceLength + mConfiguration.generatedTokens;
+    if (mConfiguration.sequenceLength < 1)
+        throw io::InputError("--seq-len must be at least 1");
+    if (tokens > mArchitecture.maxPositions)
+        throw io::InputError("--seq-len" + std::string(mConfiguration.generatedTokens > 0 ? " and --generate" : "") +
+                             " give " + std::to_string(tokens) + " tokens, more than " + mArchitecture.name +
+                             "'s max_position_embeddings of " + std::to_string(mArchitecture.maxPositions));
+    // The count as peft gives it, and the check that every target names a linear layer.
+    mSummary.trainableParameterCount = architectures::trainableParameterCount(mArchitecture, mOptions.lora);
+    mSummary.parameterCount = architectures::parameterCount(mArchitecture);
+    {
+        const std::lock_guard<std::mutex> serialised(metaTracingMutex());
+        mModel->network = architectures::LanguageModel(mArchitecture, mOptions);
+    }
+    for (const torch::Tensor &parameter : mModel->network->parameters())
+        mSummary.parameterBytes += static_cast<std::uint64_t>(parameter.storage().nbytes());
+    for (const torch::Tensor &buffer : mModel->network->buffers())
+        mSummary.bufferBytes += static_cast<std::uint64_t>(buffer.storage().nbytes());
+    if (mOptions.training)
+        TracedOptimizer(mConfiguration.optimizer, mConfiguration.optimizerImplementation, {}); // checks the names
+}
+
+ArchitectureTracer::~ArchitectureTracer() = default;
+
+TaggedTrace ArchitectureTracer::trace(std::int64_t batchSize) const
+{
+    const std::lock_guard<std::mutex> serialised(metaTracingMutex());
+    architectures::LanguageModelImpl &network = *mModel->network;
+    const auto ids = architectures::metaOptions(torch::kInt64);
+    // The batch: token ids, and for training labels alike (the collator's copy).
+    const torch::Tensor tokens = torch::empty({batchSize, mConfiguration.sequenceLength}, ids);
+    const torch::Tensor labels = mOptions.training ? torch::empty_like(tokens) : torch::Tensor();
+    std::vector<torch::Tensor> trainable = network.trainableParameters();
+    std::vector<SetupBlock> setup;
+    std::unordered_set<const void *> seen;
+    addStorageBlocks(network.parameters(), Category::Parameters, seen, setup);
+    addStorageBlocks(network.buffers(), Category::Parameters, seen, setup);
+    addStorageBlocks(labels.defined() ? std::vector<torch::Tensor>{tokens, labels} : std::vector<torch::Tensor>{tokens},
+                     Category::Activations, seen, setup);
+
+    RecordedSteps recorded;
+    recorded.runsMatrixProducts = true;
+    try {
+        const MetaAllocationRecorder recorder;
+        if (!mOptions.training) {
+            recorded.marks.push_back({recorder.eventCount(), Phase::Forward});
+            stopIfCancelled(mControl);
+            const torch::Tensor generated =
+                network.generate(tokens, std::max<std::int64_t>(mConfiguration.generatedTokens, 1));
+            recorded.raw = recorder.trace();
+        } else {
+            const torch::AutoGradMode gradients(true);
+            TracedOptimizer optimizer(mConfiguration.optimizer, mConfiguration.optimizerImplementation, trainable);
+            torch::Tensor loss;
+            for (int step = 0; step < mConfiguration.steps; ++step) {
+                stopIfCancelled(mControl);
+                recorded.marks.push_back({recorder.eventCount(), Phase::Forward});
+                for (torch::Tensor &parameter : trainable)
+                    parameter.mutable_grad().reset();
+                loss = network.trainingLoss(tokens, labels);
+                stopIfCancelled(mControl);
+                recorded.marks.push_back({recorder.eventCount(), Phase::Backward});
+                loss.backward();
+                stopIfCancelled(mControl);
+                recorded.marks.push_back({recorder.eventCount(), Phase::Optimizer});
+                if (mConfiguration.clipGradNorm)
+                    optimizer.clipGradients();
+                optimizer.step();
+            }
+            // Taken before the optimizer and the loss go, as a training loop keeps them.
+            recorded.raw = recorder.trace();
+        }
+    } catch (const c10::Error &error) {
+        for (torch::Tensor &parameter : trainable)
+            parameter.mutable_grad().reset();
+        throw io::InputError(mArchitecture.name + " fails at batch " + std::to_string(batchSize) + ": " +
+                             error.what_without_backtrace());
+    }
+    for (torch::Tensor &parameter : trainable)
+        parameter.mutable_grad().reset();
+    return tagTrace(batchSize, setup, recorded);
+}
+
+} // namespace gpumem::estimate
