@@ -12,6 +12,7 @@
 #include "io/InputError.h"
 #include "io/OutputPlan.h"
 #include "workflows/EstimateWorkflow.h"
+#include "workflows/LanguageModelEstimates.h"
 
 #include <nlohmann/json.hpp>
 
@@ -68,7 +69,8 @@ std::uint64_t categoryBytes(const estimate::BatchEstimate &estimate, estimate::C
 }
 
 void printJson(std::ostream &out, const estimate::EstimateConfiguration &configuration,
-               const estimate::EstimateResult &result, bool maxBatchAsked)
+               const estimate::EstimateResult &result, bool maxBatchAsked,
+               const std::optional<std::optional<std::int64_t>> &maxSequenceLength)
 {
     using estimate::Category;
     nlohmann::ordered_json estimates = nlohmann::ordered_json::array();
@@ -107,6 +109,9 @@ void printJson(std::ostream &out, const estimate::EstimateConfiguration &configu
         document["trainable_parameter_count"] = result.model.trainableParameterCount;
         document["seq_len"] = configuration.sequenceLength;
         document["recipe"] = recipeJson(configuration);
+        if (maxSequenceLength)
+            document["max_seq_len"] =
+                *maxSequenceLength ? nlohmann::ordered_json(**maxSequenceLength) : nlohmann::ordered_json();
     }
     if (maxBatchAsked)
         document["max_batch"] = result.maxBatch ? nlohmann::ordered_json(*result.maxBatch) : nlohmann::ordered_json();
@@ -115,7 +120,8 @@ void printJson(std::ostream &out, const estimate::EstimateConfiguration &configu
 }
 
 void printText(std::ostream &out, const estimate::EstimateConfiguration &configuration,
-               const estimate::EstimateResult &result, bool maxBatchAsked)
+               const estimate::EstimateResult &result, bool maxBatchAsked,
+               const std::optional<std::optional<std::int64_t>> &maxSequenceLength)
 {
     using estimate::Category;
     if (!configuration.architecture.empty()) {
@@ -136,7 +142,8 @@ void printText(std::ostream &out, const estimate::EstimateConfiguration &configu
     std::string traced;
     for (const std::int64_t batch : result.tracedBatches)
         traced += (traced.empty() ? "" : ", ") + std::to_string(batch);
-    out << "Method: traced on the CPU at batch " << traced << (result.extrapolated ? ", extrapolated in the batch" : "")
+    out << "Method: traced " << (configuration.architecture.empty() ? "on the CPU" : "on the meta device")
+        << " at batch " << traced << (result.extrapolated ? ", extrapolated in the batch" : "")
         << ", replayed through the CUDA caching-allocator model\n"
         << '\n';
     const auto numeric = TextTable::numeric;
@@ -157,6 +164,10 @@ void printText(std::ostream &out, const estimate::EstimateConfiguration &configu
     out << "(MiB; the breakdown is at the allocated peak, overhead is reserved less requested)\n";
     if (maxBatchAsked && result.maxBatch)
         out << "Largest batch that fits " << result.profile.name << ": " << *result.maxBatch << '\n';
+    if (maxSequenceLength)
+        out << "Longest sequence that fits " << result.profile.name << " at batch "
+            << result.estimates.front().batchSize << ": "
+            << (*maxSequenceLength ? std::to_string(**maxSequenceLength) + " tokens" : std::string("none")) << '\n';
     for (const auto &note : result.notes)
         out << "Note: " << note << '\n';
 }
@@ -325,12 +336,15 @@ int runEstimate(const std::vector<std::string> &arguments, std::ostream &out, st
     }
     completeSettings(app, options);
     const estimate::EstimateResult result = workflows::estimateModel(settings).result;
+    std::optional<std::optional<std::int64_t>> maxSequenceLength;
+    if (options.languageModel.maxSequenceLength)
+        maxSequenceLength = workflows::maxSequenceLength(settings, settings.request.batchSizes.front());
     if (options.timelinePath)
         estimate::writeTimeline(*options.timelinePath, *settings.request.timelineBatch, result.timeline);
     if (options.json)
-        printJson(out, settings.model, result, settings.request.maxBatch);
+        printJson(out, settings.model, result, settings.request.maxBatch, maxSequenceLength);
     else
-        printText(out, settings.model, result, settings.request.maxBatch);
+        printText(out, settings.model, result, settings.request.maxBatch, maxSequenceLength);
     return 0;
 }
 

@@ -57,6 +57,8 @@ void addLanguageModelOptions(CLI::App &app, estimate::EstimateConfiguration &con
     app.add_option("--generate", options.generatedTokens, "inference: tokens generated after the --seq-len prompt")
         ->type_name("N")
         ->transform(wholeNumber(0, std::uint64_t{1} << 24));
+    app.add_flag("--max-seq-len", options.maxSequenceLength,
+                 "also search the longest --seq-len that fits the GPU at the first batch size");
     app.add_option("--clip-grad-norm", configuration.clipGradNorm,
                    "clip_grad_norm_ before each optimizer step (its transient norms)")
         ->type_name("MAX")

@@ -21,6 +21,7 @@ struct LanguageModelOptions
     std::optional<std::uint64_t> loraRank;
     std::vector<std::string> loraTargets;
     std::optional<std::uint64_t> generatedTokens;
+    bool maxSequenceLength = false; // also search the longest sequence that fits
 };
 
 // Declares the options on app, writing into configuration and options.

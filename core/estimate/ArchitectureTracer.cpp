@@ -130,6 +130,14 @@ TaggedTrace ArchitectureTracer::trace(std::int64_t batchSize) const
     addStorageBlocks(network.buffers(), Category::Parameters, seen, setup);
     addStorageBlocks(labels.defined() ? std::vector<torch::Tensor>{tokens, labels} : std::vector<torch::Tensor>{tokens},
                      Category::Activations, seen, setup);
+    // float16 autocast trains under a GradScaler: its scale and growth tracker, one
+    // element each, live from the first step on.
+    const bool scaled = mOptions.training && mOptions.autocast == "float16";
+    const auto floats = architectures::metaOptions(torch::kFloat32);
+    const std::vector<torch::Tensor> scalerState =
+        scaled ? std::vector<torch::Tensor>{torch::empty({1}, floats), torch::empty({1}, ids.dtype(torch::kInt32))}
+               : std::vector<torch::Tensor>{};
+    addStorageBlocks(scalerState, Category::OptimizerState, seen, setup);
 
     RecordedSteps recorded;
     recorded.runsMatrixProducts = true;
@@ -153,9 +161,20 @@ TaggedTrace ArchitectureTracer::trace(std::int64_t batchSize) const
                 loss = network.trainingLoss(tokens, labels);
                 stopIfCancelled(mControl);
                 recorded.marks.push_back({recorder.eventCount(), Phase::Backward});
-                loss.backward();
+                if (scaled)
+                    (loss * scalerState.front()).backward(); // scaler.scale(loss).backward()
+                else
+                    loss.backward();
                 stopIfCancelled(mControl);
                 recorded.marks.push_back({recorder.eventCount(), Phase::Optimizer});
+                torch::Tensor inverseScale, foundInfinity;
+                if (scaled) {
+                    // scaler.unscale_: the scale's reciprocal (through float64) and a found-inf flag;
+                    // the gradients are unscaled in place.
+                    const torch::Tensor wide = torch::empty({1}, ids.dtype(torch::kFloat64));
+                    inverseScale = torch::empty({1}, floats);
+                    foundInfinity = torch::empty({1}, floats);
+                }
                 if (mConfiguration.clipGradNorm)
                     optimizer.clipGradients();
                 optimizer.step();

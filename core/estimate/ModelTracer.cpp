@@ -238,9 +238,9 @@ TaggedTrace ModelTracer::trace(std::int64_t batchSize) const
         };
         const AttentionKernel attention =
             configuration.attention == "math" ? AttentionKernel::Math : AttentionKernel::Fused;
-        recorded =
-            runTracedSteps(allocator, mModel->parameters, configuration.optimizer,
-                           configuration.optimizerImplementation, configuration.steps, attention, lossOfStep, mControl);
+        recorded = runTracedSteps(allocator, mModel->parameters, configuration.optimizer,
+                                  configuration.optimizerImplementation, configuration.steps, attention, lossOfStep,
+                                  mControl, configuration.clipGradNorm.has_value());
     } catch (const io::InputError &) {
         throw;
     } catch (const EstimateCancelled &) {

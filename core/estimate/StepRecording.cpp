@@ -63,7 +63,7 @@ void addStorageBlocks(const std::vector<torch::Tensor> &tensors, Category catego
 RecordedSteps runTracedSteps(const probe::TrackingAllocator &allocator, std::vector<torch::Tensor> &parameters,
                              const std::string &optimizerName, const std::string &implementation, int steps,
                              AttentionKernel attention, const std::function<torch::Tensor()> &lossOfStep,
-                             const runtime::OperationControl *control)
+                             const runtime::OperationControl *control, bool clipGradients)
 {
     RecordedSteps recorded;
     std::vector<PhaseMark> &marks = recorded.marks;
@@ -92,6 +92,8 @@ RecordedSteps runTracedSteps(const probe::TrackingAllocator &allocator, std::vec
         loss.backward();
         stopIfCancelled(control);
         marks.push_back({allocator.eventCount(), Phase::Optimizer});
+        if (clipGradients)
+            optimizer.clipGradients();
         optimizer.step();
     }
     // Taken before the optimizer and the loss go, as a training loop keeps them.

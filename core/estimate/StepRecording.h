@@ -80,14 +80,15 @@ enum class AttentionKernel
 
 // Runs steps training steps as PyTorch 2's loop does (gradients set to none,
 // lossOfStep() for forward and loss, backward, a TracedOptimizer step of
-// optimizer in its implementation over parameters) and returns allocator's trace as the last step
+// optimizer in its implementation over parameters, after clip_grad_norm_'s norms
+// when clipGradients) and returns allocator's trace as the last step
 // leaves it: the optimizer state and the last loss still live, with attention
 // rewritten for attention's kernel. Checks control before each phase of each step
 // and throws EstimateCancelled when it was cancelled.
 RecordedSteps runTracedSteps(const probe::TrackingAllocator &allocator, std::vector<torch::Tensor> &parameters,
                              const std::string &optimizer, const std::string &implementation, int steps,
                              AttentionKernel attention, const std::function<torch::Tensor()> &lossOfStep,
-                             const runtime::OperationControl *control = nullptr);
+                             const runtime::OperationControl *control = nullptr, bool clipGradients = false);
 
 // The tagged trace of the recorded steps, after the setup blocks, each block at the
 // size a GPU gives it (steps.gpuBytes; a block of 0 bytes is left out), cuDNN's

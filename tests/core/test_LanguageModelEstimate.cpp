@@ -11,6 +11,7 @@
 #include "estimate/ArchitectureTracer.h"
 #include "estimate/MemoryEstimator.h"
 #include "io/InputError.h"
+#include "workflows/LanguageModelEstimates.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -225,6 +226,31 @@ class TestLanguageModelEstimate : public QObject
             QVERIFY(event.phase == Phase::Setup || event.phase == Phase::Forward);
     }
 
+    // Every batch asked for is extrapolated from small ones; on the meta device a direct
+    // trace costs as little, so the two are compared at a batch of 16.
+    void theBatchExtrapolationIsTheDirectTrace()
+    {
+        QTemporaryDir folder;
+        EstimateConfiguration configuration;
+        configuration.dtype = "bfloat16";
+        configuration.sequenceLength = 96;
+        configuration.loraRank = 8;
+        configuration.loraTargets = {"all-linear"};
+        configuration.gradientCheckpointing = true;
+        traceTiny(configuration, 1, folder.path()); // writes the config file
+        configuration.architecture = (folder.path() + "/tiny.json").toStdString();
+        const gpumem::estimate::ArchitectureTracer tracer(configuration);
+        const gpumem::estimate::GpuProfile profile = gpumem::estimate::findGpuProfile("l4");
+        gpumem::estimate::EstimateRequest request;
+        request.batchSizes = {16};
+        const auto result = gpumem::estimate::MemoryEstimator::estimate(tracer, profile, request);
+        QVERIFY(result.extrapolated);
+        QVERIFY(!result.estimates.front().measuredDirectly);
+        const auto direct = gpumem::estimate::MemoryEstimator::estimateOf(tracer.trace(16), profile);
+        QCOMPARE(result.estimates.front().peakReservedBytes, direct.peakReservedBytes);
+        QCOMPARE(result.estimates.front().peakAllocatedBytes, direct.peakAllocatedBytes);
+    }
+
     void recipesThatDoNotGoTogetherAreRefused_data()
     {
         QTest::addColumn<QString>("field");
@@ -275,6 +301,26 @@ class TestLanguageModelEstimate : public QObject
         const double parameterMib = (3212749824.0 * 2 + 9175040.0 * 4) / 1048576;
         QVERIFY(std::abs(breakdown.value("parameters_mib").toDouble() - parameterMib) < 1.0);
         QVERIFY(breakdown.value("gradients_mib").toDouble() < 40.0);
+    }
+
+    void theLongestSequenceFitsAndOneMoreDoesNot()
+    {
+        gpumem::workflows::EstimateSettings settings;
+        settings.model.architecture = "gpt2";
+        settings.model.optimizer = "adamw";
+        settings.gpu = "t4";
+        const auto longest = gpumem::workflows::maxSequenceLength(settings, 16);
+        QVERIFY(longest.has_value());
+        QVERIFY(*longest > 1 && *longest < 1024);
+        const auto fitsAt = [&](std::int64_t length) {
+            gpumem::workflows::EstimateSettings one = settings;
+            one.model.sequenceLength = length;
+            one.request.batchSizes = {16};
+            const auto outcome = gpumem::workflows::estimateModel(one);
+            return outcome.result.estimates.front().fitsOn(outcome.result.profile);
+        };
+        QVERIFY(fitsAt(*longest));
+        QVERIFY(!fitsAt(*longest + 1));
     }
 
     void languageModelOptionsNeedAConfig()
