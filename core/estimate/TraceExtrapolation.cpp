@@ -38,7 +38,10 @@ std::string misalignment(const TaggedTrace &a, const std::string &aName, const T
 
 std::uint64_t clampedBytes(long double bytes)
 {
-    return bytes <= 0 ? 0 : static_cast<std::uint64_t>(bytes);
+    // A size past 2^63 (a language model's logits at an absurd batch) stays there, far
+    // beyond what the allocator simulation accepts, rather than overflowing the cast.
+    constexpr long double largest = 9223372036854775808.0L; // 2^63
+    return bytes <= 0 ? 0 : bytes >= largest ? std::uint64_t{1} << 63 : static_cast<std::uint64_t>(bytes);
 }
 
 // How many sizes the fits follow for event: its bytes, or its two algorithms'.

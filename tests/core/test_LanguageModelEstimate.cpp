@@ -323,6 +323,25 @@ class TestLanguageModelEstimate : public QObject
         QVERIFY(!fitsAt(*longest + 1));
     }
 
+    // A config at the reader's limits with the longest sequence and largest batch: the
+    // logits would take 2^72 bytes, past the 2^63 a size can hold; one line, exit 1.
+    void absurdSizesFailWithOneLine()
+    {
+        QTemporaryDir folder;
+        const QString path = folder.path() + "/huge.json";
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"model_type": "llama", "hidden_size": 65536, "num_hidden_layers": 2, "num_attention_heads": 512,
+            "intermediate_size": 262144, "vocab_size": 4194304, "max_position_embeddings": 16777216,
+            "hidden_act": "silu"})");
+        file.close();
+        const auto run = gpumem::tests::runGpumem({"estimate", "--config", path.toStdString(), "--seq-len", "16777216",
+                                                   "--batch-size", "16777216"});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.find("4 EiB") != std::string::npos, run.err.c_str());
+        QCOMPARE(std::count(run.err.begin(), run.err.end(), '\n'), 1);
+    }
+
     void languageModelOptionsNeedAConfig()
     {
         const auto run = gpumem::tests::runGpumem({"estimate", "m.pt", "--input-shape", "3", "--lora", "8"});
