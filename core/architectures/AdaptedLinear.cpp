@@ -6,6 +6,7 @@
 #include <torch/torch.h>
 
 #include <algorithm>
+#include <cctype>
 
 namespace gpumem::architectures {
 
@@ -77,9 +78,14 @@ LinearOptions linearOptionsFor(const BuildOptions &options, const std::string &n
     linear.computeDtype = options.weights == "float16" ? torch::kFloat16 : torch::kBFloat16;
     if (!options.autocast.empty())
         linear.cast = options.autocast == "float16" ? torch::kFloat16 : torch::kBFloat16;
+    // peft reads the all-linear shorthand in any case; module names are matched exactly.
     const auto &targets = options.lora.targets;
-    const bool targeted = std::find(targets.begin(), targets.end(), name) != targets.end() ||
-                          std::find(targets.begin(), targets.end(), "all-linear") != targets.end();
+    const bool targeted = std::any_of(targets.begin(), targets.end(), [&](const std::string &target) {
+        std::string lowered = target;
+        std::transform(lowered.begin(), lowered.end(), lowered.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        return target == name || lowered == "all-linear";
+    });
     if (options.lora.rank > 0 && targeted) {
         linear.loraRank = options.lora.rank;
         const double alpha = options.loraAlpha > 0.0 ? options.loraAlpha : static_cast<double>(options.lora.rank);
@@ -98,7 +104,8 @@ AdaptedLinearImpl::AdaptedLinearImpl(const LinearOptions &options)
         const std::int64_t blocks = (count + kWeightsPerBlock - 1) / kWeightsPerBlock;
         const auto bytes = weights.dtype(torch::kUInt8);
         const auto floats = weights.dtype(torch::kFloat32);
-        mWeight = register_buffer("weight", torch::empty({(count + 1) / 2, 1}, bytes));
+        // bitsandbytes keeps the packed bytes as a Parameter (Params4bit) that takes no gradient.
+        mWeight = register_parameter("weight", torch::empty({(count + 1) / 2, 1}, bytes), false);
         mQuantisedAbsmax = register_buffer("absmax", torch::empty({blocks}, bytes));
         mNestedAbsmax = register_buffer(
             "nested_absmax", torch::empty({(blocks + kBlocksPerNestedBlock - 1) / kBlocksPerNestedBlock}, floats));

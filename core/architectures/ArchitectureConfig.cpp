@@ -27,6 +27,7 @@ constexpr std::int64_t kMaxIntermediateSize = 262144;
 constexpr std::int64_t kMaxVocabulary = 4194304;
 constexpr std::int64_t kMaxPositions = 16777216;
 constexpr std::int64_t kMaxTypeVocabulary = 1024;
+constexpr std::int64_t kMaxExperts = 1024;
 
 const std::vector<std::string> &supportedActivations()
 {
@@ -184,6 +185,10 @@ DecoderDefaults decoderDefaults(const std::string &modelType)
         return {4096, 22016, 32, 32, 32, std::nullopt, 151936, 32768};
     if (modelType == "qwen3")
         return {4096, 22016, 32, 32, 32, 128, 151936, 32768};
+    if (modelType == "mixtral")
+        return {4096, 14336, 32, 32, 8, std::nullopt, 32000, 131072};
+    if (modelType == "qwen2_moe")
+        return {2048, 5632, 24, 16, 16, std::nullopt, 151936, 32768};
     return {4096, 11008, 32, 32, std::nullopt, std::nullopt, 32000, 2048};
 }
 
@@ -242,7 +247,30 @@ void readDecoder(const ConfigReader &reader, ArchitectureConfig &config)
     } else if (config.modelType == "qwen3") {
         config.queryKeyValueBias = config.outputProjectionBias = reader.flag("attention_bias", false);
         config.queryKeyNorm = true;
+    } else if (config.modelType == "mixtral") {
+        // MixtralConfig: 8 local experts, 2 per token, each of intermediate_size; the
+        // router's top weights renormalised.
+        config.experts = reader.count("num_local_experts", 8, kMaxExperts);
+        config.expertsPerToken = reader.count("num_experts_per_tok", 2, kMaxExperts);
+        config.expertIntermediateSize = config.intermediateSize;
+        config.normaliseTopExperts = true;
+    } else if (config.modelType == "qwen2_moe") {
+        // Qwen2MoeConfig: 60 experts of moe_intermediate_size, 4 per token, and a shared
+        // expert of shared_expert_intermediate_size in every layer.
+        config.queryKeyValueBias = true;
+        config.experts = reader.count("num_experts", 60, kMaxExperts);
+        config.expertsPerToken = reader.count("num_experts_per_tok", 4, kMaxExperts);
+        config.expertIntermediateSize = reader.count("moe_intermediate_size", 1408, kMaxIntermediateSize);
+        config.sharedExpertIntermediateSize =
+            reader.count("shared_expert_intermediate_size", 5632, kMaxIntermediateSize);
+        config.normaliseTopExperts = reader.flag("norm_topk_prob", false);
+        reader.requireAbsentOr("decoder_sparse_step", 1, "only a mixture of experts in every layer is modelled");
+        reader.requireAbsentOr("mlp_only_layers", io::Json::array(),
+                               "only a mixture of experts in every layer is modelled");
     }
+    if (config.expertsPerToken > config.experts)
+        reader.refuse("\"num_experts_per_tok\" " + std::to_string(config.expertsPerToken) + " is more than the " +
+                      std::to_string(config.experts) + " experts");
 }
 
 void readGpt2(const ConfigReader &reader, ArchitectureConfig &config)
@@ -286,11 +314,6 @@ void readBert(const ConfigReader &reader, ArchitectureConfig &config)
     reader.requireAbsentOr("add_cross_attention", false, "cross-attention layers are not modelled");
 }
 
-bool isMixtureOfExperts(const std::string &modelType)
-{
-    return modelType == "mixtral" || modelType.find("moe") != std::string::npos;
-}
-
 // The file's stem; for a config.json inside a model's folder, the folder's name.
 std::string nameFrom(const std::string &where)
 {
@@ -305,7 +328,8 @@ std::string nameFrom(const std::string &where)
 
 const std::vector<std::string> &supportedModelTypes()
 {
-    static const std::vector<std::string> types = {"llama", "mistral", "qwen2", "qwen3", "gpt2", "bert"};
+    static const std::vector<std::string> types = {"llama",   "mistral",   "qwen2", "qwen3",
+                                                   "mixtral", "qwen2_moe", "gpt2",  "bert"};
     return types;
 }
 
@@ -329,10 +353,8 @@ ArchitectureConfig parseArchitectureConfig(const std::string &text, const std::s
     config.modelType = modelType->get<std::string>();
     const auto &types = supportedModelTypes();
     if (std::find(types.begin(), types.end(), config.modelType) == types.end())
-        reader.refuse("\"model_type\" " + io::quoteForMessage(config.modelType) +
-                      (isMixtureOfExperts(config.modelType) ? " is a mixture of experts, not supported yet ("
-                                                            : " is not supported (") +
-                      supported + ")");
+        reader.refuse("\"model_type\" " + io::quoteForMessage(config.modelType) + " is not supported (" + supported +
+                      ")");
     if (config.modelType == "gpt2")
         readGpt2(reader, config);
     else if (config.modelType == "bert")

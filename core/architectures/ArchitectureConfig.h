@@ -9,8 +9,9 @@
 namespace gpumem::architectures {
 
 // The layout of a language model's layers: Llama stands for every decoder of
-// pre-normalised layers with rotary positions, gated MLPs and RMSNorm (model_type
-// llama, mistral, qwen2, qwen3); Gpt2 for GPT-2; Bert for BERT's encoder.
+// pre-normalised layers with rotary positions, gated MLPs (or mixtures of gated
+// experts) and RMSNorm (model_type llama, mistral, qwen2, qwen3, mixtral, qwen2_moe);
+// Gpt2 for GPT-2; Bert for BERT's encoder.
 enum class Family
 {
     Llama,
@@ -50,13 +51,23 @@ struct ArchitectureConfig
     bool mlpBias = false;
     // An RMSNorm over head_dim on the queries and on the keys (qwen3's q_norm and k_norm).
     bool queryKeyNorm = false;
+    // A mixture of experts in every layer (mixtral, qwen2_moe; 0 experts: a dense MLP):
+    // the routed experts, how many each token is sent to, each expert's intermediate
+    // size, whether the chosen experts' weights are renormalised to sum to 1, and
+    // qwen2_moe's shared expert (0: none) with its sigmoid gate.
+    std::int64_t experts = 0;
+    std::int64_t expertsPerToken = 0;
+    std::int64_t expertIntermediateSize = 0;
+    bool normaliseTopExperts = false;
+    std::int64_t sharedExpertIntermediateSize = 0;
     // The MLP's activation: silu, gelu, gelu_new, gelu_pytorch_tanh or relu.
     std::string activation;
     // The epsilon of every normalisation layer.
     double normEpsilon = 1e-5;
 };
 
-// The model_type values parseArchitectureConfig reads: llama, mistral, qwen2, qwen3, gpt2, bert.
+// The model_type values parseArchitectureConfig reads: llama, mistral, qwen2, qwen3,
+// mixtral, qwen2_moe, gpt2, bert.
 const std::vector<std::string> &supportedModelTypes();
 
 // Reads a config.json's text as untrusted input: at most 1 MiB, a JSON object whose

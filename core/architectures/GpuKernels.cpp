@@ -197,7 +197,61 @@ struct Embedding : torch::autograd::Function<Embedding>
     }
 };
 
+struct GatherRoutedTokens : torch::autograd::Function<GatherRoutedTokens>
+{
+    static variable_list forward(AutogradContext *context, const torch::Tensor &hidden, const torch::Tensor &weights,
+                                 std::int64_t tokens)
+    {
+        // torch.where's nonzero: the rows and slots, viewed apart and kept by the indexing.
+        const torch::Tensor positions = torch::empty({tokens, 2}, hidden.options().dtype(torch::kInt64));
+        torch::Tensor gathered = torch::empty({1, tokens, hidden.size(1)}, hidden.options()).view({tokens, -1});
+        torch::Tensor chosen = torch::empty({tokens, 1}, weights.options());
+        context->save_for_backward({positions});
+        context->saved_data["rows"] = hidden.size(0);
+        context->saved_data["slots"] = weights.size(1);
+        return {gathered, chosen};
+    }
+
+    static variable_list backward(AutogradContext *context, variable_list gradients)
+    {
+        const std::int64_t rows = context->saved_data["rows"].toInt();
+        torch::Tensor hiddenGradient = torch::zeros({rows, gradients[0].size(1)}, gradients[0].options());
+        torch::Tensor weightsGradient =
+            torch::zeros({rows, context->saved_data["slots"].toInt()}, gradients[1].options());
+        return {hiddenGradient, weightsGradient, torch::Tensor()};
+    }
+};
+
+struct IndexAddInPlace : torch::autograd::Function<IndexAddInPlace>
+{
+    static torch::Tensor forward(AutogradContext *context, torch::Tensor target, const torch::Tensor &source)
+    {
+        context->mark_dirty({target});
+        context->saved_data["rows"] = source.size(0);
+        return target;
+    }
+
+    static variable_list backward(AutogradContext *context, variable_list gradients)
+    {
+        const torch::Tensor &gradient = gradients[0];
+        torch::Tensor sourceGradient =
+            torch::empty({context->saved_data["rows"].toInt(), gradient.size(1)}, gradient.options());
+        return {gradient, sourceGradient};
+    }
+};
+
 } // namespace
+
+RoutedTokens routedTokens(const torch::Tensor &hidden, const torch::Tensor &weights, std::int64_t tokens)
+{
+    const variable_list gathered = GatherRoutedTokens::apply(hidden, weights, tokens);
+    return {gathered[0], gathered[1]};
+}
+
+torch::Tensor indexAddInPlace(torch::Tensor &target, const torch::Tensor &source)
+{
+    return IndexAddInPlace::apply(target, source);
+}
 
 std::int64_t roundUp(std::int64_t n, std::int64_t m)
 {

@@ -48,6 +48,23 @@ torch::Tensor layerNorm(const torch::Tensor &input, const torch::Tensor &weight,
 // segment (as many segments as ids, the most there can be).
 torch::Tensor embedding(const torch::Tensor &weight, const torch::Tensor &ids);
 
+// What a mixture-of-experts layer gives one expert (transformers' Mixtral and Qwen2Moe
+// blocks): torch.where over the expert's routing mask (the token rows and their slots,
+// an int64 [tokens, 2] kept while they are used), the hidden states of those tokens and
+// their routing weights, both gathered by index. Backward scatters each into zeros of
+// the whole input, as indexing's backward does. Routing depends on values, which the
+// meta device has none of: the expert gets `tokens` of them.
+struct RoutedTokens
+{
+    torch::Tensor hidden;  // [tokens, hidden]
+    torch::Tensor weights; // [tokens, 1]
+};
+RoutedTokens routedTokens(const torch::Tensor &hidden, const torch::Tensor &weights, std::int64_t tokens);
+
+// final.index_add_(0, rows, source) in place: no allocation forward; backward gives
+// source's gradient by index_select, a new [rows, hidden].
+torch::Tensor indexAddInPlace(torch::Tensor &target, const torch::Tensor &source);
+
 // Bytes of n elements rounded up to a multiple of m elements (the kernels' padding).
 std::int64_t roundUp(std::int64_t n, std::int64_t m);
 

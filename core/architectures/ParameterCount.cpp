@@ -48,13 +48,31 @@ std::vector<Linear> layerLinears(const ArchitectureConfig &config)
     }
     const std::int64_t queries = config.attentionHeads * config.headDim;
     const std::int64_t keysOrValues = config.keyValueHeads * config.headDim;
-    return {{"q_proj", hidden, queries, config.queryKeyValueBias},
-            {"k_proj", hidden, keysOrValues, config.queryKeyValueBias},
-            {"v_proj", hidden, keysOrValues, config.queryKeyValueBias},
-            {"o_proj", queries, hidden, config.outputProjectionBias},
-            {"gate_proj", hidden, intermediate, config.mlpBias},
-            {"up_proj", hidden, intermediate, config.mlpBias},
-            {"down_proj", intermediate, hidden, config.mlpBias}};
+    std::vector<Linear> linears = {{"q_proj", hidden, queries, config.queryKeyValueBias},
+                                   {"k_proj", hidden, keysOrValues, config.queryKeyValueBias},
+                                   {"v_proj", hidden, keysOrValues, config.queryKeyValueBias},
+                                   {"o_proj", queries, hidden, config.outputProjectionBias}};
+    if (config.experts == 0) {
+        linears.insert(linears.end(), {{"gate_proj", hidden, intermediate, config.mlpBias},
+                                       {"up_proj", hidden, intermediate, config.mlpBias},
+                                       {"down_proj", intermediate, hidden, config.mlpBias}});
+        return linears;
+    }
+    // The router, then every expert's gated MLP (mixtral names them w1, w3 and w2;
+    // qwen2_moe as a dense layer's), then qwen2_moe's shared expert and its gate.
+    linears.push_back({"gate", hidden, config.experts, false});
+    const std::int64_t expert = config.expertIntermediateSize;
+    const bool mixtral = config.modelType == "mixtral";
+    for (std::int64_t i = 0; i < config.experts; ++i)
+        linears.insert(linears.end(), {{mixtral ? "w1" : "gate_proj", hidden, expert, false},
+                                       {mixtral ? "w3" : "up_proj", hidden, expert, false},
+                                       {mixtral ? "w2" : "down_proj", expert, hidden, false}});
+    if (const std::int64_t shared = config.sharedExpertIntermediateSize; shared > 0)
+        linears.insert(linears.end(), {{"gate_proj", hidden, shared, false},
+                                       {"up_proj", hidden, shared, false},
+                                       {"down_proj", shared, hidden, false},
+                                       {"shared_expert_gate", hidden, 1, false}});
+    return linears;
 }
 
 // The linears outside the layers that a target's name also matches: BERT's masked-LM
@@ -84,7 +102,7 @@ std::string lowered(std::string text)
 
 std::set<std::string> targetedNames(const ArchitectureConfig &config, const LoraSettings &lora)
 {
-    const auto &known = loraTargetNames(config.family);
+    const std::vector<std::string> known = loraTargetNames(config);
     std::string listed;
     for (const auto &name : known)
         listed += name + ", ";
@@ -149,6 +167,17 @@ const std::vector<std::string> &loraTargetNames(Family family)
     case Family::Llama: break;
     }
     return llama;
+}
+
+std::vector<std::string> loraTargetNames(const ArchitectureConfig &config)
+{
+    if (config.experts == 0)
+        return loraTargetNames(config.family);
+    std::vector<std::string> names;
+    for (const auto &linear : layerLinears(config))
+        if (std::find(names.begin(), names.end(), linear.name) == names.end())
+            names.push_back(linear.name);
+    return names;
 }
 
 std::int64_t trainableParameterCount(const ArchitectureConfig &config, const LoraSettings &lora)

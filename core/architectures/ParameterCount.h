@@ -12,7 +12,7 @@ namespace gpumem::architectures {
 // The parameters of the model an estimate trains, as transformers'
 // model.num_parameters() counts them (a tied weight once, buffers never): the
 // causal LM (LlamaForCausalLM, MistralForCausalLM, Qwen2ForCausalLM,
-// Qwen3ForCausalLM, GPT2LMHeadModel) for a decoder, BertForMaskedLM for BERT.
+// Qwen3ForCausalLM, MixtralForCausalLM, Qwen2MoeForCausalLM, GPT2LMHeadModel) for a decoder, BertForMaskedLM for BERT.
 // config must come from parseArchitectureConfig, whose bounds keep the count
 // inside 64 bits.
 std::int64_t parameterCount(const ArchitectureConfig &config);
@@ -32,6 +32,9 @@ struct LoraSettings
 // attention's and the MLP's), c_fc; bert query, key, value, dense (the attention's
 // output, the intermediate and the output linears, and the masked-LM head's transform).
 const std::vector<std::string> &loraTargetNames(Family family);
+// The same for one model: a mixture of experts adds its router ("gate"), its experts'
+// linears (mixtral: w1, w2, w3) and qwen2_moe's shared_expert_gate.
+std::vector<std::string> loraTargetNames(const ArchitectureConfig &config);
 
 // The parameters that train: all of them without LoRA; with LoRA only the
 // adapters, rank × (inputs + outputs) for each targeted linear (lora_A and

@@ -66,9 +66,27 @@ TransformerLayerImpl::TransformerLayerImpl(const ArchitectureConfig &config, con
             mKeyNormWeight = norm("k_norm", config.headDim);
         }
         mSecondNormWeight = norm("post_attention_layernorm", hidden);
-        mGate = linear("gate_proj", hidden, config.intermediateSize, config.mlpBias);
-        mUp = linear("up_proj", hidden, config.intermediateSize, config.mlpBias);
-        mDown = linear("down_proj", config.intermediateSize, hidden, config.mlpBias);
+        if (config.experts == 0) {
+            mGate = linear("gate_proj", hidden, config.intermediateSize, config.mlpBias);
+            mUp = linear("up_proj", hidden, config.intermediateSize, config.mlpBias);
+            mDown = linear("down_proj", config.intermediateSize, hidden, config.mlpBias);
+            break;
+        }
+        mRouter = linear("gate", hidden, config.experts, false);
+        for (std::int64_t i = 0; i < config.experts; ++i) {
+            const bool mixtral = config.modelType == "mixtral";
+            const std::int64_t size = config.expertIntermediateSize;
+            Expert expert{linear(mixtral ? "w1" : "gate_proj", hidden, size, false),
+                          linear(mixtral ? "w3" : "up_proj", hidden, size, false),
+                          linear(mixtral ? "w2" : "down_proj", size, hidden, false)};
+            mExperts.push_back(expert);
+        }
+        if (const std::int64_t shared = config.sharedExpertIntermediateSize; shared > 0) {
+            mGate = linear("gate_proj", hidden, shared, false);
+            mUp = linear("up_proj", hidden, shared, false);
+            mDown = linear("down_proj", shared, hidden, false);
+            mSharedGate = linear("shared_expert_gate", hidden, 1, false);
+        }
         break;
     case Family::Gpt2:
         mFirstNormWeight = norm("ln_1_weight", hidden);
@@ -186,8 +204,54 @@ torch::Tensor TransformerLayerImpl::attention(const torch::Tensor &hidden, const
     return output;
 }
 
+torch::Tensor TransformerLayerImpl::mixtureOfExperts(const torch::Tensor &hidden)
+{
+    const std::int64_t hiddenSize = hidden.size(-1);
+    const torch::Tensor flat = hidden.view({-1, hiddenSize}); // [T, h]
+    const std::int64_t tokens = flat.size(0);
+    const std::int64_t experts = mConfig.experts;
+    const std::int64_t chosen = mConfig.expertsPerToken;
+    const torch::Tensor logits = mRouter(flat);                                     // [T, E]
+    const torch::Tensor probabilities = torch::softmax(logits, 1, torch::kFloat32); // [T, E]
+    torch::Tensor weights = std::get<0>(torch::topk(probabilities, chosen, -1));    // [T, k]
+    if (mConfig.normaliseTopExperts)
+        weights = weights / weights.sum(-1, true);
+    weights = weights.to(flat.scalar_type());
+    torch::Tensor combined = torch::zeros({tokens, hiddenSize}, flat.options());
+    {
+        // one_hot of the chosen experts, [T, k, E] int64, its sum per expert, the experts hit.
+        const auto longs = flat.options().dtype(torch::kInt64);
+        const torch::Tensor mask = torch::empty({tokens, chosen, experts}, longs);
+        const torch::Tensor counts = torch::empty({experts}, longs);
+        const torch::Tensor hit = torch::empty({experts}, flat.options().dtype(torch::kBool));
+        const torch::Tensor hitExperts = torch::empty({experts, 1}, longs);
+        // Each expert takes an equal share of every sample's tokens × k routings (so that
+        // its share grows linearly with the batch).
+        const std::int64_t samples = hidden.size(0);
+        const std::int64_t routedPerSample = tokens / samples * chosen;
+        for (std::int64_t e = 0; e < experts; ++e) {
+            const std::int64_t count =
+                samples * (routedPerSample / experts + (e < routedPerSample % experts ? 1 : 0));
+            if (count == 0)
+                continue;
+            const kernels::RoutedTokens input = kernels::routedTokens(flat, weights, count);
+            Expert &expert = mExperts[static_cast<std::size_t>(e)];
+            const torch::Tensor output =
+                expert.down(activation(expert.gate(input.hidden)) * expert.up(input.hidden)) * input.weights;
+            combined = kernels::indexAddInPlace(combined, output.to(flat.scalar_type()));
+        }
+    }
+    if (mSharedGate) {
+        const torch::Tensor shared = mDown(activation(mGate(flat)) * mUp(flat));
+        combined = combined + torch::sigmoid(mSharedGate(flat)) * shared;
+    }
+    return combined.view(hidden.sizes());
+}
+
 torch::Tensor TransformerLayerImpl::feedForward(const torch::Tensor &hidden)
 {
+    if (mRouter)
+        return mixtureOfExperts(hidden);
     if (mGate) {
         return mDown(activation(mGate(hidden)) * mUp(hidden));
     }

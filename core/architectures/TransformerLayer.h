@@ -34,7 +34,10 @@ struct RotaryTables
 //  - Llama (llama, mistral, qwen2, qwen3): RMSNorm in float32, the q/k/v projections
 //    (qwen3: an RMSNorm over head_dim on queries and keys), rotary embeddings, causal
 //    scaled_dot_product_attention over grouped key/value heads, o_proj, the residual;
-//    RMSNorm, down(act(gate(x)) × up(x)), the residual;
+//    RMSNorm, down(act(gate(x)) × up(x)), the residual; for mixtral and qwen2_moe the
+//    MLP is a mixture of experts: the router's float32 softmax, its top experts, each
+//    expert's MLP over the tokens routed to it (an equal share of them), added back by
+//    index, and qwen2_moe's shared expert under a sigmoid gate;
 //  - Gpt2: LayerNorm, c_attn (q, k and v in one product), causal attention, c_proj,
 //    dropout, the residual; LayerNorm, c_fc, the activation, c_proj, dropout, the residual;
 //  - Bert: query, key and value, attention over every token, dense, dropout,
@@ -67,7 +70,15 @@ class TransformerLayerImpl : public torch::nn::Module
     torch::TensorOptions mWeights;
     std::vector<AdaptedLinear> mLinears;
     AdaptedLinear mQuery{nullptr}, mKey{nullptr}, mValue{nullptr}, mQueryKeyValue{nullptr}, mOutput{nullptr};
-    AdaptedLinear mGate{nullptr}, mUp{nullptr}, mDown{nullptr};
+    torch::Tensor mixtureOfExperts(const torch::Tensor &hidden);
+
+    AdaptedLinear mGate{nullptr}, mUp{nullptr}, mDown{nullptr}; // the MLP, or qwen2_moe's shared expert
+    AdaptedLinear mRouter{nullptr}, mSharedGate{nullptr};
+    struct Expert
+    {
+        AdaptedLinear gate, up, down;
+    };
+    std::vector<Expert> mExperts;
     torch::Tensor mFirstNormWeight, mFirstNormBias, mSecondNormWeight, mSecondNormBias;
     torch::Tensor mQueryNormWeight, mKeyNormWeight; // qwen3
 };

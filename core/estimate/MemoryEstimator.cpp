@@ -211,7 +211,7 @@ EstimateResult MemoryEstimator::estimate(const StepTracer &tracer, const GpuProf
         result.tracedBatches.push_back(trace.batchSize);
     if (!affine)
         result.notes.push_back("the small traces do not align (" + aligned.why +
-                               "); each batch size was measured directly on the CPU");
+                               "); each batch size was traced directly");
 
     const auto tracedAt = [&](std::int64_t batch) -> const TaggedTrace * {
         for (const auto &trace : traced)

@@ -44,10 +44,10 @@ class TestArchitectureConfig : public QObject
   private Q_SLOTS:
     void theLibraryListsTheShippedConfigs()
     {
-        const std::vector<std::string> expected = {"bert-base",    "bert-large",   "gpt2",          "gpt2-large",
-                                                   "gpt2-medium",  "gpt2-xl",      "llama-3.1-70b", "llama-3.1-8b",
-                                                   "llama-3.2-1b", "llama-3.2-3b", "mistral-7b",    "qwen2.5-0.5b",
-                                                   "qwen2.5-14b",  "qwen2.5-32b",  "qwen2.5-72b",   "qwen2.5-7b"};
+        const std::vector<std::string> expected = {
+            "bert-base",         "bert-large",   "gpt2",         "gpt2-large",   "gpt2-medium", "gpt2-xl",
+            "llama-3.1-70b",     "llama-3.1-8b", "llama-3.2-1b", "llama-3.2-3b", "mistral-7b",  "mixtral-8x7b",
+            "qwen1.5-moe-a2.7b", "qwen2.5-0.5b", "qwen2.5-14b",  "qwen2.5-32b",  "qwen2.5-72b", "qwen2.5-7b"};
         QCOMPARE(gpumem::architectures::architectureNames(), expected);
     }
 
@@ -65,6 +65,10 @@ class TestArchitectureConfig : public QObject
         addRow("llama-3.1-70b", "llama-3.1-70b", "llama", 8192ll, 80ll, 64ll, 8ll, 128ll, 28672ll, 128256ll, 131072ll,
                false);
         addRow("mistral-7b", "mistral-7b", "mistral", 4096ll, 32ll, 32ll, 8ll, 128ll, 14336ll, 32000ll, 32768ll, false);
+        addRow("mixtral-8x7b", "mixtral-8x7b", "mixtral", 4096ll, 32ll, 32ll, 8ll, 128ll, 14336ll, 32000ll, 32768ll,
+               false);
+        addRow("qwen1.5-moe-a2.7b", "qwen1.5-moe-a2.7b", "qwen2_moe", 2048ll, 24ll, 16ll, 16ll, 128ll, 5632ll, 151936ll,
+               8192ll, false);
         addRow("qwen2.5-0.5b", "qwen2.5-0.5b", "qwen2", 896ll, 24ll, 14ll, 2ll, 64ll, 4864ll, 151936ll, 32768ll, true);
         addRow("qwen2.5-7b", "qwen2.5-7b", "qwen2", 3584ll, 28ll, 28ll, 4ll, 128ll, 18944ll, 152064ll, 131072ll, false);
         addRow("qwen2.5-14b", "qwen2.5-14b", "qwen2", 5120ll, 48ll, 40ll, 8ll, 128ll, 13824ll, 152064ll, 131072ll,
@@ -206,14 +210,20 @@ class TestArchitectureConfig : public QObject
         addRow("not an object", "[1, 2]", "a config.json is a JSON object, not an array");
         addRow("a repeated key", R"({"model_type": "llama", "model_type": "gpt2"})", "duplicate key");
         addRow("no model_type", R"({"hidden_size": 64})",
-               "\"model_type\" as a string (supported: llama, mistral, qwen2, qwen3, gpt2, bert)");
+               "\"model_type\" as a string (supported: llama, mistral, qwen2, qwen3, mixtral, qwen2_moe, gpt2, bert)");
         addRow("model_type a number", R"({"model_type": 7})", "\"model_type\" as a string");
         addRow("unknown model_type", R"({"model_type": "t5"})",
-               "\"model_type\" 't5' is not supported (supported: llama, mistral, qwen2, qwen3, gpt2, bert)");
-        addRow("mixtral", R"({"model_type": "mixtral"})",
-               "'mixtral' is a mixture of experts, not supported yet (supported: llama, mistral, qwen2, qwen3, gpt2, "
-               "bert)");
-        addRow("qwen2_moe", R"({"model_type": "qwen2_moe"})", "'qwen2_moe' is a mixture of experts");
+               "\"model_type\" 't5' is not supported (supported: llama, mistral, qwen2, qwen3, mixtral, qwen2_moe, "
+               "gpt2, bert)");
+        addRow("more experts per token than experts",
+               R"({"model_type": "mixtral", "num_local_experts": 4, "num_experts_per_tok": 5})",
+               "\"num_experts_per_tok\" 5 is more than the 4 experts");
+        addRow("zero experts", R"({"model_type": "qwen2_moe", "num_experts": 0})",
+               "\"num_experts\" must be an integer from 1 to 1024, not '0'");
+        addRow("experts in some layers only", R"({"model_type": "qwen2_moe", "decoder_sparse_step": 2})",
+               "\"decoder_sparse_step\" '2' is not supported: only a mixture of experts in every layer is modelled");
+        addRow("dense layers among the experts", R"({"model_type": "qwen2_moe", "mlp_only_layers": [0, 3]})",
+               "\"mlp_only_layers\" '[0,3]' is not supported");
         addRow("a string where an integer belongs", R"({"model_type": "llama", "hidden_size": "4096"})",
                "\"hidden_size\" must be an integer from 1 to 65536, not '\"4096\"'");
         addRow("a float layer count", R"({"model_type": "llama", "num_hidden_layers": 3.5})",

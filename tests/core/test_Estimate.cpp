@@ -485,8 +485,9 @@ class TestEstimate : public QObject
     {
         const std::vector<std::string> names = estimate::gpuProfileNames();
         for (const char *expected :
-             {"t4", "v100-16", "v100-32", "a10", "l4", "rtx-3060", "rtx-3090", "rtx-4080", "rtx-4090", "rtx-5090", "a40",
-              "rtx-a6000", "rtx-6000-ada", "l40s", "a100-40", "a100-80", "h100-80", "h100-nvl", "h200", "b200"})
+             {"t4",       "v100-16",  "v100-32",  "a10",      "l4",        "rtx-3060",     "rtx-3090",
+              "rtx-4080", "rtx-4090", "rtx-5090", "a40",      "rtx-a6000", "rtx-6000-ada", "l40s",
+              "a100-40",  "a100-80",  "h100-80",  "h100-nvl", "h200",      "b200"})
             QVERIFY2(std::find(names.begin(), names.end(), expected) != names.end(), expected);
         for (const auto &name : names) {
             const estimate::GpuProfile profile = estimate::findGpuProfile(name);
@@ -504,8 +505,8 @@ class TestEstimate : public QObject
         // handle, whole MiB in the profiles; :4096:8, which Hopper gets (and Blackwell from
         // PyTorch 2.12), is 32 MiB.
         for (const auto &name : estimate::gpuProfileNames()) {
-            const bool large = name == "h100-80" || name == "h100-nvl" || name == "h200" || name == "b200" ||
-                               name == "rtx-5090";
+            const bool large =
+                name == "h100-80" || name == "h100-nvl" || name == "h200" || name == "b200" || name == "rtx-5090";
             QCOMPARE(estimate::findGpuProfile(name).workspaceMib, large ? 2 * 32.0 : 2 * 8.0);
         }
     }

@@ -96,7 +96,7 @@ class TestLanguageModelEstimate : public QObject
         QCOMPARE(numelOf(model->parameters()), gpumem::architectures::parameterCount(config));
 
         options.lora.rank = 8;
-        options.lora.targets = gpumem::architectures::loraTargetNames(config.family);
+        options.lora.targets = gpumem::architectures::loraTargetNames(config);
         const gpumem::architectures::LanguageModel adapted(config, options);
         QCOMPARE(numelOf(adapted->trainableParameters()),
                  gpumem::architectures::trainableParameterCount(config, options.lora));
@@ -226,6 +226,39 @@ class TestLanguageModelEstimate : public QObject
             QVERIFY(event.phase == Phase::Setup || event.phase == Phase::Forward);
     }
 
+    // A mixture of experts: each of 4 experts takes an equal share of the 2 × 32 tokens ×
+    // 2 experts per token, so 32 rows of [32, 64] are gathered for each, their output
+    // added back in place; backward scatters each expert's input gradient into zeros of
+    // all 64 rows, as indexing's backward does.
+    void expertsTakeTheirShareOfTheRoutedTokens()
+    {
+        QTemporaryDir folder;
+        const QString path = folder.path() + "/moe.json";
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"model_type": "mixtral", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
+            "num_key_value_heads": 2, "intermediate_size": 96, "vocab_size": 1000, "max_position_embeddings": 4096,
+            "num_local_experts": 4, "num_experts_per_tok": 2})");
+        file.close();
+        EstimateConfiguration configuration;
+        configuration.architecture = path.toStdString();
+        configuration.dtype = "bfloat16";
+        configuration.sequenceLength = 32;
+        const gpumem::estimate::ArchitectureTracer tracer(configuration);
+        const TaggedTrace trace = tracer.trace(2);
+        const auto count = [&](std::uint64_t bytes, Phase phase) {
+            return std::count_if(trace.events.begin(), trace.events.end(), [&](const auto &event) {
+                return !event.isRelease() && event.bytes == bytes && event.phase == phase;
+            });
+        };
+        // Per step and layer: 4 experts' gathered inputs [32, 64] bfloat16 (among other
+        // blocks of that size), and in backward 4 scatters into zeros of [64, 64].
+        QVERIFY(count(32 * 64 * 2, Phase::Forward) >= 2 * 2 * 4);
+        QCOMPARE(count(64 * 64 * 2, Phase::Backward) >= 2 * 2 * 4, true);
+        // The experts' weights: 2 layers × 4 experts × 3 × 64 × 96, and the routers.
+        QCOMPARE(tracer.summary().parameterCount, gpumem::architectures::parameterCount(tracer.architecture()));
+    }
+
     // Every batch asked for is extrapolated from small ones; on the meta device a direct
     // trace costs as little, so the two are compared at a batch of 16.
     void theBatchExtrapolationIsTheDirectTrace()
@@ -335,8 +368,8 @@ class TestLanguageModelEstimate : public QObject
             "intermediate_size": 262144, "vocab_size": 4194304, "max_position_embeddings": 16777216,
             "hidden_act": "silu"})");
         file.close();
-        const auto run = gpumem::tests::runGpumem({"estimate", "--config", path.toStdString(), "--seq-len", "16777216",
-                                                   "--batch-size", "16777216"});
+        const auto run = gpumem::tests::runGpumem(
+            {"estimate", "--config", path.toStdString(), "--seq-len", "16777216", "--batch-size", "16777216"});
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.err.find("4 EiB") != std::string::npos, run.err.c_str());
         QCOMPARE(std::count(run.err.begin(), run.err.end(), '\n'), 1);

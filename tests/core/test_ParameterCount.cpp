@@ -106,6 +106,21 @@ class TestParameterCount : public QObject
                            3ll * 5120 * 27648 + 2 * 5120) +
                    5120 + 152064ll * 5120,
                32763876352ll);
+        // Mixtral: a router of 8 outputs and 8 experts of w1, w3, w2 per layer, no biases.
+        addRow("mixtral-8x7b", "mixtral-8x7b",
+               32000ll * 4096 +
+                   32ll * (4096ll * 4096 + 4096ll * 1024 + 4096ll * 1024 + 4096ll * 4096 + 4096ll * 8 +
+                           8ll * 3 * 4096 * 14336 + 2 * 4096) +
+                   4096 + 32000ll * 4096,
+               46702792704ll);
+        // Qwen1.5-MoE: q/k/v biases, a router of 60, 60 experts of 1,408, a shared expert
+        // of 5,632 and its one-output gate.
+        addRow("qwen1.5-moe-a2.7b", "qwen1.5-moe-a2.7b",
+               151936ll * 2048 +
+                   24ll * ((2048ll * 2048 + 2048) * 3 + 2048ll * 2048 + 2048ll * 60 + 60ll * 3 * 2048 * 1408 +
+                           3ll * 2048 * 5632 + 2048 + 2 * 2048) +
+                   2048 + 151936ll * 2048,
+               14315784192ll);
         addRow("qwen2.5-72b", "qwen2.5-72b",
                152064ll * 8192 +
                    80ll * ((8192ll * 8192 + 8192) + (8192ll * 1024 + 1024) + (8192ll * 1024 + 1024) + 8192ll * 8192 +
@@ -210,6 +225,12 @@ class TestParameterCount : public QObject
                QStringList{"q_proj", "q_proj", "All-Linear"},
                32ll * 4 * ((4096 + 4096) + 2 * (4096 + 1024) + (4096 + 4096) + 3 * (4096 + 14336)));
         addRow("gpt2, r 8, c_attn", "gpt2", 8ll, QStringList{"c_attn"}, 12ll * 8 * (768 + 2304));
+        addRow("mixtral-8x7b, r 8, every expert's w1, w2, w3", "mixtral-8x7b", 8ll, QStringList{"w1", "w2", "w3"},
+               32ll * 8 * 8 * 3 * (4096 + 14336));
+        addRow("mixtral-8x7b, r 4, all-linear: the router too", "mixtral-8x7b", 4ll, QStringList{"all-linear"},
+               32ll * 4 * ((4096 + 4096) + 2 * (4096 + 1024) + (4096 + 4096) + (4096 + 8) + 8 * 3 * (4096 + 14336)));
+        addRow("qwen1.5-moe-a2.7b, r 8, gate_proj: the experts' and the shared expert's", "qwen1.5-moe-a2.7b", 8ll,
+               QStringList{"gate_proj"}, 24ll * 8 * (60 * (2048 + 1408) + (2048 + 5632)));
         addRow("gpt2, r 4, c_proj: the attention's and the MLP's", "gpt2", 4ll, QStringList{"c_proj"},
                12ll * 4 * ((768 + 768) + (3072 + 768)));
         addRow("gpt2-medium, r 16, all-linear", "gpt2-medium", 16ll, QStringList{"all-linear"},
