@@ -126,10 +126,14 @@ std::optional<std::int64_t> maxSequenceLength(const EstimateSettings &settings, 
     const estimate::GpuProfile profile = profileOf(settings);
     const std::int64_t positions =
         architectures::resolveArchitecture(settings.model.architecture).maxPositions - settings.model.generatedTokens;
+    // One direct trace per try: on the meta device it costs what the small traces of an
+    // extrapolation would, and the search needs no other batch.
     const auto fits = [&](std::int64_t length) {
+        estimate::stopIfCancelled(control);
         estimate::EstimateConfiguration model = settings.model;
         model.sequenceLength = length;
-        return estimateAt(settings, model, batchSize, control).fitsOn(profile);
+        const estimate::ArchitectureTracer tracer(model, control);
+        return estimate::MemoryEstimator::estimateOf(tracer.trace(batchSize), profile).fitsOn(profile);
     };
     if (positions < 1 || !fits(1))
         return std::nullopt;

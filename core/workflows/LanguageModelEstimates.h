@@ -63,9 +63,9 @@ std::vector<SequencePoint> memoryAgainstSequence(const EstimateSettings &setting
                                                  const runtime::OperationControl *control = nullptr);
 
 // The largest sequence length at which settings.model fits settings.gpu at batchSize
-// (doubling, then bisection; each try traces the model anew, which on the meta device
-// costs a fraction of a second); nullopt when not even one token fits. Capped at the
-// model's max_position_embeddings.
+// (doubling, then bisection; each try is one trace of the model at that length and
+// batch, which on the meta device costs a fraction of a second); nullopt when not even
+// one token fits. Capped at the model's max_position_embeddings.
 std::optional<std::int64_t> maxSequenceLength(const EstimateSettings &settings, std::int64_t batchSize,
                                               const runtime::OperationControl *control = nullptr);
 
