@@ -86,6 +86,14 @@ LoadedData loadData(const std::string &path, const DataOptions &options)
     loaded.warnings = loaded.table->nonNumericCellNotes();
     if (!others.empty())
         loaded.warnings.push_back(data::otherOutcomesNote(others, notes));
+    // A file with notes names its outcomes itself; a column the user named in
+    // --features is kept on purpose and needs no word.
+    for (auto &outcome :
+         notes.source.empty() ? data::likelyOutcomes(*loaded.table, loaded.roles) : std::vector<data::LikelyOutcome>{})
+        if (std::find(request.features.begin(), request.features.end(), outcome.column) == request.features.end())
+            loaded.likelyOutcomes.push_back(std::move(outcome));
+    if (!loaded.likelyOutcomes.empty())
+        loaded.warnings.push_back(data::likelyOutcomesNote(loaded.likelyOutcomes));
     const auto constants = data::ignoredConstantColumns(*loaded.table, loaded.roles, request.ignored);
     if (!constants.empty())
         loaded.warnings.push_back(data::constantColumnsNote(constants));

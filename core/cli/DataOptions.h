@@ -3,6 +3,7 @@
 
 #include "data/ColumnRoles.h"
 #include "data/Dataset.h"
+#include "data/LikelyOutcomes.h"
 #include "data/Table.h"
 
 #include <cstdint>
@@ -45,6 +46,8 @@ struct LoadedData
     std::vector<data::ColumnRole> roles;
     std::vector<std::size_t> usableRows; // rows the bad-cell policy keeps
     std::vector<std::string> warnings;
+    // Features that look measured with the target (not those --features names).
+    std::vector<data::LikelyOutcome> likelyOutcomes;
 };
 
 // Parses --delimiter: auto (0), comma, semicolon or tab. Throws io::InputError otherwise.

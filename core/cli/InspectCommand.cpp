@@ -113,6 +113,14 @@ io::Json columnJson(const data::Column &column, const data::ColumnSummary &summa
     return json;
 }
 
+io::Json likelyOutcomesJson(const std::vector<data::LikelyOutcome> &outcomes)
+{
+    io::Json json = io::Json::array();
+    for (const auto &outcome : outcomes)
+        json.push_back({{"column", outcome.column}, {"reason", outcome.reason}});
+    return json;
+}
+
 void printJson(const LoadedData &loaded, std::ostream &out)
 {
     const data::Table &table = *loaded.table;
@@ -127,6 +135,7 @@ void printJson(const LoadedData &loaded, std::ostream &out)
                                 {"decimal_comma", table.decimalComma()},
                                 {"columns", std::move(columns)},
                                 {"target_candidates", data::targetCandidates(table)},
+                                {"likely_outcomes", likelyOutcomesJson(loaded.likelyOutcomes)},
                                 {"warnings", loaded.warnings}});
 }
 
