@@ -4,6 +4,7 @@
 #include "estimate/MemoryEstimator.h"
 #include "estimate/MemoryUnits.h"
 #include "ui/ChartExport.h"
+#include "ui/EstimatePlotParts.h"
 #include "ui/QCustomPlotInclude.h"
 #include "ui/QtText.h"
 
@@ -16,8 +17,6 @@
 namespace gpumem::ui {
 
 namespace {
-
-const char *const homeProperty = "estimateHomeRanges";
 
 // The stacked layers, bottom to top: core's categories, then what the allocator
 // and the CUDA runtime add. The same colours on the bar and the timeline.
@@ -47,64 +46,6 @@ QString layerName(std::size_t layer)
     return QCoreApplication::translate("EstimateCharts", layers()[layer].name);
 }
 
-// The title is the plot layout's first row, made once by prepareEstimatePlot.
-void setTitle(QCustomPlot *plot, const QString &text)
-{
-    if (auto *title = qobject_cast<QCPTextElement *>(plot->plotLayout()->elementAt(0)))
-        title->setText(text);
-}
-
-void clearPlot(QCustomPlot *plot)
-{
-    plot->clearPlottables();
-    plot->clearItems();
-    plot->xAxis->setScaleType(QCPAxis::stLinear);
-    plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
-}
-
-// Keeps the ranges a double-click returns to, and shows them.
-void setHome(QCustomPlot *plot, const QCPRange &x, const QCPRange &y)
-{
-    plot->setProperty(homeProperty, QVariantList{x.lower, x.upper, y.lower, y.upper});
-    plot->xAxis->setRange(x);
-    plot->yAxis->setRange(y);
-    plot->replot();
-}
-
-void goHome(QCustomPlot *plot)
-{
-    const QVariantList home = plot->property(homeProperty).toList();
-    if (home.size() != 4)
-        return;
-    plot->xAxis->setRange(home[0].toDouble(), home[1].toDouble());
-    plot->yAxis->setRange(home[2].toDouble(), home[3].toDouble());
-    plot->replot();
-}
-
-// A label in the plot's font (tick size), so that the large-font mode reaches it.
-QCPItemText *addLabel(QCustomPlot *plot, const QString &text, const QColor &colour)
-{
-    auto *label = new QCPItemText(plot);
-    label->setText(text);
-    label->setColor(colour);
-    QFont font = plot->xAxis->tickLabelFont();
-    label->setFont(font);
-    label->setPadding(QMargins(4, 2, 4, 2));
-    label->setClipToAxisRect(true);
-    return label;
-}
-
-QCPItemStraightLine *addLine(QCustomPlot *plot, const QString &name, const QPen &pen, double x1, double y1, double x2,
-                             double y2)
-{
-    auto *line = new QCPItemStraightLine(plot);
-    line->setObjectName(name);
-    line->setPen(pen);
-    line->point1->setCoords(x1, y1);
-    line->point2->setCoords(x2, y2);
-    return line;
-}
-
 } // namespace
 
 void prepareEstimatePlot(QCustomPlot *plot, const QString &exportName)
@@ -121,23 +62,23 @@ void prepareEstimatePlot(QCustomPlot *plot, const QString &exportName)
     plot->legend->setWrap(3);
     plot->legend->setVisible(true);
     plot->setMinimumHeight(220);
-    QObject::connect(plot, &QCustomPlot::mouseDoubleClick, plot, [plot] { goHome(plot); });
+    QObject::connect(plot, &QCustomPlot::mouseDoubleClick, plot, [plot] { goEstimatePlotHome(plot); });
     installChartExport(plot, exportName);
 }
 
 void clearEstimatePlot(QCustomPlot *plot, const QString &title)
 {
-    clearPlot(plot);
-    setTitle(plot, title);
+    resetEstimatePlot(plot);
+    setEstimatePlotTitle(plot, title);
     plot->legend->setVisible(false);
     plot->replot();
 }
 
 void showMemoryByBatch(QCustomPlot *plot, const estimate::EstimateResult &result)
 {
-    clearPlot(plot);
+    resetEstimatePlot(plot);
     const estimate::GpuProfile &profile = result.profile;
-    setTitle(
+    setEstimatePlotTitle(
         plot,
         QCoreApplication::translate("EstimateCharts", "GPU memory against batch size on %1").arg(qtText(profile.name)));
     QVector<double> batches;
@@ -160,17 +101,7 @@ void showMemoryByBatch(QCustomPlot *plot, const estimate::EstimateResult &result
     tensors->setData(batches, allocated);
     plot->legend->setVisible(true);
 
-    const QColor capacityColour(160, 20, 20);
-    addLine(plot, QStringLiteral("capacityLine"), QPen(capacityColour, 1.5, Qt::DashLine), 0.0, profile.capacityMib,
-            1.0, profile.capacityMib);
-    QCPItemText *capacityLabel = addLabel(plot,
-                                          QCoreApplication::translate("EstimateCharts", "%1 capacity: %L2 MiB")
-                                              .arg(qtText(profile.name))
-                                              .arg(profile.capacityMib, 0, 'f', 0),
-                                          capacityColour);
-    capacityLabel->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
-    capacityLabel->position->setCoords(0.99, profile.capacityMib);
-    capacityLabel->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+    addCapacityLine(plot, profile);
 
     // Batch sizes are read in doublings, and the largest fitting one often lies far beyond the
     // ones asked for: a logarithmic axis keeps both readable.
@@ -184,9 +115,9 @@ void showMemoryByBatch(QCustomPlot *plot, const estimate::EstimateResult &result
     if (result.maxBatch && *result.maxBatch > 0) {
         const auto fitting = static_cast<double>(*result.maxBatch);
         const QColor markerColour(30, 110, 40);
-        addLine(plot, QStringLiteral("maxBatchMarker"), QPen(markerColour, 2.0, Qt::DashDotLine), fitting, 0.0, fitting,
-                1.0);
-        QCPItemText *label = addLabel(
+        addEstimatePlotLine(plot, QStringLiteral("maxBatchMarker"), QPen(markerColour, 2.0, Qt::DashDotLine), fitting,
+                            0.0, fitting, 1.0);
+        QCPItemText *label = addEstimatePlotLabel(
             plot, QCoreApplication::translate("EstimateCharts", "largest batch that fits: %1").arg(*result.maxBatch),
             markerColour);
         label->setObjectName(QStringLiteral("maxBatchLabel"));
@@ -197,34 +128,39 @@ void showMemoryByBatch(QCustomPlot *plot, const estimate::EstimateResult &result
             std::log(fitting / batchRange.lower) >= 0.7 * std::log(batchRange.upper / batchRange.lower);
         label->setPositionAlignment((atRight ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
     }
-    plot->xAxis->setScaleType(QCPAxis::stLogarithmic);
-    auto doublings = QSharedPointer<QCPAxisTickerLog>::create();
-    doublings->setLogBase(2.0);
-    doublings->setSubTickCount(0);
-    plot->xAxis->setTicker(doublings);
-    plot->xAxis->setNumberFormat(QStringLiteral("f"));
-    plot->xAxis->setNumberPrecision(0);
+    useDoublingTicks(plot->xAxis);
     plot->xAxis->setLabel(QCoreApplication::translate("EstimateCharts", "batch size (doublings)"));
     plot->yAxis->setLabel(QCoreApplication::translate("EstimateCharts", "GPU memory (MiB)"));
     const double highest =
         std::max(profile.capacityMib, totals.isEmpty() ? 0.0 : *std::max_element(totals.begin(), totals.end()));
-    setHome(plot, batchRange, QCPRange(0.0, highest * 1.12));
+    setEstimatePlotHome(plot, batchRange.lower, batchRange.upper, 0.0, highest * 1.12);
 }
 
 void showBreakdown(QCustomPlot *plot, const estimate::EstimateResult &result)
 {
-    clearPlot(plot);
-    setTitle(plot, QCoreApplication::translate("EstimateCharts", "Breakdown at the allocated peak on %1")
-                       .arg(qtText(result.profile.name)));
+    QStringList labels;
+    for (const estimate::BatchEstimate &estimate : result.estimates)
+        labels << QCoreApplication::translate("EstimateCharts", "batch %1").arg(estimate.batchSize);
+    showStackedEstimates(plot,
+                         QCoreApplication::translate("EstimateCharts", "Breakdown at the allocated peak on %1")
+                             .arg(qtText(result.profile.name)),
+                         labels, result.estimates, nullptr);
+}
+
+void showStackedEstimates(QCustomPlot *plot, const QString &title, const QStringList &labels,
+                          const std::vector<estimate::BatchEstimate> &estimates, const estimate::GpuProfile *capacity)
+{
+    resetEstimatePlot(plot);
+    setEstimatePlotTitle(plot, title);
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     QVector<double> positions;
     std::array<QVector<double>, kLayerCount> values;
     double highest = 0.0;
-    for (std::size_t index = 0; index < result.estimates.size(); ++index) {
-        const estimate::BatchEstimate &estimate = result.estimates[index];
+    for (std::size_t index = 0; index < estimates.size(); ++index) {
+        const estimate::BatchEstimate &estimate = estimates[index];
         const double position = static_cast<double>(index + 1);
         positions << position;
-        ticker->addTick(position, QCoreApplication::translate("EstimateCharts", "batch %1").arg(estimate.batchSize));
+        ticker->addTick(position, labels.value(static_cast<qsizetype>(index)));
         for (std::size_t category = 0; category < estimate::kCategoryCount; ++category)
             values[category] << estimate::mibOf(estimate.bytesAtPeak[category]);
         values[kOverheadLayer] << estimate::mibOf(estimate.allocatorOverheadBytes());
@@ -243,25 +179,46 @@ void showBreakdown(QCustomPlot *plot, const estimate::EstimateResult &result)
         if (below)
             bars->moveAbove(below);
         below = bars;
+        // A layer no bar holds (cuDNN's workspaces for a model without convolutions) would only
+        // lengthen the legend.
+        if (std::all_of(values[layer].begin(), values[layer].end(), [](double mib) { return mib <= 0.0; }))
+            bars->removeFromLegend();
     }
     plot->legend->setVisible(true);
     plot->xAxis->setTicker(ticker);
     plot->xAxis->setLabel(QString());
     plot->yAxis->setLabel(QCoreApplication::translate("EstimateCharts", "GPU memory (MiB)"));
-    setHome(plot, QCPRange(0.3, static_cast<double>(positions.size()) + 0.7), QCPRange(0.0, highest * 1.1));
+    double top = highest * 1.1;
+    if (capacity) {
+        top = markCapacity(plot, *capacity, highest);
+        // Each bar's total above it, coloured by whether it fits: the answer read without the axis.
+        for (std::size_t index = 0; index < estimates.size(); ++index) {
+            const estimate::BatchEstimate &estimate = estimates[index];
+            const bool fits = estimate.fitsOn(*capacity);
+            QCPItemText *total = addEstimatePlotLabel(
+                plot,
+                QCoreApplication::translate("EstimateCharts", "%L1 MiB").arg(estimate.deviceTotalMib(), 0, 'f', 0),
+                fits ? QColor(30, 110, 40) : QColor(160, 20, 20));
+            total->setObjectName(QStringLiteral("barTotal"));
+            total->position->setCoords(static_cast<double>(index + 1), estimate.deviceTotalMib());
+            total->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        }
+    }
+    setEstimatePlotHome(plot, 0.3, static_cast<double>(positions.size()) + 0.7, 0.0, top);
 }
 
 void showTimeline(QCustomPlot *plot, const estimate::EstimateResult &result, std::int64_t batchSize)
 {
-    clearPlot(plot);
+    resetEstimatePlot(plot);
     const auto &timeline = result.timeline;
     if (timeline.empty()) {
         clearEstimatePlot(plot, QCoreApplication::translate("EstimateCharts", "No timeline"));
         return;
     }
-    setTitle(plot, QCoreApplication::translate("EstimateCharts",
-                                               "Training steps at batch %1, replayed event by event (reserved on top)")
-                       .arg(batchSize));
+    setEstimatePlotTitle(
+        plot, QCoreApplication::translate("EstimateCharts",
+                                          "Training steps at batch %1, replayed event by event (reserved on top)")
+                  .arg(batchSize));
     constexpr std::size_t kStacked = estimate::kCategoryCount + 1; // the categories and the allocator overhead
     QVector<double> events;
     std::array<QVector<double>, kStacked> tops; // cumulative MiB, bottom to top
@@ -304,9 +261,9 @@ void showTimeline(QCustomPlot *plot, const estimate::EstimateResult &result, std
         if (phase == estimate::Phase::Forward)
             ++step;
         const double x = static_cast<double>(timeline[index].eventIndex) - 0.5;
-        addLine(plot, QStringLiteral("phaseMark"), markPen, x, 0.0, x, 1.0);
-        QCPItemText *label = addLabel(plot, QStringLiteral("%1 %2").arg(qtText(estimate::phaseName(phase))).arg(step),
-                                      QColor(40, 40, 40));
+        addEstimatePlotLine(plot, QStringLiteral("phaseMark"), markPen, x, 0.0, x, 1.0);
+        QCPItemText *label = addEstimatePlotLabel(
+            plot, QStringLiteral("%1 %2").arg(qtText(estimate::phaseName(phase))).arg(step), QColor(40, 40, 40));
         label->setObjectName(QStringLiteral("phaseLabel"));
         label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
         label->position->setCoords(x, 0.02);
@@ -317,7 +274,7 @@ void showTimeline(QCustomPlot *plot, const estimate::EstimateResult &result, std
     plot->xAxis->setLabel(QCoreApplication::translate("EstimateCharts", "event (allocation or release)"));
     plot->yAxis->setLabel(QCoreApplication::translate("EstimateCharts", "GPU memory (MiB)"));
     const double highest = *std::max_element(tops[kOverheadLayer].begin(), tops[kOverheadLayer].end());
-    setHome(plot, QCPRange(-0.5, events.back() + 0.5), QCPRange(0.0, highest * 1.3)); // room for the phase labels
+    setEstimatePlotHome(plot, -0.5, events.back() + 0.5, 0.0, highest * 1.3); // room for the phase labels
 }
 
 } // namespace gpumem::ui

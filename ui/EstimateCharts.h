@@ -2,14 +2,18 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 
 #include <cstdint>
+#include <vector>
 
 class QCustomPlot;
 
 namespace gpumem::estimate {
+struct BatchEstimate;
 struct EstimateResult;
-}
+struct GpuProfile;
+} // namespace gpumem::estimate
 
 namespace gpumem::ui {
 
@@ -31,6 +35,13 @@ void showMemoryByBatch(QCustomPlot *plot, const estimate::EstimateResult &result
 // the allocator overhead, and the CUDA context with the library workspace, so
 // that each bar is as tall as the device total.
 void showBreakdown(QCustomPlot *plot, const estimate::EstimateResult &result);
+
+// One stacked bar per estimate, labelled by labels in the same order, layered as
+// showBreakdown's bars. With capacity: its line (a label at the top instead, for a
+// card more than three times the tallest bar), and each bar's device total above it
+// in green where it fits the capacity, in red where it does not.
+void showStackedEstimates(QCustomPlot *plot, const QString &title, const QStringList &labels,
+                          const std::vector<estimate::BatchEstimate> &estimates, const estimate::GpuProfile *capacity);
 
 // The replayed timeline of one batch: the live bytes of each category stacked
 // over the events, the allocator overhead on top (the top edge is the reserved

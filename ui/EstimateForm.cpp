@@ -2,6 +2,8 @@
 #include "ui/EstimateForm.h"
 
 #include "io/InputError.h"
+#include "ui/ApplicableControl.h"
+#include "ui/LanguageModelForm.h"
 #include "ui/NamedWidget.h"
 #include "ui/QtText.h"
 
@@ -19,11 +21,15 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <initializer_list>
+
 namespace gpumem::ui {
 
 namespace {
 
 const char *const modelKey = "yourModel/model";
+const QString torchScriptKind = QStringLiteral("torchscript");
+const QString languageModelKind = QStringLiteral("config");
 
 QComboBox *namedCombo(const QString &objectName, const std::vector<std::string> &names, QWidget *parent)
 {
@@ -71,6 +77,7 @@ EstimateForm::EstimateForm(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(buildModelBox());
+    layout->addWidget(buildLanguageModelBox());
     layout->addWidget(buildStepBox());
     layout->addWidget(buildGpuBox());
     const QString model = QSettings().value(modelKey).toString();
@@ -79,32 +86,60 @@ EstimateForm::EstimateForm(QWidget *parent)
     else
         mModelName->setText(tr("No model opened."));
     mRemembered.restore();
-    updateInputKind();
+    updateApplicable();
 }
 
 QWidget *EstimateForm::buildModelBox()
 {
-    auto *open = new QPushButton(tr("&Open model (.pt)…"), this);
-    open->setObjectName(QStringLiteral("openModelButton"));
-    open->setToolTip(tr("Open a TorchScript file: torch.jit.trace(model.train(), example).save(\"m.pt\") or "
-                        "torch.jit.script(model).save(\"m.pt\"); or drop one on this page"));
-    connect(open, &QPushButton::clicked, this, &EstimateForm::openModelDialog);
+    mKind = namedWidget<QComboBox>(QStringLiteral("modelKindBox"),
+                                   tr("A TorchScript file runs its own training step on the CPU; a language model is "
+                                      "built natively from its Hugging Face config.json, with a recipe"),
+                                   this);
+    mKind->addItem(tr("TorchScript file"), torchScriptKind);
+    mKind->addItem(tr("Language model (config.json)"), languageModelKind);
+    // Long items would widen the form past its pane; the popup still shows them whole.
+    mKind->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    mKind->setMinimumContentsLength(12);
+    mRemembered.bind(mKind, QStringLiteral("yourModel/kind"), torchScriptKind);
+    connect(mKind, &QComboBox::currentIndexChanged, this, [this] {
+        updateApplicable();
+        Q_EMIT modelKindChanged(isLanguageModel());
+    });
+    mOpen = new QPushButton(tr("&Open model (.pt)…"), this);
+    mOpen->setObjectName(QStringLiteral("openModelButton"));
+    mOpen->setToolTip(tr("Open a TorchScript file: torch.jit.trace(model.train(), example).save(\"m.pt\") or "
+                         "torch.jit.script(model).save(\"m.pt\"); or drop one on this page"));
+    connect(mOpen, &QPushButton::clicked, this, &EstimateForm::openModelDialog);
     mModelName = new QLabel(this);
     mModelName->setObjectName(QStringLiteral("modelName"));
     mModelName->setWordWrap(true);
     mModelName->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto *trust = new QLabel(tr("A TorchScript file is a program: estimating runs the model's own code, as "
-                                "torch.load would. Estimate only files you trust."),
-                             this);
-    trust->setObjectName(QStringLiteral("trustWarning"));
-    trust->setWordWrap(true);
-    showAsNotice(trust, QColor(0xff, 0xf3, 0xcd), QColor(0x6b, 0x4e, 0x00));
+    mTrust = new QLabel(tr("A TorchScript file is a program: estimating runs the model's own code, as "
+                           "torch.load would. Estimate only files you trust."),
+                        this);
+    mTrust->setObjectName(QStringLiteral("trustWarning"));
+    mTrust->setWordWrap(true);
+    showAsNotice(mTrust, QColor(0xff, 0xf3, 0xcd), QColor(0x6b, 0x4e, 0x00));
 
-    auto *box = new QGroupBox(tr("Your TorchScript model"), this);
+    auto *box = new QGroupBox(tr("Your model"), this);
     auto *layout = new QVBoxLayout(box);
-    layout->addWidget(open);
+    auto *kind = new QFormLayout;
+    kind->setContentsMargins(0, 0, 0, 0);
+    kind->addRow(tr("Model:"), mKind);
+    layout->addLayout(kind);
+    layout->addWidget(mOpen);
     layout->addWidget(mModelName);
-    layout->addWidget(trust);
+    layout->addWidget(mTrust);
+    return box;
+}
+
+QWidget *EstimateForm::buildLanguageModelBox()
+{
+    mLanguageModel = new LanguageModelForm(this);
+    mLanguageModel->setObjectName(QStringLiteral("languageModelForm"));
+    auto *box = new QGroupBox(tr("Language model and recipe"), this);
+    auto *layout = new QVBoxLayout(box);
+    layout->addWidget(mLanguageModel);
     return box;
 }
 
@@ -130,7 +165,9 @@ QWidget *EstimateForm::buildStepBox()
     mRemembered.bind(mInputKind, QStringLiteral("yourModel/inputKind"), QStringLiteral("float"));
     mInputKind->addItem(tr("float (random values)"), QStringLiteral("float"));
     mInputKind->addItem(tr("tokens (ids below the vocabulary)"), QStringLiteral("tokens"));
-    connect(mInputKind, &QComboBox::currentIndexChanged, this, &EstimateForm::updateInputKind);
+    mInputKind->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    mInputKind->setMinimumContentsLength(12);
+    connect(mInputKind, &QComboBox::currentIndexChanged, this, &EstimateForm::updateApplicable);
     mVocabulary = namedWidget<QSpinBox>(QStringLiteral("vocabularyBox"),
                                         tr("Tokens: the ids are drawn from 0 to this number less one"), this);
     mRemembered.bind(mVocabulary, QStringLiteral("yourModel/vocabulary"), 32000);
@@ -160,7 +197,7 @@ QWidget *EstimateForm::buildStepBox()
                               "and probabilities; math: as the model's own operators, for attention written out "
                               "by hand"));
 
-    auto *box = new QGroupBox(tr("One training step"), this);
+    auto *box = new QGroupBox(tr("One training step (TorchScript)"), this);
     auto *step = new QFormLayout(box);
     step->addRow(tr("Input shape:"), mShapes);
     step->addRow(tr("Input kind:"), mInputKind);
@@ -203,13 +240,36 @@ QWidget *EstimateForm::buildGpuBox()
     return box;
 }
 
-void EstimateForm::updateInputKind()
+bool EstimateForm::isLanguageModel() const
 {
-    mVocabulary->setEnabled(mInputKind->currentData().toString() == QStringLiteral("tokens"));
+    return mKind->currentData().toString() == languageModelKind;
+}
+
+void EstimateForm::setLanguageModel(bool languageModel)
+{
+    mKind->setCurrentIndex(mKind->findData(languageModel ? languageModelKind : torchScriptKind));
+}
+
+void EstimateForm::updateApplicable()
+{
+    const bool torchScript = !isLanguageModel();
+    const QString forFile = tr("For a TorchScript file only: a language model's config gives its input, loss and "
+                               "attention, and its recipe above gives the optimizer and precision");
+    for (QWidget *control : std::initializer_list<QWidget *>{mOpen, mModelName, mShapes, mInputKind, mLoss, mClasses,
+                                                             mOptimizer, mDtype, mAttention})
+        setApplicable(control, torchScript, forFile);
+    // A config holds numbers only and nothing of it runs: the warning is the file's alone.
+    mTrust->setVisible(torchScript);
+    const bool tokens = mInputKind->currentData().toString() == QStringLiteral("tokens");
+    setApplicable(mVocabulary, torchScript && tokens,
+                  torchScript ? tr("For token inputs: choose the input kind tokens") : forFile);
+    setApplicable(mLanguageModel, !torchScript,
+                  tr("For a language model: choose Language model (config.json) as the model"));
 }
 
 void EstimateForm::openModel(const QString &path)
 {
+    setLanguageModel(false);
     mModelPath = path;
     const QFileInfo file(path);
     mModelName->setText(file.exists() ? tr("<b>%1</b> (%L2 KiB) in %3")
@@ -217,7 +277,7 @@ void EstimateForm::openModel(const QString &path)
                                             .arg(static_cast<double>(file.size()) / 1024.0, 0, 'f', 0)
                                             .arg(file.absolutePath().toHtmlEscaped())
                                       : tr("<b>%1</b> (not found)").arg(path.toHtmlEscaped()));
-    mModelName->setToolTip(file.absoluteFilePath());
+    setOwnToolTip(mModelName, file.absoluteFilePath());
 }
 
 void EstimateForm::openModelDialog()
@@ -228,10 +288,9 @@ void EstimateForm::openModelDialog()
         openModel(path);
 }
 
-workflows::EstimateSettings EstimateForm::settings() const
+estimate::EstimateConfiguration EstimateForm::torchScriptModel() const
 {
-    workflows::EstimateSettings settings;
-    estimate::EstimateConfiguration &model = settings.model;
+    estimate::EstimateConfiguration model;
     if (mModelPath.isEmpty())
         throw io::InputError("open a TorchScript model (.pt) first");
     model.modelPath = coreText(mModelPath);
@@ -246,6 +305,13 @@ workflows::EstimateSettings EstimateForm::settings() const
     model.optimizer = coreText(mOptimizer->currentData().toString());
     model.dtype = coreText(mDtype->currentData().toString());
     model.attention = coreText(mAttention->currentData().toString());
+    return model;
+}
+
+workflows::EstimateSettings EstimateForm::settings() const
+{
+    workflows::EstimateSettings settings;
+    settings.model = isLanguageModel() ? mLanguageModel->configuration() : torchScriptModel();
     if (mGpu->count() == 0)
         throw io::InputError("no GPU profile is installed (resources/gpus)");
     settings.gpu = coreText(mGpu->currentData().toString());
@@ -262,6 +328,7 @@ void EstimateForm::remember() const
 {
     QSettings().setValue(modelKey, mModelPath);
     mRemembered.remember();
+    mLanguageModel->remember();
 }
 
 } // namespace gpumem::ui

@@ -10,14 +10,18 @@ class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
+class QPushButton;
 class QSpinBox;
 
 namespace gpumem::ui {
 
-// The Your model page's form: the TorchScript file, its input and training step,
-// the GPU profile, its CUDA context and the batch sizes; remembered between
-// sessions. It builds the estimate's settings as `gpumem estimate` builds them
-// from its options, with core's parsers.
+class LanguageModelForm;
+
+// The Your model page's form: a TorchScript file with its input and training step,
+// or a language model's config.json with its recipe (LanguageModelForm); the GPU
+// profile, its CUDA context and the batch sizes; remembered between sessions. It
+// builds the estimate's settings as `gpumem estimate` builds them from its options,
+// with core's parsers. The controls of the kind of model not chosen are disabled.
 class EstimateForm : public QWidget
 {
     Q_OBJECT
@@ -25,11 +29,15 @@ class EstimateForm : public QWidget
   public:
     explicit EstimateForm(QWidget *parent = nullptr);
 
-    // Takes path as the model to estimate; loads nothing (loading runs its code).
+    // Takes path as the model to estimate, a TorchScript file; loads nothing (loading runs its code).
     void openModel(const QString &path);
     QString modelPath() const { return mModelPath; }
     // Asks for a .pt file and opens it.
     void openModelDialog();
+    // Whether the form describes a language model by its config rather than a TorchScript file.
+    bool isLanguageModel() const;
+    // Chooses a language model (true) or a TorchScript file (false).
+    void setLanguageModel(bool languageModel);
 
     // The settings the form describes, every installed profile's largest batch
     // included; throws io::InputError, one line, when it describes none.
@@ -37,14 +45,24 @@ class EstimateForm : public QWidget
     // Keeps the form and the model's path for the next session.
     void remember() const;
 
+  Q_SIGNALS:
+    // The kind of model the form describes has changed.
+    void modelKindChanged(bool languageModel);
+
   private:
     QWidget *buildModelBox();
+    QWidget *buildLanguageModelBox();
     QWidget *buildStepBox();
     QWidget *buildGpuBox();
     QLineEdit *exampleField(const QString &name, const QString &toolTip, const QString &example, const QString &key);
-    void updateInputKind();
+    void updateApplicable();
+    estimate::EstimateConfiguration torchScriptModel() const;
 
     QString mModelPath;
+    QComboBox *mKind;
+    QPushButton *mOpen;
+    QLabel *mTrust;
+    LanguageModelForm *mLanguageModel;
     QLabel *mModelName;
     QLineEdit *mShapes;
     QComboBox *mInputKind;

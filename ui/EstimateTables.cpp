@@ -82,12 +82,20 @@ void prepareEstimateTable(QTableWidget *table)
     table->horizontalHeaderItem(CudnnWorkspacesColumn)
         ->setToolTip(QObject::tr("cuDNN's convolution workspaces live at the allocated peak: memory only a GPU "
                                  "allocates"));
-    table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    // Each column as wide as its header and numbers, scrolling on a narrow screen: stretched
+    // columns would cut the headers there instead.
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
 }
 
 void fillEstimateTable(QTableWidget *table, const estimate::EstimateResult &result)
 {
     table->setRowCount(static_cast<int>(result.estimates.size()));
+    // cuDNN's workspaces are a convolution's: a column of zeros for every other model.
+    const auto cudnn = static_cast<std::size_t>(estimate::Category::CudnnWorkspaces);
+    table->setColumnHidden(CudnnWorkspacesColumn, std::all_of(result.estimates.begin(), result.estimates.end(),
+                                                              [cudnn](const estimate::BatchEstimate &estimate) {
+                                                                  return estimate.bytesAtPeak[cudnn] == 0;
+                                                              }));
     for (int row = 0; row < table->rowCount(); ++row) {
         const estimate::BatchEstimate &estimate = result.estimates[static_cast<std::size_t>(row)];
         const auto category = [&estimate](estimate::Category which) {
@@ -163,20 +171,24 @@ QString estimateSummary(const QString &modelPath, const estimate::EstimateResult
     QStringList traced;
     for (const std::int64_t batch : result.tracedBatches)
         traced << QString::number(batch);
-    QString summary =
-        QObject::tr("<b>%1</b>: %L2 parameters (%3 MiB) · on <b>%4</b> (%L5 MiB; context %6 MiB, workspace %7 MiB)")
-            .arg(QFileInfo(modelPath).fileName().toHtmlEscaped())
-            .arg(result.model.parameterCount)
-            .arg(mibText(result.model.parameterBytes))
-            .arg(qtText(result.profile.name).toHtmlEscaped())
-            .arg(result.profile.capacityMib, 0, 'f', 0)
-            .arg(mibText(result.profile.contextMib), mibText(result.profile.workspaceMib));
+    QString summary = QObject::tr("<b>%1</b>: %L2 parameters (%3 MiB)")
+                          .arg(QFileInfo(modelPath).fileName().toHtmlEscaped())
+                          .arg(result.model.parameterCount)
+                          .arg(mibText(result.model.parameterBytes));
+    // LoRA trains its adapters alone: the count peft's print_trainable_parameters gives.
+    if (result.model.trainableParameterCount >= 0 &&
+        result.model.trainableParameterCount != result.model.parameterCount)
+        summary += QObject::tr(", %L1 trained").arg(result.model.trainableParameterCount);
+    summary += QObject::tr(" · on <b>%1</b> (%L2 MiB; context %3 MiB, workspace %4 MiB)")
+                   .arg(qtText(result.profile.name).toHtmlEscaped())
+                   .arg(result.profile.capacityMib, 0, 'f', 0)
+                   .arg(mibText(result.profile.contextMib), mibText(result.profile.workspaceMib));
     if (result.maxBatch)
         summary += QStringLiteral("<br>") + QObject::tr("Largest batch that fits: <b>%1</b>").arg(*result.maxBatch);
     summary +=
-        QStringLiteral("<br>") + QObject::tr("Traced on the CPU at batch %1%2, replayed through the CUDA "
+        QStringLiteral("<br>") + QObject::tr("Traced on %1 at batch %2%3, replayed through the CUDA "
                                              "caching-allocator model. Memory in MiB.")
-                                     .arg(traced.join(QStringLiteral(", ")),
+                                     .arg(qtText(result.model.tracedOn), traced.join(QStringLiteral(", ")),
                                           result.extrapolated ? QObject::tr(", extrapolated in the batch") : QString());
     for (const auto &note : result.notes)
         summary += QStringLiteral("<br>") + QObject::tr("Note: %1").arg(qtText(note).toHtmlEscaped());

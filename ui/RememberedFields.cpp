@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/RememberedFields.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
@@ -25,6 +26,12 @@ void RememberedFields::bind(QDoubleSpinBox *box, const QString &key, double fall
 {
     mFields.push_back({key, fallback, [box] { return QVariant(box->value()); },
                        [box](const QVariant &stored) { box->setValue(stored.toDouble()); }});
+}
+
+void RememberedFields::bind(QCheckBox *box, const QString &key, bool fallback)
+{
+    mFields.push_back({key, fallback, [box] { return QVariant(box->isChecked()); },
+                       [box](const QVariant &stored) { box->setChecked(stored.toBool()); }});
 }
 
 void RememberedFields::bind(QComboBox *combo, const QString &key, const QVariant &fallback)

@@ -7,6 +7,7 @@
 #include <functional>
 #include <vector>
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLineEdit;
@@ -23,6 +24,7 @@ class RememberedFields
     void bind(QLineEdit *edit, const QString &key, const QString &fallback);
     void bind(QSpinBox *box, const QString &key, int fallback);
     void bind(QDoubleSpinBox *box, const QString &key, double fallback);
+    void bind(QCheckBox *box, const QString &key, bool fallback);
     // A combo box keeps its current item's data; a stored value no item holds leaves
     // the current item selected.
     void bind(QComboBox *combo, const QString &key, const QVariant &fallback);

@@ -1,14 +1,20 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/YourModelPage.h"
 
+#include "architectures/ArchitectureLibrary.h"
 #include "ui/EstimateCharts.h"
 #include "ui/EstimateForm.h"
 #include "ui/EstimateTables.h"
 #include "ui/LabelledRow.h"
 #include "ui/NamedWidget.h"
 #include "ui/ProgressBridge.h"
+#include "ui/ProgressSegment.h"
 #include "ui/QCustomPlotInclude.h"
+#include "ui/QtText.h"
+#include "ui/RecipeComparisonChart.h"
+#include "ui/SequenceChart.h"
 #include "workflows/EstimateWorkflow.h"
+#include "workflows/LanguageModelEstimates.h"
 
 #include <QComboBox>
 #include <QDragEnterEvent>
@@ -32,7 +38,13 @@
 namespace gpumem::ui {
 
 namespace {
+
 constexpr int kElapsedTickMilliseconds = 500;
+// The shares of a language model's run: the estimate (with its largest-batch searches), the
+// five recipes, then the lengths of the sequence chart, each about as costly per trace.
+constexpr double kEstimateShare = 0.3;
+constexpr double kRecipesShare = 0.3;
+
 } // namespace
 
 bool isModelFilePath(const QString &path)
@@ -65,6 +77,9 @@ YourModelPage::YourModelPage(QWidget *parent)
     clearEstimatePlot(mMemoryChart, tr("Memory against batch size: press Estimate"));
     clearEstimatePlot(mBreakdownChart, tr("Breakdown at the peak: press Estimate"));
     clearEstimatePlot(mTimelineChart, tr("Timeline of one batch: press Estimate"));
+    showLanguageModelCharts();
+    connect(mForm, &EstimateForm::modelKindChanged, this, &YourModelPage::showLanguageModelTabs);
+    showLanguageModelTabs(mForm->isLanguageModel());
 }
 
 // The job's destructor cancels the estimate and waits for it: its LibTorch work
@@ -126,9 +141,10 @@ QWidget *YourModelPage::buildResults()
     mSummary->setObjectName(QStringLiteral("estimateSummary"));
     mSummary->setWordWrap(true);
     mSummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    mSummary->setText(tr("Open a TorchScript model, describe one sample of its input and press Estimate: training "
-                         "steps run on the CPU, and their allocations are replayed through a model of PyTorch's "
-                         "CUDA caching allocator, so no GPU is needed."));
+    mSummary->setText(tr("Open a TorchScript model and describe one sample of its input, or name a language model's "
+                         "config.json and its recipe, and press Estimate: training steps run on the CPU, and their "
+                         "allocations are replayed through a model of PyTorch's CUDA caching allocator, so no GPU "
+                         "is needed."));
 
     mEstimates = namedWidget<QTableWidget>(
         QStringLiteral("estimateTable"),
@@ -137,6 +153,8 @@ QWidget *YourModelPage::buildResults()
            "breakdown at the allocated peak; overhead is reserved less requested"),
         this);
     prepareEstimateTable(mEstimates);
+    // A narrow window scrolls the table sideways: it grows by the scroll bar, not hiding a row under it.
+    connect(mEstimates->horizontalScrollBar(), &QScrollBar::rangeChanged, this, &YourModelPage::fitTableHeight);
 
     mMemoryChart =
         namedWidget<QCustomPlot>(QStringLiteral("memoryChart"),
@@ -153,11 +171,27 @@ QWidget *YourModelPage::buildResults()
                                     "with the phases marked. Wheel: zoom, drag: pan, double-click: reset"),
                                  this);
     prepareEstimatePlot(mTimelineChart, QStringLiteral("memory_timeline"));
+    mSequenceChart = namedWidget<QCustomPlot>(
+        QStringLiteral("sequenceChart"),
+        tr("A language model's device total against the sequence length, one line per batch size, with the GPU's "
+           "capacity. Wheel: zoom, drag: pan, double-click: reset; right-click to save"),
+        this);
+    prepareEstimatePlot(mSequenceChart, QStringLiteral("memory_by_sequence"));
+    mRecipeChart = namedWidget<QCustomPlot>(
+        QStringLiteral("recipeChart"),
+        tr("The same language model trained five ways at the first batch size: a full fine-tune, with gradient "
+           "checkpointing, LoRA, LoRA with checkpointing and QLoRA with checkpointing, each bar stacked by what "
+           "the memory holds (activations include the logits and the loss). Right-click to save"),
+        this);
+    prepareEstimatePlot(mRecipeChart, QStringLiteral("recipe_comparison"));
     mCharts = new QTabWidget(this);
     mCharts->setObjectName(QStringLiteral("estimateCharts"));
+    mCharts->setUsesScrollButtons(true);
     mCharts->addTab(mMemoryChart, tr("Memory against batch size"));
     mCharts->addTab(mBreakdownChart, tr("Breakdown at the peak"));
     mCharts->addTab(mTimelineChart, tr("Timeline of one batch"));
+    mCharts->addTab(mRecipeChart, tr("Recipes compared"));
+    mCharts->addTab(mSequenceChart, tr("Memory against sequence length"));
 
     // A tab rather than a pane beside the charts: the page then fits a 1024-pixel screen.
     mCharts->addTab(buildProfileBox(), tr("Which GPUs fit"));
@@ -255,9 +289,26 @@ bool YourModelPage::start()
     mJob.start([settings, modelPath, bridge](Outcome &outcome, runtime::OperationControl *control) {
         outcome.modelPath = modelPath;
         outcome.timelineBatch = *settings.request.timelineBatch;
+        const bool languageModel = !settings.model.architecture.empty();
         try {
-            outcome.estimate =
-                std::make_shared<const workflows::EstimateOutcome>(workflows::estimateModel(settings, bridge, control));
+            ProgressSegment estimating(bridge, 0.0, languageModel ? kEstimateShare : 1.0);
+            auto estimated = std::make_shared<const workflows::EstimateOutcome>(
+                workflows::estimateModel(settings, &estimating, control));
+            if (languageModel) {
+                const architectures::ArchitectureConfig config =
+                    architectures::resolveArchitecture(settings.model.architecture);
+                outcome.modelPath = qtText(config.name);
+                outcome.sequenceLength = settings.model.sequenceLength;
+                ProgressSegment recipes(bridge, kEstimateShare, kEstimateShare + kRecipesShare);
+                outcome.recipes = std::make_shared<const std::vector<workflows::RecipeEstimate>>(
+                    workflows::estimateRecipes(settings, &recipes, control));
+                ProgressSegment sequence(bridge, kEstimateShare + kRecipesShare, 1.0);
+                outcome.sequence =
+                    std::make_shared<const std::vector<workflows::SequencePoint>>(workflows::memoryAgainstSequence(
+                        settings, chartedSequenceLengths(config.maxPositions - settings.model.generatedTokens),
+                        &sequence, control));
+            }
+            outcome.estimate = std::move(estimated);
         } catch (const estimate::EstimateCancelled &) {
             outcome.cancelled = true;
         } catch (const std::exception &) {
@@ -371,6 +422,7 @@ void YourModelPage::showResult()
         clearEstimatePlot(mMemoryChart, tr("No estimate"));
         clearEstimatePlot(mBreakdownChart, tr("No estimate"));
         clearEstimatePlot(mTimelineChart, tr("No estimate"));
+        showLanguageModelCharts();
         showProfiles();
         return;
     }
@@ -380,7 +432,29 @@ void YourModelPage::showResult()
     showMemoryByBatch(mMemoryChart, *shown);
     showBreakdown(mBreakdownChart, *shown);
     showTimeline(mTimelineChart, *shown, mShown.timelineBatch);
+    showLanguageModelCharts();
     showProfiles();
+}
+
+void YourModelPage::showLanguageModelCharts()
+{
+    // Short titles: a plot is at least as wide as its title, in a hidden tab too.
+    const estimate::EstimateResult *shown = result();
+    if (shown && mShown.recipes)
+        showRecipeComparison(mRecipeChart, *mShown.recipes, shown->profile);
+    else
+        clearEstimatePlot(mRecipeChart, shown ? tr("For a language model") : tr("Recipes compared: press Estimate"));
+    if (shown && mShown.sequence)
+        showMemoryBySequence(mSequenceChart, *mShown.sequence, shown->profile, mShown.sequenceLength);
+    else
+        clearEstimatePlot(mSequenceChart,
+                          shown ? tr("For a language model") : tr("Memory against sequence length: press Estimate"));
+}
+
+void YourModelPage::showLanguageModelTabs(bool languageModel)
+{
+    mCharts->setTabVisible(mCharts->indexOf(mRecipeChart), languageModel);
+    mCharts->setTabVisible(mCharts->indexOf(mSequenceChart), languageModel);
 }
 
 void YourModelPage::fitTableHeight()
@@ -391,7 +465,7 @@ void YourModelPage::fitTableHeight()
     for (int row = 0; row < kRowsShown; ++row)
         height += row < mEstimates->rowCount() ? mEstimates->rowHeight(row)
                                                : (row == 0 ? mEstimates->verticalHeader()->defaultSectionSize() : 0);
-    if (mEstimates->rowCount() > kRowsShown)
+    if (mEstimates->rowCount() > kRowsShown || mEstimates->horizontalScrollBar()->maximum() > 0)
         height += mEstimates->horizontalScrollBar()->sizeHint().height();
     mEstimates->setFixedHeight(height);
 }

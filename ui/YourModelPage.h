@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 class QComboBox;
 class QCustomPlot;
@@ -26,7 +27,9 @@ struct EstimateResult;
 
 namespace gpumem::workflows {
 struct EstimateOutcome;
-}
+struct RecipeEstimate;
+struct SequencePoint;
+} // namespace gpumem::workflows
 
 namespace gpumem::ui {
 
@@ -36,14 +39,16 @@ class ProgressBridge;
 // Returns whether path names a file the page opens as a TorchScript model (.pt, .pth).
 bool isModelFilePath(const QString &path);
 
-// The "Your model" page: open or drop a TorchScript file, describe its input
-// and training step, pick a GPU profile and batch sizes (EstimateForm), and
-// estimate the training memory on the CPU with the same workflow as `gpumem
-// estimate` (workflows::estimateModel) in a worker thread, with its progress and
-// a cancel. Shows the estimates, memory against batch size with the GPU's
-// capacity and the largest batch that fits, the breakdown at the peak, the
-// timeline of one batch by category with its phases, and which GPU profiles the
-// chosen batch fits.
+// The "Your model" page: open or drop a TorchScript file and describe its input
+// and training step, or name a language model's config.json and its recipe; pick a
+// GPU profile and batch sizes (EstimateForm), and estimate the memory on the CPU
+// with the same workflow as `gpumem estimate` (workflows::estimateModel) in a
+// worker thread, with its progress and a cancel. Shows the estimates, memory
+// against batch size with the GPU's capacity and the largest batch that fits, the
+// breakdown at the peak, the timeline of one batch by category with its phases, and
+// which GPU profiles the chosen batch fits; for a language model also its memory
+// against the sequence length (workflows::memoryAgainstSequence) and the training
+// recipes side by side (workflows::estimateRecipes), in the same worker.
 class YourModelPage : public QWidget
 {
     Q_OBJECT
@@ -89,6 +94,10 @@ class YourModelPage : public QWidget
     struct Outcome
     {
         std::shared_ptr<const workflows::EstimateOutcome> estimate; // null on error or cancel
+        // A language model's recipes compared and memory against the sequence length; null for a TorchScript file.
+        std::shared_ptr<const std::vector<workflows::RecipeEstimate>> recipes;
+        std::shared_ptr<const std::vector<workflows::SequencePoint>> sequence;
+        std::int64_t sequenceLength = 0; // a language model's, as the form gave it
         QString modelPath;
         std::int64_t timelineBatch = 0;
         bool cancelled = false;
@@ -106,6 +115,10 @@ class YourModelPage : public QWidget
     void showProfiles();
     void updateRunning();
     void showElapsed();
+    // Shows the language model's charts' tabs only while the form describes a language model.
+    void showLanguageModelTabs(bool languageModel);
+    // The language model's charts of the outcome on show, or why there are none.
+    void showLanguageModelCharts();
 
     EstimateForm *mForm;
     ProgressBridge *mBridge;
@@ -120,6 +133,8 @@ class YourModelPage : public QWidget
     QCustomPlot *mMemoryChart;
     QCustomPlot *mBreakdownChart;
     QCustomPlot *mTimelineChart;
+    QCustomPlot *mSequenceChart;
+    QCustomPlot *mRecipeChart;
     QComboBox *mProfileBatch;
     QTableWidget *mProfiles;
     QTimer *mElapsedTicker;

@@ -180,6 +180,35 @@ std::vector<std::string> loraTargetNames(const ArchitectureConfig &config)
     return names;
 }
 
+const std::vector<std::string> &defaultLoraTargets(Family family)
+{
+    static const std::vector<std::string> llama = {"q_proj", "v_proj"};
+    static const std::vector<std::string> gpt2 = {"c_attn"};
+    static const std::vector<std::string> bert = {"query", "value"};
+    switch (family) {
+    case Family::Gpt2: return gpt2;
+    case Family::Bert: return bert;
+    case Family::Llama: break;
+    }
+    return llama;
+}
+
+std::vector<std::string> parseLoraTargets(const std::string &text)
+{
+    std::vector<std::string> targets;
+    std::string item;
+    for (const char c : text + ",") {
+        if (c == ',') {
+            if (!item.empty())
+                targets.push_back(item);
+            item.clear();
+        } else if (c != ' ') {
+            item += c;
+        }
+    }
+    return targets;
+}
+
 std::int64_t trainableParameterCount(const ArchitectureConfig &config, const LoraSettings &lora)
 {
     if (lora.rank < 0 || lora.rank > kMaxLoraRank)

@@ -36,6 +36,15 @@ const std::vector<std::string> &loraTargetNames(Family family);
 // linears (mixtral: w1, w2, w3) and qwen2_moe's shared_expert_gate.
 std::vector<std::string> loraTargetNames(const ArchitectureConfig &config);
 
+// The attention projections peft adapts when a LoraConfig names no targets (its
+// TRANSFORMERS_MODELS_TO_LORA_TARGET_MODULES_MAPPING): q_proj and v_proj, GPT-2's
+// c_attn, BERT's query and value; what a LoRA recipe starts from.
+const std::vector<std::string> &defaultLoraTargets(Family family);
+
+// "q_proj, v_proj" → {"q_proj", "v_proj"}: items separated by commas, spaces dropped,
+// empty items skipped, as --lora-targets and the workbench's field read them.
+std::vector<std::string> parseLoraTargets(const std::string &text);
+
 // The parameters that train: all of them without LoRA; with LoRA only the
 // adapters, rank × (inputs + outputs) for each targeted linear (lora_A and
 // lora_B, no bias), as peft counts them. "all-linear" targets every linear but the

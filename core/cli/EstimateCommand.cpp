@@ -142,8 +142,8 @@ void printText(std::ostream &out, const estimate::EstimateConfiguration &configu
     std::string traced;
     for (const std::int64_t batch : result.tracedBatches)
         traced += (traced.empty() ? "" : ", ") + std::to_string(batch);
-    out << "Method: traced " << (configuration.architecture.empty() ? "on the CPU" : "on the meta device")
-        << " at batch " << traced << (result.extrapolated ? ", extrapolated in the batch" : "")
+    out << "Method: traced on " << result.model.tracedOn << " at batch " << traced
+        << (result.extrapolated ? ", extrapolated in the batch" : "")
         << ", replayed through the CUDA caching-allocator model\n"
         << '\n';
     const auto numeric = TextTable::numeric;

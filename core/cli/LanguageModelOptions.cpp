@@ -2,6 +2,7 @@
 #include "cli/LanguageModelOptions.h"
 
 #include "architectures/ArchitectureLibrary.h"
+#include "architectures/ParameterCount.h"
 #include "cli/CommandParser.h"
 #include "io/InputError.h"
 
@@ -85,17 +86,9 @@ void completeLanguageModelSettings(const CLI::App &app, const LanguageModelOptio
     if (options.loraRank)
         configuration.loraRank = static_cast<std::int64_t>(*options.loraRank);
     configuration.loraTargets.clear();
-    for (const auto &target : options.loraTargets) {
-        std::size_t start = 0;
-        while (start <= target.size()) {
-            const std::size_t comma = std::min(target.find(',', start), target.size());
-            std::string item = target.substr(start, comma - start);
-            item.erase(std::remove(item.begin(), item.end(), ' '), item.end());
-            if (!item.empty())
-                configuration.loraTargets.push_back(item);
-            start = comma + 1;
-        }
-    }
+    for (const auto &text : options.loraTargets)
+        for (auto &target : architectures::parseLoraTargets(text))
+            configuration.loraTargets.push_back(std::move(target));
     if (options.generatedTokens)
         configuration.generatedTokens = static_cast<std::int64_t>(*options.generatedTokens);
 }

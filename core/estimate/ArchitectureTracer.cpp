@@ -101,6 +101,7 @@ ArchitectureTracer::ArchitectureTracer(EstimateConfiguration configuration, cons
     // The count as peft gives it, and the check that every target names a linear layer.
     mSummary.trainableParameterCount = architectures::trainableParameterCount(mArchitecture, mOptions.lora);
     mSummary.parameterCount = architectures::parameterCount(mArchitecture);
+    mSummary.tracedOn = "the meta device";
     {
         const std::lock_guard<std::mutex> serialised(metaTracingMutex());
         mModel->network = architectures::LanguageModel(mArchitecture, mOptions);

@@ -116,22 +116,30 @@ AlignedTraces traceSmallBatches(const StepTracer &tracer, const EstimateRequest 
     for (std::size_t pair = 0; pair < request.tracedPairs.size() && !affine && !curved; ++pair) {
         const auto [smallBatch, largeBatch] = request.tracedPairs[pair];
         const bool last = pair + 1 == request.tracedPairs.size();
+        // A batch the previous pair traced (its larger one) is not traced again.
+        const auto earlier = std::find_if(aligned.traced.begin(), aligned.traced.end(),
+                                          [&](const TaggedTrace &trace) { return trace.batchSize == smallBatch; });
         std::optional<TaggedTrace> small;
-        try {
-            small = tracer.trace(smallBatch);
-        } catch (const io::InputError &) {
-            // Only the last pair's failure is the model's answer; batch 1 may be refused alone.
-            if (last)
-                throw;
-            continue;
+        if (earlier != aligned.traced.end()) {
+            small = *earlier;
+        } else {
+            try {
+                small = tracer.trace(smallBatch);
+            } catch (const io::InputError &) {
+                // Only the last pair's failure is the model's answer; batch 1 may be refused alone.
+                if (last)
+                    throw;
+                continue;
+            }
+            progress.stepDone();
         }
-        progress.stepDone();
         TaggedTrace large = tracer.trace(largeBatch);
         progress.stepDone();
         affine = AffineTrace::fit(*small, large, why);
         if (!affine)
             why = "batch " + std::to_string(smallBatch) + " and " + std::to_string(largeBatch) + ": " + why;
-        aligned.traced.push_back(std::move(*small));
+        if (earlier == aligned.traced.end())
+            aligned.traced.push_back(std::move(*small));
         aligned.traced.push_back(std::move(large));
         if (affine) {
             // A third batch beyond the two checks the line before anything is extrapolated.

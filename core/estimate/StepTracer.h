@@ -5,6 +5,7 @@
 #include "io/InputError.h"
 
 #include <cstdint>
+#include <string>
 
 namespace gpumem::estimate {
 
@@ -17,6 +18,9 @@ struct ModelSummary
     // The parameters that take gradients (LoRA's adapters alone); -1 when not counted
     // apart from parameterCount.
     std::int64_t trainableParameterCount = -1;
+    // Where the steps run, for the reader: "the CPU", or "the meta device" for a model
+    // built without storage.
+    std::string tracedOn = "the CPU";
 };
 
 // Thrown by StepTracer::trace when a batch does not fit in this machine's memory:

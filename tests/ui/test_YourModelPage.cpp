@@ -9,7 +9,9 @@
 #include "ui/ChartFonts.h"
 #include "ui/QCustomPlotInclude.h"
 #include "ui/YourModelPage.h"
+#include "workflows/LanguageModelEstimates.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
@@ -18,6 +20,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -62,6 +65,30 @@ void fillForm(ui::YourModelPage &page, const QString &shapes, const QString &bat
     page.findChild<QDoubleSpinBox *>(QStringLiteral("contextBox"))->setValue(0.0);
     auto *attention = page.findChild<QComboBox *>(QStringLiteral("attentionBox"));
     attention->setCurrentIndex(attention->findData(QStringLiteral("efficient")));
+}
+
+// Describes a shipped language model on the page's form as a user would: a full fine-tune in
+// bfloat16 with AdamW, batch sizes batches, on gpu.
+void fillLanguageModel(ui::YourModelPage &page, const QString &config, int sequenceLength, const QString &batches,
+                       const QString &gpu)
+{
+    auto *kind = page.findChild<QComboBox *>(QStringLiteral("modelKindBox"));
+    kind->setCurrentIndex(kind->findData(QStringLiteral("config")));
+    auto *architecture = page.findChild<QComboBox *>(QStringLiteral("architectureBox"));
+    architecture->setCurrentIndex(architecture->findText(config));
+    page.findChild<QSpinBox *>(QStringLiteral("sequenceLengthBox"))->setValue(sequenceLength);
+    auto *precision = page.findChild<QComboBox *>(QStringLiteral("precisionBox"));
+    precision->setCurrentIndex(precision->findData(QStringLiteral("bfloat16")));
+    auto *optimizer = page.findChild<QComboBox *>(QStringLiteral("recipeOptimizerBox"));
+    optimizer->setCurrentIndex(optimizer->findData(QStringLiteral("adamw")));
+    page.findChild<QSpinBox *>(QStringLiteral("loraRankBox"))->setValue(0);
+    page.findChild<QCheckBox *>(QStringLiteral("checkpointingBox"))->setChecked(false);
+    auto *mode = page.findChild<QComboBox *>(QStringLiteral("modeBox"));
+    mode->setCurrentIndex(mode->findData(QStringLiteral("training")));
+    page.findChild<QLineEdit *>(QStringLiteral("batchSizes"))->setText(batches);
+    auto *gpus = page.findChild<QComboBox *>(QStringLiteral("gpuBox"));
+    gpus->setCurrentIndex(gpus->findData(gpu));
+    page.findChild<QDoubleSpinBox *>(QStringLiteral("contextBox"))->setValue(0.0);
 }
 
 // The same estimate, made directly with core.
@@ -409,6 +436,112 @@ class TestYourModelPage : public QObject
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kEstimateTimeoutMilliseconds);
         QVERIFY2(finished.first().first().toBool(), qPrintable(page.errorText()));
         QVERIFY(page.result() != nullptr);
+    }
+
+    void comparesTheRecipesOfALanguageModel()
+    {
+        ui::YourModelPage page;
+        page.resize(1280, 800);
+        fillLanguageModel(page, QStringLiteral("llama-3.2-1b"), 256, QStringLiteral("1,2"), QStringLiteral("rtx-4090"));
+        // A config needs no file nor input shape: those controls are off, the recipe's on.
+        QVERIFY(!page.findChild<QLineEdit *>(QStringLiteral("inputShapes"))->isEnabled());
+        QVERIFY(!page.findChild<QPushButton *>(QStringLiteral("openModelButton"))->isEnabled());
+        QVERIFY(page.findChild<QComboBox *>(QStringLiteral("precisionBox"))->isEnabled());
+        auto *charts = page.findChild<QTabWidget *>(QStringLiteral("estimateCharts"));
+        auto *recipeChart = page.findChild<QCustomPlot *>(QStringLiteral("recipeChart"));
+        auto *sequenceChart = page.findChild<QCustomPlot *>(QStringLiteral("sequenceChart"));
+        QVERIFY(recipeChart && sequenceChart);
+        QVERIFY(charts->isTabVisible(charts->indexOf(recipeChart)));
+
+        QSignalSpy finished(&page, &ui::YourModelPage::estimateFinished);
+        QVERIFY(page.start());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kEstimateTimeoutMilliseconds);
+        QVERIFY2(finished.first().first().toBool(), qPrintable(page.errorText()));
+
+        workflows::EstimateSettings settings;
+        settings.model.architecture = "llama-3.2-1b";
+        settings.model.sequenceLength = 256;
+        settings.model.dtype = "bfloat16";
+        settings.model.optimizer = "adamw";
+        settings.gpu = "rtx-4090";
+        settings.request.batchSizes = {1, 2};
+        const std::vector<workflows::RecipeEstimate> recipes = workflows::estimateRecipes(settings);
+        QCOMPARE(recipes.size(), std::size_t{5});
+
+        // The page's own estimate is the form's recipe: a full fine-tune, every parameter trained.
+        const estimate::EstimateResult *shown = page.result();
+        QVERIFY(shown);
+        QCOMPARE(shown->estimates.size(), std::size_t{2});
+        QCOMPARE(shown->estimates[0].deviceTotalMib(), recipes[0].estimate.deviceTotalMib());
+
+        // Five stacked bars, each as tall as its recipe's device total.
+        QCOMPARE(recipeChart->plottableCount(), kCategories + 2);
+        std::vector<double> heights(recipes.size(), 0.0);
+        for (int layer = 0; layer < recipeChart->plottableCount(); ++layer) {
+            auto *bars = qobject_cast<QCPBars *>(recipeChart->plottable(layer));
+            QVERIFY(bars);
+            QCOMPARE(bars->data()->size(), static_cast<int>(recipes.size()));
+            for (int bar = 0; bar < bars->data()->size(); ++bar)
+                heights[static_cast<std::size_t>(bar)] += bars->data()->at(bar)->value;
+        }
+        for (std::size_t bar = 0; bar < recipes.size(); ++bar)
+            QVERIFY2(std::abs(heights[bar] - recipes[bar].estimate.deviceTotalMib()) < 1e-6,
+                     qPrintable(QStringLiteral("%1: %2 against %3")
+                                    .arg(QString::fromStdString(recipes[bar].label))
+                                    .arg(heights[bar])
+                                    .arg(recipes[bar].estimate.deviceTotalMib())));
+        // What a teacher shows: LoRA below the full fine-tune, QLoRA below LoRA.
+        QVERIFY(heights[2] < heights[0]);
+        QVERIFY(heights[4] < heights[3]);
+        QVERIFY(heights[4] < heights[2]);
+        // Each bar named under it, and the GPU's capacity drawn across.
+        auto ticker = recipeChart->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker);
+        QCOMPARE(ticker->ticks().size(), 5);
+        QVERIFY2(ticker->ticks().value(5.0).startsWith(QStringLiteral("QLoRA")),
+                 qPrintable(ticker->ticks().value(5.0)));
+        auto *capacity = recipeChart->findChild<QCPItemStraightLine *>(QStringLiteral("capacityLine"));
+        QVERIFY(capacity);
+        QCOMPARE(capacity->point1->coords().y(), estimate::findGpuProfile("rtx-4090").capacityMib);
+        QVERIFY(recipeChart->yAxis->label().contains(QStringLiteral("MiB")));
+
+        // Memory against the sequence length: a line per batch size over 8 lengths up to 8192 tokens.
+        QCOMPARE(sequenceChart->graphCount(), 2);
+        QCOMPARE(sequenceChart->graph(0)->dataCount(), 8);
+        QCOMPARE(sequenceChart->graph(0)->data()->at(7)->key, 8192.0);
+        // Memory grows with the sequence and the batch.
+        QVERIFY(sequenceChart->graph(0)->data()->at(7)->value > sequenceChart->graph(0)->data()->at(0)->value);
+        // (At 128 tokens the optimizer step's peak hides the batch; at 8192 the activations lead.)
+        QVERIFY(sequenceChart->graph(1)->data()->at(7)->value > sequenceChart->graph(0)->data()->at(7)->value);
+        QVERIFY(sequenceChart->findChild<QCPItemStraightLine *>(QStringLiteral("capacityLine")));
+        QVERIFY(sequenceChart->xAxis->label().contains(QStringLiteral("tokens")));
+        QVERIFY(sequenceChart->yAxis->label().contains(QStringLiteral("MiB")));
+
+        // The GPU table answers for every profile, and the summary names the model.
+        QVERIFY(page.findChild<QTableWidget *>(QStringLiteral("profileTable"))->rowCount() > 0);
+        QVERIFY2(page.findChild<QLabel *>(QStringLiteral("estimateSummary"))
+                     ->text()
+                     .contains(QStringLiteral("<b>llama-3.2-1b</b>")),
+                 qPrintable(page.findChild<QLabel *>(QStringLiteral("estimateSummary"))->text()));
+
+        // Back to a TorchScript file: its controls return, the language model's charts go.
+        page.openModel(QStringLiteral("/nowhere/model.pt"));
+        QVERIFY(page.findChild<QLineEdit *>(QStringLiteral("inputShapes"))->isEnabled());
+        QVERIFY(!page.findChild<QComboBox *>(QStringLiteral("precisionBox"))->isEnabled());
+        QVERIFY(!charts->isTabVisible(charts->indexOf(recipeChart)));
+    }
+
+    void cancelsALanguageModelsRun()
+    {
+        ui::YourModelPage page;
+        fillLanguageModel(page, QStringLiteral("gpt2"), 512, QStringLiteral("1"), QStringLiteral("a100-80"));
+        QSignalSpy finished(&page, &ui::YourModelPage::estimateFinished);
+        QVERIFY(page.start());
+        page.cancel();
+        QTRY_VERIFY_WITH_TIMEOUT(!page.isRunning(), kEstimateTimeoutMilliseconds);
+        QCOMPARE(finished.count(), 0);
+        QVERIFY(page.result() == nullptr);
+        QVERIFY(page.findChild<QCustomPlot *>(QStringLiteral("recipeChart"))->plottableCount() == 0);
     }
 
     void opensTorchScriptFilesOnly()
