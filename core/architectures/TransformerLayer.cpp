@@ -230,8 +230,7 @@ torch::Tensor TransformerLayerImpl::mixtureOfExperts(const torch::Tensor &hidden
         const std::int64_t samples = hidden.size(0);
         const std::int64_t routedPerSample = tokens / samples * chosen;
         for (std::int64_t e = 0; e < experts; ++e) {
-            const std::int64_t count =
-                samples * (routedPerSample / experts + (e < routedPerSample % experts ? 1 : 0));
+            const std::int64_t count = samples * (routedPerSample / experts + (e < routedPerSample % experts ? 1 : 0));
             if (count == 0)
                 continue;
             const kernels::RoutedTokens input = kernels::routedTokens(flat, weights, count);

@@ -277,13 +277,19 @@ class TrainingLoop
             if (!trainEpoch(epoch) || !finishEpoch(epoch))
                 break;
         // Keep the best validated weights; without validation the last finished epoch's,
-        // which after a NaN are the last weights known to be sound.
-        if (!mValidationRows.empty() || mResult.stopReason == StopReason::NotFinite)
+        // which after a NaN are the last weights known to be sound, and after a stop the
+        // last the user watched finish: a stop keeps the best epoch so far, as an early
+        // stop does, rather than weights from inside an epoch.
+        const bool cancelled = mResult.stopReason == StopReason::Cancelled;
+        if (!mValidationRows.empty() || mResult.stopReason == StopReason::NotFinite ||
+            (cancelled && mResult.bestEpoch > 0))
             mBest.restore(mModel);
         if (mResult.stopReason == StopReason::Completed)
             mResult.message = "trained " + std::to_string(mSettings.epochs) + " epochs";
-        // A cancel without validation leaves the weights inside an epoch, which no checkpoint describes.
-        if (mResult.stopReason == StopReason::Cancelled && mValidationRows.empty())
+        if (cancelled && mResult.bestEpoch > 0)
+            mResult.message += "; kept the weights of epoch " + std::to_string(mResult.bestEpoch) + ", the best so far";
+        // Stopped inside the first epoch, the weights are of no epoch, which no checkpoint describes.
+        if (cancelled && mResult.bestEpoch == 0)
             mBestCheckpoint = {};
         if (mCheckpoint)
             *mCheckpoint = std::move(mBestCheckpoint);

@@ -44,18 +44,19 @@ using BatchLoss = std::function<torch::Tensor(const std::vector<Eigen::Index> &r
 
 // Trains model on trainingRows in shuffled mini-batches with Adam or AdamW, the
 // learning-rate schedule, gradient clipping and, when validationRows is not empty,
-// early stopping that restores the weights of the best validation epoch. Reports
-// every batch and epoch to observer and honours control before every batch. A NaN
-// or infinite loss stops training with StopReason::NotFinite and the weights of the
-// best epoch so far. Deterministic on the CPU for a given seed and thread count.
-// Runs on the calling thread, plus settings.workers - 1 helper threads per batch;
-// loss must then be safe to call from several threads at once (a forward pass
-// without dropout randomness shared between rows is).
-// With checkpoint, a checkpoint that holds a training continues it (model must
-// hold the weights it was taken with): the optimizer state, step, epoch count
-// and early-stopping state are restored, and the epochs after checkpoint's run
-// up to settings.epochs. On return checkpoint describes the epoch whose weights
-// the model holds (unchanged when no new epoch became that epoch).
+// early stopping that restores the weights of the best validation epoch. Reports every
+// batch and epoch to observer and honours control before every batch. A NaN or infinite
+// loss stops training with StopReason::NotFinite, and a cancel with
+// StopReason::Cancelled, both with the weights of the best epoch so far (the last
+// finished one without validation; none when no epoch finished, bestEpoch 0).
+// Deterministic on the CPU for a given seed and thread count. Runs on the calling
+// thread, plus settings.workers - 1 helper threads per batch; loss must then be safe to
+// call from several threads at once (a forward pass without dropout randomness shared
+// between rows is). With checkpoint, a checkpoint that holds a training continues it
+// (model must hold the weights it was taken with): the optimizer state, step, epoch
+// count and early-stopping state are restored, and the epochs after checkpoint's run up
+// to settings.epochs. On return checkpoint describes the epoch whose weights the model
+// holds (unchanged when no new epoch became that epoch).
 TrainingResult trainModel(torch::nn::Module &model, const TrainerSettings &settings,
                           const std::vector<Eigen::Index> &trainingRows,
                           const std::vector<Eigen::Index> &validationRows, const BatchLoss &loss,

@@ -113,8 +113,13 @@ TrainResult train(const data::Dataset &dataset, const TrainConfiguration &config
         result.fit.training = model->fit(dataset, result.split.train, &recorder, control);
     }
     const training::StopReason reason = result.fit.training.stopReason;
-    const bool fitted = (reason == training::StopReason::Completed || reason == training::StopReason::EarlyStopped) &&
-                        model->isFitted();
+    // A stop keeps the best epoch so far, when one finished; a calibration cut short has
+    // no sound bound, so a calibrated training keeps nothing on a stop.
+    const bool keptOnStop =
+        reason == training::StopReason::Cancelled && result.fit.training.bestEpoch > 0 && !configuration.calibration;
+    const bool fitted =
+        (reason == training::StopReason::Completed || reason == training::StopReason::EarlyStopped || keptOnStop) &&
+        model->isFitted();
     // With a refit the kept model saw every training row; else only those that were not calibrating.
     result.fitRows = result.fit.refitted ? result.split.train : result.fit.rows.fit;
     if (fitted) {

@@ -55,6 +55,7 @@ class Recorder : public TrainingObserver
     std::vector<BatchProgress> batches;
     std::vector<EpochProgress> epochs;
     std::function<void(const BatchProgress &)> onBatch;
+    std::function<void(const EpochProgress &)> onEpoch;
 
     void batchFinished(const BatchProgress &progress) override
     {
@@ -62,7 +63,12 @@ class Recorder : public TrainingObserver
         if (onBatch)
             onBatch(progress);
     }
-    void epochFinished(const EpochProgress &progress) override { epochs.push_back(progress); }
+    void epochFinished(const EpochProgress &progress) override
+    {
+        epochs.push_back(progress);
+        if (onEpoch)
+            onEpoch(progress);
+    }
 };
 
 } // namespace
@@ -200,6 +206,41 @@ class TestTrainer : public QObject
             trainModel(*problem.model, quickSettings(50), problem.rows, {}, problem.loss(), &recorder, &control);
         QCOMPARE(result.stopReason, StopReason::Cancelled);
         QCOMPARE(recorder.batches.size(), std::size_t(4 + 1)); // no batch after the one that cancelled
+        // Issue 51: a stop keeps the best epoch so far (without validation the last finished).
+        QCOMPARE(result.bestEpoch, 1);
+        QVERIFY2(result.message.find("kept the weights of epoch 1, the best so far") != std::string::npos,
+                 result.message.c_str());
+    }
+
+    // The weights after a stop are those the first epoch ended with, not the batch after it.
+    void aStopRestoresTheLastFinishedEpoch()
+    {
+        LinearProblem problem;
+        OperationControl control;
+        Recorder recorder;
+        double afterFirstEpoch = 0.0;
+        recorder.onEpoch = [&](const EpochProgress &progress) {
+            if (progress.epoch == 1)
+                afterFirstEpoch = problem.model->weight.item<double>();
+        };
+        recorder.onBatch = [&](const BatchProgress &progress) {
+            if (progress.epoch == 2 && progress.batch == 1)
+                control.cancel();
+        };
+        trainModel(*problem.model, quickSettings(50), problem.rows, {}, problem.loss(), &recorder, &control);
+        QCOMPARE(problem.model->weight.item<double>(), afterFirstEpoch);
+    }
+
+    void aStopInTheFirstEpochKeepsNoEpoch()
+    {
+        LinearProblem problem;
+        OperationControl control;
+        Recorder recorder;
+        recorder.onBatch = [&](const BatchProgress &) { control.cancel(); };
+        const TrainingResult result =
+            trainModel(*problem.model, quickSettings(50), problem.rows, {}, problem.loss(), &recorder, &control);
+        QCOMPARE(result.stopReason, StopReason::Cancelled);
+        QCOMPARE(result.bestEpoch, 0);
     }
 
     void pauseHoldsTrainingUntilResumed()
