@@ -48,19 +48,26 @@ bool allocates(const TaggedTrace &trace, std::uint64_t bytes, Phase phase)
     });
 }
 
-// The trace under configuration's recipe of a Llama-family model small enough to count
-// by hand (2 layers, hidden 64, 4 query heads and 2 key/value heads of 16, MLP 128,
-// vocabulary 1000, untied), written to a config file the tracer reads like any user's.
-TaggedTrace traceTiny(EstimateConfiguration configuration, std::int64_t batch, const QString &folder)
+// Writes json to folder/name as a user's config.json would be, and returns its path.
+std::string writeConfig(const QString &folder, const QString &name, const char *json)
 {
-    const QString path = folder + "/tiny.json";
+    const QString path = folder + "/" + name;
     QFile file(path);
     file.open(QIODevice::WriteOnly);
-    file.write(R"({"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
-        "num_key_value_heads": 2, "intermediate_size": 128, "vocab_size": 1000, "max_position_embeddings": 4096,
-        "tie_word_embeddings": false, "hidden_act": "silu", "rms_norm_eps": 1e-5})");
-    file.close();
-    configuration.architecture = path.toStdString();
+    file.write(json);
+    return path.toStdString();
+}
+
+// A Llama-family model small enough to count by hand: 2 layers, hidden 64, 4 query
+// heads and 2 key/value heads of 16, MLP 128, vocabulary 1000, untied.
+const char *const tinyLlama = R"({"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 2,
+    "num_attention_heads": 4, "num_key_value_heads": 2, "intermediate_size": 128, "vocab_size": 1000,
+    "max_position_embeddings": 4096, "tie_word_embeddings": false, "hidden_act": "silu", "rms_norm_eps": 1e-5})";
+
+// The trace of the tiny model under configuration's recipe, read from its file like any user's.
+TaggedTrace traceTiny(EstimateConfiguration configuration, std::int64_t batch, const QString &folder)
+{
+    configuration.architecture = writeConfig(folder, "tiny.json", tinyLlama);
     const gpumem::estimate::ArchitectureTracer tracer(configuration);
     return tracer.trace(batch);
 }
@@ -233,15 +240,13 @@ class TestLanguageModelEstimate : public QObject
     void expertsTakeTheirShareOfTheRoutedTokens()
     {
         QTemporaryDir folder;
-        const QString path = folder.path() + "/moe.json";
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(R"({"model_type": "mixtral", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
+        const std::string path = writeConfig(
+            folder.path(), "moe.json",
+            R"({"model_type": "mixtral", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
             "num_key_value_heads": 2, "intermediate_size": 96, "vocab_size": 1000, "max_position_embeddings": 4096,
             "num_local_experts": 4, "num_experts_per_tok": 2})");
-        file.close();
         EstimateConfiguration configuration;
-        configuration.architecture = path.toStdString();
+        configuration.architecture = path;
         configuration.dtype = "bfloat16";
         configuration.sequenceLength = 32;
         const gpumem::estimate::ArchitectureTracer tracer(configuration);
@@ -270,8 +275,7 @@ class TestLanguageModelEstimate : public QObject
         configuration.loraRank = 8;
         configuration.loraTargets = {"all-linear"};
         configuration.gradientCheckpointing = true;
-        traceTiny(configuration, 1, folder.path()); // writes the config file
-        configuration.architecture = (folder.path() + "/tiny.json").toStdString();
+        configuration.architecture = writeConfig(folder.path(), "tiny.json", tinyLlama);
         const gpumem::estimate::ArchitectureTracer tracer(configuration);
         const gpumem::estimate::GpuProfile profile = gpumem::estimate::findGpuProfile("l4");
         gpumem::estimate::EstimateRequest request;
@@ -361,15 +365,13 @@ class TestLanguageModelEstimate : public QObject
     void absurdSizesFailWithOneLine()
     {
         QTemporaryDir folder;
-        const QString path = folder.path() + "/huge.json";
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(R"({"model_type": "llama", "hidden_size": 65536, "num_hidden_layers": 2, "num_attention_heads": 512,
+        const std::string path = writeConfig(
+            folder.path(), "huge.json",
+            R"({"model_type": "llama", "hidden_size": 65536, "num_hidden_layers": 2, "num_attention_heads": 512,
             "intermediate_size": 262144, "vocab_size": 4194304, "max_position_embeddings": 16777216,
             "hidden_act": "silu"})");
-        file.close();
         const auto run = gpumem::tests::runGpumem(
-            {"estimate", "--config", path.toStdString(), "--seq-len", "16777216", "--batch-size", "16777216"});
+            {"estimate", "--config", path, "--seq-len", "16777216", "--batch-size", "16777216"});
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.err.find("4 EiB") != std::string::npos, run.err.c_str());
         QCOMPARE(std::count(run.err.begin(), run.err.end(), '\n'), 1);
