@@ -14,6 +14,7 @@
 #include "ui/NamedWidget.h"
 #include "ui/PaneSplitter.h"
 #include "ui/QtText.h"
+#include "ui/WheelOnlyWhenFocused.h"
 #include "ui/WorkbenchState.h"
 #include "ui/WorstRowsModel.h"
 #include "workflows/CompareWorkflow.h"
@@ -173,6 +174,7 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
     // Another file: the last run's outcome and progress rows spoke of the previous one.
     connect(mState, &WorkbenchState::tableChanged, this, &ComparePage::forgetLastRun);
     updateButtons();
+    installWheelOnlyWhenFocused(this);
 }
 
 void ComparePage::enableValidationFields()

@@ -3,6 +3,7 @@
 
 #include "data/ColumnRoles.h"
 #include "data/ColumnSummary.h"
+#include "data/LikelyOutcomes.h"
 #include "data/TableLoader.h"
 #include "io/InputError.h"
 #include "ui/BackgroundTask.h"
@@ -10,6 +11,7 @@
 #include "ui/ChartExport.h"
 #include "ui/ColumnHistogram.h"
 #include "ui/DataInfoText.h"
+#include "ui/LikelyOutcomesBar.h"
 #include "ui/NamedWidget.h"
 #include "ui/PaneSplitter.h"
 #include "ui/ProgressBridge.h"
@@ -17,6 +19,7 @@
 #include "ui/QtText.h"
 #include "ui/TableCopy.h"
 #include "ui/TableModel.h"
+#include "ui/WheelOnlyWhenFocused.h"
 #include "ui/WorkbenchState.h"
 
 #include <QAction>
@@ -61,6 +64,12 @@ QString roleHelp(data::ColumnRole role)
     return {};
 }
 
+// Whether a dataset has at most one column of role, so that it is never given to several at once.
+bool isSingular(data::ColumnRole role)
+{
+    return role == data::ColumnRole::Target || role == data::ColumnRole::Sequence;
+}
+
 QString formatNumber(double value)
 {
     return QString::number(value, 'g', 6);
@@ -79,6 +88,8 @@ DataPage::DataPage(WorkbenchState *state, QWidget *parent)
                                          "padding: 6px; }"));
     mError->setTextInteractionFlags(Qt::TextSelectableByMouse);
     mError->hide();
+    mOutcomesBar = new LikelyOutcomesBar(this);
+    connect(mOutcomesBar, &LikelyOutcomesBar::ignoreRequested, this, &DataPage::ignoreLikelyOutcomes);
     mInfo = new QLabel(tr("No data loaded. Open a CSV file (Ctrl+O), drop one here, or pick a built-in dataset "
                           "from the File menu."),
                        this);
@@ -125,9 +136,10 @@ DataPage::DataPage(WorkbenchState *state, QWidget *parent)
     // Several columns can take a role at once: select them (Shift/Ctrl), then choose a
     // role in one of their boxes or from the context menu.
     mColumnEditor->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    installTableCopy(mColumnEditor);
+    // After installTableCopy, whose menu holds only Copy: the role menu shows Copy as well.
     mColumnEditor->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(mColumnEditor, &QWidget::customContextMenuRequested, this, &DataPage::showRoleMenu);
-    installTableCopy(mColumnEditor);
     connect(mColumnEditor, &QTableWidget::currentCellChanged, this, [this](int row) { showColumnSummary(row); });
 
     mSummary = namedWidget<QLabel>(QStringLiteral("columnSummary"),
@@ -164,12 +176,14 @@ DataPage::DataPage(WorkbenchState *state, QWidget *parent)
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(mError);
+    layout->addWidget(mOutcomesBar);
     layout->addLayout(top);
     layout->addWidget(splitter, 1);
 
     connect(&mLoader, &QFutureWatcher<LoadOutcome>::finished, this, &DataPage::finishLoading);
     connect(mState, &WorkbenchState::tableChanged, this, &DataPage::showTable);
     connect(mState, &WorkbenchState::rolesChanged, this, &DataPage::showRoles);
+    installWheelOnlyWhenFocused(this);
 }
 
 DataPage::~DataPage()
@@ -307,14 +321,18 @@ void DataPage::showTable()
         connect(roleBox, &QComboBox::activated, this, [this, column, roleBox] {
             if (mUpdatingEditor)
                 return;
-            // A choice in a box of the selection applies to every selected column, as spreadsheets do.
+            // A choice in a box of the selection applies to every selected column, as spreadsheets do;
+            // the target and the sequence are one column each, so those go to the box's column alone.
+            const auto role = static_cast<data::ColumnRole>(roleBox->currentData().toInt());
             std::vector<std::size_t> columns = selectedColumns();
-            if (std::find(columns.begin(), columns.end(), column) == columns.end())
+            if (isSingular(role) || std::find(columns.begin(), columns.end(), column) == columns.end())
                 columns = {column};
-            setRoleOf(columns, static_cast<data::ColumnRole>(roleBox->currentData().toInt()));
+            setRoleOf(columns, role);
         });
         mColumnEditor->setCellWidget(row, RoleColumn, roleBox);
     }
+    // Unfocused, the wheel over a role box scrolls the table instead of changing a role.
+    installWheelOnlyWhenFocused(mColumnEditor);
     mColumnEditor->resizeColumnToContents(TypeColumn);
     mColumnEditor->resizeColumnToContents(RoleColumn);
     mUpdatingEditor = false;
@@ -342,6 +360,46 @@ void DataPage::showRoles()
     mUpdatingEditor = false;
     showTargetHistogram();
     showColumnSummary(mColumnEditor->currentRow());
+    askAboutLikelyOutcomes();
+}
+
+void DataPage::askAboutLikelyOutcomes()
+{
+    const auto table = mState->table();
+    if (!table) {
+        mOutcomesBar->dismiss();
+        return;
+    }
+    const auto &roles = mState->roles();
+    const std::string target = mState->targetName();
+    if (mAskedTable.lock() != table || target != mAskedTarget) {
+        mAskedTable = table;
+        mAskedTarget = target;
+        // A file with column notes names its outcomes itself, and they start ignored
+        // (data::suggestedRoles), as the command line does.
+        mOutcomesBar->ask(data::likelyOutcomes(*table, roles, mState->columnNotes()), target);
+        return;
+    }
+    // Same table and target: a column the user has given another role is settled, but
+    // one given back to the features is not asked about again; that was a choice.
+    std::vector<std::string> features;
+    for (std::size_t column = 0; column < roles.size() && column < table->columnCount(); ++column)
+        if (roles[column] == data::ColumnRole::Feature)
+            features.push_back(table->column(column).name);
+    mOutcomesBar->keepOnly(features);
+}
+
+void DataPage::ignoreLikelyOutcomes()
+{
+    const auto table = mState->table();
+    if (!table)
+        return;
+    std::vector<std::size_t> columns;
+    for (const auto &outcome : mOutcomesBar->outcomes())
+        if (const auto column = table->columnIndex(outcome.column))
+            columns.push_back(*column);
+    // The same path as a choice in the role boxes, so every page hears one rolesChanged().
+    setRoleOf(columns, data::ColumnRole::Ignored);
 }
 
 void DataPage::showDataInfo()
@@ -382,27 +440,53 @@ void DataPage::showRoleMenu(const QPoint &position)
 {
     const auto table = mState->table();
     const std::vector<std::size_t> columns = selectedColumns();
-    if (!table || columns.empty())
-        return;
     QMenu menu(this);
-    menu.addSection(columns.size() == 1 ? tr("Role of %1").arg(QString::fromStdString(table->column(columns[0]).name))
-                                        : tr("Role of %n selected columns", nullptr, static_cast<int>(columns.size())));
-    for (const auto role :
-         {data::ColumnRole::Feature, data::ColumnRole::Target, data::ColumnRole::Sequence, data::ColumnRole::Ignored}) {
-        QAction *action = menu.addAction(qtText(data::columnRoleName(role)));
-        action->setObjectName(QStringLiteral("setRole_%1").arg(qtText(data::columnRoleName(role))));
-        action->setToolTip(roleHelp(role));
-        // Enabled only where it changes something allowed: one target and one sequence column,
-        // and only for columns whose type can take the role.
-        const bool singular = role == data::ColumnRole::Target || role == data::ColumnRole::Sequence;
-        bool anyAllowed = false;
-        for (const std::size_t column : columns) {
-            const auto allowed = data::allowedRoles(table->column(column));
-            anyAllowed = anyAllowed || std::find(allowed.begin(), allowed.end(), role) != allowed.end();
+    if (table && !columns.empty()) {
+        QMenu *roles = menu.addMenu(
+            columns.size() == 1 ? tr("Set role of %1").arg(QString::fromStdString(table->column(columns[0]).name))
+                                : tr("Set role of %1 selected columns").arg(columns.size()));
+        roles->setObjectName(QStringLiteral("setRoleMenu"));
+        roles->setToolTipsVisible(true);
+        for (const auto role : {data::ColumnRole::Feature, data::ColumnRole::Target, data::ColumnRole::Sequence,
+                                data::ColumnRole::Ignored}) {
+            // The columns whose type can take role; the others keep theirs, as in setRoleOfColumns.
+            std::vector<std::size_t> taking;
+            for (const std::size_t column : columns) {
+                const auto allowed = data::allowedRoles(table->column(column));
+                if (std::find(allowed.begin(), allowed.end(), role) != allowed.end())
+                    taking.push_back(column);
+            }
+            QString name = qtText(data::columnRoleName(role));
+            name[0] = name[0].toUpper();
+            QString label = name;
+            if (isSingular(role) && columns.size() > 1)
+                label = tr("%1 (select one column)").arg(name);
+            else if (columns.size() > 1 && taking.size() == columns.size())
+                label = tr("%1 (all %2 columns)").arg(name).arg(columns.size());
+            else if (columns.size() > 1)
+                label = tr("%1 (%2 of %3 columns)").arg(name).arg(taking.size()).arg(columns.size());
+            QAction *action = roles->addAction(label);
+            action->setObjectName(QStringLiteral("setRole_%1").arg(qtText(data::columnRoleName(role))));
+            // The menu names the columns it skips, so that a partial change is no surprise.
+            QString help = roleHelp(role);
+            if (taking.size() < columns.size() && !(isSingular(role) && columns.size() > 1)) {
+                QStringList skipped;
+                for (const std::size_t column : columns)
+                    if (std::find(taking.begin(), taking.end(), column) == taking.end())
+                        skipped << QString::fromStdString(table->column(column).name);
+                help +=
+                    skipped.size() == 1
+                        ? tr(". Not for %1: its type cannot take this role").arg(skipped.front())
+                        : tr(". Not for %1: their types cannot take this role").arg(skipped.join(QStringLiteral(", ")));
+            }
+            action->setToolTip(help);
+            action->setEnabled(!taking.empty() && (!isSingular(role) || columns.size() == 1));
+            connect(action, &QAction::triggered, this, [this, taking, role] { setRoleOf(taking, role); });
         }
-        action->setEnabled(anyAllowed && (!singular || columns.size() == 1));
-        connect(action, &QAction::triggered, this, [this, columns, role] { setRoleOf(columns, role); });
+        menu.addSeparator();
     }
+    // Copy, which installTableCopy gave the editor, stays on the menu.
+    menu.addActions(mColumnEditor->actions());
     menu.exec(mColumnEditor->viewport()->mapToGlobal(position));
 }
 

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <string>
 #include <vector>
 
 class QComboBox;
@@ -27,12 +28,15 @@ enum class ColumnRole;
 namespace gpumem::ui {
 
 class CancellableProgress;
+class LikelyOutcomesBar;
 class TableModel;
 class WorkbenchState;
 
 // The data page: the loaded table in a lazy view, a column editor for roles
-// (prefilled from core's inference), statistics of the selected column, a
-// histogram of the target and a one-line error panel for files core rejects.
+// (prefilled from core's inference; several selected columns take a role at once),
+// statistics of the selected column, a histogram of the target, a bar asking about
+// features that look measured by the target's run (data::likelyOutcomes) and a
+// one-line error panel for files core rejects.
 // Loading runs on a pool thread; the page stays usable meanwhile.
 class DataPage : public QWidget
 {
@@ -76,6 +80,10 @@ class DataPage : public QWidget
     std::vector<std::size_t> selectedColumns() const;
     void setRoleOf(const std::vector<std::size_t> &columns, data::ColumnRole role);
     void showRoleMenu(const QPoint &position);
+    // Asks about the features that look measured by the target's run when a table is
+    // shown or its target changes; otherwise only drops those given another role.
+    void askAboutLikelyOutcomes();
+    void ignoreLikelyOutcomes();
     void fitRowHeightToFont();
     void showTargetHistogram();
     void showError(const QString &message);
@@ -86,6 +94,10 @@ class DataPage : public QWidget
     QTableWidget *mColumnEditor;
     QLabel *mInfo;
     QLabel *mError;
+    LikelyOutcomesBar *mOutcomesBar;
+    // The table and target the bar last asked about: it asks again only for another one.
+    std::weak_ptr<const data::Table> mAskedTable;
+    std::string mAskedTarget;
     QLabel *mSummary;
     QComboBox *mBadCells;
     CancellableProgress *mLoadProgress; // the load's bar and Cancel; hears the load on its worker thread

@@ -6,6 +6,7 @@
 #include "ui/LanguageModelForm.h"
 #include "ui/NamedWidget.h"
 #include "ui/QtText.h"
+#include "ui/WheelOnlyWhenFocused.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -87,6 +88,7 @@ EstimateForm::EstimateForm(QWidget *parent)
         mModelName->setText(tr("No model opened."));
     mRemembered.restore();
     updateApplicable();
+    installWheelOnlyWhenFocused(this);
 }
 
 QWidget *EstimateForm::buildModelBox()

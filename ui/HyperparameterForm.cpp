@@ -2,6 +2,7 @@
 #include "ui/HyperparameterForm.h"
 
 #include "ui/QtText.h"
+#include "ui/WheelOnlyWhenFocused.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -112,6 +113,7 @@ HyperparameterForm::HyperparameterForm(const models::Hyperparameters &initial, Q
         mEditors[spec.name] = editor;
     }
     setValues(mHyperparameters);
+    installWheelOnlyWhenFocused(this);
 }
 
 void HyperparameterForm::setValues(const models::Hyperparameters &hyperparameters)

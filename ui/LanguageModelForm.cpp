@@ -7,6 +7,7 @@
 #include "ui/ApplicableControl.h"
 #include "ui/NamedWidget.h"
 #include "ui/QtText.h"
+#include "ui/WheelOnlyWhenFocused.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -175,6 +176,7 @@ LanguageModelForm::LanguageModelForm(QWidget *parent)
     mRemembered.restore();
     updateFamily();
     updateApplicable();
+    installWheelOnlyWhenFocused(this);
 }
 
 QString LanguageModelForm::architecture() const

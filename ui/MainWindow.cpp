@@ -175,6 +175,18 @@ void MainWindow::openFile(const QString &path)
     }
 }
 
+bool MainWindow::openFileAfterAsking(const QString &path)
+{
+    // A TorchScript model only goes to the Your model page: the data and the project stay.
+    if (!isModelFilePath(path) &&
+        !confirmDiscardingWork(isProjectPath(path) ? tr("Open project") : tr("Open data"),
+                               isProjectPath(path) ? tr("Save your work before opening another project?")
+                                                   : tr("Save your work before opening another data file?")))
+        return false;
+    openFile(path);
+    return true;
+}
+
 void MainWindow::openData(const QString &path)
 {
     showPage(mDataPage);
@@ -183,6 +195,9 @@ void MainWindow::openData(const QString &path)
 
 void MainWindow::openDataDialog()
 {
+    // Asked before the file dialog, as Open project does: the new file replaces the data, roles and models.
+    if (!confirmDiscardingWork(tr("Open data"), tr("Save your work before opening another data file?")))
+        return;
     const QString path = QFileDialog::getOpenFileName(this, tr("Open data"), {},
                                                       tr("CSV files (*.csv *.csv.gz *.tsv *.txt);;All files (*)"));
     if (!path.isEmpty())
@@ -200,8 +215,10 @@ void MainWindow::dropEvent(QDropEvent *event)
 {
     for (const QUrl &url : event->mimeData()->urls())
         if (isOpenable(url)) {
-            openFile(url.toLocalFile());
             event->acceptProposedAction();
+            // Asked once the drop is over: a modal question inside the drop would hold the
+            // dragging application (a file manager) until it is answered.
+            QTimer::singleShot(0, this, [this, path = url.toLocalFile()] { openFileAfterAsking(path); });
             return;
         }
 }
@@ -356,6 +373,9 @@ void MainWindow::runDemo()
         QMessageBox::information(this, tr("Demo"), tr("No built-in dataset is installed."));
         return;
     }
+    // The demo replaces the data, roles and models on show, as opening a file does.
+    if (!confirmDiscardingWork(tr("Demo"), tr("Save your work before loading the demo?")))
+        return;
     mModelPage->applyPreset(QStringLiteral("quick"));
     mDemoPending = true;
     openData(datasets.front());

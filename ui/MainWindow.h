@@ -55,11 +55,16 @@ class MainWindow : public QMainWindow
     // The page on show.
     QWidget *currentPage() const;
 
-    // Loads a CSV file in the background and remembers it among the recent files.
+    // Loads a CSV file in the background and remembers it among the recent files. Replaces
+    // the data without asking: the menus, a drop and the demo ask first (see
+    // openFileAfterAsking).
     void openData(const QString &path);
     // Opens a project (a name ending in .gpumem.json), a TorchScript model (.pt) on the
-    // Your model page, or a data file.
+    // Your model page, or a data file, without asking about unsaved work.
     void openFile(const QString &path);
+    // Opens path as openFile does, after asking (as Quit does) to save unsaved work when path
+    // would replace the data or project; false when the user cancelled and nothing changed.
+    bool openFileAfterAsking(const QString &path);
     // Saves the whole experiment as one JSON project file; false (after saying why) on failure.
     bool saveProject(const QString &path);
     // Starts opening a project in the background (the window stays usable while its data
@@ -68,7 +73,8 @@ class MainWindow : public QMainWindow
     bool loadProject(const QString &path);
     // Stops the project open in progress, if any; nothing changes.
     void cancelLoadingProject();
-    // Loads a built-in dataset with the quick preset and trains it live.
+    // Loads a built-in dataset with the quick preset and trains it live, after asking (as Quit
+    // does) to save unsaved work; nothing changes when the user cancels.
     void runDemo();
     // Switches the large presentation font on or off (remembered).
     void setLargeFont(bool large);
@@ -101,8 +107,10 @@ class MainWindow : public QMainWindow
     QWidget *currentPageAt(int index) const;
     void updateTitle();
     void finishLoadingProject();
-    // Asks question (in a box titled title) about unsaved work (the project, a trained model):
-    // save it, discard it or cancel; true when the work may be replaced (or the window close).
+    // Asks question (in a box titled title, named "unsavedWorkBox") about unsaved work (the
+    // project, a trained model): save it, discard it or cancel; true when the work may be
+    // replaced (or the window close). Quit and every action that replaces the data or the
+    // project ask through it, and nothing is asked when nothing is unsaved.
     bool confirmDiscardingWork(const QString &title, const QString &question);
 
     WorkbenchState *mState;

@@ -88,7 +88,8 @@ void MainWindow::rebuildRecentMenu()
     mRecentMenu->clear();
     const QStringList recent = QSettings().value(recentKey).toStringList();
     for (const QString &path : recent)
-        mRecentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openData(path); })->setToolTip(path);
+        mRecentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openFileAfterAsking(path); })
+            ->setToolTip(path);
     mRecentMenu->setEnabled(!recent.isEmpty());
     mRecentMenu->setToolTipsVisible(true);
 }
@@ -98,7 +99,7 @@ void MainWindow::rebuildDatasetMenu()
     mDatasetMenu->clear();
     const QStringList datasets = builtInDatasets();
     for (const QString &path : datasets)
-        mDatasetMenu->addAction(datasetName(path), this, [this, path] { openData(path); })->setToolTip(path);
+        mDatasetMenu->addAction(datasetName(path), this, [this, path] { openFileAfterAsking(path); })->setToolTip(path);
     if (datasets.isEmpty())
         mDatasetMenu->addAction(tr("(none installed)"))->setEnabled(false);
     mDatasetMenu->setToolTipsVisible(true);

@@ -13,6 +13,7 @@
 #include "ui/LabelledRow.h"
 #include "ui/PaneSplitter.h"
 #include "ui/QtText.h"
+#include "ui/WheelOnlyWhenFocused.h"
 #include "ui/WorkbenchState.h"
 
 #include <QComboBox>
@@ -125,6 +126,7 @@ ModelPage::ModelPage(WorkbenchState *state, QWidget *parent)
     }
     updateFieldStates();
     showArchitecture();
+    installWheelOnlyWhenFocused(this);
 }
 
 bool ModelPage::succeeds(const std::function<void()> &action)

@@ -17,6 +17,7 @@
 #include "ui/TableCopy.h"
 #include "ui/TableModel.h"
 #include "ui/TrainingPage.h"
+#include "ui/WheelOnlyWhenFocused.h"
 #include "ui/WorkbenchState.h"
 
 #include <QComboBox>
@@ -183,6 +184,7 @@ PredictPage::PredictPage(WorkbenchState *state, TrainingPage *training, QWidget 
         if (!isPredictingFile())
             mStatus->clear();
     });
+    installWheelOnlyWhenFocused(this);
 }
 
 PredictPage::~PredictPage()
@@ -300,6 +302,7 @@ void PredictPage::buildForm()
         mForm->addRow(qtText(encoding.sequenceColumn), edit);
         mInputs[encoding.sequenceColumn] = edit;
     }
+    installWheelOnlyWhenFocused(this);
 }
 
 bool PredictPage::setInput(const QString &column, const QString &text)

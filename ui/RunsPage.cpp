@@ -14,6 +14,7 @@
 #include "ui/QtText.h"
 #include "ui/RunsTableModel.h"
 #include "ui/SweepDialog.h"
+#include "ui/WheelOnlyWhenFocused.h"
 #include "ui/WorkbenchState.h"
 #include "workflows/SweepWorkflow.h"
 
@@ -186,6 +187,7 @@ RunsPage::RunsPage(WorkbenchState *state, QWidget *parent)
     mCancel->setEnabled(false);
     showRuns();
     updateSaveButton();
+    installWheelOnlyWhenFocused(this);
 }
 
 QString RunsPage::statusText() const

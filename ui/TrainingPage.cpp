@@ -11,6 +11,7 @@
 #include "ui/NamedWidget.h"
 #include "ui/ProgressBridge.h"
 #include "ui/QtText.h"
+#include "ui/WheelOnlyWhenFocused.h"
 #include "ui/WorkbenchState.h"
 #include "workflows/TrainWorkflow.h"
 
@@ -156,6 +157,7 @@ TrainingPage::TrainingPage(WorkbenchState *state, QWidget *parent)
                             "are cleared. Train again, or save that model knowing so."));
     });
     updateButtons();
+    installWheelOnlyWhenFocused(this);
 }
 
 bool TrainingPage::isRunning() const
@@ -320,11 +322,11 @@ void TrainingPage::finish()
         mStatus->setText(outcome.error);
     } else {
         mLastResult = outcome.result;
-        const auto reason = outcome.result.stopReason;
-        succeeded = reason == training::StopReason::Completed || reason == training::StopReason::EarlyStopped;
-        // A stopped or diverged run keeps no model, and neither does the page: "Save model…"
-        // must never save an earlier run under this one's name.
-        mTrained = succeeded ? outcome.model : nullptr;
+        // The workflow decides what a run keeps: a finished run, or a stopped one's best
+        // epoch so far. A diverged run keeps no model, and neither does the page: "Save
+        // model…" must never save an earlier run under this one's name.
+        succeeded = outcome.model != nullptr;
+        mTrained = outcome.model;
         mCalibration = succeeded ? outcome.calibration : std::nullopt;
         mTrainedSaved = false;
         if (succeeded)

@@ -13,6 +13,7 @@
 #include "ui/QtText.h"
 #include "ui/RecipeComparisonChart.h"
 #include "ui/SequenceChart.h"
+#include "ui/WheelOnlyWhenFocused.h"
 #include "workflows/EstimateWorkflow.h"
 #include "workflows/LanguageModelEstimates.h"
 
@@ -80,6 +81,7 @@ YourModelPage::YourModelPage(QWidget *parent)
     showLanguageModelCharts();
     connect(mForm, &EstimateForm::modelKindChanged, this, &YourModelPage::showLanguageModelTabs);
     showLanguageModelTabs(mForm->isLanguageModel());
+    installWheelOnlyWhenFocused(this);
 }
 
 // The job's destructor cancels the estimate and waits for it: its LibTorch work

@@ -88,8 +88,7 @@ LoadedData loadData(const std::string &path, const DataOptions &options)
         loaded.warnings.push_back(data::otherOutcomesNote(others, notes));
     // A file with notes names its outcomes itself; a column the user named in
     // --features is kept on purpose and needs no word.
-    for (auto &outcome :
-         notes.source.empty() ? data::likelyOutcomes(*loaded.table, loaded.roles) : std::vector<data::LikelyOutcome>{})
+    for (auto &outcome : data::likelyOutcomes(*loaded.table, loaded.roles, notes))
         if (std::find(request.features.begin(), request.features.end(), outcome.column) == request.features.end())
             loaded.likelyOutcomes.push_back(std::move(outcome));
     if (!loaded.likelyOutcomes.empty())

@@ -136,6 +136,12 @@ std::vector<LikelyOutcome> likelyOutcomes(const Table &table, const std::vector<
     return outcomes;
 }
 
+std::vector<LikelyOutcome> likelyOutcomes(const Table &table, const std::vector<ColumnRole> &roles,
+                                          const ColumnNotes &notes)
+{
+    return notes.source.empty() ? likelyOutcomes(table, roles) : std::vector<LikelyOutcome>{};
+}
+
 std::string likelyOutcomesNote(const std::vector<LikelyOutcome> &outcomes)
 {
     if (outcomes.empty())

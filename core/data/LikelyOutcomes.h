@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "data/ColumnNotes.h"
 #include "data/ColumnRoles.h"
 #include "data/Table.h"
 
@@ -27,6 +28,11 @@ struct LikelyOutcome
 // at least 0.98 over the rows both hold). Without a target among roles, the first of
 // targetCandidates(table) stands for it; empty when there is none.
 std::vector<LikelyOutcome> likelyOutcomes(const Table &table, const std::vector<ColumnRole> &roles);
+
+// The same where the data file's column notes say nothing: a file with notes names
+// its own outcomes (ColumnNotes.h), so nothing is asked of it.
+std::vector<LikelyOutcome> likelyOutcomes(const Table &table, const std::vector<ColumnRole> &roles,
+                                          const ColumnNotes &notes);
 
 // The one line every front-end shows for them, naming the columns, why, and what to
 // do; empty for none.

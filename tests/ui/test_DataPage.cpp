@@ -2,6 +2,7 @@
 #include "DataTables.h"
 #include "UiTestSupport.h"
 #include "ui/DataPage.h"
+#include "ui/LikelyOutcomesBar.h"
 #include "ui/MainWindow.h"
 #include "ui/QCustomPlotInclude.h"
 #include "ui/TableCopy.h"
@@ -10,6 +11,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QContextMenuEvent>
 #include <QDir>
 #include <QFile>
 #include <QItemSelectionModel>
@@ -46,6 +48,49 @@ class TestDataPage : public QObject
         if (!finished.wait(20000) && finished.isEmpty())
             return false;
         return finished.at(0).at(0).toBool();
+    }
+
+    // A file shaped like GPUMemNet's: the target, then two statistics measured while each job ran.
+    static QString writeRunStatisticsCsv(const QTemporaryDir &folder)
+    {
+        const QString path = folder.filePath(QStringLiteral("gpumemnet.csv"));
+        const bool written = gpumem::tests::writeFile(path, "Model,Batch Size,Total Parameters,Max GPU Memory (MiB),"
+                                                            "Avg GPUTL,Avg SMACT\n"
+                                                            "mlp,32,120000,1545,41.5,0.31\n"
+                                                            "mlp,64,120000,1790,55.0,0.42\n"
+                                                            "cnn,32,480000,2210,38.0,0.29\n"
+                                                            "cnn,128,480000,3905,77.5,0.61\n"
+                                                            "mlp,128,960000,3020,49.0,0.35\n"
+                                                            "cnn,64,960000,2875,63.5,0.52\n");
+        return written ? path : QString();
+    }
+
+    // Selects rows of the column editor as Ctrl+clicks on their names do.
+    static void selectEditorRows(QTableWidget *editor, std::initializer_list<int> rows)
+    {
+        editor->clearSelection();
+        for (const int row : rows)
+            editor->selectionModel()->select(editor->model()->index(row, 0),
+                                             QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    }
+
+    // Right-clicks the column editor at row, as a user does, and hands the menu to use
+    // while it is open. Returns whether a menu came up.
+    template <typename UseMenu> static bool rightClickEditor(QTableWidget *editor, int row, UseMenu useMenu)
+    {
+        bool shown = false;
+        QTimer::singleShot(0, editor, [&] {
+            auto *menu = qobject_cast<QMenu *>(QApplication::activePopupWidget());
+            if (!menu)
+                return;
+            shown = true;
+            useMenu(menu);
+            menu->close();
+        });
+        const QPoint position = editor->visualItemRect(editor->item(row, 0)).center();
+        QContextMenuEvent event(QContextMenuEvent::Mouse, position, editor->viewport()->mapToGlobal(position));
+        QApplication::sendEvent(editor->viewport(), &event);
+        return shown;
     }
 
     // Picks role in a column's role box, as a click on the entry does.
@@ -167,6 +212,210 @@ class TestDataPage : public QObject
         QVERIFY(!targetEnabled);
         QCOMPARE(state.roles()[1], ColumnRole::Feature);
         QCOMPARE(state.roles()[2], ColumnRole::Feature);
+    }
+
+    void asksAboutLikelyOutcomesAndIgnoresThem()
+    {
+        QTemporaryDir folder;
+        const QString path = writeRunStatisticsCsv(folder);
+        ShownDataPage shown;
+        auto &[state, page] = shown;
+        QVERIFY(load(page, path));
+        QCOMPARE(state.targetName(), std::string("Max GPU Memory (MiB)"));
+        auto *bar = page.findChild<gpumem::ui::LikelyOutcomesBar *>(QStringLiteral("likelyOutcomesBar"));
+        QVERIFY(bar);
+        QVERIFY(bar->isVisible());
+        QVERIFY2(bar->text().contains(QStringLiteral("Avg GPUTL")), qPrintable(bar->text()));
+        QVERIFY2(bar->text().contains(QStringLiteral("Avg SMACT")), qPrintable(bar->text()));
+        QVERIFY2(bar->text().contains(QStringLiteral("hand a model the answer")), qPrintable(bar->text()));
+        QVERIFY(!bar->text().contains(QStringLiteral("Batch Size")));
+        // Asking blocks nothing: the roles are still the suggested ones, and the page still works.
+        QCOMPARE(state.roles()[4], ColumnRole::Feature);
+        QCOMPARE(state.roles()[5], ColumnRole::Feature);
+
+        QSignalSpy rolesChanged(&state, &gpumem::ui::WorkbenchState::rolesChanged);
+        bar->findChild<QPushButton *>(QStringLiteral("ignoreLikelyOutcomes"))->click();
+        QCOMPARE(rolesChanged.count(), 1); // one change, as for a choice in the role boxes
+        QCOMPARE(state.roles()[4], ColumnRole::Ignored);
+        QCOMPARE(state.roles()[5], ColumnRole::Ignored);
+        QCOMPARE(state.roles()[1], ColumnRole::Feature);
+        QCOMPARE(page.findChild<QComboBox *>(QStringLiteral("role_Avg GPUTL"))->currentText(),
+                 QStringLiteral("ignored"));
+        QVERIFY(!bar->isVisible());
+    }
+
+    void keepsLikelyOutcomesUntilTheTargetChanges()
+    {
+        QTemporaryDir folder;
+        const QString path = writeRunStatisticsCsv(folder);
+        ShownDataPage shown;
+        auto &[state, page] = shown;
+        QVERIFY(load(page, path));
+        auto *bar = page.findChild<gpumem::ui::LikelyOutcomesBar *>(QStringLiteral("likelyOutcomesBar"));
+        QVERIFY(bar->isVisible());
+        bar->findChild<QPushButton *>(QStringLiteral("keepLikelyOutcomes"))->click();
+        QVERIFY(!bar->isVisible());
+        QCOMPARE(state.roles()[4], ColumnRole::Feature);
+        QCOMPARE(state.roles()[5], ColumnRole::Feature);
+
+        // Other role changes do not ask again: the user has answered for this target.
+        chooseRole(page.findChild<QComboBox *>(QStringLiteral("role_Total Parameters")), QStringLiteral("ignored"));
+        chooseRole(page.findChild<QComboBox *>(QStringLiteral("role_Total Parameters")), QStringLiteral("feature"));
+        QVERIFY(!bar->isVisible());
+
+        // Another target is another question.
+        chooseRole(page.findChild<QComboBox *>(QStringLiteral("role_Batch Size")), QStringLiteral("target"));
+        QCOMPARE(state.targetName(), std::string("Batch Size"));
+        QVERIFY(bar->isVisible());
+        QVERIFY2(bar->text().contains(QStringLiteral("Avg GPUTL")), qPrintable(bar->text()));
+
+        // A column given another role by hand leaves the question; when none is left, the bar goes.
+        chooseRole(page.findChild<QComboBox *>(QStringLiteral("role_Avg GPUTL")), QStringLiteral("ignored"));
+        QVERIFY(!bar->text().contains(QStringLiteral("Avg GPUTL")));
+        for (const auto &outcome : std::vector<gpumem::data::LikelyOutcome>(bar->outcomes()))
+            state.setRole(*state.table()->columnIndex(outcome.column), ColumnRole::Ignored);
+        QVERIFY(!bar->isVisible());
+    }
+
+    void fileWithColumnNotesIsNotAskedAbout()
+    {
+        QTemporaryDir folder;
+        const QString path = writeRunStatisticsCsv(folder);
+        const QByteArray notes = "{\"target\": \"Max GPU Memory (MiB)\", \"outcomes\": [\"Max GPU Memory (MiB)\"]}";
+        QVERIFY(gpumem::tests::writeFile(folder.filePath(QStringLiteral("gpumemnet.columns.json")), notes));
+        ShownDataPage shown;
+        auto &[state, page] = shown;
+        QVERIFY(load(page, path));
+        QCOMPARE(state.targetName(), std::string("Max GPU Memory (MiB)"));
+        auto *bar = page.findChild<gpumem::ui::LikelyOutcomesBar *>(QStringLiteral("likelyOutcomesBar"));
+        QVERIFY(!bar->isVisible());
+        // The notes name the file's outcomes; a column they leave out is a feature by the file's word.
+        QCOMPARE(state.roles()[4], ColumnRole::Feature);
+        chooseRole(page.findChild<QComboBox *>(QStringLiteral("role_Batch Size")), QStringLiteral("target"));
+        QVERIFY(!bar->isVisible());
+    }
+
+    // Bug: installTableCopy gave the column editor an actions-only context menu after the
+    // role menu was connected, so a right-click offered Copy alone, and several selected
+    // columns could not be given a role from the menu that docs/workbench.md promised.
+    void rightClickGivesEverySelectedColumnARole()
+    {
+        QTemporaryDir folder;
+        const QString path = writeRunStatisticsCsv(folder);
+        ShownDataPage shown;
+        auto &[state, page] = shown;
+        QVERIFY(load(page, path));
+        auto *editor = page.findChild<QTableWidget *>(QStringLiteral("columnEditor"));
+        selectEditorRows(editor, {1, 2, 4});
+        QString ignoredLabel;
+        bool targetEnabled = true;
+        bool copyOffered = false;
+        QVERIFY(rightClickEditor(editor, 2, [&](QMenu *menu) {
+            auto *roles = menu->findChild<QMenu *>(QStringLiteral("setRoleMenu"));
+            auto *ignored = roles ? roles->findChild<QAction *>(QStringLiteral("setRole_ignored")) : nullptr;
+            if (!ignored)
+                return;
+            ignoredLabel = ignored->text();
+            targetEnabled = roles->findChild<QAction *>(QStringLiteral("setRole_target"))->isEnabled();
+            copyOffered = menu->actions().contains(editor->findChild<QAction *>(QStringLiteral("copyTableAction")));
+            ignored->trigger();
+        }));
+        QVERIFY2(ignoredLabel.contains(QStringLiteral("all 3 columns")), qPrintable(ignoredLabel));
+        QVERIFY(!targetEnabled); // one target per dataset
+        QVERIFY(copyOffered);
+        QCOMPARE(state.roles()[1], ColumnRole::Ignored);
+        QCOMPARE(state.roles()[2], ColumnRole::Ignored);
+        QCOMPARE(state.roles()[4], ColumnRole::Ignored);
+        QCOMPARE(state.roles()[5], ColumnRole::Feature);
+        QCOMPARE(state.targetName(), std::string("Max GPU Memory (MiB)"));
+        // The selection survives, ready for the next change.
+        QCOMPARE(editor->selectionModel()->selectedRows().size(), 3);
+
+        // One numeric column may become the target from the menu.
+        selectEditorRows(editor, {1});
+        QVERIFY(rightClickEditor(editor, 1, [&](QMenu *menu) {
+            if (auto *target = menu->findChild<QAction *>(QStringLiteral("setRole_target"));
+                target && target->isEnabled())
+                target->trigger();
+        }));
+        QCOMPARE(state.targetName(), std::string("Batch Size"));
+    }
+
+    void rolesAColumnCannotTakeAreSkippedForIt()
+    {
+        ShownDataPage shown;
+        auto &[state, page] = shown;
+        QVERIFY(load(page, gpumem::tests::testDataPath("jobs.csv")));
+        auto *editor = page.findChild<QTableWidget *>(QStringLiteral("columnEditor"));
+        state.setRoleOfColumns({1, 2}, ColumnRole::Ignored);
+        // batch (numeric), optimizer (categorical) and layers (a sequence, never a plain feature).
+        selectEditorRows(editor, {1, 2, 3});
+        QString featureLabel;
+        bool sequenceEnabled = true;
+        QVERIFY(rightClickEditor(editor, 3, [&](QMenu *menu) {
+            auto *feature = menu->findChild<QAction *>(QStringLiteral("setRole_feature"));
+            if (!feature)
+                return;
+            featureLabel = feature->text();
+            sequenceEnabled = menu->findChild<QAction *>(QStringLiteral("setRole_sequence"))->isEnabled();
+            feature->trigger();
+        }));
+        QVERIFY2(featureLabel.contains(QStringLiteral("2 of 3 columns")), qPrintable(featureLabel));
+        QVERIFY(!sequenceEnabled);
+        QCOMPARE(state.roles()[1], ColumnRole::Feature);
+        QCOMPARE(state.roles()[2], ColumnRole::Feature);
+        QCOMPARE(state.roles()[3], ColumnRole::Sequence);
+        QCOMPARE(page.findChild<QComboBox *>(QStringLiteral("role_layers"))->currentText(), QStringLiteral("sequence"));
+
+        // The same in a role box of the selection: the choice goes to every selected column that can take it.
+        auto *batchRole = page.findChild<QComboBox *>(QStringLiteral("role_batch"));
+        QTest::mouseClick(batchRole, Qt::LeftButton);
+        QTest::keyClick(batchRole, Qt::Key_Escape);
+        QCOMPARE(editor->selectionModel()->selectedRows().size(), 3);
+        chooseRole(batchRole, QStringLiteral("ignored"));
+        QCOMPARE(state.roles()[1], ColumnRole::Ignored);
+        QCOMPARE(state.roles()[2], ColumnRole::Ignored);
+        QCOMPARE(state.roles()[3], ColumnRole::Ignored); // any column can be ignored
+        QCOMPARE(editor->selectionModel()->selectedRows().size(), 3);
+        // The target is one column: chosen in a box of the selection, it goes to that column alone.
+        chooseRole(batchRole, QStringLiteral("target"));
+        QCOMPARE(state.targetName(), std::string("batch"));
+        QCOMPARE(state.roles()[2], ColumnRole::Ignored);
+    }
+
+    // How the bar looks on the workbench's smallest supported screens: its text wraps and is
+    // never cut. The pictures are left in the build folder for a look.
+    void likelyOutcomesBarFitsSmallScreens_data()
+    {
+        addColumns<int, int>("width", "height");
+        addRow("1280x800", 1280, 800);
+        addRow("1024x768", 1024, 768);
+    }
+
+    void likelyOutcomesBarFitsSmallScreens()
+    {
+        QFETCH(int, width);
+        QFETCH(int, height);
+        QTemporaryDir folder;
+        const QString path = writeRunStatisticsCsv(folder);
+        gpumem::ui::MainWindow window;
+        window.resize(width, height);
+        window.show();
+        QSignalSpy finished(window.dataPage(), &gpumem::ui::DataPage::loadFinished);
+        window.openData(path);
+        QVERIFY(finished.wait(20000));
+        auto *bar = window.dataPage()->findChild<gpumem::ui::LikelyOutcomesBar *>(QStringLiteral("likelyOutcomesBar"));
+        QVERIFY(bar->isVisible());
+        auto *text = bar->findChild<QLabel *>(QStringLiteral("likelyOutcomesText"));
+        QVERIFY(QTest::qWaitForWindowExposed(&window)); // the layout settles before the measuring
+        QVERIFY2(text->height() >= text->heightForWidth(text->width()),
+                 qPrintable(QStringLiteral("%1 < %2").arg(text->height()).arg(text->heightForWidth(text->width()))));
+        QVERIFY(bar->geometry().right() <= window.dataPage()->width());
+        // Named by the size the window took: a smaller screen than asked for (offscreen's
+        // default is 800×600) keeps the window on it.
+        QVERIFY(window.grab().save(QStringLiteral(QT_TESTCASE_BUILDDIR "/datapage-likely-outcomes-%1x%2.png")
+                                       .arg(window.width())
+                                       .arg(window.height())));
     }
 
     void rolesATypeCannotTakeAreRefusedForThatColumnOnly()

@@ -17,9 +17,13 @@
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFile>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
+#include <QPointer>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -32,6 +36,41 @@
 #include <cmath>
 #include <functional>
 #include <numeric>
+
+namespace {
+
+// Answers the window's unsaved-work question with a button whenever it is on screen, from
+// the question's own event loop, and counts the questions: a test never blocks on it.
+class UnsavedWorkAnswers : public QObject
+{
+  public:
+    explicit UnsavedWorkAnswers(QMessageBox::StandardButton button)
+        : mButton(button)
+    {
+        connect(&mPoll, &QTimer::timeout, this, [this] {
+            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+            if (!box || box->objectName() != QStringLiteral("unsavedWorkBox") || box == mAnswered)
+                return;
+            mAnswered = box;
+            ++mCount;
+            mText = box->text() + QLatin1Char('\n') + box->informativeText();
+            box->button(mButton)->click();
+        });
+        mPoll.start(10);
+    }
+    void setAnswer(QMessageBox::StandardButton button) { mButton = button; }
+    int count() const { return mCount; }
+    const QString &text() const { return mText; }
+
+  private:
+    QTimer mPoll;
+    QMessageBox::StandardButton mButton;
+    QPointer<QMessageBox> mAnswered;
+    int mCount = 0;
+    QString mText;
+};
+
+} // namespace
 
 class TestMainWindow : public QObject
 {
@@ -290,6 +329,119 @@ class TestMainWindow : public QObject
         QVERIFY(window.windowTitle().startsWith(QLatin1Char('*')));
         answer(QMessageBox::Discard);
         QVERIFY(window.close());
+    }
+
+    // Bug: Help > Demo replaced unsaved data, roles and models without asking, while Quit asked.
+    void demoAsksBeforeReplacingUnsavedWork()
+    {
+        QTemporaryDir datasets;
+        const QString demo = datasets.filePath(QStringLiteral("demo.csv"));
+        QVERIFY(QFile::copy(gpumem::tests::testDataPath("jobs_training.csv"), demo));
+        qputenv("GPUMEM_DATASET_DIR", datasets.path().toLocal8Bit());
+        gpumem::ui::MainWindow window;
+        window.show();
+        QSignalSpy loaded(window.dataPage(), &gpumem::ui::DataPage::loadFinished);
+        window.openData(gpumem::tests::testDataPath("jobs.csv"));
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+        window.state()->setRole(1, gpumem::data::ColumnRole::Ignored); // work the user has not saved
+        const auto table = window.state()->table();
+        const auto roles = window.state()->roles();
+        auto *demoAction = window.findChild<QAction *>(QStringLiteral("demoAction"));
+        QVERIFY(demoAction);
+
+        UnsavedWorkAnswers answers(QMessageBox::Cancel);
+        demoAction->trigger();
+        QCOMPARE(answers.count(), 1);
+        QVERIFY(answers.text().contains(QStringLiteral("the project")));
+        QTest::qWait(50);
+        QCOMPARE(loaded.count(), 1);
+        QCOMPARE(window.state()->table(), table);
+        QVERIFY(window.state()->roles() == roles);
+        QCOMPARE(window.state()->dataPath(), gpumem::tests::testDataPath("jobs.csv"));
+        QVERIFY(window.windowTitle().startsWith(QLatin1Char('*')));
+
+        answers.setAnswer(QMessageBox::Discard);
+        QSignalSpy finished(window.trainingPage(), &gpumem::ui::TrainingPage::trainingFinished);
+        demoAction->trigger();
+        QCOMPARE(answers.count(), 2);
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, 20000);
+        QCOMPARE(window.state()->dataPath(), demo);
+        QVERIFY(window.state()->table() != table);
+        window.trainingPage()->stop();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+        qunsetenv("GPUMEM_DATASET_DIR");
+    }
+
+    void demoAsksNothingWhenTheWorkIsSaved()
+    {
+        QTemporaryDir directory;
+        const QString demo = directory.filePath(QStringLiteral("demo.csv"));
+        QVERIFY(QFile::copy(gpumem::tests::testDataPath("jobs_training.csv"), demo));
+        qputenv("GPUMEM_DATASET_DIR", directory.path().toLocal8Bit());
+        gpumem::ui::MainWindow window;
+        window.show();
+        QSignalSpy loaded(window.dataPage(), &gpumem::ui::DataPage::loadFinished);
+        window.openData(gpumem::tests::testDataPath("jobs.csv"));
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+        QVERIFY(window.saveProject(directory.filePath(QStringLiteral("saved.gpumem.json"))));
+        QVERIFY(!window.windowTitle().startsWith(QLatin1Char('*')));
+
+        UnsavedWorkAnswers answers(QMessageBox::Cancel); // would keep the old data, had it asked
+        QSignalSpy finished(window.trainingPage(), &gpumem::ui::TrainingPage::trainingFinished);
+        window.findChild<QAction *>(QStringLiteral("demoAction"))->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, 20000);
+        QCOMPARE(answers.count(), 0);
+        QCOMPARE(window.state()->dataPath(), demo);
+        window.trainingPage()->stop();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+        qunsetenv("GPUMEM_DATASET_DIR");
+    }
+
+    // A file dropped on the window asks as Quit does: Cancel keeps everything, Save saves
+    // the project before the new data replaces it.
+    void droppingAFileAsksBeforeReplacingUnsavedWork()
+    {
+        QTemporaryDir directory;
+        const QString project = directory.filePath(QStringLiteral("dropped.gpumem.json"));
+        gpumem::ui::MainWindow window;
+        window.show();
+        QSignalSpy loaded(window.dataPage(), &gpumem::ui::DataPage::loadFinished);
+        window.openData(gpumem::tests::testDataPath("jobs.csv"));
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+        QVERIFY(window.saveProject(project));
+        QFile savedFile(project);
+        QVERIFY(savedFile.open(QIODevice::ReadOnly));
+        const QByteArray saved = savedFile.readAll();
+        savedFile.close();
+        window.state()->setRole(1, gpumem::data::ColumnRole::Ignored);
+        const auto table = window.state()->table();
+
+        const QString other = gpumem::tests::testDataPath("jobs_training.csv");
+        const auto drop = [&window, &other] {
+            QMimeData mime;
+            mime.setUrls({QUrl::fromLocalFile(other)});
+            // Qt delivers a drop to the widget that accepted the drag's entry, as a real drag does.
+            QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+            QApplication::sendEvent(&window, &enter);
+            QVERIFY(enter.isAccepted());
+            QDropEvent event(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+            QApplication::sendEvent(&window, &event);
+            QVERIFY(event.isAccepted());
+        };
+        UnsavedWorkAnswers answers(QMessageBox::Cancel);
+        drop();
+        QTRY_COMPARE(answers.count(), 1);
+        QTest::qWait(50);
+        QCOMPARE(loaded.count(), 1);
+        QCOMPARE(window.state()->table(), table);
+
+        answers.setAnswer(QMessageBox::Save);
+        drop();
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, 20000);
+        QCOMPARE(answers.count(), 2);
+        QCOMPARE(window.state()->dataPath(), other);
+        QVERIFY(savedFile.open(QIODevice::ReadOnly));
+        QVERIFY(savedFile.readAll() != saved); // the role change reached the project first
     }
 };
 
