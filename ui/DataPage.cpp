@@ -10,6 +10,7 @@
 #include "ui/CancellableProgress.h"
 #include "ui/ChartExport.h"
 #include "ui/ColumnHistogram.h"
+#include "ui/ColumnRoleMenu.h"
 #include "ui/DataInfoText.h"
 #include "ui/LikelyOutcomesBar.h"
 #include "ui/NamedWidget.h"
@@ -51,24 +52,6 @@ enum EditorColumn
     MissingColumn,
     EditorColumns
 };
-
-QString roleHelp(data::ColumnRole role)
-{
-    switch (role) {
-    case data::ColumnRole::Feature: return QObject::tr("An input of every model");
-    case data::ColumnRole::Target: return QObject::tr("The value to predict (peak GPU memory); must be numeric");
-    case data::ColumnRole::Sequence:
-        return QObject::tr("The layer sequence: tokens for the neural network, summary features for the others");
-    case data::ColumnRole::Ignored: return QObject::tr("Left out of every model");
-    }
-    return {};
-}
-
-// Whether a dataset has at most one column of role, so that it is never given to several at once.
-bool isSingular(data::ColumnRole role)
-{
-    return role == data::ColumnRole::Target || role == data::ColumnRole::Sequence;
-}
 
 QString formatNumber(double value)
 {
@@ -311,7 +294,7 @@ void DataPage::showTable()
         // Only the roles core allows for the column's type are offered (a numeric column is never the sequence).
         for (const auto role : data::allowedRoles(cells)) {
             roleBox->addItem(qtText(data::columnRoleName(role)), static_cast<int>(role));
-            roleBox->setItemData(roleBox->count() - 1, roleHelp(role), Qt::ToolTipRole);
+            roleBox->setItemData(roleBox->count() - 1, columnRoleHelp(role), Qt::ToolTipRole);
         }
         roleBox->setToolTip(data::holdsOneValue(cells)
                                 ? tr("What column %1 is used for. It holds one value in every row, so no model "
@@ -325,7 +308,7 @@ void DataPage::showTable()
             // the target and the sequence are one column each, so those go to the box's column alone.
             const auto role = static_cast<data::ColumnRole>(roleBox->currentData().toInt());
             std::vector<std::size_t> columns = selectedColumns();
-            if (isSingular(role) || std::find(columns.begin(), columns.end(), column) == columns.end())
+            if (isSingularRole(role) || std::find(columns.begin(), columns.end(), column) == columns.end())
                 columns = {column};
             setRoleOf(columns, role);
         });
@@ -442,47 +425,9 @@ void DataPage::showRoleMenu(const QPoint &position)
     const std::vector<std::size_t> columns = selectedColumns();
     QMenu menu(this);
     if (table && !columns.empty()) {
-        QMenu *roles = menu.addMenu(
-            columns.size() == 1 ? tr("Set role of %1").arg(QString::fromStdString(table->column(columns[0]).name))
-                                : tr("Set role of %1 selected columns").arg(columns.size()));
-        roles->setObjectName(QStringLiteral("setRoleMenu"));
-        roles->setToolTipsVisible(true);
-        for (const auto role : {data::ColumnRole::Feature, data::ColumnRole::Target, data::ColumnRole::Sequence,
-                                data::ColumnRole::Ignored}) {
-            // The columns whose type can take role; the others keep theirs, as in setRoleOfColumns.
-            std::vector<std::size_t> taking;
-            for (const std::size_t column : columns) {
-                const auto allowed = data::allowedRoles(table->column(column));
-                if (std::find(allowed.begin(), allowed.end(), role) != allowed.end())
-                    taking.push_back(column);
-            }
-            QString name = qtText(data::columnRoleName(role));
-            name[0] = name[0].toUpper();
-            QString label = name;
-            if (isSingular(role) && columns.size() > 1)
-                label = tr("%1 (select one column)").arg(name);
-            else if (columns.size() > 1 && taking.size() == columns.size())
-                label = tr("%1 (all %2 columns)").arg(name).arg(columns.size());
-            else if (columns.size() > 1)
-                label = tr("%1 (%2 of %3 columns)").arg(name).arg(taking.size()).arg(columns.size());
-            QAction *action = roles->addAction(label);
-            action->setObjectName(QStringLiteral("setRole_%1").arg(qtText(data::columnRoleName(role))));
-            // The menu names the columns it skips, so that a partial change is no surprise.
-            QString help = roleHelp(role);
-            if (taking.size() < columns.size() && !(isSingular(role) && columns.size() > 1)) {
-                QStringList skipped;
-                for (const std::size_t column : columns)
-                    if (std::find(taking.begin(), taking.end(), column) == taking.end())
-                        skipped << QString::fromStdString(table->column(column).name);
-                help +=
-                    skipped.size() == 1
-                        ? tr(". Not for %1: its type cannot take this role").arg(skipped.front())
-                        : tr(". Not for %1: their types cannot take this role").arg(skipped.join(QStringLiteral(", ")));
-            }
-            action->setToolTip(help);
-            action->setEnabled(!taking.empty() && (!isSingular(role) || columns.size() == 1));
-            connect(action, &QAction::triggered, this, [this, taking, role] { setRoleOf(taking, role); });
-        }
+        addColumnRoleMenu(menu, *table, columns, [this](const std::vector<std::size_t> &taking, data::ColumnRole role) {
+            setRoleOf(taking, role);
+        });
         menu.addSeparator();
     }
     // Copy, which installTableCopy gave the editor, stays on the menu.

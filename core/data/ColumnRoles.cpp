@@ -61,6 +61,17 @@ void ignoreConstantColumns(const Table &table, const std::string &target, std::v
 
 } // namespace
 
+std::vector<std::size_t> columnsTaking(const Table &table, const std::vector<std::size_t> &columns, ColumnRole role)
+{
+    std::vector<std::size_t> taking;
+    for (const std::size_t column : columns) {
+        const std::vector<ColumnRole> allowed = allowedRoles(table.column(column));
+        if (std::find(allowed.begin(), allowed.end(), role) != allowed.end())
+            taking.push_back(column);
+    }
+    return taking;
+}
+
 bool isConstant(const Column &column)
 {
     if (column.type == ColumnType::Categorical || column.type == ColumnType::Identifier)

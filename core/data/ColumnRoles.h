@@ -44,6 +44,10 @@ std::vector<ColumnRole> defaultRoles(const Table &table);
 // feature, and every column can be ignored.
 std::vector<ColumnRole> allowedRoles(const Column &column);
 
+// The columns among columns (indices into table) whose type can take role
+// (allowedRoles), in their order: those a role given to several at once reaches.
+std::vector<std::size_t> columnsTaking(const Table &table, const std::vector<std::size_t> &columns, ColumnRole role);
+
 // Whether column holds at most one distinct value (missing cells aside).
 bool isConstant(const Column &column);
 
