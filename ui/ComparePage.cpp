@@ -430,6 +430,7 @@ void ComparePage::showResults()
                       worstRowsPerModel);
     mWorstView->sortByColumn(4, Qt::DescendingOrder);
     fitTables();
+    mBoundHint->setVisible(!result || result->models.empty() || !result->calibration);
     if (!result || result->models.empty())
         return;
     int index = 0;

@@ -124,6 +124,7 @@ class ComparePage : public QWidget
     QGridLayout *mScatterGrid;
     QGridLayout *mResidualGrid;
     QGridLayout *mBoundGrid; // the risk-versus-waste chart of a calibrated comparison
+    QLabel *mBoundHint;      // what to do when there is no bound to chart
     QCheckBox *mCalibrate;
     QDoubleSpinBox *mCoverage;
     MetricsTableModel *mMetrics;

@@ -11,6 +11,7 @@
 
 #include <QGridLayout>
 #include <QHeaderView>
+#include <QLabel>
 #include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
@@ -60,6 +61,14 @@ void ComparePage::buildResults()
     mResults->addTab(gridPage(mScatterGrid, QStringLiteral("scatterCharts")), tr("Predicted vs actual"));
     mResults->addTab(gridPage(mResidualGrid, QStringLiteral("residualCharts")), tr("Residuals"));
     mResults->addTab(gridPage(mBoundGrid, QStringLiteral("boundCharts")), tr("Out-of-memory risk"));
+    // Without a bound the tab would be blank: it says how to get one instead.
+    mBoundHint = new QLabel(tr("The out-of-memory risk charts an upper bound of each model's predictions: tick "
+                               "'Upper bound at coverage' above and run the comparison."),
+                            this);
+    mBoundHint->setObjectName(QStringLiteral("boundHint"));
+    mBoundHint->setWordWrap(true);
+    mBoundHint->setAlignment(Qt::AlignCenter);
+    mBoundGrid->addWidget(mBoundHint, 1, 0);
     mWorst = new WorstRowsModel(this);
     mWorstView = sortableTable(new QTableView(this), QStringLiteral("worstTable"),
                                tr("Jobs whose memory was predicted too low (they would run out of memory), largest "

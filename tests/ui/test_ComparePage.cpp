@@ -17,6 +17,7 @@
 #include <QFile>
 #include <QFont>
 #include <QImage>
+#include <QLabel>
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSettings>
@@ -258,6 +259,11 @@ class TestComparePage : public QObject
         gpumem::ui::WorkbenchState state;
         state.setTable(gpumem::tests::trainingTable(), gpumem::tests::testDataPath("jobs_training.csv"));
         gpumem::ui::ComparePage page(&state);
+        // Issue 51: the tab was blank without a bound, with no hint; it now says what to do.
+        auto *hint = page.findChild<QLabel *>(QStringLiteral("boundHint"));
+        QVERIFY(hint);
+        QVERIFY(!hint->isHidden());
+        QVERIFY(hint->text().contains(QStringLiteral("Upper bound at coverage")));
         page.setSelectedModels({QStringLiteral("decision_tree"), QStringLiteral("ridge")});
         page.setFolds(2);
         page.findChild<QCheckBox *>(QStringLiteral("compareCalibrate"))->setChecked(true);
@@ -274,6 +280,7 @@ class TestComparePage : public QObject
         auto *curves = page.findChild<QChartView *>(QStringLiteral("bound_curves"));
         QVERIFY(curves);
         QCOMPARE(curves->chart()->series().size(), 3 * 2);
+        QVERIFY(hint->isHidden());
         // The table gains the bound's columns, with core's numbers.
         QAbstractItemModel *metrics = page.metricsTable()->model();
         const int underColumn = metrics->columnCount() - 3;
