@@ -8,13 +8,17 @@
 
 namespace gpumem::workflows {
 
+estimate::GpuProfile chosenProfile(const EstimateSettings &settings)
+{
+    const estimate::GpuProfile profile = estimate::findGpuProfile(settings.gpu);
+    return settings.contextMib ? estimate::withContextMib(profile, *settings.contextMib) : profile;
+}
+
 EstimateOutcome estimateModel(const EstimateSettings &settings, runtime::ProgressObserver *observer,
                               const runtime::OperationControl *control)
 {
     EstimateOutcome outcome;
-    estimate::GpuProfile profile = estimate::findGpuProfile(settings.gpu);
-    if (settings.contextMib)
-        profile = estimate::withContextMib(profile, *settings.contextMib);
+    const estimate::GpuProfile profile = chosenProfile(settings);
     estimate::EstimateRequest request = settings.request;
     if (settings.everyProfile) {
         for (const auto &name : estimate::gpuProfileNames()) {

@@ -36,6 +36,10 @@ struct EstimateOutcome
     std::vector<estimate::GpuProfile> profiles;
 };
 
+// The GPU profile settings name (GpuProfile.h's findGpuProfile), with settings.contextMib
+// in place of its context when given: what every estimate of settings replays for.
+estimate::GpuProfile chosenProfile(const EstimateSettings &settings);
+
 // Loads settings.model, traces its training steps on the CPU and replays them
 // for settings.gpu (estimate::MemoryEstimator). Reports the share done to
 // observer; checks control between the phases of every traced step and between

@@ -9,27 +9,17 @@ namespace gpumem::workflows {
 
 namespace {
 
-// The estimate of settings.model (a language model) at one batch size, replayed for
-// the settings' GPU with its context.
-estimate::BatchEstimate estimateAt(const EstimateSettings &settings, const estimate::EstimateConfiguration &model,
-                                   std::int64_t batchSize, const runtime::OperationControl *control,
-                                   std::int64_t *trainable = nullptr)
+// The estimate of model alone (no largest-batch search, no other profile) at batchSizes,
+// replayed for the settings' GPU with its context.
+EstimateOutcome estimateOnly(const EstimateSettings &settings, const estimate::EstimateConfiguration &model,
+                             const std::vector<std::int64_t> &batchSizes, const runtime::OperationControl *control)
 {
     EstimateSettings one = settings;
     one.model = model;
     one.everyProfile = false;
     one.request = estimate::EstimateRequest{};
-    one.request.batchSizes = {batchSize};
-    const EstimateOutcome outcome = estimateModel(one, nullptr, control);
-    if (trainable != nullptr)
-        *trainable = outcome.result.model.trainableParameterCount;
-    return outcome.result.estimates.front();
-}
-
-estimate::GpuProfile profileOf(const EstimateSettings &settings)
-{
-    estimate::GpuProfile profile = estimate::findGpuProfile(settings.gpu);
-    return settings.contextMib ? estimate::withContextMib(profile, *settings.contextMib) : profile;
+    one.request.batchSizes = batchSizes;
+    return estimateModel(one, nullptr, control);
 }
 
 std::int64_t firstBatch(const EstimateSettings &settings)
@@ -70,7 +60,7 @@ std::vector<RecipeVariant> comparedRecipes(const estimate::EstimateConfiguration
 std::vector<RecipeEstimate> estimateRecipes(const EstimateSettings &settings, runtime::ProgressObserver *observer,
                                             const runtime::OperationControl *control)
 {
-    const estimate::GpuProfile profile = profileOf(settings);
+    const estimate::GpuProfile profile = chosenProfile(settings);
     const std::vector<RecipeVariant> variants = comparedRecipes(settings.model);
     runtime::ProgressThrottle progress(observer);
     std::vector<RecipeEstimate> estimates;
@@ -78,8 +68,10 @@ std::vector<RecipeEstimate> estimateRecipes(const EstimateSettings &settings, ru
         estimate::stopIfCancelled(control);
         RecipeEstimate result;
         result.label = variants[i].label;
-        result.estimate = estimateAt(settings, variants[i].configuration, firstBatch(settings), control,
-                                     &result.trainableParameterCount);
+        const EstimateOutcome outcome =
+            estimateOnly(settings, variants[i].configuration, {firstBatch(settings)}, control);
+        result.estimate = outcome.result.estimates.front();
+        result.trainableParameterCount = outcome.result.model.trainableParameterCount;
         result.fits = result.estimate.fitsOn(profile);
         estimates.push_back(std::move(result));
         progress.advance(static_cast<double>(i + 1) / static_cast<double>(variants.size()));
@@ -92,7 +84,7 @@ std::vector<SequencePoint> memoryAgainstSequence(const EstimateSettings &setting
                                                  runtime::ProgressObserver *observer,
                                                  const runtime::OperationControl *control)
 {
-    const estimate::GpuProfile profile = profileOf(settings);
+    const estimate::GpuProfile profile = chosenProfile(settings);
     const std::int64_t positions = architectures::resolveArchitecture(settings.model.architecture).maxPositions;
     std::vector<std::int64_t> batches = settings.request.batchSizes;
     if (batches.empty())
@@ -107,12 +99,7 @@ std::vector<SequencePoint> memoryAgainstSequence(const EstimateSettings &setting
         estimate::EstimateConfiguration model = settings.model;
         model.sequenceLength = length;
         // One trace per length; the batch sizes come from its extrapolation.
-        EstimateSettings one = settings;
-        one.model = model;
-        one.everyProfile = false;
-        one.request = estimate::EstimateRequest{};
-        one.request.batchSizes = batches;
-        const EstimateOutcome outcome = estimateModel(one, nullptr, control);
+        const EstimateOutcome outcome = estimateOnly(settings, model, batches, control);
         for (const auto &estimate : outcome.result.estimates)
             points.push_back({length, estimate.batchSize, estimate.deviceTotalMib(), estimate.fitsOn(profile)});
         progress.advance(static_cast<double>(++done) / static_cast<double>(lengths.size()));
@@ -123,7 +110,7 @@ std::vector<SequencePoint> memoryAgainstSequence(const EstimateSettings &setting
 std::optional<std::int64_t> maxSequenceLength(const EstimateSettings &settings, std::int64_t batchSize,
                                               const runtime::OperationControl *control)
 {
-    const estimate::GpuProfile profile = profileOf(settings);
+    const estimate::GpuProfile profile = chosenProfile(settings);
     const std::int64_t positions =
         architectures::resolveArchitecture(settings.model.architecture).maxPositions - settings.model.generatedTokens;
     // One direct trace per try: on the meta device it costs what the small traces of an
