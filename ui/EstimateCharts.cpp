@@ -34,6 +34,8 @@ const std::array<Layer, kLayerCount> &layers()
          {QT_TRANSLATE_NOOP("EstimateCharts", "optimizer state"), QColor(44, 160, 44)},
          {QT_TRANSLATE_NOOP("EstimateCharts", "activations and temporaries"), QColor(214, 39, 40)},
          {QT_TRANSLATE_NOOP("EstimateCharts", "cuDNN workspaces"), QColor(140, 86, 75)},
+         {QT_TRANSLATE_NOOP("EstimateCharts", "gathered parameters"), QColor(23, 190, 207)},
+         {QT_TRANSLATE_NOOP("EstimateCharts", "communication buffers"), QColor(188, 189, 34)},
          {QT_TRANSLATE_NOOP("EstimateCharts", "allocator overhead"), QColor(148, 103, 189)},
          {QT_TRANSLATE_NOOP("EstimateCharts", "CUDA context and workspace"), QColor(160, 160, 160)}}};
     return all;

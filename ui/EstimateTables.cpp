@@ -13,6 +13,7 @@
 #include <QTableWidget>
 
 #include <algorithm>
+#include <array>
 
 namespace gpumem::ui {
 
@@ -25,14 +26,21 @@ enum EstimateColumn
     ReservedColumn,
     DeviceTotalColumn,
     FitsColumn,
-    ParametersColumn,
-    GradientsColumn,
-    OptimizerColumn,
-    ActivationsColumn,
-    CudnnWorkspacesColumn,
-    OverheadColumn,
+    FirstCategoryColumn, // then one column per estimate::Category, in its order
+    OverheadColumn = FirstCategoryColumn + static_cast<int>(estimate::kCategoryCount),
     EstimateColumnCount
 };
+
+int categoryColumn(estimate::Category category)
+{
+    return FirstCategoryColumn + static_cast<int>(category);
+}
+
+// The categories only some models or jobs hold (a convolution's cuDNN workspaces, a
+// sharded job's gathered parameters and buffers): a column of zeros for the others.
+constexpr std::array<estimate::Category, 3> kOccasionalCategories = {estimate::Category::CudnnWorkspaces,
+                                                                     estimate::Category::GatheredParameters,
+                                                                     estimate::Category::CommunicationBuffers};
 
 const QColor fitsColour(30, 110, 40);
 const QColor failsColour(160, 20, 20);
@@ -78,8 +86,13 @@ void prepareEstimateTable(QTableWidget *table)
     prepareTable(table,
                  {QObject::tr("batch"), QObject::tr("allocated"), QObject::tr("reserved"), QObject::tr("device total"),
                   QObject::tr("fits"), QObject::tr("parameters"), QObject::tr("gradients"), QObject::tr("optimizer"),
-                  QObject::tr("activations"), QObject::tr("cuDNN"), QObject::tr("overhead")});
-    table->horizontalHeaderItem(CudnnWorkspacesColumn)
+                  QObject::tr("activations"), QObject::tr("cuDNN"), QObject::tr("gathered"),
+                  QObject::tr("comm buffers"), QObject::tr("overhead")});
+    table->horizontalHeaderItem(categoryColumn(estimate::Category::GatheredParameters))
+        ->setToolTip(QObject::tr("parameters gathered from the other GPUs' shards (ZeRO-3, FSDP)"));
+    table->horizontalHeaderItem(categoryColumn(estimate::Category::CommunicationBuffers))
+        ->setToolTip(QObject::tr("buckets and buffers the gradients are reduced through"));
+    table->horizontalHeaderItem(categoryColumn(estimate::Category::CudnnWorkspaces))
         ->setToolTip(QObject::tr("cuDNN's convolution workspaces live at the allocated peak: memory only a GPU "
                                  "allocates"));
     // Each column as wide as its header and numbers, scrolling on a narrow screen: stretched
@@ -90,28 +103,24 @@ void prepareEstimateTable(QTableWidget *table)
 void fillEstimateTable(QTableWidget *table, const estimate::EstimateResult &result)
 {
     table->setRowCount(static_cast<int>(result.estimates.size()));
-    // cuDNN's workspaces are a convolution's: a column of zeros for every other model.
-    const auto cudnn = static_cast<std::size_t>(estimate::Category::CudnnWorkspaces);
-    table->setColumnHidden(CudnnWorkspacesColumn, std::all_of(result.estimates.begin(), result.estimates.end(),
-                                                              [cudnn](const estimate::BatchEstimate &estimate) {
-                                                                  return estimate.bytesAtPeak[cudnn] == 0;
-                                                              }));
+    for (const estimate::Category occasional : kOccasionalCategories) {
+        const auto index = static_cast<std::size_t>(occasional);
+        table->setColumnHidden(
+            categoryColumn(occasional),
+            std::all_of(result.estimates.begin(), result.estimates.end(),
+                        [index](const estimate::BatchEstimate &estimate) { return estimate.bytesAtPeak[index] == 0; }));
+    }
     for (int row = 0; row < table->rowCount(); ++row) {
         const estimate::BatchEstimate &estimate = result.estimates[static_cast<std::size_t>(row)];
-        const auto category = [&estimate](estimate::Category which) {
-            return mibText(estimate.bytesAtPeak[static_cast<std::size_t>(which)]);
-        };
         const bool fits = estimate.fitsOn(result.profile);
         table->setItem(row, BatchColumn, cell(QString::number(estimate.batchSize)));
         table->setItem(row, AllocatedColumn, cell(mibText(estimate.peakAllocatedBytes)));
         table->setItem(row, ReservedColumn, cell(mibText(estimate.peakReservedBytes)));
         table->setItem(row, DeviceTotalColumn, cell(mibText(estimate.deviceTotalMib())));
         table->setItem(row, FitsColumn, answerCell(fits ? QObject::tr("yes") : QObject::tr("no"), fits, false));
-        table->setItem(row, ParametersColumn, cell(category(estimate::Category::Parameters)));
-        table->setItem(row, GradientsColumn, cell(category(estimate::Category::Gradients)));
-        table->setItem(row, OptimizerColumn, cell(category(estimate::Category::OptimizerState)));
-        table->setItem(row, ActivationsColumn, cell(category(estimate::Category::Activations)));
-        table->setItem(row, CudnnWorkspacesColumn, cell(category(estimate::Category::CudnnWorkspaces)));
+        for (std::size_t category = 0; category < estimate::kCategoryCount; ++category)
+            table->setItem(row, FirstCategoryColumn + static_cast<int>(category),
+                           cell(mibText(estimate.bytesAtPeak[category])));
         table->setItem(row, OverheadColumn, cell(mibText(estimate.allocatorOverheadBytes())));
         table->item(row, BatchColumn)
             ->setToolTip(estimate.measuredDirectly ? QObject::tr("traced at this batch on the CPU")

@@ -68,28 +68,44 @@ std::uint64_t categoryBytes(const estimate::BatchEstimate &estimate, estimate::C
     return estimate.bytesAtPeak[static_cast<std::size_t>(category)];
 }
 
+// The answers of the language-model searches that were asked for: each set when
+// asked, to nullopt when nothing fits.
+struct SearchAnswers
+{
+    std::optional<std::optional<std::int64_t>> maxSequenceLength;
+    std::optional<std::optional<std::int64_t>> minGpus;
+};
+
+nlohmann::ordered_json answerJson(const std::optional<std::int64_t> &answer)
+{
+    return answer ? nlohmann::ordered_json(*answer) : nlohmann::ordered_json();
+}
+
 void printJson(std::ostream &out, const estimate::EstimateConfiguration &configuration,
-               const estimate::EstimateResult &result, bool maxBatchAsked,
-               const std::optional<std::optional<std::int64_t>> &maxSequenceLength)
+               const estimate::EstimateResult &result, bool maxBatchAsked, const SearchAnswers &answers)
 {
     using estimate::Category;
     nlohmann::ordered_json estimates = nlohmann::ordered_json::array();
     for (const auto &estimate : result.estimates) {
-        estimates.push_back({{"batch_size", estimate.batchSize},
-                             {"peak_allocated_mib", mibValue(estimate.peakAllocatedBytes)},
-                             {"peak_reserved_mib", mibValue(estimate.peakReservedBytes)},
-                             {"workspace_mib", estimate.workspaceMib},
-                             {"context_mib", estimate.contextMib},
-                             {"device_total_mib", estimate::roundedMib(estimate.deviceTotalMib())},
-                             {"fits", estimate.fitsOn(result.profile)},
-                             {"measured_directly", estimate.measuredDirectly},
-                             {"breakdown",
-                              {{"parameters_mib", mibValue(categoryBytes(estimate, Category::Parameters))},
-                               {"gradients_mib", mibValue(categoryBytes(estimate, Category::Gradients))},
-                               {"optimizer_state_mib", mibValue(categoryBytes(estimate, Category::OptimizerState))},
-                               {"activations_mib", mibValue(categoryBytes(estimate, Category::Activations))},
-                               {"cudnn_workspaces_mib", mibValue(categoryBytes(estimate, Category::CudnnWorkspaces))},
-                               {"allocator_overhead_mib", mibValue(estimate.allocatorOverheadBytes())}}}});
+        estimates.push_back(
+            {{"batch_size", estimate.batchSize},
+             {"peak_allocated_mib", mibValue(estimate.peakAllocatedBytes)},
+             {"peak_reserved_mib", mibValue(estimate.peakReservedBytes)},
+             {"workspace_mib", estimate.workspaceMib},
+             {"context_mib", estimate.contextMib},
+             {"nccl_mib", estimate.ncclMib},
+             {"device_total_mib", estimate::roundedMib(estimate.deviceTotalMib())},
+             {"fits", estimate.fitsOn(result.profile)},
+             {"measured_directly", estimate.measuredDirectly},
+             {"breakdown",
+              {{"parameters_mib", mibValue(categoryBytes(estimate, Category::Parameters))},
+               {"gradients_mib", mibValue(categoryBytes(estimate, Category::Gradients))},
+               {"optimizer_state_mib", mibValue(categoryBytes(estimate, Category::OptimizerState))},
+               {"activations_mib", mibValue(categoryBytes(estimate, Category::Activations))},
+               {"cudnn_workspaces_mib", mibValue(categoryBytes(estimate, Category::CudnnWorkspaces))},
+               {"gathered_parameters_mib", mibValue(categoryBytes(estimate, Category::GatheredParameters))},
+               {"communication_buffers_mib", mibValue(categoryBytes(estimate, Category::CommunicationBuffers))},
+               {"allocator_overhead_mib", mibValue(estimate.allocatorOverheadBytes())}}}});
     }
     const bool languageModel = !configuration.architecture.empty();
     nlohmann::ordered_json document = {
@@ -109,9 +125,11 @@ void printJson(std::ostream &out, const estimate::EstimateConfiguration &configu
         document["trainable_parameter_count"] = result.model.trainableParameterCount;
         document["seq_len"] = configuration.sequenceLength;
         document["recipe"] = recipeJson(configuration);
-        if (maxSequenceLength)
-            document["max_seq_len"] =
-                *maxSequenceLength ? nlohmann::ordered_json(**maxSequenceLength) : nlohmann::ordered_json();
+        addGpusJson(document, configuration);
+        if (answers.maxSequenceLength)
+            document["max_seq_len"] = answerJson(*answers.maxSequenceLength);
+        if (answers.minGpus)
+            document["min_gpus"] = answerJson(*answers.minGpus);
     }
     if (maxBatchAsked)
         document["max_batch"] = result.maxBatch ? nlohmann::ordered_json(*result.maxBatch) : nlohmann::ordered_json();
@@ -120,8 +138,7 @@ void printJson(std::ostream &out, const estimate::EstimateConfiguration &configu
 }
 
 void printText(std::ostream &out, const estimate::EstimateConfiguration &configuration,
-               const estimate::EstimateResult &result, bool maxBatchAsked,
-               const std::optional<std::optional<std::int64_t>> &maxSequenceLength)
+               const estimate::EstimateResult &result, bool maxBatchAsked, const SearchAnswers &answers)
 {
     using estimate::Category;
     if (!configuration.architecture.empty()) {
@@ -138,7 +155,11 @@ void printText(std::ostream &out, const estimate::EstimateConfiguration &configu
     }
     out << "GPU: " << result.profile.name << " (" << estimate::mibText(result.profile.capacityMib) << " MiB; context "
         << estimate::mibText(result.profile.contextMib) << " MiB, workspace "
-        << estimate::mibText(result.profile.workspaceMib) << " MiB)\n";
+        << estimate::mibText(result.profile.workspaceMib) << " MiB";
+    if (const std::string gpus = gpusText(configuration); !gpus.empty())
+        out << "; " << gpus << ", each GPU's figures below, NCCL "
+            << estimate::mibText(result.profile.communicators * result.profile.ncclMib) << " MiB";
+    out << ")\n";
     std::string traced;
     for (const std::int64_t batch : result.tracedBatches)
         traced += (traced.empty() ? "" : ", ") + std::to_string(batch);
@@ -147,27 +168,51 @@ void printText(std::ostream &out, const estimate::EstimateConfiguration &configu
         << ", replayed through the CUDA caching-allocator model\n"
         << '\n';
     const auto numeric = TextTable::numeric;
-    TextTable table({numeric("batch"), numeric("allocated"), numeric("reserved"), numeric("device total"), "fits",
-                     numeric("parameters"), numeric("gradients"), numeric("optimizer"), numeric("activations"),
-                     numeric("cuDNN workspaces"), numeric("overhead")});
-    for (const auto &estimate : result.estimates)
-        table.addRow({std::to_string(estimate.batchSize), estimate::mibText(estimate.peakAllocatedBytes),
-                      estimate::mibText(estimate.peakReservedBytes), estimate::mibText(estimate.deviceTotalMib()),
-                      estimate.fitsOn(result.profile) ? "yes" : "no",
-                      estimate::mibText(categoryBytes(estimate, Category::Parameters)),
-                      estimate::mibText(categoryBytes(estimate, Category::Gradients)),
-                      estimate::mibText(categoryBytes(estimate, Category::OptimizerState)),
-                      estimate::mibText(categoryBytes(estimate, Category::Activations)),
-                      estimate::mibText(categoryBytes(estimate, Category::CudnnWorkspaces)),
-                      estimate::mibText(estimate.allocatorOverheadBytes())});
+    // The sharded job's own parts only where a job is spread: one GPU holds neither.
+    const bool spread = configuration.gpus > 1;
+    std::vector<TextTable::Column> columns = {numeric("batch"),
+                                              numeric("allocated"),
+                                              numeric("reserved"),
+                                              numeric("device total"),
+                                              "fits",
+                                              numeric("parameters"),
+                                              numeric("gradients"),
+                                              numeric("optimizer"),
+                                              numeric("activations"),
+                                              numeric("cuDNN workspaces")};
+    if (spread) {
+        columns.push_back(numeric("gathered"));
+        columns.push_back(numeric("comm buffers"));
+    }
+    columns.push_back(numeric("overhead"));
+    TextTable table(columns);
+    for (const auto &estimate : result.estimates) {
+        std::vector<std::string> row = {
+            std::to_string(estimate.batchSize), estimate::mibText(estimate.peakAllocatedBytes),
+            estimate::mibText(estimate.peakReservedBytes), estimate::mibText(estimate.deviceTotalMib()),
+            estimate.fitsOn(result.profile) ? "yes" : "no"};
+        for (const Category category : {Category::Parameters, Category::Gradients, Category::OptimizerState,
+                                        Category::Activations, Category::CudnnWorkspaces})
+            row.push_back(estimate::mibText(categoryBytes(estimate, category)));
+        if (spread)
+            for (const Category category : {Category::GatheredParameters, Category::CommunicationBuffers})
+                row.push_back(estimate::mibText(categoryBytes(estimate, category)));
+        row.push_back(estimate::mibText(estimate.allocatorOverheadBytes()));
+        table.addRow(std::move(row));
+    }
     table.print(out);
     out << "(MiB; the breakdown is at the allocated peak, overhead is reserved less requested)\n";
     if (maxBatchAsked && result.maxBatch)
         out << "Largest batch that fits " << result.profile.name << ": " << *result.maxBatch << '\n';
-    if (maxSequenceLength)
+    if (const auto &length = answers.maxSequenceLength)
         out << "Longest sequence that fits " << result.profile.name << " at batch "
             << result.estimates.front().batchSize << ": "
-            << (*maxSequenceLength ? std::to_string(**maxSequenceLength) + " tokens" : std::string("none")) << '\n';
+            << (*length ? std::to_string(**length) + " tokens" : std::string("none")) << '\n';
+    if (const auto &gpus = answers.minGpus)
+        out << "Fewest " << result.profile.name << " GPUs that hold it at batch " << result.estimates.front().batchSize
+            << " each (" << configuration.sharding << ", tensor parallel " << configuration.tensorParallel
+            << "): " << (*gpus ? std::to_string(**gpus) : "none up to " + std::to_string(estimate::largestGpuCount))
+            << '\n';
     for (const auto &note : result.notes)
         out << "Note: " << note << '\n';
 }
@@ -336,15 +381,17 @@ int runEstimate(const std::vector<std::string> &arguments, std::ostream &out, st
     }
     completeSettings(app, options);
     const estimate::EstimateResult result = workflows::estimateModel(settings).result;
-    std::optional<std::optional<std::int64_t>> maxSequenceLength;
+    SearchAnswers answers;
     if (options.languageModel.maxSequenceLength)
-        maxSequenceLength = workflows::maxSequenceLength(settings, settings.request.batchSizes.front());
+        answers.maxSequenceLength = workflows::maxSequenceLength(settings, settings.request.batchSizes.front());
+    if (options.languageModel.minGpus)
+        answers.minGpus = workflows::minGpuCount(settings, settings.request.batchSizes.front());
     if (options.timelinePath)
         estimate::writeTimeline(*options.timelinePath, *settings.request.timelineBatch, result.timeline);
     if (options.json)
-        printJson(out, settings.model, result, settings.request.maxBatch, maxSequenceLength);
+        printJson(out, settings.model, result, settings.request.maxBatch, answers);
     else
-        printText(out, settings.model, result, settings.request.maxBatch, maxSequenceLength);
+        printText(out, settings.model, result, settings.request.maxBatch, answers);
     return 0;
 }
 

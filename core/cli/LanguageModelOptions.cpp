@@ -16,9 +16,10 @@ namespace {
 const std::vector<const char *> &languageModelOnlyOptions()
 {
     static const std::vector<const char *> options = {
-        "--seq-len",    "--autocast",     "--lora",          "--lora-targets",
-        "--lora-alpha", "--lora-dropout", "--qlora",         "--gradient-checkpointing",
-        "--mode",       "--generate",     "--clip-grad-norm"};
+        "--seq-len",    "--autocast",        "--lora",           "--lora-targets",
+        "--lora-alpha", "--lora-dropout",    "--qlora",          "--gradient-checkpointing",
+        "--mode",       "--generate",        "--clip-grad-norm", "--gpus",
+        "--sharding",   "--tensor-parallel", "--min-gpus"};
     return options;
 }
 
@@ -60,6 +61,21 @@ void addLanguageModelOptions(CLI::App &app, estimate::EstimateConfiguration &con
         ->transform(wholeNumber(0, std::uint64_t{1} << 24));
     app.add_flag("--max-seq-len", options.maxSequenceLength,
                  "also search the longest --seq-len that fits the GPU at the first batch size");
+    std::string schemes;
+    for (const auto &name : estimate::shardingNames())
+        schemes += (schemes.empty() ? "" : "|") + name;
+    app.add_option("--gpus", configuration.gpus, "GPUs the job is spread over; figures are each GPU's (default 1)")
+        ->type_name("N")
+        ->transform(wholeNumber(1, static_cast<std::uint64_t>(estimate::largestGpuCount)));
+    app.add_option("--sharding", configuration.sharding,
+                   "how the data-parallel GPUs share the model: " + schemes + " (DDP, DeepSpeed ZeRO, FSDP2)")
+        ->type_name("S");
+    app.add_option("--tensor-parallel", configuration.tensorParallel,
+                   "GPUs among --gpus that split every layer (Megatron); the rest are data-parallel")
+        ->type_name("T")
+        ->transform(wholeNumber(1, static_cast<std::uint64_t>(estimate::largestGpuCount)));
+    app.add_flag("--min-gpus", options.minGpus,
+                 "also search the fewest GPUs of the profile that hold the job at the first batch size");
     app.add_option("--clip-grad-norm", configuration.clipGradNorm,
                    "clip_grad_norm_ before each optimizer step (its transient norms)")
         ->type_name("MAX")
@@ -91,6 +107,25 @@ void completeLanguageModelSettings(const CLI::App &app, const LanguageModelOptio
             configuration.loraTargets.push_back(std::move(target));
     if (options.generatedTokens)
         configuration.generatedTokens = static_cast<std::int64_t>(*options.generatedTokens);
+}
+
+void addGpusJson(nlohmann::ordered_json &document, const estimate::EstimateConfiguration &configuration)
+{
+    document["gpus"] = configuration.gpus;
+    document["sharding"] = configuration.sharding;
+    document["tensor_parallel"] = configuration.tensorParallel;
+}
+
+std::string gpusText(const estimate::EstimateConfiguration &configuration)
+{
+    if (configuration.gpus == 1)
+        return {};
+    std::string text = std::to_string(configuration.gpus) + " GPUs";
+    if (configuration.sharding != "none")
+        text += ", " + configuration.sharding;
+    if (configuration.tensorParallel > 1)
+        text += ", tensor parallel " + std::to_string(configuration.tensorParallel);
+    return text;
 }
 
 nlohmann::ordered_json recipeJson(const estimate::EstimateConfiguration &configuration)

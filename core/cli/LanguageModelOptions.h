@@ -22,6 +22,7 @@ struct LanguageModelOptions
     std::vector<std::string> loraTargets;
     std::optional<std::uint64_t> generatedTokens;
     bool maxSequenceLength = false; // also search the longest sequence that fits
+    bool minGpus = false;           // also search the fewest GPUs that hold the job
 };
 
 // Declares the options on app, writing into configuration and options.
@@ -33,8 +34,16 @@ void addLanguageModelOptions(CLI::App &app, estimate::EstimateConfiguration &con
 void completeLanguageModelSettings(const CLI::App &app, const LanguageModelOptions &options,
                                    estimate::EstimateConfiguration &configuration);
 
+// The GPUs of a language-model estimate as the JSON output names them: "gpus",
+// "sharding", "tensor_parallel".
+void addGpusJson(nlohmann::ordered_json &document, const estimate::EstimateConfiguration &configuration);
+
 // The recipe of a language-model estimate as the JSON output names it.
 nlohmann::ordered_json recipeJson(const estimate::EstimateConfiguration &configuration);
+
+// One line naming the GPUs of a job on several ("8 GPUs, fsdp, tensor parallel 2"),
+// or "" for one GPU.
+std::string gpusText(const estimate::EstimateConfiguration &configuration);
 
 // One line naming the recipe, for the text output.
 std::string recipeText(const estimate::EstimateConfiguration &configuration);

@@ -4,6 +4,7 @@
 #include "architectures/ArchitectureLibrary.h"
 #include "architectures/LanguageModel.h"
 #include "architectures/ParameterCount.h"
+#include "architectures/TensorParallel.h"
 #include "estimate/EstimateCancelled.h"
 #include "estimate/MetaAllocationRecorder.h"
 #include "estimate/StepRecording.h"
@@ -29,6 +30,47 @@ std::mutex &metaTracingMutex()
 bool known(const std::vector<std::string> &names, const std::string &value)
 {
     return std::find(names.begin(), names.end(), value) != names.end();
+}
+
+std::uint64_t storageBytes(const std::vector<torch::Tensor> &tensors)
+{
+    std::uint64_t bytes = 0;
+    for (const torch::Tensor &tensor : tensors)
+        bytes += static_cast<std::uint64_t>(tensor.storage().nbytes());
+    return bytes;
+}
+
+// What a sharding scheme's buffers follow in network: its decoder layers (the modules
+// registered as layer_i) against the rest, the root.
+ShardedModelSizes shardedSizesOf(const architectures::LanguageModelImpl &network)
+{
+    ShardedModelSizes sizes;
+    std::uint64_t layerBytes = 0;
+    for (const auto &child : network.named_children()) {
+        if (child.key().rfind("layer_", 0) != 0)
+            continue;
+        const std::uint64_t bytes = storageBytes(child.value()->parameters()) + storageBytes(child.value()->buffers());
+        layerBytes += bytes;
+        sizes.largestLayerBytes = std::max(sizes.largestLayerBytes, bytes);
+        std::uint64_t trainable = 0;
+        for (const torch::Tensor &parameter : child.value()->parameters())
+            if (parameter.requires_grad())
+                trainable += static_cast<std::uint64_t>(parameter.storage().nbytes());
+        sizes.largestLayerTrainableBytes = std::max(sizes.largestLayerTrainableBytes, trainable);
+    }
+    for (const torch::Tensor &parameter : network.parameters()) {
+        sizes.parameterElements += parameter.numel();
+        if (parameter.requires_grad()) {
+            sizes.trainableBytes += static_cast<std::uint64_t>(parameter.storage().nbytes());
+            sizes.trainableElements += parameter.numel();
+        }
+    }
+    for (const torch::Tensor &parameter : network.parameters(/*recurse=*/false))
+        sizes.largestRootTensorBytes =
+            std::max(sizes.largestRootTensorBytes, static_cast<std::uint64_t>(parameter.storage().nbytes()));
+    sizes.parameterBytes = storageBytes(network.parameters()) + storageBytes(network.buffers());
+    sizes.rootBytes = sizes.parameterBytes - layerBytes;
+    return sizes;
 }
 
 } // namespace
@@ -81,6 +123,18 @@ architectures::BuildOptions buildOptionsOf(const EstimateConfiguration &configur
     options.loraDropout = configuration.loraDropout;
     options.qlora = configuration.qlora;
     options.gradientCheckpointing = configuration.gradientCheckpointing;
+    const ShardingPlan plan = shardingPlanOf(configuration);
+    if (!options.training && plan.dataParallel() > 1)
+        throw io::InputError("--gpus beyond --tensor-parallel shards training: inference spreads a model over GPUs "
+                             "with --tensor-parallel alone");
+    const bool deepSpeed = plan.scheme == ShardingScheme::Zero1 || plan.scheme == ShardingScheme::Zero2 ||
+                           plan.scheme == ShardingScheme::Zero3;
+    if (deepSpeed && plan.dataParallel() > 1 && configuration.optimizer != "adam" &&
+        configuration.optimizer != "adamw" && configuration.optimizer != "sgd" &&
+        configuration.optimizer != "sgd_momentum")
+        throw io::InputError("--sharding " + configuration.sharding +
+                             " keeps DeepSpeed's float32 optimizer state: "
+                             "take --optimizer adamw, adam, sgd or sgd_momentum");
     return options;
 }
 
@@ -88,6 +142,7 @@ ArchitectureTracer::ArchitectureTracer(EstimateConfiguration configuration, cons
     : mConfiguration(std::move(configuration))
     , mArchitecture(architectures::resolveArchitecture(mConfiguration.architecture))
     , mOptions(buildOptionsOf(mConfiguration))
+    , mPlan(shardingPlanOf(mConfiguration))
     , mModel(std::make_unique<Model>())
     , mControl(control)
 {
@@ -104,12 +159,13 @@ ArchitectureTracer::ArchitectureTracer(EstimateConfiguration configuration, cons
     mSummary.tracedOn = "the meta device";
     {
         const std::lock_guard<std::mutex> serialised(metaTracingMutex());
-        mModel->network = architectures::LanguageModel(mArchitecture, mOptions);
+        // With tensor parallelism, the share of every layer one GPU holds, built as a model of its own.
+        mModel->network = architectures::LanguageModel(
+            architectures::tensorParallelShare(mArchitecture, mPlan.tensorParallel), mOptions);
     }
-    for (const torch::Tensor &parameter : mModel->network->parameters())
-        mSummary.parameterBytes += static_cast<std::uint64_t>(parameter.storage().nbytes());
-    for (const torch::Tensor &buffer : mModel->network->buffers())
-        mSummary.bufferBytes += static_cast<std::uint64_t>(buffer.storage().nbytes());
+    mSummary.parameterBytes = storageBytes(mModel->network->parameters());
+    mSummary.bufferBytes = storageBytes(mModel->network->buffers());
+    mSizes = shardedSizesOf(*mModel->network);
     if (mOptions.training)
         TracedOptimizer(mConfiguration.optimizer, mConfiguration.optimizerImplementation, {}); // checks the names
 }
@@ -191,7 +247,7 @@ TaggedTrace ArchitectureTracer::trace(std::int64_t batchSize) const
     }
     for (torch::Tensor &parameter : trainable)
         parameter.mutable_grad().reset();
-    return tagTrace(batchSize, setup, recorded);
+    return shardedTrace(tagTrace(batchSize, setup, recorded), mPlan, mSizes);
 }
 
 } // namespace gpumem::estimate

@@ -21,7 +21,9 @@ namespace gpumem::estimate {
 // CUDA kernels allocate otherwise are written as those kernels allocate
 // (architectures/GpuKernels.h). Training runs configuration.steps steps of forward,
 // loss, backward, gradient clipping and a TracedOptimizer step; inference runs
-// generation with the key/value cache. Not thread-safe, like every tracer.
+// generation with the key/value cache. On several GPUs (configuration.gpus) the model is
+// one GPU's tensor-parallel share and the trace one GPU's (shardedTrace). Not
+// thread-safe, like every tracer.
 class ArchitectureTracer final : public StepTracer
 {
   public:
@@ -38,20 +40,26 @@ class ArchitectureTracer final : public StepTracer
 
     const architectures::ArchitectureConfig &architecture() const { return mArchitecture; }
     const architectures::BuildOptions &buildOptions() const { return mOptions; }
+    // The GPUs the trace is one of, and the sizes of the model share one GPU holds
+    // (tensor-parallel), from which a trace is sharded for other data-parallel degrees.
+    const ShardingPlan &shardingPlan() const { return mPlan; }
+    const ShardedModelSizes &shardedModelSizes() const { return mSizes; }
 
   private:
     struct Model;
     EstimateConfiguration mConfiguration;
     architectures::ArchitectureConfig mArchitecture;
     architectures::BuildOptions mOptions;
+    ShardingPlan mPlan;
     std::unique_ptr<Model> mModel;
     ModelSummary mSummary;
+    ShardedModelSizes mSizes;
     const runtime::OperationControl *mControl;
 };
 
 // The recipe of configuration as the model is built with it; throws io::InputError
 // for options that do not go together (autocast over half-precision weights, QLoRA
-// without LoRA, generated tokens in training, float64).
+// without LoRA, generated tokens in training, float64, data-parallel GPUs for inference).
 architectures::BuildOptions buildOptionsOf(const EstimateConfiguration &configuration);
 
 } // namespace gpumem::estimate

@@ -135,4 +135,14 @@ std::vector<std::int64_t> parseBatchSizes(const std::string &text, const std::st
     return batches;
 }
 
+ShardingPlan shardingPlanOf(const EstimateConfiguration &configuration)
+{
+    ShardingPlan plan;
+    plan.scheme = parseSharding(configuration.sharding);
+    plan.gpus = configuration.gpus;
+    plan.tensorParallel = configuration.tensorParallel;
+    plan.validate();
+    return plan;
+}
+
 } // namespace gpumem::estimate

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "estimate/Sharding.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -51,7 +53,17 @@ struct EstimateConfiguration
     bool qlora = false;               // the base in NF4 under the LoRA adapters
     std::string mode = "training";    // training, or inference: a forward pass with the key/value cache
     std::int64_t generatedTokens = 0; // inference: tokens generated after the prompt of sequenceLength
+    // Several GPUs (Sharding.h), for a language model: gpus in all, the data-parallel
+    // scheme's name (shardingNames()) and the tensor-parallel GPUs among them. The batch
+    // size is each GPU's. 1, "none", 1: one GPU.
+    std::int64_t gpus = 1;
+    std::string sharding = "none";
+    std::int64_t tensorParallel = 1;
 };
+
+// The GPUs of configuration as a checked plan; throws io::InputError naming the
+// parameter at fault (ShardingPlan::validate).
+ShardingPlan shardingPlanOf(const EstimateConfiguration &configuration);
 
 // Returns the mode and autocast names the configuration accepts.
 const std::vector<std::string> &modeNames();

@@ -77,14 +77,14 @@ GpuProfile parseGpuProfile(const std::string &text, const std::string &path)
     const io::Json object = io::parseJson(text, path);
     if (!object.is_object())
         throw io::InputError(path, 0, 0, "a GPU profile is a JSON object");
-    static const std::set<std::string> known = {"name",          "capacity_mib",       "context_mib",
-                                                "workspace_mib", "cublas_context_mib", "source"};
+    static const std::set<std::string> known = {
+        "name", "capacity_mib", "context_mib", "workspace_mib", "cublas_context_mib", "nccl_mib", "source"};
     for (const auto &member : object.items())
         if (known.count(member.key()) == 0)
             throw io::InputError(path, 0, 0,
                                  "unknown key " + io::quoteForMessage(member.key()) +
                                      " (known: name, capacity_mib, context_mib, workspace_mib, cublas_context_mib, "
-                                     "source)");
+                                     "nccl_mib, source)");
     GpuProfile profile;
     profile.name = requiredText(object, "name", path);
     profile.capacityMib = requiredMib(object, "capacity_mib", path, true);
@@ -92,6 +92,8 @@ GpuProfile parseGpuProfile(const std::string &text, const std::string &path)
     profile.workspaceMib = requiredMib(object, "workspace_mib", path, false);
     if (object.contains("cublas_context_mib"))
         profile.cublasContextMib = requiredMib(object, "cublas_context_mib", path, false);
+    if (object.contains("nccl_mib"))
+        profile.ncclMib = requiredMib(object, "nccl_mib", path, false);
     profile.source = requiredText(object, "source", path);
     if (profile.cublasContextMib > profile.contextMib)
         throw io::InputError(path, 0, 0, "cublas_context_mib is part of context_mib and cannot exceed it");
@@ -108,6 +110,8 @@ std::string gpuProfileJson(const GpuProfile &profile)
                        {"workspace_mib", profile.workspaceMib}};
     if (profile.cublasContextMib != 0.0)
         object["cublas_context_mib"] = profile.cublasContextMib;
+    if (profile.ncclMib != GpuProfile::defaultNcclMib)
+        object["nccl_mib"] = profile.ncclMib;
     object["source"] = profile.source;
     return object.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + '\n';
 }

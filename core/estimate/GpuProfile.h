@@ -19,18 +19,30 @@ struct GpuProfile
     // The part of contextMib that cuBLAS takes beside its workspaces, in a process that
     // multiplies matrices (0 where not measured).
     double cublasContextMib = 0.0;
+    // What one NCCL communicator takes outside PyTorch's allocator: its channels'
+    // buffers (defaultNcclMib unless the file says "nccl_mib").
+    double ncclMib = defaultNcclMib;
+    // The communicators a process on this card holds (ShardingPlan::communicators()):
+    // 0 for a job on one GPU. Set by the estimate, never read from a file.
+    int communicators = 0;
+
+    // 688 MiB: one communicator of more than two GPUs, each with an all-reduce run, on
+    // 4 NVLink-connected A100s (NVIDIA/nccl issue 964: 544 MiB for two GPUs, 688 MiB for
+    // more); the memory grows with NCCL's channels, so faster links take more.
+    static constexpr double defaultNcclMib = 688.0;
 };
 
 // Reads a profile file as untrusted input: a JSON object of at most 64 KiB
 // with "name", "capacity_mib", "context_mib", "workspace_mib" and "source", and
-// optionally "cublas_context_mib" (at most context_mib), each checked for type and
-// range; throws io::InputError naming the file.
+// optionally "cublas_context_mib" (at most context_mib) and "nccl_mib", each checked
+// for type and range; throws io::InputError naming the file.
 GpuProfile readGpuProfile(const std::string &path);
 // Checks a profile's JSON text as readGpuProfile does; path names it in messages.
 GpuProfile parseGpuProfile(const std::string &text, const std::string &path);
 
 // Returns profile as the JSON text that readGpuProfile reads back (keys in
-// the order above, cublas_context_mib only when not 0, invalid UTF-8 replaced),
+// the order above, cublas_context_mib only when not 0, nccl_mib only when not the
+// default, invalid UTF-8 replaced),
 // ending in a newline.
 std::string gpuProfileJson(const GpuProfile &profile);
 

@@ -166,13 +166,14 @@ std::vector<std::pair<std::int64_t, std::int64_t>> EstimateRequest::defaultTrace
 
 double BatchEstimate::deviceTotalMib() const
 {
-    return mibOf(peakReservedBytes) + workspaceMib + contextMib;
+    return mibOf(peakReservedBytes) + workspaceMib + contextMib + ncclMib;
 }
 
 void BatchEstimate::useProfile(const GpuProfile &profile)
 {
     workspaceMib = runsMatrixProducts ? profile.workspaceMib : 0.0;
     contextMib = runsMatrixProducts ? profile.contextMib : profile.contextMib - profile.cublasContextMib;
+    ncclMib = profile.communicators * profile.ncclMib;
 }
 
 bool BatchEstimate::fitsOn(const GpuProfile &profile) const

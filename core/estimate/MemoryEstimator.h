@@ -25,13 +25,14 @@ struct BatchEstimate
     CategoryBytes bytesAtPeak{};          // live bytes per category at the allocated peak
     double workspaceMib = 0.0;
     double contextMib = 0.0;
+    double ncclMib = 0.0;           // the profile's NCCL communicators, outside the allocator
     bool measuredDirectly = false;  // traced at this batch, not extrapolated
     bool runsMatrixProducts = true; // the trace's: whether cuBLAS's memory counts
 
-    // Sets the workspace and context to profile's for this model: a model without
-    // matrix products holds no cuBLAS workspace, nor the context's cuBLAS part.
+    // Sets the workspace, context and NCCL memory to profile's for this model: a model
+    // without matrix products holds no cuBLAS workspace, nor the context's cuBLAS part.
     void useProfile(const GpuProfile &profile);
-    // peak reserved + workspace + context: what nvidia-smi would show.
+    // peak reserved + workspace + context + NCCL: what nvidia-smi would show.
     double deviceTotalMib() const;
     // Whether deviceTotalMib() fits profile's capacity (with this estimate's context
     // and workspace; set them to profile's to ask about another card).

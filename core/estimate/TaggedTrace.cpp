@@ -24,6 +24,8 @@ std::string_view categoryName(Category category)
     case Category::OptimizerState: return "optimizer_state";
     case Category::Activations: return "activations";
     case Category::CudnnWorkspaces: return "cudnn_workspaces";
+    case Category::GatheredParameters: return "gathered_parameters";
+    case Category::CommunicationBuffers: return "communication_buffers";
     }
     return "activations";
 }

@@ -21,8 +21,10 @@ enum class Phase
 
 // What an allocated block holds: the parameters and buffers of the model, the
 // gradients that backward leaves, the optimizer's state, the tensors of the step
-// (inputs, activations saved for backward, temporaries), and the workspaces that cuDNN
-// takes for a convolution call on a GPU, which no CPU kernel allocates.
+// (inputs, activations saved for backward, temporaries), the workspaces that cuDNN
+// takes for a convolution call on a GPU, which no CPU kernel allocates, and on one GPU of
+// several (Sharding.h) the parameters gathered from the others' shards and the buffers
+// that gradients are reduced through.
 enum class Category
 {
     Parameters,
@@ -30,14 +32,16 @@ enum class Category
     OptimizerState,
     Activations,
     CudnnWorkspaces,
+    GatheredParameters,
+    CommunicationBuffers,
 };
 
-constexpr std::size_t kCategoryCount = 5;
+constexpr std::size_t kCategoryCount = 7;
 
 // Returns "setup", "forward", "backward" or "optimizer".
 std::string_view phaseName(Phase phase);
-// Returns "parameters", "gradients", "optimizer_state", "activations" or
-// "cudnn_workspaces".
+// Returns "parameters", "gradients", "optimizer_state", "activations",
+// "cudnn_workspaces", "gathered_parameters" or "communication_buffers".
 std::string_view categoryName(Category category);
 
 // The workspaces of two algorithms between which cuDNN picks the one that needs less (a

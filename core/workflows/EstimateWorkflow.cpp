@@ -3,14 +3,26 @@
 
 #include "estimate/ArchitectureTracer.h"
 #include "estimate/ModelTracer.h"
+#include "io/InputError.h"
 
 #include <memory>
 
 namespace gpumem::workflows {
 
+namespace {
+
+// profile on one GPU of settings' GPUs: with the NCCL communicators that GPU holds.
+estimate::GpuProfile onEachGpu(estimate::GpuProfile profile, const EstimateSettings &settings)
+{
+    profile.communicators = estimate::shardingPlanOf(settings.model).communicators();
+    return profile;
+}
+
+} // namespace
+
 estimate::GpuProfile chosenProfile(const EstimateSettings &settings)
 {
-    const estimate::GpuProfile profile = estimate::findGpuProfile(settings.gpu);
+    const estimate::GpuProfile profile = onEachGpu(estimate::findGpuProfile(settings.gpu), settings);
     return settings.contextMib ? estimate::withContextMib(profile, *settings.contextMib) : profile;
 }
 
@@ -24,7 +36,8 @@ EstimateOutcome estimateModel(const EstimateSettings &settings, runtime::Progres
         for (const auto &name : estimate::gpuProfileNames()) {
             try {
                 // The chosen GPU's row agrees with the estimate above it.
-                outcome.profiles.push_back(name == settings.gpu ? profile : estimate::findGpuProfile(name));
+                outcome.profiles.push_back(name == settings.gpu ? profile
+                                                                : onEachGpu(estimate::findGpuProfile(name), settings));
             } catch (const std::exception &) {
                 // A broken profile file stays out of the table; choosing it says why.
             }
@@ -34,10 +47,13 @@ EstimateOutcome estimateModel(const EstimateSettings &settings, runtime::Progres
     estimate::stopIfCancelled(control);
     // A language model's config is built natively; a TorchScript file runs its own code.
     std::unique_ptr<estimate::StepTracer> tracer;
-    if (settings.model.architecture.empty())
+    if (settings.model.architecture.empty()) {
+        if (estimate::shardingPlanOf(settings.model).spreads())
+            throw io::InputError("--gpus and --tensor-parallel shard a language model: give --config");
         tracer = std::make_unique<estimate::ModelTracer>(settings.model, control);
-    else
+    } else {
         tracer = std::make_unique<estimate::ArchitectureTracer>(settings.model, control);
+    }
     outcome.result = estimate::MemoryEstimator::estimate(*tracer, profile, request, observer, control);
     return outcome;
 }

@@ -145,4 +145,44 @@ std::optional<std::int64_t> maxSequenceLength(const EstimateSettings &settings, 
     return fitting;
 }
 
+std::optional<std::int64_t> minGpuCount(const EstimateSettings &settings, std::int64_t batchSize,
+                                        const runtime::OperationControl *control)
+{
+    const std::int64_t tensorParallel = settings.model.tensorParallel;
+    estimate::EstimateConfiguration share = settings.model;
+    share.gpus = tensorParallel;
+    const estimate::ArchitectureTracer tracer(share, control);
+    const estimate::TaggedTrace traced = tracer.trace(batchSize);
+    estimate::ShardingPlan plan = estimate::shardingPlanOf(share);
+    const auto fits = [&](std::int64_t dataParallel) {
+        estimate::stopIfCancelled(control);
+        plan.gpus = tensorParallel * dataParallel;
+        estimate::GpuProfile profile = chosenProfile(settings);
+        profile.communicators = plan.communicators();
+        return estimate::MemoryEstimator::estimateOf(estimate::shardedTrace(traced, plan, tracer.shardedModelSizes()),
+                                                     profile)
+            .fitsOn(profile);
+    };
+    if (fits(1))
+        return tensorParallel;
+    const std::int64_t most = estimate::largestGpuCount / tensorParallel;
+    if (plan.scheme == estimate::ShardingScheme::None || most < 2 || !fits(most))
+        return std::nullopt;
+    // fits(most) holds; find the least degree from 2 on that fits.
+    std::int64_t failing = 1;
+    std::int64_t fitting = most;
+    for (std::int64_t degree = 2; degree < most; degree *= 2) {
+        if (fits(degree)) {
+            fitting = degree;
+            break;
+        }
+        failing = degree;
+    }
+    while (fitting - failing > 1) {
+        const std::int64_t middle = failing + (fitting - failing) / 2;
+        (fits(middle) ? fitting : failing) = middle;
+    }
+    return tensorParallel * fitting;
+}
+
 } // namespace gpumem::workflows

@@ -69,4 +69,13 @@ std::vector<SequencePoint> memoryAgainstSequence(const EstimateSettings &setting
 std::optional<std::int64_t> maxSequenceLength(const EstimateSettings &settings, std::int64_t batchSize,
                                               const runtime::OperationControl *control = nullptr);
 
+// The fewest GPUs of settings.gpu on which settings.model fits at batchSize (each GPU's
+// batch) with its sharding scheme and tensor-parallel degree: the model's share is
+// traced once, then sharded for each data-parallel degree and replayed. The memory of
+// one GPU does not grow with the degree, so the search doubles it, then bisects.
+// nullopt when not even largestGpuCount GPUs hold it (or, with no scheme, the
+// tensor-parallel GPUs alone). Throws as estimateModel does.
+std::optional<std::int64_t> minGpuCount(const EstimateSettings &settings, std::int64_t batchSize,
+                                        const runtime::OperationControl *control = nullptr);
+
 } // namespace gpumem::workflows
