@@ -10,12 +10,12 @@
 #include "io/Json.h"
 #include "models/NeuralNetworkHyperparameters.h"
 #include "models/Presets.h"
+#include "ui/EventLoopStallMeter.h"
 #include "ui/LossPlot.h"
 #include "ui/TrainingPage.h"
 #include "ui/WorkbenchState.h"
 
 #include <QApplication>
-#include <QElapsedTimer>
 #include <QTimer>
 
 #include <cstdio>
@@ -49,32 +49,19 @@ int main(int argc, char **argv)
     page.resize(1400, 900);
     page.show();
 
-    // A 5 ms heartbeat: the largest gap between beats beyond 5 ms is the longest
-    // time the event loop could not run.
-    QElapsedTimer clock;
-    qint64 lastBeat = 0;
-    qint64 longestStall = 0;
-    QTimer heartbeat;
-    heartbeat.setInterval(5);
-    QObject::connect(&heartbeat, &QTimer::timeout, [&] {
-        const qint64 now = clock.nsecsElapsed();
-        if (lastBeat > 0)
-            longestStall = std::max(longestStall, now - lastBeat - 5'000'000);
-        lastBeat = now;
-    });
+    gpumem::ui::EventLoopStallMeter stalls;
     QObject::connect(&page, &gpumem::ui::TrainingPage::trainingFinished, [&](bool succeeded) {
-        heartbeat.stop();
+        stalls.stop();
         const auto &result = page.lastResult();
         const double rate = result.epochs.empty() ? 0.0 : result.epochs.back().samplesPerSecond;
         std::printf("{\"succeeded\": %s, \"samples_per_second\": %.1f, \"seconds\": %.2f, \"max_stall_ms\": %.1f, "
                     "\"replots\": %d, \"batch_points\": %d}\n",
-                    succeeded ? "true" : "false", rate, result.seconds, static_cast<double>(longestStall) / 1e6,
+                    succeeded ? "true" : "false", rate, result.seconds, stalls.longestStallMilliseconds(),
                     page.plot()->replotCount(), page.plot()->batchPointCount());
         QApplication::exit(succeeded ? 0 : 1);
     });
     QTimer::singleShot(0, [&] {
-        clock.start();
-        heartbeat.start();
+        stalls.start();
         if (!page.start()) {
             std::fprintf(stderr, "%s\n", page.statusText().toLocal8Bit().constData());
             QApplication::exit(1);

@@ -8,7 +8,9 @@
 #include <QString>
 
 #include <cstddef>
+#include <fstream>
 #include <string>
+#include <vector>
 
 namespace gpumem::tests {
 
@@ -22,6 +24,17 @@ template <std::size_t size> QByteArray literalBytes(const char (&text)[size])
 inline std::string dataFile(const char *name)
 {
     return std::string(GPUMEM_TEST_DATA_DIR "/") + name;
+}
+
+// The first count lines of the text file at path (fewer when it has fewer), without their ends.
+inline std::vector<std::string> firstLines(const std::string &path, int count)
+{
+    std::ifstream file(path);
+    std::vector<std::string> lines;
+    std::string line;
+    while (static_cast<int>(lines.size()) < count && std::getline(file, line))
+        lines.push_back(line);
+    return lines;
 }
 
 // Writes bytes to path, replacing what it held; false when the file cannot be written whole.

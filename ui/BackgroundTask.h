@@ -2,6 +2,7 @@
 #pragma once
 
 #include "runtime/OperationControl.h"
+#include "ui/BackgroundThreads.h"
 
 #include <QFuture>
 #include <QFutureWatcher>
@@ -15,12 +16,14 @@
 
 namespace gpumem::ui {
 
-// Runs work(outcome) on Qt's thread pool and returns the future of the outcome.
+// Runs work(outcome) on the workbench's thread pool (backgroundThreadPool), at a
+// priority below the GUI's (yieldToTheGui), and returns the future of the outcome.
 // Nothing escapes the worker thread: an exception work throws becomes
 // outcome.error, its one-line message (io::InputError names file:line:column).
 template <typename Outcome, typename Work> QFuture<Outcome> runInBackground(Work work)
 {
-    return QtConcurrent::run([work = std::move(work)]() mutable {
+    return QtConcurrent::run(backgroundThreadPool(), [work = std::move(work)]() mutable {
+        yieldToTheGui();
         Outcome outcome;
         try {
             work(outcome);

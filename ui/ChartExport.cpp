@@ -35,30 +35,27 @@ QImage widgetImage(QWidget *widget, const QSize &size)
     return widget->grab().toImage();
 }
 
-namespace {
-
-// Adds an action that asks where to save widget (fileName proposed) and saves it with save.
 void addSaveAction(QWidget *widget, const QString &text, const QString &fileName, const QString &filter,
-                   bool (*save)(QWidget *, const QString &))
+                   std::function<bool(const QString &path)> save)
 {
     auto *action = new QAction(text, widget);
-    QObject::connect(action, &QAction::triggered, widget, [widget, fileName, filter, save] {
+    QObject::connect(action, &QAction::triggered, widget, [widget, fileName, filter, save = std::move(save)] {
         const QString path = QFileDialog::getSaveFileName(widget, QObject::tr("Save chart"), fileName, filter);
         if (!path.isEmpty())
-            save(widget, path);
+            save(path);
     });
     widget->addAction(action);
+    widget->setContextMenuPolicy(Qt::ActionsContextMenu);
 }
-
-} // namespace
 
 void installChartExport(QWidget *widget, const QString &baseName)
 {
     addSaveAction(widget, QObject::tr("Save chart as PNG…"), baseName + QStringLiteral(".png"),
-                  QObject::tr("PNG images (*.png)"), saveWidgetPng);
+                  QObject::tr("PNG images (*.png)"),
+                  [widget](const QString &path) { return saveWidgetPng(widget, path); });
     addSaveAction(widget, QObject::tr("Save chart as SVG…"), baseName + QStringLiteral(".svg"),
-                  QObject::tr("SVG drawings (*.svg)"), saveWidgetSvg);
-    widget->setContextMenuPolicy(Qt::ActionsContextMenu);
+                  QObject::tr("SVG drawings (*.svg)"),
+                  [widget](const QString &path) { return saveWidgetSvg(widget, path); });
 }
 
 } // namespace gpumem::ui

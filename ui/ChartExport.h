@@ -4,6 +4,8 @@
 #include <QImage>
 #include <QString>
 
+#include <functional>
+
 class QWidget;
 
 namespace gpumem::ui {
@@ -17,5 +19,10 @@ bool saveWidgetSvg(QWidget *widget, const QString &path);
 QImage widgetImage(QWidget *widget, const QSize &size);
 // Gives widget a context menu with "Save as PNG…" and "Save as SVG…".
 void installChartExport(QWidget *widget, const QString &baseName);
+// Adds to widget's context menu an action named text that asks where to save
+// (proposing fileName, offering filter) and saves there with save, which returns
+// whether it could write the file.
+void addSaveAction(QWidget *widget, const QString &text, const QString &fileName, const QString &filter,
+                   std::function<bool(const QString &path)> save);
 
 } // namespace gpumem::ui

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/ChartFonts.h"
 
+#include "ui/ChartStyle.h"
 #include "ui/QCustomPlotInclude.h"
 
 #include <QAbstractAxis>
@@ -40,6 +41,8 @@ void applyChartFonts(QChart *chart, const QFont &base)
     }
     if (QLegend *legend = chart->legend())
         legend->setFont(base);
+    // A chart made after a zoom change gets its lines at the zoom's thickness here too.
+    applyChartStyle(chart);
 }
 
 void applyChartFonts(QCustomPlot *plot, const QFont &base)

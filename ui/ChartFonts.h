@@ -12,7 +12,8 @@ namespace gpumem::ui {
 // Sets a chart's text from base, normally the application font: the title bold
 // and a little larger, axis titles and the legend at base, tick labels a little
 // smaller. Charts keep the fonts they were made with otherwise, so this is what
-// makes View ▸ Large font reach titles, labels and legends.
+// makes View ▸ Zoom reach titles, labels and legends. A QChart also gets its lines and markers
+// at the zoom's thickness (applyChartStyle), since pages make one whole and call this once.
 void applyChartFonts(QChart *chart, const QFont &base);
 void applyChartFonts(QCustomPlot *plot, const QFont &base);
 

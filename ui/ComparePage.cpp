@@ -4,14 +4,14 @@
 #include "data/JobNames.h"
 #include "models/RegressorRegistry.h"
 #include "runtime/ThreadSettings.h"
-#include "ui/ChartExport.h"
-#include "ui/ChartFonts.h"
 #include "ui/ComparisonCharts.h"
 #include "ui/ComparisonReportContent.h"
 #include "ui/CoverageBox.h"
+#include "ui/JobRowPanel.h"
 #include "ui/MetricsTableModel.h"
 #include "ui/ModelProgressTable.h"
 #include "ui/NamedWidget.h"
+#include "ui/NetworkPresetBox.h"
 #include "ui/PaneSplitter.h"
 #include "ui/QtText.h"
 #include "ui/WheelOnlyWhenFocused.h"
@@ -19,7 +19,6 @@
 #include "ui/WorstRowsModel.h"
 #include "workflows/CompareWorkflow.h"
 
-#include <QApplication>
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
@@ -30,28 +29,19 @@
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QResizeEvent>
-#include <QScrollBar>
 #include <QSettings>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableView>
-#include <QTimer>
 #include <QVBoxLayout>
 
 namespace gpumem::ui {
 
 namespace {
-
-// A chart narrower than this cuts its title; the grids put as many side by side as fit.
-constexpr int minimumChartWidth = 330;
-constexpr int chartSpacing = 12;    // between charts in a grid
-constexpr int chartAreaMargin = 28; // the tab frame, the scroll area and its vertical scroll bar
 
 const char *const modelsKey = "compare/models";
 const char *const validationKey = "compare/validation";
@@ -80,6 +70,10 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
         item->setToolTip(qtText(name));
     }
     mModels->setMaximumHeight(mModels->sizeHintForRow(0) * (mModels->count() + 1) + 8);
+    mPreset = new NetworkPresetBox(this);
+    mPreset->setModelPagePreset(mState->presetName());
+    connect(mState, &WorkbenchState::hyperparametersChanged, this,
+            [this] { mPreset->setModelPagePreset(mState->presetName()); });
 
     mValidation =
         namedWidget<QComboBox>(QStringLiteral("validationBox"),
@@ -134,6 +128,7 @@ ComparePage::ComparePage(WorkbenchState *state, QWidget *parent)
     mStatus->setWordWrap(true);
 
     auto *form = new QFormLayout;
+    form->addRow(tr("Network:"), mPreset);
     form->addRow(tr("Validation:"), mValidation);
     form->addRow(tr("Folds:"), mFolds);
     form->addRow(tr("Repetitions:"), mRepeats);
@@ -255,7 +250,7 @@ bool ComparePage::start()
         std::vector<std::string> registryNames;
         for (const QString &name : names)
             registryNames.push_back(coreText(name));
-        settings.models = workflows::comparedModels(registryNames, mState->hyperparameters());
+        settings.models = workflows::comparedModels(registryNames, mPreset->networkValues(mState->hyperparameters()));
     } catch (const std::exception &error) {
         mStatus->setText(QString::fromStdString(error.what()));
         return false;
@@ -272,6 +267,8 @@ bool ComparePage::start()
         settings.calibration->coverage = mCoverage->value();
         settings.calibration->seed = settings.seed;
     }
+    // The workbench explains every comparison: the Importance and Partial dependence tabs show it.
+    settings.explanation.emplace();
     rememberSettings();
 
     std::vector<std::pair<QString, QString>> rows;
@@ -351,73 +348,6 @@ void ComparePage::updateButtons()
     mModels->setEnabled(!running);
 }
 
-void ComparePage::clearCharts()
-{
-    mPlacements.clear();
-    for (QChartView *view : mChartViews)
-        delete view;
-    mChartViews.clear();
-}
-
-QChartView *ComparePage::addChart(QChart *chart, QGridLayout *grid, int index, int columns, const QString &name)
-{
-    // A chart takes its text sizes from the application font, so it follows View ▸ Large font.
-    applyChartFonts(chart, QApplication::font());
-    auto *view = new QChartView(chart);
-    view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(minimumChartWidth, 280);
-    view->setObjectName(name);
-    view->setToolTip(tr("Right-click to save this chart as PNG or SVG"));
-    installChartExport(view, name);
-    mChartViews.push_back(view);
-    mPlacements.push_back({view, grid, index, columns});
-    placeChart(mPlacements.back());
-    return view;
-}
-
-int ComparePage::chartColumns(int most) const
-{
-    // As many columns as the results area holds without a horizontal scroll bar.
-    const int available = mResults->width() - 2 * chartAreaMargin;
-    return std::clamp(available / (minimumChartWidth + chartSpacing), 1, std::max(1, most));
-}
-
-void ComparePage::placeChart(const ChartPlacement &placement)
-{
-    const int columns = chartColumns(placement.mostColumns);
-    placement.grid->removeWidget(placement.view);
-    placement.grid->addWidget(placement.view, placement.index / columns, placement.index % columns);
-}
-
-void ComparePage::changeEvent(QEvent *event)
-{
-    // View ▸ Large font: the tables' columns were sized for the old font.
-    // Later, not now: the headers take the new font after the page does, and columns sized to the
-    // old font's header text cut it ("der-prediction ra").
-    if (event->type() == QEvent::FontChange)
-        QTimer::singleShot(0, this, &ComparePage::fitTables);
-    QWidget::changeEvent(event);
-}
-
-void ComparePage::fitTables()
-{
-    mMetricsView->resizeColumnsToContents();
-    mWorstView->resizeColumnsToContents();
-    // Every model's row in view (up to ten) under the two-line header and above the sideways scroll bar.
-    const int rows = std::min(mMetrics->rowCount(), 10);
-    mMetricsView->setMinimumHeight(mMetricsView->horizontalHeader()->sizeHint().height() +
-                                   rows * mMetricsView->verticalHeader()->defaultSectionSize() +
-                                   mMetricsView->horizontalScrollBar()->sizeHint().height() +
-                                   2 * mMetricsView->frameWidth());
-}
-
-void ComparePage::resizeEvent(QResizeEvent *event)
-{
-    QWidget::resizeEvent(event);
-    for (const ChartPlacement &placement : mPlacements)
-        placeChart(placement);
-}
-
 void ComparePage::showResults()
 {
     clearCharts();
@@ -431,6 +361,8 @@ void ComparePage::showResults()
     mWorstView->sortByColumn(4, Qt::DescendingOrder);
     fitTables();
     mBoundHint->setVisible(!result || result->models.empty() || !result->calibration);
+    showSettingsOfResults();
+    showExplanations();
     if (!result || result->models.empty())
         return;
     int index = 0;
@@ -447,8 +379,10 @@ void ComparePage::showResults()
         if (model.predictions.size() != dataset->target().size())
             continue;
         const QString title = qtText(model.title);
-        addChart(predictedVsActualChart(title, dataset->target(), model.predictions), mScatterGrid, index, 2,
-                 QStringLiteral("scatter_%1").arg(qtText(model.name)));
+        mJobRow->watch(addChart(predictedVsActualChart(title, dataset->target(), model.predictions), mScatterGrid,
+                                index, 2, QStringLiteral("scatter_%1").arg(qtText(model.name)))
+                           ->chart(),
+                       static_cast<std::size_t>(&model - result->models.data()));
         addChart(residualHistogramChart(title, dataset->target(), model.predictions), mResidualGrid, index, 2,
                  QStringLiteral("residuals_%1").arg(qtText(model.name)));
         ++index;

@@ -30,8 +30,11 @@ class QResizeEvent;
 
 namespace gpumem::ui {
 
+class JobRowPanel;
 class MetricsTableModel;
 class ModelProgressTable;
+class NetworkPresetBox;
+class PartialDependencePane;
 class ProgressBridge;
 class WorkbenchState;
 class WorstRowsModel;
@@ -40,7 +43,8 @@ class WorstRowsModel;
 // comparison in the background with per-model progress and cancel; then read
 // the results side by side: a bar chart per metric with fold error bars, the
 // metrics table (best highlighted, significance marked), predicted-vs-actual
-// scatter and residual histogram per model, and the worst under-predictions.
+// scatter (a click shows the job) and residual histogram per model, each model's
+// permutation importance and partial dependence, and the worst under-predictions.
 class ComparePage : public QWidget
 {
     Q_OBJECT
@@ -97,6 +101,10 @@ class ComparePage : public QWidget
     void forgetLastRun();
     void finish();
     void showResults();
+    // Sets the form to the models, validation, seed and bound of the comparison on show.
+    void showSettingsOfResults();
+    // Fills the Importance and Partial dependence tabs and the clicked job's panel from the comparison on show.
+    void showExplanations();
     void clearCharts();
     QChartView *addChart(QChart *chart, QGridLayout *grid, int index, int columns, const QString &name);
     int chartColumns(int most) const;
@@ -109,6 +117,7 @@ class ComparePage : public QWidget
     WorkbenchState *mState;
     ProgressBridge *mBridge;
     QListWidget *mModels;
+    NetworkPresetBox *mPreset;
     QComboBox *mValidation;
     QSpinBox *mFolds;
     QSpinBox *mRepeats;
@@ -125,6 +134,10 @@ class ComparePage : public QWidget
     QGridLayout *mResidualGrid;
     QGridLayout *mBoundGrid; // the risk-versus-waste chart of a calibrated comparison
     QLabel *mBoundHint;      // what to do when there is no bound to chart
+    QGridLayout *mImportanceGrid;
+    QLabel *mImportanceHint; // what to do when the comparison measured no importance
+    PartialDependencePane *mPartialDependence;
+    JobRowPanel *mJobRow; // the job of the scatter point clicked last
     QCheckBox *mCalibrate;
     QDoubleSpinBox *mCoverage;
     MetricsTableModel *mMetrics;

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Compare page's result tabs: the metric charts over the metrics table, the
-// predicted-versus-actual and residual charts, the bound's curves and the worst rows.
+// predicted-versus-actual charts over the clicked job, the residual charts, the
+// bound's curves, each model's importance, the partial dependences and the worst rows.
 #include "ui/ComparePage.h"
 
 #include "ui/FrozenColumnTableView.h"
+#include "ui/JobRowPanel.h"
 #include "ui/MetricsTableModel.h"
+#include "ui/PartialDependenceChart.h"
 #include "ui/ScreenFit.h"
 #include "ui/TableCopy.h"
 #include "ui/WorstRowsModel.h"
@@ -58,7 +61,14 @@ void ComparePage::buildResults()
     metricsLayout->addWidget(chartArea, 3);
     metricsLayout->addWidget(mMetricsView, 1);
     mResults->addTab(metricsPage, tr("Metrics"));
-    mResults->addTab(gridPage(mScatterGrid, QStringLiteral("scatterCharts")), tr("Predicted vs actual"));
+    // The clicked job's panel stays under the charts while they scroll.
+    auto *scatterPage = new QWidget;
+    auto *scatterLayout = new QVBoxLayout(scatterPage);
+    scatterLayout->setContentsMargins(0, 0, 0, 0);
+    scatterLayout->addWidget(gridPage(mScatterGrid, QStringLiteral("scatterCharts")), 1);
+    mJobRow = new JobRowPanel(scatterPage);
+    scatterLayout->addWidget(mJobRow);
+    mResults->addTab(scatterPage, tr("Predicted vs actual"));
     mResults->addTab(gridPage(mResidualGrid, QStringLiteral("residualCharts")), tr("Residuals"));
     mResults->addTab(gridPage(mBoundGrid, QStringLiteral("boundCharts")), tr("Out-of-memory risk"));
     // Without a bound the tab would be blank: it says how to get one instead.
@@ -69,6 +79,14 @@ void ComparePage::buildResults()
     mBoundHint->setWordWrap(true);
     mBoundHint->setAlignment(Qt::AlignCenter);
     mBoundGrid->addWidget(mBoundHint, 1, 0);
+    mResults->addTab(gridPage(mImportanceGrid, QStringLiteral("importanceCharts")), tr("Importance"));
+    mImportanceHint = new QLabel(this);
+    mImportanceHint->setObjectName(QStringLiteral("importanceHint"));
+    mImportanceHint->setWordWrap(true);
+    mImportanceHint->setAlignment(Qt::AlignCenter);
+    mImportanceGrid->addWidget(mImportanceHint, 1, 0);
+    mPartialDependence = new PartialDependencePane(this);
+    mResults->addTab(mPartialDependence, tr("Partial dependence"));
     mWorst = new WorstRowsModel(this);
     mWorstView = sortableTable(new QTableView(this), QStringLiteral("worstTable"),
                                tr("Jobs whose memory was predicted too low (they would run out of memory), largest "

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/ComparisonCharts.h"
 
+#include "report/ResidualHistogram.h"
+
+#include "ui/ModelColours.h"
 #include "ui/QtText.h"
 
 #include <QAreaSeries>
@@ -30,6 +33,8 @@ double displayable(double value)
     return std::clamp(value, -edge, edge);
 }
 
+} // namespace
+
 // Gives axis tick labels as plain numbers with as many decimals as the step between ticks
 // needs ("10000", "0.25"), not "1e+04"; only values past a billion keep an exponent.
 void labelTicksPlainly(QValueAxis *axis)
@@ -54,6 +59,8 @@ void styleChart(QChart *chart, const QString &title)
     chart->setMargins(QMargins(4, 4, 4, 4));
 }
 
+namespace {
+
 // Puts x below and y left of the plot, draws every series of chart against both,
 // and sets the legend under the plot.
 void attachValueAxes(QChart *chart, QValueAxis *x, QValueAxis *y)
@@ -65,17 +72,6 @@ void attachValueAxes(QChart *chart, QValueAxis *x, QValueAxis *y)
         series->attachAxis(y);
     }
     chart->legend()->setAlignment(Qt::AlignBottom);
-}
-
-// The smallest round number at least reach (1, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power of
-// ten), so that an axis from -reach to reach has round ticks at its halves, not -19 and -9.
-double roundTickReach(double reach)
-{
-    const double power = std::pow(10.0, std::floor(std::log10(reach)));
-    for (double step : {1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0})
-        if (step * power >= reach)
-            return step * power;
-    return 10.0 * power;
 }
 
 } // namespace
@@ -231,28 +227,15 @@ QChart *residualHistogramChart(const QString &title, const Eigen::VectorXd &actu
 {
     auto *chart = new QChart;
     styleChart(chart, title);
-    std::vector<double> residuals;
-    const Eigen::Index rows = std::min(actual.size(), predicted.size());
-    for (Eigen::Index row = 0; row < rows; ++row)
-        if (std::isfinite(predicted[row]) && std::isfinite(actual[row]))
-            residuals.push_back(displayable(predicted[row]) - displayable(actual[row]));
-    if (residuals.empty())
+    // The reports' binning (report::residualHistogram): symmetric around zero, so that under-
+    // and over-prediction read at a glance, up to the 98th percentile of the residuals' size.
+    const report::ResidualHistogram histogram = report::residualHistogram(actual, predicted);
+    if (histogram.counts.empty())
         return chart;
-    // Symmetric around zero, so that under- and over-prediction are read at a glance. The axis
-    // reaches the 98th percentile of the residuals' size, not the largest: one far outlier would
-    // otherwise squeeze every other job into the two bars beside zero. Residuals beyond it count
-    // in the outermost bars.
-    std::vector<double> sizes(residuals.size());
-    std::transform(residuals.begin(), residuals.end(), sizes.begin(), [](double value) { return std::abs(value); });
-    const auto percentile = sizes.begin() + static_cast<std::ptrdiff_t>(0.98 * static_cast<double>(sizes.size() - 1));
-    std::nth_element(sizes.begin(), percentile, sizes.end());
-    const double reach = roundTickReach(std::max(*percentile, 1.0));
-    // An even bin count puts zero on a bin edge, so no bar mixes under- and over-prediction.
-    const int bins = std::clamp(static_cast<int>(std::sqrt(static_cast<double>(residuals.size()))), 6, 40) / 2 * 2;
-    const double width = 2.0 * reach / bins;
-    std::vector<double> counts(static_cast<std::size_t>(bins), 0.0);
-    for (double residual : residuals)
-        counts[static_cast<std::size_t>(std::clamp(static_cast<int>((residual + reach) / width), 0, bins - 1))] += 1.0;
+    const double reach = histogram.reach;
+    const int bins = static_cast<int>(histogram.counts.size());
+    const double width = histogram.binWidth();
+    const std::vector<double> &counts = histogram.counts;
 
     auto *under = new QLineSeries;
     auto *over = new QLineSeries;
@@ -280,7 +263,7 @@ QChart *residualHistogramChart(const QString &title, const Eigen::VectorXd &actu
     chart->addSeries(overArea);
     auto *axisX = new QValueAxis;
     axisX->setRange(-reach, reach);
-    axisX->setTickCount(5); // at ±reach, ±reach/2 and 0: round numbers, as roundTickReach chose reach
+    axisX->setTickCount(5); // at ±reach, ±reach/2 and 0: round numbers, as the histogram's reach is
     axisX->setTitleText(QObject::tr("predicted − actual (MiB)"));
     axisX->setLabelFormat(QStringLiteral("%g"));
     auto *axisY = new QValueAxis;
@@ -307,14 +290,11 @@ QChart *boundCurveChart(const evaluation::ExperimentResult &result, double cover
     chart->addAxis(axisRisk, Qt::AlignLeft);
     double widest = 1.0;
     double riskiest = 1.0;
-    static const QColor palette[] = {QColor(31, 119, 180),  QColor(255, 127, 14),  QColor(44, 160, 44),
-                                     QColor(214, 39, 40),   QColor(148, 103, 189), QColor(140, 86, 75),
-                                     QColor(227, 119, 194), QColor(127, 127, 127)};
-    int colour = 0;
+    std::size_t colour = 0;
     for (const auto &model : result.models) {
         if (!model.bound || model.bound->curve.empty())
             continue;
-        const QColor tint = palette[colour++ % std::size(palette)];
+        const QColor tint = modelColour(colour++);
         auto *curve = new QLineSeries;
         curve->setName(qtText(model.title));
         curve->setPen(QPen(tint, 2));

@@ -9,8 +9,16 @@
 #include <vector>
 
 class QChart;
+class QValueAxis;
 
 namespace gpumem::ui {
+
+// Gives a chart of the Compare page its bold title, no animation and narrow margins.
+void styleChart(QChart *chart, const QString &title);
+
+// Gives axis tick labels as plain numbers with as many decimals as the step between ticks
+// needs ("10000", "0.25"), not "1e+04"; only values past a billion keep an exponent.
+void labelTicksPlainly(QValueAxis *axis);
 
 // The metrics charted per comparison: the headline ones of evaluation::metricDescriptions().
 std::vector<const evaluation::MetricDescription *> chartedMetrics();

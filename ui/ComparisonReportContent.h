@@ -12,9 +12,9 @@ namespace gpumem::ui {
 class WorkbenchState;
 
 // Gathers the report of state's comparison: its result, its header (the dataset,
-// target, features, folds and seed it ran with, each row's job name) and the charts
-// on show (metric bars, scatter plots, the bound's curves) as images for the report.
-// Empty without a comparison.
+// target, features, folds and seed it ran with, each row's job name) and images of its
+// charts drawn for half a page's width: the report's own metric bars, and the charts on
+// show (scatter plots, residual histograms, the bound's curves). Empty without a comparison.
 ReportContent comparisonReportContent(const WorkbenchState &state, const std::vector<QChartView *> &charts);
 
 } // namespace gpumem::ui

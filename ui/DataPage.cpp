@@ -2,21 +2,19 @@
 #include "ui/DataPage.h"
 
 #include "data/ColumnRoles.h"
-#include "data/ColumnSummary.h"
 #include "data/LikelyOutcomes.h"
 #include "data/TableLoader.h"
 #include "io/InputError.h"
 #include "ui/BackgroundTask.h"
 #include "ui/CancellableProgress.h"
-#include "ui/ChartExport.h"
-#include "ui/ColumnHistogram.h"
+#include "ui/ColumnCharts.h"
 #include "ui/ColumnRoleMenu.h"
+#include "ui/ColumnSummaryText.h"
 #include "ui/DataInfoText.h"
 #include "ui/LikelyOutcomesBar.h"
 #include "ui/NamedWidget.h"
 #include "ui/PaneSplitter.h"
 #include "ui/ProgressBridge.h"
-#include "ui/QCustomPlotInclude.h"
 #include "ui/QtText.h"
 #include "ui/TableCopy.h"
 #include "ui/TableModel.h"
@@ -25,6 +23,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QEvent>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -52,11 +51,6 @@ enum EditorColumn
     MissingColumn,
     EditorColumns
 };
-
-QString formatNumber(double value)
-{
-    return QString::number(value, 'g', 6);
-}
 
 } // namespace
 
@@ -131,13 +125,7 @@ DataPage::DataPage(WorkbenchState *state, QWidget *parent)
     mSummary->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     mSummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-    mHistogram =
-        namedWidget<QCustomPlot>(QStringLiteral("targetHistogram"), tr("How the target values are distributed"), this);
-    mHistogram->setMinimumHeight(200);
-    mHistogram->xAxis->setLabel(tr("target"));
-    mHistogram->yAxis->setLabel(tr("rows"));
-    mHistogram->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    installChartExport(mHistogram, QStringLiteral("target_histogram"));
+    mCharts = new ColumnCharts(this);
 
     auto *top = new QHBoxLayout;
     top->addWidget(mInfo, 1);
@@ -152,8 +140,7 @@ DataPage::DataPage(WorkbenchState *state, QWidget *parent)
     sideLayout->addWidget(mColumnEditor, 3);
     sideLayout->addWidget(new QLabel(tr("<b>Selected column</b>"), side));
     sideLayout->addWidget(mSummary, 1);
-    sideLayout->addWidget(new QLabel(tr("<b>Target distribution</b>"), side));
-    sideLayout->addWidget(mHistogram, 2);
+    sideLayout->addWidget(mCharts, 2);
 
     auto *splitter = paneSplitter(mView, 3, side, 2, this);
 
@@ -341,7 +328,6 @@ void DataPage::showRoles()
         if (auto *box = qobject_cast<QComboBox *>(mColumnEditor->cellWidget(static_cast<int>(column), RoleColumn)))
             box->setCurrentIndex(box->findData(static_cast<int>(roles[column])));
     mUpdatingEditor = false;
-    showTargetHistogram();
     showColumnSummary(mColumnEditor->currentRow());
     askAboutLikelyOutcomes();
 }
@@ -438,61 +424,26 @@ void DataPage::showRoleMenu(const QPoint &position)
 void DataPage::showColumnSummary(int row)
 {
     const auto table = mState->table();
-    if (!table || row < 0 || static_cast<std::size_t>(row) >= table->columnCount()) {
+    if (!table || row < 0 || static_cast<std::size_t>(row) >= table->columnCount())
         mSummary->clear();
-        return;
-    }
-    const data::Column &column = table->column(static_cast<std::size_t>(row));
-    const data::ColumnSummary summary = data::summarizeColumn(column, table->rowCount());
-    QString text =
-        QStringLiteral("<b>%1</b> (%2)<br>")
-            .arg(QString::fromStdString(column.name).toHtmlEscaped(), qtText(data::columnTypeName(column.type)));
-    text += tr("%L1 present, %L2 missing, %L3 invalid").arg(summary.present).arg(summary.missing).arg(summary.invalid);
-    switch (column.type) {
-    case data::ColumnType::Numeric:
-        text += tr("<br>min %1 · max %2<br>mean %3 · std. dev. %4")
-                    .arg(formatNumber(summary.minimum), formatNumber(summary.maximum), formatNumber(summary.mean),
-                         formatNumber(summary.standardDeviation));
-        break;
-    case data::ColumnType::Categorical:
-    case data::ColumnType::Identifier: {
-        QStringList top;
-        for (const auto &value : summary.topValues)
-            top << QString::fromStdString(value).toHtmlEscaped();
-        text += tr("<br>%L1 distinct values").arg(summary.distinct);
-        if (!top.isEmpty())
-            text += tr("<br>most frequent: %1").arg(top.join(QStringLiteral(", ")));
-        break;
-    }
-    case data::ColumnType::Sequence: {
-        QStringList types;
-        for (const auto &type : summary.layerTypes)
-            types << QString::fromStdString(type).toHtmlEscaped();
-        text += tr("<br>layers per row: %1 to %2, mean %3<br>%4 numbers per layer<br>layer types: %5")
-                    .arg(formatNumber(summary.minimum), formatNumber(summary.maximum), formatNumber(summary.mean))
-                    .arg(summary.fieldsPerLayer)
-                    .arg(types.join(QStringLiteral(", ")));
-        break;
-    }
-    case data::ColumnType::Empty: break;
-    }
-    if (column.firstNonNumericCell)
-        text += tr("<br>cannot be the target: line %1: %2")
-                    .arg(column.firstNonNumericCell->line)
-                    .arg(QString::fromStdString(column.firstNonNumericCell->reason).toHtmlEscaped());
-    mSummary->setText(text);
+    else
+        mSummary->setText(columnSummaryText(table->column(static_cast<std::size_t>(row)), table->rowCount()));
+    showCharts();
 }
 
-void DataPage::showTargetHistogram()
+void DataPage::showCharts()
 {
-    mHistogram->clearPlottables();
     const auto table = mState->table();
-    const auto target = table ? table->columnIndex(mState->targetName()) : std::nullopt;
-    if (!target || table->column(*target).type != data::ColumnType::Numeric) {
-        mHistogram->replot();
-        return;
-    }
-    drawHistogram(mHistogram, table->column(*target));
+    const int row = mColumnEditor->currentRow();
+    std::optional<std::size_t> selected;
+    if (table && row >= 0 && static_cast<std::size_t>(row) < table->columnCount())
+        selected = static_cast<std::size_t>(row);
+    mCharts->showData(table, mState->roles(), selected);
+}
+
+bool DataPage::isAnalysing() const
+{
+    return mCharts->isComputing();
 }
 
 } // namespace gpumem::ui

@@ -14,7 +14,6 @@
 
 class QComboBox;
 class QEvent;
-class QCustomPlot;
 class QLabel;
 class QPoint;
 class QTableView;
@@ -28,16 +27,18 @@ enum class ColumnRole;
 namespace gpumem::ui {
 
 class CancellableProgress;
+class ColumnCharts;
 class LikelyOutcomesBar;
 class TableModel;
 class WorkbenchState;
 
 // The data page: the loaded table in a lazy view, a column editor for roles
 // (prefilled from core's inference; several selected columns take a role at once),
-// statistics of the selected column, a histogram of the target, a bar asking about
+// statistics of the selected column, charts (the target's histogram, the selected
+// column against the target, each feature's correlation with it), a bar asking about
 // features that look measured by the target's run (data::likelyOutcomes) and a
 // one-line error panel for files core rejects.
-// Loading runs on a pool thread; the page stays usable meanwhile.
+// Loading and the charts' work run on pool threads; the page stays usable meanwhile.
 class DataPage : public QWidget
 {
     Q_OBJECT
@@ -49,6 +50,8 @@ class DataPage : public QWidget
     // Starts loading path in the background; loadFinished() tells the outcome.
     void openFile(const QString &path);
     bool isLoading() const;
+    // Whether the charts of the data on show are still being computed (on pool threads).
+    bool isAnalysing() const;
     // Stops a running load; the data on show stays and loadFinished(false, …) follows.
     void cancelLoading();
     // The message of the last failed load, or an empty string.
@@ -85,7 +88,8 @@ class DataPage : public QWidget
     void askAboutLikelyOutcomes();
     void ignoreLikelyOutcomes();
     void fitRowHeightToFont();
-    void showTargetHistogram();
+    // The charts for the data on show and the column selected in the editor.
+    void showCharts();
     void showError(const QString &message);
 
     WorkbenchState *mState;
@@ -101,7 +105,7 @@ class DataPage : public QWidget
     QLabel *mSummary;
     QComboBox *mBadCells;
     CancellableProgress *mLoadProgress; // the load's bar and Cancel; hears the load on its worker thread
-    QCustomPlot *mHistogram;
+    ColumnCharts *mCharts;
     QFutureWatcher<LoadOutcome> mLoader;
     QString mLoadingPath;
     bool mUpdatingEditor = false;

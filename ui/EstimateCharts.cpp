@@ -4,11 +4,13 @@
 #include "estimate/MemoryEstimator.h"
 #include "estimate/MemoryUnits.h"
 #include "ui/ChartExport.h"
+#include "ui/EmptyChartHint.h"
 #include "ui/EstimatePlotParts.h"
 #include "ui/QCustomPlotInclude.h"
 #include "ui/QtText.h"
 
 #include <QCoreApplication>
+#include <QFontMetrics>
 
 #include <algorithm>
 #include <array>
@@ -64,6 +66,12 @@ void prepareEstimatePlot(QCustomPlot *plot, const QString &exportName)
     plot->legend->setWrap(3);
     plot->legend->setVisible(true);
     plot->setMinimumHeight(220);
+    // Title, legend and ticks grow with the zoom: the plot area between them keeps room too.
+    QObject::connect(plot, &QCustomPlot::beforeReplot, plot, [plot] {
+        const int height = std::max(220, QFontMetrics(plot->font()).height() * 14);
+        if (plot->minimumHeight() != height)
+            plot->setMinimumHeight(height);
+    });
     QObject::connect(plot, &QCustomPlot::mouseDoubleClick, plot, [plot] { goEstimatePlotHome(plot); });
     installChartExport(plot, exportName);
 }
@@ -71,7 +79,9 @@ void prepareEstimatePlot(QCustomPlot *plot, const QString &exportName)
 void clearEstimatePlot(QCustomPlot *plot, const QString &title)
 {
     resetEstimatePlot(plot);
-    setEstimatePlotTitle(plot, title);
+    // Said in the middle of the plot, in place of empty axes, until an estimate draws.
+    setEstimatePlotTitle(plot, QString());
+    setEmptyChartHint(plot, title);
     plot->legend->setVisible(false);
     plot->replot();
 }

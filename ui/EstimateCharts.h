@@ -48,7 +48,8 @@ void showStackedEstimates(QCustomPlot *plot, const QString &title, const QString
 // bytes), and a mark where each phase of each step begins.
 void showTimeline(QCustomPlot *plot, const estimate::EstimateResult &result, std::int64_t batchSize);
 
-// Empties plot and says why in its title.
+// Empties plot and says why (title: "Memory against batch size: press Estimate") in its middle,
+// in place of its axes, until a chart is drawn on it.
 void clearEstimatePlot(QCustomPlot *plot, const QString &title);
 
 } // namespace gpumem::ui

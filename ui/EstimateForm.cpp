@@ -89,6 +89,9 @@ EstimateForm::EstimateForm(QWidget *parent)
     mRemembered.restore();
     updateApplicable();
     installWheelOnlyWhenFocused(this);
+    // In a large font a field goes under its label rather than widen the form past its pane.
+    for (QFormLayout *form : findChildren<QFormLayout *>())
+        form->setRowWrapPolicy(QFormLayout::WrapLongRows);
 }
 
 QWidget *EstimateForm::buildModelBox()

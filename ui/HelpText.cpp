@@ -24,6 +24,9 @@ QString pageHelp(int page)
             "<li>Columns that look measured by the same run as the target (utilisation, SM activity, another "
             "memory figure) are asked about in an amber bar: as features they hand a model the answer, and no user "
             "knows them before running the job, so <b>Ignore them</b> unless a model is meant to see them.</li>"
+            "<li>Below the selected column's statistics, <b>Against target</b> plots that column against the "
+            "target (categories as strips; at most 3,000 rows, drawn at random) and <b>Correlations</b> lists each "
+            "numeric feature's Pearson and Spearman correlation with the target, strongest first.</li>"
             "<li>Red cells are missing or invalid. <b>Bad cells</b> decides whether training stops at them "
             "(like <code>gpumem</code>) or drops those rows.</li>"
             "<li>A file that cannot be read shows one line naming file:line:column and the reason.</li>"
@@ -45,13 +48,19 @@ QString pageHelp(int page)
             "<h2>Training</h2>"
             "<p><b>Start</b> (F5) trains on the loaded data with the model page's values; <b>Pause</b>, "
             "<b>Resume</b> and <b>Stop</b> act after the current batch.</p>"
-            "<ul><li>The faint blue curve is each batch's loss, the bold one its smoothed trend (slider). Black "
-            "dots are the epoch's training loss, red diamonds the validation loss on held-back rows: when red "
-            "rises while black falls, the model starts to overfit. The presets train on every row; set "
-            "validation_fraction on the model page above 0 to hold rows back and draw the red curve.</li>"
-            "<li>Losses are on the model's scaled target (log of MiB by default), so they are small numbers.</li>"
-            "<li>Wheel zooms, drag pans, double-click resets. Log scale shows late, small gains.</li>"
-            "<li>The green curve below is the learning rate the schedule sets.</li></ul>");
+            "<ul><li>The upper chart says how far off the network is, in MiB: black dots are the RMSE of the "
+            "training rows after each epoch, red diamonds that of the validation rows held back: when red rises "
+            "while black falls, the model starts to overfit, and the best epoch is the lowest red point. "
+            "The quick, fast and gpu presets hold 10–15% of the rows back; the default preset trains on every "
+            "row and draws black only (set validation_fraction on the model page above 0 for red).</li>"
+            "<li>The lower chart is what the optimiser sees: each batch's loss on the model's scaled target "
+            "(faint, with its smoothed trend bold; slider) and, on the right axis from 0, the learning rate the "
+            "schedule sets.</li>"
+            "<li>Both loss axes are logarithmic, where late, small gains stay visible; untick Log scale for "
+            "linear ones. Wheel zooms, drag pans, double-click resets; right-click a chart to save it or "
+            "export its curves as CSV.</li>"
+            "<li>F11 over a chart shows it alone, full screen (Esc returns); View ▸ Zoom in (Ctrl++) enlarges "
+            "text and lines.</li></ul>");
     case 3:
         return QObject::tr(
             "<h2>Compare</h2>"
@@ -65,8 +74,17 @@ QString pageHelp(int page)
             "(** p &lt; 0.01, paired test over folds).</li>"
             "<li>In the scatter plots points below the diagonal are under-predicted; dashed lines mark common "
             "GPU capacities.</li>"
+            "<li>Click a point of a scatter plot: its job's inputs, actual memory and every model's prediction "
+            "show below the charts.</li>"
+            "<li><b>Importance</b>: how much each model's RMSE grows when one input is shuffled among the test "
+            "jobs — the inputs the model relies on. <b>Partial dependence</b>: each model's mean prediction as "
+            "one input (say the batch size) is set to values past the shaded range of the data, where the "
+            "models extrapolate.</li>"
             "<li>Right-click a chart to save it as PNG or SVG; File ▸ Export writes the whole comparison as "
-            "PDF or HTML.</li></ul>");
+            "PDF or HTML.</li>"
+            "<li>Double-click a chart (or press F11 over it) to show it alone, full screen, for the back of a "
+            "room; Esc, F11 or another double-click returns. View ▸ Zoom in (Ctrl++) enlarges every text and "
+            "line.</li></ul>");
     case 4:
         return QObject::tr(
             "<h2>Predict</h2>"
@@ -83,11 +101,13 @@ QString pageHelp(int page)
             "its hyperparameters, curves, metrics, duration and how it ended.</p>"
             "<ul><li>Click a column header to sort; the best run per metric is highlighted (lowest error, highest "
             "R²).</li>"
-            "<li>Select runs (Ctrl or Shift for several) to overlay their loss curves, each in its own colour; "
-            "dashed lines are the validation loss.</li>"
+            "<li>Select runs (Ctrl or Shift for several) to overlay their RMSE curves in MiB, each in its own "
+            "colour; dashed lines are the validation RMSE. Compare runs of one data file (the Data column): a "
+            "note warns when the selected runs trained on different files.</li>"
             "<li><b>Sweep…</b> trains one run per combination of values (or N random ones) in the background with "
             "the Training page's thread setting; each run holds out a share of rows for its validation RMSE, "
-            "which the right-hand chart relates to a hyperparameter. <code>gpumem sweep</code> does the same "
+            "which the right-hand chart relates to the swept hyperparameter; <i>Parallel coordinates</i> draws "
+            "every run as a line through its values and its RMSE. <code>gpumem sweep</code> does the same "
             "headless.</li></ul>");
     case 6:
         return QObject::tr(
@@ -106,7 +126,7 @@ QString pageHelp(int page)
             "marker the largest batch that fits.</li>"
             "<li>The <b>breakdown</b> shows what the peak holds; the <b>timeline</b> shows the first batch size's "
             "steps event by event, with forward, backward and optimizer marked (wheel zooms, drag pans, "
-            "double-click resets).</li>"
+            "double-click resets; F11 shows the chart alone, full screen, and Esc returns).</li>"
             "<li>The GPU table checks the same replay on every profile: only the context and workspace "
             "differ.</li>"
             "<li><b>Cancel</b> stops waiting; the trace running on the CPU cannot be interrupted and its result "

@@ -5,6 +5,7 @@
 #include "architectures/ParameterCount.h"
 #include "io/InputError.h"
 #include "ui/ApplicableControl.h"
+#include "ui/GpuSpreadForm.h"
 #include "ui/NamedWidget.h"
 #include "ui/QtText.h"
 #include "ui/WheelOnlyWhenFocused.h"
@@ -172,6 +173,8 @@ LanguageModelForm::LanguageModelForm(QWidget *parent)
     layout->addRow(QString(), mCheckpointing);
     layout->addRow(tr("Mode:"), mMode);
     layout->addRow(tr("Generated:"), mGeneratedTokens);
+    mSpread = new GpuSpreadForm(this);
+    layout->addRow(mSpread);
 
     mRemembered.restore();
     updateFamily();
@@ -268,12 +271,14 @@ estimate::EstimateConfiguration LanguageModelForm::configuration() const
                 "LoRA targets: name the linear layers LoRA adapts (e.g. q_proj,v_proj, or all-linear)");
         model.qlora = mQlora->isChecked() && isHalfPrecision(mPrecision->currentData().toString());
     }
+    mSpread->applyTo(model);
     return model;
 }
 
 void LanguageModelForm::remember() const
 {
     mRemembered.remember();
+    mSpread->remember();
 }
 
 } // namespace gpumem::ui

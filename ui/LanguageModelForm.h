@@ -13,10 +13,13 @@ class QLineEdit;
 
 namespace gpumem::ui {
 
+class GpuSpreadForm;
+
 // The Your model page's controls for a language model given by its config.json (a
 // shipped name, a file or a model's folder) and the recipe it is trained or served
 // with: sequence length, precision or autocast, optimizer, LoRA rank and targets,
-// QLoRA, gradient checkpointing, training or inference with generated tokens. A
+// QLoRA, gradient checkpointing, training or inference with generated tokens, and
+// the GPUs it is spread over (GpuSpreadForm). A
 // control that does not apply to the recipe is disabled, its tooltip saying why.
 // Remembered between sessions.
 class LanguageModelForm : public QWidget
@@ -53,6 +56,7 @@ class LanguageModelForm : public QWidget
     QCheckBox *mCheckpointing;
     QComboBox *mMode;
     QSpinBox *mGeneratedTokens;
+    GpuSpreadForm *mSpread; // several GPUs: the estimate is one GPU's
     // The targets the config's family proposes; a change of family replaces them unless edited.
     QString mProposedTargets;
     RememberedFields mRemembered;

@@ -5,7 +5,7 @@
 #include "ui/BackgroundTask.h"
 #include "ui/BuiltInDatasets.h"
 #include "ui/CancellableProgress.h"
-#include "ui/ChartFonts.h"
+#include "ui/ChartFullWindow.h"
 #include "ui/ComparePage.h"
 #include "ui/DataPage.h"
 #include "ui/HelpText.h"
@@ -43,8 +43,6 @@ namespace {
 const char *const geometryKey = "mainWindow/geometry";
 const char *const stateKey = "mainWindow/state";
 const char *const pageKey = "mainWindow/page";
-const char *const largeFontKey = "view/largeFont";
-constexpr double largeFontScale = 1.5;
 
 // What the window opens when dropped on it: data files, projects and TorchScript models.
 bool isOpenable(const QUrl &url)
@@ -67,6 +65,7 @@ MainWindow::MainWindow(QWidget *parent)
     , mYourModelPage(new YourModelPage(this))
     , mHelpDock(new QDockWidget(tr("Help"), this))
     , mHelp(new QTextBrowser(this))
+    , mChartFullWindow(new ChartFullWindow(this))
     , mProjectProgress(new CancellableProgress(tr("Opening the project: loading its data file"), this))
 {
     // The font before any large-font mode, kept once per application so a second window starts from it too.
@@ -126,6 +125,7 @@ MainWindow::MainWindow(QWidget *parent)
     statusBar()->addPermanentWidget(mProjectProgress);
 
     createMenus();
+    hintEmptyCharts();
     // Anything the project file holds that changes makes the project unsaved.
     for (const auto signal :
          {&WorkbenchState::tableChanged, &WorkbenchState::rolesChanged, &WorkbenchState::hyperparametersChanged,
@@ -159,7 +159,7 @@ MainWindow::MainWindow(QWidget *parent)
         resize(sizeFittingScreen(this, QSize(1400, 900)));
     restoreState(settings.value(stateKey).toByteArray());
     mPages->setCurrentIndex(std::clamp(settings.value(pageKey, 0).toInt(), 0, mPages->count() - 1));
-    setLargeFont(settings.value(largeFontKey, false).toBool());
+    restoreZoom();
     updateHelp();
 }
 
@@ -258,27 +258,6 @@ void MainWindow::runDemo()
     mModelPage->applyPreset(QStringLiteral("quick"));
     mDemoPending = true;
     openData(datasets.front());
-}
-
-void MainWindow::setLargeFont(bool large)
-{
-    mLargeFont = large;
-    QFont font = mNormalFont;
-    if (large) {
-        if (font.pointSizeF() > 0)
-            font.setPointSizeF(font.pointSizeF() * largeFontScale);
-        else
-            font.setPixelSize(static_cast<int>(font.pixelSize() * largeFontScale));
-    }
-    QApplication::setFont(font);
-    // Widgets follow the application font by themselves; charts keep the fonts they were made with.
-    applyChartFontsBelow(this, font);
-    QSettings().setValue(largeFontKey, large);
-    if (auto *action = findChild<QAction *>(QStringLiteral("largeFontAction")); action && action->isChecked() != large)
-        action->setChecked(large);
-    sizeHelpPanel();
-    // Once the pages have laid out in the new font: larger text must not carry the window off the screen.
-    QTimer::singleShot(0, this, [this] { keepOnScreen(this); });
 }
 
 void MainWindow::showHelp()

@@ -16,6 +16,7 @@ class QTextBrowser;
 namespace gpumem::ui {
 
 class CancellableProgress;
+class ChartFullWindow;
 class ComparePage;
 class DataPage;
 class ModelPage;
@@ -28,8 +29,8 @@ class YourModelPage;
 
 // The workbench's top-level window: the data, model, training, comparison,
 // prediction, runs and "Your model" pages as tabs, the menus (recent files,
-// built-in datasets, projects, report export, large-font mode, help panel, demo)
-// and drag-and-drop of CSV files, projects and TorchScript models. Restores its geometry, page and font mode from
+// built-in datasets, projects, report export, zoom steps, charts full window, help panel, demo)
+// and drag-and-drop of CSV files, projects and TorchScript models. Restores its geometry, page and zoom from
 // QSettings. The window never grows past its screen: pages scroll instead.
 class MainWindow : public QMainWindow
 {
@@ -76,9 +77,20 @@ class MainWindow : public QMainWindow
     // Loads a built-in dataset with the quick preset and trains it live, after asking (as Quit
     // does) to save unsaved work; nothing changes when the user cancels.
     void runDemo();
-    // Switches the large presentation font on or off (remembered).
+    // View ▸ Zoom: every text at percent of the normal font, snapped to a step of zoomSteps, and
+    // the charts' lines and markers thickened to match; remembered.
+    void setZoom(int percent);
+    int zoom() const { return mZoom; }
+    void zoomIn();
+    void zoomOut();
+    void resetZoom();
+    // Large font, the presentation mode, is the 150 % zoom step; switching it off returns to 100 %.
     void setLargeFont(bool large);
-    bool isLargeFont() const { return mLargeFont; }
+    bool isLargeFont() const;
+    // Shows the chart under the mouse (else the one with focus, else the current page's largest)
+    // alone in a full-screen window, as F11 does; false when the page shows no chart.
+    bool showChartFullWindow();
+    ChartFullWindow *chartFullWindow() const { return mChartFullWindow; }
     // Shows the help panel for the current page.
     void showHelp();
 
@@ -104,6 +116,10 @@ class MainWindow : public QMainWindow
     void exportReport(const QString &format);
     void updateHelp();
     void sizeHelpPanel();
+    // The zoom remembered in the settings (or the old large-font switch), applied.
+    void restoreZoom();
+    // Gives every chart that has nothing to show yet a line saying what to do (see EmptyChartHint).
+    void hintEmptyCharts();
     QWidget *currentPageAt(int index) const;
     void updateTitle();
     void finishLoadingProject();
@@ -129,7 +145,8 @@ class MainWindow : public QMainWindow
     QTextBrowser *mHelp;
     QString mProjectPath;
     QFont mNormalFont;
-    bool mLargeFont = false;
+    int mZoom = 100; // percent of mNormalFont, one of zoomSteps
+    ChartFullWindow *mChartFullWindow;
     bool mDemoPending = false;
     bool mProjectModified = false;
     struct ProjectOutcome

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The main window's menus: File (with the recent files and built-in datasets), View and Help (with About).
+// The main window's menus: File (with the recent files and built-in datasets), View (zoom, chart full
+// window, help panel) and Help (with About).
 #include "runtime/LibraryVersions.h"
 #include "ui/BuiltInDatasets.h"
 #include "ui/MainWindow.h"
@@ -61,12 +62,29 @@ void MainWindow::createMenus()
     rebuildRecentMenu();
 
     QMenu *viewMenu = menuBar()->addMenu(tr("&View"));
-    QAction *large = viewMenu->addAction(tr("&Large font (presentation)"));
+    QAction *zoomIn = viewMenu->addAction(tr("Zoom &in"), this, &MainWindow::zoomIn);
+    zoomIn->setObjectName(QStringLiteral("zoomInAction"));
+    // Ctrl+= too: on most keyboards + needs Shift, and = shares its key.
+    zoomIn->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Plus), QKeySequence(Qt::CTRL | Qt::Key_Equal)});
+    zoomIn->setToolTip(tr("Enlarge every text and chart line one step (up to 200 %); remembered across restarts"));
+    QAction *zoomOut = viewMenu->addAction(tr("Zoom &out"), this, &MainWindow::zoomOut);
+    zoomOut->setObjectName(QStringLiteral("zoomOutAction"));
+    zoomOut->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Minus));
+    zoomOut->setToolTip(tr("Shrink every text and chart line one step (down to 100 %)"));
+    QAction *resetZoom = viewMenu->addAction(tr("&Reset zoom"), this, &MainWindow::resetZoom);
+    resetZoom->setObjectName(QStringLiteral("resetZoomAction"));
+    resetZoom->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    QAction *large = viewMenu->addAction(tr("&Large font (presentation, 150 %)"));
     large->setObjectName(QStringLiteral("largeFontAction"));
     large->setCheckable(true);
-    large->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Plus));
-    large->setToolTip(tr("Enlarge every text for a projector; remembered across restarts"));
+    large->setToolTip(tr("Enlarge every text for a projector: the 150 % zoom step; remembered across restarts"));
     connect(large, &QAction::toggled, this, &MainWindow::setLargeFont);
+    viewMenu->addSeparator();
+    QAction *fullWindow = viewMenu->addAction(tr("&Chart full window"), this, &MainWindow::showChartFullWindow);
+    fullWindow->setObjectName(QStringLiteral("chartFullWindowAction"));
+    fullWindow->setShortcut(QKeySequence(Qt::Key_F11));
+    fullWindow->setToolTip(
+        tr("Show the chart under the mouse (or the page's largest) alone, full screen; Esc returns"));
     viewMenu->addAction(mHelpDock->toggleViewAction());
 
     QMenu *helpMenu = menuBar()->addMenu(tr("&Help"));

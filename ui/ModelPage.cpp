@@ -26,6 +26,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 
 namespace gpumem::ui {
 
@@ -35,6 +36,19 @@ namespace {
 std::string valuesText(const models::Hyperparameters &hyperparameters)
 {
     return io::jsonDocumentText(hyperparameters.values(), {/*indent=*/0});
+}
+
+// Returns the values of the preset called name as valuesText, or nothing when there is none of that name: a form
+// whose preset is gone cannot be compared with, so it is never called modified.
+std::string presetValuesText(const QString &name)
+{
+    try {
+        models::Hyperparameters preset = models::neuralNetworkHyperparameters();
+        models::applyHyperparameterFile(preset, models::presetPath(coreText(name)));
+        return valuesText(preset);
+    } catch (const std::exception &) {
+        return {};
+    }
 }
 
 } // namespace
@@ -109,21 +123,20 @@ ModelPage::ModelPage(WorkbenchState *state, QWidget *parent)
         const int index = mPresets->findText(mState->presetName());
         if (index >= 0)
             mPresets->setCurrentIndex(index);
+        // Values from elsewhere (a project) name their preset: "modified" compares with that one, not the last applied.
+        if (mState->presetName() != mPresetValuesName) {
+            mPresetValuesName = mState->presetName();
+            mPresetValues = presetValuesText(mPresetValuesName);
+        }
         updateFieldStates();
         showArchitecture();
     });
     connect(mState, &WorkbenchState::rolesChanged, this, &ModelPage::dataChanged);
     const int index = mPresets->findText(mState->presetName());
-    if (index >= 0) {
+    if (index >= 0)
         mPresets->setCurrentIndex(index);
-        try {
-            models::Hyperparameters preset = models::neuralNetworkHyperparameters();
-            models::applyHyperparameterFile(preset, models::presetPath(coreText(mState->presetName())));
-            mPresetValues = valuesText(preset);
-        } catch (const std::exception &) {
-            // A preset that is gone cannot be compared with: the form is then never called modified.
-        }
-    }
+    mPresetValuesName = mState->presetName();
+    mPresetValues = presetValuesText(mPresetValuesName);
     updateFieldStates();
     showArchitecture();
     installWheelOnlyWhenFocused(this);
@@ -145,6 +158,7 @@ void ModelPage::usePresetFile(const std::string &file, const QString &presetName
     models::Hyperparameters hyperparameters = models::neuralNetworkHyperparameters();
     models::applyHyperparameterFile(hyperparameters, file);
     mPresetValues = valuesText(hyperparameters);
+    mPresetValuesName = presetName;
     mState->setPresetName(presetName);
     mState->setHyperparameters(hyperparameters);
 }
@@ -232,19 +246,40 @@ ModelPage::DataSizes ModelPage::dataSizes()
         return mSizes;
     mSizes = DataSizes();
     mSizes.source = tr("example sizes (no data loaded)");
-    if (mState->table()) {
-        try {
-            // The encoder decides how many feature tokens the data gives; the GUI only asks it.
-            std::vector<std::string> warnings;
-            static_cast<models::ArchitectureSizes &>(mSizes) =
-                models::architectureSizesOf(*mState->buildDataset(warnings));
-            mSizes.source = QFileInfo(mState->dataPath()).fileName();
-        } catch (const std::exception &) {
-            // Roles not usable yet (e.g. no target): keep the example sizes; the data page says why.
-        }
-    }
     mSizesKnown = true;
+    mAwaitingSizes = false;
+    if (const auto table = mState->table()) {
+        // Measuring takes seconds for a large file (every job's allocator is simulated), so it runs
+        // on a pool thread and the example sizes stand in until it ends. The encoder decides how
+        // many feature tokens the data gives; the GUI only asks it.
+        mSizes.source = tr("example sizes until %1 is measured …").arg(QFileInfo(mState->dataPath()).fileName());
+        mAwaitingSizes = true;
+        mMeasuring.cancel();
+        mMeasuring.start([table, request = mState->roleRequest(),
+                          policy = mState->badCellPolicy()](SizesOutcome &outcome, runtime::OperationControl *) {
+            std::vector<std::string> warnings;
+            outcome.sizes =
+                models::architectureSizesOf(*WorkbenchState::selectData(*table, request, policy, warnings).dataset);
+            outcome.measured = true;
+        });
+    }
     return mSizes;
+}
+
+void ModelPage::finishMeasuringData()
+{
+    const SizesOutcome outcome = mMeasuring.take();
+    // Roles not usable yet (e.g. no target) keep the example sizes; the data page says why.
+    if (!std::exchange(mAwaitingSizes, false))
+        return;
+    if (!outcome.measured) {
+        mSizes.source = tr("example sizes");
+        showArchitecture();
+        return;
+    }
+    static_cast<models::ArchitectureSizes &>(mSizes) = outcome.sizes;
+    mSizes.source = QFileInfo(mState->dataPath()).fileName();
+    showArchitecture();
 }
 
 void ModelPage::showArchitecture()

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "models/ArchitectureSizes.h"
+#include "ui/BackgroundTask.h"
 
 #include <QWidget>
 
@@ -40,6 +41,8 @@ class ModelPage : public QWidget
     // "modified" once a value differs from the preset last applied, else empty.
     QString presetState() const;
     ArchitectureView *architectureView() const { return mArchitecture; }
+    // Whether the loaded data's sizes are still being measured on a pool thread.
+    bool isMeasuringData() const { return mAwaitingSizes; }
 
   private:
     // The example sizes until data is loaded, then the data's.
@@ -59,7 +62,9 @@ class ModelPage : public QWidget
     void updateFieldStates();
     // Marks the field a message names (red frame) and clears the others.
     void markFieldAtFault(const std::string &message);
+    // The sizes known now; after a data change, starts measuring the data on a pool thread.
     DataSizes dataSizes();
+    void finishMeasuringData();
 
     WorkbenchState *mState;
     HyperparameterForm *mForm;
@@ -68,8 +73,18 @@ class ModelPage : public QWidget
     QLabel *mStatus;
     QLabel *mPresetState;
     std::string mPresetValues; // the applied preset's values, as JSON text, to tell a modified form
+    QString mPresetValuesName; // the preset mPresetValues holds
     bool mSizesKnown = false;
     DataSizes mSizes;
+    struct SizesOutcome
+    {
+        models::ArchitectureSizes sizes;
+        bool measured = false;
+        QString error; // the roles are not usable yet (e.g. no target)
+    };
+    bool mAwaitingSizes = false; // a measurement was started and nothing replaced it since
+    // Last, so that it is destroyed first: waiting for the worker before the members it reports to go.
+    BackgroundJob<SizesOutcome> mMeasuring{this, &ModelPage::finishMeasuringData};
 };
 
 } // namespace gpumem::ui

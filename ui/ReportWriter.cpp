@@ -15,9 +15,6 @@ namespace gpumem::ui {
 
 namespace {
 
-// The widest chart (in logical pixels) that two to a row keep readable on paper.
-constexpr int largestHalfPageChart = 600;
-
 QByteArray pngBytes(const QImage &image)
 {
     QByteArray bytes;
@@ -37,7 +34,7 @@ std::string imageTag(const report::ReportChart &chart, const QImage &image)
            coreText(qtText(chart.caption).toHtmlEscaped()) + "\">";
 }
 
-// The charts of the report drawn from the images, in the order the report shows them.
+// The width (logical pixels) of the widest image.
 int widestImage(const ReportContent &content)
 {
     int widest = 0;
@@ -51,7 +48,7 @@ int widestImage(const ReportContent &content)
 void writeHtmlReport(const QString &path, const ReportContent &content)
 {
     report::HtmlReportOptions options;
-    // One chart to a row when the images are wider than the grid's columns would be.
+    // The grid's columns as wide as the images, so that none is shrunk below its text's size.
     options.chartMinWidth = std::max(options.chartMinWidth, widestImage(content));
     options.renderChart = [&](const report::ReportChart &chart, const std::string &svg) {
         const auto image = content.images.find(chart.id);
@@ -66,8 +63,6 @@ void writePdfReport(const QString &path, const ReportContent &content)
 {
     pdfreport::PdfCharts charts;
     charts.images = content.images;
-    // Charts as large as the workbench's keep readable text only at the page's full width.
-    charts.perRow = widestImage(content) > largestHalfPageChart ? 1 : 2;
     const QByteArray pdf = pdfreport::pdfReport(content.context, *content.result, charts, pdfreport::localPageSize());
     // Built in memory first, so that the file on disk is only ever the old or the complete new report.
     io::writeFileAtomically(coreText(path), std::string(pdf.constData(), static_cast<std::size_t>(pdf.size())));

@@ -13,9 +13,9 @@
 namespace gpumem::ui {
 
 // What a report of the comparison on show needs: core's report of it (the same
-// content as `gpumem compare --report`) and the images of the charts the user
-// sees, by report chart id ("metric_rmse", "scatter_random_forest"), drawn in
-// place of the report's own SVG charts.
+// content as `gpumem compare --report`) and images of its charts by report chart id
+// ("metric_rmse", "scatter_random_forest", "residuals_ridge"), drawn in place of the
+// report's own SVG charts (see comparisonReportContent).
 struct ReportContent
 {
     report::ComparisonContext context;

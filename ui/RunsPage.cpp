@@ -6,12 +6,14 @@
 #include "io/InputError.h"
 #include "prediction/Predictor.h"
 #include "runtime/ThreadSettings.h"
-#include "ui/LabelledRow.h"
 #include "ui/NamedWidget.h"
 #include "ui/PaneSplitter.h"
+#include "ui/ParallelCoordinatesPlot.h"
 #include "ui/ProgressBridge.h"
 #include "ui/QCustomPlotInclude.h"
 #include "ui/QtText.h"
+#include "ui/RunCurvesChart.h"
+#include "ui/RunRelationChart.h"
 #include "ui/RunsTableModel.h"
 #include "ui/SweepDialog.h"
 #include "ui/WheelOnlyWhenFocused.h"
@@ -29,13 +31,13 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSortFilterProxyModel>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <set>
 
 namespace gpumem::ui {
 
@@ -44,15 +46,6 @@ namespace {
 // The Training page's settings: a sweep computes where and how a training would.
 const char *const deviceKey = "training/device";
 const char *const threadsKey = "training/threads";
-
-void styleChart(QCustomPlot *chart)
-{
-    chart->setMinimumSize(280, 200);
-    chart->legend->setVisible(true);
-    chart->legend->setFont(chart->font());
-    chart->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
-    chart->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-}
 
 // Trains each trial with the bridge as its observer and hands every finished run
 // to deliver, on the sweep's thread.
@@ -109,7 +102,7 @@ RunsPage::RunsPage(WorkbenchState *state, QWidget *parent)
     mStatus = new QLabel(this);
     mStatus->setObjectName(QStringLiteral("runsStatus"));
     mStatus->setWordWrap(true);
-    mStatus->setText(tr("Every training is kept here. Select runs to overlay their loss curves; "
+    mStatus->setText(tr("Every training is kept here. Select runs to overlay their error curves; "
                         "Sweep… tries several hyperparameter values."));
 
     mModel = new RunsTableModel(this);
@@ -127,40 +120,21 @@ RunsPage::RunsPage(WorkbenchState *state, QWidget *parent)
     mTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     mTable->setAlternatingRowColors(true);
 
-    mCurves = new QCustomPlot(this);
-    mCurves->setObjectName(QStringLiteral("runCurves"));
-    styleChart(mCurves);
-    mCurves->xAxis->setLabel(tr("epoch"));
-    mCurves->yAxis->setLabel(tr("loss (scaled target) — solid: training, dashed: validation"));
-    // Epochs are whole numbers: ticks at 1, 2, 3, … (or multiples of them on long runs).
-    auto epochTicker = QSharedPointer<QCPAxisTickerFixed>::create();
-    epochTicker->setTickStep(1.0);
-    epochTicker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
-    mCurves->xAxis->setTicker(epochTicker);
-    mCurves->plotLayout()->insertRow(0);
-    mCurves->plotLayout()->addElement(0, 0, new QCPTextElement(mCurves, tr("Loss of the selected runs")));
-
-    mRelation = new QCustomPlot(this);
-    mRelation->setObjectName(QStringLiteral("runRelation"));
-    styleChart(mRelation);
-    mRelation->legend->setVisible(false);
-    mRelation->yAxis->setLabel(tr("validation RMSE (MiB)"));
-    mRelation->plotLayout()->insertRow(0);
-    mRelation->plotLayout()->addElement(0, 0, new QCPTextElement(mRelation, tr("Hyperparameter and validation RMSE")));
-    mRelationParameter = namedWidget<QComboBox>(QStringLiteral("relationParameter"),
-                                                tr("The hyperparameter on the chart's horizontal axis"), this);
+    mCurves = new RunCurvesChart(this);
+    mRelation = new RunRelationChart(this);
+    mParallel = new ParallelCoordinatesPlot(this);
+    // The views of a sweep share the room beside the curves, one at a time.
+    auto *views = new QTabWidget(this);
+    views->setObjectName(QStringLiteral("runViews"));
+    views->addTab(mRelation, tr("Hyperparameter"));
+    views->addTab(mParallel, tr("Parallel coordinates"));
 
     auto *top = new QHBoxLayout;
     top->addWidget(mSweep);
     top->addWidget(mCancel);
     top->addWidget(mSaveModel);
     top->addWidget(mProgress, 1);
-    auto *relationColumn = new QWidget(this);
-    auto *relationLayout = new QVBoxLayout(relationColumn);
-    relationLayout->setContentsMargins(0, 0, 0, 0);
-    relationLayout->addLayout(labelledRow(tr("Hyperparameter:"), mRelationParameter, relationColumn));
-    relationLayout->addWidget(mRelation, 1);
-    auto *charts = paneSplitter(mCurves, 3, relationColumn, 2, this);
+    auto *charts = paneSplitter(mCurves, 3, views, 2, this);
     auto *split = paneSplitter(mTable, 2, charts, 3, this, Qt::Vertical);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
@@ -178,7 +152,6 @@ RunsPage::RunsPage(WorkbenchState *state, QWidget *parent)
     connect(mTable->selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunsPage::updateSaveButton);
     connect(mState, &WorkbenchState::runsChanged, this, &RunsPage::showRuns);
     connect(mTable->selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunsPage::updateCurves);
-    connect(mRelationParameter, &QComboBox::currentTextChanged, this, &RunsPage::updateRelation);
     // The bridge emits from the sweep thread; queued, so the bar is touched on the GUI thread only.
     // The runs' batches and epochs are kept by core (RunRecord); the bar needs only each run's share done.
     mBridge->deliverEventsTo(
@@ -188,6 +161,21 @@ RunsPage::RunsPage(WorkbenchState *state, QWidget *parent)
     showRuns();
     updateSaveButton();
     installWheelOnlyWhenFocused(this);
+}
+
+QCustomPlot *RunsPage::curvesChart() const
+{
+    return mCurves->chart();
+}
+
+QCustomPlot *RunsPage::relationChart() const
+{
+    return mRelation->chart();
+}
+
+QComboBox *RunsPage::relationBox() const
+{
+    return mRelation->parameterBox();
 }
 
 QString RunsPage::statusText() const
@@ -212,17 +200,9 @@ void RunsPage::showRuns()
                 mTable->selectionModel()->select(mSorted->mapFromSource(mModel->index(static_cast<int>(row), 0)),
                                                  QItemSelectionModel::Select | QItemSelectionModel::Rows);
     }
-    const QString chosen = mRelationParameter->currentText();
-    {
-        const QSignalBlocker blocker(mRelationParameter);
-        mRelationParameter->clear();
-        for (const auto &name : mModel->hyperparameterColumns())
-            mRelationParameter->addItem(QString::fromStdString(name));
-        const int kept = mRelationParameter->findText(chosen);
-        mRelationParameter->setCurrentIndex(kept >= 0 ? kept : 0);
-    }
+    mRelation->showRuns(mModel->runs(), mModel->hyperparameterColumns());
+    mParallel->showRuns(mModel->runs(), mModel->hyperparameterColumns());
     updateCurves();
-    updateRelation();
     updateSaveButton();
 }
 
@@ -269,112 +249,13 @@ std::vector<std::size_t> RunsPage::selectedRuns() const
 
 void RunsPage::updateCurves()
 {
-    mCurves->clearGraphs();
     std::vector<std::size_t> shown = selectedRuns();
     const auto &all = mModel->runs();
     // Nothing selected: the latest runs, so the chart is never empty while runs exist.
     if (shown.empty())
         for (std::size_t index = all.size() > 10 ? all.size() - 10 : 0; index < all.size(); ++index)
             shown.push_back(index);
-    for (const std::size_t index : shown) {
-        const runs::RunRecord &run = all[index];
-        QVector<double> epochs;
-        QVector<double> training;
-        QVector<double> validation;
-        for (const auto &point : run.epochs) {
-            epochs.push_back(point.epoch);
-            training.push_back(point.trainLoss);
-            validation.push_back(point.validationLoss);
-        }
-        const QColor colour = runColour(index);
-        QCPGraph *train = mCurves->addGraph();
-        train->setName(QString::fromStdString(run.name));
-        train->setPen(QPen(colour, 2));
-        train->setData(epochs, training, true);
-        train->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
-        if (std::any_of(validation.begin(), validation.end(), [](double value) { return std::isfinite(value); })) {
-            QCPGraph *held = mCurves->addGraph();
-            held->setPen(QPen(colour, 1.5, Qt::DashLine));
-            held->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
-            held->setData(epochs, validation, true);
-            held->removeFromLegend();
-        }
-    }
-    mCurves->rescaleAxes();
-    // Half an epoch of margin, so that a one-epoch run's point is not on the frame.
-    mCurves->xAxis->setRange(mCurves->xAxis->range().lower - 0.5, mCurves->xAxis->range().upper + 0.5);
-    mCurves->yAxis->scaleRange(1.1);
-    mCurves->replot();
-}
-
-void RunsPage::updateRelation()
-{
-    mRelation->clearGraphs();
-    const std::string name = coreText(mRelationParameter->currentText());
-    mRelation->xAxis->setLabel(QString::fromStdString(name));
-    const auto &all = mModel->runs();
-    // Text values (a schedule, an optimizer) sit at whole positions named by a text ticker.
-    std::vector<std::string> categories;
-    for (const auto &run : all)
-        if (const auto *value = run.hyperparameter(name); value && std::holds_alternative<std::string>(*value))
-            if (std::find(categories.begin(), categories.end(), std::get<std::string>(*value)) == categories.end())
-                categories.push_back(std::get<std::string>(*value));
-    QVector<double> xs;
-    QVector<double> ys;
-    bool wholeValues = true; // ticks only at whole numbers then
-    for (const auto &run : all) {
-        const auto *value = run.hyperparameter(name);
-        if (!value || !run.validationMetrics || !std::isfinite(run.validationMetrics->rmse))
-            continue;
-        double x = 0.0;
-        if (const auto *text = std::get_if<std::string>(value))
-            x = static_cast<double>(std::find(categories.begin(), categories.end(), *text) - categories.begin());
-        else if (const auto *whole = std::get_if<std::int64_t>(value))
-            x = static_cast<double>(*whole);
-        else if (const auto *real = std::get_if<double>(value)) {
-            x = *real;
-            wholeValues = wholeValues && *real == std::floor(*real);
-        } else
-            x = std::get<bool>(*value) ? 1.0 : 0.0;
-        xs.push_back(x);
-        ys.push_back(run.validationMetrics->rmse);
-    }
-    QCPGraph *points = mRelation->addGraph();
-    points->setLineStyle(QCPGraph::lsNone);
-    points->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(runColour(0), 2), runColour(0), 8));
-    points->setData(xs, ys);
-    const bool logarithmic = !xs.isEmpty() && categories.empty() && *std::min_element(xs.begin(), xs.end()) > 0.0 &&
-                             *std::max_element(xs.begin(), xs.end()) / *std::min_element(xs.begin(), xs.end()) >= 20.0;
-    if (!categories.empty()) {
-        auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-        for (std::size_t index = 0; index < categories.size(); ++index)
-            ticker->addTick(static_cast<double>(index), QString::fromStdString(categories[index]));
-        mRelation->xAxis->setTicker(ticker);
-        mRelation->xAxis->setScaleType(QCPAxis::stLinear);
-    } else if (logarithmic) {
-        mRelation->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
-        mRelation->xAxis->setScaleType(QCPAxis::stLogarithmic);
-    } else if (wholeValues) {
-        auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
-        ticker->setTickStep(1.0);
-        ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
-        mRelation->xAxis->setTicker(ticker);
-        mRelation->xAxis->setScaleType(QCPAxis::stLinear);
-    } else {
-        mRelation->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
-        mRelation->xAxis->setScaleType(QCPAxis::stLinear);
-    }
-    mRelation->rescaleAxes();
-    if (logarithmic)
-        mRelation->xAxis->setRange(mRelation->xAxis->range().lower / 1.5, mRelation->xAxis->range().upper * 1.5);
-    else if (xs.size() > 0 && mRelation->xAxis->range().size() > 0.0)
-        mRelation->xAxis->scaleRange(1.2);
-    if (mRelation->xAxis->range().size() <= 0.0)
-        mRelation->xAxis->setRange(mRelation->xAxis->range().lower - 1.0, mRelation->xAxis->range().upper + 1.0);
-    mRelation->yAxis->scaleRange(1.2);
-    if (mRelation->yAxis->range().lower < 0.0)
-        mRelation->yAxis->setRangeLower(0.0); // an RMSE is never negative
-    mRelation->replot();
+    mCurves->showRuns(all, shown);
 }
 
 void RunsPage::openSweepDialog()

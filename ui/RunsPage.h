@@ -24,15 +24,19 @@ class Regressor;
 
 namespace gpumem::ui {
 
+class ParallelCoordinatesPlot;
 class ProgressBridge;
+class RunCurvesChart;
+class RunRelationChart;
 class RunsTableModel;
 class WorkbenchState;
 
 // The runs page, like TensorBoard's runs and HParams views: every training run
 // of the session and the project in a sortable table (hyperparameters that
-// differ, validation metrics, the best highlighted), the loss curves of the
-// selected runs overlaid in their own colours with a legend, and a chart of one
-// hyperparameter against the validation RMSE. A sweep trains its runs one
+// differ, data file, validation metrics, the best highlighted), the error curves
+// of the selected runs overlaid in their own colours with a legend, a chart of one
+// hyperparameter (a sweep's, at first) against the validation RMSE, and the runs
+// as parallel coordinates. A sweep trains its runs one
 // after the other in a pool thread (with the Training page's device and thread
 // settings); each appears in the table as it finishes, with a progress bar and
 // a cancel button.
@@ -57,9 +61,11 @@ class RunsPage : public QWidget
 
     RunsTableModel *model() const { return mModel; }
     QTableView *table() const { return mTable; }
-    QCustomPlot *curvesChart() const { return mCurves; }
-    QCustomPlot *relationChart() const { return mRelation; }
-    QComboBox *relationBox() const { return mRelationParameter; }
+    RunCurvesChart *curves() const { return mCurves; }
+    QCustomPlot *curvesChart() const;
+    QCustomPlot *relationChart() const;
+    QComboBox *relationBox() const;
+    ParallelCoordinatesPlot *parallelCoordinates() const { return mParallel; }
     QProgressBar *progressBar() const { return mProgress; }
     QString statusText() const;
 
@@ -77,7 +83,6 @@ class RunsPage : public QWidget
 
     void showRuns();
     void updateCurves();
-    void updateRelation();
     // The running sweep run has done `within` (0..1) of its fit.
     void showRunProgress(double within);
     void addSweepRun(const runs::RunRecord &run, std::shared_ptr<models::Regressor> model);
@@ -89,9 +94,9 @@ class RunsPage : public QWidget
     RunsTableModel *mModel;
     QSortFilterProxyModel *mSorted;
     QTableView *mTable;
-    QCustomPlot *mCurves;
-    QCustomPlot *mRelation;
-    QComboBox *mRelationParameter;
+    RunCurvesChart *mCurves;
+    RunRelationChart *mRelation;
+    ParallelCoordinatesPlot *mParallel;
     QPushButton *mSweep;
     QPushButton *mCancel;
     QPushButton *mSaveModel;

@@ -5,6 +5,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QFileInfo>
 #include <QFont>
 
 #include <cmath>
@@ -20,6 +21,7 @@ enum FixedColumn
 {
     NameColumn,
     ModelColumn,
+    DatasetColumn, // the data file, so that runs of different files are not compared unawares
     StopColumn,
     EpochsColumn,
     TimeColumn,
@@ -28,17 +30,6 @@ enum FixedColumn
 
 // What a single run shows when no value differs yet: the values people sweep first.
 const char *const headlineHyperparameters[] = {"epochs", "learning_rate", "batch_size"};
-
-double numberOf(const models::HyperparameterValue &value)
-{
-    if (const auto *whole = std::get_if<std::int64_t>(&value))
-        return static_cast<double>(*whole);
-    if (const auto *real = std::get_if<double>(&value))
-        return *real;
-    if (const auto *flag = std::get_if<bool>(&value))
-        return *flag ? 1.0 : 0.0;
-    return std::nan("");
-}
 
 } // namespace
 
@@ -116,6 +107,11 @@ int RunsTableModel::hyperparameterColumn(const std::string &name) const
     return -1;
 }
 
+int RunsTableModel::datasetColumn()
+{
+    return DatasetColumn;
+}
+
 int RunsTableModel::validationMetricColumn(const std::string &key) const
 {
     for (std::size_t index = 0; index < mMetricColumns.size(); ++index)
@@ -177,6 +173,11 @@ QVariant RunsTableModel::data(const QModelIndex &index, int role) const
             // Sorted by when it ran, which the row number is.
             return sorting ? QVariant(index.row()) : QVariant(QString::fromStdString(run.name));
         case ModelColumn: return QString::fromStdString(run.model);
+        case DatasetColumn:
+            if (role == Qt::ToolTipRole)
+                return run.dataset.empty() ? tr("Recorded without its data file") : QString::fromStdString(run.dataset);
+            return run.dataset.empty() ? QStringLiteral("–")
+                                       : QFileInfo(QString::fromStdString(run.dataset)).fileName();
         case StopColumn: return QString::fromStdString(training::stopReasonName(run.stopReason));
         case EpochsColumn: return static_cast<int>(run.epochs.size());
         case TimeColumn: return sorting ? QVariant(run.seconds) : QVariant(durationText(run.seconds));
@@ -193,7 +194,7 @@ QVariant RunsTableModel::data(const QModelIndex &index, int role) const
         if (!value)
             return {};
         if (sorting && !std::holds_alternative<std::string>(*value))
-            return numberOf(*value);
+            return runs::hyperparameterValueNumber(*value);
         return QString::fromStdString(runs::hyperparameterValueText(*value));
     }
     const MetricColumn &metricColumn =
@@ -213,8 +214,8 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, in
 {
     if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != Qt::ToolTipRole))
         return QAbstractTableModel::headerData(section, orientation, role);
-    static const char *const fixed[] = {QT_TR_NOOP("Run"), QT_TR_NOOP("Model"), QT_TR_NOOP("Stopped"),
-                                        QT_TR_NOOP("Epochs run"), QT_TR_NOOP("Time")};
+    static const char *const fixed[] = {QT_TR_NOOP("Run"),     QT_TR_NOOP("Model"),      QT_TR_NOOP("Data"),
+                                        QT_TR_NOOP("Stopped"), QT_TR_NOOP("Epochs run"), QT_TR_NOOP("Time")};
     if (section < FixedColumns)
         return tr(fixed[section]);
     const int hyperparameterIndex = section - FixedColumns;

@@ -10,8 +10,8 @@
 
 namespace gpumem::ui {
 
-// The runs table: one row per training run, with the run's name, model, how it
-// ended, its epochs and time, one column per hyperparameter whose value differs
+// The runs table: one row per training run, with the run's name, model, data
+// file, how it ended, its epochs and time, one column per hyperparameter whose value differs
 // between the runs (the headline ones when there is a single run), and one
 // column per summary metric on the validation rows, plus the training RMSE.
 // In each metric column whose description crowns a best, the best run is
@@ -37,6 +37,8 @@ class RunsTableModel : public QAbstractTableModel
     // The column of a hyperparameter or of a validation metric key ("rmse"), or -1.
     int hyperparameterColumn(const std::string &name) const;
     int validationMetricColumn(const std::string &key) const;
+    // The column of the data file each run trained on.
+    static int datasetColumn();
     // Whether row is the best run of column's metric.
     bool isBest(int row, int column) const;
 

@@ -2,6 +2,7 @@
 #include "ui/ScreenshotTour.h"
 
 #include "models/RegressorRegistry.h"
+#include "ui/ChartFullWindow.h"
 #include "ui/ComparePage.h"
 #include "ui/DataPage.h"
 #include "ui/MainWindow.h"
@@ -11,6 +12,7 @@
 #include "ui/TrainingPage.h"
 #include "ui/WorkbenchState.h"
 #include "ui/YourModelPage.h"
+#include "ui/ZoomSteps.h"
 
 #include <QApplication>
 #include <QDir>
@@ -224,18 +226,34 @@ void ScreenshotTour::showHelpPanel()
 
 void ScreenshotTour::showLargeFont()
 {
-    // The projector mode: the comparison's charts read from the back of a room at 1024×768.
+    // The projector mode: the comparison's charts read from the back of a room at 1024×768, at the largest zoom step.
     if (auto *help = mWindow->findChild<QDockWidget *>(QStringLiteral("helpDock")))
         help->hide();
     mWindow->resize(1024, 768);
-    mWindow->setLargeFont(true);
+    const int zoom = mWindow->zoom();
+    mWindow->setZoom(zoomSteps.back());
     mWindow->showPage(mWindow->comparePage());
     if (auto *results = mWindow->comparePage()->findChild<QTabWidget *>(QStringLiteral("compareResults")))
         results->setCurrentIndex(0);
-    QTimer::singleShot(settleMilliseconds * 2, this, [this] {
+    QTimer::singleShot(settleMilliseconds * 2, this, [this, zoom] {
         save(QStringLiteral("11-large-font"));
+        showChartFullWindow(zoom);
+    });
+}
+
+void ScreenshotTour::showChartFullWindow(int zoom)
+{
+    // The training's loss alone, full screen, as F11 shows it for the back row.
+    mWindow->showPage(mWindow->trainingPage());
+    auto *chart = mWindow->trainingPage()->findChild<QWidget *>(QStringLiteral("lossChart"));
+    if (chart)
+        mWindow->chartFullWindow()->showAlone(chart);
+    QTimer::singleShot(settleMilliseconds * 2, this, [this, chart, zoom] {
+        if (chart)
+            chart->grab().save(QDir(mDirectory).filePath(QStringLiteral("16-chart-full-window.png")), "PNG");
+        mWindow->chartFullWindow()->restore();
         // The setting is remembered: leave the user's choice as it was.
-        mWindow->setLargeFont(false);
+        mWindow->setZoom(zoom);
         // exit(), not quit(): quitting closes the window, which asks about the unsaved trained model.
         QApplication::exit(0);
     });

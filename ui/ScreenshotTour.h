@@ -11,7 +11,8 @@ class MainWindow;
 // A scripted walk through the pages that saves a PNG of the window at each step
 // (for the documentation): loads a dataset, shows the model, trains with the
 // quick preset, runs a 3-fold comparison, predicts, estimates a TorchScript
-// model on the Your model page when one is given, then quits the application.
+// model on the Your model page when one is given, shows the Compare page at the largest zoom
+// step and the training's loss chart alone, full screen, then quits the application.
 // Every step waits for the previous one's signal; nothing blocks the event loop.
 class ScreenshotTour : public QObject
 {
@@ -39,6 +40,8 @@ class ScreenshotTour : public QObject
     void estimateYourModel();
     void showHelpPanel();
     void showLargeFont();
+    // Shows the training's loss chart alone, full screen, saves it, then returns to zoom and quits.
+    void showChartFullWindow(int zoom);
 
     MainWindow *mWindow;
     QString mDirectory;

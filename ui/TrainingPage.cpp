@@ -124,6 +124,9 @@ TrainingPage::TrainingPage(WorkbenchState *state, QWidget *parent)
     calibrationRow->addWidget(mCoverage);
     calibrationRow->addStretch(1);
 
+    // A large font wraps them onto a second line rather than widen the page past the window.
+    for (QLabel *label : {mSpeed, mAccuracy})
+        label->setWordWrap(true);
     auto *progressRow = new QHBoxLayout;
     progressRow->addWidget(mProgress, 1);
     progressRow->addWidget(mSpeed, 1);
@@ -273,13 +276,17 @@ void TrainingPage::takeEpochs()
     for (const auto &event : mBridge->takeEpochs()) {
         const auto &progress = event.progress;
         if (event.member >= 0) {
-            mPlot->addMemberEpoch(event.member, progress.epoch, progress.trainLoss, progress.validationLoss);
+            mPlot->addMemberEpoch(event.member, progress);
             continue;
         }
-        mPlot->addEpoch(progress.epoch, progress.trainLoss, progress.validationLoss);
-        if (!std::isfinite(progress.validationRmse))
+        mPlot->addEpoch(progress);
+        if (!std::isfinite(progress.validationRmse)) {
+            // Without validation rows, the error on the training rows is all there is to read: said so.
+            if (std::isfinite(progress.trainRmse))
+                mAccuracy->setText(tr("training RMSE %L1 MiB (no validation rows: set validation_fraction)")
+                                       .arg(progress.trainRmse, 0, 'f', 1));
             continue;
-        mPlot->addValidationRmse(progress.epoch, progress.validationRmse);
+        }
         if (!(mBestRmse <= progress.validationRmse))
             mBestRmse = progress.validationRmse;
         QString text =
@@ -303,7 +310,7 @@ void TrainingPage::showReference()
         for (const auto &model : comparison->models)
             if (model.name == models::referenceBaseline() && std::isfinite(model.mean.rmse))
                 mReferenceRmse = model.mean.rmse;
-    mPlot->setReferenceRmse(mReferenceRmse, tr("%1 RMSE in the comparison (MiB, right)").arg(referenceTitle()));
+    mPlot->setReferenceRmse(mReferenceRmse, tr("%1 RMSE in the comparison").arg(referenceTitle()));
 }
 
 double TrainingPage::validationRmse() const

@@ -123,13 +123,19 @@ std::shared_ptr<const data::Dataset> WorkbenchState::buildDataset(std::vector<st
 
 WorkbenchState::SelectedData WorkbenchState::selectData(std::vector<std::string> &warnings) const
 {
-    SelectedData selected;
     if (!mTable)
-        return selected;
+        return {};
+    return selectData(*mTable, roleRequest(), mBadCellPolicy, warnings);
+}
+
+WorkbenchState::SelectedData WorkbenchState::selectData(const data::Table &table, const data::RoleRequest &request,
+                                                        data::BadCellPolicy policy, std::vector<std::string> &warnings)
+{
+    SelectedData selected;
     // assignRoles re-checks the roles the way `gpumem --target … --features …` would.
-    selected.roles = data::assignRoles(*mTable, roleRequest());
-    selected.usableRows = data::selectUsableRows(*mTable, selected.roles, mBadCellPolicy, warnings);
-    data::Dataset dataset = data::Dataset::fromTable(*mTable, selected.roles, selected.usableRows);
+    selected.roles = data::assignRoles(table, request);
+    selected.usableRows = data::selectUsableRows(table, selected.roles, policy, warnings);
+    data::Dataset dataset = data::Dataset::fromTable(table, selected.roles, selected.usableRows);
     warnings.insert(warnings.end(), dataset.warnings().begin(), dataset.warnings().end());
     selected.dataset = std::make_shared<const data::Dataset>(std::move(dataset));
     return selected;

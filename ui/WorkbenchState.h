@@ -79,6 +79,10 @@ class WorkbenchState : public QObject
         std::shared_ptr<const data::Dataset> dataset;
     };
     SelectedData selectData(std::vector<std::string> &warnings) const;
+    // The same for table under request and policy, on any thread: a worker builds the
+    // dataset from copies the GUI thread took, since this object stays on that thread.
+    static SelectedData selectData(const data::Table &table, const data::RoleRequest &request,
+                                   data::BadCellPolicy policy, std::vector<std::string> &warnings);
 
     const models::Hyperparameters &hyperparameters() const { return mHyperparameters; }
     void setHyperparameters(const models::Hyperparameters &hyperparameters);

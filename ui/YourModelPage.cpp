@@ -14,6 +14,7 @@
 #include "ui/RecipeComparisonChart.h"
 #include "ui/SequenceChart.h"
 #include "ui/WheelOnlyWhenFocused.h"
+#include "ui/WrappedLabelHeight.h"
 #include "workflows/EstimateWorkflow.h"
 #include "workflows/LanguageModelEstimates.h"
 
@@ -132,8 +133,8 @@ QWidget *YourModelPage::buildFormPane()
     scroll->setWidget(pane);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setMinimumWidth(330);
-    scroll->setMaximumWidth(460);
+    mFormScroller = scroll;
+    fitFormPane();
     return scroll;
 }
 
@@ -143,6 +144,7 @@ QWidget *YourModelPage::buildResults()
     mSummary->setObjectName(QStringLiteral("estimateSummary"));
     mSummary->setWordWrap(true);
     mSummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    keepWrappedLabelWhole(mSummary);
     mSummary->setText(tr("Open a TorchScript model and describe one sample of its input, or name a language model's "
                          "config.json and its recipe, and press Estimate: training steps run on the CPU, and their "
                          "allocations are replayed through a model of PyTorch's CUDA caching allocator, so no GPU "
@@ -246,8 +248,20 @@ void YourModelPage::changeEvent(QEvent *event)
     QWidget::changeEvent(event);
     // Rows grow with the font (View ▸ Large font): the table stays as tall as its rows.
     // Later, once the table itself has taken the new font.
-    if (event->type() == QEvent::FontChange)
+    if (event->type() == QEvent::FontChange) {
         QTimer::singleShot(0, this, &YourModelPage::fitTableHeight);
+        QTimer::singleShot(0, this, &YourModelPage::fitFormPane);
+    }
+}
+
+void YourModelPage::fitFormPane()
+{
+    // As wide as the form's widest row in the current font, so that it scrolls up and down only
+    // (sideways it would hide the fields' right half); a little wider where the window has room.
+    const int scrollBar = mFormScroller->verticalScrollBar()->sizeHint().width();
+    const int needed = mFormScroller->widget()->minimumSizeHint().width() + scrollBar;
+    mFormScroller->setMinimumWidth(std::max(330, needed));
+    mFormScroller->setMaximumWidth(std::max(460, needed + fontMetrics().averageCharWidth() * 8));
 }
 
 void YourModelPage::dragEnterEvent(QDragEnterEvent *event)
@@ -429,6 +443,7 @@ void YourModelPage::showResult()
         return;
     }
     mSummary->setText(estimateSummary(mShown.modelPath, *shown));
+    fitWrappedLabelHeight(mSummary);
     fillEstimateTable(mEstimates, *shown);
     fitTableHeight();
     showMemoryByBatch(mMemoryChart, *shown);

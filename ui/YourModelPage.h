@@ -16,6 +16,7 @@ class QDragEnterEvent;
 class QDropEvent;
 class QLabel;
 class QProgressBar;
+class QScrollArea;
 class QPushButton;
 class QTableWidget;
 class QTabWidget;
@@ -111,6 +112,8 @@ class YourModelPage : public QWidget
     void showError(const QString &message);
     void showResult();
     void fitTableHeight();
+    // Sizes the form's scroll area to the form's width in the current font.
+    void fitFormPane();
     // Fills the GPU table for the batch chosen in its combo box.
     void showProfiles();
     void updateRunning();
@@ -130,6 +133,7 @@ class YourModelPage : public QWidget
     QLabel *mSummary;
     QTableWidget *mEstimates;
     QTabWidget *mCharts;
+    QScrollArea *mFormScroller = nullptr; // the form, its buttons and status
     QCustomPlot *mMemoryChart;
     QCustomPlot *mBreakdownChart;
     QCustomPlot *mTimelineChart;

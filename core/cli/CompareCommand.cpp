@@ -146,6 +146,7 @@ struct CompareOptions
     std::optional<std::string> predictionsPath;
     CalibrationOptions calibration;
     bool json = false;
+    bool explain = false;
 };
 
 void addCompareOptions(CLI::App &app, CompareOptions &options)
@@ -183,6 +184,9 @@ void addCompareOptions(CLI::App &app, CompareOptions &options)
                          "write every row's fold, actual value and each model's prediction (and upper bound)");
     addCalibrationOptions(app, options.calibration, CalibrationScope::EachFold);
     app.add_flag("--json", options.json, "print the JSON report on stdout instead of the table");
+    app.add_flag("--explain", options.explain,
+                 "also measure each model's permutation importance and partial dependence on every fold "
+                 "(the JSON report's \"explanation\")");
 }
 
 // The experiment the options ask for. The preset and --config are read once: they
@@ -282,6 +286,8 @@ int runCompare(const std::vector<std::string> &arguments, std::ostream &out, std
     workflows::CompareConfiguration configuration;
     configuration.experiment = experimentFrom(options);
     configuration.groupBy = options.groupBy.value_or("");
+    if (options.explain)
+        configuration.experiment.explanation.emplace();
     options.reportPaths = nonEmptyItems(options.reportPaths);
     checkOutputs(options);
 

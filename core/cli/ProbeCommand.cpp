@@ -33,8 +33,17 @@ const char *const kDescription =
     "               kernel size, downsampling (stride-2 conv or max pooling), batch norm, classifier head\n"
     "  transformer  layers, d_model, heads, feed-forward size, sequence length, vocabulary,\n"
     "               causal mask or not, activation, dropout\n"
-    "  all          batch size, optimizer (sgd, sgd_momentum, adam, adamw), dtype (cpu: float32 or\n"
+    "  all three    batch size, optimizer (sgd, sgd_momentum, adam, adamw), dtype (cpu: float32 or\n"
     "               float64; cuda: float32, float16 or bfloat16)\n"
+    "  llm          a shipped language model (every name `gpumem estimate --config` takes) under a\n"
+    "               recipe: sequence length (128 to 8192 or the model's positions, multiples of 64),\n"
+    "               batch per GPU 1-32, bfloat16, float16, float32 or float32 under bfloat16 autocast,\n"
+    "               full fine-tune, LoRA (rank 4-64 on peft's default targets or all-linear) or QLoRA,\n"
+    "               gradient checkpointing, optimizer (adamw, adam, sgd, adamw_8bit, adafactor), some\n"
+    "               inference with generated tokens, 1-8 GPUs sharded by ddp, zero1-3 or fsdp and, for\n"
+    "               the Llama family, tensor parallel 2 or 4. Needs --gpu: each job is the estimate\n"
+    "               of `gpumem estimate --config` on one GPU of the profile, with its breakdown and\n"
+    "               fits; a recipe the estimate refuses is an invalid row saying why\n"
     "\n"
     "Measurement: on the CPU, a tracking allocator counts the bytes of live tensors (exact; LibTorch\n"
     "runs on one thread, so the same seed gives the same rows). On CUDA (builds against a CUDA\n"
@@ -128,7 +137,7 @@ struct ProbeCommandOptions
 void addProbeOptions(CLI::App &app, ProbeCommandOptions &command)
 {
     probe::ProbeOptions &options = command.configuration.options;
-    app.add_option("--family", command.family, "mlp, cnn or transformer")->type_name("F");
+    app.add_option("--family", command.family, "mlp, cnn, transformer or llm")->type_name("F");
     app.add_option("--count", command.count, "configurations to draw, at most 1000000 (duplicates are measured once)")
         ->type_name("N")
         ->transform(wholeNumber(1));
@@ -192,7 +201,7 @@ void checkOutput(probe::ProbeOptions &options, const std::optional<std::string> 
 void completeConfiguration(ProbeCommandOptions &command, bool merging)
 {
     if (!command.family)
-        throw io::InputError("missing --family mlp|cnn|transformer (see 'gpumem probe --help')");
+        throw io::InputError("missing --family mlp|cnn|transformer|llm (see 'gpumem probe --help')");
     if (!command.count)
         throw io::InputError("missing --count N (see 'gpumem probe --help')");
     if (!command.outPath)
@@ -221,7 +230,8 @@ int runProbe(const std::vector<std::string> &arguments, std::ostream &out, std::
     std::vector<std::string> remaining = arguments;
     // Taken out before parsing: the files after --merge run up to the next option.
     const std::vector<std::string> mergeFiles = takeMergeFiles(remaining);
-    CommandParser parser("gpumem probe", "gpumem probe --family mlp|cnn|transformer --count N --out FILE.csv [options]",
+    CommandParser parser("gpumem probe",
+                         "gpumem probe --family mlp|cnn|transformer|llm --count N --out FILE.csv [options]",
                          kDescription);
     ProbeCommandOptions command;
     addProbeOptions(parser.app(), command);

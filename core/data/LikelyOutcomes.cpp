@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "data/LikelyOutcomes.h"
 
+#include "data/Correlations.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -61,31 +63,6 @@ const std::set<std::string> &memoryWords()
     return words;
 }
 
-// Pearson's correlation of two numeric columns over the rows both hold; nullopt
-// when fewer than three rows do or either is constant there.
-std::optional<double> correlation(const Column &first, const Column &second)
-{
-    double n = 0, sumX = 0, sumY = 0;
-    for (std::size_t row = 0; row < first.numbers.size() && row < second.numbers.size(); ++row)
-        if (std::isfinite(first.numbers[row]) && std::isfinite(second.numbers[row]))
-            ++n, sumX += first.numbers[row], sumY += second.numbers[row];
-    if (n < 3)
-        return std::nullopt;
-    const double meanX = sumX / n, meanY = sumY / n;
-    double covariance = 0, varianceX = 0, varianceY = 0;
-    for (std::size_t row = 0; row < first.numbers.size() && row < second.numbers.size(); ++row) {
-        const double x = first.numbers[row], y = second.numbers[row];
-        if (!std::isfinite(x) || !std::isfinite(y))
-            continue;
-        covariance += (x - meanX) * (y - meanY);
-        varianceX += (x - meanX) * (x - meanX);
-        varianceY += (y - meanY) * (y - meanY);
-    }
-    if (!(varianceX > 0) || !(varianceY > 0))
-        return std::nullopt;
-    return covariance / std::sqrt(varianceX * varianceY);
-}
-
 } // namespace
 
 std::vector<LikelyOutcome> likelyOutcomes(const Table &table, const std::vector<ColumnRole> &roles)
@@ -125,7 +102,7 @@ std::vector<LikelyOutcome> likelyOutcomes(const Table &table, const std::vector<
         } else if (hasAnyWord(words, memoryWords())) {
             outcomes.push_back({column.name, "another memory figure"});
         } else if (column.type == ColumnType::Numeric && targetColumn.type == ColumnType::Numeric) {
-            const std::optional<double> r = correlation(column, targetColumn);
+            const std::optional<double> r = pearsonCorrelation(column.numbers, targetColumn.numbers);
             if (r && std::abs(*r) >= 0.98) {
                 std::ostringstream reason;
                 reason << "follows the target almost exactly (r = " << std::fixed << std::setprecision(2) << *r << ")";

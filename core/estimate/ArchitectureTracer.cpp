@@ -146,6 +146,9 @@ ArchitectureTracer::ArchitectureTracer(EstimateConfiguration configuration, cons
     , mModel(std::make_unique<Model>())
     , mControl(control)
 {
+    if (mConfiguration.generatedTokens > 0 && mArchitecture.family == architectures::Family::Bert)
+        throw io::InputError("--generate needs a decoder: " + mArchitecture.name +
+                             " is an encoder, served by one forward pass (--generate 0)");
     const std::int64_t tokens = mConfiguration.sequenceLength + mConfiguration.generatedTokens;
     if (mConfiguration.sequenceLength < 1)
         throw io::InputError("--seq-len must be at least 1");

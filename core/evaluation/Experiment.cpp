@@ -226,6 +226,16 @@ void summariseModels(FoldFits &fits, ExperimentObserver *observer, ExperimentRes
         });
         if (model.bound)
             averageBounds(model.folds, *model.bound);
+        if (!result.inputs.empty()) {
+            std::vector<std::vector<std::vector<double>>> importance;
+            std::vector<std::vector<std::vector<double>>> partialDependence;
+            for (const FoldResult &foldResult : model.folds) {
+                importance.push_back(foldResult.importance);
+                partialDependence.push_back(foldResult.partialDependence);
+            }
+            model.importance = summariseImportance(result.inputs, importance);
+            model.partialDependence = summarisePartialDependence(result.partialDependenceGrids, partialDependence);
+        }
         if (observer) // every fit has ended: nothing calls the observer beside this
             observer->modelFinished(model);
         result.models.push_back(std::move(model));
@@ -247,6 +257,9 @@ ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSet
 
     if (settings.calibration)
         calibration::checkCoverage(settings.calibration->coverage);
+    if (settings.explanation &&
+        (!settings.explanation->inputs || settings.explanation->inputs->rowCount() != dataset.rowCount()))
+        throw std::invalid_argument("explaining a comparison needs the inputs of its dataset's rows");
 
     ExperimentResult result;
     result.calibration = settings.calibration;
@@ -263,6 +276,11 @@ ExperimentResult runExperiment(const data::Dataset &dataset, const ExperimentSet
     result.actual = dataset.target();
 
     FoldFits fits(dataset, settings, result.splits, observer, control);
+    if (settings.explanation) {
+        for (const ModelInput &input : settings.explanation->inputs->inputs())
+            result.inputs.push_back(input.name);
+        result.partialDependenceGrids = fits.grids();
+    }
     fits.run();
     result.cancelled = fits.cancelled();
     summariseModels(fits, observer, result);

@@ -4,7 +4,10 @@
 #include "calibration/BoundMetrics.h"
 #include "calibration/CalibratedFit.h"
 #include "data/Dataset.h"
+#include "evaluation/InputEditor.h"
 #include "evaluation/Metrics.h"
+#include "evaluation/PartialDependence.h"
+#include "evaluation/PermutationImportance.h"
 #include "evaluation/Significance.h"
 #include "evaluation/Splits.h"
 #include "models/Hyperparameters.h"
@@ -15,6 +18,7 @@
 
 #include <Eigen/Core>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +31,21 @@ struct ModelSpec
 {
     std::string name;
     models::Hyperparameters hyperparameters;
+};
+
+// What explains a comparison's models beside their scores, measured on every split
+// right after its fit, while the fitted model exists: permutation importance on
+// the split's test rows (PermutationImportance.h) and partial dependence on every
+// numeric input (PartialDependence.h), the same procedure and the same shuffles
+// and rows for every model.
+struct ExplanationSettings
+{
+    // Rebuilds the dataset's rows with one input changed; required. Shared, as the
+    // settings are copied into the thread that runs them; it must not outlive its table.
+    std::shared_ptr<const InputEditor> inputs;
+    int importanceRepeats = 5;      // shuffles per input and split
+    int gridPoints = 25;            // values per input's partial dependence
+    std::size_t averagedRows = 100; // the rows (chosen with the seed) a partial dependence averages over
 };
 
 // What a comparison runs. testFraction > 0 asks for one seeded hold-out split;
@@ -52,6 +71,8 @@ struct ExperimentSettings
     // (calibration::fitCalibrated) and its upper bound at this coverage is scored
     // on the fold's test rows beside the point metrics. Unset: no bound at all.
     std::optional<calibration::CalibrationSettings> calibration;
+    // Set: every fit is also explained (ExplanationSettings). Unset: nothing is measured beyond the scores.
+    std::optional<ExplanationSettings> explanation;
 };
 
 // The points of each fold's trade-off curve (margin swept from 0 to the largest score).
@@ -98,6 +119,10 @@ struct FoldResult
     training::StopReason stopReason = training::StopReason::Completed;
     std::vector<training::EpochProgress> epochs; // the loss curve, for iterative models
     std::optional<FoldBound> bound;              // set when the experiment calibrates
+    // When the experiment explains: the RMSE increase per input and shuffle ([input][repeat], MiB),
+    // and the mean prediction per partial dependence grid and value ([grid][value], MiB).
+    std::vector<std::vector<double>> importance;
+    std::vector<std::vector<double>> partialDependence;
 };
 
 // Everything one model produced over the splits.
@@ -119,6 +144,10 @@ struct ModelResult
     Eigen::VectorXd predictions;
     std::vector<std::string> warnings;
     std::optional<ModelBound> bound; // set when the experiment calibrates
+    // When the experiment explains: per input (ExperimentResult::inputs) its importance
+    // pooled over every fit, and per grid (ExperimentResult::partialDependenceGrids) its curve.
+    std::vector<InputImportance> importance;
+    std::vector<PartialDependenceCurve> partialDependence;
 };
 
 // A model that could not be fitted or scored, and why (one line).
@@ -145,6 +174,10 @@ struct ExperimentResult
     std::vector<std::string> warnings;
     // The calibration every model's bound was fitted with; unset when none was asked for.
     std::optional<calibration::CalibrationSettings> calibration;
+    // When the experiment explains: the inputs (feature and sequence columns, in file
+    // order) that ModelResult::importance scores, and the grids of the partial dependences.
+    std::vector<std::string> inputs;
+    std::vector<PartialDependenceGrid> partialDependenceGrids;
 };
 
 // Returns how many splits one repetition of result holds (its k, or 1 for a hold-out).

@@ -137,6 +137,11 @@ FoldFits::FoldFits(const data::Dataset &dataset, const ExperimentSettings &setti
             model.bound->upperBounds = model.predictions;
         }
     }
+    if (settings.explanation) {
+        const InputEditor &inputs = *settings.explanation->inputs;
+        mGrids = partialDependenceGrids(inputs, settings.explanation->gridPoints);
+        mAveragedRows = partialDependenceRows(inputs.rowCount(), settings.explanation->averagedRows, settings.seed);
+    }
 }
 
 void FoldFits::run()
@@ -254,13 +259,44 @@ void FoldFits::fit(std::size_t job)
         if (repetition == 0)
             model.bound->upperBounds(split.test) = upperBounds(split.test);
     }
+    const runtime::Stopwatch explainTime;
+    if (mSettings.explanation) {
+        try {
+            if (!explain(*regressor, fold, foldResult))
+                return;
+        } catch (const std::bad_alloc &) {
+            throw;
+        } catch (const std::exception &error) {
+            // A job rebuilt with a value the model cannot take (e.g. one its simulation refuses) costs the
+            // fold its explanation, not the model its scores.
+            foldResult.importance.clear();
+            foldResult.partialDependence.clear();
+            mWarnings[job].push_back("not explained on one fold: " + failureLine(error));
+        }
+    }
     model.folds[static_cast<std::size_t>(fold)] = foldResult;
     mFinished[job] = 1;
     const std::lock_guard lock(mObserverMutex);
-    mProgress.fitFinished(m, fold, foldResult.trainSeconds + foldResult.predictSeconds);
+    mProgress.fitFinished(m, fold, foldResult.trainSeconds + foldResult.predictSeconds + explainTime.seconds());
     if (mObserver)
         mObserver->foldFinished(spec.name, foldResult);
     reportProgress();
+}
+
+bool FoldFits::explain(const models::Regressor &regressor, int fold, FoldResult &foldResult)
+{
+    const ExplanationSettings &settings = *mSettings.explanation;
+    const InputEditor &inputs = *settings.inputs;
+    const DatasetPredictor predict = [&regressor](const data::Dataset &rows) { return regressor.predict(rows); };
+    const auto cancelled = [this] { return mControl.isCancelled(); };
+    foldResult.importance = permutationImportance(predict, inputs, mSplits[static_cast<std::size_t>(fold)].test,
+                                                  settings.importanceRepeats, mSettings.seed, fold, cancelled);
+    for (const PartialDependenceGrid &grid : mGrids) {
+        if (cancelled())
+            return false;
+        foldResult.partialDependence.push_back(partialDependence(predict, inputs, mAveragedRows, grid));
+    }
+    return !cancelled();
 }
 
 } // namespace gpumem::evaluation

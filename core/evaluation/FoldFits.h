@@ -33,6 +33,8 @@ class FoldFits
     const std::string &failure(std::size_t model) const { return mFailureOf[model]; }
     // Whether the fit of model on fold finished (was scored).
     bool finished(std::size_t model, int fold) const { return mFinished[job(model, fold)] != 0; }
+    // The partial dependence grids every explained fit uses; empty when the experiment does not explain.
+    const std::vector<PartialDependenceGrid> &grids() const { return mGrids; }
     // The warnings of the fit of model on fold.
     const std::vector<std::string> &warnings(std::size_t model, int fold) const { return mWarnings[job(model, fold)]; }
 
@@ -40,6 +42,9 @@ class FoldFits
     std::size_t job(std::size_t model, int fold) const;
     void runOrRecord(std::size_t job);
     void fit(std::size_t job);
+    // Measures importance and partial dependence of the fitted regressor on fold into
+    // foldResult; returns false when cancelled on the way.
+    bool explain(const models::Regressor &regressor, int fold, FoldResult &foldResult);
     void reportProgress();
 
     const data::Dataset &mDataset;
@@ -55,6 +60,8 @@ class FoldFits
     std::vector<std::string> mFailureOf;
     std::vector<std::vector<std::string>> mWarnings; // per job
     std::vector<char> mFinished;                     // per job; each job writes only its own slot
+    std::vector<PartialDependenceGrid> mGrids;       // set before the fits start, read-only during them
+    std::vector<Eigen::Index> mAveragedRows;         // likewise: the rows every partial dependence averages over
     runtime::OperationControl mOwnControl;
     runtime::OperationControl &mControl;
 };

@@ -255,11 +255,6 @@ io::Json Hyperparameters::descriptions() const
     return json;
 }
 
-void Hyperparameters::writeValues(io::JsonWriter &writer) const
-{
-    writer.value(values());
-}
-
 void Hyperparameters::writeDescriptions(io::JsonWriter &writer) const
 {
     writer.value(descriptions());

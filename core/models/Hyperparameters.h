@@ -72,8 +72,6 @@ class Hyperparameters
     io::Json values() const;
     // Returns [{"name", "type", "default", "minimum", "maximum", "choices", "unit", "help"}, …].
     io::Json descriptions() const;
-    // Writes values() through a streaming writer.
-    void writeValues(io::JsonWriter &writer) const;
     // Writes descriptions() through a streaming writer.
     void writeDescriptions(io::JsonWriter &writer) const;
     // Returns "name=value" text of a value, e.g. for progress lines and reports.

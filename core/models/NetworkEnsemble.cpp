@@ -200,6 +200,7 @@ void EnsembleProgress::reportCompleteEpochs()
         mean.trainLoss = average(&training::EpochProgress::trainLoss);
         mean.validationLoss = average(&training::EpochProgress::validationLoss);
         mean.validationRmse = average(&training::EpochProgress::validationRmse);
+        mean.trainRmse = average(&training::EpochProgress::trainRmse);
         mean.samplesPerSecond = average(&training::EpochProgress::samplesPerSecond) * static_cast<double>(ran.size());
         const bool validated = ran.front()->validationLoss >= 0.0;
         const double judged = validated ? mean.validationLoss : mean.trainLoss;

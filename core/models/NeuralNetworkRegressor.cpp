@@ -459,8 +459,8 @@ training::TrainingResult NeuralNetworkRegressor::Impl::trainMember(NetworkMember
                                                 batch.layerCounts); // [batch]
         return shared.loss(predicted, inputs.target.index_select(0, rowIndex(rows).to(device)));
     };
-    // What people read while it trains: the validation error in MiB, not the loss on the scaled target.
-    settings.validationRmse = [&](const std::vector<Eigen::Index> &rows) {
+    // What people read while it trains: the error in MiB, not the loss on the scaled target.
+    settings.targetRmse = [&](const std::vector<Eigen::Index> &rows) {
         double squared = 0.0;
         for (std::size_t begin = 0; begin < rows.size(); begin += predictionChunk) {
             const std::vector<Eigen::Index> chunk(

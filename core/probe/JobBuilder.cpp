@@ -171,6 +171,7 @@ std::shared_ptr<nn::Module> buildNetwork(const JobConfiguration &job, const torc
     case JobFamily::Mlp: network = buildMlp(job).ptr(); break;
     case JobFamily::Cnn: network = buildCnn(job).ptr(); break;
     case JobFamily::Transformer: network = TransformerJob(job).ptr(); break;
+    case JobFamily::Llm: throw std::logic_error("an llm job is estimated, never built (checkShapes refuses it)");
     }
     network->to(device, type);
     return network;
@@ -214,6 +215,7 @@ void attachBatch(TrainingJob &built, const JobConfiguration &job, const torch::D
         };
         break;
     }
+    case JobFamily::Llm: throw std::logic_error("an llm job is estimated, never built (checkShapes refuses it)");
     }
     built.network->train();
 }

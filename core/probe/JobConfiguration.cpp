@@ -57,8 +57,10 @@ constexpr io::NamedValues<int, 4> kOptimizerStates{{{"sgd", 0}, {"sgd_momentum",
 const std::vector<std::string> kActivations = {"relu",       "gelu", "tanh", "sigmoid",
                                                "leaky_relu", "elu",  "silu", "softplus"};
 
-constexpr io::NamedValues<JobFamily, 3> kJobFamilies{
-    {{"mlp", JobFamily::Mlp}, {"cnn", JobFamily::Cnn}, {"transformer", JobFamily::Transformer}}};
+constexpr io::NamedValues<JobFamily, 4> kJobFamilies{{{"mlp", JobFamily::Mlp},
+                                                      {"cnn", JobFamily::Cnn},
+                                                      {"transformer", JobFamily::Transformer},
+                                                      {"llm", JobFamily::Llm}}};
 
 // One configuration column of a probe CSV: its name, its cell as the job writes
 // it, and how a cell read back sets the job (throwing InputError naming the column).
@@ -87,6 +89,33 @@ JobColumn choiceColumn(const std::string &name, std::string JobConfiguration::*f
     return {name, [field](const JobConfiguration &job) { return job.*field; },
             [name, field, choices = std::move(choices)](JobConfiguration &job, const std::string &text) {
                 job.*field = parseChoice(text, name, choices);
+            }};
+}
+
+JobColumn countColumn(const std::string &name, std::int64_t JobConfiguration::*field)
+{
+    return {name, [field](const JobConfiguration &job) { return std::to_string(job.*field); },
+            [name, field](JobConfiguration &job, const std::string &text) {
+                // Counts beyond 2^53 do not survive a number read back; parameter counts stay far below.
+                double value = 0.0;
+                const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
+                if (text.empty() || result.ec != std::errc() || result.ptr != text.data() + text.size() ||
+                    value != std::floor(value) || value < 0.0 || value > 9.0e15)
+                    throw io::InputError("column '" + name + "' needs a whole number, not " +
+                                         io::quoteForMessage(text));
+                job.*field = static_cast<std::int64_t>(value);
+            }};
+}
+
+// A name written as it is: a non-empty word without commas, quotes or spaces (an
+// empty cell would read back as a missing value).
+JobColumn nameColumn(const std::string &name, std::string JobConfiguration::*field)
+{
+    return {name, [field](const JobConfiguration &job) { return job.*field; },
+            [name, field](JobConfiguration &job, const std::string &text) {
+                if (text.empty() || text.find_first_of(",\" \t") != std::string::npos)
+                    throw io::InputError("column '" + name + "' holds " + io::quoteForMessage(text) + ", not a name");
+                job.*field = text;
             }};
 }
 
@@ -131,7 +160,33 @@ const std::vector<JobColumn> &columnsOf(JobFamily family)
                     integerColumn("sequence_length", &Job::sequenceLength),
                     integerColumn("vocabulary", &Job::vocabulary), flagColumn("causal", &Job::causal),
                     choiceColumn("activation", &Job::activation, kActivations), dropoutColumn()});
+    // Whole numbers here are the architecture's; the recipe follows them.
+    static const std::vector<JobColumn> llm = {
+        nameColumn("architecture", &Job::architecture),
+        countColumn("parameters", &Job::parameters),
+        integerColumn("hidden_size", &Job::hiddenSize),
+        integerColumn("layers", &Job::layers),
+        integerColumn("heads", &Job::heads),
+        integerColumn("kv_heads", &Job::keyValueHeads),
+        integerColumn("intermediate_size", &Job::intermediateSize),
+        integerColumn("vocabulary", &Job::vocabulary),
+        integerColumn("experts", &Job::experts),
+        integerColumn("seq_len", &Job::sequenceLength),
+        integerColumn("batch_size", &Job::batchSize),
+        choiceColumn("dtype", &Job::dtype, {"float32", "bfloat16", "float16"}),
+        choiceColumn("autocast", &Job::autocast, {"none", "bfloat16"}),
+        integerColumn("lora_rank", &Job::loraRank),
+        nameColumn("lora_targets", &Job::loraTargets),
+        flagColumn("qlora", &Job::qlora),
+        flagColumn("checkpointing", &Job::checkpointing),
+        choiceColumn("optimizer", &Job::optimizer, languageModelOptimizers()),
+        choiceColumn("mode", &Job::mode, {"training", "inference"}),
+        integerColumn("generated", &Job::generated),
+        integerColumn("gpus", &Job::gpus),
+        choiceColumn("sharding", &Job::sharding, {"none", "ddp", "zero1", "zero2", "zero3", "fsdp"}),
+        integerColumn("tensor_parallel", &Job::tensorParallel)};
     switch (family) {
+    case JobFamily::Llm: return llm;
     case JobFamily::Cnn: return cnn;
     case JobFamily::Transformer: return transformer;
     case JobFamily::Mlp: break;
@@ -193,6 +248,12 @@ JobConfiguration JobConfiguration::fromColumns(JobFamily family,
 int bytesPerElement(const std::string &dtype)
 {
     return io::parseNamed(kDtypeBytes, dtype, "dtype");
+}
+
+const std::vector<std::string> &languageModelOptimizers()
+{
+    static const std::vector<std::string> names = {"adamw", "adam", "sgd", "adamw_8bit", "adafactor"};
+    return names;
 }
 
 int optimizerStatesPerParameter(const std::string &optimizer)

@@ -15,9 +15,13 @@ enum class JobFamily
     Mlp,
     Cnn,
     Transformer,
+    // A shipped language model (architectures::architectureNames()) under a
+    // fine-tuning or inference recipe on one or several GPUs: never built nor run
+    // here, only estimated on a GPU profile (`gpumem probe --gpu`).
+    Llm,
 };
 
-// Returns "mlp", "cnn" or "transformer".
+// Returns "mlp", "cnn", "transformer" or "llm".
 std::string_view jobFamilyName(JobFamily family);
 // Parses a family name; throws io::InputError naming the known ones otherwise.
 JobFamily parseJobFamily(std::string_view name);
@@ -64,6 +68,27 @@ struct JobConfiguration
     int vocabulary = 0;
     bool causal = false;
 
+    // Llm: the shipped architecture and what its config gives (layers, heads and
+    // vocabulary above), written beside it so that a row describes the model; then the
+    // recipe as `gpumem estimate --config` takes it (sequenceLength above is its
+    // --seq-len, dtype its --dtype: float32, bfloat16 or float16).
+    std::string architecture;
+    std::int64_t parameters = 0; // architectures::parameterCount
+    int hiddenSize = 0;
+    int keyValueHeads = 0;
+    int intermediateSize = 0;
+    int experts = 0;                  // routed experts of a mixture (0: a dense MLP)
+    std::string autocast = "none";    // none, or bfloat16: float32 weights, autocast's compute dtype
+    int loraRank = 0;                 // 0: a full fine-tune
+    std::string loraTargets = "none"; // the adapted linears joined by '+' ("q_proj+v_proj"), or "all-linear"
+    bool qlora = false;
+    bool checkpointing = false;
+    std::string mode = "training"; // training or inference
+    int generated = 0;             // inference: tokens generated after the prompt
+    int gpus = 1;
+    std::string sharding = "none"; // none (one GPU), ddp, zero1, zero2, zero3 or fsdp
+    int tensorParallel = 1;
+
     // CNN: the output channels of block (0-based): baseChannels doubling per
     // block, at most kMaxChannels.
     int channelsOfBlock(int block) const;
@@ -83,6 +108,10 @@ struct JobConfiguration
 // The number of bytes of one element of dtype (float64 8, float32 4, float16 and bfloat16 2).
 // Throws io::InputError for an unknown name.
 int bytesPerElement(const std::string &dtype);
+
+// The optimizers an llm job draws from (`gpumem estimate --optimizer`): adamw, adam,
+// sgd, adamw_8bit, adafactor.
+const std::vector<std::string> &languageModelOptimizers();
 
 // The number of optimizer state tensors per parameter tensor: 0 for sgd, 1 for
 // sgd_momentum, 2 for adam and adamw. Throws io::InputError for an unknown name.

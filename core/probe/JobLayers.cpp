@@ -133,6 +133,8 @@ std::vector<data::LayerTuple> describeLayers(const JobConfiguration &job)
     case JobFamily::Mlp: describeMlp(job, layers); break;
     case JobFamily::Cnn: describeCnn(job, layers); break;
     case JobFamily::Transformer: describeTransformer(job, layers); break;
+    case JobFamily::Llm:
+        throw io::InputError("an llm job is a shipped language model, described by its architecture, not by layers");
     }
     return layers;
 }

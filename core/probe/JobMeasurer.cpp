@@ -84,6 +84,15 @@ void measureOnCuda(const JobConfiguration &job, JobMeasurement &measurement)
 
 } // namespace
 
+const std::vector<std::string> &languageModelBreakdownColumns()
+{
+    static const std::vector<std::string> names = {"parameters_mib",          "gradients_mib",
+                                                   "optimizer_state_mib",     "activations_mib",
+                                                   "gathered_parameters_mib", "communication_buffers_mib",
+                                                   "allocator_overhead_mib",  "nccl_mib"};
+    return names;
+}
+
 std::string_view jobStatusName(JobStatus status)
 {
     constexpr io::NamedValues<JobStatus, 3> names{

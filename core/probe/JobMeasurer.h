@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gpumem::probe {
 
@@ -22,6 +23,12 @@ enum class JobStatus
 
 // Returns "ok", "out_of_memory" or "invalid".
 std::string_view jobStatusName(JobStatus status);
+
+// The breakdown of an llm job's estimate at its allocated peak, as columns: the live
+// bytes of parameters, gradients, optimizer state, activations (and temporaries),
+// parameters gathered by sharding and communication buffers, then the allocator's
+// overhead (reserved less requested) and the NCCL communicators outside it; all MiB.
+const std::vector<std::string> &languageModelBreakdownColumns();
 
 // What the probe measured for one job; the peaks are meaningful only when status is Ok.
 struct JobMeasurement
@@ -37,6 +44,10 @@ struct JobMeasurement
     // that plus the profile's context and workspace (what nvidia-smi would show).
     std::optional<std::uint64_t> simulatedReservedBytes;
     std::optional<double> simulatedDeviceMib;
+    // JobSimulator of an llm job: the MiB of each part of languageModelBreakdownColumns(),
+    // in its order, and whether the device total fits the profile's card.
+    std::vector<double> simulatedBreakdownMib;
+    std::optional<bool> simulatedFits;
     AllocationTrace trace; // CPU with recordTrace: every allocation and release, in order
 };
 

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "probe/JobSampler.h"
 
+#include "architectures/ArchitectureLibrary.h"
+#include "architectures/ParameterCount.h"
 #include "data/SeededRandom.h"
 #include "io/InputError.h"
 #include "io/NamedValues.h"
 
+#include <algorithm>
 #include <cmath>
 #include <initializer_list>
 #include <vector>
@@ -143,6 +146,104 @@ void sampleGpuTransformer(Draw &draw, JobConfiguration &job)
     job.dropout = draw.chance(0.5) ? 0.1 : 0.0;
 }
 
+// Every shipped architecture with what its recipes may take.
+std::vector<JobSampler::LanguageModel> shippedLanguageModels()
+{
+    std::vector<JobSampler::LanguageModel> models;
+    for (const auto &name : architectures::architectureNames()) {
+        const architectures::ArchitectureConfig config = architectures::resolveArchitecture(name);
+        JobSampler::LanguageModel model;
+        JobConfiguration &shape = model.shape;
+        shape.family = JobFamily::Llm;
+        shape.architecture = config.name;
+        shape.parameters = architectures::parameterCount(config);
+        shape.hiddenSize = static_cast<int>(config.hiddenSize);
+        shape.layers = static_cast<int>(config.layers);
+        shape.heads = static_cast<int>(config.attentionHeads);
+        shape.keyValueHeads = static_cast<int>(config.keyValueHeads);
+        // A mixture's experts are what its MLP is made of: each expert's width stands for it.
+        shape.intermediateSize =
+            static_cast<int>(config.experts > 0 ? config.expertIntermediateSize : config.intermediateSize);
+        shape.vocabulary = static_cast<int>(config.vocabulary);
+        shape.experts = static_cast<int>(config.experts);
+        model.maxPositions = static_cast<int>(config.maxPositions);
+        model.generates = config.family != architectures::Family::Bert;
+        if (config.family == architectures::Family::Llama)
+            for (std::int64_t degree : {2, 4})
+                if (config.attentionHeads % degree == 0 && config.keyValueHeads % degree == 0)
+                    model.tensorParallelDegrees.push_back(static_cast<int>(degree));
+        for (const auto &target : architectures::defaultLoraTargets(config.family))
+            model.defaultLoraTargets += (model.defaultLoraTargets.empty() ? "" : "+") + target;
+        models.push_back(std::move(model));
+    }
+    if (models.empty())
+        throw io::InputError("--family llm: no shipped architectures found (resources/architectures)");
+    return models;
+}
+
+// The recipe of an llm job on model: what `gpumem estimate --config` is asked.
+void sampleRecipe(Draw &draw, const JobSampler::LanguageModel &model, JobConfiguration &job)
+{
+    // 128 tokens up to 8,192 or the model's positions, log-uniform, in multiples of 64.
+    const int longest = std::min(8192, model.maxPositions);
+    job.sequenceLength = std::max(128, draw.logBetween(128, longest) / 64 * 64);
+    job.batchSize = draw.logBetween(1, 32);
+    switch (draw.pick({0, 0, 1, 2, 3})) {
+    case 0: job.dtype = "bfloat16"; break;
+    case 1: job.dtype = "float16"; break;
+    case 2: job.dtype = "float32"; break;
+    default:
+        job.dtype = "float32";
+        job.autocast = "bfloat16";
+        break;
+    }
+    const bool inference = draw.chance(0.15);
+    job.mode = inference ? "inference" : "training";
+    if (inference) {
+        // The prompt and the generated tokens together stay within the model's positions.
+        std::vector<int> lengths;
+        for (int generated : {0, 32, 128, 512})
+            if (job.sequenceLength + generated <= model.maxPositions)
+                lengths.push_back(generated);
+        job.generated = lengths[static_cast<std::size_t>(draw.between(0, static_cast<int>(lengths.size()) - 1))];
+        // Drawn for every model alike, so that one model's rule leaves the others' draws as they are.
+        if (!model.generates)
+            job.generated = 0;
+        // Inference spreads a model over GPUs by tensor parallelism alone.
+        std::vector<int> degrees = {1};
+        degrees.insert(degrees.end(), model.tensorParallelDegrees.begin(), model.tensorParallelDegrees.end());
+        job.tensorParallel = degrees[static_cast<std::size_t>(draw.between(0, static_cast<int>(degrees.size()) - 1))];
+        job.gpus = job.tensorParallel;
+        return;
+    }
+    const int recipe = draw.pick({0, 0, 1, 1, 2}); // full fine-tune, LoRA, QLoRA
+    if (recipe > 0) {
+        job.loraRank = draw.pick({4, 8, 16, 32, 64});
+        job.loraTargets = draw.chance(0.5) ? model.defaultLoraTargets : std::string("all-linear");
+    }
+    if (recipe == 2) {
+        job.qlora = true;
+        // QLoRA computes in half precision (bnb_4bit_compute_dtype) on half-precision weights.
+        if (job.dtype == "float32")
+            job.dtype = job.autocast == "bfloat16" || draw.chance(0.5) ? "bfloat16" : "float16";
+        job.autocast = "none";
+    }
+    job.checkpointing = draw.chance(0.5);
+    job.optimizer = draw.pick<const char *>({"adamw", "adamw", "adam", "sgd", "adamw_8bit", "adafactor"});
+    job.gpus = draw.pick({1, 2, 4, 8});
+    if (job.gpus > 1) {
+        job.sharding = draw.pick<const char *>({"ddp", "zero1", "zero2", "zero3", "fsdp"});
+        // DeepSpeed's ZeRO keeps its own float32 optimizer state: Adam(W) or SGD.
+        if (job.sharding.rfind("zero", 0) == 0 && (job.optimizer == "adamw_8bit" || job.optimizer == "adafactor"))
+            job.optimizer = draw.pick<const char *>({"adamw", "adam", "sgd"});
+        std::vector<int> degrees = {1, 1};
+        for (int degree : model.tensorParallelDegrees)
+            if (degree <= job.gpus)
+                degrees.push_back(degree);
+        job.tensorParallel = degrees[static_cast<std::size_t>(draw.between(0, static_cast<int>(degrees.size()) - 1))];
+    }
+}
+
 constexpr io::NamedValues<JobSizes, 2> kJobSizes{{{"cpu", JobSizes::Cpu}, {"gpu", JobSizes::Gpu}}};
 
 } // namespace
@@ -166,10 +267,27 @@ JobSampler::JobSampler(JobFamily family, std::string device, std::uint64_t seed,
     , mSteps(steps)
     , mSizes(sizes)
 {
+    if (mFamily == JobFamily::Llm)
+        mLanguageModels = shippedLanguageModels();
+}
+
+JobConfiguration JobSampler::sampleLanguageModel(std::uint64_t index) const
+{
+    // Device, steps and sizes do not shape a language-model job: (seed, index) alone draws it.
+    Draw draw(mix(mix(mSeed) ^ mix(static_cast<std::uint64_t>(mFamily) + 1) ^ index));
+    const auto chosen = static_cast<std::size_t>(draw.between(0, static_cast<int>(mLanguageModels.size()) - 1));
+    const LanguageModel &model = mLanguageModels[chosen];
+    JobConfiguration job = model.shape;
+    job.steps = 0;
+    job.optimizer = "adamw";
+    sampleRecipe(draw, model, job);
+    return job;
 }
 
 JobConfiguration JobSampler::sample(std::uint64_t index) const
 {
+    if (mFamily == JobFamily::Llm)
+        return sampleLanguageModel(index);
     // The CPU sizes keep the draws of the files made before the GPU sizes existed.
     const std::uint64_t sizesSalt = mSizes == JobSizes::Gpu ? mix(0x6770755f73697a65ULL) : 0;
     Draw draw(mix(mix(mSeed) ^ mix(static_cast<std::uint64_t>(mFamily) + 1) ^ index) ^ sizesSalt);
@@ -181,6 +299,7 @@ JobConfiguration JobSampler::sample(std::uint64_t index) const
     case JobFamily::Mlp: sampleMlp(draw, job); break; // MLPs people train are this size already
     case JobFamily::Cnn: gpu ? sampleGpuCnn(draw, job) : sampleCnn(draw, job); break;
     case JobFamily::Transformer: gpu ? sampleGpuTransformer(draw, job) : sampleTransformer(draw, job); break;
+    case JobFamily::Llm: break; // drawn above
     }
     job.optimizer = draw.pick<const char *>({"sgd", "sgd_momentum", "adam", "adamw"});
     job.dtype = drawDtype(draw, mDevice);

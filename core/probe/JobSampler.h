@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gpumem::probe {
 
@@ -33,12 +34,28 @@ class JobSampler
 {
   public:
     // device "cpu" draws float32 or float64; "cuda" float32, float16 or bfloat16.
+    // The llm family draws over the shipped architectures, read once here (throws
+    // io::InputError when one does not read), whatever the device and sizes.
     JobSampler(JobFamily family, std::string device, std::uint64_t seed, int steps = 3, JobSizes sizes = JobSizes::Cpu);
 
     // Returns configuration number index of the sequence.
     JobConfiguration sample(std::uint64_t index) const;
 
+    // An llm job's model and what its recipe may take: the fields of the architecture
+    // filled, the longest sequence it reads, its tensor-parallel degrees and LoRA targets.
+    struct LanguageModel
+    {
+        JobConfiguration shape;
+        int maxPositions = 0;
+        std::vector<int> tensorParallelDegrees; // besides 1: the Llama family's, dividing its heads
+        std::string defaultLoraTargets;         // peft's default, joined by '+'
+        bool generates = true;                  // a decoder; an encoder (BERT) serves one forward pass
+    };
+
   private:
+    JobConfiguration sampleLanguageModel(std::uint64_t index) const;
+
+    std::vector<LanguageModel> mLanguageModels; // the llm family's, in architectureNames() order
     JobFamily mFamily;
     std::string mDevice;
     std::uint64_t mSeed;

@@ -104,6 +104,8 @@ std::string checkedRowKey(const std::vector<std::string> &cells, const RowExpect
         throw io::InputError(path, line, static_cast<std::int64_t>(index + 1), message);
     };
     const auto cell = [&](const char *name) -> const std::string & { return cells[indexOf(name)]; };
+    // An llm row has no layer description; its breakdown instead.
+    const auto has = [&](const std::string &name) { return indexOf(name) < columns.size(); };
 
     if (cells[0] != jobFamilyName(expected.family))
         fail(0, "family " + io::quoteForMessage(cells[0]) + " in a file of " +
@@ -119,7 +121,7 @@ std::string checkedRowKey(const std::vector<std::string> &cells, const RowExpect
         fail(asked, error.message()); // the column read last is the one refused
     }
 
-    if (!cell("layer_sequence").empty()) {
+    if (has("layer_sequence") && !cell("layer_sequence").empty()) {
         std::vector<data::LayerTuple> layers;
         try {
             data::parseLayerSequence(cell("layer_sequence"), layers);
@@ -128,7 +130,7 @@ std::string checkedRowKey(const std::vector<std::string> &cells, const RowExpect
         }
     }
     for (const char *name : {"total_parameters", "total_activations"})
-        if (!cell(name).empty() && !isNumber(cell(name), true))
+        if (has(name) && !cell(name).empty() && !isNumber(cell(name), true))
             fail(indexOf(name),
                  "column '" + std::string(name) + "' needs a whole number, not " + io::quoteForMessage(cell(name)));
     if (cell("device") != expected.device)
@@ -141,6 +143,12 @@ std::string checkedRowKey(const std::vector<std::string> &cells, const RowExpect
         if (indexOf(name) < columns.size() && !cell(name).empty() && !isNumber(cell(name), false))
             fail(indexOf(name),
                  "column '" + std::string(name) + "' needs a number of MiB, not " + io::quoteForMessage(cell(name)));
+    for (const auto &name : languageModelBreakdownColumns())
+        if (has(name) && !cell(name.c_str()).empty() && !isNumber(cell(name.c_str()), false))
+            fail(indexOf(name),
+                 "column '" + name + "' needs a number of MiB, not " + io::quoteForMessage(cell(name.c_str())));
+    if (has("fits") && cell("fits") != "" && cell("fits") != "0" && cell("fits") != "1")
+        fail(indexOf("fits"), "column 'fits' holds " + io::quoteForMessage(cell("fits")) + " (known: 0, 1)");
     if (!expected.simulatedGpu.empty() && cell("simulated_gpu") != expected.simulatedGpu)
         fail(indexOf("simulated_gpu"), "simulated for " + io::quoteForMessage(cell("simulated_gpu")) + ", not for " +
                                            expected.simulatedGpu +
@@ -287,10 +295,17 @@ ProbeRunner::ProbeRunner(ProbeOptions options)
 std::vector<std::string> ProbeRunner::columnNames(JobFamily family, bool simulated)
 {
     std::vector<std::string> names = JobConfiguration::columnNames(family);
-    names.insert(names.end(), {"layer_sequence", "total_parameters", "total_activations", "device", "libtorch",
-                               "peak_allocated_mib", "peak_reserved_mib", "cuda_context_mib"});
+    // A language model is described by its architecture's columns, not by layers.
+    if (family != JobFamily::Llm)
+        names.insert(names.end(), {"layer_sequence", "total_parameters", "total_activations"});
+    names.insert(names.end(), {"device", "libtorch", "peak_allocated_mib", "peak_reserved_mib", "cuda_context_mib"});
     if (simulated)
         names.insert(names.end(), {"simulated_gpu", "simulated_reserved_mib", "simulated_device_mib"});
+    if (simulated && family == JobFamily::Llm) {
+        const auto &breakdown = languageModelBreakdownColumns();
+        names.insert(names.end(), breakdown.begin(), breakdown.end());
+        names.push_back("fits");
+    }
     names.insert(names.end(), {"status", "message"});
     return names;
 }
@@ -326,6 +341,33 @@ std::string ProbeRunner::formatRow(const JobConfiguration &job, const JobMeasure
                                    const std::string &device, const std::string &simulatedGpu)
 {
     std::vector<std::string> cells = job.columnValues();
+    const bool ok = measurement.status == JobStatus::Ok;
+    if (job.family != JobFamily::Llm)
+        appendLayerCells(job, cells);
+    cells.push_back(device);
+    cells.push_back(TORCH_VERSION);
+    cells.push_back(ok ? mebibytes(measurement.peakAllocatedBytes) : "");
+    cells.push_back(ok && measurement.peakReservedBytes ? mebibytes(*measurement.peakReservedBytes) : "");
+    cells.push_back(measurement.contextBytes ? mebibytes(*measurement.contextBytes) : "");
+    if (!simulatedGpu.empty()) {
+        cells.push_back(csvCell(simulatedGpu));
+        cells.push_back(ok && measurement.simulatedReservedBytes ? mebibytes(*measurement.simulatedReservedBytes) : "");
+        cells.push_back(ok && measurement.simulatedDeviceMib ? mibCell(*measurement.simulatedDeviceMib) : "");
+    }
+    if (!simulatedGpu.empty() && job.family == JobFamily::Llm) {
+        const std::size_t parts = languageModelBreakdownColumns().size();
+        const bool hasBreakdown = ok && measurement.simulatedBreakdownMib.size() == parts;
+        for (std::size_t part = 0; part < parts; ++part)
+            cells.push_back(hasBreakdown ? mibCell(measurement.simulatedBreakdownMib[part]) : "");
+        cells.push_back(ok && measurement.simulatedFits ? (*measurement.simulatedFits ? "1" : "0") : "");
+    }
+    cells.push_back(std::string(jobStatusName(measurement.status)));
+    cells.push_back(csvCell(measurement.message));
+    return joinCells(cells);
+}
+
+void ProbeRunner::appendLayerCells(const JobConfiguration &job, std::vector<std::string> &cells)
+{
     std::string sequence;
     double parameters = 0.0;
     double activations = 0.0;
@@ -339,23 +381,9 @@ std::string ProbeRunner::formatRow(const JobConfiguration &job, const JobMeasure
     } catch (const io::InputError &) {
         // A configuration that cannot be described is an invalid row; its description stays empty.
     }
-    const bool ok = measurement.status == JobStatus::Ok;
     cells.push_back(sequence.empty() ? "" : csvCell(sequence));
     cells.push_back(sequence.empty() ? "" : wholeNumber(parameters));
     cells.push_back(sequence.empty() ? "" : wholeNumber(activations));
-    cells.push_back(device);
-    cells.push_back(TORCH_VERSION);
-    cells.push_back(ok ? mebibytes(measurement.peakAllocatedBytes) : "");
-    cells.push_back(ok && measurement.peakReservedBytes ? mebibytes(*measurement.peakReservedBytes) : "");
-    cells.push_back(measurement.contextBytes ? mebibytes(*measurement.contextBytes) : "");
-    if (!simulatedGpu.empty()) {
-        cells.push_back(csvCell(simulatedGpu));
-        cells.push_back(ok && measurement.simulatedReservedBytes ? mebibytes(*measurement.simulatedReservedBytes) : "");
-        cells.push_back(ok && measurement.simulatedDeviceMib ? mibCell(*measurement.simulatedDeviceMib) : "");
-    }
-    cells.push_back(std::string(jobStatusName(measurement.status)));
-    cells.push_back(csvCell(measurement.message));
-    return joinCells(cells);
 }
 
 ProbeSummary ProbeRunner::run(ProbeObserver *observer, runtime::OperationControl *control)
@@ -374,6 +402,9 @@ ProbeSummary ProbeRunner::run(ProbeObserver *observer, runtime::OperationControl
         throw io::InputError("shard " + std::to_string(mOptions.shardIndex) + " of " +
                              std::to_string(mOptions.shardCount) + " does not exist");
     checkProbeCount(mOptions.count);
+    if (mOptions.family == JobFamily::Llm && mOptions.simulator == nullptr)
+        throw io::InputError("--family llm estimates shipped language models, which a CPU cannot run: "
+                             "give --gpu PROFILE");
     const runtime::Stopwatch time;
     const std::string simulatedGpu = mOptions.simulator != nullptr ? mOptions.simulator->profileName() : std::string();
     const RowExpectation expected = expectationOf(mOptions.family, mOptions.device, simulatedGpu);

@@ -99,7 +99,10 @@ class ProbeRunner
     ProbeSummary run(ProbeObserver *observer = nullptr, runtime::OperationControl *control = nullptr);
 
     // The header of a family's probe CSV; simulated adds simulated_gpu,
-    // simulated_reserved_mib and simulated_device_mib after cuda_context_mib.
+    // simulated_reserved_mib and simulated_device_mib after cuda_context_mib. The llm
+    // family has no layer_sequence, total_parameters nor total_activations (its
+    // architecture's columns describe the model), and its simulated rows add the
+    // breakdown (languageModelBreakdownColumns()) and fits before status.
     static std::vector<std::string> columnNames(JobFamily family, bool simulated = false);
     // One CSV line (without newline) for a measured job; simulatedGpu, the
     // profile's name, makes it a row of the simulated header.
@@ -120,6 +123,10 @@ class ProbeRunner
                                          const std::string &simulatedGpu = {});
 
   private:
+    // Appends layer_sequence, total_parameters and total_activations of job (empty
+    // when it cannot be described).
+    static void appendLayerCells(const JobConfiguration &job, std::vector<std::string> &cells);
+
     ProbeOptions mOptions;
 };
 

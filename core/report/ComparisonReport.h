@@ -40,8 +40,9 @@ void to_json(io::Json &json, const ComparisonContext &context);
 // when a member is missing or of the wrong kind.
 void from_json(const io::Json &json, ComparisonContext &context);
 
-// How many of each model's worst under-predictions the reports list.
-constexpr std::size_t reportedUnderPredictions = 5;
+// How many rows the reports' table of worst under-predictions holds: the largest
+// shortfalls of any model, so that the table stays within a page.
+constexpr std::size_t reportedUnderPredictions = 15;
 
 // The report formats, chosen by the file's extension.
 enum class ReportFormat
@@ -82,6 +83,23 @@ struct ReportChart
     std::string id;
     std::string caption;
 };
+
+// A chart of the report and its SVG drawing.
+struct ReportDrawing
+{
+    ReportChart chart;
+    std::string svg;
+};
+
+// The report's bar chart of each headline metric ("metric_rmse"), with fold error bars.
+// Bars that would look equal are drawn so that their differences show: R² as 1 − R² on a
+// logarithmic axis (each bar labelled with its R²), other metrics on an axis zoomed onto
+// the values when they all sit near the top.
+std::vector<ReportDrawing> metricCharts(const evaluation::ExperimentResult &result);
+// Predicted against actual per model ("scatter_random_forest"), out of fold.
+std::vector<ReportDrawing> scatterCharts(const evaluation::ExperimentResult &result);
+// The histogram of each model's residuals, predicted − actual ("residuals_random_forest").
+std::vector<ReportDrawing> residualCharts(const evaluation::ExperimentResult &result);
 
 // How writeHtmlReport() lays the page out and draws its charts.
 struct HtmlReportOptions

@@ -4,6 +4,7 @@
 #include "io/InputError.h"
 #include "models/RegressorRegistry.h"
 #include "report/BoundJson.h"
+#include "report/ExplanationJson.h"
 #include "report/MetricsJson.h"
 #include "report/RowValuesJson.h"
 #include "training/StopReasonText.h"
@@ -137,6 +138,9 @@ io::Json experimentJson(const evaluation::ExperimentResult &result, const Experi
                   {"warnings", result.warnings}};
     if (options.withRows)
         json["actual"] = rowValuesJson(result.actual);
+    // Only a comparison that explained its models has the member: the others' reports stay as they were.
+    if (!result.inputs.empty())
+        json["explanation"] = explanationJson(result);
     return json;
 }
 
@@ -169,6 +173,8 @@ evaluation::ExperimentResult readExperimentResult(const io::Json &object, const 
         result.warnings = stringsOf(io::findMember(object, "warnings"));
         if (const io::Json *actual = io::findMember(object, "actual"))
             result.actual = readRowValues(*actual);
+        if (const io::Json *explanation = io::findMember(object, "explanation"))
+            readExplanation(*explanation, result);
         checkRowCounts(result);
         return result;
     } catch (const io::InputError &error) {

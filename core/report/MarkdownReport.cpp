@@ -5,7 +5,9 @@
 #include "report/ComparisonReport.h"
 
 #include "evaluation/Ranking.h"
+#include "report/FindingSentence.h"
 #include "report/ReportText.h"
+#include "report/WorstRows.h"
 
 #include <cmath>
 #include <limits>
@@ -67,7 +69,7 @@ void writeMarkdownReport(std::ostream &out, const ComparisonContext &context,
         out << " **The run was cancelled: only the models that finished every split are shown.**";
     for (const auto &failure : result.failures)
         out << " **" << markdownCell(failure.model) << " failed:** " << markdownCell(failure.message) << '.';
-    out << "\n\n";
+    out << "\n\n**Finding.** " << findingSentence(result) << "\n\n";
 
     writeMetricTable(out, result, metricsOf(evaluation::MetricGroup::Accuracy));
     out << "\n"
@@ -134,14 +136,19 @@ void writeMarkdownReport(std::ostream &out, const ComparisonContext &context,
         out << '\n';
     }
 
+    const WorstRows worst = worstRows(context, result);
     out << "\n## Worst under-predictions\n\n| Model | Job | Actual (MiB) | Predicted (MiB) | Shortfall (MiB) |\n"
            "|:--|:--|--:|--:|--:|\n";
-    for (const auto &under : evaluation::worstUnderPredictions(result, reportedUnderPredictions))
-        out << "| " << markdownCell(result.models[under.model].title) << " | " << jobName(context, under.row) << " | "
-            << formatSignificant(under.actual, 5) << " | " << formatSignificant(under.predicted, 5) << " | "
-            << formatSignificant(under.shortfall(), 4) << " |\n";
-    out << "\nThe jobs each model predicted furthest below their real peak, out of fold.\n";
-
+    for (const auto &row : worst.rows)
+        out << "| " << markdownCell(result.models[row.under.model].title) << " | " << markdownCell(row.job)
+            << (row.note > 0 ? " [" + std::to_string(row.note) + "]" : "") << " | "
+            << formatSignificant(row.under.actual, 5) << " | " << formatSignificant(row.under.predicted, 5) << " | "
+            << formatSignificant(row.under.shortfall(), 4) << " |\n";
+    out << "\nThe " << reportedUnderPredictions << " largest shortfalls of any model, out of fold.\n";
+    if (!worst.notes.empty())
+        out << "\nWhole job names:\n\n";
+    for (std::size_t note = 0; note < worst.notes.size(); ++note)
+        out << "- [" << note + 1 << "] " << worst.notes[note] << '\n';
     out << "\n## Hyperparameters\n\n";
     for (const auto &model : result.models) {
         out << "- **" << markdownCell(model.title) << "**:";

@@ -8,8 +8,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <iterator>
 #include <limits>
+#include <optional>
 #include <sstream>
 
 namespace gpumem::report {
@@ -77,7 +79,8 @@ constexpr const char *chartStyle =
     ".title { font-size: 13px; font-weight: 600; } .tick, .label, .value { font-size: 11px; fill: #444; } "
     ".grid { stroke: #e3e3e3; } .bar { fill: #7aa6d8; } .bar.best { fill: #2e7d32; } "
     ".error { stroke: #222; stroke-width: 1.5; } .identity { stroke: #888; stroke-dasharray: 4 3; } "
-    ".point { fill: #1f77b4; fill-opacity: 0.45; } .point.under { fill: #d62728; fill-opacity: 0.6; }";
+    ".point { fill: #1f77b4; fill-opacity: 0.45; } .point.under { fill: #d62728; fill-opacity: 0.6; } "
+    ".bin { fill: #1f77b4; fill-opacity: 0.75; } .bin.under { fill: #d62728; }";
 
 // The chart's frame: the viewBox widened by extraLeft to the left and extraBottom downwards
 // (for slanted labels), the style and the title.
@@ -116,19 +119,129 @@ double rowOf(const AxisRange &range, double value)
     return top + plotHeight * ((range.high / 4 - value / 4) / (range.high / 4 - range.low / 4));
 }
 
-// A horizontal grid line at pixel row y, with tick's label left of the plot.
-void gridLine(std::ostringstream &svg, double y, double tick)
+// Returns a tick's value for people: four significant digits without trailing zeros ("60", "0.25").
+std::string tickText(double tick)
+{
+    std::string text = formatSignificant(tick, 4);
+    if (text.find('.') == std::string::npos || text.find_first_of("eE") != std::string::npos)
+        return text;
+    text.erase(text.find_last_not_of('0') + 1);
+    if (text.back() == '.')
+        text.pop_back();
+    return text;
+}
+
+// A horizontal grid line at pixel row y, with a tick's label left of the plot.
+void gridLine(std::ostringstream &svg, double y, const std::string &label)
 {
     svg << "<line x1='" << left << "' x2='" << width - right << "' y1='" << coordinate(y) << "' y2='" << coordinate(y)
         << "' class='grid'/><text x='" << left - 6 << "' y='" << coordinate(y + 4)
-        << "' text-anchor='end' class='tick'>" << formatSignificant(tick, 4) << "</text>";
+        << "' text-anchor='end' class='tick'>" << label << "</text>";
 }
 
 // tick's label under the plot, at pixel column x.
 void xTickLabel(std::ostringstream &svg, double x, double tick)
 {
     svg << "<text x='" << coordinate(x) << "' y='" << height - bottom + 16 << "' text-anchor='middle' class='tick'>"
-        << formatSignificant(tick, 4) << "</text>";
+        << tickText(tick) << "</text>";
+}
+
+// The vertical axis of a bar chart: where a value sits, its ticks and their labels.
+struct BarAxis
+{
+    std::vector<double> ticks;
+    std::vector<std::string> tickLabels;
+    double floor = 0.0; // where bars start: zero, or the bottom of a zoomed or logarithmic axis
+    std::function<double(double)> row;
+};
+
+// A linear axis from zero (or zoomed onto the values when they all sit far from zero).
+BarAxis linearAxis(const std::vector<Bar> &bars)
+{
+    double low = 0.0;
+    double high = 0.0;
+    for (const auto &bar : bars) {
+        if (!std::isfinite(bar.value))
+            continue;
+        high = std::max(high, saturated(bar.value + bar.error));
+        low = std::min(low, saturated(bar.value - bar.error));
+    }
+    // Values that all sit near the top would make equal-looking bars: zoom the axis onto them.
+    double lowestValue = high;
+    for (const auto &bar : bars)
+        if (std::isfinite(bar.value))
+            lowestValue = std::min(lowestValue, saturated(bar.value - bar.error));
+    if (low == 0.0 && lowestValue > 0.8 * high && high > 0.0)
+        low = lowestValue - (high - lowestValue) * 0.5;
+    giveWidth(low, high);
+    BarAxis axis;
+    axis.ticks = niceTicks(low, high);
+    for (double tick : axis.ticks)
+        axis.tickLabels.push_back(tickText(tick));
+    const AxisRange range = rangeShown(low, high, axis.ticks);
+    axis.floor = range.low > 0.0 ? range.low : 0.0;
+    axis.row = [range](double value) { return rowOf(range, value); };
+    return axis;
+}
+
+// The round values of a logarithmic axis: 1, 2 and 5 times the powers of ten. Below
+// 1e-307 (denormals) no such value is a normal double: the value itself ends the axis.
+double roundBelow(double value)
+{
+    const double power = std::pow(10.0, std::floor(std::log10(value)));
+    for (double step : {5.0, 2.0, 1.0})
+        if (step * power <= value && step * power >= std::numeric_limits<double>::min())
+            return step * power;
+    return value;
+}
+
+// Past 1e308 no round value is a double: the value itself ends the axis.
+double roundAbove(double value)
+{
+    const double power = std::pow(10.0, std::floor(std::log10(value)));
+    for (double step : {1.0, 2.0, 5.0, 10.0})
+        if (step * power >= value)
+            return std::isfinite(step * power) ? step * power : value;
+    return value;
+}
+
+// A logarithmic axis between round values (1, 2, 5 × 10ⁿ) holding every positive value and
+// error bar end; nullopt when no value is positive.
+std::optional<BarAxis> logarithmicAxis(const std::vector<Bar> &bars)
+{
+    double low = std::numeric_limits<double>::infinity();
+    double high = 0.0;
+    for (const auto &bar : bars) {
+        if (!std::isfinite(bar.value) || bar.value <= 0.0)
+            continue;
+        low = std::min({low, bar.value, bar.value - bar.error > 0.0 ? bar.value - bar.error : bar.value});
+        high = std::max(high, saturated(bar.value + bar.error));
+    }
+    if (!(high > 0.0))
+        return std::nullopt;
+    low = roundBelow(low);
+    high = std::max(roundAbove(high), roundAbove(low * 1.5));
+    const double lowDecade = std::log10(low);
+    const double highDecade = std::max(std::log10(high), lowDecade + 0.1);
+    BarAxis axis;
+    // Over two decades or less, 1, 2 and 5 are labelled; wider spans label about six decades.
+    const double decades = highDecade - lowDecade;
+    const double step = std::max(1.0, std::ceil(decades / 6.0));
+    for (double decade = std::floor(lowDecade); decade <= std::ceil(highDecade) && axis.ticks.size() < 12;
+         decade += step)
+        for (double factor : decades <= 2.0 ? std::vector<double>{1.0, 2.0, 5.0} : std::vector<double>{1.0}) {
+            const double tick = factor * std::pow(10.0, decade);
+            if (tick >= low * (1.0 - 1e-9) && tick <= high * (1.0 + 1e-9)) {
+                axis.ticks.push_back(tick);
+                axis.tickLabels.push_back(fmt::format("{:g}", tick));
+            }
+        }
+    axis.floor = low;
+    axis.row = [lowDecade, highDecade](double value) {
+        const double decade = value > 0.0 ? std::clamp(std::log10(value), lowDecade, highDecade) : lowDecade;
+        return top + plotHeight * (highDecade - decade) / (highDecade - lowDecade);
+    };
+    return axis;
 }
 
 } // namespace
@@ -142,36 +255,22 @@ double estimatedTextWidth(const std::string &text, double fontSize)
 }
 
 std::string svgBarChart(const std::string &title, const std::string &unit, bool higherIsBetter,
-                        const std::vector<Bar> &bars)
+                        const std::vector<Bar> &bars, BarScale scale)
 {
     std::ostringstream svg;
-    double low = 0.0;
-    double high = 0.0;
-    for (const auto &bar : bars) {
-        if (!std::isfinite(bar.value))
-            continue;
-        high = std::max(high, saturated(bar.value + bar.error));
-        low = std::min(low, saturated(bar.value - bar.error));
-    }
-    // R² near 1 for every model would make equal-looking bars: zoom the axis
-    // onto the values when they all sit far from zero.
-    double lowestValue = high;
-    for (const auto &bar : bars)
-        if (std::isfinite(bar.value))
-            lowestValue = std::min(lowestValue, saturated(bar.value - bar.error));
-    if (low == 0.0 && lowestValue > 0.8 * high && high > 0.0)
-        low = lowestValue - (high - lowestValue) * 0.5;
-    giveWidth(low, high);
-    const std::vector<double> ticks = niceTicks(low, high);
-    const AxisRange axis = rangeShown(low, high, ticks);
-    const auto y = [&axis](double value) { return rowOf(axis, value); };
+    std::optional<BarAxis> logarithmic = scale == BarScale::Logarithmic ? logarithmicAxis(bars) : std::nullopt;
+    const BarAxis axis = logarithmic ? std::move(*logarithmic) : linearAxis(bars);
+    const auto &y = axis.row;
     const double slot = (width - left - right) / static_cast<double>(std::max<std::size_t>(bars.size(), 1));
     // A bar without a value (NaN) shows none; one that overflowed (±inf) shows its value, without a bar.
     const auto valueText = [](const Bar &bar) {
+        if (!bar.valueText.empty())
+            return bar.valueText;
         return std::isnan(bar.value) ? std::string() : formatSignificant(bar.value, 4);
     };
     const auto slantedText = [&valueText](const Bar &bar) {
-        return std::isnan(bar.value) ? bar.label : bar.label + ": " + valueText(bar);
+        const std::string value = valueText(bar);
+        return value.empty() ? bar.label : bar.label + ": " + value;
     };
     // Labels wider than their bar's slot are slanted (with the value after the name), so
     // neighbours never overlap: slanted lines a slot apart are slot·sin(angle) apart.
@@ -193,14 +292,14 @@ std::string svgBarChart(const std::string &title, const std::string &unit, bool 
     // The unit stands left of the widest tick label (MSE's run to ten digits), the frame
     // widened to hold it: at x = 14 it would run into labels wider than 36 px.
     double widestTick = 0.0;
-    for (double tick : ticks)
-        widestTick = std::max(widestTick, estimatedTextWidth(formatSignificant(tick, 4), labelFontSize));
+    for (const auto &label : axis.tickLabels)
+        widestTick = std::max(widestTick, estimatedTextWidth(label, labelFontSize));
     const double unitX = std::min(14.0, left - 6.0 - widestTick - labelFontSize);
     if (!unit.empty())
         extraLeft = std::max(extraLeft, labelFontSize - unitX);
     header(svg, title + (higherIsBetter ? "  ↑ higher is better" : "  ↓ lower is better"), extraLeft, extraBottom);
-    for (double tick : ticks)
-        gridLine(svg, y(tick), tick);
+    for (std::size_t i = 0; i < axis.ticks.size(); ++i)
+        gridLine(svg, y(axis.ticks[i]), axis.tickLabels[i]);
     if (!unit.empty())
         svg << "<text transform='translate(" << coordinate(unitX) << ',' << coordinate(top + plotHeight / 2)
             << ") rotate(-90)' text-anchor='middle' class='tick'>" << htmlEscaped(unit) << "</text>";
@@ -216,16 +315,16 @@ std::string svgBarChart(const std::string &title, const std::string &unit, bool 
             svg << "<text x='" << coordinate(centre) << "' y='" << height - bottom + 16
                 << "' text-anchor='middle' class='label'>" << htmlEscaped(bar.label) << "</text><text x='"
                 << coordinate(centre) << "' y='" << height - bottom + 32 << "' text-anchor='middle' class='value'>"
-                << valueText(bar) << "</text>";
+                << htmlEscaped(valueText(bar)) << "</text>";
         if (!std::isfinite(bar.value))
             continue;
-        // Bars grow from zero, or from the axis floor when the axis is zoomed above zero.
-        const double base = y(axis.low > 0.0 ? axis.low : 0.0);
+        const double base = y(axis.floor);
         const double barTop = y(bar.value);
         svg << "<rect x='" << coordinate(x + slot * 0.18) << "' width='" << coordinate(slot * 0.64) << "' y='"
             << coordinate(std::min(base, barTop)) << "' height='" << coordinate(std::abs(base - barTop)) << "' class='"
             << (bar.highlighted ? "bar best" : "bar") << "'><title>" << htmlEscaped(bar.label) << ": "
-            << formatSignificant(bar.value, 5) << "</title></rect>";
+            << htmlEscaped(bar.valueText.empty() ? formatSignificant(bar.value, 5) : bar.valueText)
+            << "</title></rect>";
         if (bar.error > 0.0)
             svg << "<line x1='" << coordinate(centre) << "' x2='" << coordinate(centre) << "' y1='"
                 << coordinate(y(saturated(bar.value - bar.error))) << "' y2='"
@@ -262,7 +361,7 @@ std::string svgScatterPlot(const std::string &title, const std::vector<double> &
     const auto x = [&axis](double value) { return columnOf(axis, value); };
     const auto y = [&axis](double value) { return rowOf(axis, value); };
     for (double tick : ticks) {
-        gridLine(svg, y(tick), tick);
+        gridLine(svg, y(tick), tickText(tick));
         xTickLabel(svg, x(tick), tick);
     }
     svg << "<line x1='" << coordinate(x(axis.low)) << "' y1='" << coordinate(y(axis.low)) << "' x2='"
@@ -321,7 +420,7 @@ std::string svgLineChart(const std::string &title, const std::string &xLabel, co
     const auto x = [&xAxis](double value) { return columnOf(xAxis, value); };
     const auto y = [&yAxis](double value) { return rowOf(yAxis, value); };
     for (double tick : yTicks)
-        gridLine(svg, y(tick), tick);
+        gridLine(svg, y(tick), tickText(tick));
     for (double tick : xTicks)
         xTickLabel(svg, x(tick), tick);
     for (std::size_t c = 0; c < curves.size(); ++c) {
@@ -352,6 +451,51 @@ std::string svgLineChart(const std::string &title, const std::string &xLabel, co
     svg << "<text x='" << left + plotWidth / 2 << "' y='" << height - 14 << "' text-anchor='middle' class='tick'>"
         << htmlEscaped(xLabel) << "</text><text transform='translate(14," << coordinate(top + plotHeight / 2)
         << ") rotate(-90)' text-anchor='middle' class='tick'>" << htmlEscaped(yLabel) << "</text>";
+    svg << "</svg>";
+    return svg.str();
+}
+
+std::string svgResidualHistogram(const std::string &title, const ResidualHistogram &histogram)
+{
+    std::ostringstream svg;
+    header(svg, title);
+    double most = 0.0;
+    for (double count : histogram.counts)
+        most = std::max(most, count);
+    double low = 0.0;
+    double high = most;
+    giveWidth(low, high);
+    const std::vector<double> yTicks = niceTicks(low, high);
+    const AxisRange yAxis = rangeShown(low, high, yTicks);
+    const double reach = histogram.reach > 0.0 ? histogram.reach : 1.0;
+    const AxisRange xAxis{-reach, reach};
+    const auto x = [&xAxis](double value) { return columnOf(xAxis, value); };
+    const auto y = [&yAxis](double value) { return rowOf(yAxis, value); };
+    for (double tick : yTicks)
+        gridLine(svg, y(tick), tickText(tick));
+    for (double tick : {-reach, -reach / 2.0, 0.0, reach / 2.0, reach})
+        xTickLabel(svg, x(tick), tick);
+    const double binWidth = histogram.binWidth();
+    for (std::size_t bin = 0; bin < histogram.counts.size(); ++bin) {
+        const double binLeft = -reach + binWidth * static_cast<double>(bin);
+        const double count = histogram.counts[bin];
+        if (count <= 0.0)
+            continue;
+        // Zero is a bin edge, so a bin holds under- or over-predictions, never both.
+        const bool under = binLeft + binWidth / 2.0 < 0.0;
+        svg << "<rect x='" << coordinate(x(binLeft)) << "' width='" << coordinate(x(binLeft + binWidth) - x(binLeft))
+            << "' y='" << coordinate(y(count)) << "' height='" << coordinate(y(0.0) - y(count)) << "' class='"
+            << (under ? "bin under" : "bin") << "'><title>" << formatSignificant(binLeft, 4) << " to "
+            << formatSignificant(binLeft + binWidth, 4) << " MiB: " << count << " jobs</title></rect>";
+    }
+    svg << "<line x1='" << coordinate(x(0.0)) << "' x2='" << coordinate(x(0.0)) << "' y1='" << top << "' y2='"
+        << coordinate(y(0.0)) << "' class='identity'/>";
+    svg << "<text x='" << left + plotWidth / 2 << "' y='" << height - 14
+        << "' text-anchor='middle' class='tick'>predicted − actual (MiB)</text><text transform='translate(14,"
+        << coordinate(top + plotHeight / 2) << ") rotate(-90)' text-anchor='middle' class='tick'>jobs</text>";
+    svg << "<rect x='296' y='257' width='8' height='8' class='bin under'/><text x='308' y='266' "
+           "class='label'>under</text><rect x='346' y='257' width='8' height='8' class='bin'/><text x='358' y='266' "
+           "class='label'>over</text>";
     svg << "</svg>";
     return svg.str();
 }

@@ -3,6 +3,8 @@
 
 // Charts as standalone SVG text for the HTML report (private to core/report).
 
+#include "report/ResidualHistogram.h"
+
 #include <limits>
 #include <string>
 #include <vector>
@@ -15,6 +17,14 @@ struct Bar
     double value = 0.0;
     double error = 0.0; // half-length of the error bar; 0 draws none
     bool highlighted = false;
+    std::string valueText; // written under the bar instead of value, e.g. R² where the bar shows 1 − R²
+};
+
+// How a bar chart's value axis runs.
+enum class BarScale
+{
+    Linear,      // from zero, or zoomed onto the values when they all sit near the top
+    Logarithmic, // whole decades, for values that differ by orders of magnitude (1 − R²); linear when none is positive
 };
 
 // The width in SVG units that text takes at fontSize in the charts' sans-serif font: a
@@ -25,7 +35,7 @@ double estimatedTextWidth(const std::string &text, double fontSize);
 // saying whether higher or lower is better. Labels too wide for their bars are
 // slanted, the viewBox growing to hold them.
 std::string svgBarChart(const std::string &title, const std::string &unit, bool higherIsBetter,
-                        const std::vector<Bar> &bars);
+                        const std::vector<Bar> &bars, BarScale scale = BarScale::Linear);
 
 // Predicted against actual values with the y = x line; points beyond maxPoints
 // are thinned evenly so the page stays small.
@@ -48,5 +58,9 @@ struct Curve
 // non-finite points are skipped.
 std::string svgLineChart(const std::string &title, const std::string &xLabel, const std::string &yLabel,
                          const std::vector<Curve> &curves);
+
+// The histogram's bins as bars over predicted − actual (MiB), under-predictions (left of
+// zero) in red, the others in blue, with a key and a line at zero.
+std::string svgResidualHistogram(const std::string &title, const ResidualHistogram &histogram);
 
 } // namespace gpumem::report

@@ -169,8 +169,9 @@ BatchPoint batchPoint(const training::BatchProgress &progress)
 EpochPoint epochPoint(const training::EpochProgress &progress)
 {
     // The trainer marks "no validation" with a negative loss; the record says NaN, which JSON writes as null.
-    return {progress.epoch, progress.trainLoss, progress.validationLoss < 0.0 ? notANumber : progress.validationLoss,
-            progress.learningRate};
+    return {
+        progress.epoch,        progress.trainLoss, progress.validationLoss < 0.0 ? notANumber : progress.validationLoss,
+        progress.learningRate, progress.trainRmse, progress.validationRmse};
 }
 
 std::vector<BatchPoint> thinnedBatches(const std::vector<BatchPoint> &points)
@@ -184,6 +185,17 @@ std::vector<BatchPoint> thinnedBatches(const std::vector<BatchPoint> &points)
     for (std::size_t index = 0; index < maxBatchPoints; ++index)
         kept.push_back(points[index * last / (maxBatchPoints - 1)]);
     return kept;
+}
+
+double hyperparameterValueNumber(const models::HyperparameterValue &value)
+{
+    if (const auto *whole = std::get_if<std::int64_t>(&value))
+        return static_cast<double>(*whole);
+    if (const auto *real = std::get_if<double>(&value))
+        return *real;
+    if (const auto *flag = std::get_if<bool>(&value))
+        return *flag ? 1.0 : 0.0;
+    return std::nan("");
 }
 
 std::string hyperparameterValueText(const models::HyperparameterValue &value)
@@ -220,14 +232,16 @@ void to_json(nlohmann::ordered_json &json, const RunRecord &record)
     json["validation_metrics"] = metricsJson(record.validationMetrics);
     Json epochs = Json::array();
     for (const auto &point : record.epochs)
-        epochs.push_back(Json::array(
-            {point.epoch, number(point.trainLoss), number(point.validationLoss), number(point.learningRate)}));
+        epochs.push_back(
+            Json::array({point.epoch, number(point.trainLoss), number(point.validationLoss), number(point.learningRate),
+                         number(point.trainRmse), number(point.validationRmse)}));
     json["epochs"] = std::move(epochs);
     Json batches = Json::array();
     for (const auto &point : record.batches)
         batches.push_back(Json::array({point.epoch, point.batch, point.batches, number(point.trainLoss)}));
     json["batches"] = std::move(batches);
     json["model_folder"] = record.modelFolder;
+    json["dataset"] = record.dataset;
 }
 
 void from_json(const nlohmann::ordered_json &json, RunRecord &record)
@@ -255,9 +269,16 @@ void from_json(const nlohmann::ordered_json &json, RunRecord &record)
     read.trainMetrics = metricsOf(member(json, "train_metrics"), "train_metrics");
     read.validationMetrics = metricsOf(member(json, "validation_metrics"), "validation_metrics");
     for (const Json &value : arrayOf(json, "epochs")) {
-        const Json &point = pointOf(value, 4, "epochs");
-        read.epochs.push_back({epochOf(point[0], "epochs"), numberOf(point[1], "epochs"), numberOf(point[2], "epochs"),
-                               numberOf(point[3], "epochs")});
+        // Records written before the errors in MiB hold four numbers a point.
+        const bool withRmse = value.is_array() && value.size() == 6;
+        const Json &point = pointOf(value, withRmse ? 6 : 4, "epochs");
+        EpochPoint epoch{epochOf(point[0], "epochs"), numberOf(point[1], "epochs"), numberOf(point[2], "epochs"),
+                         numberOf(point[3], "epochs")};
+        if (withRmse) {
+            epoch.trainRmse = numberOf(point[4], "epochs");
+            epoch.validationRmse = numberOf(point[5], "epochs");
+        }
+        read.epochs.push_back(epoch);
     }
     const Json &batches = arrayOf(json, "batches");
     if (batches.size() > maxBatchPoints)
@@ -268,6 +289,8 @@ void from_json(const nlohmann::ordered_json &json, RunRecord &record)
                                 wholeOf(point[2], "batches"), numberOf(point[3], "batches")});
     }
     read.modelFolder = textOf(json, "model_folder");
+    if (json.contains("dataset"))
+        read.dataset = textOf(json, "dataset");
     record = std::move(read);
 }
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -25,12 +26,16 @@ struct BatchPoint
 };
 
 // One epoch of a run; validationLoss is NaN when the model had no validation rows.
+// The losses are on the model's scaled target; the RMSEs in the target's units (MiB),
+// NaN when the model does not report them (see training::EpochProgress).
 struct EpochPoint
 {
     int epoch = 0; // 1-based
     double trainLoss = 0.0;
     double validationLoss = 0.0;
     double learningRate = 0.0;
+    double trainRmse = std::numeric_limits<double>::quiet_NaN();
+    double validationRmse = std::numeric_limits<double>::quiet_NaN();
 };
 
 // Everything the workbench and `gpumem sweep` keep of one training run: what was
@@ -54,6 +59,9 @@ struct RunRecord
     training::StopReason stopReason = training::StopReason::Completed;
     std::string message;     // one line, e.g. why it stopped
     std::string modelFolder; // where the trained model was saved; empty when it was not
+    // The data file the run trained on (data::Dataset::source()), so that runs of
+    // different files are not compared as one; empty for runs recorded without it.
+    std::string dataset;
 
     // Returns the value of a hyperparameter, or nullptr when the run has none of that name.
     const models::HyperparameterValue *hyperparameter(const std::string &wanted) const;
@@ -77,6 +85,8 @@ std::vector<BatchPoint> thinnedBatches(const std::vector<BatchPoint> &points);
 
 // Returns a hyperparameter value as people and the command line write it, e.g. "20", "0.002", "true".
 std::string hyperparameterValueText(const models::HyperparameterValue &value);
+// Returns a hyperparameter value as a number to plot or sort by (booleans 0 and 1), or NaN for text.
+double hyperparameterValueNumber(const models::HyperparameterValue &value);
 
 // Returns the stop reason a name of training::stopReasonName() gives; throws
 // io::InputError for an unknown one.
@@ -86,8 +96,10 @@ training::StopReason parseStopReason(const std::string &name);
 // {"name", "model", "hyperparameters": {…}, "seed", "seconds", "stop_reason",
 // "message", "best_epoch", "train_rows", "validation_rows", "train_metrics",
 // "validation_metrics" (null when absent), "epochs": [[epoch, train loss,
-// validation loss, learning rate], …], "batches": [[epoch, batch, batches, loss], …],
-// "model_folder"}. Non-finite numbers are written as null.
+// validation loss, learning rate, train RMSE, validation RMSE], …] (records
+// written before the RMSEs hold the first four), "batches": [[epoch, batch,
+// batches, loss], …], "model_folder", "dataset" (optional)}. Non-finite numbers
+// are written as null.
 void to_json(nlohmann::ordered_json &json, const RunRecord &record);
 // Reads what to_json wrote; throws io::InputError naming the member at fault.
 void from_json(const nlohmann::ordered_json &json, RunRecord &record);

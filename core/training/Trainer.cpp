@@ -34,6 +34,20 @@ void setLearningRate(torch::optim::Optimizer &optimizer, double rate)
         group.options().set_lr(rate);
 }
 
+// At most count of rows, evenly spaced, in their order; all of them when they are fewer.
+// Fixed for a training, so that its epochs' errors compare, and drawing nothing from the
+// random generators, so that the training is the same with or without it.
+std::vector<Eigen::Index> evenSample(const std::vector<Eigen::Index> &rows, std::size_t count)
+{
+    if (rows.size() <= count)
+        return rows;
+    std::vector<Eigen::Index> sample;
+    sample.reserve(count);
+    for (std::size_t index = 0; index < count; ++index)
+        sample.push_back(rows[index * rows.size() / count]);
+    return sample;
+}
+
 // A copy of every parameter and buffer, to restore the best epoch's weights.
 // Taking one costs a copy of the weights: small next to an epoch.
 class WeightSnapshot
@@ -248,6 +262,7 @@ class TrainingLoop
         , mSchedule(settings.schedule, settings.learningRate, mTotalSteps, settings.warmupFraction)
     {
         mResult.validationRows = validationRows;
+        mTrainingRmseRows = evenSample(trainingRows, maxTrainingRmseRows);
         // With workers, every thread of this training computes with one kernel
         // thread, whatever other threads (parallel fits) set meanwhile.
         const std::size_t maxShares =
@@ -371,12 +386,17 @@ class TrainingLoop
         if (!mValidationRows.empty()) {
             progress.validationLoss = meanLoss(mModel, mValidationRows, mBatchSize, mLoss);
             mSchedule.epochFinished(progress.validationLoss);
-            if (mSettings.validationRmse) {
-                torch::NoGradGuard noGradients;
-                mModel.eval();
-                progress.validationRmse = mSettings.validationRmse(mValidationRows);
-                mModel.train();
-            }
+        }
+        if (mSettings.targetRmse) {
+            // Both errors from the weights at the epoch's end, as the validation loss is, and in
+            // the same units: the epoch's mean training loss was taken while the weights moved.
+            torch::NoGradGuard noGradients;
+            mModel.eval();
+            if (!mValidationRows.empty())
+                progress.validationRmse = mSettings.targetRmse(mValidationRows);
+            if (!mTrainingRmseRows.empty())
+                progress.trainRmse = mSettings.targetRmse(mTrainingRmseRows);
+            mModel.train();
         }
         const double judged = mValidationRows.empty() ? progress.trainLoss : progress.validationLoss;
         progress.best = std::isfinite(judged) && (mValidationRows.empty() || judged < mBestLoss);
@@ -411,6 +431,7 @@ class TrainingLoop
     const TrainerSettings &mSettings;
     const std::vector<Eigen::Index> &mTrainingRows;
     const std::vector<Eigen::Index> &mValidationRows;
+    std::vector<Eigen::Index> mTrainingRmseRows; // the training rows whose RMSE each epoch reports
     const BatchLoss &mLoss;
     TrainingObserver *mObserver;
     OperationControl *mControl;

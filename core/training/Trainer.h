@@ -32,9 +32,10 @@ struct TrainerSettings
     // gradients add up to the whole batch's. 1 runs the batch on the calling thread.
     int workers = 1;
     // Optional: the RMSE of the given rows in the target's units, called after each
-    // epoch with the validation rows (model in evaluation mode, without gradients)
-    // and reported as EpochProgress::validationRmse.
-    std::function<double(const std::vector<Eigen::Index> &rows)> validationRmse;
+    // epoch (model in evaluation mode, without gradients) with the validation rows,
+    // reported as EpochProgress::validationRmse, and with an even sample of the
+    // training rows, reported as EpochProgress::trainRmse.
+    std::function<double(const std::vector<Eigen::Index> &rows)> targetRmse;
 };
 
 // Returns the mean loss of the given rows as a scalar tensor. Called with

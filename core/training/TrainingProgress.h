@@ -27,6 +27,10 @@ struct BatchProgress
     double remainingSeconds = 0.0; // estimate
 };
 
+// The most training rows whose RMSE an epoch reports (EpochProgress::trainRmse): an even
+// sample of larger sets bounds the cost of that extra pass to a few batches' forward passes.
+inline constexpr std::size_t maxTrainingRmseRows = 512;
+
 // Reported after every epoch.
 struct EpochProgress
 {
@@ -37,6 +41,11 @@ struct EpochProgress
     // The validation rows' RMSE in the target's units (MiB), which people read; NaN
     // when there is no validation split or the model does not compute it.
     double validationRmse = std::numeric_limits<double>::quiet_NaN();
+    // The training rows' RMSE in the target's units (MiB) after the epoch, from
+    // predictions in evaluation mode as validationRmse (on an even sample of at most
+    // maxTrainingRmseRows of them), so that both curves share one axis; NaN when the
+    // model does not compute it.
+    double trainRmse = std::numeric_limits<double>::quiet_NaN();
     double learningRate = 0.0; // at the end of the epoch
     double samplesPerSecond = 0.0;
     double elapsedSeconds = 0.0;

@@ -4,6 +4,8 @@
 #include "data/JobNames.h"
 #include "data/RowGroups.h"
 #include "io/InputError.h"
+#include "models/NeuralNetworkHyperparameters.h"
+#include "models/Presets.h"
 #include "models/RegressorRegistry.h"
 
 #include <algorithm>
@@ -18,6 +20,13 @@ const char *const kNetwork = "bigru_transformer";
 models::Hyperparameters startingValues(const std::string &model, const models::Hyperparameters &networkValues)
 {
     return model == kNetwork ? networkValues : models::regressorHyperparameters(model);
+}
+
+models::Hyperparameters networkPresetValues(const std::string &name)
+{
+    models::Hyperparameters values = models::neuralNetworkHyperparameters();
+    models::applyHyperparameterFile(values, models::presetPath(name));
+    return values;
 }
 
 std::vector<evaluation::ModelSpec> comparedModels(const std::vector<std::string> &names,
@@ -57,6 +66,9 @@ CompareResult compare(const ComparisonData &data, CompareConfiguration configura
 {
     if (!configuration.groupBy.empty())
         configuration.experiment.groups = data::rowGroups(data.table, configuration.groupBy, data.usableRows);
+    if (configuration.experiment.explanation && !configuration.experiment.explanation->inputs)
+        configuration.experiment.explanation->inputs =
+            std::make_shared<const evaluation::InputEditor>(data.table, data.roles, data.usableRows);
     CompareResult result;
     result.experiment = evaluation::runExperiment(data.dataset, configuration.experiment, observer, control);
     for (const auto &model : result.experiment.models)

@@ -46,6 +46,10 @@ struct CompareResult
 // defaults for any other model.
 models::Hyperparameters startingValues(const std::string &model, const models::Hyperparameters &networkValues);
 
+// Returns the network's values of the preset called name (models::presetNames()),
+// as `gpumem compare --preset` starts from them. Throws io::InputError for an unknown preset.
+models::Hyperparameters networkPresetValues(const std::string &name);
+
 // Returns the models to compare, in order, each with its starting values; throws
 // io::InputError for a model named twice or one the registry does not know.
 // `gpumem compare` and the Compare page choose their models with it.
@@ -61,7 +65,8 @@ report::ComparisonContext comparisonContext(const ComparisonData &data, const ev
 
 // Runs configuration's experiment on data (grouped by configuration.groupBy when
 // set) with observer and control (see evaluation::runExperiment) and describes
-// it for the reports. Throws io::InputError for unusable settings or data.
+// it for the reports. An experiment that explains its models without inputs of its
+// own is given data's (evaluation::InputEditor). Throws io::InputError for unusable settings or data.
 CompareResult compare(const ComparisonData &data, CompareConfiguration configuration,
                       evaluation::ExperimentObserver *observer = nullptr, runtime::OperationControl *control = nullptr);
 

@@ -19,7 +19,8 @@ struct ProbeConfiguration
 
 // Draws and measures configuration's jobs into its file (probe::ProbeRunner);
 // with a GPU profile, each job is traced on the CPU and replayed for that GPU
-// (estimate::ProbeJobSimulator). Reports every job to observer; control pauses
+// (estimate::ProbeJobSimulator), and a language-model job is estimated for it
+// (LanguageModelJobSimulator), which the llm family requires. Reports every job to observer; control pauses
 // and cancels between jobs. Throws io::InputError for a profile or options that
 // do not work. Runs on the calling thread.
 probe::ProbeSummary probeJobs(const ProbeConfiguration &configuration, probe::ProbeObserver *observer = nullptr,

@@ -77,6 +77,7 @@ runs::RunRecord recordOf(const TrainConfiguration &configuration, const models::
     record.stopReason = training.stopReason;
     record.message = training.message;
     record.trainRows = result.fitRows.size();
+    record.dataset = dataset.source();
     // The rows that judge the model: held out by the run, or else set aside by the fit.
     const std::vector<Eigen::Index> &validation =
         result.split.test.empty() ? training.validationRows : result.split.test;

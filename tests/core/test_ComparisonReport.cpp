@@ -288,13 +288,15 @@ void TestComparisonReport::htmlHoldsEveryModelAndItsCharts()
     QVERIFY(html.rfind("<!DOCTYPE html>", 0) == 0);
     QVERIFY(html.find("Random forest") != std::string::npos);
     QVERIFY(html.find("Decision | tree") != std::string::npos);
-    // Five bar charts (MSE, RMSE, MAE, R², under-prediction) and one scatter per model.
+    // Five bar charts (MSE, RMSE, MAE, R², under-prediction), and per model a scatter plot
+    // and a histogram of its residuals.
     std::size_t charts = 0;
     for (std::size_t at = html.find("<svg"); at != std::string::npos; at = html.find("<svg", at + 1))
         ++charts;
-    QCOMPARE(charts, std::size_t{7});
+    QCOMPARE(charts, std::size_t{9});
     QVERIFY(html.find("↓ lower is better") != std::string::npos);
-    QVERIFY(html.find("↑ higher is better") != std::string::npos);
+    // R² near 1 is drawn as 1 − R² on a log scale, lower being better there.
+    QVERIFY(html.find("1 − R² (log scale)") != std::string::npos);
     QVERIFY(html.find("</html>") != std::string::npos);
     // Issue 25: the note over the scatter plots named a colour the workbench's charts, which
     // replace these in its exports, do not draw. The note names none; each chart keys its own.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "TestSupport.h"
 #include "estimate/GpuProfile.h"
 #include "estimate/ProbeJobSimulator.h"
 #include "probe/JobConfiguration.h"
@@ -23,17 +24,6 @@ namespace {
 
 const std::string kDatasets = GPUMEM_TEST_DATA_DIR "/../../datasets/";
 constexpr std::uint64_t kSimulationMemoryLimit = std::uint64_t{16384} << 20; // --memory-limit 16384
-
-// The first count lines of path (the header among them).
-std::vector<std::string> firstLines(const std::string &path, int count)
-{
-    std::ifstream file(path);
-    std::vector<std::string> lines;
-    std::string line;
-    while (static_cast<int>(lines.size()) < count && std::getline(file, line))
-        lines.push_back(line);
-    return lines;
-}
 
 std::string mib(std::uint64_t bytes)
 {
@@ -82,8 +72,8 @@ class TestDatasetRows : public QObject
             configuration.gpu = "a100-80";
         }
         gpumem::workflows::probeJobs(configuration);
-        const std::vector<std::string> committed = firstLines(kDatasets + file.toStdString(), 3);
-        const std::vector<std::string> remade = firstLines(configuration.options.outPath, 3);
+        const std::vector<std::string> committed = gpumem::tests::firstLines(kDatasets + file.toStdString(), 3);
+        const std::vector<std::string> remade = gpumem::tests::firstLines(configuration.options.outPath, 3);
         QCOMPARE(remade.size(), std::size_t{3});
         for (std::size_t line = 0; line < remade.size(); ++line)
             QCOMPARE(QString::fromStdString(remade[line]), QString::fromStdString(committed[line]));
@@ -94,7 +84,7 @@ class TestDatasetRows : public QObject
         // Row 88 of gpu_transformer.csv: 2 layers of d_model 256 over 1,024 tokens (6 M
         // parameters, the cheapest row at that length), extrapolated from lengths 4–16.
         // The file's first row (117 M parameters) would cost this test 18 s.
-        const std::vector<std::string> lines = firstLines(kDatasets + "gpu_transformer.csv", 89);
+        const std::vector<std::string> lines = gpumem::tests::firstLines(kDatasets + "gpu_transformer.csv", 89);
         QCOMPARE(lines.size(), std::size_t{89});
         std::vector<std::string> header;
         std::vector<std::string> cells;

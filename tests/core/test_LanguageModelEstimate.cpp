@@ -317,6 +317,18 @@ class TestLanguageModelEstimate : public QObject
         QVERIFY_THROWS_EXCEPTION(gpumem::io::InputError, traceTiny(configuration, 1, folder.path()));
     }
 
+    void anEncoderGeneratesNothing()
+    {
+        EstimateConfiguration configuration;
+        configuration.architecture = "bert-base";
+        configuration.sequenceLength = 128;
+        configuration.mode = "inference";
+        configuration.generatedTokens = 32;
+        QVERIFY_THROWS_EXCEPTION(gpumem::io::InputError, gpumem::estimate::ArchitectureTracer{configuration});
+        configuration.generatedTokens = 0;
+        QVERIFY(gpumem::estimate::ArchitectureTracer(configuration).trace(1).events.size() > 0);
+    }
+
     // The contract bench scripts call.
     void contractCountsOfLlama32ThreeB()
     {

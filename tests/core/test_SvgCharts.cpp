@@ -4,6 +4,7 @@
 #include "FiniteRanges.h"
 #include "report/SvgCharts.h"
 
+#include <Eigen/Core>
 #include <QRegularExpression>
 #include <QTest>
 
@@ -14,6 +15,7 @@
 #include <vector>
 
 using gpumem::report::Bar;
+using gpumem::report::BarScale;
 using gpumem::report::Curve;
 
 namespace {
@@ -51,10 +53,10 @@ class TestSvgCharts : public QObject
         const std::vector<double> values{low, (low / 2) + (high / 2), high};
         std::vector<Bar> bars;
         for (std::size_t i = 0; i < values.size(); ++i)
-            bars.push_back({"model " + std::to_string(i), values[i], std::abs(values[i]) / 10, i == 0});
+            bars.push_back({"model " + std::to_string(i), values[i], std::abs(values[i]) / 10, i == 0, {}});
         checkDrawable(gpumem::report::svgBarChart("RMSE", "MiB", false, bars));
         // The RMSE of such targets can overflow: that model has no bar, the others keep theirs.
-        bars.push_back({"overflowed", std::numeric_limits<double>::infinity(), 0.0, false});
+        bars.push_back({"overflowed", std::numeric_limits<double>::infinity(), 0.0, false, {}});
         checkDrawable(gpumem::report::svgBarChart("RMSE", "MiB", false, bars));
         checkDrawable(gpumem::report::svgScatterPlot("Predicted against actual", values, {high, low, values[1]}));
         Curve curve;
@@ -64,6 +66,70 @@ class TestSvgCharts : public QObject
         curve.markerX = values[1];
         curve.markerY = values[1];
         checkDrawable(gpumem::report::svgLineChart("Risk against waste", "waste", "risk", {curve}));
+        // The log scale draws positive values of any size, and falls back to a linear axis without one.
+        std::vector<Bar> shares;
+        for (double value : values)
+            shares.push_back({"model", std::abs(value), 0.0, false, "label"});
+        checkDrawable(gpumem::report::svgBarChart("1 − R²", "", false, shares, BarScale::Logarithmic));
+        const Eigen::VectorXd actual = Eigen::Map<const Eigen::VectorXd>(values.data(), 3);
+        const Eigen::VectorXd predicted = actual.reverse();
+        checkDrawable(
+            gpumem::report::svgResidualHistogram("Residuals", gpumem::report::residualHistogram(actual, predicted)));
+    }
+
+    // Issue: the R² chart showed five bars all at 1.0. Drawn as 1 − R² on a log scale, a
+    // model that leaves ten times less unexplained has a bar a decade shorter, and each bar
+    // keeps the R² the tables give as its label.
+    void logScaleShowsDifferencesNearOne()
+    {
+        const std::vector<double> r2{0.999, 0.99, 0.9};
+        std::vector<Bar> bars;
+        for (double value : r2)
+            bars.push_back({"m", 1.0 - value, 0.0, false, QString::number(value, 'f', 5).toStdString()});
+        const QString svg =
+            QString::fromStdString(gpumem::report::svgBarChart("1 − R²", "", false, bars, BarScale::Logarithmic));
+        // Bars stand on the axis' floor, 0.001; a decade is a fixed height.
+        const QRegularExpression rect(R"(<rect x='[0-9.]+' width='[0-9.]+' y='([0-9.]+)' height='([0-9.]+)')");
+        std::vector<double> heights;
+        for (auto match = rect.globalMatch(svg); match.hasNext();)
+            heights.push_back(match.next().captured(2).toDouble());
+        QCOMPARE(heights.size(), std::size_t{3});
+        QVERIFY(heights[0] < 1.0); // 1 − 0.999 sits on the floor
+        QVERIFY(std::abs(heights[2] - 2.0 * heights[1]) < 0.2);
+        for (const char *label : {"0.99900", "0.99000", "0.90000"})
+            QVERIFY2(svg.contains(QString::fromLatin1(label)), label);
+        // Ticks at round values: 0.001, 0.002, 0.005, … 0.1.
+        for (const char *tick : {">0.001<", ">0.01<", ">0.1<", ">0.005<"})
+            QVERIFY2(svg.contains(QString::fromLatin1(tick)), tick);
+    }
+
+    // The residual histogram counts every finite row once, its axis symmetric around zero
+    // with zero on a bin edge, under-predictions (predicted below actual) in the "under" bins.
+    void residualHistogramCountsEveryRowOnItsSide()
+    {
+        Eigen::VectorXd actual = Eigen::VectorXd::Constant(100, 1000.0);
+        Eigen::VectorXd predicted(100);
+        for (int row = 0; row < 100; ++row)
+            predicted[row] = 1000.0 + (row < 30 ? -(row + 1) : row - 29); // 30 under, 70 over, none exact
+        predicted[99] = std::nan("");
+        const auto histogram = gpumem::report::residualHistogram(actual, predicted);
+        QCOMPARE(histogram.residuals, std::size_t{99});
+        QCOMPARE(histogram.counts.size() % 2, std::size_t{0});
+        QCOMPARE(histogram.counts.size(), std::size_t{8}); // √99 rounded down to an even count
+        // The 98th percentile of the sizes is 69, rounded up to 80.
+        QCOMPARE(histogram.reach, 80.0);
+        double under = 0.0;
+        double total = 0.0;
+        for (std::size_t bin = 0; bin < histogram.counts.size(); ++bin) {
+            total += histogram.counts[bin];
+            if (bin < histogram.counts.size() / 2)
+                under += histogram.counts[bin];
+        }
+        QCOMPARE(total, 99.0);
+        QCOMPARE(under, 30.0);
+        const QString svg = QString::fromStdString(gpumem::report::svgResidualHistogram("Ridge", histogram));
+        QVERIFY(svg.contains(QStringLiteral("predicted − actual (MiB)")));
+        QVERIFY(svg.contains(QRegularExpression(R"(class='bin under'/><text[^>]*>under</text>)")));
     }
 
     // Issue 25: the command line's HTML report printed the models' names under the bars on
@@ -84,7 +150,7 @@ class TestSvgCharts : public QObject
         QFETCH(QString, name);
         std::vector<Bar> bars;
         for (int i = 0; i < models; ++i)
-            bars.push_back({name.toStdString() + " " + std::to_string(i), 1000.0 + 37.0 * i, 10.0, i == 0});
+            bars.push_back({name.toStdString() + " " + std::to_string(i), 1000.0 + 37.0 * i, 10.0, i == 0, {}});
         const QString svg = QString::fromStdString(gpumem::report::svgBarChart("RMSE", "MiB", false, bars));
         const QRegularExpression viewBox(R"(viewBox='(-?[0-9.]+) 0 ([0-9.]+) ([0-9.]+)')");
         const auto box = viewBox.match(svg);
@@ -137,7 +203,7 @@ class TestSvgCharts : public QObject
     // stands clear of the widest (0.6 em a character of the 11 px font) and inside the frame.
     void theUnitStandsClearOfLongTickLabels()
     {
-        const std::vector<Bar> bars = {{"Decision tree", 2.1e9, 1e8, false}, {"XGBoost", 1.4e9, 1e8, true}};
+        const std::vector<Bar> bars = {{"Decision tree", 2.1e9, 1e8, false, {}}, {"XGBoost", 1.4e9, 1e8, true, {}}};
         const QString svg = QString::fromStdString(gpumem::report::svgBarChart("MSE", "MiB²", false, bars));
         const auto box = QRegularExpression(R"(viewBox='(-?[0-9.]+) 0 )").match(svg);
         QVERIFY(box.hasMatch());

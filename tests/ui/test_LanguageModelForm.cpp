@@ -106,6 +106,41 @@ class TestLanguageModelForm : public QObject
         QCOMPARE(model.generatedTokens, std::int64_t{0});
     }
 
+    // Issue 53: the GPUs a job is spread over, as --gpus, --sharding and --tensor-parallel give them.
+    void spreadsOverSeveralGpus()
+    {
+        ui::LanguageModelForm form;
+        const Controls controls(form);
+        controls.pickConfig(QStringLiteral("llama-3.1-8b"));
+        auto *gpus = form.findChild<QSpinBox *>(QStringLiteral("gpusBox"));
+        auto *sharding = form.findChild<QComboBox *>(QStringLiteral("shardingBox"));
+        auto *tensorParallel = form.findChild<QSpinBox *>(QStringLiteral("tensorParallelBox"));
+        QVERIFY(gpus && sharding && tensorParallel);
+        // One GPU: no scheme, nothing split, whatever the other boxes say.
+        QCOMPARE(gpus->value(), 1);
+        QVERIFY(!sharding->isEnabled());
+        QVERIFY(!tensorParallel->isEnabled());
+        estimate::EstimateConfiguration model = form.configuration();
+        QCOMPARE(model.gpus, std::int64_t{1});
+        QCOMPARE(model.sharding, std::string("none"));
+        QCOMPARE(model.tensorParallel, std::int64_t{1});
+
+        gpus->setValue(16);
+        controls.choose(sharding, QStringLiteral("zero3"));
+        tensorParallel->setValue(2);
+        QVERIFY(sharding->isEnabled());
+        model = form.configuration();
+        QCOMPARE(model.gpus, std::int64_t{16});
+        QCOMPARE(model.sharding, std::string("zero3"));
+        QCOMPARE(model.tensorParallel, std::int64_t{2});
+        QCOMPARE(estimate::shardingPlanOf(model).dataParallel(), std::int64_t{8});
+
+        // Every GPU splitting the layers leaves none to share the model among.
+        tensorParallel->setValue(16);
+        QVERIFY(!sharding->isEnabled());
+        QCOMPARE(form.configuration().sharding, std::string("none"));
+    }
+
     void mapsThePrecision_data()
     {
         addColumns<QString, QString, QString>("precision", "dtype", "autocast");

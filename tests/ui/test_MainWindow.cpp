@@ -3,6 +3,7 @@
 #include "models/NeuralNetworkRegressor.h"
 #include "ui/BuiltInDatasets.h"
 #include "ui/DataPage.h"
+#include "ui/LossPlot.h"
 #include "ui/MainWindow.h"
 #include "ui/PredictPage.h"
 #include "ui/QCustomPlotInclude.h"
@@ -35,6 +36,7 @@
 
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <numeric>
 
 namespace {
@@ -202,6 +204,31 @@ class TestMainWindow : public QObject
         QCOMPARE(window.currentPage(), static_cast<QWidget *>(window.trainingPage()));
         // The training is kept as a run on the Runs page.
         QCOMPARE(window.state()->runs().size(), std::size_t{1});
+        // The demo holds out a validation share (the quick preset's 15%, 12 of the 80 rows): every
+        // epoch has a validation error, and the best epoch is the one of the lowest validation
+        // loss, whichever that is, not the last by default.
+        const gpumem::runs::RunRecord &run = window.state()->runs().front();
+        QCOMPARE(run.validationRows, std::size_t{12});
+        QCOMPARE(run.epochs.size(), std::size_t{40});
+        int lowest = 0;
+        double lowestLoss = std::numeric_limits<double>::infinity();
+        for (const auto &epoch : run.epochs) {
+            QVERIFY(std::isfinite(epoch.validationLoss));
+            QVERIFY(std::isfinite(epoch.validationRmse) && epoch.validationRmse > 0.0);
+            if (epoch.validationLoss < lowestLoss) {
+                lowestLoss = epoch.validationLoss;
+                lowest = epoch.epoch;
+            }
+        }
+        QCOMPARE(run.bestEpoch, lowest);
+        QVERIFY(window.trainingPage()->statusText().contains(QStringLiteral("best epoch %1").arg(lowest)));
+        QCPGraph *validationCurve = nullptr;
+        QCustomPlot *errors = window.trainingPage()->plot()->lossChart();
+        for (int graph = 0; graph < errors->graphCount(); ++graph)
+            if (errors->graph(graph)->name() == QStringLiteral("validation RMSE"))
+                validationCurve = errors->graph(graph);
+        QVERIFY(validationCurve);
+        QCOMPARE(validationCurve->dataCount(), 40);
         QCOMPARE(window.runsPage()->model()->rowCount(), 1);
         QVERIFY(window.windowTitle().startsWith(QStringLiteral("*demo.csv"))); // not saved as a project yet
         // The loaded file is now among the recent files.

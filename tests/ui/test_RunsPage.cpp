@@ -3,15 +3,20 @@
 #include "io/InputError.h"
 #include "io/Json.h"
 #include "prediction/Predictor.h"
+#include "ui/CurveCsvExport.h"
+#include "ui/ParallelCoordinatesPlot.h"
 #include "ui/ProjectFile.h"
 #include "ui/QCustomPlotInclude.h"
 #include "ui/QtText.h"
+#include "ui/RunCurvesChart.h"
+#include "ui/RunRelationChart.h"
 #include "ui/RunsPage.h"
 #include "ui/RunsTableModel.h"
 #include "ui/SweepDialog.h"
 #include "ui/TrainingPage.h"
 #include "ui/WorkbenchState.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
@@ -21,6 +26,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -58,6 +64,27 @@ std::vector<RunRecord> threeRuns()
 {
     return {handMadeRun("A", 5, 30.0, 0.5, 0.1), handMadeRun("B", 100, 20.0, 0.9, 0.5),
             handMadeRun("C", 10, 25.0, 0.7, 0.2)};
+}
+
+// A run of a learning-rate sweep on dataset, whose errors in MiB fall from rmse × 2 to rmse.
+RunRecord sweptRun(const std::string &name, double learningRate, double rmse, const std::string &dataset)
+{
+    RunRecord run = handMadeRun(name, 5, rmse, 0.9, 0.1);
+    run.hyperparameters[1].second = learningRate;
+    run.dataset = dataset;
+    for (auto &point : run.epochs) {
+        point.trainRmse = rmse * 1.5 / point.epoch;
+        point.validationRmse = rmse * 2.0 / point.epoch;
+    }
+    return run;
+}
+
+void selectRows(QTableView *table, std::initializer_list<int> rows)
+{
+    table->clearSelection();
+    for (int row : rows)
+        table->selectionModel()->select(table->model()->index(row, 0),
+                                        QItemSelectionModel::Select | QItemSelectionModel::Rows);
 }
 
 QStringList namesInViewOrder(const QTableView *table)
@@ -164,6 +191,116 @@ class TestRunsPage : public QObject
         QCOMPARE(page.curvesChart()->graphCount(), 4);
     }
 
+    void opensOnTheSweptHyperparameterWithALogAxisForARate()
+    {
+        gpumem::ui::WorkbenchState state;
+        gpumem::ui::RunsPage page(&state);
+        std::vector<RunRecord> runs = {sweptRun("lr 1", 0.001, 30.0, "/data/jobs.csv"),
+                                       sweptRun("lr 2", 0.003, 20.0, "/data/jobs.csv"),
+                                       sweptRun("lr 3", 0.01, 25.0, "/data/jobs.csv")};
+        // A training of the Training page before the sweep, with other epochs: two values differ,
+        // and the sweep's (three values) is the one the chart opens on.
+        runs.insert(runs.begin(), handMadeRun("run 1", 40, 28.0, 0.8, 0.1));
+        runs.front().dataset = "/data/jobs.csv";
+        state.setRuns(runs);
+        QCOMPARE(page.relationBox()->currentText(), QStringLiteral("learning_rate"));
+        QCOMPARE(page.relationChart()->xAxis->scaleType(), QCPAxis::stLogarithmic);
+        QCOMPARE(page.relationChart()->graph(0)->data()->size(), 4);
+        // A choice of the user's is kept while runs are added.
+        page.relationBox()->setCurrentText(QStringLiteral("epochs"));
+        QCOMPARE(page.relationChart()->xAxis->scaleType(), QCPAxis::stLinear);
+        state.addRun(sweptRun("lr 4", 0.03, 26.0, "/data/jobs.csv"));
+        QCOMPARE(page.relationBox()->currentText(), QStringLiteral("epochs"));
+        QVERIFY(gpumem::ui::wantsLogarithmicAxis("batch_size", {8.0, 512.0}));
+        QVERIFY(!gpumem::ui::wantsLogarithmicAxis("batch_size", {32.0, 64.0}));
+    }
+
+    void drawsTheErrorsInMibOnALogAxis()
+    {
+        gpumem::ui::WorkbenchState state;
+        gpumem::ui::RunsPage page(&state);
+        state.setRuns(
+            {sweptRun("lr 1", 0.001, 30.0, "/data/jobs.csv"), sweptRun("lr 2", 0.003, 20.0, "/data/jobs.csv")});
+        QCustomPlot *chart = page.curvesChart();
+        QVERIFY(page.curves()->isLogarithmic());
+        QCOMPARE(chart->yAxis->scaleType(), QCPAxis::stLogarithmic);
+        QVERIFY(chart->yAxis->label().startsWith(QStringLiteral("RMSE (MiB)")));
+        // Training solid, validation dashed: both in MiB, as recorded.
+        QCOMPARE(chart->graphCount(), 4);
+        QCOMPARE(chart->graph(0)->data()->at(1)->value, 30.0 * 1.5 / 2.0);
+        QCOMPARE(chart->graph(1)->pen().style(), Qt::DashLine);
+        QCOMPARE(chart->graph(1)->data()->at(2)->value, 30.0 * 2.0 / 3.0);
+
+        // Export CSV… writes what the chart draws, read back point by point.
+        QTemporaryDir folder;
+        const QString path = folder.filePath(QStringLiteral("curves.csv"));
+        QVERIFY(gpumem::ui::saveCurvesCsv(*chart, path));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 1 + 4 * 3);
+        QCOMPARE(lines[0], QStringLiteral("curve,x,y,axis"));
+        const QStringList fourth = lines[4].split(QLatin1Char(','));
+        QCOMPARE(fourth[0], QStringLiteral("lr 1 (validation)"));
+        QCOMPARE(fourth[1].toDouble(), 1.0);
+        QCOMPARE(fourth[2].toDouble(), 60.0);
+        bool exported = false;
+        for (const QAction *action : chart->actions())
+            exported = exported || action->text() == QStringLiteral("Export CSV…");
+        QVERIFY(exported);
+    }
+
+    void namesTheDataFileAndWarnsWhenRunsMixThem()
+    {
+        gpumem::ui::WorkbenchState state;
+        gpumem::ui::RunsPage page(&state);
+        state.setRuns({sweptRun("a", 0.001, 30.0, "/data/jobs.csv"), sweptRun("b", 0.003, 20.0, "/data/jobs.csv"),
+                       sweptRun("c", 0.001, 5.0, "/other/probe.csv")});
+        const int column = RunsTableModel::datasetColumn();
+        QCOMPARE(page.model()->headerData(column, Qt::Horizontal).toString(), QStringLiteral("Data"));
+        QCOMPARE(page.model()->index(0, column).data().toString(), QStringLiteral("jobs.csv"));
+        QCOMPARE(page.model()->index(2, column).data().toString(), QStringLiteral("probe.csv"));
+        QCOMPARE(page.model()->index(2, column).data(Qt::ToolTipRole).toString(), QStringLiteral("/other/probe.csv"));
+        // Every run drawn (none selected) mixes the two files: the curves say so.
+        QVERIFY2(page.curves()->datasetWarning().contains(QStringLiteral("2 data files")),
+                 qPrintable(page.curves()->datasetWarning()));
+        selectRows(page.table(), {0, 1});
+        QVERIFY(page.curves()->datasetWarning().isEmpty());
+        selectRows(page.table(), {1, 2});
+        QVERIFY(page.curves()->datasetWarning().contains(QStringLiteral("probe.csv")));
+        // The relation chart keeps the files apart: one named point set each.
+        QCOMPARE(page.relationChart()->graphCount(), 2);
+        QCOMPARE(page.relationChart()->graph(0)->data()->size(), 2);
+        QCOMPARE(page.relationChart()->graph(1)->name(), QStringLiteral("probe.csv"));
+        QVERIFY(page.relationChart()->legend->visible());
+    }
+
+    void drawsEachRunAsALineAcrossParallelAxes()
+    {
+        gpumem::ui::WorkbenchState state;
+        gpumem::ui::RunsPage page(&state);
+        std::vector<RunRecord> runs = {sweptRun("a", 0.001, 30.0, ""), sweptRun("b", 0.003, 20.0, ""),
+                                       sweptRun("c", 0.01, 25.0, ""), sweptRun("d", 0.03, 22.0, "")};
+        runs[1].hyperparameters[2].second = std::string("one_cycle"); // a text value varies too
+        state.setRuns(runs);
+        const gpumem::ui::ParallelCoordinatesPlot *plot = page.parallelCoordinates();
+        QCOMPARE(plot->lineCount(), 4);
+        // An axis per varied hyperparameter, then the validation RMSE.
+        QCOMPARE(plot->axisNames().size(), page.model()->hyperparameterColumns().size() + 1);
+        QCOMPARE(plot->axisNames().back(), QStringLiteral("validation RMSE (MiB)"));
+        QVERIFY(plot->axisNames().front().startsWith(QStringLiteral("learning_rate")));
+        // Each line ends on the RMSE axis at its place between the lowest (b, 20) and highest (a, 30) error.
+        const double last = static_cast<double>(plot->axisNames().size() - 1);
+        QCOMPARE(plot->chart()->graph(0)->data()->at(plot->chart()->graph(0)->dataCount() - 1)->key, last);
+        QCOMPARE(plot->chart()->graph(0)->data()->at(plot->chart()->graph(0)->dataCount() - 1)->value, 1.0);
+        QCOMPARE(plot->chart()->graph(1)->data()->at(plot->chart()->graph(1)->dataCount() - 1)->value, 0.0);
+        QCOMPARE(plot->chart()->graph(2)->data()->at(plot->chart()->graph(2)->dataCount() - 1)->value, 0.5);
+        // The learning rates, a factor of 30 apart, sit on a logarithmic axis: 0.003 at log-distance.
+        QVERIFY(std::abs(plot->chart()->graph(1)->data()->at(0)->value - std::log10(3.0) / std::log10(30.0)) < 1e-9);
+        // The darker a line, the lower its error: b's is not a's.
+        QVERIFY(plot->chart()->graph(1)->pen().color() != plot->chart()->graph(0)->pen().color());
+    }
+
     void projectFileKeepsEveryRun()
     {
         QTemporaryDir folder;
@@ -249,6 +386,18 @@ class TestRunsPage : public QObject
                      static_cast<std::size_t>(std::get<std::int64_t>(*run.hyperparameter("epochs"))));
         }
         QCOMPARE(epochs, (std::multiset<std::int64_t>{1, 1, 2, 2}));
+        // Each sweep run draws its validation curve as well as its training one, in MiB, and
+        // names the file it trained on.
+        for (const auto &run : state.runs()) {
+            QCOMPARE(QString::fromStdString(run.dataset), gpumem::tests::testDataPath("jobs_training.csv"));
+            for (const auto &point : run.epochs)
+                QVERIFY(std::isfinite(point.trainRmse) && std::isfinite(point.validationRmse));
+        }
+        QCOMPARE(page.curvesChart()->graphCount(), 8);
+        QVERIFY(page.curvesChart()->yAxis->label().startsWith(QStringLiteral("RMSE (MiB)")));
+        QCOMPARE(page.model()->index(0, RunsTableModel::datasetColumn()).data().toString(),
+                 QStringLiteral("jobs_training.csv"));
+        QCOMPARE(page.parallelCoordinates()->lineCount(), 4);
         QCOMPARE(page.progressBar()->value(), page.progressBar()->maximum());
         QCOMPARE(page.relationChart()->graph(0)->data()->size(), 4);
         page.relationBox()->setCurrentText(QStringLiteral("learning_rate"));
@@ -261,6 +410,11 @@ class TestRunsPage : public QObject
         page.relationBox()->setCurrentText(QStringLiteral("epochs"));
         const QString shot = QStringLiteral(QT_TESTCASE_BUILDDIR "/runs-page-1366x768.png");
         QVERIFY(page.grab().save(shot));
+        auto *views = page.findChild<QTabWidget *>(QStringLiteral("runViews"));
+        QVERIFY(views);
+        views->setCurrentWidget(page.parallelCoordinates());
+        QVERIFY(page.grab().save(QStringLiteral(QT_TESTCASE_BUILDDIR "/runs-parallel-1366x768.png")));
+        views->setCurrentIndex(0);
         // Each sweep run keeps its model for the session: one selected run can be saved, and
         // the saved folder predicts what the run's model predicts.
         auto *save = page.findChild<QPushButton *>(QStringLiteral("saveRunModel"));

@@ -1,15 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "UiTestSupport.h"
+#include "ui/CurveCsvExport.h"
 #include "ui/LossPlot.h"
 #include "ui/QCustomPlotInclude.h"
 #include "ui/TrainingPage.h"
 #include "ui/WorkbenchState.h"
 
+#include <QAction>
+#include <QCheckBox>
+#include <QFile>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -30,6 +36,27 @@ bool trainsToTheEnd(gpumem::ui::TrainingPage &page)
     QSignalSpy finished(&page, &gpumem::ui::TrainingPage::trainingFinished);
     return page.start() && QTest::qWaitFor([&finished] { return finished.count() == 1; }, 120000) &&
            finished.at(0).at(0).toBool();
+}
+
+// The value of the curve named name at epoch x, or NaN when it has no such point.
+double curveValue(const QCustomPlot *chart, const QString &name, double x)
+{
+    for (int graph = 0; graph < chart->graphCount(); ++graph)
+        if (chart->graph(graph)->name() == name)
+            for (auto point = chart->graph(graph)->data()->constBegin();
+                 point != chart->graph(graph)->data()->constEnd(); ++point)
+                if (point->key == x)
+                    return point->value;
+    return std::nan("");
+}
+
+// The RMSE (MiB) of predicted against actual on rows, summed here rather than by the project's metrics.
+double rmseOn(const Eigen::VectorXd &predicted, const Eigen::VectorXd &actual, const std::vector<Eigen::Index> &rows)
+{
+    double squared = 0.0;
+    for (Eigen::Index row : rows)
+        squared += (predicted[row] - actual[row]) * (predicted[row] - actual[row]);
+    return std::sqrt(squared / static_cast<double>(rows.size()));
 }
 
 class TestTrainingPage : public QObject
@@ -62,9 +89,9 @@ class TestTrainingPage : public QObject
         auto *accuracy = page.findChild<QLabel *>(QStringLiteral("validationRmse"));
         QVERIFY2(accuracy->text().contains(QStringLiteral("(best %L1)").arg(page.validationRmse(), 0, 'f', 1)),
                  qPrintable(accuracy->text()));
-        QVERIFY(page.plot()->lossChart()->yAxis2->visible());
-        QVERIFY(legendNames(page).contains(QStringLiteral("validation loss")));
-        QCOMPARE(page.plot()->lossChart()->yAxis->label(), QStringLiteral("MSE loss (scaled target)"));
+        QVERIFY(legendNames(page).contains(QStringLiteral("validation RMSE")));
+        QCOMPARE(page.plot()->lossChart()->yAxis->label(), QStringLiteral("RMSE (MiB)"));
+        QCOMPARE(page.plot()->optimisationChart()->yAxis->label(), QStringLiteral("MSE loss (scaled target)"));
 
         // New data marks the model and its curves stale.
         state.setTable(gpumem::tests::trainingTable(), gpumem::tests::testDataPath("jobs_training.csv"));
@@ -85,10 +112,14 @@ class TestTrainingPage : public QObject
         QVERIFY2(trainsToTheEnd(page), qPrintable(page.statusText()));
         QCOMPARE(page.plot()->epochPointCount(), 2);
         const QStringList names = legendNames(page);
-        QVERIFY2(names.contains(QStringLiteral("epoch train loss")), qPrintable(names.join(", ")));
-        QVERIFY2(!names.contains(QStringLiteral("validation loss")), qPrintable(names.join(", ")));
-        QVERIFY2(!names.contains(QStringLiteral("validation RMSE (MiB, right)")), qPrintable(names.join(", ")));
-        QCOMPARE(page.plot()->lossChart()->yAxis->label(), QStringLiteral("Huber loss (scaled target)"));
+        QVERIFY2(names.contains(QStringLiteral("training RMSE")), qPrintable(names.join(", ")));
+        QVERIFY2(!names.contains(QStringLiteral("validation RMSE")), qPrintable(names.join(", ")));
+        QCOMPARE(page.plot()->optimisationChart()->yAxis->label(), QStringLiteral("Huber loss (scaled target)"));
+        // Without validation rows the label reads the training error, and says why there is no other.
+        QVERIFY2(page.findChild<QLabel *>(QStringLiteral("validationRmse"))
+                     ->text()
+                     .contains(QStringLiteral("training RMSE")),
+                 qPrintable(page.findChild<QLabel *>(QStringLiteral("validationRmse"))->text()));
     }
 
     void drawsEachNetworkOfAnEnsembleBehindTheMean()
@@ -105,9 +136,9 @@ class TestTrainingPage : public QObject
         std::vector<QCPGraph *> members;
         QCPGraph *mean = nullptr;
         for (int graph = 0; graph < chart->graphCount(); ++graph) {
-            if (chart->graph(graph)->name() == QStringLiteral("each network's epoch loss"))
+            if (chart->graph(graph)->name() == QStringLiteral("each network's training RMSE"))
                 members.push_back(chart->graph(graph));
-            if (chart->graph(graph)->name() == QStringLiteral("epoch train loss"))
+            if (chart->graph(graph)->name() == QStringLiteral("training RMSE"))
                 mean = chart->graph(graph);
         }
         QCOMPARE(members.size(), std::size_t{3});
@@ -122,14 +153,14 @@ class TestTrainingPage : public QObject
             }
             QVERIFY(std::abs(sum / 3.0 - mean->data()->at(epoch)->value) <= 1e-9 * std::abs(sum));
         }
-        QCOMPARE(legendNames(page).count(QStringLiteral("each network's epoch loss")), 1);
+        QCOMPARE(legendNames(page).count(QStringLiteral("each network's training RMSE")), 1);
 
         // The next training, of one network, draws none.
         hyperparameters.setAssignment("ensemble=1");
         state.setHyperparameters(hyperparameters);
         QVERIFY2(trainsToTheEnd(page), qPrintable(page.statusText()));
         QCOMPARE(page.plot()->memberCurveCount(), 0);
-        QVERIFY(!legendNames(page).contains(QStringLiteral("each network's epoch loss")));
+        QVERIFY(!legendNames(page).contains(QStringLiteral("each network's training RMSE")));
     }
 
     // Issue 25: a run trained on this page reached the Runs page without validation
@@ -173,13 +204,17 @@ class TestTrainingPage : public QObject
         xgboost.mean.rmse = 123.5;
         result->models.push_back(xgboost);
         state.setComparison(result, nullptr);
-        // The dashed reference spans the plot on the right (MiB) axis, named in the legend.
+        // The dashed reference spans the plot on the network's own axis of errors in MiB, named in the legend.
         QCustomPlot *chart = page.plot()->lossChart();
-        QVERIFY(chart->yAxis2->visible());
+        QCPGraph *reference = nullptr;
+        for (int graph = 0; graph < chart->graphCount(); ++graph)
+            if (chart->graph(graph)->name().contains(QStringLiteral("XGBoost")))
+                reference = chart->graph(graph);
+        QVERIFY(reference);
+        QCOMPARE(reference->valueAxis(), chart->yAxis);
         page.plot()->scheduleReplot();
-        QTRY_VERIFY_WITH_TIMEOUT(chart->graph(chart->graphCount() - 1)->dataCount() == 2, 2000);
-        QCOMPARE(chart->graph(chart->graphCount() - 1)->data()->at(0)->value, 123.5);
-        QVERIFY(chart->graph(chart->graphCount() - 1)->name().contains(QStringLiteral("XGBoost")));
+        QTRY_VERIFY_WITH_TIMEOUT(reference->dataCount() == 2, 2000);
+        QCOMPARE(reference->data()->at(0)->value, 123.5);
     }
 
     void calibratesAnUpperBoundWhenAsked()
@@ -280,6 +315,105 @@ class TestTrainingPage : public QObject
         QVERIFY(page.trainedModel() != first);
         QVERIFY(save->isEnabled());
         QVERIFY2(page.statusText().contains(QStringLiteral("the best so far")), qPrintable(page.statusText()));
+    }
+
+    // The chart of errors shows the RMSE in MiB of the weights each epoch ended with: at the
+    // epoch the model keeps, the RMSE of the kept model's own predictions on the same rows.
+    void plotsTheErrorInMibOfTheRowsItNames()
+    {
+        gpumem::tests::QuickTrainingState state(3);
+        gpumem::ui::TrainingPage page(&state);
+        QVERIFY2(trainsToTheEnd(page), qPrintable(page.statusText()));
+        std::vector<std::string> warnings;
+        const auto dataset = state.buildDataset(warnings);
+        const Eigen::VectorXd predicted = page.trainedModel()->predict(*dataset);
+        const std::vector<Eigen::Index> &validation = page.lastResult().validationRows;
+        QCOMPARE(validation.size(), std::size_t{8});
+        std::vector<Eigen::Index> fitted;
+        for (Eigen::Index row = 0; row < 80; ++row)
+            if (std::find(validation.begin(), validation.end(), row) == validation.end())
+                fitted.push_back(row);
+        const double best = page.lastResult().bestEpoch;
+        QVERIFY(best >= 1);
+        const QCustomPlot *chart = page.plot()->lossChart();
+        const double validationRmse = curveValue(chart, QStringLiteral("validation RMSE"), best);
+        const double trainRmse = curveValue(chart, QStringLiteral("training RMSE"), best);
+        const double expectedValidation = rmseOn(predicted, dataset->target(), validation);
+        const double expectedTrain = rmseOn(predicted, dataset->target(), fitted);
+        QVERIFY2(std::abs(validationRmse - expectedValidation) <= 1e-4 * expectedValidation,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(validationRmse).arg(expectedValidation)));
+        QVERIFY2(std::abs(trainRmse - expectedTrain) <= 1e-4 * expectedTrain,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(trainRmse).arg(expectedTrain)));
+        QCOMPARE(page.plot()->lossChart()->graph(0)->dataCount(), 3); // one point per epoch
+    }
+
+    void showsTheErrorsOnALogAxisByDefault()
+    {
+        gpumem::ui::LossPlot plot;
+        QVERIFY(plot.isLogarithmic());
+        QCOMPARE(plot.lossChart()->yAxis->scaleType(), QCPAxis::stLogarithmic);
+        QCOMPARE(plot.optimisationChart()->yAxis->scaleType(), QCPAxis::stLogarithmic);
+        auto *toggle = plot.findChild<QCheckBox *>(QStringLiteral("logScale"));
+        QVERIFY(toggle && toggle->isChecked());
+        toggle->setChecked(false); // the linear axes stay a click away
+        QCOMPARE(plot.lossChart()->yAxis->scaleType(), QCPAxis::stLinear);
+        QCOMPARE(plot.optimisationChart()->yAxis->scaleType(), QCPAxis::stLinear);
+    }
+
+    void startsTheLearningRateAxisAtZero()
+    {
+        gpumem::ui::LossPlot plot;
+        // A warm-up that starts well above 0: the axis still starts at 0.
+        for (int batch = 1; batch <= 10; ++batch)
+            plot.addBatch(batch / 10.0, 1.0 / batch, 0.002 + 0.0002 * batch);
+        plot.scheduleReplot();
+        QTRY_VERIFY(plot.replotCount() > 0);
+        const QCPAxis *rate = plot.optimisationChart()->yAxis2;
+        QVERIFY(rate->visible());
+        QCOMPARE(rate->range().lower, 0.0);
+        QVERIFY(rate->range().upper >= 0.004);
+    }
+
+    void exportsTheCurvesAsCsv()
+    {
+        gpumem::ui::LossPlot plot;
+        for (int epoch = 1; epoch <= 3; ++epoch) {
+            gpumem::training::EpochProgress progress;
+            progress.epoch = epoch;
+            progress.trainLoss = 0.5 / epoch;
+            progress.validationLoss = 0.6 / epoch;
+            progress.trainRmse = 100.0 / epoch;
+            progress.validationRmse = 120.25 / epoch;
+            plot.addEpoch(progress);
+        }
+        const auto hasExport = [](QWidget *chart) {
+            const QList<QAction *> actions = chart->actions();
+            return std::any_of(actions.begin(), actions.end(),
+                               [](const QAction *action) { return action->text() == QStringLiteral("Export CSV…"); });
+        };
+        QVERIFY(hasExport(plot.lossChart()));
+        QVERIFY(hasExport(plot.optimisationChart()));
+        QTemporaryDir folder;
+        const QString path = folder.filePath(QStringLiteral("rmse.csv"));
+        QVERIFY(gpumem::ui::saveCurvesCsv(*plot.lossChart(), path));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.value(0), QStringLiteral("curve,x,y,axis"));
+        QCOMPARE(lines.size(), 1 + 3 + 3);
+        std::vector<double> train;
+        std::vector<double> validation;
+        for (const QString &line : lines.mid(1)) {
+            const QStringList fields = line.split(QLatin1Char(','));
+            QCOMPARE(fields.size(), 4);
+            QCOMPARE(fields[3], QStringLiteral("RMSE (MiB)"));
+            const double epoch = fields[1].toDouble();
+            QCOMPARE(fields[0] == QStringLiteral("training RMSE") ? 100.0 / epoch : 120.25 / epoch,
+                     fields[2].toDouble());
+            (fields[0] == QStringLiteral("training RMSE") ? train : validation).push_back(epoch);
+        }
+        QCOMPARE(train, (std::vector<double>{1.0, 2.0, 3.0}));
+        QCOMPARE(validation, (std::vector<double>{1.0, 2.0, 3.0}));
     }
 
     void refusesToStartWithoutData()

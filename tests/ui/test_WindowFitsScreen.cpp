@@ -2,6 +2,7 @@
 // Issue 25: on a 1024×768 screen the window opened at 1400×900, and Large font, the help
 // panel and an estimate on the Your model page widened it further, off the screen.
 #include "DataTables.h"
+#include "SmallScreen.h"
 #include "UiTestSupport.h"
 #include "core/EstimateFixtures.h"
 #include "ui/MainWindow.h"
@@ -165,20 +166,7 @@ class TestWindowFitsScreen : public QObject
 int main(int argc, char **argv)
 {
     // The offscreen platform with one screen of the size above, whatever the environment says.
-    QTemporaryDir folder;
-    QFile screens(folder.filePath(QStringLiteral("screens.json")));
-    if (!screens.open(QIODevice::WriteOnly))
-        return 1;
-    screens.write(QStringLiteral("{\"screens\": [{\"name\": \"laptop\", \"x\": 0, \"y\": 0, \"width\": %1, \"height\": "
-                                 "%2, \"logicalDpi\": 96, \"logicalBaseDpi\": 96, \"dpr\": 1}]}")
-                      .arg(screenWidth)
-                      .arg(screenHeight)
-                      .toUtf8());
-    screens.close();
-    qputenv("QT_QPA_PLATFORM", "offscreen:configfile=" + screens.fileName().toUtf8());
-    QApplication application(argc, argv);
-    TestWindowFitsScreen test;
-    return QTest::qExec(&test, argc, argv);
+    return gpumem::tests::runOnScreen<TestWindowFitsScreen>(argc, argv, screenWidth, screenHeight);
 }
 
 #include "test_WindowFitsScreen.moc"

@@ -11,6 +11,8 @@
 #include <QTextTable>
 
 #include <cmath>
+#include <functional>
+#include <optional>
 
 namespace gpumem::pdfreport {
 
@@ -31,33 +33,116 @@ bool holdsImage(const QTextDocument &document, const QTextFrame &frame)
     return false;
 }
 
-// Moves the first table of images that straddles two pages to the next one.
-bool moveCutChartRow(QTextDocument &document, double pageHeight)
+// The vertical extent of row of table: from the top of its cells' first lines to the foot of their last.
+QRectF rowExtent(const QTextDocument &document, const QTextTable &table, int row)
+{
+    const QAbstractTextDocumentLayout &layout = *document.documentLayout();
+    QRectF extent;
+    for (int column = 0; column < table.columns(); ++column) {
+        const QTextTableCell cell = table.cellAt(row, column);
+        if (cell.row() != row)
+            continue; // a cell spanning from a row above
+        for (QTextBlock block = document.findBlock(cell.firstPosition());
+             block.isValid() && block.position() <= cell.lastPosition(); block = block.next())
+            extent = extent.isNull() ? layout.blockBoundingRect(block) : extent.united(layout.blockBoundingRect(block));
+    }
+    return extent;
+}
+
+bool cutByPageBreak(const QRectF &extent, double pageHeight)
+{
+    return !extent.isNull() && extent.height() < pageHeight &&
+           pageOf(extent.top(), pageHeight) != pageOf(extent.bottom() - 1.0, pageHeight);
+}
+
+// The height of table's rows laid out on one page: its rows' text, without the gaps that page breaks open.
+double naturalHeight(const QTextDocument &document, const QTextTable &table)
+{
+    double height = 0.0;
+    for (int row = 0; row < table.rows(); ++row)
+        height += rowExtent(document, table, row).height();
+    return height;
+}
+
+// A change that moves what a page break would cut to the next page, and where it starts
+// in the document: the moves are made in document order, since each one shifts what follows.
+struct Move
+{
+    int position = 0;
+    std::function<void()> apply;
+};
+
+void startPage(QTextTable &table)
+{
+    QTextTableFormat format = table.format();
+    format.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+    table.setFormat(format);
+}
+
+// The first table that straddles two pages and should not: a table of images (a row of
+// charts with their captions), or one whose rows take at most a third of a page, which
+// reads better whole (the environment's, the worst rows'). It moves to the next page.
+std::optional<Move> cutWholeTable(QTextDocument &document, double pageHeight)
 {
     for (QTextFrame *frame : document.rootFrame()->childFrames()) {
         auto *table = qobject_cast<QTextTable *>(frame);
-        if (!table || !holdsImage(document, *table))
+        if (!table || (table->format().pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore))
             continue;
         const QRectF box = document.documentLayout()->frameBoundingRect(table);
-        QTextTableFormat format = table->format();
-        if (box.height() >= pageHeight || pageOf(box.top(), pageHeight) == pageOf(box.bottom() - 1.0, pageHeight) ||
-            (format.pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore))
+        if ((naturalHeight(document, *table) > pageHeight / 3.0 && !holdsImage(document, *table)) ||
+            box.height() >= pageHeight || pageOf(box.top(), pageHeight) == pageOf(box.bottom() - 1.0, pageHeight))
             continue;
-        format.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
-        table->setFormat(format);
-        return true;
+        return Move{table->firstPosition(), [table] { startPage(*table); }};
     }
-    return false;
+    return std::nullopt;
 }
 
-// Moves the first heading that would end its page without the two blocks after it to the next page.
-bool moveOrphanedHeading(QTextDocument &document, double pageHeight)
+// The first table row that a page break cuts (Qt moves a row only when none of its cells'
+// first lines fits). It moves to the next page: the row above it grows, without its rule,
+// to the page's foot, so that the row starts past it and Qt places it at the next page's
+// top. A cut first row moves its whole table.
+std::optional<Move> cutTableRow(QTextDocument &document, double pageHeight)
+{
+    for (QTextFrame *frame : document.rootFrame()->childFrames()) {
+        auto *table = qobject_cast<QTextTable *>(frame);
+        if (!table)
+            continue;
+        for (int row = 0; row < table->rows(); ++row) {
+            const QRectF extent = rowExtent(document, *table, row);
+            if (!cutByPageBreak(extent, pageHeight))
+                continue;
+            const int position = table->cellAt(row, 0).firstPosition();
+            if (row <= table->format().headerRowCount()) {
+                if (table->format().pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore)
+                    continue;
+                return Move{position, [table] { startPage(*table); }};
+            }
+            // Past the page's foot by a hundredth of a page, more than the cells' padding above their text.
+            const double pageFoot = (pageOf(extent.top(), pageHeight) + 1) * pageHeight;
+            const double gap = pageFoot - extent.top() + 0.01 * pageHeight;
+            return Move{position, [table, row, gap] {
+                            for (int column = 0; column < table->columns(); ++column) {
+                                QTextTableCell above = table->cellAt(row - 1, column);
+                                QTextTableCellFormat format = above.format().toTableCellFormat();
+                                format.setBottomPadding(format.bottomPadding() + gap);
+                                format.setBottomBorder(0.0);
+                                above.setFormat(format);
+                            }
+                        }};
+        }
+    }
+    return std::nullopt;
+}
+
+// The first heading that would end its page without the two blocks after it. It moves to
+// the next page, and a table it introduces that was moved there follows it again: left to
+// start a page of its own, that table would leave the heading alone.
+std::optional<Move> orphanedHeading(QTextDocument &document, double pageHeight)
 {
     const QAbstractTextDocumentLayout &layout = *document.documentLayout();
     for (QTextBlock block = document.begin(); block.isValid(); block = block.next()) {
-        QTextBlockFormat format = block.blockFormat();
-        if (format.headingLevel() == 0 || !block.next().isValid() ||
-            (format.pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore))
+        if (block.blockFormat().headingLevel() == 0 || !block.next().isValid() ||
+            (block.blockFormat().pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore))
             continue;
         // The two blocks after a heading: its note and the first line of the table or
         // charts the note introduces, or the first two lines of what follows.
@@ -67,11 +152,22 @@ bool moveOrphanedHeading(QTextDocument &document, double pageHeight)
         if (pageOf(heading.top(), pageHeight) == pageOf(next.bottom() - 1.0, pageHeight) ||
             next.bottom() - heading.top() >= pageHeight)
             continue;
-        format.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
-        QTextCursor(block).setBlockFormat(format);
-        return true;
+        return Move{block.position(), [&document, block, after] {
+                        QTextBlockFormat format = block.blockFormat();
+                        format.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+                        QTextCursor(block).setBlockFormat(format);
+                        for (QTextFrame *frame : document.rootFrame()->childFrames()) {
+                            auto *table = qobject_cast<QTextTable *>(frame);
+                            if (!table || table->firstPosition() <= block.position() ||
+                                table->firstPosition() > after.position())
+                                continue;
+                            QTextTableFormat tableFormat = table->format();
+                            tableFormat.setPageBreakPolicy(QTextFormat::PageBreak_Auto);
+                            table->setFormat(tableFormat);
+                        }
+                    }};
     }
-    return false;
+    return std::nullopt;
 }
 
 } // namespace
@@ -80,14 +176,34 @@ int keepTogether(QTextDocument &document)
 {
     const double pageHeight = document.pageSize().height();
     int moved = 0;
-    // Each move shifts everything after it, so positions are measured again after each one;
-    // a moved item is never moved again, so this ends.
-    for (;;) {
+    // Each move shifts everything after it, so positions are measured again after each one.
+    // A moved item starts a page and is not cut again (a table that follows its moved
+    // heading fits under it), so this ends; the bound is a guard.
+    for (int round = 0; round < 1000; ++round) {
         document.pageCount(); // finishes the layout
-        if (!moveCutChartRow(document, pageHeight) && !moveOrphanedHeading(document, pageHeight))
+        std::optional<Move> first;
+        for (std::optional<Move> move : {cutWholeTable(document, pageHeight), cutTableRow(document, pageHeight),
+                                         orphanedHeading(document, pageHeight)})
+            if (move && (!first || move->position < first->position))
+                first = std::move(move);
+        if (!first)
             return moved;
+        first->apply();
         ++moved;
     }
+    return moved;
+}
+
+int cutTableRows(const QTextDocument &document)
+{
+    document.pageCount(); // finishes the layout
+    const double pageHeight = document.pageSize().height();
+    int cut = 0;
+    for (QTextFrame *frame : document.rootFrame()->childFrames())
+        if (const auto *table = qobject_cast<const QTextTable *>(frame))
+            for (int row = 0; row < table->rows(); ++row)
+                cut += cutByPageBreak(rowExtent(document, *table, row), pageHeight) ? 1 : 0;
+    return cut;
 }
 
 void drawPages(const QTextDocument &document, QPagedPaintDevice &device, double footerHeight)

@@ -19,16 +19,17 @@ QPageSize localPageSize();
 struct PdfCharts
 {
     // Images that replace the report's own SVG charts, by report chart id
-    // ("metric_rmse", "scatter_random_forest"): the workbench's charts.
+    // ("metric_rmse", "scatter_random_forest", "residuals_ridge"): the workbench's charts,
+    // drawn at about 520 × 340 logical pixels so that their text stays readable at half a
+    // page's width.
     std::map<std::string, QImage> images;
-    // Charts side by side: 2 for the report's own charts, 1 for images drawn as large as
-    // the workbench's, whose text would otherwise shrink below a readable size.
+    // Charts side by side.
     int perRow = 2;
 };
 
 // Returns the comparison report as a PDF (15 mm margins, "page / pages" at each foot):
 // core's printable HTML report laid out by Qt on pages of pageSize, a row of charts and
-// its captions never cut by a page break, no heading alone at a page's foot. The same
+// its captions or a table's row never cut by a page break, no heading alone at a page's foot. The same
 // for `gpumem compare --report x.pdf` and the workbench's export. Needs a
 // QGuiApplication; call on the main thread.
 QByteArray pdfReport(const report::ComparisonContext &context, const evaluation::ExperimentResult &result,
