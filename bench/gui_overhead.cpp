@@ -10,10 +10,10 @@
 #include "io/Json.h"
 #include "models/NeuralNetworkHyperparameters.h"
 #include "models/Presets.h"
-#include "ui/EventLoopStallMeter.h"
-#include "ui/LossPlot.h"
-#include "ui/TrainingPage.h"
-#include "ui/WorkbenchState.h"
+#include "ui/app/EventLoopStallMeter.h"
+#include "ui/app/WorkbenchState.h"
+#include "ui/charts/LossPlot.h"
+#include "ui/pages/TrainingPage.h"
 
 #include <QApplication>
 #include <QTimer>

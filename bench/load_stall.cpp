@@ -7,10 +7,10 @@
 // bench/load_stall.sh runs it on a generated file.
 //   gpumem_load_stall DATA.csv
 
-#include "ui/DataPage.h"
-#include "ui/EventLoopStallMeter.h"
-#include "ui/MainWindow.h"
-#include "ui/ModelPage.h"
+#include "ui/app/EventLoopStallMeter.h"
+#include "ui/app/MainWindow.h"
+#include "ui/pages/DataPage.h"
+#include "ui/pages/ModelPage.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

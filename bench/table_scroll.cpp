@@ -6,7 +6,7 @@
 //   gpumem_table_scroll DATA.csv [STEPS]
 
 #include "data/TableLoader.h"
-#include "ui/TableModel.h"
+#include "ui/models/TableModel.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

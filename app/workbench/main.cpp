@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "ui/BuiltInDatasets.h"
-#include "ui/MainWindow.h"
-#include "ui/ScreenshotTour.h"
+#include "ui/app/BuiltInDatasets.h"
+#include "ui/app/MainWindow.h"
+#include "ui/app/ScreenshotTour.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

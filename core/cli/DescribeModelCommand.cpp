@@ -9,6 +9,7 @@
 #include "io/InputError.h"
 #include "io/JsonDocument.h"
 #include "models/ArchitectureSizes.h"
+#include "models/NetworkModelName.h"
 #include "models/NeuralNetworkRegressor.h"
 #include "models/RegressorRegistry.h"
 
@@ -82,14 +83,14 @@ int runDescribeModel(const std::vector<std::string> &arguments, std::ostream &ou
     addDataOptions(app, dataOptions);
     ModelOptions modelOptions;
     addModelOptions(app, modelOptions);
-    std::string model = "bigru_transformer";
+    std::string model = models::kNetworkModelName;
     app.add_option("--model", model, "describe another model's hyperparameters (e.g. random_forest)")
         ->type_name("NAME");
     bool asJson = false;
     app.add_flag("--json", asJson, "print JSON: the blocks and every hyperparameter's description and value");
     if (!parser.parse(arguments, out))
         return 0;
-    if (model != "bigru_transformer")
+    if (model != models::kNetworkModelName)
         return describeHyperparameters(model, modelOptions, asJson, out);
     const models::Hyperparameters hyperparameters = hyperparametersFrom(modelOptions);
     const DataSizes sizes = path ? sizesOf(*path, dataOptions) : DataSizes();

@@ -4,6 +4,7 @@
 #include "cli/CommandParser.h"
 #include "cli/Warnings.h"
 #include "io/InputError.h"
+#include "models/NetworkModelName.h"
 #include "models/NeuralNetworkHyperparameters.h"
 #include "models/Presets.h"
 #include "models/RegressorRegistry.h"
@@ -22,8 +23,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char *const kNetwork = "bigru_transformer";
-
 unsigned hardwareThreads()
 {
     return std::max(1u, std::thread::hardware_concurrency());
@@ -37,7 +36,7 @@ void checkAssignment(const std::string &assignment)
     if (equals == std::string::npos || equals == 0)
         throw io::InputError("--set expects NAME=VALUE or MODEL.NAME=VALUE, not " + io::quoteForMessage(assignment));
     const std::string model = modelOfAssignment(assignment);
-    const std::string owner = model.empty() ? std::string(kNetwork) : model;
+    const std::string owner = model.empty() ? std::string(models::kNetworkModelName) : model;
     const std::size_t nameBegin = model.empty() ? 0 : model.size() + 1;
     const std::string name = assignment.substr(nameBegin, equals - nameBegin);
     const std::vector<std::string> registered = models::regressorNames();
@@ -48,15 +47,15 @@ void checkAssignment(const std::string &assignment)
         throw io::InputError("--set: unknown model " + io::quoteForMessage(owner) + " in " +
                              io::quoteForMessage(assignment) + "; known: " + known);
     }
-    const models::Hyperparameters known =
-        owner == kNetwork ? models::neuralNetworkHyperparameters() : models::regressorHyperparameters(owner);
+    const models::Hyperparameters known = owner == models::kNetworkModelName ? models::neuralNetworkHyperparameters()
+                                                                             : models::regressorHyperparameters(owner);
     if (known.contains(name))
         return;
     std::string hint;
     if (model.empty()) {
         // A plain --set is the network's; the name may be a baseline's, written without its model.
         for (const auto &other : registered)
-            if (other != kNetwork && models::regressorHyperparameters(other).contains(name)) {
+            if (other != models::kNetworkModelName && models::regressorHyperparameters(other).contains(name)) {
                 hint = " (for " + other + " write " + other + "." + name + "=VALUE)";
                 break;
             }

@@ -3,6 +3,7 @@
 
 #include "cli/DataOptions.h"
 #include "models/Hyperparameters.h"
+#include "models/NetworkModelName.h"
 #include "models/NeuralNetworkRegressor.h"
 
 #include <cstdint>
@@ -47,7 +48,7 @@ struct TrainingInputs
     DataOptions data;
     ModelOptions model;
     ComputeOptions compute;
-    std::string modelName = "bigru_transformer"; // --model
+    std::string modelName = models::kNetworkModelName; // --model
 };
 
 // Declares DATA.csv and the options of TrainingInputs on app, bound to inputs.

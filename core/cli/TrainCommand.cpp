@@ -4,6 +4,7 @@
 #include "calibration/BoundMetrics.h"
 #include "calibration/CalibratedFit.h"
 #include "calibration/CalibrationJson.h"
+#include "calibration/CommonCapacities.h"
 #include "calibration/Coverage.h"
 #include "cli/CalibrationOptions.h"
 #include "cli/CommandParser.h"
@@ -17,6 +18,7 @@
 #include "io/JsonDocument.h"
 #include "io/OutputPlan.h"
 #include "models/ModelFolder.h"
+#include "models/NetworkModelName.h"
 #include "models/NeuralNetworkRegressor.h"
 #include "prediction/PredictionFile.h"
 #include "report/MetricsJson.h"
@@ -73,9 +75,6 @@ struct BoundReport
     std::vector<std::pair<double, double>> shareWithinCapacity; // (capacity MiB, share of test jobs)
 };
 
-// The memory of common GPUs, GiB: which of them a job's bound fits.
-constexpr double commonCapacitiesGiB[] = {8, 12, 16, 24, 40, 48, 80, 141};
-
 BoundReport reportBound(const calibration::Calibration &calibrated, const data::Dataset &dataset,
                         const calibration::CalibratedFit &fit, const Eigen::VectorXd &bounds,
                         const std::vector<Eigen::Index> &testRows)
@@ -94,7 +93,7 @@ BoundReport reportBound(const calibration::Calibration &calibrated, const data::
     const Eigen::VectorXd scales =
         calibrated.scales(dataset.numericFeatures(), dataset.numericFeatureNames(), predicted, fit.memberSpread);
     report.tradeOff = calibration::tradeOffCurve(calibrated, scales, predicted, actual, testRows);
-    for (double capacity : commonCapacitiesGiB)
+    for (double capacity : calibration::kCommonCapacitiesGiB)
         report.shareWithinCapacity.emplace_back(capacity * 1024.0,
                                                 calibration::shareWithinCapacity(bounds, testRows, capacity * 1024.0));
     return report;
@@ -122,16 +121,14 @@ io::Json calibrationSummaryJson(const calibration::Calibration &calibrated, cons
     return json;
 }
 
-const char *const kNetwork = "bigru_transformer";
-
 // Refuses what --resume-from cannot honour, before anything is read: the
 // continued run keeps the stopped one's model, hyperparameters and data.
 void checkResumable(const CLI::App &app, const std::string &modelName, const ModelOptions &modelOptions,
                     const CalibrationOptions &calibrationOptions)
 {
-    if (app.get_option("--model")->count() > 0 && modelName != kNetwork)
-        throw io::InputError("--resume-from continues a " + std::string(kNetwork) + " training; " + modelName +
-                             " fits in one go");
+    if (app.get_option("--model")->count() > 0 && modelName != models::kNetworkModelName)
+        throw io::InputError("--resume-from continues a " + std::string(models::kNetworkModelName) + " training; " +
+                             modelName + " fits in one go");
     if (modelOptions.preset || modelOptions.config || !modelOptions.assignments.empty())
         throw io::InputError("--resume-from keeps the model's own hyperparameters; leave out --preset, --config and "
                              "--set (only --epochs may change)");
@@ -226,8 +223,8 @@ workflows::TrainConfiguration configurationFrom(const TrainOptions &options)
     configuration.model = inputs.modelName;
     configuration.hyperparameters = hyperparametersFor(inputs.modelName, inputs.model);
     if (options.epochs) {
-        if (inputs.modelName != kNetwork)
-            throw io::InputError("--epochs is for " + std::string(kNetwork) + "; " + inputs.modelName +
+        if (inputs.modelName != models::kNetworkModelName)
+            throw io::InputError("--epochs is for " + std::string(models::kNetworkModelName) + "; " + inputs.modelName +
                                  " fits in one go");
         configuration.hyperparameters.setAssignment("epochs=" + std::to_string(*options.epochs));
     }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "models/ArchitectureSizes.h"
+#include "models/NetworkModelName.h"
 #include "models/RegressorBase.h"
 
 #include <Eigen/Core>
@@ -65,7 +66,7 @@ class NeuralNetworkRegressor final : public RegressorBase
     // training position beside model.json). Throws io::InputError naming the file.
     static NeuralNetworkRegressor load(const std::string &directory, ComputeSettings compute = {});
 
-    std::string name() const override { return "bigru_transformer"; }
+    std::string name() const override { return kNetworkModelName; }
     // The device the model runs on, e.g. "cpu" or "cuda:0".
     std::string deviceName() const override;
     bool readsSimulatedPeak() const override;

@@ -7,6 +7,7 @@
 #include "models/DecisionTreeRegressor.h"
 #include "models/FormulaRegressor.h"
 #include "models/ModelFolder.h"
+#include "models/NetworkModelName.h"
 #include "models/NeuralNetworkHyperparameters.h"
 #include "models/NeuralNetworkRegressor.h"
 #include "models/RandomForestRegressor.h"
@@ -58,7 +59,7 @@ RegistryEntry tabularEntry(const char *name, const char *title, bool inDefaultCo
 const std::vector<RegistryEntry> &registry()
 {
     static const std::vector<RegistryEntry> entries = {
-        {"bigru_transformer", "BiGRU-Transformer", true, "LibTorch", neuralNetworkHyperparameters,
+        {kNetworkModelName, "BiGRU-Transformer", true, "LibTorch", neuralNetworkHyperparameters,
          [](Hyperparameters hyperparameters, ComputeSettings compute) -> std::unique_ptr<Regressor> {
              return std::make_unique<NeuralNetworkRegressor>(std::move(hyperparameters), std::move(compute));
          },

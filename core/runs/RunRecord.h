@@ -3,6 +3,7 @@
 
 #include "evaluation/Metrics.h"
 #include "models/Hyperparameters.h"
+#include "models/NetworkModelName.h"
 #include "training/TrainingProgress.h"
 
 #include <nlohmann/json.hpp>
@@ -43,8 +44,8 @@ struct EpochPoint
 // A plain value type: copies may be read from any thread.
 struct RunRecord
 {
-    std::string name;                        // for people, e.g. "run 3" or "trial 7"
-    std::string model = "bigru_transformer"; // the registry name
+    std::string name; // for people, e.g. "run 3" or "trial 7"
+    std::string model = models::kNetworkModelName;
     // Every hyperparameter of the model, in description order.
     std::vector<std::pair<std::string, models::HyperparameterValue>> hyperparameters;
     std::uint64_t seed = 42;

@@ -4,6 +4,7 @@
 #include "data/JobNames.h"
 #include "data/RowGroups.h"
 #include "io/InputError.h"
+#include "models/NetworkModelName.h"
 #include "models/NeuralNetworkHyperparameters.h"
 #include "models/Presets.h"
 #include "models/RegressorRegistry.h"
@@ -12,14 +13,9 @@
 
 namespace gpumem::workflows {
 
-namespace {
-// The registry's network: the model the presets, --config and the Model page describe.
-const char *const kNetwork = "bigru_transformer";
-} // namespace
-
 models::Hyperparameters startingValues(const std::string &model, const models::Hyperparameters &networkValues)
 {
-    return model == kNetwork ? networkValues : models::regressorHyperparameters(model);
+    return model == models::kNetworkModelName ? networkValues : models::regressorHyperparameters(model);
 }
 
 models::Hyperparameters networkPresetValues(const std::string &name)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "models/NetworkModelName.h"
 #include "runs/SweepPlan.h"
 #include "workflows/TrainWorkflow.h"
 
@@ -15,7 +16,7 @@ namespace gpumem::workflows {
 struct SweepConfiguration
 {
     std::string namePrefix = "trial "; // a run is named namePrefix and its trial's index
-    std::string model = "bigru_transformer";
+    std::string model = models::kNetworkModelName;
     std::vector<runs::SweepTrial> trials;
     std::vector<models::Hyperparameters> values; // each trial's, as trialValues gives them
     models::ComputeSettings compute;

@@ -5,6 +5,7 @@
 #include "data/Dataset.h"
 #include "evaluation/Splits.h"
 #include "models/Hyperparameters.h"
+#include "models/NetworkModelName.h"
 #include "models/Regressor.h"
 #include "runs/RunRecord.h"
 #include "training/TrainingProgress.h"
@@ -24,7 +25,7 @@ namespace gpumem::workflows {
 struct TrainConfiguration
 {
     std::string name; // the run record's name
-    std::string model = "bigru_transformer";
+    std::string model = models::kNetworkModelName;
     models::Hyperparameters hyperparameters;
     models::ComputeSettings compute;
     // The share of rows held out of the fit and scored (train --test-fraction, a

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Feeds arbitrary bytes, as a workbench project document, to the core readers that
-// the project reader (ui/ProjectFile.cpp, which is bound to Qt) hands its members
+// the project reader (ui/app/ProjectFile.cpp, which is bound to Qt) hands its members
 // to, in its order and with its checks: the format and version, the network's
 // hyperparameters (models::Hyperparameters::apply), the data member's strings, bad-cell
 // policy and roles, the comparison (report::readExperimentResult) and every run

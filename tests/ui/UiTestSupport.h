@@ -6,7 +6,7 @@
 #include "TestSupport.h"
 #include "data/TableLoader.h"
 #include "models/NeuralNetworkHyperparameters.h"
-#include "ui/WorkbenchState.h"
+#include "ui/app/WorkbenchState.h"
 
 #include <QCoreApplication>
 #include <QSettings>

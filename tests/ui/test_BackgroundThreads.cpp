@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Issue 51: background work leaves Qt's own threads and the GUI's priority alone, so that
 // painting never waits behind a long job (bench/load_stall.sh measures the window).
-#include "ui/BackgroundTask.h"
-#include "ui/BackgroundThreads.h"
+#include "ui/app/BackgroundTask.h"
+#include "ui/app/BackgroundThreads.h"
 
 #include <QImage>
 #include <QPainter>

@@ -4,11 +4,11 @@
 // returns it to the very place it left.
 #include "SmallScreen.h"
 #include "UiTestSupport.h"
-#include "ui/ChartFullWindow.h"
-#include "ui/ComparePage.h"
-#include "ui/MainWindow.h"
-#include "ui/QCustomPlotInclude.h"
-#include "ui/TrainingPage.h"
+#include "ui/app/MainWindow.h"
+#include "ui/charts/ChartFullWindow.h"
+#include "ui/charts/QCustomPlotInclude.h"
+#include "ui/pages/ComparePage.h"
+#include "ui/pages/TrainingPage.h"
 
 #include <QAction>
 #include <QChartView>

@@ -4,12 +4,12 @@
 // behind a clicked scatter point, and the network's preset chosen on the page.
 #include "UiTestSupport.h"
 #include "data/ColumnNotes.h"
-#include "ui/ChartExport.h"
-#include "ui/ComparePage.h"
-#include "ui/JobRowPanel.h"
-#include "ui/NetworkPresetBox.h"
-#include "ui/PartialDependenceChart.h"
-#include "ui/WorkbenchState.h"
+#include "ui/app/WorkbenchState.h"
+#include "ui/charts/ChartExport.h"
+#include "ui/charts/PartialDependenceChart.h"
+#include "ui/pages/ComparePage.h"
+#include "ui/widgets/JobRowPanel.h"
+#include "ui/widgets/NetworkPresetBox.h"
 #include "workflows/CompareWorkflow.h"
 
 #include <QAbstractBarSeries>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "UiTestSupport.h"
 #include "models/RegressorRegistry.h"
-#include "ui/ChartExport.h"
-#include "ui/ComparePage.h"
-#include "ui/FrozenColumnTableView.h"
-#include "ui/ReportWriter.h"
-#include "ui/WorkbenchState.h"
+#include "ui/app/ReportWriter.h"
+#include "ui/app/WorkbenchState.h"
+#include "ui/charts/ChartExport.h"
+#include "ui/pages/ComparePage.h"
+#include "ui/widgets/FrozenColumnTableView.h"
 
 #include <QAbstractBarSeries>
 #include <QApplication>

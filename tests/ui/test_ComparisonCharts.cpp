@@ -3,7 +3,7 @@
 // crashed in the predicted-versus-actual chart opening a project whose comparison
 // held ±1e308; a residual of two such values does not even fit a double.
 #include "FiniteRanges.h"
-#include "ui/ComparisonCharts.h"
+#include "ui/charts/ComparisonCharts.h"
 
 #include <QAreaSeries>
 #include <QChartView>

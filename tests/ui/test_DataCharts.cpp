@@ -3,15 +3,15 @@
 // correlation with it, and a window that keeps answering while a large table's
 // charts and sizes are computed.
 #include "UiTestSupport.h"
-#include "ui/ColumnCharts.h"
-#include "ui/DataPage.h"
-#include "ui/EventLoopStallMeter.h"
-#include "ui/FeatureTargetScatter.h"
-#include "ui/MainWindow.h"
-#include "ui/ModelPage.h"
-#include "ui/QCustomPlotInclude.h"
-#include "ui/TargetCorrelationsView.h"
-#include "ui/WorkbenchState.h"
+#include "ui/app/EventLoopStallMeter.h"
+#include "ui/app/MainWindow.h"
+#include "ui/app/WorkbenchState.h"
+#include "ui/charts/ColumnCharts.h"
+#include "ui/charts/FeatureTargetScatter.h"
+#include "ui/charts/QCustomPlotInclude.h"
+#include "ui/charts/TargetCorrelationsView.h"
+#include "ui/pages/DataPage.h"
+#include "ui/pages/ModelPage.h"
 
 #include <QLabel>
 #include <QSignalSpy>

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "DataTables.h"
 #include "UiTestSupport.h"
-#include "ui/DataPage.h"
-#include "ui/LikelyOutcomesBar.h"
-#include "ui/MainWindow.h"
-#include "ui/QCustomPlotInclude.h"
-#include "ui/TableCopy.h"
-#include "ui/WorkbenchState.h"
+#include "ui/app/MainWindow.h"
+#include "ui/app/WorkbenchState.h"
+#include "ui/charts/QCustomPlotInclude.h"
+#include "ui/pages/DataPage.h"
+#include "ui/widgets/LikelyOutcomesBar.h"
+#include "ui/widgets/TableCopy.h"
 
 #include <QAction>
 #include <QApplication>

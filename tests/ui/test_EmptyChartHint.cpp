@@ -2,9 +2,9 @@
 // Empty pages showed dummy 0–5 axes and empty legends; a chart with nothing to show says what
 // to do instead, and drawing data brings its axes back.
 #include "UiTestSupport.h"
-#include "ui/EmptyChartHint.h"
-#include "ui/MainWindow.h"
-#include "ui/QCustomPlotInclude.h"
+#include "ui/app/MainWindow.h"
+#include "ui/charts/EmptyChartHint.h"
+#include "ui/charts/QCustomPlotInclude.h"
 
 #include <QTabWidget>
 #include <QTest>

@@ -2,7 +2,7 @@
 #include "DataTables.h"
 #include "UiTestSupport.h"
 #include "io/InputError.h"
-#include "ui/LanguageModelForm.h"
+#include "ui/widgets/LanguageModelForm.h"
 
 #include <QCheckBox>
 #include <QComboBox>

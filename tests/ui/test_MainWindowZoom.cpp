@@ -2,11 +2,11 @@
 // View ▸ Zoom: the application font steps 100 %, 125 %, 150 %, 175 %, 200 % from the normal
 // font, the step is remembered, Large font is the 150 % step, and chart lines thicken with it.
 #include "UiTestSupport.h"
-#include "ui/ChartStyle.h"
-#include "ui/MainWindow.h"
-#include "ui/QCustomPlotInclude.h"
-#include "ui/TrainingPage.h"
-#include "ui/ZoomSteps.h"
+#include "ui/app/MainWindow.h"
+#include "ui/app/ZoomSteps.h"
+#include "ui/charts/ChartStyle.h"
+#include "ui/charts/QCustomPlotInclude.h"
+#include "ui/pages/TrainingPage.h"
 
 #include <QAction>
 #include <QApplication>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "UiTestSupport.h"
 #include "io/Json.h"
-#include "ui/ArchitectureView.h"
-#include "ui/HyperparameterForm.h"
-#include "ui/ModelPage.h"
-#include "ui/WorkbenchState.h"
+#include "ui/app/WorkbenchState.h"
+#include "ui/charts/ArchitectureView.h"
+#include "ui/pages/ModelPage.h"
+#include "ui/widgets/HyperparameterForm.h"
 
 #include <QCheckBox>
 #include <QComboBox>

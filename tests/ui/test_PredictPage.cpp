@@ -4,9 +4,9 @@
 #include "data/Dataset.h"
 #include "models/NeuralNetworkRegressor.h"
 #include "models/RegressorRegistry.h"
-#include "ui/PredictPage.h"
-#include "ui/TrainingPage.h"
-#include "ui/WorkbenchState.h"
+#include "ui/app/WorkbenchState.h"
+#include "ui/pages/PredictPage.h"
+#include "ui/pages/TrainingPage.h"
 
 #include <QFile>
 #include <QLabel>

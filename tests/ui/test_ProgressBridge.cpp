@@ -4,7 +4,7 @@
 // thread arrives on the GUI thread as queued signals.
 #include "UiTestSupport.h"
 #include "probe/ProbeRunner.h"
-#include "ui/ProgressBridge.h"
+#include "ui/app/ProgressBridge.h"
 
 #include <QCoreApplication>
 #include <QSignalSpy>

@@ -8,8 +8,8 @@
 #include "io/Json.h"
 #include "models/RegressorRegistry.h"
 #include "prediction/Predictor.h"
-#include "ui/ProjectFile.h"
-#include "ui/WorkbenchState.h"
+#include "ui/app/ProjectFile.h"
+#include "ui/app/WorkbenchState.h"
 
 #include <QDir>
 #include <QFile>

@@ -6,8 +6,8 @@
 #include "io/JsonDocument.h"
 #include "models/RegressorRegistry.h"
 #include "report/ExperimentJson.h"
-#include "ui/ProjectFile.h"
-#include "ui/WorkbenchState.h"
+#include "ui/app/ProjectFile.h"
+#include "ui/app/WorkbenchState.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -5,10 +5,10 @@
 #include "evaluation/Experiment.h"
 #include "models/Presets.h"
 #include "models/RegressorRegistry.h"
-#include "ui/ComparePage.h"
-#include "ui/ModelPage.h"
-#include "ui/ProjectFile.h"
-#include "ui/WorkbenchState.h"
+#include "ui/app/ProjectFile.h"
+#include "ui/app/WorkbenchState.h"
+#include "ui/pages/ComparePage.h"
+#include "ui/pages/ModelPage.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -8,8 +8,8 @@
 // poppler's pdftoppm and pdftotext and are skipped where poppler is not installed.
 #include "core/CommandLineRun.h"
 #include "core/ComparisonFixtures.h"
-#include "ui/ComparisonCharts.h"
-#include "ui/ReportWriter.h"
+#include "ui/app/ReportWriter.h"
+#include "ui/charts/ComparisonCharts.h"
 #include "ui/pdfreport/PageFlow.h"
 #include "ui/pdfreport/PdfReport.h"
 

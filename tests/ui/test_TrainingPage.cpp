@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "UiTestSupport.h"
-#include "ui/CurveCsvExport.h"
-#include "ui/LossPlot.h"
-#include "ui/QCustomPlotInclude.h"
-#include "ui/TrainingPage.h"
-#include "ui/WorkbenchState.h"
+#include "ui/app/WorkbenchState.h"
+#include "ui/charts/CurveCsvExport.h"
+#include "ui/charts/LossPlot.h"
+#include "ui/charts/QCustomPlotInclude.h"
+#include "ui/pages/TrainingPage.h"
 
 #include <QAction>
 #include <QCheckBox>

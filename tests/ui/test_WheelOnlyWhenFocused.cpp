@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "UiTestSupport.h"
-#include "ui/ModelPage.h"
-#include "ui/WheelOnlyWhenFocused.h"
-#include "ui/WorkbenchState.h"
+#include "ui/app/WorkbenchState.h"
+#include "ui/pages/ModelPage.h"
+#include "ui/widgets/WheelOnlyWhenFocused.h"
 
 #include <QApplication>
 #include <QComboBox>

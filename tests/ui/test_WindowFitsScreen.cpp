@@ -5,9 +5,9 @@
 #include "SmallScreen.h"
 #include "UiTestSupport.h"
 #include "core/EstimateFixtures.h"
-#include "ui/MainWindow.h"
-#include "ui/SweepDialog.h"
-#include "ui/YourModelPage.h"
+#include "ui/app/MainWindow.h"
+#include "ui/pages/SweepDialog.h"
+#include "ui/pages/YourModelPage.h"
 
 #include <QApplication>
 #include <QComboBox>

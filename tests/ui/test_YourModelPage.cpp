@@ -5,10 +5,10 @@
 #include "estimate/GpuProfile.h"
 #include "estimate/MemoryEstimator.h"
 #include "estimate/ModelTracer.h"
-#include "ui/ChartExport.h"
-#include "ui/ChartFonts.h"
-#include "ui/QCustomPlotInclude.h"
-#include "ui/YourModelPage.h"
+#include "ui/charts/ChartExport.h"
+#include "ui/charts/ChartFonts.h"
+#include "ui/charts/QCustomPlotInclude.h"
+#include "ui/pages/YourModelPage.h"
 #include "workflows/LanguageModelEstimates.h"
 
 #include <QCheckBox>

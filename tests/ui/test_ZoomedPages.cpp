@@ -9,12 +9,12 @@
 #include "SmallScreen.h"
 #include "UiTestSupport.h"
 #include "core/EstimateFixtures.h"
-#include "ui/ComparePage.h"
-#include "ui/MainWindow.h"
-#include "ui/ModelPage.h"
-#include "ui/TrainingPage.h"
-#include "ui/YourModelPage.h"
-#include "ui/ZoomSteps.h"
+#include "ui/app/MainWindow.h"
+#include "ui/app/ZoomSteps.h"
+#include "ui/pages/ComparePage.h"
+#include "ui/pages/ModelPage.h"
+#include "ui/pages/TrainingPage.h"
+#include "ui/pages/YourModelPage.h"
 
 #include <QAbstractAxis>
 #include <QChart>

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/pages/PredictionPreview.h"
+
+#include "data/JobNames.h"
+#include "io/NumberText.h"
+
+#include <QString>
+
+#include <cmath>
+
+namespace gpumem::ui {
+
+namespace {
+
+// MiB as people read them: a CPU probe's few MiB keep decimals, GPU-sized jobs read as whole MiB.
+std::string memoryText(double mib)
+{
+    if (std::isnan(mib))
+        return {};
+    const int decimals = std::abs(mib) < 10.0 ? 3 : std::abs(mib) < 100.0 ? 1 : 0;
+    return QString::number(mib, 'f', decimals).toStdString();
+}
+
+} // namespace
+
+std::string previewCsv(const data::Table &table, const prediction::Predictions &predictions)
+{
+    const data::Dataset &dataset = predictions.dataset;
+    const std::vector<std::string> names = data::jobNames(table, dataset.rowLines());
+    const bool withBounds = predictions.upperBounds.size() > 0;
+    const bool withTarget = dataset.hasTarget();
+    std::string csv = std::string(names.empty() ? "line" : "job") + ",prediction" + (withBounds ? ",upper_bound" : "") +
+                      (withTarget ? ",actual,error" : "") + (predictions.rangesKnown ? ",extrapolated" : "") + '\n';
+    for (std::size_t row = 0; row < dataset.rowCount(); ++row) {
+        const auto index = static_cast<Eigen::Index>(row);
+        // A text name keeps the column an identifier even where every name looks like a number.
+        csv += names.empty() ? std::to_string(dataset.rowLines()[row]) : io::csvField(names[row]);
+        csv += ',' + memoryText(predictions.predicted[index]);
+        if (withBounds)
+            csv += ',' + memoryText(predictions.upperBounds[index]);
+        if (withTarget)
+            csv += ',' + memoryText(dataset.target()[index]) + ',' +
+                   memoryText(predictions.predicted[index] - dataset.target()[index]);
+        if (predictions.rangesKnown) {
+            // A dash for a job inside the training data: an empty cell would read as missing.
+            const std::string outside = prediction::describeExtrapolation(predictions, row);
+            csv += ',' + (outside.empty() ? std::string("—") : io::csvField(outside));
+        }
+        csv += '\n';
+    }
+    return csv;
+}
+
+} // namespace gpumem::ui
