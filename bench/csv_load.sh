@@ -5,15 +5,11 @@
 # next to pandas.read_csv on the same file in the same run as the reference.
 #   bench/csv_load.sh [ROWS]     (default 1000000; needs a Release build in build/release)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/common.sh"
 rows=${1:-1000000}
-out="$root/bench/out"
-mkdir -p "$out"
-data="$out/jobs_${rows}.csv"
-gpumem="$root/build/release/app/gpumem"
-[[ -x "$gpumem" ]] || { echo "build first: cmake --preset/ tests/run-all.sh (needs $gpumem)" >&2; exit 1; }
+find_gpumem
 
-[[ -f "$data" ]] || /usr/bin/python3 "$root/bench/generate_jobs_csv.py" "$rows" "$data"
+data=$(generated_jobs "$rows")
 size_mib=$(( $(stat -c %s "$data") / 1048576 ))
 echo "file: $data, $rows rows, ${size_mib} MiB"
 

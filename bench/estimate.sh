@@ -8,16 +8,12 @@
 #                                            Debian's python3-torchvision)
 # The .pt files are exported to a temporary folder and removed afterwards.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/common.sh"
 batch=${1:-128}
 shift || true
-gpumem=${GPUMEM:-"$root/build/release/app/gpumem"}
-[[ -x "$gpumem" ]] || { echo "build first (needs $gpumem)" >&2; exit 1; }
+find_gpumem
 models=("$@")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-out="$root/bench/out"
-mkdir -p "$out"
+make_work_folder
 
 /usr/bin/python3 "$root/bench/export_torchvision.py" "$work" "${models[@]}" > "$work/shapes.txt"
 printf '%-16s %6s %8s %12s %14s %14s %12s\n' model batch wall_s peak_rss_mib allocated_mib reserved_mib device_mib

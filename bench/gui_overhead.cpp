@@ -5,6 +5,7 @@
 // runs it next to `gpumem train` with the same settings.
 //   gpumem_gui_overhead DATA.csv TARGET SEQUENCE_COLUMN IGNORED_COLUMNS EPOCHS
 
+#include "OffscreenBench.h"
 #include "data/ColumnRoles.h"
 #include "data/TableLoader.h"
 #include "io/Json.h"
@@ -23,11 +24,8 @@
 
 int main(int argc, char **argv)
 {
-    if (argc != 6) {
-        std::fprintf(stderr, "usage: %s DATA.csv TARGET SEQUENCE_COLUMN IGNORED,COLUMNS EPOCHS\n", argv[0]);
+    if (!gpumem::bench::startOffscreen(argc, argv, 5, 5, "DATA.csv TARGET SEQUENCE_COLUMN IGNORED,COLUMNS EPOCHS"))
         return 1;
-    }
-    qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication application(argc, argv);
     gpumem::ui::WorkbenchState state;
     const auto table = std::make_shared<const gpumem::data::Table>(gpumem::data::loadTable(argv[1]));

@@ -7,17 +7,16 @@
 # event-loop stall while training.
 #   bench/gui_overhead.sh [BUILD_DIR] [EPOCHS] [RUNS]   (defaults: build/dev, 4, 3)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$root/build/dev}
-epochs=${2:-4}
-runs=${3:-3}
+source "$(dirname "$0")/common.sh"
 data="$root/../shared/datasets/gpumemnet_mlp.csv"
+[[ -f "$data" ]] || { echo "needs $data" >&2; exit 1; }
 target="Max GPU Memory (MiB)"
 sequence="Activations-Params"
 ignored="Filename,Avg GPUTL,Avg GRACT,Avg SMACT,Avg SMOCC,Avg FP32A"
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-[[ -f "$data" ]] || { echo "needs $data" >&2; exit 1; }
+build=${1:-$root/build/dev}
+epochs=${2:-4}
+runs=${3:-3}
+make_work_folder
 
 field() { /usr/bin/python3 -c 'import json,sys; print(json.loads(sys.stdin.readlines()[-1])[sys.argv[1]])' "$1"; }
 
@@ -25,7 +24,7 @@ cli_rates=() gui_rates=() stalls=() replots=()
 for ((run = 1; run <= runs; ++run)); do
   line=$(OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 "$build/app/gpumem" train "$data" --target "$target" \
     --sequence-column "$sequence" --ignore "$ignored" --preset fast --set epochs="$epochs" --device cpu \
-    --threads 1 --json --out "$out/model")
+    --threads 1 --json --out "$work/model")
   cli_rates+=("$(field samples_per_second <<<"$line")")
   line=$(OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 "$build/bench/gpumem_gui_overhead" "$data" "$target" \
     "$sequence" "$ignored" "$epochs")

@@ -6,11 +6,9 @@
 # at most 4 GiB of memory).
 #   bench/language_models.sh   (needs a Release build in build/release or GPUMEM=path/to/gpumem)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-gpumem=${GPUMEM:-"$root/build/release/app/gpumem"}
-[[ -x "$gpumem" ]] || { echo "build first (needs $gpumem)" >&2; exit 1; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/common.sh"
+find_gpumem
+make_work_folder
 
 runs=(
   "--config llama-3.1-8b --seq-len 2048 --batch-size 1 --dtype bfloat16 --lora 16 --lora-targets all-linear --gradient-checkpointing --gpu rtx-4090"

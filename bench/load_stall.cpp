@@ -7,6 +7,7 @@
 // bench/load_stall.sh runs it on a generated file.
 //   gpumem_load_stall DATA.csv
 
+#include "OffscreenBench.h"
 #include "ui/app/EventLoopStallMeter.h"
 #include "ui/app/MainWindow.h"
 #include "ui/pages/DataPage.h"
@@ -21,11 +22,8 @@
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        std::fprintf(stderr, "usage: %s DATA.csv\n", argv[0]);
+    if (!gpumem::bench::startOffscreen(argc, argv, 1, 1, "DATA.csv"))
         return 1;
-    }
-    qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication application(argc, argv);
     // The window remembers recent files and its geometry: keep those away from the user's settings.
     QStandardPaths::setTestModeEnabled(true);

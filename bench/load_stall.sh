@@ -6,13 +6,10 @@
 # what the new data sets off, and the longest stall of the GUI thread (goal: 100 ms).
 #   bench/load_stall.sh [BUILD_DIR] [ROWS] [RUNS]   (defaults: build/release, 150000, 3)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/common.sh"
 build=${1:-$root/build/release}
-rows=${2:-150000}
+data=$(generated_jobs "${2:-150000}")
 runs=${3:-3}
-data="$root/bench/out/jobs_$rows.csv"
-mkdir -p "$root/bench/out"
-[[ -f "$data" ]] || /usr/bin/python3 "$root/bench/generate_jobs_csv.py" "$rows" "$data"
 for ((run = 1; run <= runs; ++run)); do
   QT_QPA_PLATFORM=offscreen "$build/bench/gpumem_load_stall" "$data" 2>/dev/null
 done

@@ -30,7 +30,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measure_torchvision_cuda import MIB, Nvml, environment  # noqa: E402
+from measure_torchvision_cuda import MIB, Nvml, start_parent_or_worker  # noqa: E402
 
 WORKSPACE_CONFIGS = ["", ":4096:2:16:8"]
 STAGE_COLUMNS = ["stage", "cublas_workspace_config", "device_mib", "reserved_mib", "allocated_mib", "context_mib",
@@ -181,18 +181,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out")
     parser.add_argument("--device", default="cuda")
-    parser.add_argument("--worker", help=argparse.SUPPRESS)
-    parser.add_argument("--baseline-mib", type=float, default=0.0, help=argparse.SUPPRESS)
-    arguments = parser.parse_args()
-    if arguments.worker:
-        worker(arguments)
+    started = start_parent_or_worker(parser, worker)
+    if started is None:
         return
-    import torch
-
-    info = environment(torch)
-    baseline = Nvml(0.0).device_used_mib() if arguments.device == "cuda" else 0.0
-    with open(arguments.out, "a") as out:
-        out.write(json.dumps({"kind": "environment", **info, "baseline_used_mib": baseline}) + "\n")
+    arguments, baseline = started
     runs = [("stages", config) for config in WORKSPACE_CONFIGS] + [("attention", "")]
     for name, config in runs:
         environment_variables = dict(os.environ)

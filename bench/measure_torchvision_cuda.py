@@ -161,6 +161,27 @@ def environment(torch):
     return info
 
 
+def start_parent_or_worker(parser, worker):
+    """Parses the command line of a measuring script whose every job runs in a worker process
+    of its own (--worker NAME). In a worker, runs worker(arguments) and returns None. In the
+    parent, records the environment and the device memory already in use before any worker
+    starts (the baseline a worker's device-wide NVML figure is corrected by) as the first line
+    of OUT, and returns the arguments and that baseline."""
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("--baseline-mib", type=float, default=0.0, help=argparse.SUPPRESS)
+    arguments = parser.parse_args()
+    if arguments.worker:
+        worker(arguments)
+        return None
+    import torch
+
+    info = environment(torch)  # initialises CUDA here: the baseline below includes this process's context
+    baseline = Nvml(0.0).device_used_mib() if arguments.device == "cuda" else 0.0
+    with open(arguments.out, "a") as out:
+        out.write(json.dumps({"kind": "environment", **info, "baseline_used_mib": baseline}) + "\n")
+    return arguments, baseline
+
+
 def transient_blocks(torch, call):
     """Runs call() with the allocator's history on; returns the sizes (bytes) of the blocks
     allocated and freed within it, in order, and the call's result."""
@@ -272,20 +293,10 @@ def main():
     parser.add_argument("--workspaces", action="store_true")
     parser.add_argument("--device", default="cuda")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per model")
-    parser.add_argument("--worker", help=argparse.SUPPRESS)
-    parser.add_argument("--baseline-mib", type=float, default=0.0, help=argparse.SUPPRESS)
-    arguments = parser.parse_args()
-    if arguments.worker:
-        worker(arguments)
+    started = start_parent_or_worker(parser, worker)
+    if started is None:
         return
-    import torch
-
-    info = environment(torch)  # initialises CUDA here: the baseline below includes this process's context
-    baseline = 0.0
-    if arguments.device == "cuda":
-        baseline = Nvml(0.0).device_used_mib()
-    with open(arguments.out, "a") as out:
-        out.write(json.dumps({"kind": "environment", **info, "baseline_used_mib": baseline}) + "\n")
+    arguments, baseline = started
     tasks = [(name, []) for name in arguments.models]
     if arguments.workspaces:
         tasks += [(name, ["--workspaces"]) for name in WORKSPACE_MODELS]

@@ -5,12 +5,9 @@
 #   bench/probe_throughput.sh [COUNT]   (default 200; needs a Release build in build/release,
 #                                        or GPUMEM=path/to/gpumem)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/common.sh"
 count=${1:-200}
-out="$root/bench/out"
-mkdir -p "$out"
-gpumem=${GPUMEM:-"$root/build/release/app/gpumem"}
-[[ -x "$gpumem" ]] || { echo "build first: tests/run-all.sh (needs $gpumem)" >&2; exit 1; }
+find_gpumem
 
 printf '%-12s %6s %9s %9s %12s %12s\n' family jobs wall_s cpu_s jobs/s jobs/cpu-s
 for family in mlp cnn transformer; do

@@ -6,11 +6,9 @@
 # fine-tune under each scheme, timed (the target: at most 60 s on this machine).
 #   bench/sharding.sh   (needs a Release build in build/release or GPUMEM=path/to/gpumem)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-gpumem=${GPUMEM:-"$root/build/release/app/gpumem"}
-[[ -x "$gpumem" ]] || { echo "build first (needs $gpumem)" >&2; exit 1; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/common.sh"
+find_gpumem
+make_work_folder
 
 job8b="--config llama-3.1-8b --seq-len 2048 --batch-size 1 --dtype bfloat16 --optimizer adamw --gpu h100-80"
 echo "Llama 3.1 8B, 2,048 tokens, batch 1 per GPU, bfloat16, AdamW, H100-80: one GPU's MiB"

@@ -5,6 +5,7 @@
 // time and the median and slowest paint in milliseconds (one frame is ~16 ms).
 //   gpumem_table_scroll DATA.csv [STEPS]
 
+#include "OffscreenBench.h"
 #include "data/TableLoader.h"
 #include "ui/models/TableModel.h"
 
@@ -21,11 +22,8 @@
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        std::fprintf(stderr, "usage: %s DATA.csv [STEPS]\n", argv[0]);
+    if (!gpumem::bench::startOffscreen(argc, argv, 1, 2, "DATA.csv [STEPS]"))
         return 1;
-    }
-    qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication application(argc, argv);
     const int steps = argc > 2 ? std::max(2, std::atoi(argv[2])) : 200;
     QElapsedTimer clock;

@@ -44,10 +44,9 @@ std::string_view scoreName(Score score)
 
 Score parseScore(std::string_view name)
 {
-    if (const auto score = io::valueNamed(kScores, name))
-        return *score;
-    throw io::InputError("unknown calibration score " + io::quoteForMessage(std::string(name)) +
-                         "; choose absolute, relative, difficulty or spread");
+    return io::parseNamedOr(kScores, name, [](const std::string &quoted) {
+        return "unknown calibration score " + quoted + "; choose absolute, relative, difficulty or spread";
+    });
 }
 
 Calibration::Calibration(Score score, double coverage, std::size_t calibrationRowCount,
@@ -141,8 +140,8 @@ void checkCalibrationRowsSuffice(Score score, std::size_t calibrationRows, doubl
     const std::size_t neededRows = score == Score::Difficulty ? 2 * neededScores - 1 : neededScores;
     throw io::InputError("coverage " + coverageText(coverage) + " needs at least " + std::to_string(neededRows) +
                          " calibration rows with the " + std::string(scoreName(score)) + " score, but there are " +
-                         std::to_string(calibrationRows) +
-                         " (train on more rows or with a larger --calibration-fraction, or ask for less coverage)");
+                         std::to_string(calibrationRows) + " (train on more rows or with a larger " +
+                         io::parameter("calibration_fraction") + ", or ask for less coverage)");
 }
 
 double Calibration::margin(double coverage) const

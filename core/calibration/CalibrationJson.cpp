@@ -155,7 +155,7 @@ std::optional<Calibration> readStoredCalibration(const io::Json &metadata, const
     try {
         return readCalibration(*stored);
     } catch (const io::InputError &error) {
-        throw io::InputError(directory + "/model.json", 0, 0, "\"calibration\": " + error.message());
+        throw io::InputError(directory + "/model.json", 0, 0, "\"calibration\": " + error.markedMessage());
     }
 }
 

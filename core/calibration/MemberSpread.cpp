@@ -28,8 +28,9 @@ void checkModelHasMembers(const models::Regressor &model)
                                  ? "this bigru_transformer trains a single network (ensemble = 1)"
                                  : model.name() + " has no members";
     throw io::InputError("the spread calibration score needs an ensemble of networks whose members can disagree "
-                         "(bigru_transformer with --set ensemble=K, K >= 2), but " +
-                         what + "; use --calibration-score difficulty instead");
+                         "(bigru_transformer with " +
+                         io::parameter("hyperparameter") + " ensemble=K, K >= 2), but " + what + "; use " +
+                         io::parameter("calibration_score") + " difficulty instead");
 }
 
 Eigen::VectorXd relativeMemberSpread(const models::Regressor &model, const data::Dataset &dataset,

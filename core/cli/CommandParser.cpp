@@ -4,6 +4,7 @@
 #include "cli/TextTable.h"
 #include "io/InputError.h"
 #include "io/NumberText.h"
+#include "workflows/ParameterFlags.h"
 
 #include <algorithm>
 #include <charconv>
@@ -43,7 +44,7 @@ CLI::Validator reportingInputErrors(std::function<void(std::string &)> edit, con
             try {
                 edit(text);
             } catch (const io::InputError &error) {
-                return error.message();
+                return workflows::withFlags(error.markedMessage());
             }
             return {};
         },

@@ -12,18 +12,18 @@
 #include "cli/TrainingReporter.h"
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
-#include "io/NumberText.h"
 #include "io/OutputPaths.h"
 #include "io/OutputPlan.h"
 #include "models/RegressorRegistry.h"
 #include "report/ComparisonReport.h"
+#include "report/OutOfFoldCsv.h"
 #include "report/ReportText.h"
+#include "report/SignificanceLegend.h"
 #include "workflows/CompareWorkflow.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <optional>
 #include <sstream>
@@ -32,48 +32,6 @@
 namespace gpumem::cli {
 
 namespace {
-
-// One row per input row, in file order: the test fold that scored it, the actual
-// value and every model's out-of-fold prediction (empty for rows no model scored),
-// then, when the comparison calibrated, every model's out-of-fold upper bound.
-std::string outOfFoldCsv(std::size_t tableRows, const std::vector<std::size_t> &usableRows,
-                         const evaluation::ExperimentResult &result)
-{
-    // The first repetition's folds: it is the one whose predictions the result keeps.
-    std::vector<int> foldOfRow(usableRows.size(), 0);
-    for (std::size_t fold = 0; fold < evaluation::splitsPerRepetition(result) && fold < result.splits.size(); ++fold)
-        for (Eigen::Index row : result.splits[fold].test)
-            foldOfRow[static_cast<std::size_t>(row)] = static_cast<int>(fold) + 1;
-    std::ostringstream csv;
-    csv << "fold,actual";
-    for (const auto &model : result.models)
-        csv << ",prediction_" << model.name;
-    std::size_t boundColumns = 0;
-    for (const auto &model : result.models)
-        if (model.bound) {
-            csv << ",upper_bound_" << model.name;
-            ++boundColumns;
-        }
-    csv << '\n';
-    std::size_t next = 0;
-    for (std::size_t row = 0; row < tableRows; ++row) {
-        if (next < usableRows.size() && usableRows[next] == row) {
-            const auto index = static_cast<Eigen::Index>(next);
-            csv << (foldOfRow[next] > 0 ? std::to_string(foldOfRow[next]) : "train") << ','
-                << io::csvNumber(result.actual[index]);
-            for (const auto &model : result.models)
-                csv << ',' << io::csvNumber(model.predictions[index]);
-            for (const auto &model : result.models)
-                if (model.bound)
-                    csv << ',' << io::csvNumber(model.bound->upperBounds[index]);
-            ++next;
-        } else {
-            csv << std::string(1 + result.models.size() + boundColumns, ',');
-        }
-        csv << '\n';
-    }
-    return csv.str();
-}
 
 // Returns the format a report is written in: the extension's, or JSON for a
 // device, pipe or descriptor named without one (e.g. --report /dev/stdout).
@@ -86,15 +44,6 @@ report::ReportFormat reportFormatFor(const std::string &path)
             return report::ReportFormat::Json;
         throw;
     }
-}
-
-// The first test a report shows, which names the test and what it paired for the legend.
-const evaluation::PairedTest *reportedTestOfAny(const evaluation::ExperimentResult &result)
-{
-    for (const auto &test : result.significance)
-        if (test.reported)
-            return &test;
-    return nullptr;
 }
 
 void printTable(std::ostream &out, const evaluation::ExperimentResult &result)
@@ -254,9 +203,8 @@ void printSummary(std::ostream &out, const workflows::CompareResult &compared,
                            "+10%: the prediction plus 10%\n",
                            result.calibration->coverage, calibration::scoreName(result.calibration->score),
                            result.calibration->fraction);
-    if (const auto *test = reportedTestOfAny(result))
-        out << "p: two-sided " << report::testTitle(test->test) << " of the " << test->metric << " against "
-            << result.best << "; * p < 0.05\n";
+    if (const std::string legend = report::significanceLegend(result); !legend.empty())
+        out << legend << '\n';
     if (result.repeats > 1)
         out << "means over " << result.splits.size() << " fits (" << result.repeats << " repetitions of "
             << context.folds << " folds); --report x.md or .json for the spread over repetitions\n";
@@ -291,14 +239,12 @@ int runCompare(const std::vector<std::string> &arguments, std::ostream &out, std
     options.reportPaths = nonEmptyItems(options.reportPaths);
     checkOutputs(options);
 
-    const LoadedData loaded = loadData(options.path, options.data);
-    const data::Dataset dataset = data::Dataset::fromTable(*loaded.table, loaded.roles, loaded.usableRows);
+    const workflows::DataSelection loaded = workflows::selectData(dataRequest(options.path, options.data));
     for (const auto &warning : loaded.warnings)
         err << "warning: " << warning << '\n';
 
     ComparisonReporter reporter(err, ::isatty(2) != 0);
-    const workflows::ComparisonData data{options.path, *loaded.table, loaded.roles, loaded.usableRows, dataset};
-    const workflows::CompareResult compared = workflows::compare(data, configuration, &reporter);
+    const workflows::CompareResult compared = workflows::compare(loaded, options.path, configuration, &reporter);
     reporter.finish();
     for (const auto &warning : compared.warnings)
         err << "warning: " << warning << '\n';
@@ -311,7 +257,7 @@ int runCompare(const std::vector<std::string> &arguments, std::ostream &out, std
     }
     if (options.predictionsPath)
         io::writeFileAtomically(*options.predictionsPath,
-                                outOfFoldCsv(loaded.table->rowCount(), loaded.usableRows, compared.experiment));
+                                report::outOfFoldCsv(loaded.table->rowCount(), loaded.usableRows, compared.experiment));
     if (options.json)
         report::writeJsonReport(out, compared.context, compared.experiment);
     else

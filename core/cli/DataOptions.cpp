@@ -2,13 +2,7 @@
 #include "cli/DataOptions.h"
 
 #include "cli/CommandParser.h"
-#include "data/ColumnNotes.h"
-#include "data/EncodingLimits.h"
-#include "data/RoleNotes.h"
-#include "data/TableLoader.h"
 #include "io/InputError.h"
-
-#include <algorithm>
 
 namespace gpumem::cli {
 
@@ -54,53 +48,20 @@ void addDataOptions(CLI::App &app, DataOptions &options)
         ->transform(wholeNumber(1));
 }
 
-LoadedData loadData(const std::string &path, const DataOptions &options)
+workflows::DataRequest dataRequest(const std::string &path, const DataOptions &options)
 {
-    data::TableLoadOptions loadOptions;
-    loadOptions.delimiter = parseDelimiter(options.delimiter);
+    workflows::DataRequest request;
+    request.path = path;
+    request.delimiter = parseDelimiter(options.delimiter);
+    request.decimalComma = options.decimalComma;
     if (options.categoricalLimit)
-        loadOptions.categoricalLimit = static_cast<std::size_t>(*options.categoricalLimit);
-    if (options.decimalComma)
-        loadOptions.decimalComma = true;
-    const data::BadCellPolicy policy = data::parseBadCellPolicy(options.onBadCell);
-
-    data::RoleRequest request;
+        request.categoricalLimit = static_cast<std::size_t>(*options.categoricalLimit);
     request.target = options.target;
     request.features = nonEmptyItems(options.features);
     request.ignored = nonEmptyItems(options.ignored);
     request.sequenceColumn = options.sequenceColumn;
-    // As the workbench's Data page: a column of one value has nothing to teach any model.
-    request.ignoreConstantColumns = true;
-
-    LoadedData loaded;
-    loaded.table = data::loadTable(path, loadOptions);
-    // The other outcomes the data's notes name are ignored unless --features asks for them.
-    const data::ColumnNotes notes = data::readColumnNotes(path);
-    std::vector<std::string> others;
-    for (const auto &name : data::otherOutcomes(*loaded.table, notes, request.target))
-        if (std::find(request.features.begin(), request.features.end(), name) == request.features.end() &&
-            std::find(request.ignored.begin(), request.ignored.end(), name) == request.ignored.end())
-            others.push_back(name);
-    request.ignored.insert(request.ignored.end(), others.begin(), others.end());
-    loaded.roles = data::assignRoles(*loaded.table, request);
-    loaded.warnings = loaded.table->nonNumericCellNotes();
-    if (!others.empty())
-        loaded.warnings.push_back(data::otherOutcomesNote(others, notes));
-    // A file with notes names its outcomes itself; a column the user named in
-    // --features is kept on purpose and needs no word.
-    for (auto &outcome : data::likelyOutcomes(*loaded.table, loaded.roles, notes))
-        if (std::find(request.features.begin(), request.features.end(), outcome.column) == request.features.end())
-            loaded.likelyOutcomes.push_back(std::move(outcome));
-    if (!loaded.likelyOutcomes.empty())
-        loaded.warnings.push_back(data::likelyOutcomesNote(loaded.likelyOutcomes));
-    const auto constants = data::ignoredConstantColumns(*loaded.table, loaded.roles, request.ignored);
-    if (!constants.empty())
-        loaded.warnings.push_back(data::constantColumnsNote(constants));
-    loaded.usableRows = data::selectUsableRows(*loaded.table, loaded.roles, policy, loaded.warnings);
-    // Checked here too, so that inspect refuses what training would, before any model is built.
-    const auto encodingWarnings = data::checkEncodingLimits(*loaded.table, loaded.roles, loaded.usableRows);
-    loaded.warnings.insert(loaded.warnings.end(), encodingWarnings.begin(), encodingWarnings.end());
-    return loaded;
+    request.badCells = data::parseBadCellPolicy(options.onBadCell);
+    return request;
 }
 
 } // namespace gpumem::cli

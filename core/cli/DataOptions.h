@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "data/ColumnRoles.h"
-#include "data/Dataset.h"
-#include "data/LikelyOutcomes.h"
-#include "data/Table.h"
+#include "workflows/DataWorkflow.h"
 
 #include <cstdint>
 #include <optional>
@@ -39,23 +36,11 @@ void addDataOptions(CLI::App &app, DataOptions &options);
 // table cannot guess which column is the memory.
 void requireTarget(const DataOptions &options);
 
-// A file loaded and checked the way the options ask.
-struct LoadedData
-{
-    std::optional<data::Table> table;
-    std::vector<data::ColumnRole> roles;
-    std::vector<std::size_t> usableRows; // rows the bad-cell policy keeps
-    std::vector<std::string> warnings;
-    // Features that look measured with the target (not those --features names).
-    std::vector<data::LikelyOutcome> likelyOutcomes;
-};
-
 // Parses --delimiter: auto (0), comma, semicolon or tab. Throws io::InputError otherwise.
 char parseDelimiter(const std::string &text);
 
-// Loads path and applies the data options; throws io::InputError on bad input,
-// including data that would encode into more than data::maxEncodedFeatures features.
-// Warnings name stray text cells in numeric columns and capped layer types.
-LoadedData loadData(const std::string &path, const DataOptions &options);
+// The data workflow's request for the file at path as the options describe it:
+// the flags mapped onto their parameters, empty list items left out.
+workflows::DataRequest dataRequest(const std::string &path, const DataOptions &options);
 
 } // namespace gpumem::cli

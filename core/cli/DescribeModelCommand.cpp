@@ -28,10 +28,9 @@ struct DataSizes : models::ArchitectureSizes
 
 DataSizes sizesOf(const std::string &path, const DataOptions &options)
 {
-    const LoadedData loaded = loadData(path, options);
+    const workflows::DataSelection selected = workflows::selectData(dataRequest(path, options));
     DataSizes sizes;
-    static_cast<models::ArchitectureSizes &>(sizes) =
-        models::architectureSizesOf(data::Dataset::fromTable(*loaded.table, loaded.roles, loaded.usableRows));
+    static_cast<models::ArchitectureSizes &>(sizes) = models::architectureSizesOf(*selected.dataset);
     sizes.source = path;
     return sizes;
 }

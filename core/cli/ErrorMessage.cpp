@@ -2,6 +2,7 @@
 #include "cli/ErrorMessage.h"
 
 #include "io/InputError.h"
+#include "workflows/ParameterFlags.h"
 
 #include <c10/util/Exception.h>
 
@@ -80,6 +81,11 @@ ErrorDescription describeError(const std::exception &error)
     // LibTorch appends a C++ backtrace of 20 to 40 frames to what(); its message alone says what went wrong.
     if (const auto *torchError = dynamic_cast<const c10::Error *>(&error))
         description.line = firstMeaningfulLine(torchError->what_without_backtrace());
+    // Core names parameters; on the command line they are the flags the user typed.
+    if (const auto *inputError = dynamic_cast<const io::InputError *>(&error)) {
+        description.detail = workflows::withFlags(inputError->markedWhat());
+        description.line = firstMeaningfulLine(description.detail);
+    }
     if (description.line.empty())
         description.line = firstMeaningfulLine(description.detail);
     if (description.line.empty())

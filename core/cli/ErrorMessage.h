@@ -21,8 +21,9 @@ struct ErrorDescription
     std::string detail;
 };
 
-// Describes error: a c10::Error by its message without the backtrace, any other
-// exception by what(); the detail is what() in full.
+// Describes error: a c10::Error by its message without the backtrace, an
+// io::InputError with its parameters as their flags (workflows::withFlags), any
+// other exception by what(); the detail is that text in full.
 ErrorDescription describeError(const std::exception &error);
 
 // Writes the one line "gpumem COMMAND: …" about error on err: an io::InputError

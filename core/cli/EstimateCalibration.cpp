@@ -5,29 +5,15 @@
 #include "estimate/GpuProfile.h"
 #include "estimate/MeasuredJobsFile.h"
 #include "estimate/MemoryUnits.h"
-#include "estimate/ProfileCalibrationRun.h"
-#include "io/AtomicFileWriter.h"
-#include "io/InputError.h"
-#include "io/OutputPlan.h"
+#include "workflows/CalibrateProfileWorkflow.h"
 
 #include <nlohmann/json.hpp>
 
-#include <ctime>
 #include <filesystem>
 
 namespace gpumem::cli {
 
 namespace {
-
-std::string todayUtc()
-{
-    const std::time_t now = std::time(nullptr);
-    std::tm parts{};
-    gmtime_r(&now, &parts);
-    char text[16];
-    std::strftime(text, sizeof text, "%Y-%m-%d", &parts);
-    return text;
-}
 
 std::string fileName(const std::string &path)
 {
@@ -40,9 +26,11 @@ std::string constantLine(const char *name, double before, double after, bool fit
            (fitted ? estimate::mibText(after) + " MiB fitted" : std::string("kept (the measurements cannot tell)"));
 }
 
-void printText(std::ostream &out, const EstimateCalibrationOptions &options, const estimate::GpuProfile &base,
-               const estimate::ProfileCalibrationResult &calibration)
+void printText(std::ostream &out, const EstimateCalibrationOptions &options,
+               const workflows::CalibrateProfileResult &result)
 {
+    const estimate::GpuProfile &base = result.base;
+    const estimate::ProfileCalibrationResult &calibration = result.calibration;
     std::size_t deviceRows = 0;
     for (const auto &calibrated : calibration.jobs)
         deviceRows += calibrated.job.quantity == estimate::MeasuredQuantity::DeviceTotal ? 1 : 0;
@@ -74,50 +62,8 @@ void printText(std::ostream &out, const EstimateCalibrationOptions &options, con
         out << "Wrote " << *options.outputPath << " (use it with --gpu " << *options.outputPath << ")\n";
     else
         out << "No --out given: the calibrated profile was not written\n";
-    for (const auto &note : fit.notes)
+    for (const auto &note : result.notes)
         out << "Note: " << note << '\n';
-    for (const auto &note : calibration.notes)
-        out << "Note: " << note << '\n';
-}
-
-void printJson(std::ostream &out, const EstimateCalibrationOptions &options, const estimate::GpuProfile &base,
-               const estimate::ProfileCalibrationResult &calibration)
-{
-    nlohmann::ordered_json jobs = nlohmann::ordered_json::array();
-    for (const auto &calibrated : calibration.jobs) {
-        const auto &job = calibrated.job;
-        jobs.push_back({{"line", job.line},
-                        {"model", job.configuration.modelPath},
-                        {"batch_size", job.batchSize},
-                        {"optimizer", job.configuration.optimizer},
-                        {"measured_by", std::string(estimate::measuredQuantityName(job.quantity))},
-                        {"measured_mib", job.measuredMib},
-                        {"simulated_reserved_mib", estimate::roundedMib(calibrated.simulatedReservedMib)},
-                        {"before_mib", estimate::roundedMib(calibrated.beforeMib)},
-                        {"after_mib", estimate::roundedMib(calibrated.afterMib)},
-                        {"residual_mib", estimate::roundedMib(job.measuredMib - calibrated.afterMib)}});
-    }
-    const auto &fit = calibration.fit;
-    std::vector<std::string> notes = fit.notes;
-    notes.insert(notes.end(), calibration.notes.begin(), calibration.notes.end());
-    const nlohmann::ordered_json document = {
-        {"measured", options.measuredPath},
-        {"gpu", base.name},
-        {"jobs", std::move(jobs)},
-        {"before",
-         {{"context_mib", base.contextMib},
-          {"workspace_mib", base.workspaceMib},
-          {"rms_residual_mib", estimate::roundedMib(fit.rmsResidualBeforeMib)}}},
-        {"after",
-         {{"context_mib", calibration.profile.contextMib},
-          {"workspace_mib", calibration.profile.workspaceMib},
-          {"context_fitted", fit.contextFitted},
-          {"workspace_fitted", fit.workspaceFitted},
-          {"rms_residual_mib", estimate::roundedMib(fit.rmsResidualAfterMib)}}},
-        {"profile", nlohmann::ordered_json::parse(estimate::gpuProfileJson(calibration.profile))},
-        {"written", options.outputPath ? nlohmann::ordered_json(*options.outputPath) : nlohmann::ordered_json()},
-        {"notes", notes}};
-    out << document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
 }
 
 } // namespace
@@ -144,33 +90,15 @@ const char *estimateCalibrationHelp()
 
 int runEstimateCalibration(const EstimateCalibrationOptions &options, std::ostream &out)
 {
-    estimate::GpuProfile base = estimate::findGpuProfile(options.gpu);
-    if (options.contextMib)
-        base = estimate::withContextMib(base, *options.contextMib);
-    const std::vector<estimate::MeasuredJob> jobs = estimate::readMeasuredJobs(options.measuredPath);
-    if (options.outputPath) {
-        // Checked before the traces run: the profile must not replace the measurements or a model.
-        io::OutputPlan outputs;
-        outputs.addInput(options.measuredPath, "MEASURED.csv");
-        for (const auto &job : jobs)
-            outputs.addInput(job.configuration.modelPath, "MEASURED.csv's model");
-        if (const std::string profileFile = estimate::gpuProfileFile(options.gpu); !profileFile.empty())
-            outputs.addInput(profileFile, "--gpu");
-        outputs.addOutputFile(*options.outputPath, "--out");
-        outputs.check();
-    }
-    const estimate::ProfileCalibrationResult calibration =
-        estimate::calibrateProfile(jobs, base, options.measuredPath, todayUtc());
-    if (options.outputPath) {
-        // Read back before it replaces anything: a profile that --gpu would refuse is never written.
-        const std::string text = estimate::gpuProfileJson(calibration.profile);
-        estimate::parseGpuProfile(text, *options.outputPath);
-        io::writeFileAtomically(*options.outputPath, text);
-    }
+    const workflows::CalibrateProfileConfiguration configuration{
+        options.measuredPath, options.gpu, options.contextMib, options.outputPath, {}};
+    const workflows::CalibrateProfileResult result = workflows::calibrateProfile(configuration);
     if (options.json)
-        printJson(out, options, base, calibration);
+        out << workflows::calibrationJson(configuration, result)
+                   .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+            << '\n';
     else
-        printText(out, options, base, calibration);
+        printText(out, options, result);
     return 0;
 }
 

@@ -5,6 +5,7 @@
 #include "cli/EstimateCalibration.h"
 #include "cli/LanguageModelOptions.h"
 #include "cli/TextTable.h"
+#include "estimate/EstimateJson.h"
 #include "estimate/GpuProfile.h"
 #include "estimate/MemoryEstimator.h"
 #include "estimate/MemoryUnits.h"
@@ -12,9 +13,6 @@
 #include "io/InputError.h"
 #include "io/OutputPlan.h"
 #include "workflows/EstimateWorkflow.h"
-#include "workflows/LanguageModelEstimates.h"
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <optional>
@@ -58,87 +56,13 @@ CLI::Validator oneOf(const std::string &option, const std::vector<std::string> &
     });
 }
 
-double mibValue(std::uint64_t bytes)
-{
-    return estimate::roundedMib(estimate::mibOf(bytes));
-}
-
 std::uint64_t categoryBytes(const estimate::BatchEstimate &estimate, estimate::Category category)
 {
     return estimate.bytesAtPeak[static_cast<std::size_t>(category)];
 }
 
-// The answers of the language-model searches that were asked for: each set when
-// asked, to nullopt when nothing fits.
-struct SearchAnswers
-{
-    std::optional<std::optional<std::int64_t>> maxSequenceLength;
-    std::optional<std::optional<std::int64_t>> minGpus;
-};
-
-nlohmann::ordered_json answerJson(const std::optional<std::int64_t> &answer)
-{
-    return answer ? nlohmann::ordered_json(*answer) : nlohmann::ordered_json();
-}
-
-void printJson(std::ostream &out, const estimate::EstimateConfiguration &configuration,
-               const estimate::EstimateResult &result, bool maxBatchAsked, const SearchAnswers &answers)
-{
-    using estimate::Category;
-    nlohmann::ordered_json estimates = nlohmann::ordered_json::array();
-    for (const auto &estimate : result.estimates) {
-        estimates.push_back(
-            {{"batch_size", estimate.batchSize},
-             {"peak_allocated_mib", mibValue(estimate.peakAllocatedBytes)},
-             {"peak_reserved_mib", mibValue(estimate.peakReservedBytes)},
-             {"workspace_mib", estimate.workspaceMib},
-             {"context_mib", estimate.contextMib},
-             {"nccl_mib", estimate.ncclMib},
-             {"device_total_mib", estimate::roundedMib(estimate.deviceTotalMib())},
-             {"fits", estimate.fitsOn(result.profile)},
-             {"measured_directly", estimate.measuredDirectly},
-             {"breakdown",
-              {{"parameters_mib", mibValue(categoryBytes(estimate, Category::Parameters))},
-               {"gradients_mib", mibValue(categoryBytes(estimate, Category::Gradients))},
-               {"optimizer_state_mib", mibValue(categoryBytes(estimate, Category::OptimizerState))},
-               {"activations_mib", mibValue(categoryBytes(estimate, Category::Activations))},
-               {"cudnn_workspaces_mib", mibValue(categoryBytes(estimate, Category::CudnnWorkspaces))},
-               {"gathered_parameters_mib", mibValue(categoryBytes(estimate, Category::GatheredParameters))},
-               {"communication_buffers_mib", mibValue(categoryBytes(estimate, Category::CommunicationBuffers))},
-               {"allocator_overhead_mib", mibValue(estimate.allocatorOverheadBytes())}}}});
-    }
-    const bool languageModel = !configuration.architecture.empty();
-    nlohmann::ordered_json document = {
-        {"model", languageModel ? configuration.architecture : configuration.modelPath},
-        {"parameter_count", result.model.parameterCount},
-        {"parameter_mib", mibValue(result.model.parameterBytes)},
-        {"optimizer", configuration.optimizer},
-        {"optimizer_implementation", configuration.optimizerImplementation},
-        {"attention", configuration.attention},
-        {"dtype", configuration.dtype},
-        {"gpu", {{"name", result.profile.name}, {"capacity_mib", result.profile.capacityMib}}},
-        {"extrapolated", result.extrapolated},
-        {"traced_batches", result.tracedBatches},
-        {"estimates", std::move(estimates)},
-    };
-    if (languageModel) {
-        document["trainable_parameter_count"] = result.model.trainableParameterCount;
-        document["seq_len"] = configuration.sequenceLength;
-        document["recipe"] = recipeJson(configuration);
-        addGpusJson(document, configuration);
-        if (answers.maxSequenceLength)
-            document["max_seq_len"] = answerJson(*answers.maxSequenceLength);
-        if (answers.minGpus)
-            document["min_gpus"] = answerJson(*answers.minGpus);
-    }
-    if (maxBatchAsked)
-        document["max_batch"] = result.maxBatch ? nlohmann::ordered_json(*result.maxBatch) : nlohmann::ordered_json();
-    document["notes"] = result.notes;
-    out << document.dump(2) << '\n';
-}
-
 void printText(std::ostream &out, const estimate::EstimateConfiguration &configuration,
-               const estimate::EstimateResult &result, bool maxBatchAsked, const SearchAnswers &answers)
+               const estimate::EstimateResult &result, bool maxBatchAsked, const estimate::SearchAnswers &answers)
 {
     using estimate::Category;
     if (!configuration.architecture.empty()) {
@@ -327,6 +251,8 @@ void completeSettings(const CLI::App &app, EstimateOptions &options)
     }
     if (options.classes)
         configuration.classes = static_cast<std::int64_t>(*options.classes);
+    options.settings.searchMaxSequenceLength = options.languageModel.maxSequenceLength;
+    options.settings.searchMinGpus = options.languageModel.minGpus;
     configuration.steps = static_cast<int>(options.steps);
     estimate::EstimateRequest &request = options.settings.request;
     for (const auto &text : nonEmptyItems(options.batchTexts))
@@ -380,18 +306,15 @@ int runEstimate(const std::vector<std::string> &arguments, std::ostream &out, st
             {*options.calibratePath, settings.gpu, settings.contextMib, options.outPath, options.json}, out);
     }
     completeSettings(app, options);
-    const estimate::EstimateResult result = workflows::estimateModel(settings).result;
-    SearchAnswers answers;
-    if (options.languageModel.maxSequenceLength)
-        answers.maxSequenceLength = workflows::maxSequenceLength(settings, settings.request.batchSizes.front());
-    if (options.languageModel.minGpus)
-        answers.minGpus = workflows::minGpuCount(settings, settings.request.batchSizes.front());
+    const workflows::EstimateOutcome outcome = workflows::estimateModel(settings);
     if (options.timelinePath)
-        estimate::writeTimeline(*options.timelinePath, *settings.request.timelineBatch, result.timeline);
+        estimate::writeTimeline(*options.timelinePath, *settings.request.timelineBatch, outcome.result.timeline);
     if (options.json)
-        printJson(out, settings.model, result, settings.request.maxBatch, answers);
+        out << estimate::estimateJson(settings.model, outcome.result, settings.request.maxBatch, outcome.answers)
+                   .dump(2)
+            << '\n';
     else
-        printText(out, settings.model, result, settings.request.maxBatch, answers);
+        printText(out, settings.model, outcome.result, settings.request.maxBatch, outcome.answers);
     return 0;
 }
 

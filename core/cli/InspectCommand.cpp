@@ -50,7 +50,7 @@ std::string describe(const data::Column &column, const data::ColumnSummary &summ
     return {};
 }
 
-void printText(const LoadedData &loaded, std::ostream &out)
+void printText(const workflows::DataSelection &loaded, std::ostream &out)
 {
     const data::Table &table = *loaded.table;
     out << table.source() << ": " << table.rowCount() << " rows, " << table.columnCount() << " columns, "
@@ -121,7 +121,7 @@ io::Json likelyOutcomesJson(const std::vector<data::LikelyOutcome> &outcomes)
     return json;
 }
 
-void printJson(const LoadedData &loaded, std::ostream &out)
+void printJson(const workflows::DataSelection &loaded, std::ostream &out)
 {
     const data::Table &table = *loaded.table;
     io::Json columns = io::Json::array();
@@ -156,7 +156,7 @@ int runInspect(const std::vector<std::string> &arguments, std::ostream &out, std
     if (!parser.parse(arguments, out))
         return 0;
 
-    const LoadedData loaded = loadData(path, dataOptions);
+    const workflows::DataSelection loaded = workflows::inspectData(dataRequest(path, dataOptions));
     if (json) {
         printJson(loaded, out);
     } else {

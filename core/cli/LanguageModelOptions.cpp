@@ -109,13 +109,6 @@ void completeLanguageModelSettings(const CLI::App &app, const LanguageModelOptio
         configuration.generatedTokens = static_cast<std::int64_t>(*options.generatedTokens);
 }
 
-void addGpusJson(nlohmann::ordered_json &document, const estimate::EstimateConfiguration &configuration)
-{
-    document["gpus"] = configuration.gpus;
-    document["sharding"] = configuration.sharding;
-    document["tensor_parallel"] = configuration.tensorParallel;
-}
-
 std::string gpusText(const estimate::EstimateConfiguration &configuration)
 {
     if (configuration.gpus == 1)
@@ -126,32 +119,6 @@ std::string gpusText(const estimate::EstimateConfiguration &configuration)
     if (configuration.tensorParallel > 1)
         text += ", tensor parallel " + std::to_string(configuration.tensorParallel);
     return text;
-}
-
-nlohmann::ordered_json recipeJson(const estimate::EstimateConfiguration &configuration)
-{
-    using Json = nlohmann::ordered_json;
-    Json lora; // null for a full fine-tune
-    if (configuration.loraRank > 0) {
-        const double alpha =
-            configuration.loraAlpha > 0.0 ? configuration.loraAlpha : static_cast<double>(configuration.loraRank);
-        lora = Json{{"rank", configuration.loraRank},
-                    {"targets", configuration.loraTargets},
-                    {"alpha", alpha},
-                    {"dropout", configuration.loraDropout}};
-    }
-    Json recipe;
-    recipe["mode"] = configuration.mode;
-    recipe["dtype"] = configuration.dtype;
-    recipe["autocast"] = configuration.autocast.empty() ? Json() : Json(configuration.autocast);
-    recipe["optimizer"] = configuration.optimizer;
-    recipe["gradient_checkpointing"] = configuration.gradientCheckpointing;
-    recipe["clip_grad_norm"] = configuration.clipGradNorm ? Json(*configuration.clipGradNorm) : Json();
-    recipe["lora"] = lora;
-    recipe["qlora"] = configuration.qlora;
-    if (configuration.mode == "inference")
-        recipe["generate"] = configuration.generatedTokens;
-    return recipe;
 }
 
 std::string recipeText(const estimate::EstimateConfiguration &configuration)

@@ -4,7 +4,6 @@
 #include "estimate/EstimateConfiguration.h"
 
 #include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
 
 #include <optional>
 #include <string>
@@ -33,13 +32,6 @@ void addLanguageModelOptions(CLI::App &app, estimate::EstimateConfiguration &con
 // option is given for a TorchScript model, or when --config and MODEL.pt are both given.
 void completeLanguageModelSettings(const CLI::App &app, const LanguageModelOptions &options,
                                    estimate::EstimateConfiguration &configuration);
-
-// The GPUs of a language-model estimate as the JSON output names them: "gpus",
-// "sharding", "tensor_parallel".
-void addGpusJson(nlohmann::ordered_json &document, const estimate::EstimateConfiguration &configuration);
-
-// The recipe of a language-model estimate as the JSON output names it.
-nlohmann::ordered_json recipeJson(const estimate::EstimateConfiguration &configuration);
 
 // One line naming the GPUs of a job on several ("8 GPUs, fsdp, tensor parallel 2"),
 // or "" for one GPU.

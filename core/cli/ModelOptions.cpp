@@ -8,7 +8,6 @@
 #include "models/NeuralNetworkHyperparameters.h"
 #include "models/Presets.h"
 #include "models/RegressorRegistry.h"
-#include "runtime/ThreadSettings.h"
 #include "workflows/CompareWorkflow.h"
 
 #include <algorithm>
@@ -166,7 +165,6 @@ models::ComputeSettings computeSettingsFrom(const ComputeOptions &options)
             warn("--jobs " + std::to_string(jobs) + " is more than this machine's " + std::to_string(hardware) +
                  " hardware threads; running at most " + std::to_string(hardware) + " fits at once");
     }
-    runtime::setComputeThreads(compute.threads);
     return compute;
 }
 

@@ -73,8 +73,8 @@ models::Hyperparameters hyperparametersFor(const std::string &model, const Model
 // Applies every --set qualified with model's name to values.
 void applyQualifiedAssignments(const std::string &model, const ModelOptions &options, models::Hyperparameters &values);
 
-// Returns the compute settings of options, and applies the thread count to
-// LibTorch and OpenBLAS. --threads above the machine's hardware threads is
+// Returns the compute settings of options; the workflow that computes applies
+// the thread count. --threads above the machine's hardware threads is
 // capped with a warning (cli::warn), and so is --jobs when given (the
 // experiment runner applies that cap).
 models::ComputeSettings computeSettingsFrom(const ComputeOptions &options);

@@ -5,11 +5,9 @@
 #include "cli/CommandParser.h"
 #include "cli/DataOptions.h"
 #include "cli/ModelOptions.h"
-#include "data/TableLoader.h"
-#include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
 #include "io/OutputPlan.h"
-#include "prediction/Predictor.h"
+#include "prediction/FilePrediction.h"
 
 #include <optional>
 
@@ -64,29 +62,20 @@ int runPredict(const std::vector<std::string> &arguments, std::ostream &out, std
     // Refused before the data is read: the stored scores decide which levels can be served.
     prediction::checkCoverageServable(saved, modelDirectory, coverage);
 
-    data::TableLoadOptions loadOptions = prediction::predictionLoadOptions();
-    loadOptions.delimiter = parseDelimiter(delimiter);
-    const data::Table table = data::loadTable(dataPath, loadOptions);
-    const prediction::Predictions predictions =
-        prediction::predictTable(saved, table, data::parseBadCellPolicy(onBadCell), coverage);
-    for (const auto &warning : predictions.warnings)
-        err << "warning: " << warning << '\n';
-    std::size_t outside = 0;
-    for (std::size_t row = 0; row < predictions.extrapolations.size(); ++row)
-        if (prediction::extrapolates(predictions, row) && outside++ == 0)
-            err << "warning: line " << predictions.dataset.rowLines()[row] << " lies outside the training data ("
-                << prediction::describeExtrapolation(predictions, row)
-                << "); the column 'extrapolated' names every such job\n";
-    if (outside > 1)
-        err << "warning: " << outside << " of " << predictions.extrapolations.size()
-            << " jobs lie outside the training data: their predictions extrapolate\n";
-    const std::string csv = prediction::predictionFile(table, predictions);
+    prediction::FilePredictionRequest request;
+    request.inputPath = dataPath;
+    request.delimiter = parseDelimiter(delimiter);
+    request.policy = data::parseBadCellPolicy(onBadCell);
+    request.coverage = coverage;
     if (outPath) {
         out.flush(); // anything printed so far comes before a --out /dev/stdout
-        io::writeFileAtomically(*outPath, csv);
-    } else {
-        out << csv;
+        request.outputPath = *outPath;
     }
+    const prediction::FilePredictions predicted = prediction::predictFile(saved, request);
+    for (const auto &warning : predicted.warnings)
+        err << "warning: " << warning << '\n';
+    if (!outPath)
+        out << predicted.csv;
     return 0;
 }
 

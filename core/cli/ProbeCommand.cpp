@@ -5,9 +5,7 @@
 #include "cli/ShardOptions.h"
 #include "cli/TrainingReporter.h"
 #include "estimate/GpuProfile.h"
-#include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
-#include "io/OutputPaths.h"
 #include "io/OutputPlan.h"
 #include "probe/ProbeRunner.h"
 #include "workflows/ProbeWorkflow.h"
@@ -189,12 +187,9 @@ void checkOutput(probe::ProbeOptions &options, const std::optional<std::string> 
             outputs.addInput(profileFile, "--gpu");
     outputs.addOutputFile(options.outPath, "--out");
     outputs.check();
-    const io::FileDestination destination = io::resolveFileDestination(options.outPath);
-    if (destination.method != io::FileDestination::Method::Replace)
-        throw io::InputError(options.outPath, 0, 0,
-                             "is not a regular file; probe writes a dataset it can resume, so give a file path");
+    const std::string written = workflows::resumableOutputPath(options.outPath);
     if (!merging)
-        options.outPath = destination.path; // a symlink's target: the link itself stays
+        options.outPath = written; // a symlink's target, which the summary names
 }
 
 // Completes command.configuration from the options given as text; throws io::InputError for what is missing.
@@ -249,7 +244,7 @@ int runProbe(const std::vector<std::string> &arguments, std::ostream &out, std::
                 outputs.addInput(profileFile, "--gpu");
         outputs.addOutputFile(outPath, "--out");
         outputs.check();
-        io::writeFileAtomically(outPath, workflows::mergeProbeShards(configuration, mergeFiles));
+        workflows::mergeProbeShards(configuration, mergeFiles);
         out << "merged " << mergeFiles.size() << " files into " << outPath << '\n';
         return 0;
     }

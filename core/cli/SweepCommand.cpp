@@ -7,18 +7,14 @@
 #include "cli/ModelOptions.h"
 #include "cli/ShardOptions.h"
 #include "cli/TrainingReporter.h"
-#include "io/AppendingFileWriter.h"
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
 #include "io/OutputPaths.h"
 #include "io/OutputPlan.h"
-#include "io/Sha256.h"
-#include "models/RegressorRegistry.h"
 #include "runs/SweepRecords.h"
 #include "workflows/SweepWorkflow.h"
 
 #include <algorithm>
-#include <functional>
 #include <optional>
 #include <unistd.h>
 
@@ -82,19 +78,14 @@ int runMerge(const std::vector<std::string> &arguments, const std::vector<std::s
 }
 
 // Shows each trial's progress bar on a terminal (logs get one line per finished
-// trial only), writes its line and keeps its record.
+// trial only).
 class TrialReporter : public workflows::SweepObserver
 {
   public:
-    // write puts a finished run's line into the output.
-    using LineWriter = std::function<void(const runs::SweepTrial &, const runs::RunRecord &)>;
-
-    TrialReporter(std::ostream &out, std::ostream &err, bool reproducible, std::size_t trials, LineWriter write)
-        : mWrite(std::move(write))
-        , mOut(out)
+    TrialReporter(std::ostream &out, std::ostream &err, std::size_t trials)
+        : mOut(out)
         , mErr(err)
         , mTerminal(::isatty(2) != 0)
-        , mReproducible(reproducible)
         , mTrials(trials)
     {
     }
@@ -111,62 +102,23 @@ class TrialReporter : public workflows::SweepObserver
     {
         if (mProgress)
             mProgress->finish();
-        if (mReproducible)
-            run.record.seconds = 0.0;
-        mWrite(trial, run.record);
         const runs::RunRecord &record = run.record;
         const auto &metrics = record.validationMetrics ? record.validationMetrics : record.trainMetrics;
-        mErr << "trial " << trial.index << " (" << finished.size() + 1 << "/" << mTrials << ") "
-             << runs::assignmentsText(trial) << ": "
+        mErr << "trial " << trial.index << " (" << ++mFinished << "/" << mTrials << ") " << runs::assignmentsText(trial)
+             << ": "
              << (metrics ? (record.validationMetrics ? "validation " : "train ") + describeMetrics(*metrics)
                          : record.message)
              << '\n';
-        finished.push_back(std::move(run.record));
     }
 
-    std::vector<runs::RunRecord> finished;
-
   private:
-    LineWriter mWrite;
     std::ostream &mOut;
     std::ostream &mErr;
     bool mTerminal;
-    bool mReproducible;
     std::size_t mTrials;
+    std::size_t mFinished = 0;
     std::optional<TrainingReporter> mProgress;
 };
-
-// What every trial shares, so that a merge refuses the shards of another sweep:
-// the plan and model in words, the data, values and settings as a digest.
-std::string sweepIdentity(const runs::SweepPlan &plan, const TrainingInputs &inputs, const data::Dataset &dataset,
-                          const models::Hyperparameters &base, const std::string &settings)
-{
-    // Hashed into the header's fixed-size id, so the grid's values cost nothing per line.
-    std::string shared = io::sha256File(inputs.path) + '\n' + dataset.targetName() + '\n';
-    for (const auto &name : dataset.numericFeatureNames())
-        shared += name + ',';
-    shared += '\n' + dataset.sequenceName();
-    for (const auto &spec : base.specs())
-        shared += '\n' + base.text(spec.name);
-    shared += "\n" + settings;
-    return runs::sweepDescription(plan) + "; model " + inputs.modelName + "; settings " +
-           io::sha256Hex(shared).substr(0, 16);
-}
-
-// The run of the lowest RMSE on its validation rows (or, without them, its training rows); null if none has one.
-const runs::RunRecord *lowestRmse(const std::vector<runs::RunRecord> &records)
-{
-    const runs::RunRecord *best = nullptr;
-    double bestRmse = 0.0;
-    for (const auto &record : records) {
-        const auto &metrics = record.validationMetrics ? record.validationMetrics : record.trainMetrics;
-        if (metrics && (!best || metrics->rmse < bestRmse)) {
-            best = &record;
-            bestRmse = metrics->rmse;
-        }
-    }
-    return best;
-}
 
 } // namespace
 
@@ -216,18 +168,23 @@ int runSweep(const std::vector<std::string> &arguments, std::ostream &out, std::
     const models::ComputeSettings compute = computeSettingsFrom(inputs.compute);
     const Shard shard = shardText ? parseShard(*shardText) : Shard{};
 
-    runs::SweepPlan plan;
-    plan.parameters = sweepParameters(parameterPieces);
-    plan.seed = compute.seed;
+    workflows::SweepConfiguration configuration;
+    configuration.model = inputs.modelName;
+    configuration.plan.parameters = sweepParameters(parameterPieces);
+    configuration.plan.seed = compute.seed;
     if (randomTrials) {
-        plan.mode = runs::SweepMode::Random;
-        plan.randomTrials = *randomTrials;
+        configuration.plan.mode = runs::SweepMode::Random;
+        configuration.plan.randomTrials = *randomTrials;
     }
-    const std::vector<runs::SweepTrial> trials = runs::expandSweep(plan);
-    const std::vector<runs::SweepTrial> mine = runs::sweepShard(trials, shard.index, shard.count);
-
-    // Every trial's values are checked before the first one trains, which can take minutes.
-    const std::vector<models::Hyperparameters> values = workflows::trialValues(mine, base, inputs.modelName, compute);
+    configuration.base = base;
+    configuration.shard = shard.index;
+    configuration.shards = shard.count;
+    configuration.compute = compute;
+    configuration.holdOutFraction = testFraction;
+    configuration.outputFile = *outOption;
+    configuration.reproducible = reproducible;
+    // Every trial's values are checked before the data is read and the first trial trains, which can take minutes.
+    const std::size_t trials = workflows::sweepTrials(configuration).trials.size();
 
     const std::string outPath = *outOption;
     io::OutputPlan outputs;
@@ -237,42 +194,22 @@ int runSweep(const std::vector<std::string> &arguments, std::ostream &out, std::
     outputs.addOutputFile(outPath, "--out");
     outputs.check();
 
-    const LoadedData loaded = loadData(inputs.path, inputs.data);
-    const data::Dataset dataset = data::Dataset::fromTable(*loaded.table, loaded.roles, loaded.usableRows);
+    const workflows::DataSelection loaded = workflows::selectData(dataRequest(inputs.path, inputs.data));
+    const data::Dataset &dataset = *loaded.dataset;
     for (const auto &warning : loaded.warnings)
         err << "warning: " << warning << '\n';
 
-    const std::string identity = sweepIdentity(plan, inputs, dataset, base,
-                                               std::to_string(testFraction) + "\n" + std::to_string(compute.seed) +
-                                                   (reproducible ? "\nreproducible" : ""));
-
-    const runs::SweepHeader header = runs::sweepHeader(identity, plan, inputs.modelName, trials.size());
     // Nothing of an earlier file at --out is replaced until the first run is written with the header.
-    io::AppendingFileWriter output(outPath);
-    workflows::SweepConfiguration configuration;
-    configuration.model = inputs.modelName;
-    configuration.trials = mine;
-    configuration.values = values;
-    configuration.compute = compute;
-    configuration.holdOutFraction = testFraction;
-    TrialReporter reporter(out, err, reproducible, mine.size(),
-                           [&](const runs::SweepTrial &trial, const runs::RunRecord &record) {
-                               const std::string line = runs::sweepLine(header, trial, record);
-                               output.append(output.size() == 0 ? runs::sweepHeaderLine(header) + line : line);
-                           });
-    workflows::sweep(dataset, configuration, reporter);
-    const std::vector<runs::RunRecord> &finished = reporter.finished;
-    // A shard with no trial of its own still says which sweep it belongs to.
-    if (output.size() == 0)
-        output.append(runs::sweepHeaderLine(header));
-    output.finish();
-    const runs::RunRecord *best = lowestRmse(finished);
-    out << "wrote " << finished.size() << " of " << trials.size() << " runs to " << outPath;
+    TrialReporter reporter(out, err, trials);
+    const workflows::SweepResult swept = workflows::sweep(dataset, configuration, reporter);
+    out << "wrote " << swept.runs.size() << " of " << swept.planned << " runs to " << outPath;
     if (shard.count > 1)
         out << " (shard " << shard.index << "/" << shard.count << ")";
     out << '\n';
-    if (best)
-        out << "lowest " << (best->validationMetrics ? "validation" : "train") << " RMSE: " << best->name << '\n';
+    if (swept.best) {
+        const runs::RunRecord &best = swept.runs[*swept.best];
+        out << "lowest " << (best.validationMetrics ? "validation" : "train") << " RMSE: " << best.name << '\n';
+    }
     return 0;
 }
 

@@ -1,11 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/TrainCommand.h"
 
-#include "calibration/BoundMetrics.h"
-#include "calibration/CalibratedFit.h"
+#include "calibration/BoundReport.h"
 #include "calibration/CalibrationJson.h"
-#include "calibration/CommonCapacities.h"
-#include "calibration/Coverage.h"
 #include "cli/CalibrationOptions.h"
 #include "cli/CommandParser.h"
 #include "cli/DataOptions.h"
@@ -17,10 +14,7 @@
 #include "io/InputError.h"
 #include "io/JsonDocument.h"
 #include "io/OutputPlan.h"
-#include "models/ModelFolder.h"
 #include "models/NetworkModelName.h"
-#include "models/NeuralNetworkRegressor.h"
-#include "prediction/PredictionFile.h"
 #include "report/MetricsJson.h"
 #include "workflows/TrainWorkflow.h"
 
@@ -61,66 +55,6 @@ bool trainsInEpochs(const models::Regressor &model)
     return std::any_of(specs.begin(), specs.end(), [](const auto &spec) { return spec.name == "epochs"; });
 }
 
-// What train reports of a calibrated bound on the --test-fraction rows, beside the
-// rules users know: "+10%" headroom, and the smallest fixed headroom that reaches
-// the coverage on the calibration rows.
-struct BoundReport
-{
-    double margin = 0.0;
-    calibration::BoundMetrics bound;
-    calibration::BoundMetrics tenPercent;
-    double bestHeadroomPercent = 0.0;
-    calibration::BoundMetrics bestHeadroom;
-    std::vector<calibration::TradeOffPoint> tradeOff;
-    std::vector<std::pair<double, double>> shareWithinCapacity; // (capacity MiB, share of test jobs)
-};
-
-BoundReport reportBound(const calibration::Calibration &calibrated, const data::Dataset &dataset,
-                        const calibration::CalibratedFit &fit, const Eigen::VectorXd &bounds,
-                        const std::vector<Eigen::Index> &testRows)
-{
-    const Eigen::VectorXd &actual = dataset.target();
-    const Eigen::VectorXd &predicted = fit.predicted;
-    BoundReport report;
-    report.margin = calibrated.margin(calibrated.coverage());
-    report.bound = calibration::boundMetrics(actual, bounds, testRows);
-    report.tenPercent = calibration::boundMetrics(actual, calibration::headroomBounds(predicted, 10.0), testRows);
-    // Chosen on the calibration rows as the calibration was: on predictions that never saw them.
-    report.bestHeadroomPercent = calibration::smallestHeadroomPercent(actual, fit.calibrationPredicted,
-                                                                      fit.rows.calibration, calibrated.coverage());
-    report.bestHeadroom =
-        calibration::boundMetrics(actual, calibration::headroomBounds(predicted, report.bestHeadroomPercent), testRows);
-    const Eigen::VectorXd scales =
-        calibrated.scales(dataset.numericFeatures(), dataset.numericFeatureNames(), predicted, fit.memberSpread);
-    report.tradeOff = calibration::tradeOffCurve(calibrated, scales, predicted, actual, testRows);
-    for (double capacity : calibration::kCommonCapacitiesGiB)
-        report.shareWithinCapacity.emplace_back(capacity * 1024.0,
-                                                calibration::shareWithinCapacity(bounds, testRows, capacity * 1024.0));
-    return report;
-}
-
-// The "calibration" member of train's summary; report holds what the test rows say of the bound.
-io::Json calibrationSummaryJson(const calibration::Calibration &calibrated, const calibration::CalibrationRows &rows,
-                                const std::optional<BoundReport> &report)
-{
-    io::Json json{{"score", calibration::scoreName(calibrated.score())},
-                  {"coverage", calibrated.coverage()},
-                  {"margin", calibrated.margin(calibrated.coverage())},
-                  {"fit_rows", rows.fit.size()},
-                  {"calibration_rows", rows.calibration.size()}};
-    if (!report)
-        return json;
-    json["test_bound"] = report->bound;
-    json["test_headroom_10_percent"] = report->tenPercent;
-    json["best_headroom_percent"] = report->bestHeadroomPercent;
-    json["test_best_headroom"] = report->bestHeadroom;
-    json["test_trade_off"] = report->tradeOff;
-    io::Json &capacities = json["test_share_within_capacity"] = io::Json::array();
-    for (const auto &[capacity, share] : report->shareWithinCapacity)
-        capacities.push_back({{"capacity_mib", capacity}, {"share", share}});
-    return json;
-}
-
 // Refuses what --resume-from cannot honour, before anything is read: the
 // continued run keeps the stopped one's model, hyperparameters and data.
 void checkResumable(const CLI::App &app, const std::string &modelName, const ModelOptions &modelOptions,
@@ -135,28 +69,6 @@ void checkResumable(const CLI::App &app, const std::string &modelName, const Mod
     if (calibrationOptions.coverage)
         throw io::InputError("--coverage cannot be combined with --resume-from; calibrate with 'gpumem train "
                              "--coverage' from scratch");
-}
-
-// Prepares network, loaded from folder, to continue its training up to --epochs
-// (or its own epoch count) and returns the epochs it had finished. A --seed
-// given must be the one the model was trained with.
-int continueTraining(models::NeuralNetworkRegressor &network, const std::string &folder,
-                     std::optional<std::uint64_t> epochs, bool seedGiven, std::uint64_t seed)
-{
-    if (seedGiven && seed != network.seed())
-        throw io::InputError("--seed " + std::to_string(seed) + " differs from the seed " +
-                             std::to_string(network.seed()) + " that " + folder + " was trained with");
-    const int done = network.epochsTrained();
-    if (done == 0)
-        throw io::InputError(folder, 0, 0, "holds no training state to continue (no optimizer.safetensors)");
-    const auto target =
-        static_cast<int>(epochs.value_or(static_cast<std::uint64_t>(network.hyperparameters().integer("epochs"))));
-    if (target <= done)
-        throw io::InputError(folder, 0, 0,
-                             "has trained " + std::to_string(done) + " epochs; give --epochs above " +
-                                 std::to_string(done) + " to train further");
-    network.continueTrainingTo(target);
-    return done;
 }
 
 // The options of `gpumem train` as the command line gives them.
@@ -215,7 +127,7 @@ void checkOutputs(const TrainOptions &options)
     outputs.check();
 }
 
-// The training the options ask for (without --resume-from's network; see resumeTraining).
+// The training the options ask for (without --resume-from's network; see workflows::resumeTraining).
 workflows::TrainConfiguration configurationFrom(const TrainOptions &options)
 {
     const TrainingInputs &inputs = options.inputs;
@@ -237,38 +149,11 @@ workflows::TrainConfiguration configurationFrom(const TrainOptions &options)
     return configuration;
 }
 
-// Loads --resume-from's network into configuration, prepared to continue, and
-// returns the epochs it had finished.
-int resumeTraining(const CLI::App &app, const TrainOptions &options, workflows::TrainConfiguration &configuration)
-{
-    auto network = std::make_shared<models::NeuralNetworkRegressor>(
-        models::NeuralNetworkRegressor::load(*options.resumeFrom, configuration.compute));
-    const int epochsBefore = continueTraining(*network, *options.resumeFrom, options.epochs,
-                                              app.get_option("--seed")->count() > 0, configuration.compute.seed);
-    configuration.compute.seed = network->seed(); // the stopped run's split and validation rows
-    configuration.continuing = std::move(network);
-    return epochsBefore;
-}
-
-// Writes every row's prediction, actual value, split and bound to --predictions.
-void writePredictions(const std::string &path, const LoadedData &loaded, const data::Dataset &dataset,
-                      const workflows::TrainResult &trained, const Eigen::VectorXd &bounds)
-{
-    std::vector<std::string> splits(dataset.rowCount(), "train");
-    for (Eigen::Index row : trained.fit.rows.calibration)
-        splits[static_cast<std::size_t>(row)] = "calibration";
-    for (Eigen::Index row : trained.split.test)
-        splits[static_cast<std::size_t>(row)] = "test";
-    io::writeFileAtomically(path, prediction::predictionCsv(loaded.table->rowCount(), loaded.usableRows, dataset,
-                                                            trained.fit.predicted, splits, bounds));
-}
-
 // What train prints when it has saved the model: a JSON summary or lines for people.
 struct TrainSummary
 {
     const TrainOptions &options;
     const workflows::TrainResult &trained;
-    const std::optional<BoundReport> &bound;
     int epochsBefore = 0;
 };
 
@@ -291,7 +176,8 @@ void printJsonSummary(std::ostream &out, const TrainSummary &summary)
     if (!trained.split.test.empty())
         json["test_metrics"] = *trained.record.validationMetrics;
     if (trained.fit.calibration)
-        json["calibration"] = calibrationSummaryJson(*trained.fit.calibration, trained.fit.rows, summary.bound);
+        json["calibration"] =
+            calibration::calibrationSummaryJson(*trained.fit.calibration, trained.fit.rows, trained.boundReport);
     if (summary.options.resumeFrom) {
         json["resumed_from"] = *summary.options.resumeFrom;
         json["epochs_before"] = summary.epochsBefore;
@@ -325,7 +211,7 @@ void printTextSummary(std::ostream &out, const TrainSummary &summary)
                       std::string(calibration::scoreName(stored->score())).c_str(), stored->coverage(),
                       stored->margin(stored->coverage()), trained.fit.rows.calibration.size());
         out << line;
-        if (const auto &bound = summary.bound) {
+        if (const auto &bound = trained.boundReport) {
             std::snprintf(line, sizeof line,
                           "test %+.2f%% headroom (the smallest reaching %g on the calibration rows): ",
                           bound->bestHeadroomPercent, stored->coverage());
@@ -358,11 +244,18 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
     workflows::TrainConfiguration configuration = configurationFrom(options);
     checkOutputs(options);
 
-    const LoadedData loaded = loadData(options.inputs.path, options.inputs.data);
-    const data::Dataset dataset = data::Dataset::fromTable(*loaded.table, loaded.roles, loaded.usableRows);
+    const workflows::DataSelection loaded =
+        workflows::selectData(dataRequest(options.inputs.path, options.inputs.data));
+    const data::Dataset &dataset = *loaded.dataset;
     for (const auto &warning : loaded.warnings)
         err << "warning: " << warning << '\n';
-    const int epochsBefore = options.resumeFrom ? resumeTraining(app, options, configuration) : 0;
+    // A --seed given must be the one the stopped run was trained with.
+    const int epochsBefore =
+        options.resumeFrom ? workflows::resumeTraining(configuration, *options.resumeFrom, options.epochs,
+                                                       app.get_option("--seed")->count() > 0
+                                                           ? std::optional<std::uint64_t>(configuration.compute.seed)
+                                                           : std::nullopt)
+                           : 0;
 
     const auto style = options.json       ? TrainingReporter::Style::JsonLines
                        : ::isatty(2) != 0 ? TrainingReporter::Style::ProgressBar
@@ -373,21 +266,12 @@ int runTrain(const std::vector<std::string> &arguments, std::ostream &out, std::
     if (!trained.succeeded())
         throw io::InputError(trained.fit.training.message + "; no model was saved");
 
-    Eigen::VectorXd bounds;
-    std::optional<BoundReport> boundReport;
-    if (const auto &stored = trained.fit.calibration) {
-        bounds = stored->upperBounds(dataset.numericFeatures(), dataset.numericFeatureNames(), trained.fit.predicted,
-                                     stored->coverage(), trained.fit.memberSpread);
-        if (!trained.split.test.empty())
-            boundReport = reportBound(*stored, dataset, trained.fit, bounds, trained.split.test);
-    }
-    // The calibration goes into model.json in the same atomic save as the model.
-    calibration::saveCalibratedModel(*trained.model, trained.fit.calibration, *options.out);
+    workflows::saveTrainedModel(trained, *options.out);
     if (options.predictionsPath) {
         out.flush(); // predictions sent to /dev/stdout follow the progress printed so far
-        writePredictions(*options.predictionsPath, loaded, dataset, trained, bounds);
+        io::writeFileAtomically(*options.predictionsPath, workflows::predictionsCsv(loaded, trained));
     }
-    const TrainSummary summary{options, trained, boundReport, epochsBefore};
+    const TrainSummary summary{options, trained, epochsBefore};
     if (options.json)
         printJsonSummary(out, summary);
     else

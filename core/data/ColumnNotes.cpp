@@ -43,7 +43,7 @@ ColumnNotes readColumnNotes(const std::string &csvPath)
             notes.outcomes = io::toStrings(*outcomes);
         }
     } catch (const io::InputError &problem) {
-        throw io::InputError(path, 0, 0, problem.message());
+        throw io::InputError(path, 0, 0, problem.markedMessage());
     }
     notes.source = path;
     return notes;

@@ -12,12 +12,13 @@ namespace gpumem::data {
 
 namespace {
 
-const Column &requireColumn(const Table &table, const std::string &name, const char *option)
+// The column called name; parameter is the marked request field that named it (io::parameter).
+const Column &requireColumn(const Table &table, const std::string &name, const std::string &parameter)
 {
     const auto index = table.columnIndex(name);
     if (!index)
         throw io::InputError(table.source(), 0, 0,
-                             std::string(option) + " names no column " + io::quoteForMessage(name, 60) +
+                             parameter + " names no column " + io::quoteForMessage(name, 60) +
                                  "; the columns are: " + table.columnNameList());
     return table.column(*index);
 }
@@ -146,7 +147,7 @@ std::vector<ColumnRole> assignRoles(const Table &table, const RoleRequest &reque
         ignoreConstantColumns(table, request.target, roles);
 
     if (!request.sequenceColumn.empty()) {
-        const Column &column = requireColumn(table, request.sequenceColumn, "--sequence-column");
+        const Column &column = requireColumn(table, request.sequenceColumn, io::parameter("sequence_column"));
         if (column.type != ColumnType::Sequence) {
             throw io::InputError(table.source(), 0, static_cast<std::int64_t>(column.index + 1),
                                  "column " + io::quoteForMessage(column.name, 60) + " is " +
@@ -164,24 +165,25 @@ std::vector<ColumnRole> assignRoles(const Table &table, const RoleRequest &reque
             if (role == ColumnRole::Feature)
                 role = ColumnRole::Ignored;
         for (const auto &name : request.features) {
-            const Column &column = requireColumn(table, name, "--features");
+            const Column &column = requireColumn(table, name, io::parameter("features"));
             if (column.type == ColumnType::Empty)
                 throw io::InputError(table.source(), 0, static_cast<std::int64_t>(column.index + 1),
                                      "feature column " + io::quoteForMessage(name, 60) + " has no values");
             if (column.type == ColumnType::Sequence)
                 throw io::InputError(table.source(), 0, static_cast<std::int64_t>(column.index + 1),
                                      "column " + io::quoteForMessage(name, 60) +
-                                         " holds layer sequences: name it with --sequence-column instead");
+                                         " holds layer sequences: name it with " + io::parameter("sequence_column") +
+                                         " instead");
             // An identifier named explicitly is the user's choice: it is one-hot encoded like a category.
             roles[column.index] = ColumnRole::Feature;
         }
     }
 
     for (const auto &name : request.ignored)
-        roles[requireColumn(table, name, "--ignore").index] = ColumnRole::Ignored;
+        roles[requireColumn(table, name, io::parameter("ignored")).index] = ColumnRole::Ignored;
 
     if (!request.target.empty()) {
-        const Column &column = requireColumn(table, request.target, "--target");
+        const Column &column = requireColumn(table, request.target, io::parameter("target"));
         if (column.type != ColumnType::Numeric) {
             const BadCell cell = column.firstNonNumericCell.value_or(BadCell{0, "it has no values"});
             throw io::InputError(table.source(), cell.line, static_cast<std::int64_t>(column.index + 1),

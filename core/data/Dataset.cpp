@@ -22,9 +22,9 @@ std::string_view badCellPolicyName(BadCellPolicy policy)
 
 BadCellPolicy parseBadCellPolicy(std::string_view name)
 {
-    if (const auto policy = io::valueNamed(kBadCellPolicies, name))
-        return *policy;
-    throw io::InputError("--on-bad-cell takes 'fail' or 'drop', not " + io::quoteForMessage(std::string(name)));
+    return io::parseNamedOr(kBadCellPolicies, name, [](const std::string &quoted) {
+        return io::parameter("on_bad_cell") + " takes 'fail' or 'drop', not " + quoted;
+    });
 }
 
 namespace {
@@ -63,9 +63,9 @@ std::vector<std::size_t> selectUsableRows(const Table &table, const std::vector<
 
     const Column *firstBad = columnWithFirstBadCell(used);
     if (firstBad && policy == BadCellPolicy::Fail)
-        throw io::InputError(table.source(), firstBad->firstBadCell->line,
-                             static_cast<std::int64_t>(firstBad->index + 1),
-                             firstBad->firstBadCell->reason + " (use --on-bad-cell drop to leave such rows out)");
+        throw io::InputError(
+            table.source(), firstBad->firstBadCell->line, static_cast<std::int64_t>(firstBad->index + 1),
+            firstBad->firstBadCell->reason + " (use " + io::parameter("on_bad_cell") + " drop to leave such rows out)");
 
     std::vector<std::size_t> kept;
     kept.reserve(table.rowCount());

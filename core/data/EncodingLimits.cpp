@@ -47,7 +47,8 @@ void checkNameLength(const std::string &source, std::int64_t line, std::size_t c
     throw io::InputError(source, line, static_cast<std::int64_t>(columnIndex) + 1,
                          what + " " + io::quoteForMessage(name, 40) + " is " + std::to_string(name.size()) +
                              " bytes long, more than the " + std::to_string(maxNameBytes) +
-                             " a model keeps in its model.json; shorten it or leave the column out with --ignore");
+                             " a model keeps in its model.json; shorten it or leave the column out with " +
+                             io::parameter("ignored"));
 }
 
 // Checks the names a model of column would keep: its own, its categories or its layer types in rows.
@@ -88,7 +89,8 @@ void checkEncodedWidth(const std::string &source, const EncodedWidth &width)
                              " feature columns, more than the limit of " + std::to_string(maxEncodedFeatures) + " (" +
                              std::to_string(width.numeric) + " numeric, " + std::to_string(width.oneHot) +
                              " one-hot categories, " + std::to_string(width.sequence) +
-                             " layer-sequence summaries); leave columns out with --features or --ignore");
+                             " layer-sequence summaries); leave columns out with " + io::parameter("features") +
+                             " or " + io::parameter("ignored"));
 }
 
 std::vector<std::string> checkEncodingLimits(const Table &table, const std::vector<ColumnRole> &roles,

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "data/LoadCancelled.h"
 #include "data/Table.h"
 #include "runtime/OperationControl.h"
 #include "runtime/ProgressObserver.h"
 
-#include <exception>
 #include <istream>
 #include <memory>
 #include <optional>
@@ -20,13 +20,6 @@ struct TableLoadOptions
     // Whether numbers use a decimal comma ("1,5"); unset detects it: a semicolon-separated
     // file whose numbers have decimal commas and never a decimal point.
     std::optional<bool> decimalComma;
-};
-
-// Thrown by a load that its control cancelled; nothing was loaded.
-class LoadCancelled : public std::exception
-{
-  public:
-    const char *what() const noexcept override { return "loading was cancelled"; }
 };
 
 // A column counts as numeric when at least this share of its present cells are

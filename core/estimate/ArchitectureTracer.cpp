@@ -27,11 +27,6 @@ std::mutex &metaTracingMutex()
     return mutex;
 }
 
-bool known(const std::vector<std::string> &names, const std::string &value)
-{
-    return std::find(names.begin(), names.end(), value) != names.end();
-}
-
 std::uint64_t storageBytes(const std::vector<torch::Tensor> &tensors)
 {
     std::uint64_t bytes = 0;
@@ -82,59 +77,19 @@ struct ArchitectureTracer::Model
 
 architectures::BuildOptions buildOptionsOf(const EstimateConfiguration &configuration)
 {
+    configuration.validate();
     architectures::BuildOptions options;
-    if (configuration.dtype == "float64")
-        throw io::InputError("--dtype float64 is not a dtype language models are trained in: take float32, "
-                             "bfloat16 or float16");
     options.weights = configuration.dtype;
-    if (!configuration.autocast.empty()) {
-        if (!known(autocastNames(), configuration.autocast))
-            throw io::InputError("--autocast takes bfloat16 or float16, not " +
-                                 io::quoteForMessage(configuration.autocast));
-        if (configuration.dtype != "float32")
-            throw io::InputError("--autocast keeps float32 weights: leave --dtype at float32");
-    }
     options.autocast = configuration.autocast;
-    if (!known(modeNames(), configuration.mode))
-        throw io::InputError("--mode takes training or inference, not " + io::quoteForMessage(configuration.mode));
     options.training = configuration.mode == "training";
-    if (options.training && configuration.generatedTokens > 0)
-        throw io::InputError("--generate needs --mode inference");
     if (configuration.loraRank > 0) {
         options.lora.rank = configuration.loraRank;
         options.lora.targets = configuration.loraTargets;
-        if (options.lora.targets.empty())
-            throw io::InputError("--lora needs --lora-targets (e.g. q_proj,v_proj)");
-    } else if (!configuration.loraTargets.empty()) {
-        throw io::InputError("--lora-targets needs --lora RANK");
     }
-    if (configuration.qlora && configuration.loraRank == 0)
-        throw io::InputError("--qlora trains LoRA adapters on the 4-bit base: give --lora RANK and --lora-targets");
-    if (configuration.qlora && configuration.dtype == "float32")
-        throw io::InputError("--qlora computes in half precision: give --dtype bfloat16 or float16 "
-                             "(bnb_4bit_compute_dtype)");
-    if (configuration.qlora && !configuration.autocast.empty())
-        throw io::InputError("--qlora takes its compute dtype from --dtype, not --autocast");
-    if (!(configuration.loraDropout >= 0.0 && configuration.loraDropout < 1.0))
-        throw io::InputError("--lora-dropout must be at least 0 and below 1");
-    if (!(configuration.loraAlpha >= 0.0 && configuration.loraAlpha <= 1e6))
-        throw io::InputError("--lora-alpha must be from 0 to 1000000");
     options.loraAlpha = configuration.loraAlpha;
     options.loraDropout = configuration.loraDropout;
     options.qlora = configuration.qlora;
     options.gradientCheckpointing = configuration.gradientCheckpointing;
-    const ShardingPlan plan = shardingPlanOf(configuration);
-    if (!options.training && plan.dataParallel() > 1)
-        throw io::InputError("--gpus beyond --tensor-parallel shards training: inference spreads a model over GPUs "
-                             "with --tensor-parallel alone");
-    const bool deepSpeed = plan.scheme == ShardingScheme::Zero1 || plan.scheme == ShardingScheme::Zero2 ||
-                           plan.scheme == ShardingScheme::Zero3;
-    if (deepSpeed && plan.dataParallel() > 1 && configuration.optimizer != "adam" &&
-        configuration.optimizer != "adamw" && configuration.optimizer != "sgd" &&
-        configuration.optimizer != "sgd_momentum")
-        throw io::InputError("--sharding " + configuration.sharding +
-                             " keeps DeepSpeed's float32 optimizer state: "
-                             "take --optimizer adamw, adam, sgd or sgd_momentum");
     return options;
 }
 
@@ -147,13 +102,13 @@ ArchitectureTracer::ArchitectureTracer(EstimateConfiguration configuration, cons
     , mControl(control)
 {
     if (mConfiguration.generatedTokens > 0 && mArchitecture.family == architectures::Family::Bert)
-        throw io::InputError("--generate needs a decoder: " + mArchitecture.name +
-                             " is an encoder, served by one forward pass (--generate 0)");
+        throw io::InputError(io::parameter("generated_tokens") + " needs a decoder: " + mArchitecture.name +
+                             " is an encoder, served by one forward pass (" + io::parameter("generated_tokens") +
+                             " 0)");
     const std::int64_t tokens = mConfiguration.sequenceLength + mConfiguration.generatedTokens;
-    if (mConfiguration.sequenceLength < 1)
-        throw io::InputError("--seq-len must be at least 1");
     if (tokens > mArchitecture.maxPositions)
-        throw io::InputError("--seq-len" + std::string(mConfiguration.generatedTokens > 0 ? " and --generate" : "") +
+        throw io::InputError(io::parameter("seq_len") +
+                             (mConfiguration.generatedTokens > 0 ? " and " + io::parameter("generated_tokens") : "") +
                              " give " + std::to_string(tokens) + " tokens, more than " + mArchitecture.name +
                              "'s max_position_embeddings of " + std::to_string(mArchitecture.maxPositions));
     // The count as peft gives it, and the check that every target names a linear layer.

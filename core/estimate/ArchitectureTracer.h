@@ -5,6 +5,7 @@
 #include "architectures/BuildOptions.h"
 #include "estimate/EstimateConfiguration.h"
 #include "estimate/StepTracer.h"
+#include "io/NonCopyable.h"
 #include "runtime/OperationControl.h"
 
 #include <memory>
@@ -24,7 +25,7 @@ namespace gpumem::estimate {
 // generation with the key/value cache. On several GPUs (configuration.gpus) the model is
 // one GPU's tensor-parallel share and the trace one GPU's (shardedTrace). Not
 // thread-safe, like every tracer.
-class ArchitectureTracer final : public StepTracer
+class ArchitectureTracer final : public StepTracer, private io::NonCopyable
 {
   public:
     // Reads configuration.architecture and checks the recipe against it; throws
@@ -32,8 +33,6 @@ class ArchitectureTracer final : public StepTracer
     explicit ArchitectureTracer(EstimateConfiguration configuration,
                                 const runtime::OperationControl *control = nullptr);
     ~ArchitectureTracer() override;
-    ArchitectureTracer(const ArchitectureTracer &) = delete;
-    ArchitectureTracer &operator=(const ArchitectureTracer &) = delete;
 
     const ModelSummary &summary() const override { return mSummary; }
     TaggedTrace trace(std::int64_t batchSize) const override;

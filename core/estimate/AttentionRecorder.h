@@ -2,6 +2,7 @@
 #pragma once
 
 #include "estimate/GpuBlockBytes.h"
+#include "io/NonCopyable.h"
 #include "probe/TrackingAllocator.h"
 
 #include <cstdint>
@@ -18,13 +19,11 @@ namespace gpumem::estimate {
 // (docs/estimate.md, "Attention"). The pattern is recognised through LibTorch's
 // operator observers by storage: a softmax whose input is the last batched product's
 // output, a product whose first operand is such a softmax's output.
-class AttentionRecorder
+class AttentionRecorder : io::NonCopyable
 {
   public:
     AttentionRecorder(const probe::TrackingAllocator &allocator, GpuBlockBytes &gpuBytes);
     ~AttentionRecorder();
-    AttentionRecorder(const AttentionRecorder &) = delete;
-    AttentionRecorder &operator=(const AttentionRecorder &) = delete;
 
   private:
     std::uint64_t mHandle = 0;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "estimate/GpuBlockBytes.h"
+#include "io/NonCopyable.h"
 #include "probe/TrackingAllocator.h"
 
 #include <cstdint>
@@ -20,14 +21,12 @@ namespace gpumem::estimate {
 // algorithms' workspaces, and gpuWorkspaces every workspace's block.
 // The calls are seen through LibTorch's operator observers (RecordFunction), outermost
 // call only.
-class ConvolutionWorkspaceRecorder
+class ConvolutionWorkspaceRecorder : io::NonCopyable
 {
   public:
     ConvolutionWorkspaceRecorder(const probe::TrackingAllocator &allocator, GpuBlockBytes &gpuBytes,
                                  GpuBlockAlgorithms &gpuAlgorithms, GpuWorkspaceBlocks &gpuWorkspaces);
     ~ConvolutionWorkspaceRecorder();
-    ConvolutionWorkspaceRecorder(const ConvolutionWorkspaceRecorder &) = delete;
-    ConvolutionWorkspaceRecorder &operator=(const ConvolutionWorkspaceRecorder &) = delete;
 
   private:
     std::uint64_t mHandle = 0;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "estimate/GpuBlockBytes.h"
+#include "io/NonCopyable.h"
 #include "probe/TrackingAllocator.h"
 
 #include <cstdint>
@@ -16,13 +17,11 @@ namespace gpumem::estimate {
 // and still holds when it returns, gets one byte per element in gpuBytes. In-place and
 // feature dropout run the same unfused code on both devices and keep their noise.
 // The calls are seen through LibTorch's operator observers (RecordFunction).
-class DropoutMaskRecorder
+class DropoutMaskRecorder : io::NonCopyable
 {
   public:
     DropoutMaskRecorder(const probe::TrackingAllocator &allocator, GpuBlockBytes &gpuBytes);
     ~DropoutMaskRecorder();
-    DropoutMaskRecorder(const DropoutMaskRecorder &) = delete;
-    DropoutMaskRecorder &operator=(const DropoutMaskRecorder &) = delete;
 
   private:
     std::uint64_t mHandle = 0;

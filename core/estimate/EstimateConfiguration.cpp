@@ -45,6 +45,80 @@ const std::vector<std::string> &autocastNames()
     return names;
 }
 
+namespace {
+
+bool known(const std::vector<std::string> &names, const std::string &value)
+{
+    return std::find(names.begin(), names.end(), value) != names.end();
+}
+
+// The recipe of a language model: precision, mode, LoRA/QLoRA and the GPUs.
+void validateLanguageModel(const EstimateConfiguration &configuration)
+{
+    using io::parameter;
+    if (configuration.dtype == "float64")
+        throw io::InputError(parameter("dtype") +
+                             " float64 is not a dtype language models are trained in: take float32, "
+                             "bfloat16 or float16");
+    if (!configuration.autocast.empty()) {
+        if (!known(autocastNames(), configuration.autocast))
+            throw io::InputError(parameter("autocast") + " takes bfloat16 or float16, not " +
+                                 io::quoteForMessage(configuration.autocast));
+        if (configuration.dtype != "float32")
+            throw io::InputError(parameter("autocast") + " keeps float32 weights: leave " + parameter("dtype") +
+                                 " at float32");
+    }
+    if (!known(modeNames(), configuration.mode))
+        throw io::InputError(parameter("mode") + " takes training or inference, not " +
+                             io::quoteForMessage(configuration.mode));
+    const bool training = configuration.mode == "training";
+    if (training && configuration.generatedTokens > 0)
+        throw io::InputError(parameter("generated_tokens") + " needs " + parameter("mode") + " inference");
+    if (configuration.loraRank > 0 && configuration.loraTargets.empty())
+        throw io::InputError(parameter("lora_rank") + " needs " + parameter("lora_targets") + " (e.g. q_proj,v_proj)");
+    if (configuration.loraRank <= 0 && !configuration.loraTargets.empty())
+        throw io::InputError(parameter("lora_targets") + " needs " + parameter("lora_rank", "RANK"));
+    if (configuration.qlora && configuration.loraRank == 0)
+        throw io::InputError(parameter("qlora") + " trains LoRA adapters on the 4-bit base: give " +
+                             parameter("lora_rank", "RANK") + " and " + parameter("lora_targets"));
+    if (configuration.qlora && configuration.dtype == "float32")
+        throw io::InputError(parameter("qlora") + " computes in half precision: give " + parameter("dtype") +
+                             " bfloat16 or float16 (bnb_4bit_compute_dtype)");
+    if (configuration.qlora && !configuration.autocast.empty())
+        throw io::InputError(parameter("qlora") + " takes its compute dtype from " + parameter("dtype") + ", not " +
+                             parameter("autocast"));
+    if (!(configuration.loraDropout >= 0.0 && configuration.loraDropout < 1.0))
+        throw io::InputError(parameter("lora_dropout") + " must be at least 0 and below 1");
+    if (!(configuration.loraAlpha >= 0.0 && configuration.loraAlpha <= 1e6))
+        throw io::InputError(parameter("lora_alpha") + " must be from 0 to 1000000");
+    const ShardingPlan plan = shardingPlanOf(configuration);
+    if (!training && plan.dataParallel() > 1)
+        throw io::InputError(parameter("gpus") + " beyond " + parameter("tensor_parallel") +
+                             " shards training: inference spreads a model over GPUs with " +
+                             parameter("tensor_parallel") + " alone");
+    const bool deepSpeed = plan.scheme == ShardingScheme::Zero1 || plan.scheme == ShardingScheme::Zero2 ||
+                           plan.scheme == ShardingScheme::Zero3;
+    if (deepSpeed && plan.dataParallel() > 1 && configuration.optimizer != "adam" &&
+        configuration.optimizer != "adamw" && configuration.optimizer != "sgd" &&
+        configuration.optimizer != "sgd_momentum")
+        throw io::InputError(parameter("sharding") + " " + configuration.sharding +
+                             " keeps DeepSpeed's float32 optimizer state: take " + parameter("optimizer") +
+                             " adamw, adam, sgd or sgd_momentum");
+    if (configuration.sequenceLength < 1)
+        throw io::InputError(parameter("seq_len") + " must be at least 1");
+}
+
+} // namespace
+
+void EstimateConfiguration::validate() const
+{
+    if (!architecture.empty())
+        validateLanguageModel(*this);
+    else if (shardingPlanOf(*this).spreads())
+        throw io::InputError(io::parameter("gpus") + " and " + io::parameter("tensor_parallel") +
+                             " shard a language model: give " + io::parameter("architecture"));
+}
+
 const std::vector<std::string> &lossNames()
 {
     static const std::vector<std::string> names = {"cross_entropy", "mse", "sum"};

@@ -59,6 +59,12 @@ struct EstimateConfiguration
     std::int64_t gpus = 1;
     std::string sharding = "none";
     std::int64_t tensorParallel = 1;
+
+    // Throws io::InputError naming the parameter at fault for options that do not
+    // go together or values out of range (a language model's recipe, its GPUs):
+    // the checks that need no file. ArchitectureTracer adds those against the
+    // architecture's own limits.
+    void validate() const;
 };
 
 // The GPUs of configuration as a checked plan; throws io::InputError naming the

@@ -150,7 +150,7 @@ GpuProfile findGpuProfile(const std::string &nameOrPath)
     std::string names;
     for (const auto &name : gpuProfileNames())
         names += (names.empty() ? "" : ", ") + name;
-    throw io::InputError("--gpu: no GPU profile named " + io::quoteForMessage(nameOrPath) +
+    throw io::InputError(io::parameter("gpu") + ": no GPU profile named " + io::quoteForMessage(nameOrPath) +
                          (names.empty() ? std::string("; no profile folder found") : "; known: " + names) +
                          " (or give a profile's path)");
 }

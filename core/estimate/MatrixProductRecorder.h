@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "io/NonCopyable.h"
+
 #include <cstdint>
 
 namespace gpumem::estimate {
@@ -12,13 +14,11 @@ namespace gpumem::estimate {
 // products that CPU kernels of other operators make inside them (the column matrices
 // of a convolution, the gates of a recurrent layer) do not count: on a GPU, cuDNN runs
 // those operators whole.
-class MatrixProductRecorder
+class MatrixProductRecorder : io::NonCopyable
 {
   public:
     MatrixProductRecorder();
     ~MatrixProductRecorder();
-    MatrixProductRecorder(const MatrixProductRecorder &) = delete;
-    MatrixProductRecorder &operator=(const MatrixProductRecorder &) = delete;
 
     // Whether a matrix product ran since construction.
     bool ranMatrixProduct() const;

@@ -129,7 +129,7 @@ MeasuredJob readRow(const RowCells &cells, const fs::path &folder)
             job.configuration.inputShapes.push_back(
                 parseSampleShape(trimmed(shapes.substr(start, end - start)), "one input's shape"));
         } catch (const io::InputError &refusal) {
-            cells.fail("input_shape", refusal.message() + " (several inputs are separated by |)");
+            cells.fail("input_shape", refusal.markedMessage() + " (several inputs are separated by |)");
         }
         start = end + 1;
     }

@@ -239,8 +239,9 @@ EstimateResult MemoryEstimator::estimate(const StepTracer &tracer, const GpuProf
         } catch (const TraceOutOfMemory &error) {
             // Left unexplained, a user would wonder why the whole batch had to fit on this machine.
             throw TraceOutOfMemory(error.file(), error.line(), error.column(),
-                                   error.message() + "; it was traced whole because the small traces do not align (" +
-                                       aligned.why + ")");
+                                   error.markedMessage() +
+                                       "; it was traced whole because the small traces do not align (" + aligned.why +
+                                       ")");
         }
     };
     for (const std::int64_t batch : request.batchSizes) {

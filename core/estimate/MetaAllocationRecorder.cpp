@@ -64,23 +64,6 @@ c10::DataPtr MetaAllocationRecorder::allocateBlock(std::size_t bytes) const
     return {nullptr, block, &releaseBlock, meta};
 }
 
-#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 3)
-c10::DataPtr MetaAllocationRecorder::allocate(std::size_t bytes)
-{
-    return allocateBlock(bytes);
-}
-
-void MetaAllocationRecorder::copy_data(void *, const void *, std::size_t) const
-{
-    // Meta tensors hold no data to copy.
-}
-#else
-c10::DataPtr MetaAllocationRecorder::allocate(std::size_t bytes) const
-{
-    return allocateBlock(bytes);
-}
-#endif
-
 c10::DeleterFnPtr MetaAllocationRecorder::raw_deleter() const
 {
     return nullptr;

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "io/NonCopyable.h"
 #include "probe/AllocationEvent.h"
-
-#include <c10/core/Allocator.h>
-#include <torch/version.h>
+#include "probe/BlockAllocator.h"
 
 #include <cstddef>
 #include <memory>
@@ -16,20 +15,12 @@ namespace gpumem::estimate {
 // no memory (meta tensors have shapes and dtypes, never data). A model built on the
 // meta device so traces at its full size in no time and no memory. One lives at a
 // time (traces are serialised); blocks it handed out may be freed after it is gone.
-class MetaAllocationRecorder final : public c10::Allocator
+class MetaAllocationRecorder final : public probe::BlockAllocator, private io::NonCopyable
 {
   public:
     MetaAllocationRecorder();
     ~MetaAllocationRecorder() override;
-    MetaAllocationRecorder(const MetaAllocationRecorder &) = delete;
-    MetaAllocationRecorder &operator=(const MetaAllocationRecorder &) = delete;
 
-#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 3)
-    c10::DataPtr allocate(std::size_t bytes) override;
-    void copy_data(void *destination, const void *source, std::size_t count) const override;
-#else
-    c10::DataPtr allocate(std::size_t bytes) const override;
-#endif
     c10::DeleterFnPtr raw_deleter() const override;
 
     // How many events are recorded so far, and the events.
@@ -39,7 +30,9 @@ class MetaAllocationRecorder final : public c10::Allocator
     struct State; // shared with the deleters of the blocks handed out
 
   private:
-    c10::DataPtr allocateBlock(std::size_t bytes) const;
+    c10::DataPtr allocateBlock(std::size_t bytes) const override;
+    // Meta tensors hold no data to copy.
+    void copyBlock(void *, const void *, std::size_t) const override {}
 
     std::shared_ptr<State> mState;
     c10::Allocator *mPrevious = nullptr;

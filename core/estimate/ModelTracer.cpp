@@ -30,7 +30,8 @@ torch::ScalarType scalarTypeOf(const std::string &dtype)
 {
     if (const auto type = probe::JobBuilder::findScalarType(dtype))
         return *type;
-    throw io::InputError("--dtype takes float32, float64, bfloat16 or float16, not " + io::quoteForMessage(dtype));
+    throw io::InputError(io::parameter("dtype") + " takes float32, float64, bfloat16 or float16, not " +
+                         io::quoteForMessage(dtype));
 }
 
 std::string firstLine(const std::string &text)
@@ -88,7 +89,7 @@ std::string doesNotFitText(std::int64_t batchSize, const std::string &what)
         throw TraceOutOfMemory(path, 0, 0, doesNotFitText(batchSize, what));
     throw io::InputError(path, 0, 0,
                          "the model fails at batch " + std::to_string(batchSize) + ": " + essentialErrorLine(what) +
-                             " (check --input-shape)");
+                             " (check " + io::parameter("input_shape") + ")");
 }
 
 torch::Tensor firstTensor(const c10::IValue &value)
@@ -179,7 +180,7 @@ TaggedTrace ModelTracer::trace(std::int64_t batchSize) const
     const EstimateConfiguration &configuration = mConfiguration;
     const std::string &path = configuration.modelPath;
     if (configuration.inputShapes.empty())
-        throw io::InputError("missing --input-shape (one sample's shape, e.g. 3,224,224)");
+        throw io::InputError("missing " + io::parameter("input_shape") + " (one sample's shape, e.g. 3,224,224)");
     const torch::ScalarType dtype = scalarTypeOf(configuration.dtype);
 
     torch::AutoGradMode gradients(true);
@@ -217,12 +218,13 @@ TaggedTrace ModelTracer::trace(std::int64_t batchSize) const
                     throw io::InputError(path, 0, 0,
                                          "cross_entropy needs an output of at least 2 dimensions [batch, …, classes]; "
                                          "this one has " +
-                                             std::to_string(output.dim()) + " (try --loss mse or sum)");
+                                             std::to_string(output.dim()) + " (try " + io::parameter("loss") +
+                                             " mse or sum)");
                 const std::int64_t outputClasses = output.size(-1);
                 const std::int64_t classes = configuration.classes.value_or(outputClasses);
                 if (classes > outputClasses)
                     throw io::InputError(path, 0, 0,
-                                         "--classes " + std::to_string(classes) +
+                                         io::parameter("classes") + " " + std::to_string(classes) +
                                              " is more than the output's last dimension " +
                                              std::to_string(outputClasses));
                 const torch::Tensor logits = output.reshape({-1, outputClasses}); // [rows, classes]
@@ -233,7 +235,7 @@ TaggedTrace ModelTracer::trace(std::int64_t batchSize) const
                 return torch::mse_loss(output, torch::randn_like(output));
             if (configuration.loss == "sum")
                 return output.sum();
-            throw io::InputError("--loss takes cross_entropy, mse or sum, not " +
+            throw io::InputError(io::parameter("loss") + " takes cross_entropy, mse or sum, not " +
                                  io::quoteForMessage(configuration.loss));
         };
         const AttentionKernel attention =

@@ -3,6 +3,7 @@
 
 #include "estimate/EstimateConfiguration.h"
 #include "estimate/StepTracer.h"
+#include "io/NonCopyable.h"
 #include "runtime/OperationControl.h"
 
 #include <cstdint>
@@ -17,7 +18,7 @@ namespace gpumem::estimate {
 // Loading a TorchScript file runs the model's own code, as torch.load does.
 // Not thread-safe; traces are serialised process-wide, since each replaces
 // LibTorch's CPU allocator while it runs.
-class ModelTracer final : public StepTracer
+class ModelTracer final : public StepTracer, private io::NonCopyable
 {
   public:
     // Loads configuration.modelPath and converts it to the configuration's
@@ -26,8 +27,6 @@ class ModelTracer final : public StepTracer
     // outlive the tracer) cancels a trace between the phases of its steps.
     explicit ModelTracer(EstimateConfiguration configuration, const runtime::OperationControl *control = nullptr);
     ~ModelTracer() override;
-    ModelTracer(const ModelTracer &) = delete;
-    ModelTracer &operator=(const ModelTracer &) = delete;
 
     const ModelSummary &summary() const override { return mSummary; }
     const EstimateConfiguration &configuration() const { return mConfiguration; }

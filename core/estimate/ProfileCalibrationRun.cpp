@@ -32,8 +32,8 @@ ProfileCalibrationResult calibrateProfile(const std::vector<MeasuredJob> &jobs, 
         if (job.measuredMib > base.capacityMib)
             throw io::InputError(calibrationFile, job.line, job.measuredColumn,
                                  "measured_mib: " + mibText(job.measuredMib) + " MiB is more than " + base.name +
-                                     " holds (" + mibText(base.capacityMib) +
-                                     " MiB); give --gpu the profile of the card that was measured");
+                                     " holds (" + mibText(base.capacityMib) + " MiB); give " + io::parameter("gpu") +
+                                     " the profile of the card that was measured");
 
     ProfileCalibrationResult calibration;
     calibration.jobs.resize(jobs.size());
@@ -56,7 +56,7 @@ ProfileCalibrationResult calibrateProfile(const std::vector<MeasuredJob> &jobs, 
             result = MemoryEstimator::estimate(tracer, base, request);
         } catch (const io::InputError &error) {
             // The model's own message, placed at the first row that asked for it.
-            throw io::InputError(calibrationFile, row.line, row.modelColumn, error.what());
+            throw io::InputError(calibrationFile, row.line, row.modelColumn, error.markedWhat());
         }
         ++calibration.tracedConfigurations;
         for (const auto &note : result.notes)

@@ -8,6 +8,7 @@
 #include "estimate/AttentionRecorder.h"
 #include "estimate/EstimateCancelled.h"
 #include "estimate/TaggedTrace.h"
+#include "io/NonCopyable.h"
 #include "probe/AllocationEvent.h"
 #include "probe/TrackingAllocator.h"
 
@@ -25,13 +26,11 @@ namespace gpumem::estimate {
 // Runs LibTorch on the calling thread only, with the plain TorchScript
 // interpreter and allocator installed, for one trace; restores all three
 // however the trace ends. Traces are serialised process-wide by the scope.
-class TracingScope
+class TracingScope : io::NonCopyable
 {
   public:
     explicit TracingScope(probe::TrackingAllocator &allocator);
     ~TracingScope();
-    TracingScope(const TracingScope &) = delete;
-    TracingScope &operator=(const TracingScope &) = delete;
 
   private:
     std::unique_lock<std::mutex> mSerialised;

@@ -28,7 +28,7 @@ std::string preciseMibText(std::uint64_t bytes)
 void checkTimelinePath(const std::string &path)
 {
     if (!endsWith(path, ".csv") && !endsWith(path, ".json"))
-        throw io::InputError(path, 0, 0, "--timeline writes FILE.csv or FILE.json");
+        throw io::InputError(path, 0, 0, io::parameter("timeline") + " writes FILE.csv or FILE.json");
 }
 
 void writeTimeline(const std::string &path, std::int64_t batchSize, const std::vector<TimelinePoint> &timeline)

@@ -19,10 +19,11 @@ TracedOptimizer::TracedOptimizer(std::string name, std::string implementation, s
         return std::find(names.begin(), names.end(), value) != names.end();
     };
     if (!known(optimizerNames(), mName))
-        throw io::InputError("--optimizer takes sgd, sgd_momentum, adam, adamw, adamw_8bit or adafactor, not " +
+        throw io::InputError(io::parameter("optimizer") +
+                             " takes sgd, sgd_momentum, adam, adamw, adamw_8bit or adafactor, not " +
                              io::quoteForMessage(mName));
     if (!known(optimizerImplementationNames(), mImplementation))
-        throw io::InputError("--optimizer-implementation takes foreach, fused or for_loop, not " +
+        throw io::InputError(io::parameter("optimizer_implementation") + " takes foreach, fused or for_loop, not " +
                              io::quoteForMessage(mImplementation));
     mFirstMoments.resize(mParameters.size());
     mSecondMoments.resize(mParameters.size());

@@ -142,9 +142,10 @@ std::vector<PairedTest> compareWithBest(const ExperimentResult &result, const da
             test.model = model.name;
             test.versus = best->name;
             test.metric = metric;
-            // The exact Wilcoxon test cannot reach p < 0.05 with fewer than 6
-            // pairs, so few folds report the t-test; fewer than 5 report none.
-            test.reported = test.pairs >= minimumReportedPairs && (test.test == "paired_t") == (test.pairs < 6);
+            // Few folds report the t-test (see minimumWilcoxonPairs); fewer than
+            // minimumReportedPairs report none.
+            test.reported =
+                test.pairs >= minimumReportedPairs && (test.test == "paired_t") == (test.pairs < minimumWilcoxonPairs);
             tests.push_back(test);
         }
     }

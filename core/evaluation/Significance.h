@@ -26,6 +26,10 @@ struct PairedTest
 // follows runExperiment's `reported` flag, which applies this rule.
 constexpr int minimumReportedPairs = 5;
 
+// From this many pairs a single comparison reports the Wilcoxon signed-rank test
+// rather than the paired t-test: with fewer the exact test cannot reach p < 0.05.
+constexpr int minimumWilcoxonPairs = 6;
+
 // Returns the two-sided p-value of the paired t-test of a against b (same length
 // ≥ 2): t = mean(d) / (sd(d)/√n) with d = a − b, on n − 1 degrees of freedom.
 // Identical samples give t = 0 and p = 1. Thread-safe.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "io/NonCopyable.h"
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -20,15 +22,13 @@ class AtomicFileWriter;
 // - a failed write (a full disk, a file-size limit) is cut back to the last whole
 //   line before the error is thrown.
 // A device, FIFO or /dev/stdout is written through as the text comes. Not thread-safe.
-class AppendingFileWriter
+class AppendingFileWriter : io::NonCopyable
 {
   public:
     // Checks the destination (as AtomicFileWriter does) without touching it;
     // throws InputError when it is a folder or its folder is missing or not writable.
     explicit AppendingFileWriter(std::string destination);
     ~AppendingFileWriter();
-    AppendingFileWriter(const AppendingFileWriter &) = delete;
-    AppendingFileWriter &operator=(const AppendingFileWriter &) = delete;
 
     // Adds text (whole lines) at the end of the file; the first call replaces the
     // old file with it. Throws InputError ("cannot write (disk full?): …") naming

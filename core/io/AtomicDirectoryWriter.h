@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "io/NonCopyable.h"
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,15 +21,13 @@ class TemporaryPath;
 // all remove the temporary folder; one left by a writer that was killed is
 // removed by the next writer of the same destination (see
 // removeStaleTemporarySiblings). Not thread-safe.
-class AtomicDirectoryWriter
+class AtomicDirectoryWriter : io::NonCopyable
 {
   public:
     // Checks the destination and creates the temporary folder; throws InputError
     // when the destination may not be replaced or its parent is not writable.
     explicit AtomicDirectoryWriter(std::string destination);
     ~AtomicDirectoryWriter();
-    AtomicDirectoryWriter(const AtomicDirectoryWriter &) = delete;
-    AtomicDirectoryWriter &operator=(const AtomicDirectoryWriter &) = delete;
 
     // The temporary folder to write into.
     const std::string &path() const { return mTemporaryPath; }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "io/NonCopyable.h"
 #include "io/OutputPaths.h"
 
 #include <memory>
@@ -24,15 +25,13 @@ class TemporaryPath;
 // createTemporaryFileBeside), and temporaries of this destination left by a
 // writer that was killed are removed first (see removeStaleTemporarySiblings).
 // Not thread-safe; one writer per destination.
-class AtomicFileWriter
+class AtomicFileWriter : io::NonCopyable
 {
   public:
     // Opens the temporary file; throws InputError when the destination is a
     // folder or its folder is missing or not writable.
     explicit AtomicFileWriter(std::string destination);
     ~AtomicFileWriter();
-    AtomicFileWriter(const AtomicFileWriter &) = delete;
-    AtomicFileWriter &operator=(const AtomicFileWriter &) = delete;
 
     // The stream to write the content to.
     std::ostream &stream() { return *mStream; }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "io/NonCopyable.h"
+
 #include <streambuf>
 #include <string>
 #include <vector>
@@ -11,13 +13,11 @@ namespace gpumem::io {
 // and partial writes, and remembering the errno of the first failed write, so a
 // caller can say why a write failed (ENOSPC, EFBIG, EIO …). After a failure it
 // refuses further output, which sets the stream's badbit. Not thread-safe.
-class DescriptorBuffer : public std::streambuf
+class DescriptorBuffer : public std::streambuf, private io::NonCopyable
 {
   public:
     explicit DescriptorBuffer(int descriptor);
     ~DescriptorBuffer() override;
-    DescriptorBuffer(const DescriptorBuffer &) = delete;
-    DescriptorBuffer &operator=(const DescriptorBuffer &) = delete;
 
     // Writes out what is buffered, optionally syncs it to disk (fsync), and closes the
     // descriptor; returns false when any step failed (error() then says why).

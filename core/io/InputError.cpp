@@ -36,18 +36,36 @@ std::string locatedMessage(const std::string &file, std::int64_t line, std::int6
     return text + ": " + message;
 }
 
+std::string parameter(std::string_view name, std::string_view placeholder)
+{
+    std::string marked(1, parameterStart);
+    marked += name;
+    if (!placeholder.empty())
+        (marked += parameterPlaceholder) += placeholder;
+    return marked + parameterEnd;
+}
+
+std::string plainParameters(const std::string &message)
+{
+    return renderParameters(message, [](std::string_view name, std::string_view) { return std::string(name); });
+}
+
 InputError::InputError(std::string file, std::int64_t line, std::int64_t column, const std::string &message)
-    : std::runtime_error(locatedMessage(file, line, column, message))
+    : std::runtime_error(locatedMessage(file, line, column, plainParameters(message)))
     , mFile(std::move(file))
     , mLine(line)
     , mColumn(column)
-    , mMessage(message)
+    , mMessage(plainParameters(message))
+    , mMarkedMessage(message)
+    , mMarkedWhat(locatedMessage(mFile, mLine, mColumn, message))
 {
 }
 
 InputError::InputError(const std::string &message)
-    : std::runtime_error(message)
-    , mMessage(message)
+    : std::runtime_error(plainParameters(message))
+    , mMessage(plainParameters(message))
+    , mMarkedMessage(message)
+    , mMarkedWhat(message)
 {
 }
 

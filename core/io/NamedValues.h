@@ -55,13 +55,27 @@ template <typename Value, std::size_t count> std::vector<std::string> namesOf(co
     return all;
 }
 
-// "a, b, c": every name in order, for messages that list the choices.
-template <typename Value, std::size_t count> std::string listedNames(const NamedValues<Value, count> &names)
+// "a, b, c": names in order, for messages that list the choices.
+inline std::string listedNames(const std::vector<std::string> &names)
 {
     std::string listed;
-    for (const auto &entry : names)
-        listed += (listed.empty() ? "" : ", ") + std::string(entry.name);
+    for (const auto &name : names)
+        listed += (listed.empty() ? "" : ", ") + name;
     return listed;
+}
+
+// "a, b, c": every name of the list in order.
+template <typename Value, std::size_t count> std::string listedNames(const NamedValues<Value, count> &names)
+{
+    return listedNames(namesOf(names));
+}
+
+// "unknown <what> 'name' (known: <known>)": how a name no entry has is refused, also
+// for lists kept in another shape (the model registry).
+inline InputError unknownName(const std::string &what, std::string_view name, const std::vector<std::string> &known)
+{
+    return InputError("unknown " + what + " " + quoteForMessage(std::string(name)) + " (known: " + listedNames(known) +
+                      ")");
 }
 
 // The value called name; throws InputError "unknown <what> 'name' (known: a, b, c)".
@@ -70,8 +84,18 @@ Value parseNamed(const NamedValues<Value, count> &names, std::string_view name, 
 {
     if (const auto value = valueNamed(names, name))
         return *value;
-    throw InputError("unknown " + what + " " + quoteForMessage(std::string(name)) + " (known: " + listedNames(names) +
-                     ")");
+    throw unknownName(what, name, namesOf(names));
+}
+
+// The value called name; throws InputError(refusal(quoted)) with the name quoted
+// (quoteForMessage), for a refusal worded as its option reads ("sizes takes cpu or
+// gpu, not 'x'").
+template <typename Value, std::size_t count, typename Refusal>
+Value parseNamedOr(const NamedValues<Value, count> &names, std::string_view name, const Refusal &refusal)
+{
+    if (const auto value = valueNamed(names, name))
+        return *value;
+    throw InputError(refusal(quoteForMessage(std::string(name))));
 }
 
 } // namespace gpumem::io

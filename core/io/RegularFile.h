@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "io/NonCopyable.h"
+
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -14,14 +16,12 @@ constexpr std::uint64_t maxJsonFileBytes = 64ull << 20;
 // device, a FIFO (never waited on) or a file larger than maxBytes is refused with
 // io::InputError naming path when the object is made. The descriptor stays open
 // for the object's life. Not thread-safe.
-class OpenedRegularFile
+class OpenedRegularFile : io::NonCopyable
 {
   public:
     explicit OpenedRegularFile(const std::string &path,
                                std::uint64_t maxBytes = std::numeric_limits<std::uint64_t>::max());
     ~OpenedRegularFile();
-    OpenedRegularFile(const OpenedRegularFile &) = delete;
-    OpenedRegularFile &operator=(const OpenedRegularFile &) = delete;
 
     int descriptor() const { return mDescriptor; }
     // The size fstat() gave when the file was opened, in bytes.

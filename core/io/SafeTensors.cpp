@@ -127,7 +127,7 @@ SafeTensorsFile SafeTensorsFile::parse(std::string bytes, const std::string &sou
         // The one JSON reader also refuses a name given twice: a later "w" must not silently replace an earlier one.
         header = parseJson(headerText, sourceName);
     } catch (const InputError &error) {
-        throw InputError(sourceName, error.line(), error.column(), "safetensors header: " + error.message());
+        throw InputError(sourceName, error.line(), error.column(), "safetensors header: " + error.markedMessage());
     }
     if (!header.is_object())
         throw InputError(sourceName, 0, 0, "the safetensors header must be a JSON object");
@@ -148,7 +148,7 @@ SafeTensorsFile SafeTensorsFile::parse(std::string bytes, const std::string &sou
             file.mTensors.push_back(readRecord(name, entry));
         }
     } catch (const InputError &error) {
-        throw InputError(sourceName, 0, 0, error.message());
+        throw InputError(sourceName, 0, 0, error.markedMessage());
     }
 
     // The byte ranges must tile the data section exactly: no byte unaccounted for, none shared.

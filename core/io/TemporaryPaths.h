@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "io/NonCopyable.h"
+
 #include <string>
 
 namespace gpumem::io {
@@ -10,7 +12,7 @@ namespace gpumem::io {
 // removeTemporaryPathsOnSignals). Registration is thread-safe. The registry has
 // room for a fixed number of paths of bounded length; a path that does not fit is
 // not remembered, and is then only removed by its writer.
-class TemporaryPath
+class TemporaryPath : io::NonCopyable
 {
   public:
     enum class Kind
@@ -25,8 +27,6 @@ class TemporaryPath
     // Remembers path; restoreTo is used only by MovedAsideFolder.
     TemporaryPath(const std::string &path, Kind kind, const std::string &restoreTo = {});
     ~TemporaryPath();
-    TemporaryPath(const TemporaryPath &) = delete;
-    TemporaryPath &operator=(const TemporaryPath &) = delete;
 
     // Forgets the path now (it was renamed into place or removed).
     void release();

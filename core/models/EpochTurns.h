@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "io/NonCopyable.h"
 #include "training/TrainingProgress.h"
 
 #include <condition_variable>
@@ -19,24 +20,20 @@ namespace gpumem::models {
 // alone: taking turns changes when it runs, never what it computes. The order is
 // the same in every run (members 0, 1, … first), so every member must take part:
 // construct its Turn, on a thread of its own (runtime::runEachOnItsOwnThread).
-class EpochTurns
+class EpochTurns : io::NonCopyable
 {
   public:
     EpochTurns(int members, int turns);
-    EpochTurns(const EpochTurns &) = delete;
-    EpochTurns &operator=(const EpochTurns &) = delete;
 
     // A member's turns, from construction (which waits for the first) to
     // destruction (which frees the last, however the member's training ends): as
     // the member's observer it passes its progress on to next and, at every
     // epoch's end, gives its turn to the member furthest behind and waits for one again.
-    class Turn : public training::TrainingObserver
+    class Turn : public training::TrainingObserver, private io::NonCopyable
     {
       public:
         Turn(EpochTurns &turns, int member, training::TrainingObserver *next);
         ~Turn() override;
-        Turn(const Turn &) = delete;
-        Turn &operator=(const Turn &) = delete;
         void batchFinished(const training::BatchProgress &progress) override;
         void epochFinished(const training::EpochProgress &progress) override;
 

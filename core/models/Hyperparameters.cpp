@@ -166,7 +166,8 @@ void Hyperparameters::setAssignment(const std::string &assignment)
 {
     const std::size_t equals = assignment.find('=');
     if (equals == std::string::npos || equals == 0)
-        throw io::InputError("--set expects name=value, not " + io::quoteForMessage(assignment));
+        throw io::InputError(io::parameter("hyperparameter") + " expects name=value, not " +
+                             io::quoteForMessage(assignment));
     setFromText(assignment.substr(0, equals), assignment.substr(equals + 1));
 }
 
@@ -191,7 +192,7 @@ void Hyperparameters::apply(const io::Json &object, const std::string &sourceNam
             else
                 invalid(spec(name), "expected a number, a boolean or a string");
         } catch (const io::InputError &error) {
-            throw io::InputError(sourceName, 0, 0, error.message());
+            throw io::InputError(sourceName, 0, 0, error.markedMessage());
         }
     }
 }

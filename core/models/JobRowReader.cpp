@@ -197,7 +197,7 @@ io::InputError JobRowReader::atRow(std::size_t index, const io::InputError &erro
 {
     if (error.line() != 0)
         return error;
-    return io::InputError(mDataset.source(), mDataset.rowLines()[index], 0, error.message());
+    return io::InputError(mDataset.source(), mDataset.rowLines()[index], 0, error.markedMessage());
 }
 
 } // namespace gpumem::models

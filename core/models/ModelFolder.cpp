@@ -100,7 +100,7 @@ io::Json readModelMetadata(const std::string &directory)
         io::toString(io::member(metadata, "model"));
         checkFileList(metadata);
     } catch (const io::InputError &error) {
-        throw io::InputError(path, 0, 0, error.message());
+        throw io::InputError(path, 0, 0, error.markedMessage());
     }
     return metadata;
 }
@@ -188,7 +188,7 @@ void readModelFolder(const io::Json &metadata, const std::string &directory, Hyp
     } catch (const io::InputError &error) {
         if (!error.file().empty())
             throw;
-        throw io::InputError(metadataPath, 0, 0, error.message());
+        throw io::InputError(metadataPath, 0, 0, error.markedMessage());
     }
 }
 

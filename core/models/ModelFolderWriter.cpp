@@ -84,7 +84,7 @@ void writeModelFolder(const std::string &directory, const std::string &modelName
             throw;
         throw io::InputError(directory, 0, 0,
                              (error.file().empty() ? "the trained " + modelName + " model " : std::string()) +
-                                 error.message() + "; not saved");
+                                 error.markedMessage() + "; not saved");
     }
     out.close();
     if (!out)

@@ -5,6 +5,7 @@
 // no LibTorch: the members' seeds, how many train at once, their progress
 // reported as one training's, their results as one, and their predictions as one.
 
+#include "io/NonCopyable.h"
 #include "runtime/Stopwatch.h"
 #include "training/TrainingProgress.h"
 
@@ -49,15 +50,13 @@ MemberAgreement memberAgreement(const Eigen::MatrixXd &outputs);
 // lower mean validation loss than any earlier epoch; every finite epoch without
 // validation).
 // Timing and the remaining time are the ensemble's.
-class EnsembleProgress
+class EnsembleProgress : io::NonCopyable
 {
   public:
     // next may be null: the epochs are still averaged for the result. firstEpochs
     // holds the epoch (1-based) each member starts at, which differs between the
     // members of a continued training; empty: every member starts at epoch 1.
     EnsembleProgress(training::TrainingObserver *next, int members, std::vector<int> firstEpochs = {});
-    EnsembleProgress(const EnsembleProgress &) = delete;
-    EnsembleProgress &operator=(const EnsembleProgress &) = delete;
 
     // The observer member reports to; safe to use from that member's thread.
     training::TrainingObserver *member(int member);

@@ -77,7 +77,7 @@ void checkKeepable(const data::Standardizer &scaler, const Eigen::MatrixXd &valu
                          nameOf(column) + " reaches " + io::formattedNumber("%g", largest) +
                              ", and the network standardises each input with a mean and a deviation of at most " +
                              io::formattedNumber("%g", data::maxScalingMagnitude) +
-                             "; rescale the column or leave it out with --ignore");
+                             "; rescale the column or leave it out with " + io::parameter("ignored"));
 }
 
 // Returns encoded with column as one more column after its own.
@@ -195,12 +195,13 @@ torch::Device resolveDevice(const std::string &setting)
     const bool cuda = torch::cuda::is_available();
     if (setting == "cuda") {
         if (!cuda)
-            throw io::InputError("--device cuda: LibTorch " TORCH_VERSION " sees no CUDA device here");
+            throw io::InputError(io::parameter("device") + " cuda: LibTorch " TORCH_VERSION
+                                                           " sees no CUDA device here");
         return {torch::kCUDA, 0};
     }
     if (setting == "auto")
         return cuda ? torch::Device(torch::kCUDA, 0) : torch::Device(torch::kCPU);
-    throw io::InputError("--device takes auto, cpu or cuda, not " + io::quoteForMessage(setting));
+    throw io::InputError(io::parameter("device") + " takes auto, cpu or cuda, not " + io::quoteForMessage(setting));
 }
 
 NeuralNetworkRegressor::Impl::Impl(const Hyperparameters &hyperparameters, const ComputeSettings &compute)

@@ -55,7 +55,7 @@ void NeuralNetworkRegressor::Impl::checkContinuable(const ModelSchema &schema, c
     if (trainingRows.size() != checkpointRows || trainingRowsDigest(trainingRows) != checkpointRowsDigest)
         throw io::InputError("the training rows differ from those the stopped training used (" +
                              std::to_string(checkpointRows) + " rows then, " + std::to_string(trainingRows.size()) +
-                             " now): continue it on the same data, --test-fraction and seed");
+                             " now): continue it on the same data, " + io::parameter("test_fraction") + " and seed");
 }
 
 void NeuralNetworkRegressor::continueTrainingTo(int epochs)

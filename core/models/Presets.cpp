@@ -3,8 +3,10 @@
 
 #include "ModelsConfig.h"
 
+#include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
 #include "io/Json.h"
+#include "io/JsonDocument.h"
 #include "io/ResourceDirectories.h"
 
 #include <filesystem>
@@ -34,7 +36,7 @@ std::string presetPath(const std::string &name)
     std::string known;
     for (const auto &preset : presetNames())
         known += (known.empty() ? "" : ", ") + preset;
-    throw io::InputError("--preset: no preset named " + io::quoteForMessage(name) +
+    throw io::InputError(io::parameter("preset") + ": no preset named " + io::quoteForMessage(name) +
                          (known.empty() ? std::string("; no preset folder found") : "; presets: " + known));
 }
 
@@ -56,6 +58,16 @@ void applyHyperparameterFile(Hyperparameters &hyperparameters, const std::string
                                      "unknown hyperparameter " + io::quoteForMessage(member.key()) +
                                          " of bigru_transformer; known: " + hyperparameters.namesText());
     hyperparameters.apply(object, path);
+}
+
+std::string presetFileText(const Hyperparameters &hyperparameters)
+{
+    return io::jsonDocumentText(hyperparameters.values()) + '\n';
+}
+
+void savePresetFile(const Hyperparameters &hyperparameters, const std::string &path)
+{
+    io::writeFileAtomically(path, presetFileText(hyperparameters));
 }
 
 } // namespace gpumem::models

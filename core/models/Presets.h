@@ -25,4 +25,12 @@ std::vector<std::string> presetNames();
 // ones. Throws io::InputError naming path.
 void applyHyperparameterFile(Hyperparameters &hyperparameters, const std::string &path);
 
+// Returns hyperparameters' values as a preset file holds them (what
+// applyHyperparameterFile reads back), ending in a newline. Two sets of values are
+// the same when their texts are.
+std::string presetFileText(const Hyperparameters &hyperparameters);
+
+// Writes presetFileText(hyperparameters) to path, atomically. Throws io::InputError naming path.
+void savePresetFile(const Hyperparameters &hyperparameters, const std::string &path);
+
 } // namespace gpumem::models

@@ -2,6 +2,7 @@
 #include "models/RegressorRegistry.h"
 
 #include "io/InputError.h"
+#include "io/NamedValues.h"
 #include "models/AdaBoostRegressor.h"
 #include "models/AllocatorSimulationRegressor.h"
 #include "models/DecisionTreeRegressor.h"
@@ -85,13 +86,10 @@ const std::vector<RegistryEntry> &registry()
 
 const RegistryEntry &entryFor(const std::string &name)
 {
-    std::string known;
-    for (const auto &entry : registry()) {
+    for (const auto &entry : registry())
         if (entry.name == name)
             return entry;
-        known += (known.empty() ? "" : ", ") + std::string(entry.name);
-    }
-    throw io::InputError("unknown model '" + name + "' (known: " + known + ")");
+    throw io::unknownName("model", name, regressorNames());
 }
 
 } // namespace
@@ -160,7 +158,7 @@ std::unique_ptr<Regressor> loadRegressor(const io::Json &metadata, const std::st
     try {
         entry = &entryFor(name);
     } catch (const io::InputError &error) {
-        throw io::InputError(directory + "/model.json", 0, 0, error.message());
+        throw io::InputError(directory + "/model.json", 0, 0, error.markedMessage());
     }
     return entry->load(metadata, directory, std::move(compute));
 }

@@ -9,6 +9,7 @@
 #include "models/ModelFolder.h"
 #include "models/RegressorRegistry.h"
 #include "models/SimulatedPeakInput.h"
+#include "runtime/ThreadSettings.h"
 
 #include <cmath>
 #include <limits>
@@ -21,6 +22,7 @@ SavedModel loadSavedModel(const std::string &directory, models::ComputeSettings 
     // model with another's calibration.
     const io::Json metadata = models::readModelMetadata(directory);
     SavedModel saved;
+    saved.threads = compute.threads;
     saved.model = models::loadRegressor(metadata, directory, std::move(compute));
     saved.calibration = calibration::readStoredCalibration(metadata, directory);
     // A folder whose model.json pairs the spread score with a model without members could not serve a bound.
@@ -28,7 +30,7 @@ SavedModel loadSavedModel(const std::string &directory, models::ComputeSettings 
         try {
             calibration::checkModelHasMembers(*saved.model);
         } catch (const io::InputError &error) {
-            throw io::InputError(directory + "/model.json", 0, 0, "\"calibration\": " + error.message());
+            throw io::InputError(directory + "/model.json", 0, 0, "\"calibration\": " + error.markedMessage());
         }
     }
     return saved;
@@ -78,14 +80,15 @@ void checkCoverageServable(const SavedModel &saved, const std::string &directory
 {
     if (coverage && !saved.calibration)
         throw io::InputError(directory, 0, 0,
-                             "the model was trained without --coverage, so it has no calibration to serve --coverage "
-                             "from; train it again with --coverage");
+                             "the model was trained without " + io::parameter("coverage") +
+                                 ", so it has no calibration to serve " + io::parameter("coverage") +
+                                 " from; train it again with " + io::parameter("coverage"));
     if (!saved.calibration)
         return;
     try {
         saved.calibration->margin(coverage.value_or(saved.calibration->coverage()));
     } catch (const io::InputError &error) {
-        throw io::InputError(directory, 0, 0, error.message());
+        throw io::InputError(directory, 0, 0, error.markedMessage());
     }
 }
 
@@ -126,6 +129,7 @@ std::string predictionFile(const data::Table &table, const Predictions &predicti
 Predictions predictTable(const SavedModel &saved, const data::Table &table, data::BadCellPolicy policy,
                          std::optional<double> coverage)
 {
+    runtime::setComputeThreads(saved.threads);
     const auto roles = data::assignRoles(table, rolesForModel(saved.model->schema(), table));
     Predictions result;
     result.usableRows = data::selectUsableRows(table, roles, policy, result.warnings);
@@ -156,8 +160,9 @@ Predictions predictTable(const SavedModel &saved, const data::Table &table, data
                                      "the upper bound of this job is not finite; the model folder's calibration may "
                                      "be damaged");
     } else if (coverage) {
-        throw io::InputError("the model was trained without --coverage, so it has no calibration to serve "
-                             "--coverage from; train it again with --coverage");
+        throw io::InputError("the model was trained without " + io::parameter("coverage") +
+                             ", so it has no calibration to serve " + io::parameter("coverage") +
+                             " from; train it again with " + io::parameter("coverage"));
     }
     return result;
 }

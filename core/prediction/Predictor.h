@@ -27,6 +27,7 @@ struct SavedModel
 {
     std::shared_ptr<models::Regressor> model;
     std::optional<calibration::Calibration> calibration;
+    int threads = 1; // the compute threads predictTable runs with (loadSavedModel: its compute's)
 };
 
 // Loads any model folder (see models::loadRegressor) with its stored calibration.

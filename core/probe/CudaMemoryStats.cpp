@@ -95,7 +95,8 @@ namespace {
 
 [[noreturn]] void noCuda()
 {
-    throw io::InputError("this build has no CUDA support (its LibTorch was built without CUDA); use --device cpu");
+    throw io::InputError("this build has no CUDA support (its LibTorch was built without CUDA); use " +
+                         io::parameter("device") + " cpu");
 }
 
 } // namespace

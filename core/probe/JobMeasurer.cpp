@@ -14,6 +14,8 @@ namespace gpumem::probe {
 
 namespace {
 
+constexpr io::NamedValues<bool, 2> kMeasuringDevices{{{"cpu", false}, {"cuda", true}}};
+
 void runSteps(const JobConfiguration &job, TrainingJob &training, torch::optim::Optimizer &optimizer)
 {
     const auto parameters = training.network->parameters();
@@ -65,7 +67,8 @@ void measureOnCpu(const JobConfiguration &job, const MeasureOptions &options, Jo
 void measureOnCuda(const JobConfiguration &job, JobMeasurement &measurement)
 {
     if (!CudaMemoryStats::available())
-        throw io::InputError("CUDA is not available (no device, or a LibTorch without CUDA); use --device cpu");
+        throw io::InputError("CUDA is not available (no device, or a LibTorch without CUDA); use " +
+                             io::parameter("device") + " cpu");
     constexpr int device = 0;
     measurement.contextBytes = CudaMemoryStats::contextOverhead(device);
     // The previous job's cached blocks go back to the driver, so each job starts from an empty cache.
@@ -98,6 +101,11 @@ std::string_view jobStatusName(JobStatus status)
     constexpr io::NamedValues<JobStatus, 3> names{
         {{"ok", JobStatus::Ok}, {"out_of_memory", JobStatus::OutOfMemory}, {"invalid", JobStatus::Invalid}}};
     return io::nameOf(names, status);
+}
+
+bool measuresOnCuda(const std::string &device)
+{
+    return io::parseNamed(kMeasuringDevices, device, "device");
 }
 
 JobMeasurement measureReportingFailure(const std::function<void(JobMeasurement &)> &measure)
@@ -135,12 +143,10 @@ JobMeasurement JobMeasurer::measure(const JobConfiguration &job, const MeasureOp
     torch::AutoGradMode gradients(true);
     torch::manual_seed(0);
     return measureReportingFailure([&](JobMeasurement &measurement) {
-        if (options.device == "cpu")
-            measureOnCpu(job, options, measurement);
-        else if (options.device == "cuda")
+        if (measuresOnCuda(options.device))
             measureOnCuda(job, measurement);
         else
-            throw io::InputError("unknown device " + io::quoteForMessage(options.device) + " (known: cpu, cuda)");
+            measureOnCpu(job, options, measurement);
     });
 }
 

@@ -59,6 +59,10 @@ struct MeasureOptions
     bool recordTrace = false;           // CPU: keep the allocation trace
 };
 
+// Whether device, cpu or cuda, measures on the CUDA card; throws io::InputError
+// "unknown device 'x' (known: cpu, cuda)" for any other name.
+bool measuresOnCuda(const std::string &device);
+
 // Runs measure on a fresh measurement and returns it; when measure throws, the
 // measurement says why instead, with no peaks (what was recorded before the failure,
 // such as the allocation trace, stays): out_of_memory for a memory limit,

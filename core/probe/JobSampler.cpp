@@ -177,7 +177,8 @@ std::vector<JobSampler::LanguageModel> shippedLanguageModels()
         models.push_back(std::move(model));
     }
     if (models.empty())
-        throw io::InputError("--family llm: no shipped architectures found (resources/architectures)");
+        throw io::InputError(io::parameter("family") +
+                             " llm: no shipped architectures found (resources/architectures)");
     return models;
 }
 
@@ -255,9 +256,9 @@ std::string_view jobSizesName(JobSizes sizes)
 
 JobSizes parseJobSizes(std::string_view name)
 {
-    if (const auto sizes = io::valueNamed(kJobSizes, name))
-        return *sizes;
-    throw io::InputError("--sizes takes cpu or gpu, not " + io::quoteForMessage(std::string(name)));
+    return io::parseNamedOr(kJobSizes, name, [](const std::string &quoted) {
+        return io::parameter("sizes") + " takes cpu or gpu, not " + quoted;
+    });
 }
 
 JobSampler::JobSampler(JobFamily family, std::string device, std::uint64_t seed, int steps, JobSizes sizes)

@@ -41,8 +41,9 @@ std::string mergeProbeFiles(const std::vector<std::string> &paths, const ProbeOp
             const auto found = draws.find(row.key);
             if (found == draws.end())
                 throw io::InputError(path, line, 1,
-                                     "this configuration is not in the job list of --family, --seed, --count and "
-                                     "--steps: a shard of another probe");
+                                     "this configuration is not in the job list of " + io::parameter("family") + ", " +
+                                         io::parameter("seed") + ", " + io::parameter("count") + " and " +
+                                         io::parameter("steps") + ": a shard of another probe");
             const auto [entry, inserted] =
                 rows.emplace(found->second.first, Source{path, line, std::move(row.line), 1});
             // Shards draw only their own slices, so a configuration that several slices

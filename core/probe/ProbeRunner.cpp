@@ -135,7 +135,8 @@ std::string checkedRowKey(const std::vector<std::string> &cells, const RowExpect
                  "column '" + std::string(name) + "' needs a whole number, not " + io::quoteForMessage(cell(name)));
     if (cell("device") != expected.device)
         fail(indexOf("device"), "measured on " + io::quoteForMessage(cell("device")) + ", not on " + expected.device +
-                                    "; resume with the same --device, or write to another --out");
+                                    "; resume with the same " + io::parameter("device") + ", or write to another " +
+                                    io::parameter("output_file"));
     if (cell("libtorch").empty())
         fail(indexOf("libtorch"), "the libtorch version is empty");
     for (const char *name : {"peak_allocated_mib", "peak_reserved_mib", "cuda_context_mib", "simulated_reserved_mib",
@@ -151,8 +152,8 @@ std::string checkedRowKey(const std::vector<std::string> &cells, const RowExpect
         fail(indexOf("fits"), "column 'fits' holds " + io::quoteForMessage(cell("fits")) + " (known: 0, 1)");
     if (!expected.simulatedGpu.empty() && cell("simulated_gpu") != expected.simulatedGpu)
         fail(indexOf("simulated_gpu"), "simulated for " + io::quoteForMessage(cell("simulated_gpu")) + ", not for " +
-                                           expected.simulatedGpu +
-                                           "; resume with the same --gpu, or write to another --out");
+                                           expected.simulatedGpu + "; resume with the same " + io::parameter("gpu") +
+                                           ", or write to another " + io::parameter("output_file"));
     const std::string &status = cell("status");
     if (status != jobStatusName(JobStatus::Ok) && status != jobStatusName(JobStatus::OutOfMemory) &&
         status != jobStatusName(JobStatus::Invalid))
@@ -180,7 +181,9 @@ std::string readExistingRows(const std::string &path, const RowExpectation &expe
     if (content.compare(0, headerEnd, header) != 0)
         throw io::InputError(path, 1, 1,
                              "the header is not that of this family's probe file; "
-                             "resume with the same --family and --gpu, or write to another --out");
+                             "resume with the same " +
+                                 io::parameter("family") + " and " + io::parameter("gpu") + ", or write to another " +
+                                 io::parameter("output_file"));
     std::size_t start = headerEnd + 1;
     std::int64_t line = 2;
     std::vector<std::string> cells;
@@ -283,8 +286,10 @@ class PartialFile
 void checkProbeCount(std::uint64_t count)
 {
     if (count > maxProbeJobs)
-        throw io::InputError("--count " + std::to_string(count) + " is more than the " + std::to_string(maxProbeJobs) +
-                             " configurations one probe may draw; run several probes with different --seed values");
+        throw io::InputError(io::parameter("count") + " " + std::to_string(count) + " is more than the " +
+                             std::to_string(maxProbeJobs) +
+                             " configurations one probe may draw; run several probes with different " +
+                             io::parameter("seed") + " values");
 }
 
 ProbeRunner::ProbeRunner(ProbeOptions options)
@@ -392,19 +397,19 @@ ProbeSummary ProbeRunner::run(ProbeObserver *observer, runtime::OperationControl
         throw io::InputError("no output file given");
     if (mOptions.steps <= 0)
         throw io::InputError("steps must be positive");
-    if (mOptions.device != "cpu" && mOptions.device != "cuda")
-        throw io::InputError("unknown device " + io::quoteForMessage(mOptions.device) + " (known: cpu, cuda)");
     // Refused before the first job: otherwise every row would be recorded invalid and the run would "succeed".
-    if (mOptions.device == "cuda" && !CudaMemoryStats::available())
-        throw io::InputError("--device cuda: CUDA is not available (no device, or a LibTorch without CUDA); "
-                             "use --device cpu");
+    if (measuresOnCuda(mOptions.device) && !CudaMemoryStats::available())
+        throw io::InputError(io::parameter("device") +
+                             " cuda: CUDA is not available (no device, or a LibTorch without CUDA); use " +
+                             io::parameter("device") + " cpu");
     if (mOptions.shardCount == 0 || mOptions.shardIndex >= mOptions.shardCount)
         throw io::InputError("shard " + std::to_string(mOptions.shardIndex) + " of " +
                              std::to_string(mOptions.shardCount) + " does not exist");
     checkProbeCount(mOptions.count);
     if (mOptions.family == JobFamily::Llm && mOptions.simulator == nullptr)
-        throw io::InputError("--family llm estimates shipped language models, which a CPU cannot run: "
-                             "give --gpu PROFILE");
+        throw io::InputError(io::parameter("family") +
+                             " llm estimates shipped language models, which a CPU cannot run: give " +
+                             io::parameter("gpu", "PROFILE"));
     const runtime::Stopwatch time;
     const std::string simulatedGpu = mOptions.simulator != nullptr ? mOptions.simulator->profileName() : std::string();
     const RowExpectation expected = expectationOf(mOptions.family, mOptions.device, simulatedGpu);

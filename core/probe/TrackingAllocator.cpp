@@ -196,23 +196,6 @@ void TrackingAllocator::uninstall()
     countInstalled(-1);
 }
 
-#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 3)
-c10::DataPtr TrackingAllocator::allocate(std::size_t bytes)
-{
-    return allocateBlock(bytes);
-}
-
-void TrackingAllocator::copy_data(void *destination, const void *source, std::size_t count) const
-{
-    std::memcpy(destination, source, count);
-}
-#else
-c10::DataPtr TrackingAllocator::allocate(std::size_t bytes) const
-{
-    return allocateBlock(bytes);
-}
-#endif
-
 c10::DataPtr TrackingAllocator::allocateBlock(std::size_t bytes) const
 {
     const c10::Device device(c10::DeviceType::CPU);

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "io/NonCopyable.h"
 #include "probe/AllocationEvent.h"
-
-#include <c10/core/Allocator.h>
-#include <torch/version.h>
+#include "probe/BlockAllocator.h"
 
 #include <cstdint>
 #include <memory>
@@ -33,22 +32,12 @@ bool isOutOfMemoryMessage(const std::string &text);
 // LibTorch's own aligned CPU allocation, so tensors behave exactly as usual.
 // Thread-safe: LibTorch may allocate from any thread. Counters live in shared
 // state that outlives the allocator, so a tensor freed late is still counted.
-class TrackingAllocator final : public c10::Allocator
+class TrackingAllocator final : public BlockAllocator, private io::NonCopyable
 {
   public:
     // limitBytes 0 means no limit; recordTrace keeps the allocation trace.
     TrackingAllocator(bool recordTrace, std::uint64_t limitBytes);
     ~TrackingAllocator() override;
-    TrackingAllocator(const TrackingAllocator &) = delete;
-    TrackingAllocator &operator=(const TrackingAllocator &) = delete;
-
-    // LibTorch 2.3 made allocate() non-const and added copy_data().
-#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 3)
-    c10::DataPtr allocate(std::size_t bytes) override;
-    void copy_data(void *destination, const void *source, std::size_t count) const override;
-#else
-    c10::DataPtr allocate(std::size_t bytes) const override;
-#endif
 
     // The one deleter of every block (LibTorch's raw_allocate() needs it).
     c10::DeleterFnPtr raw_deleter() const override;
@@ -89,7 +78,7 @@ class TrackingAllocator final : public c10::Allocator
     struct State;
 
   private:
-    c10::DataPtr allocateBlock(std::size_t bytes) const;
+    c10::DataPtr allocateBlock(std::size_t bytes) const override;
 
     std::shared_ptr<State> mState;
     c10::Allocator *mPrevious = nullptr;
@@ -100,13 +89,11 @@ class TrackingAllocator final : public c10::Allocator
 // more, at most 1 GiB in all); the last of them to go frees what is kept. A tracer
 // that steps a model at several batch sizes holds one across its traces: each
 // trace allocates gradients and optimizer states of the same shapes again.
-class FreedBlockCache
+class FreedBlockCache : io::NonCopyable
 {
   public:
     FreedBlockCache();
     ~FreedBlockCache();
-    FreedBlockCache(const FreedBlockCache &) = delete;
-    FreedBlockCache &operator=(const FreedBlockCache &) = delete;
 };
 
 } // namespace gpumem::probe

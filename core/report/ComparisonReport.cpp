@@ -4,6 +4,7 @@
 #include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
 #include "report/ReportText.h"
+#include "report/SignificanceLegend.h"
 
 #include <algorithm>
 #include <cctype>
@@ -110,11 +111,6 @@ const evaluation::PairedTest *reportedTest(const evaluation::ExperimentResult &r
         if (test.model == model && test.reported)
             return &test;
     return nullptr;
-}
-
-std::string significanceStars(double pValue)
-{
-    return pValue < 0.01 ? "**" : pValue < 0.05 ? "*" : "";
 }
 
 std::string significanceText(const evaluation::ExperimentResult &result, const std::string &model)

@@ -136,9 +136,6 @@ std::string jobName(const ComparisonContext &context, Eigen::Index row);
 // nullptr (the best model itself, or a run without significance tests).
 const evaluation::PairedTest *reportedTest(const evaluation::ExperimentResult &result, const std::string &model);
 
-// Returns "**" for p < 0.01, "*" for p < 0.05, else nothing: the marks of every report.
-std::string significanceStars(double pValue);
-
 // The significance cell of model in every report and on the Compare page: "best",
 // "0.0123 *" (the reported test's p and stars), "needs ≥ 5 folds" when the folds were
 // too few for any test to be shown (evaluation::minimumReportedPairs), or "–".

@@ -180,7 +180,7 @@ evaluation::ExperimentResult readExperimentResult(const io::Json &object, const 
     } catch (const io::InputError &error) {
         if (!error.file().empty())
             throw;
-        throw io::InputError(source, 0, 0, "comparison: " + error.message());
+        throw io::InputError(source, 0, 0, "comparison: " + error.markedMessage());
     }
 }
 

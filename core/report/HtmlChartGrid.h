@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "io/NonCopyable.h"
 #include "report/ComparisonReport.h"
 
 #include <ostream>
@@ -10,13 +11,11 @@ namespace gpumem::report {
 // Lays the HTML report's charts out: a CSS grid on screen; on paper, each row of charts is
 // a table of its own with the captions in the charts' cells, so that a paginator can keep
 // a row whole. Closes the grid (and fills a last, short row) when destroyed.
-class HtmlChartGrid
+class HtmlChartGrid : io::NonCopyable
 {
   public:
     HtmlChartGrid(std::ostream &out, const HtmlReportOptions &options);
     ~HtmlChartGrid();
-    HtmlChartGrid(const HtmlChartGrid &) = delete;
-    HtmlChartGrid &operator=(const HtmlChartGrid &) = delete;
 
     // Adds the chart, drawn by the options' renderChart when it has one.
     void add(const ReportDrawing &drawing);

@@ -9,6 +9,7 @@
 #include "report/HtmlChartGrid.h"
 #include "report/HtmlTables.h"
 #include "report/ReportText.h"
+#include "report/SignificanceLegend.h"
 #include "report/SvgCharts.h"
 
 #include <ctime>
@@ -101,13 +102,7 @@ std::string metricsNote(const evaluation::ExperimentResult &result)
                                  "the fits. "
         : result.splits.size() > 1 ? "Means ± standard deviation over the folds; train time summed over the folds. "
                                    : "";
-    const std::string test =
-        result.repeats > 1
-            ? "p: two-sided corrected repeated k-fold t-test (Nadeau and Bengio) against the best model, which allows "
-              "for the training rows the repetitions share"
-            : "p: two-sided paired test against the best model (t-test over fewer than 6 folds, where the Wilcoxon "
-              "signed-rank test cannot reach 0.05; both are in the JSON report)";
-    return spread + "Bold: the best value of each column. " + test + "; * p &lt; 0.05.";
+    return htmlEscaped(spread + "Bold: the best value of each column. " + significanceLegend(result));
 }
 
 } // namespace

@@ -7,6 +7,7 @@
 #include "evaluation/Ranking.h"
 #include "report/FindingSentence.h"
 #include "report/ReportText.h"
+#include "report/SignificanceLegend.h"
 #include "report/WorstRows.h"
 
 #include <cmath>
@@ -118,23 +119,13 @@ void writeMarkdownReport(std::ostream &out, const ComparisonContext &context,
 
     out << "## Time and significance\n\n| Model | Train (s) | Predict (s) | p against " << markdownCell(result.best)
         << " |\n|:--|--:|--:|--:|\n";
-    std::string testUsed;
     for (const auto &model : result.models) {
         out << "| " << markdownCell(model.title) << " | " << formatSignificant(model.trainSeconds, 3) << " | "
             << formatSignificant(model.predictSeconds, 3) << " | ";
-        out << markdownCell(significanceText(result, model.name));
-        if (const auto *test = reportedTest(result, model.name))
-            testUsed = testTitle(test->test) + " of the " + test->metric;
-        out << " |\n";
+        out << markdownCell(significanceText(result, model.name)) << " |\n";
     }
-    if (!testUsed.empty()) {
-        out << "\np: two-sided " << testUsed << " against the best model; * p < 0.05.";
-        if (result.repeats == 1 && result.splits.size() > 1 && result.splits.size() < 6)
-            out << " With " << result.splits.size()
-                << " folds the Wilcoxon signed-rank test cannot reach p < 0.05 (its smallest p is 2/2^"
-                << result.splits.size() << "), so the t-test is reported; the JSON report holds both.";
-        out << '\n';
-    }
+    if (const std::string legend = significanceLegend(result); !legend.empty())
+        out << '\n' << legend << '\n';
 
     const WorstRows worst = worstRows(context, result);
     out << "\n## Worst under-predictions\n\n| Model | Job | Actual (MiB) | Predicted (MiB) | Shortfall (MiB) |\n"

@@ -294,4 +294,19 @@ void from_json(const nlohmann::ordered_json &json, RunRecord &record)
     record = std::move(read);
 }
 
+std::optional<std::size_t> lowestRmse(const std::vector<RunRecord> &records)
+{
+    std::optional<std::size_t> best;
+    double bestRmse = 0.0;
+    for (std::size_t index = 0; index < records.size(); ++index) {
+        const RunRecord &record = records[index];
+        const auto &metrics = record.validationMetrics ? record.validationMetrics : record.trainMetrics;
+        if (metrics && (!best || metrics->rmse < bestRmse)) {
+            best = index;
+            bestRmse = metrics->rmse;
+        }
+    }
+    return best;
+}
+
 } // namespace gpumem::runs

@@ -89,6 +89,10 @@ std::string hyperparameterValueText(const models::HyperparameterValue &value);
 // Returns a hyperparameter value as a number to plot or sort by (booleans 0 and 1), or NaN for text.
 double hyperparameterValueNumber(const models::HyperparameterValue &value);
 
+// Returns the index of the run of the lowest RMSE on its validation rows (or,
+// without them, its training rows), the first of equals; nothing when no run has metrics.
+std::optional<std::size_t> lowestRmse(const std::vector<RunRecord> &records);
+
 // Returns the stop reason a name of training::stopReasonName() gives; throws
 // io::InputError for an unknown one.
 training::StopReason parseStopReason(const std::string &name);

@@ -46,27 +46,30 @@ SweepParameter parseSweepParameter(const std::string &text)
 {
     const std::size_t equals = text.find('=');
     if (equals == std::string::npos || equals == 0)
-        throw io::InputError("--param takes NAME=V1,V2,…, not " + io::quoteForMessage(text));
+        throw io::InputError(io::parameter("sweep_parameter") + " takes NAME=V1,V2,…, not " +
+                             io::quoteForMessage(text));
     SweepParameter parameter;
     parameter.name = text.substr(0, equals);
     parameter.values = splitValues(text.substr(equals + 1));
     for (const auto &value : parameter.values)
         if (value.empty())
-            throw io::InputError("--param " + parameter.name + ": a value is empty in " + io::quoteForMessage(text));
+            throw io::InputError(io::parameter("sweep_parameter") + " " + parameter.name + ": a value is empty in " +
+                                 io::quoteForMessage(text));
     return parameter;
 }
 
 std::vector<SweepTrial> expandSweep(const SweepPlan &plan)
 {
     if (plan.parameters.empty())
-        throw io::InputError("a sweep needs at least one --param NAME=V1,V2,…");
+        throw io::InputError("a sweep needs at least one " + io::parameter("sweep_parameter", "NAME=V1,V2,…"));
     std::set<std::string> names;
     std::uint64_t combinations = 1;
     for (const auto &parameter : plan.parameters) {
         if (!names.insert(parameter.name).second)
-            throw io::InputError("--param " + parameter.name + " is given twice; list all its values in one");
+            throw io::InputError(io::parameter("sweep_parameter") + " " + parameter.name +
+                                 " is given twice; list all its values in one");
         if (parameter.values.empty())
-            throw io::InputError("--param " + parameter.name + " has no value");
+            throw io::InputError(io::parameter("sweep_parameter") + " " + parameter.name + " has no value");
         const std::uint64_t count = parameter.values.size();
         // Saturates instead of overflowing: anything above the limit is refused below.
         combinations = combinations > std::numeric_limits<std::uint64_t>::max() / count
@@ -77,19 +80,20 @@ std::vector<SweepTrial> expandSweep(const SweepPlan &plan)
     if (plan.mode == SweepMode::Grid) {
         if (combinations > maxSweepTrials)
             throw io::InputError("the grid has " + std::to_string(combinations) + " combinations, more than " +
-                                 std::to_string(maxSweepTrials) + "; use --random N");
+                                 std::to_string(maxSweepTrials) + "; use " + io::parameter("random_trials", "N"));
         for (std::uint64_t combination = 0; combination < combinations; ++combination)
             trials.push_back(trialOf(plan, trials.size(), combination));
         return trials;
     }
     if (plan.randomTrials == 0)
-        throw io::InputError("--random takes a positive number of trials");
+        throw io::InputError(io::parameter("random_trials") + " takes a positive number of trials");
     if (plan.randomTrials > maxSweepTrials)
-        throw io::InputError("--random " + std::to_string(plan.randomTrials) + " is more than " +
-                             std::to_string(maxSweepTrials) + " trials");
+        throw io::InputError(io::parameter("random_trials") + " " + std::to_string(plan.randomTrials) +
+                             " is more than " + std::to_string(maxSweepTrials) + " trials");
     if (plan.randomTrials > combinations)
-        throw io::InputError("--random " + std::to_string(plan.randomTrials) + " asks for more trials than the " +
-                             std::to_string(combinations) + " combinations of the values; run the grid instead");
+        throw io::InputError(io::parameter("random_trials") + " " + std::to_string(plan.randomTrials) +
+                             " asks for more trials than the " + std::to_string(combinations) +
+                             " combinations of the values; run the grid instead");
     // Distinct draws: a repeated combination would train the same run twice. With
     // at most as many trials as combinations, redraws end quickly on average.
     data::SeededRandom random(plan.seed);
@@ -105,7 +109,7 @@ std::vector<SweepTrial> expandSweep(const SweepPlan &plan)
 std::vector<SweepTrial> sweepShard(const std::vector<SweepTrial> &trials, std::size_t shard, std::size_t shards)
 {
     if (shards == 0 || shard >= shards)
-        throw io::InputError("--shard I/N needs 0 <= I < N, not " + std::to_string(shard) + "/" +
+        throw io::InputError(io::parameter("shard", "I/N") + " needs 0 <= I < N, not " + std::to_string(shard) + "/" +
                              std::to_string(shards));
     std::vector<SweepTrial> selected;
     for (const auto &trial : trials)

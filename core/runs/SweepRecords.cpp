@@ -55,7 +55,7 @@ Json checkedLine(std::string_view text, const std::string &path, std::int64_t nu
     try {
         json = io::parseJson(text, path);
     } catch (const io::InputError &error) {
-        throw io::InputError(path, number, error.column(), "not a JSON sweep record: " + error.message());
+        throw io::InputError(path, number, error.column(), "not a JSON sweep record: " + error.markedMessage());
     }
     if (!json.is_object() || !json.contains("sweep") || !json["sweep"].is_string())
         throw io::InputError(path, number, 1, "not a sweep record (no \"sweep\" member)");
@@ -105,7 +105,7 @@ SweepLine readRunLine(const Json &json, const SweepHeader &header, const std::st
     try {
         line.run = json["run"].get<RunRecord>();
     } catch (const io::InputError &error) {
-        throw io::InputError(path, number, 1, error.message());
+        throw io::InputError(path, number, 1, error.markedMessage());
     } catch (const Json::exception &error) {
         throw io::InputError(path, number, 1, std::string("run record: ") + error.what());
     }

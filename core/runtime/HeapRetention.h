@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "io/NonCopyable.h"
+
 namespace gpumem::runtime {
 
 // While one lives, the memory the process frees stays in the C library's heap for its
@@ -13,13 +15,11 @@ namespace gpumem::runtime {
 // `quick` training a quarter). When the last one goes, the defaults come back and
 // the heap's free memory is returned. A process-wide setting (glibc's mallopt;
 // nothing elsewhere), so scopes may nest and overlap across threads.
-class HeapRetention
+class HeapRetention : io::NonCopyable
 {
   public:
     HeapRetention();
     ~HeapRetention();
-    HeapRetention(const HeapRetention &) = delete;
-    HeapRetention &operator=(const HeapRetention &) = delete;
 };
 
 } // namespace gpumem::runtime

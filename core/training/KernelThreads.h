@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "io/NonCopyable.h"
+
 namespace gpumem::training {
 
 // Fixes the calling thread's LibTorch intra-op (OpenMP) thread count for the
@@ -11,13 +13,11 @@ namespace gpumem::training {
 // it whenever another thread had changed that value in between (and with it the
 // order of floating-point reductions, so results depended on timing).
 // threads <= 0 keeps the current count. Use on one thread; not copyable.
-class KernelThreadsGuard
+class KernelThreadsGuard : io::NonCopyable
 {
   public:
     explicit KernelThreadsGuard(int threads);
     ~KernelThreadsGuard();
-    KernelThreadsGuard(const KernelThreadsGuard &) = delete;
-    KernelThreadsGuard &operator=(const KernelThreadsGuard &) = delete;
 
   private:
     int mPrevious;

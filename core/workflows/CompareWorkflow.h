@@ -6,22 +6,12 @@
 #include "data/Table.h"
 #include "evaluation/Experiment.h"
 #include "report/ComparisonReport.h"
+#include "workflows/DataWorkflow.h"
 
 #include <string>
 #include <vector>
 
 namespace gpumem::workflows {
-
-// The data a comparison runs on: the table as loaded, its columns' roles, the
-// rows that were usable and the dataset built from them.
-struct ComparisonData
-{
-    std::string name; // the data file as the user names it, for the report's header
-    const data::Table &table;
-    const std::vector<data::ColumnRole> &roles;
-    const std::vector<std::size_t> &usableRows; // the table row of each dataset row
-    const data::Dataset &dataset;
-};
 
 // What a comparison is asked: the experiment (models with their values, folds or
 // hold-out, repetitions, seed, calibration, parallel fits) and the column whose
@@ -30,6 +20,10 @@ struct CompareConfiguration
 {
     evaluation::ExperimentSettings experiment;
     std::string groupBy;
+
+    // Throws io::InputError, naming the parameter, for a test share outside [0, 1),
+    // or repetitions or groups asked of a hold-out. compare() calls it first.
+    void validate() const;
 };
 
 // A finished comparison: the experiment's result, the report's header and the
@@ -56,18 +50,20 @@ models::Hyperparameters networkPresetValues(const std::string &name);
 std::vector<evaluation::ModelSpec> comparedModels(const std::vector<std::string> &names,
                                                   const models::Hyperparameters &networkValues);
 
-// The header of a comparison's reports: the data, its target and input columns
-// (features and the sequence, in file order), the splitting, the seed and every
-// row's line and job name. `gpumem compare` and the Compare page describe their
-// comparisons with it.
-report::ComparisonContext comparisonContext(const ComparisonData &data, const evaluation::ExperimentSettings &settings,
-                                            const std::string &groupBy, const evaluation::ExperimentResult &result);
+// The header of a comparison's reports: the data (dataName, the file as the user
+// names it), its target and input columns (features and the sequence, in file
+// order), the splitting, the seed and every row's line and job name. `gpumem
+// compare` and the Compare page describe their comparisons with it; data must hold a dataset.
+report::ComparisonContext comparisonContext(const DataSelection &data, const std::string &dataName,
+                                            const evaluation::ExperimentSettings &settings, const std::string &groupBy,
+                                            const evaluation::ExperimentResult &result);
 
-// Runs configuration's experiment on data (grouped by configuration.groupBy when
-// set) with observer and control (see evaluation::runExperiment) and describes
-// it for the reports. An experiment that explains its models without inputs of its
-// own is given data's (evaluation::InputEditor). Throws io::InputError for unusable settings or data.
-CompareResult compare(const ComparisonData &data, CompareConfiguration configuration,
+// Runs configuration's experiment on data's dataset (grouped by configuration.groupBy
+// when set) with observer and control (see evaluation::runExperiment) and describes
+// it for the reports, which name the data dataName. An experiment that explains its
+// models without inputs of its own is given data's (evaluation::InputEditor). Throws
+// io::InputError for unusable settings or data.
+CompareResult compare(const DataSelection &data, const std::string &dataName, CompareConfiguration configuration,
                       evaluation::ExperimentObserver *observer = nullptr, runtime::OperationControl *control = nullptr);
 
 } // namespace gpumem::workflows

@@ -4,6 +4,8 @@
 #include "estimate/ArchitectureTracer.h"
 #include "estimate/ModelTracer.h"
 #include "io/InputError.h"
+#include "runtime/ThreadSettings.h"
+#include "workflows/LanguageModelEstimates.h"
 
 #include <memory>
 
@@ -29,6 +31,9 @@ estimate::GpuProfile chosenProfile(const EstimateSettings &settings)
 EstimateOutcome estimateModel(const EstimateSettings &settings, runtime::ProgressObserver *observer,
                               const runtime::OperationControl *control)
 {
+    // Every traced step runs on one thread (its allocations in one order), and the
+    // replays are plain C++: an estimate needs no more.
+    runtime::setComputeThreads(1);
     EstimateOutcome outcome;
     const estimate::GpuProfile profile = chosenProfile(settings);
     estimate::EstimateRequest request = settings.request;
@@ -48,13 +53,17 @@ EstimateOutcome estimateModel(const EstimateSettings &settings, runtime::Progres
     // A language model's config is built natively; a TorchScript file runs its own code.
     std::unique_ptr<estimate::StepTracer> tracer;
     if (settings.model.architecture.empty()) {
-        if (estimate::shardingPlanOf(settings.model).spreads())
-            throw io::InputError("--gpus and --tensor-parallel shard a language model: give --config");
+        settings.model.validate();
         tracer = std::make_unique<estimate::ModelTracer>(settings.model, control);
     } else {
         tracer = std::make_unique<estimate::ArchitectureTracer>(settings.model, control);
     }
     outcome.result = estimate::MemoryEstimator::estimate(*tracer, profile, request, observer, control);
+    const std::int64_t firstBatch = settings.request.batchSizes.empty() ? 1 : settings.request.batchSizes.front();
+    if (settings.searchMaxSequenceLength)
+        outcome.answers.maxSequenceLength = maxSequenceLength(settings, firstBatch, control);
+    if (settings.searchMinGpus)
+        outcome.answers.minGpus = minGpuCount(settings, firstBatch, control);
     return outcome;
 }
 

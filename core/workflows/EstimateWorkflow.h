@@ -3,6 +3,7 @@
 
 #include "estimate/EstimateCancelled.h"
 #include "estimate/EstimateConfiguration.h"
+#include "estimate/EstimateJson.h"
 #include "estimate/GpuProfile.h"
 #include "estimate/MemoryEstimator.h"
 #include "runtime/OperationControl.h"
@@ -25,6 +26,10 @@ struct EstimateSettings
     // Also search the largest batch on every installed profile (the workbench's
     // table of GPUs): a few more replays of the same traces.
     bool everyProfile = false;
+    // A language model only: also search, at the first batch size, the longest
+    // sequence that fits (maxSequenceLength) and the fewest GPUs that hold the job (minGpuCount).
+    bool searchMaxSequenceLength = false;
+    bool searchMinGpus = false;
 };
 
 // An estimate and the profiles it was checked against.
@@ -34,6 +39,8 @@ struct EstimateOutcome
     // With everyProfile: each installed profile that reads, in name order, the
     // chosen one as the estimate used it (its context replaced); else empty.
     std::vector<estimate::GpuProfile> profiles;
+    // The answers of the searches settings asked for.
+    estimate::SearchAnswers answers;
 };
 
 // The GPU profile settings name (GpuProfile.h's findGpuProfile), with settings.contextMib
@@ -41,7 +48,8 @@ struct EstimateOutcome
 estimate::GpuProfile chosenProfile(const EstimateSettings &settings);
 
 // Loads settings.model, traces its training steps on the CPU and replays them
-// for settings.gpu (estimate::MemoryEstimator). Reports the share done to
+// for settings.gpu (estimate::MemoryEstimator), then runs the searches settings
+// asks for (LanguageModelEstimates.h). Reports the share done to
 // observer; checks control between the phases of every traced step and between
 // replays, and throws estimate::EstimateCancelled within a step of a cancel.
 // Throws io::InputError, one line, for a model, input or profile that does not

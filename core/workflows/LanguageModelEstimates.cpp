@@ -9,7 +9,7 @@ namespace gpumem::workflows {
 
 namespace {
 
-// The estimate of model alone (no largest-batch search, no other profile) at batchSizes,
+// The estimate of model alone (no searches, no other profile) at batchSizes,
 // replayed for the settings' GPU with its context.
 EstimateOutcome estimateOnly(const EstimateSettings &settings, const estimate::EstimateConfiguration &model,
                              const std::vector<std::int64_t> &batchSizes, const runtime::OperationControl *control)
@@ -17,6 +17,8 @@ EstimateOutcome estimateOnly(const EstimateSettings &settings, const estimate::E
     EstimateSettings one = settings;
     one.model = model;
     one.everyProfile = false;
+    one.searchMaxSequenceLength = false;
+    one.searchMinGpus = false;
     one.request = estimate::EstimateRequest{};
     one.request.batchSizes = batchSizes;
     return estimateModel(one, nullptr, control);

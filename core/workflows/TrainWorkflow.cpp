@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "workflows/TrainWorkflow.h"
 
+#include "calibration/CalibrationJson.h"
+#include "io/InputError.h"
+#include "models/NeuralNetworkRegressor.h"
 #include "models/RegressorRegistry.h"
+#include "prediction/PredictionFile.h"
+#include "runtime/ThreadSettings.h"
 #include "training/FitProgressRelay.h"
+#include "workflows/ConfigurationChecks.h"
 
 #include <utility>
 
@@ -92,11 +98,32 @@ runs::RunRecord recordOf(const TrainConfiguration &configuration, const models::
     return record;
 }
 
+// Bounds every row of a kept, calibrated fit and, with a hold-out, reports the bound there.
+void boundRows(const data::Dataset &dataset, TrainResult &result)
+{
+    const calibration::Calibration &stored = *result.fit.calibration;
+    result.bounds = stored.upperBounds(dataset.numericFeatures(), dataset.numericFeatureNames(), result.fit.predicted,
+                                       stored.coverage(), result.fit.memberSpread);
+    if (!result.split.test.empty())
+        result.boundReport = calibration::boundReport(stored, dataset, result.fit, result.bounds, result.split.test);
+}
+
 } // namespace
+
+void TrainConfiguration::validate() const
+{
+    checkHoldOutFraction(holdOutFraction);
+    // A continued network keeps the stopped run's calibration rows in its training rows.
+    if (calibration && continuing)
+        throw io::InputError(io::parameter("coverage") + " cannot be combined with " + io::parameter("resume_from") +
+                             "; calibrate a training from scratch");
+}
 
 TrainResult train(const data::Dataset &dataset, const TrainConfiguration &configuration,
                   training::TrainingObserver *observer, runtime::OperationControl *control)
 {
+    configuration.validate();
+    runtime::setComputeThreads(configuration.compute.threads);
     std::shared_ptr<models::Regressor> model =
         configuration.continuing
             ? configuration.continuing
@@ -132,7 +159,49 @@ TrainResult train(const data::Dataset &dataset, const TrainConfiguration &config
     }
     result.device = model->deviceName();
     result.record = recordOf(configuration, *model, recorder, result, dataset);
+    if (result.model && result.fit.calibration)
+        boundRows(dataset, result);
     return result;
+}
+
+int resumeTraining(TrainConfiguration &configuration, const std::string &folder, std::optional<std::uint64_t> epochs,
+                   std::optional<std::uint64_t> seed)
+{
+    auto network = std::make_shared<models::NeuralNetworkRegressor>(
+        models::NeuralNetworkRegressor::load(folder, configuration.compute));
+    if (seed && *seed != network->seed())
+        throw io::InputError(io::parameter("seed") + " " + std::to_string(*seed) + " differs from the seed " +
+                             std::to_string(network->seed()) + " that " + folder + " was trained with");
+    const int done = network->epochsTrained();
+    if (done == 0)
+        throw io::InputError(folder, 0, 0, "holds no training state to continue (no optimizer.safetensors)");
+    const auto target =
+        static_cast<int>(epochs.value_or(static_cast<std::uint64_t>(network->hyperparameters().integer("epochs"))));
+    if (target <= done)
+        throw io::InputError(folder, 0, 0,
+                             "has trained " + std::to_string(done) + " epochs; give " + io::parameter("epochs") +
+                                 " above " + std::to_string(done) + " to train further");
+    network->continueTrainingTo(target);
+    configuration.compute.seed = network->seed(); // the stopped run's split and validation rows
+    configuration.continuing = std::move(network);
+    return done;
+}
+
+std::string predictionsCsv(const DataSelection &data, const TrainResult &trained)
+{
+    const data::Dataset &dataset = *data.dataset;
+    std::vector<std::string> splits(static_cast<std::size_t>(dataset.rowCount()), "train");
+    for (Eigen::Index row : trained.fit.rows.calibration)
+        splits[static_cast<std::size_t>(row)] = "calibration";
+    for (Eigen::Index row : trained.split.test)
+        splits[static_cast<std::size_t>(row)] = "test";
+    return prediction::predictionCsv(data.table->rowCount(), data.usableRows, dataset, trained.fit.predicted, splits,
+                                     trained.bounds);
+}
+
+void saveTrainedModel(const TrainResult &trained, const std::string &directory)
+{
+    calibration::saveCalibratedModel(*trained.model, trained.fit.calibration, directory);
 }
 
 } // namespace gpumem::workflows

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "calibration/BoundReport.h"
 #include "calibration/CalibratedFit.h"
 #include "data/Dataset.h"
 #include "evaluation/Splits.h"
@@ -9,6 +10,7 @@
 #include "models/Regressor.h"
 #include "runs/RunRecord.h"
 #include "training/TrainingProgress.h"
+#include "workflows/DataWorkflow.h"
 
 #include <cstdint>
 #include <memory>
@@ -36,6 +38,10 @@ struct TrainConfiguration
     // A model to train instead of a new `model` (train --resume-from: a loaded
     // network prepared to continue); the record keeps its own hyperparameters.
     std::shared_ptr<models::Regressor> continuing;
+
+    // Throws io::InputError, naming the parameter, for a hold-out share outside
+    // [0, 1) or a calibration asked of a continued training. train() calls it first.
+    void validate() const;
 };
 
 // A finished training.
@@ -50,6 +56,10 @@ struct TrainResult
     std::vector<Eigen::Index> fitRows; // the rows the kept model was trained on
     runs::RunRecord record;            // what the Runs page and `gpumem sweep` keep of it
     std::string device;                // where it trained, e.g. "cpu", whether or not it finished
+    // Every row's upper bound at the calibration's coverage; empty without a calibration.
+    Eigen::VectorXd bounds;
+    // What the bound does on the held-out rows: with a calibration and a hold-out.
+    std::optional<calibration::BoundReport> boundReport;
 
     // Whether every epoch ran or the fit stopped early: a model to keep.
     bool succeeded() const { return model != nullptr; }
@@ -59,14 +69,35 @@ struct TrainResult
 // (seeded, evaluation::holdOutSplit), fits the rest (through
 // calibration::fitCalibrated when a calibration is asked for) while recording
 // every batch and epoch and passing them to observer with the share of the fit
-// done as progressChanged, then predicts every row. The record's validation
+// done as progressChanged, then predicts every row and, with a calibration,
+// bounds every row and reports the bound on the held-out rows. The record's validation
 // metrics are taken on the held-out rows or, without a hold-out, on the rows the
 // fit itself set aside to judge its epochs (the network's validation_fraction),
 // so a run trained on every row is scored like a sweep's. A cancelled or
 // diverged fit still returns its record, without metrics or model. Throws
-// io::InputError for unusable values or data. Runs on the calling thread (set
-// its compute threads first; see runtime::setComputeThreads).
+// io::InputError for unusable values or data. Runs on the calling thread, with
+// configuration.compute.threads as its compute threads (runtime::setComputeThreads).
 TrainResult train(const data::Dataset &dataset, const TrainConfiguration &configuration,
                   training::TrainingObserver *observer = nullptr, runtime::OperationControl *control = nullptr);
+
+// Continues the training of the network saved in folder (a stopped run's, saved
+// with its optimizer) up to epochs in all, or its own epoch count: loads it with
+// configuration.compute into configuration.continuing and takes its seed, so that
+// the continued run keeps the stopped one's split and validation rows. seed, when
+// the user chose one, must be the one it was trained with. Returns the epochs it
+// had finished. Throws io::InputError (naming the parameter) for a folder that
+// holds no network, no training state, or already epochs or more epochs.
+int resumeTraining(TrainConfiguration &configuration, const std::string &folder,
+                   std::optional<std::uint64_t> epochs = std::nullopt,
+                   std::optional<std::uint64_t> seed = std::nullopt);
+
+// The CSV of every table row's prediction, actual value, split (train, calibration
+// or test) and, with a calibration, upper bound, in file order: the table's rows
+// that data left out have empty cells. trained must come from data's dataset.
+std::string predictionsCsv(const DataSelection &data, const TrainResult &trained);
+
+// Saves trained's model as a model folder at directory, with its calibration in
+// model.json in the same atomic write. Throws io::InputError as Regressor::save does.
+void saveTrainedModel(const TrainResult &trained, const std::string &directory);
 
 } // namespace gpumem::workflows

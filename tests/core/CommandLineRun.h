@@ -56,8 +56,22 @@ inline int lineCount(const std::string &text)
     return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
 }
 
+// The current row's run, as runGpumemRow, and the text the row expects (its QString
+// column named column).
+struct RowRun
+{
+    Run run;
+    QString expected;
+};
+
+inline RowRun runGpumemRowExpecting(const char *column)
+{
+    const QString expected = *static_cast<QString *>(QTest::qData(column, qMetaTypeId<QString>()));
+    return {runGpumemRow(), expected};
+}
+
 } // namespace gpumem::tests
 
 // Unqualified in every command-line test, as TestSupport.h's helpers are.
 using gpumem::tests::lineCount, gpumem::tests::Run, gpumem::tests::runGpumem, gpumem::tests::runGpumemRow,
-    gpumem::tests::withArguments;
+    gpumem::tests::runGpumemRowExpecting, gpumem::tests::withArguments;

@@ -4,6 +4,7 @@
 // Calibrated comparisons on the job fixture, and the CSV reports' cells, shared by
 // the tests of bounds in comparisons and in their reports.
 
+#include "GridJobs.h"
 #include "TestSupport.h"
 
 #include "calibration/Calibration.h"
@@ -19,14 +20,6 @@
 #include <vector>
 
 namespace gpumem::tests {
-
-inline data::Dataset datasetOf(const data::Table &table, const std::string &target)
-{
-    data::RoleRequest request;
-    request.target = target;
-    std::vector<std::string> warnings;
-    return data::Dataset::fromTable(table, data::assignRoles(table, request), data::BadCellPolicy::Fail, warnings);
-}
 
 inline data::Dataset jobsDataset()
 {

@@ -66,4 +66,19 @@ class EstimateFixtures
     std::string mSkipReason;
 };
 
+// The fixtures every test of one program shares, made when a test object first asks
+// for them: python3 runs once per program, however many test classes hold them.
+inline const EstimateFixtures &sharedEstimateFixtures()
+{
+    static const EstimateFixtures fixtures;
+    return fixtures;
+}
+
+// The base of a test class whose tests use the fixtures: mFixtures is the program's shared set.
+class UsesEstimateFixtures
+{
+  protected:
+    const EstimateFixtures &mFixtures = sharedEstimateFixtures();
+};
+
 } // namespace gpumem::tests

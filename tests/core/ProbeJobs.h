@@ -7,20 +7,26 @@
 #include "probe/JobConfiguration.h"
 
 #include <string>
+#include <tuple>
 
 namespace gpumem::tests {
+
+// A job of family with every other field at its default; the helpers below set the
+// sizes they take in one assignment, in the order of their arguments.
+inline probe::JobConfiguration jobOf(probe::JobFamily family)
+{
+    probe::JobConfiguration job;
+    job.family = family;
+    return job;
+}
 
 // An MLP: depth hidden layers from width following pattern, ReLU, then classes outputs.
 inline probe::JobConfiguration mlpJob(int inputs, int depth, int width, const std::string &pattern, int classes)
 {
-    probe::JobConfiguration job;
-    job.family = probe::JobFamily::Mlp;
-    job.inputFeatures = inputs;
-    job.depth = depth;
-    job.width = width;
+    probe::JobConfiguration job = jobOf(probe::JobFamily::Mlp);
+    std::tie(job.inputFeatures, job.depth, job.width, job.classes) = std::tie(inputs, depth, width, classes);
     job.widthPattern = pattern;
     job.activation = "relu";
-    job.classes = classes;
     return job;
 }
 
@@ -28,30 +34,22 @@ inline probe::JobConfiguration mlpJob(int inputs, int depth, int width, const st
 // images of resolution pixels.
 inline probe::JobConfiguration pooledCnnJob(int channels, int resolution, int blocks, int baseChannels, int classes)
 {
-    probe::JobConfiguration job;
-    job.family = probe::JobFamily::Cnn;
-    job.inputChannels = channels;
-    job.resolution = resolution;
-    job.blocks = blocks;
-    job.baseChannels = baseChannels;
+    probe::JobConfiguration job = jobOf(probe::JobFamily::Cnn);
     job.kernelSize = 3;
     job.downsampling = "pool";
-    job.classes = classes;
+    std::tie(job.inputChannels, job.resolution, job.blocks, job.baseChannels, job.classes) =
+        std::tie(channels, resolution, blocks, baseChannels, classes);
     return job;
 }
 
 // A ReLU Transformer language model of layers encoder layers.
 inline probe::JobConfiguration transformerJob(int layers, int dModel, int heads, int sequence, int vocabulary)
 {
-    probe::JobConfiguration job;
-    job.family = probe::JobFamily::Transformer;
-    job.layers = layers;
-    job.dModel = dModel;
-    job.heads = heads;
+    probe::JobConfiguration job = jobOf(probe::JobFamily::Transformer);
     job.feedForward = 2 * dModel;
-    job.sequenceLength = sequence;
-    job.vocabulary = vocabulary;
     job.activation = "relu";
+    std::tie(job.layers, job.dModel, job.heads, job.sequenceLength, job.vocabulary) =
+        std::tie(layers, dModel, heads, sequence, vocabulary);
     return job;
 }
 

@@ -5,6 +5,8 @@
 
 #include "io/InputError.h"
 
+#include <string>
+
 namespace gpumem::tests {
 
 // Returns the io::InputError that action raises; when it raises none, an error
@@ -17,6 +19,18 @@ template <typename Action> io::InputError raisedInputError(const Action &action)
         return error;
     }
     return io::InputError("no error was raised");
+}
+
+// The message of the io::InputError that action raises, or "" when it raises none:
+// for tests that only ask whether the input was refused, and on one line.
+template <typename Action> std::string raisedMessage(const Action &action)
+{
+    try {
+        action();
+    } catch (const io::InputError &error) {
+        return error.what();
+    }
+    return {};
 }
 
 } // namespace gpumem::tests

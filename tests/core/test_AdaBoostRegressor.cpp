@@ -9,9 +9,7 @@
 
 #include <cmath>
 
-using gpumem::models::AdaBoostLoss;
-using gpumem::models::adaBoostRound;
-using gpumem::models::weightedMedian;
+using gpumem::models::AdaBoostLoss, gpumem::models::adaBoostRound, gpumem::models::weightedMedian;
 
 namespace {
 

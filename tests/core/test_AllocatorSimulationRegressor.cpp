@@ -11,9 +11,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-using gpumem::data::Dataset;
-using gpumem::models::AllocatorSimulationRegressor;
-using gpumem::tests::baselineDataset;
+using gpumem::data::Dataset, gpumem::models::AllocatorSimulationRegressor, gpumem::tests::baselineDataset;
 
 namespace {
 

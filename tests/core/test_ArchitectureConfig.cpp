@@ -19,9 +19,7 @@
 #include <sys/stat.h>
 #include <vector>
 
-using gpumem::architectures::ArchitectureConfig;
-using gpumem::architectures::Family;
-using gpumem::tests::raisedInputError;
+using gpumem::architectures::ArchitectureConfig, gpumem::architectures::Family, gpumem::tests::raisedInputError;
 
 namespace {
 
@@ -34,6 +32,35 @@ bool isOneLine(const std::string &message)
 {
     return message.find('\n') == std::string::npos && message.find('\r') == std::string::npos;
 }
+
+// The published values of each shipped config.json, one model a line.
+struct ShippedConfig
+{
+    const char *name;
+    const char *modelType;
+    qint64 hidden, layers, heads, keyValueHeads, headDim, intermediate, vocabulary, positions;
+    bool tied;
+};
+const ShippedConfig shippedConfigs[] = {
+    {"llama-3.2-1b", "llama", 2048, 16, 32, 8, 64, 8192, 128256, 131072, true},
+    {"llama-3.2-3b", "llama", 3072, 28, 24, 8, 128, 8192, 128256, 131072, true},
+    {"llama-3.1-8b", "llama", 4096, 32, 32, 8, 128, 14336, 128256, 131072, false},
+    {"llama-3.1-70b", "llama", 8192, 80, 64, 8, 128, 28672, 128256, 131072, false},
+    {"mistral-7b", "mistral", 4096, 32, 32, 8, 128, 14336, 32000, 32768, false},
+    {"mixtral-8x7b", "mixtral", 4096, 32, 32, 8, 128, 14336, 32000, 32768, false},
+    {"qwen1.5-moe-a2.7b", "qwen2_moe", 2048, 24, 16, 16, 128, 5632, 151936, 8192, false},
+    {"qwen2.5-0.5b", "qwen2", 896, 24, 14, 2, 64, 4864, 151936, 32768, true},
+    {"qwen2.5-7b", "qwen2", 3584, 28, 28, 4, 128, 18944, 152064, 131072, false},
+    {"qwen2.5-14b", "qwen2", 5120, 48, 40, 8, 128, 13824, 152064, 131072, false},
+    {"qwen2.5-32b", "qwen2", 5120, 64, 40, 8, 128, 27648, 152064, 131072, false},
+    {"qwen2.5-72b", "qwen2", 8192, 80, 64, 8, 128, 29568, 152064, 131072, false},
+    {"gpt2", "gpt2", 768, 12, 12, 12, 64, 3072, 50257, 1024, true},
+    {"gpt2-medium", "gpt2", 1024, 24, 16, 16, 64, 4096, 50257, 1024, true},
+    {"gpt2-large", "gpt2", 1280, 36, 20, 20, 64, 5120, 50257, 1024, true},
+    {"gpt2-xl", "gpt2", 1600, 48, 25, 25, 64, 6400, 50257, 1024, true},
+    {"bert-base", "bert", 768, 12, 12, 12, 64, 3072, 30522, 512, true},
+    {"bert-large", "bert", 1024, 24, 16, 16, 64, 4096, 30522, 512, true},
+};
 
 } // namespace
 
@@ -56,33 +83,10 @@ class TestArchitectureConfig : public QObject
         addColumns<QString, QString, qint64, qint64, qint64, qint64, qint64, qint64, qint64, qint64, bool>(
             "name", "modelType", "hidden", "layers", "heads", "keyValueHeads", "headDim", "intermediate", "vocabulary",
             "positions", "tied");
-        addRow("llama-3.2-1b", "llama-3.2-1b", "llama", 2048ll, 16ll, 32ll, 8ll, 64ll, 8192ll, 128256ll, 131072ll,
-               true);
-        addRow("llama-3.2-3b", "llama-3.2-3b", "llama", 3072ll, 28ll, 24ll, 8ll, 128ll, 8192ll, 128256ll, 131072ll,
-               true);
-        addRow("llama-3.1-8b", "llama-3.1-8b", "llama", 4096ll, 32ll, 32ll, 8ll, 128ll, 14336ll, 128256ll, 131072ll,
-               false);
-        addRow("llama-3.1-70b", "llama-3.1-70b", "llama", 8192ll, 80ll, 64ll, 8ll, 128ll, 28672ll, 128256ll, 131072ll,
-               false);
-        addRow("mistral-7b", "mistral-7b", "mistral", 4096ll, 32ll, 32ll, 8ll, 128ll, 14336ll, 32000ll, 32768ll, false);
-        addRow("mixtral-8x7b", "mixtral-8x7b", "mixtral", 4096ll, 32ll, 32ll, 8ll, 128ll, 14336ll, 32000ll, 32768ll,
-               false);
-        addRow("qwen1.5-moe-a2.7b", "qwen1.5-moe-a2.7b", "qwen2_moe", 2048ll, 24ll, 16ll, 16ll, 128ll, 5632ll, 151936ll,
-               8192ll, false);
-        addRow("qwen2.5-0.5b", "qwen2.5-0.5b", "qwen2", 896ll, 24ll, 14ll, 2ll, 64ll, 4864ll, 151936ll, 32768ll, true);
-        addRow("qwen2.5-7b", "qwen2.5-7b", "qwen2", 3584ll, 28ll, 28ll, 4ll, 128ll, 18944ll, 152064ll, 131072ll, false);
-        addRow("qwen2.5-14b", "qwen2.5-14b", "qwen2", 5120ll, 48ll, 40ll, 8ll, 128ll, 13824ll, 152064ll, 131072ll,
-               false);
-        addRow("qwen2.5-32b", "qwen2.5-32b", "qwen2", 5120ll, 64ll, 40ll, 8ll, 128ll, 27648ll, 152064ll, 131072ll,
-               false);
-        addRow("qwen2.5-72b", "qwen2.5-72b", "qwen2", 8192ll, 80ll, 64ll, 8ll, 128ll, 29568ll, 152064ll, 131072ll,
-               false);
-        addRow("gpt2", "gpt2", "gpt2", 768ll, 12ll, 12ll, 12ll, 64ll, 3072ll, 50257ll, 1024ll, true);
-        addRow("gpt2-medium", "gpt2-medium", "gpt2", 1024ll, 24ll, 16ll, 16ll, 64ll, 4096ll, 50257ll, 1024ll, true);
-        addRow("gpt2-large", "gpt2-large", "gpt2", 1280ll, 36ll, 20ll, 20ll, 64ll, 5120ll, 50257ll, 1024ll, true);
-        addRow("gpt2-xl", "gpt2-xl", "gpt2", 1600ll, 48ll, 25ll, 25ll, 64ll, 6400ll, 50257ll, 1024ll, true);
-        addRow("bert-base", "bert-base", "bert", 768ll, 12ll, 12ll, 12ll, 64ll, 3072ll, 30522ll, 512ll, true);
-        addRow("bert-large", "bert-large", "bert", 1024ll, 24ll, 16ll, 16ll, 64ll, 4096ll, 30522ll, 512ll, true);
+        for (const auto &config : shippedConfigs)
+            addRow(config.name, QString(config.name), QString(config.modelType), config.hidden, config.layers,
+                   config.heads, config.keyValueHeads, config.headDim, config.intermediate, config.vocabulary,
+                   config.positions, config.tied);
     }
     void everyShippedConfigLoads()
     {

@@ -72,13 +72,13 @@ class TestColumnRoles : public QObject
     void rejectsImpossibleRequests_data()
     {
         addColumns<QString, QString, QString, QString>("target", "features", "sequence", "expected");
-        addRow("unknown target", "Memory", "", "",
-               "--target names no column 'Memory'; the columns are: id, batch, act");
+        // The messages name the request's fields; `gpumem` prints them as flags.
+        addRow("unknown target", "Memory", "", "", "target names no column 'Memory'; the columns are: id, batch, act");
         addRow("non-numeric target", "note", "", "",
                "jobs.csv:2:6: target column 'note' must be numeric (peak memory), "
                "but not a number: 'x'");
-        addRow("unknown feature", "", "batch,size", "", "--features names no column 'size'");
-        addRow("sequence as feature", "", "layers", "", "name it with --sequence-column");
+        addRow("unknown feature", "", "batch,size", "", "features names no column 'size'");
+        addRow("sequence as feature", "", "layers", "", "name it with sequence_column instead");
         addRow("numeric as sequence", "", "", "batch", "column 'batch' is numeric, not a layer sequence");
     }
 

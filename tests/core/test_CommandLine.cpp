@@ -30,6 +30,26 @@ class TestCommandLine : public QObject
 {
     Q_OBJECT
 
+  private:
+    // Writes text as jobs.csv in folder and returns its path, or "" when it cannot.
+    static std::string writtenJobs(const QTemporaryDir &folder, const char *text)
+    {
+        const QString csv = folder.filePath("jobs.csv");
+        return folder.isValid() && gpumem::tests::writeText(csv, text) ? csv.toStdString() : std::string();
+    }
+
+    // The report of `gpumem inspect arguments… --json`; an empty object, with the error
+    // printed, when the command fails.
+    static QJsonObject inspectJson(std::vector<std::string> arguments)
+    {
+        arguments.insert(arguments.begin(), "inspect");
+        arguments.push_back("--json");
+        const Run run = runGpumem(arguments);
+        if (run.exitCode != 0)
+            qWarning() << run.err.c_str();
+        return run.exitCode == 0 ? parseJson(run.out) : QJsonObject();
+    }
+
   private Q_SLOTS:
     void inspectsAGoodFileAsText()
     {
@@ -121,8 +141,7 @@ class TestCommandLine : public QObject
 
     void everyCommandHasHelp()
     {
-        QFETCH(QString, expected);
-        const Run run = runGpumemRow();
+        const auto [run, expected] = runGpumemRowExpecting("expected");
         QCOMPARE(run.exitCode, 0);
         QVERIFY2(QString::fromStdString(run.out).contains(expected), run.out.c_str());
     }
@@ -165,8 +184,7 @@ class TestCommandLine : public QObject
 
     void misuseExitsOne()
     {
-        QFETCH(QString, expected);
-        const Run run = runGpumemRow();
+        const auto [run, expected] = runGpumemRowExpecting("expected");
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(QString::fromStdString(run.err).contains(expected), run.err.c_str());
     }
@@ -373,20 +391,15 @@ class TestCommandLine : public QObject
     void ignoresConstantColumnsAsTheDataPageDoes()
     {
         QTemporaryDir folder;
-        QVERIFY(folder.isValid());
-        const QString csv = folder.filePath("jobs.csv");
-        QVERIFY(gpumem::tests::writeText(csv, "batch,steps,memory_mib\n8,2,636\n16,2,764\n32,2,1020\n"));
-        const Run run = runGpumem({"inspect", csv.toStdString(), "--target", "memory_mib", "--json"});
-        QCOMPARE(run.exitCode, 0);
-        const QJsonObject report = parseJson(run.out);
+        const std::string csv = writtenJobs(folder, "batch,steps,memory_mib\n8,2,636\n16,2,764\n32,2,1020\n");
+        QVERIFY(!csv.empty());
+        const QJsonObject report = inspectJson({csv, "--target", "memory_mib"});
         QCOMPARE(report.value("columns").toArray().at(1).toObject().value("role").toString(),
                  QStringLiteral("ignored"));
         QCOMPARE(report.value("warnings").toArray().first().toString(),
                  QStringLiteral("ignored 1 column that holds one value in every row (nothing to learn from): 'steps'"));
-        const Run named =
-            runGpumem({"inspect", csv.toStdString(), "--target", "memory_mib", "--features", "batch,steps", "--json"});
-        QCOMPARE(parseJson(named.out).value("columns").toArray().at(1).toObject().value("role").toString(),
-                 QStringLiteral("feature"));
+        const QJsonObject named = inspectJson({csv, "--target", "memory_mib", "--features", "batch,steps"});
+        QCOMPARE(named.value("columns").toArray().at(1).toObject().value("role").toString(), QStringLiteral("feature"));
     }
 
     // The outcomes a file's column notes name, other than the target, never become
@@ -394,14 +407,12 @@ class TestCommandLine : public QObject
     void ignoresTheOtherOutcomesOfTheColumnNotes()
     {
         QTemporaryDir folder;
-        QVERIFY(folder.isValid());
-        const QString csv = folder.filePath("jobs.csv");
-        QVERIFY(gpumem::tests::writeText(csv, "batch,allocated_mib,device_mib\n8,100,636\n16,190,764\n32,380,1020\n"));
+        const std::string csv =
+            writtenJobs(folder, "batch,allocated_mib,device_mib\n8,100,636\n16,190,764\n32,380,1020\n");
+        QVERIFY(!csv.empty());
         QVERIFY(gpumem::tests::writeText(folder.filePath("jobs.columns.json"),
                                          R"({"outcomes": ["allocated_mib", "device_mib"]})"));
-        const Run run = runGpumem({"inspect", csv.toStdString(), "--target", "device_mib", "--json"});
-        QCOMPARE(run.exitCode, 0);
-        const QJsonObject report = parseJson(run.out);
+        const QJsonObject report = inspectJson({csv, "--target", "device_mib"});
         QHash<QString, QString> roles;
         for (const auto &column : report.value("columns").toArray())
             roles.insert(column.toObject().value("name").toString(), column.toObject().value("role").toString());
@@ -413,10 +424,9 @@ class TestCommandLine : public QObject
                 .first()
                 .toString()
                 .contains("ignored 1 other outcome of each job, which would give the target away (jobs.columns.json)"),
-            run.out.c_str());
+            qPrintable(QJsonDocument(report).toJson()));
         // Named in --features, an outcome is used on purpose.
-        const Run chosen =
-            runGpumem({"inspect", csv.toStdString(), "--target", "device_mib", "--features", "batch,allocated_mib"});
+        const Run chosen = runGpumem({"inspect", csv, "--target", "device_mib", "--features", "batch,allocated_mib"});
         QCOMPARE(chosen.exitCode, 0);
         QVERIFY2(chosen.err.find("other outcome") == std::string::npos, chosen.err.c_str());
     }

@@ -111,8 +111,7 @@ class TestCommandLineContracts : public QObject
 
     void unknownHyperparametersAreRefused()
     {
-        QFETCH(QString, message);
-        const Run run = runGpumemRow();
+        const auto [run, message] = runGpumemRowExpecting("message");
         QCOMPARE(run.exitCode, 1);
         QCOMPARE(lineCount(run.err), 1);
         QVERIFY2(run.err.rfind(message.toStdString(), 0) == 0, run.err.c_str());

@@ -43,23 +43,20 @@ class TestCommandLineParsing : public QObject
         addRow("train", QStringList{"train", "a.csv", "--target", "m", "--out", "o", "--test-fractoin", "0.2"},
                "gpumem train: unknown option '--test-fractoin'; did you mean --test-fraction?\n");
         addRow("train, --name=value", QStringList{"train", "a.csv", "--resume-form=m"},
-               "gpumem train: unknown option '--resume-form=m'; did you mean "
-               "--resume-from?\n");
+               "gpumem train: unknown option '--resume-form=m'; did you mean --resume-from?\n");
         addRow("predict", QStringList{"predict", "m", "a.csv", "--coverag", "0.9"},
                "gpumem predict: unknown option '--coverag'; did you mean --coverage?\n");
         addRow("compare", QStringList{"compare", "a.csv", "--target", "m", "--model", "ridge"},
                "gpumem compare: unknown option '--model'; did you mean --models?\n");
         addRow("describe-model", QStringList{"describe-model", "--zzz"},
-               "gpumem describe-model: unknown option '--zzz' (see 'gpumem "
-               "describe-model --help')\n");
+               "gpumem describe-model: unknown option '--zzz' (see 'gpumem describe-model --help')\n");
         addRow("probe", QStringList{"probe", "--famliy", "mlp"},
                "gpumem probe: unknown option '--famliy'; did you mean --family?\n");
     }
 
     void everyCommandRefusesAnUnknownOption()
     {
-        QFETCH(QString, expected);
-        const Run run = runGpumemRow();
+        const auto [run, expected] = runGpumemRowExpecting("expected");
         QCOMPARE(run.exitCode, 1);
         QCOMPARE(QString::fromStdString(run.err), expected);
         QVERIFY(run.out.empty());
@@ -87,17 +84,14 @@ class TestCommandLineParsing : public QObject
                QStringList{"probe", "--family", "mlp", "--count", "1", "--out", "x.csv", "--steps", "5000"},
                "gpumem probe: --steps: Value 5000 not in range 1 to 1000\n");
         addRow("missing value", QStringList{"train", "a.csv", "--out"},
-               "gpumem train: option --out needs a value (MODEL_DIR) (see 'gpumem train "
-               "--help')\n");
+               "gpumem train: option --out needs a value (MODEL_DIR) (see 'gpumem train --help')\n");
         addRow("extra argument", QStringList{"predict", "m", "a.csv", "b.csv"},
-               "gpumem predict: unexpected argument 'b.csv' (see 'gpumem predict "
-               "--help')\n");
+               "gpumem predict: unexpected argument 'b.csv' (see 'gpumem predict --help')\n");
     }
 
     void badValuesAreOneLineNamingTheOption()
     {
-        QFETCH(QString, expected);
-        const Run run = runGpumemRow();
+        const auto [run, expected] = runGpumemRowExpecting("expected");
         QCOMPARE(run.exitCode, 1);
         QCOMPARE(QString::fromStdString(run.err), expected);
         QCOMPARE(lineCount(run.err), 1);

@@ -36,14 +36,8 @@ namespace {
 // y = 3·a − 2·b + 100 plus noise that grows with a: a model's misses depend on the job.
 data::Dataset noisyDataset(int rows)
 {
-    std::string text = "a,b,y\n";
-    for (int row = 0; row < rows; ++row) {
-        const int a = row % 13;
-        const int b = (row * 7) % 11;
-        const double noise = (a + 1) * std::sin(row * 1.7);
-        text += std::to_string(a) + ',' + std::to_string(b) + ',' + std::to_string(3 * a - 2 * b + 100 + noise) + '\n';
-    }
-    return datasetOf(data::loadTableFromText(text, "noisy.csv"), "y");
+    const auto noise = [](int row, int a) { return (a + 1) * std::sin(row * 1.7); };
+    return datasetOf(data::loadTableFromText(gridJobsCsv(rows, 13, 7, noise), "noisy.csv"), "y");
 }
 
 } // namespace

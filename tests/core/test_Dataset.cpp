@@ -42,7 +42,7 @@ class TestDataset : public QObject
         QCOMPARE(error.line(), 3);
         QCOMPARE(error.column(), 2);
         QCOMPARE(std::string(error.what()), std::string("jobs.csv:3:2: missing value in column 'batch' "
-                                                        "(use --on-bad-cell drop to leave such rows out)"));
+                                                        "(use on_bad_cell drop to leave such rows out)"));
     }
 
     void failPolicyIgnoresUnusedColumns()

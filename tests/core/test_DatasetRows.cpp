@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "DataTables.h"
 #include "TestSupport.h"
 #include "estimate/GpuProfile.h"
 #include "estimate/ProbeJobSimulator.h"
@@ -41,23 +42,18 @@ class TestDatasetRows : public QObject
   private Q_SLOTS:
     void firstRowsAreReproducible_data()
     {
-        QTest::addColumn<QString>("file");
-        QTest::addColumn<int>("family");
-        QTest::addColumn<int>("steps");
-        QTest::addColumn<bool>("simulated");
+        addColumns<QString, int, int, bool>("file", "family", "steps", "simulated");
         // gpumem probe --family F --count 1600 --seed 42 --out datasets/probe_F.csv
-        QTest::newRow("probe_mlp") << "probe_mlp.csv" << int(JobFamily::Mlp) << 3 << false;
-        QTest::newRow("probe_cnn") << "probe_cnn.csv" << int(JobFamily::Cnn) << 3 << false;
-        QTest::newRow("probe_transformer") << "probe_transformer.csv" << int(JobFamily::Transformer) << 3 << false;
+        addRow("probe_mlp", "probe_mlp.csv", int(JobFamily::Mlp), 3, false);
+        addRow("probe_cnn", "probe_cnn.csv", int(JobFamily::Cnn), 3, false);
+        addRow("probe_transformer", "probe_transformer.csv", int(JobFamily::Transformer), 3, false);
         // gpumem probe --family cnn --count 800 --seed 42 --steps 2 --sizes gpu --gpu a100-80 --memory-limit 16384
-        QTest::newRow("gpu_cnn") << "gpu_cnn.csv" << int(JobFamily::Cnn) << 2 << true;
+        addRow("gpu_cnn", "gpu_cnn.csv", int(JobFamily::Cnn), 2, true);
     }
     void firstRowsAreReproducible()
     {
-        QFETCH(QString, file);
-        QFETCH(int, family);
-        QFETCH(int, steps);
-        QFETCH(bool, simulated);
+        const auto [file, family, steps, simulated] =
+            fetchColumns<QString, int, int, bool>("file", "family", "steps", "simulated");
         QTemporaryDir folder;
         QVERIFY(folder.isValid());
         gpumem::workflows::ProbeConfiguration configuration;

@@ -12,19 +12,13 @@
 #include <QtTest>
 
 #include <algorithm>
-#include <memory>
 #include <sys/stat.h>
 
-class TestEstimateCommandLine : public QObject
+class TestEstimateCommandLine : public QObject, private gpumem::tests::UsesEstimateFixtures
 {
     Q_OBJECT
 
-  private:
-    std::unique_ptr<gpumem::tests::EstimateFixtures> mFixtures;
-
   private Q_SLOTS:
-    void initTestCase() { mFixtures = std::make_unique<gpumem::tests::EstimateFixtures>(); }
-
     void helpSaysTheFileIsAProgram()
     {
         const auto run = runGpumem({"estimate", "--help"});
@@ -36,8 +30,8 @@ class TestEstimateCommandLine : public QObject
 
     void jsonHasEveryKeyPerBatch()
     {
-        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
-        const auto run = runGpumem({"estimate", mFixtures->path("cnn.pt"), "--input-shape", "3,16,16", "--batch-size",
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(mFixtures);
+        const auto run = runGpumem({"estimate", mFixtures.path("cnn.pt"), "--input-shape", "3,16,16", "--batch-size",
                                     "8,32", "--max-batch", "--gpu", "t4", "--json"});
         QCOMPARE(run.exitCode, 0);
         QVERIFY2(run.err.empty(), run.err.c_str());
@@ -80,10 +74,10 @@ class TestEstimateCommandLine : public QObject
 
     void textTableAndTimeline()
     {
-        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(mFixtures);
         QTemporaryDir folder;
         const std::string timeline = folder.filePath("step.csv").toStdString();
-        const auto run = runGpumem({"estimate", mFixtures->path("mlp.pt"), "--input-shape", "20", "--batch-size", "16",
+        const auto run = runGpumem({"estimate", mFixtures.path("mlp.pt"), "--input-shape", "20", "--batch-size", "16",
                                     "--optimizer", "sgd_momentum", "--context-mib", "100", "--timeline", timeline});
         QCOMPARE(run.exitCode, 0);
         QVERIFY2(run.out.find("context 100.0 MiB") != std::string::npos, run.out.c_str());
@@ -100,8 +94,8 @@ class TestEstimateCommandLine : public QObject
 
     void tokenInputsTrainALanguageModel()
     {
-        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
-        const auto run = runGpumem({"estimate", mFixtures->path("tokens.pt"), "--input-shape", "12", "--input-kind",
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(mFixtures);
+        const auto run = runGpumem({"estimate", mFixtures.path("tokens.pt"), "--input-shape", "12", "--input-kind",
                                     "tokens", "--vocabulary", "50", "--batch-size", "64", "--json"});
         QCOMPARE(run.exitCode, 0);
         const QJsonObject document = QJsonDocument::fromJson(QByteArray::fromStdString(run.out)).object();
@@ -112,7 +106,7 @@ class TestEstimateCommandLine : public QObject
         QVERIFY(breakdown.value("parameters_mib").toDouble() >= parameterMib - 0.001);
         QVERIFY(breakdown.value("optimizer_state_mib").toDouble() <= 2.0 * parameterMib + 0.01);
         // Token ids beyond the embedding's rows fail inside the model: one line.
-        const auto beyond = runGpumem({"estimate", mFixtures->path("tokens.pt"), "--input-shape", "12", "--input-kind",
+        const auto beyond = runGpumem({"estimate", mFixtures.path("tokens.pt"), "--input-shape", "12", "--input-kind",
                                        "tokens", "--vocabulary", "500"});
         QCOMPARE(beyond.exitCode, 1);
         QCOMPARE(lineCount(beyond.err), 1);
@@ -120,8 +114,8 @@ class TestEstimateCommandLine : public QObject
 
     void rejectedShapeIsOneLineExitOne()
     {
-        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
-        const auto run = runGpumem({"estimate", mFixtures->path("mlp.pt"), "--input-shape", "7"});
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(mFixtures);
+        const auto run = runGpumem({"estimate", mFixtures.path("mlp.pt"), "--input-shape", "7"});
         QCOMPARE(run.exitCode, 1);
         QCOMPARE(lineCount(run.err), 1);
         QVERIFY2(run.err.rfind("gpumem estimate: ", 0) == 0, run.err.c_str());
@@ -165,10 +159,10 @@ class TestEstimateCommandLine : public QObject
     }
     void aContextThatIsNoNumberOfMibIsRefused()
     {
-        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(mFixtures);
         QFETCH(QString, context);
         const auto run = runGpumem(
-            {"estimate", mFixtures->path("mlp.pt"), "--input-shape", "20", "--context-mib", context.toStdString()});
+            {"estimate", mFixtures.path("mlp.pt"), "--input-shape", "20", "--context-mib", context.toStdString()});
         QCOMPARE(run.exitCode, 1);
         QCOMPARE(lineCount(run.err), 1);
         QVERIFY2(run.err.find("--context-mib") != std::string::npos, run.err.c_str());
@@ -184,12 +178,11 @@ class TestEstimateCommandLine : public QObject
     }
     void timelineNeverReplacesTheModelOrTheProfile()
     {
-        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
-        QFETCH(QString, timeline);
-        QFETCH(QString, expected);
+        const auto [timeline, expected] = fetchColumns<QString, QString>("timeline", "expected");
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(mFixtures);
         QTemporaryDir folder;
         const QString model = folder.filePath("cnn.pt");
-        QVERIFY(QFile::copy(QString::fromStdString(mFixtures->path("cnn.pt")), model));
+        QVERIFY(QFile::copy(QString::fromStdString(mFixtures.path("cnn.pt")), model));
         QVERIFY(QFile::link(model, folder.filePath("model-link.csv")));
         const QByteArray profile = R"({"name": "card", "capacity_mib": 16384, "context_mib": 300, )"
                                    R"("workspace_mib": 8, "source": "test"})";

@@ -46,21 +46,16 @@ workflows::EstimateSettings settingsFor(const std::string &model, std::vector<st
 
 } // namespace
 
-class TestEstimateWorkflow : public QObject
+class TestEstimateWorkflow : public QObject, private tests::UsesEstimateFixtures
 {
     Q_OBJECT
 
-  private:
-    std::unique_ptr<tests::EstimateFixtures> mFixtures;
-
   private Q_SLOTS:
-    void initTestCase() { mFixtures = std::make_unique<tests::EstimateFixtures>(); }
-
     void reportsItsProgressUpToOne()
     {
-        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(mFixtures);
         RecordingObserver observer;
-        workflows::EstimateSettings settings = settingsFor(mFixtures->path("mlp.pt"), {20});
+        workflows::EstimateSettings settings = settingsFor(mFixtures.path("mlp.pt"), {20});
         settings.everyProfile = true;
         const workflows::EstimateOutcome outcome = workflows::estimateModel(settings, &observer);
         QCOMPARE(outcome.result.estimates.size(), std::size_t{2});
@@ -74,12 +69,12 @@ class TestEstimateWorkflow : public QObject
 
     void stopsAtTheNextStepOnceCancelled()
     {
-        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(mFixtures);
         runtime::OperationControl control;
         RecordingObserver observer(&control); // cancels when the first trace is done
         QVERIFY_THROWS_EXCEPTION(
             estimate::EstimateCancelled,
-            workflows::estimateModel(settingsFor(mFixtures->path("mlp.pt"), {20}), &observer, &control));
+            workflows::estimateModel(settingsFor(mFixtures.path("mlp.pt"), {20}), &observer, &control));
         QCOMPARE(observer.shares.size(), std::size_t{1});
         QVERIFY(observer.shares.front() < 1.0);
     }
@@ -88,10 +83,10 @@ class TestEstimateWorkflow : public QObject
     // long as the model took. A cancel now stops it within a phase of a traced step.
     void aCancelStopsTheTraceWithinASecond()
     {
-        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(mFixtures);
         using Clock = std::chrono::steady_clock;
         // Large images and many steps, so that the traces take seconds.
-        workflows::EstimateSettings settings = settingsFor(mFixtures->path("cnn.pt"), {3, 768, 768});
+        workflows::EstimateSettings settings = settingsFor(mFixtures.path("cnn.pt"), {3, 768, 768});
         settings.model.steps = 10;
         runtime::OperationControl control;
         bool cancelled = false;

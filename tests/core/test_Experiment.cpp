@@ -2,6 +2,8 @@
 // The experiment runner: identical splits for every model, metrics recomputed
 // independently from the out-of-fold predictions, determinism under parallel
 // fits, and cancellation.
+#include "GridJobs.h"
+
 #include "data/Dataset.h"
 #include "data/TableLoader.h"
 #include "evaluation/Experiment.h"
@@ -21,17 +23,7 @@ namespace {
 // y = 3·a − 2·b + 100 over a small grid: any sensible regressor learns it.
 data::Dataset linearDataset(int rows)
 {
-    std::string text = "a,b,y\n";
-    for (int row = 0; row < rows; ++row) {
-        const int a = row % 7;
-        const int b = (row * 3) % 11;
-        text += std::to_string(a) + ',' + std::to_string(b) + ',' + std::to_string(3 * a - 2 * b + 100) + '\n';
-    }
-    const data::Table table = data::loadTableFromText(text, "linear.csv");
-    data::RoleRequest request;
-    request.target = "y";
-    std::vector<std::string> warnings;
-    return data::Dataset::fromTable(table, data::assignRoles(table, request), data::BadCellPolicy::Fail, warnings);
+    return tests::datasetOf(data::loadTableFromText(tests::gridJobsCsv(rows, 7, 3), "linear.csv"), "y");
 }
 
 evaluation::ModelSpec quickNetwork(int epochs)

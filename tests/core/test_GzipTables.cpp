@@ -19,9 +19,7 @@
 #include <string>
 #include <vector>
 
-using gpumem::data::loadTable;
-using gpumem::data::loadTableFromText;
-using gpumem::data::Table;
+using gpumem::data::loadTable, gpumem::data::loadTableFromText, gpumem::data::Table;
 
 namespace {
 

@@ -27,12 +27,8 @@
 #include <limits>
 #include <sstream>
 
-using gpumem::data::BadCellPolicy;
-using gpumem::data::ColumnType;
-using gpumem::data::Dataset;
-using gpumem::data::FeatureEncoder;
-using gpumem::data::Table;
-using gpumem::io::InputError;
+using gpumem::data::BadCellPolicy, gpumem::data::ColumnType, gpumem::data::Dataset, gpumem::data::FeatureEncoder,
+    gpumem::data::Table, gpumem::io::InputError;
 
 namespace {
 
@@ -372,9 +368,7 @@ class TestHostileData : public QObject
 
     void rejectsInvalidUtf8()
     {
-        QFETCH(QString, file);
-        QFETCH(QString, location);
-        QFETCH(QString, detail);
+        const auto [file, location, detail] = fetchColumns<QString, QString, QString>("file", "location", "detail");
         const std::string path = dataFile(file.toUtf8().constData());
         expectOneLineFailure({"inspect", path}, path + location.toStdString(), detail.toStdString());
     }
@@ -401,8 +395,7 @@ class TestHostileData : public QObject
 
     void checksEveryUtf8Form()
     {
-        QFETCH(QByteArray, cell);
-        QFETCH(bool, valid);
+        const auto [cell, valid] = fetchColumns<QByteArray, bool>("cell", "valid");
         const std::string text = "name\n" + cell.toStdString() + "\n";
         std::istringstream in(text);
         gpumem::data::CsvReader reader(in, "u.csv");

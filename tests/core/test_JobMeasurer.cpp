@@ -4,10 +4,8 @@
 
 #include <QTest>
 
-using gpumem::probe::JobConfiguration;
-using gpumem::probe::JobMeasurer;
-using gpumem::probe::JobStatus;
-using gpumem::probe::MeasureOptions;
+using gpumem::probe::JobConfiguration, gpumem::probe::JobMeasurer, gpumem::probe::JobStatus,
+    gpumem::probe::MeasureOptions;
 
 namespace {
 

@@ -6,9 +6,7 @@
 
 #include <set>
 
-using gpumem::probe::JobConfiguration;
-using gpumem::probe::JobFamily;
-using gpumem::probe::JobSampler;
+using gpumem::probe::JobConfiguration, gpumem::probe::JobFamily, gpumem::probe::JobSampler;
 
 class TestJobSampler : public QObject
 {

@@ -17,9 +17,7 @@
 #include <cstdint>
 #include <sstream>
 
-using gpumem::io::InputError;
-using gpumem::io::Json;
-using gpumem::io::parseJson;
+using gpumem::io::InputError, gpumem::io::Json, gpumem::io::parseJson;
 
 namespace {
 
@@ -72,6 +70,18 @@ bool sameAsQt(const Json &ours, const QJsonValue &theirs)
             return false;
     }
     return true;
+}
+
+// The parser's refusal of a number JSON has no way to write.
+QString notAJsonNumber(const char *text)
+{
+    return QStringLiteral("'%1' is not a JSON number; write null or a finite number").arg(QString::fromUtf8(text));
+}
+
+// The parser's own wording of a syntax error, after its common start.
+QString syntaxError(const char *detail)
+{
+    return QStringLiteral("syntax error while parsing value - ") + QString::fromUtf8(detail);
 }
 
 } // namespace
@@ -136,23 +146,21 @@ class TestJson : public QObject
         addRow("trailing comma in object", QByteArray("{\n  \"a\": 1,\n}"), 2, 9, "trailing comma before '}'");
         addRow("line comment", QByteArray("{\n  // note\n  \"a\": 1\n}"), 2, 3, "comments are not allowed in JSON");
         addRow("block comment after value", QByteArray("[1] /* x */"), 1, 5, "comments are not allowed in JSON");
-        addRow("NaN", QByteArray("NaN"), 1, 1, "'NaN' is not a JSON number; write null or a finite number");
-        addRow("Infinity", QByteArray("[Infinity]"), 1, 2,
-               "'Infinity' is not a JSON number; write null or a finite number");
-        addRow("minus Infinity", QByteArray("[1, -Infinity]"), 1, 5,
-               "'-Infinity' is not a JSON number; write null or a finite number");
+        addRow("NaN", QByteArray("NaN"), 1, 1, notAJsonNumber("NaN"));
+        addRow("Infinity", QByteArray("[Infinity]"), 1, 2, notAJsonNumber("Infinity"));
+        addRow("minus Infinity", QByteArray("[1, -Infinity]"), 1, 5, notAJsonNumber("-Infinity"));
         addRow("overflow", QByteArray("[1, 1e400]"), 1, 5, "number overflow parsing '1e400'");
         addRow("duplicate key", QByteArray(R"({"a": 1, "a": 2})"), 1, 10, "duplicate key 'a'");
         addRow("duplicate escaped key", QByteArray("{\"x\\\"y\": 1, \"x\\u0022y\": 2}"), 1, 13, "duplicate key 'x\"y'");
-        addRow("duplicate nested key", QByteArray("{\"a\": {\"b\": 1},\n \"c\": {\"b\": 2, \"b\": 3}}"), 2, 16,
-               "duplicate key 'b'");
         addRow("depth 257", QByteArray(257, '[') + QByteArray(257, ']'), 1, 257, "nesting deeper than 256 levels");
         addRow("empty input", QByteArray(""), 1, 1, "empty input");
         addRow("only whitespace", QByteArray("  \n "), 2, 2, "empty input");
+        addRow("nested duplicate", QByteArray("{\"a\": {\"b\": 1},\n \"c\": {\"b\": 2, \"b\": 3}}"), 2, 16,
+               "duplicate key 'b'");
         addRow("columns count characters", QByteArray("[\"é😀\", x]"), 1, 8,
-               "syntax error while parsing value - invalid literal; last read: '\"é😀\", x'");
+               syntaxError("invalid literal; last read: '\"é😀\", x'"));
         addRow("after byte-order mark", QByteArray("\xEF\xBB\xBF{}\n}"), 2, 1,
-               "syntax error while parsing value - unexpected '}'; expected end of input");
+               syntaxError("unexpected '}'; expected end of input"));
     }
 
     void reportsErrorsWithLocation()

@@ -3,6 +3,8 @@
 // layouts against the analytic parameter counts, each modelled effect on a small
 // configuration against bytes computed by hand, and the command line's contract.
 #include "CommandLineRun.h"
+#include "DataTables.h"
+#include "EstimateFits.h"
 
 #include "architectures/ArchitectureConfig.h"
 #include "architectures/ArchitectureLibrary.h"
@@ -23,12 +25,8 @@
 #include <algorithm>
 #include <cstdint>
 
-using gpumem::architectures::ArchitectureConfig;
-using gpumem::architectures::BuildOptions;
-using gpumem::estimate::Category;
-using gpumem::estimate::EstimateConfiguration;
-using gpumem::estimate::Phase;
-using gpumem::estimate::TaggedTrace;
+using gpumem::architectures::ArchitectureConfig, gpumem::architectures::BuildOptions, gpumem::estimate::Category,
+    gpumem::estimate::EstimateConfiguration, gpumem::estimate::Phase, gpumem::estimate::TaggedTrace;
 
 namespace {
 
@@ -72,6 +70,19 @@ TaggedTrace traceTiny(EstimateConfiguration configuration, std::int64_t batch, c
     return tracer.trace(batch);
 }
 
+// The recipe most of these tests trace: bfloat16 weights, sequence tokens, and LoRA of
+// loraRank on loraTargets where loraRank is above 0.
+EstimateConfiguration bfloat16Recipe(std::int64_t sequence, std::int64_t loraRank = 0,
+                                     std::vector<std::string> loraTargets = {})
+{
+    EstimateConfiguration configuration;
+    configuration.dtype = "bfloat16";
+    configuration.sequenceLength = sequence;
+    configuration.loraRank = loraRank;
+    configuration.loraTargets = std::move(loraTargets);
+    return configuration;
+}
+
 std::uint64_t peakRequested(const TaggedTrace &trace)
 {
     return gpumem::estimate::peakRequestedBytes(trace);
@@ -112,10 +123,7 @@ class TestLanguageModelEstimate : public QObject
     void rmsNormAndTheLossComputeInFloat32()
     {
         QTemporaryDir folder;
-        EstimateConfiguration configuration;
-        configuration.dtype = "bfloat16";
-        configuration.sequenceLength = 32;
-        const TaggedTrace trace = traceTiny(configuration, 2, folder.path());
+        const TaggedTrace trace = traceTiny(bfloat16Recipe(32), 2, folder.path());
         // LlamaRMSNorm's float32 copy of [2, 32, 64] hidden states.
         QVERIFY(allocates(trace, 2 * 32 * 64 * 4, Phase::Forward));
         // The bfloat16 logits [2, 32, 1000], their float32 upcast, and the labels padded
@@ -132,11 +140,7 @@ class TestLanguageModelEstimate : public QObject
     void loraCastsItsInputToFloat32AndTrainsOnlyTheAdapters()
     {
         QTemporaryDir folder;
-        EstimateConfiguration configuration;
-        configuration.dtype = "bfloat16";
-        configuration.sequenceLength = 32;
-        configuration.loraRank = 4;
-        configuration.loraTargets = {"q_proj"};
+        EstimateConfiguration configuration = bfloat16Recipe(32, 4, {"q_proj"});
         configuration.optimizer = "adamw";
         const TaggedTrace trace = traceTiny(configuration, 2, folder.path());
         // peft casts q_proj's input [2, 32, 64] to float32, the adapters' dtype.
@@ -161,11 +165,7 @@ class TestLanguageModelEstimate : public QObject
     void qloraStoresTheBaseInNf4()
     {
         QTemporaryDir folder;
-        EstimateConfiguration configuration;
-        configuration.dtype = "bfloat16";
-        configuration.sequenceLength = 16;
-        configuration.loraRank = 4;
-        configuration.loraTargets = {"q_proj", "v_proj"};
+        EstimateConfiguration configuration = bfloat16Recipe(16, 4, {"q_proj", "v_proj"});
         configuration.qlora = true;
         const TaggedTrace trace = traceTiny(configuration, 1, folder.path());
         // q_proj [64, 64]: 4,096 weights in 2,048 bytes, 64 blocks of 64 with a byte of
@@ -219,10 +219,8 @@ class TestLanguageModelEstimate : public QObject
     void generationGrowsTheKeyValueCache()
     {
         QTemporaryDir folder;
-        EstimateConfiguration configuration;
-        configuration.dtype = "bfloat16";
+        EstimateConfiguration configuration = bfloat16Recipe(100);
         configuration.mode = "inference";
-        configuration.sequenceLength = 100;
         configuration.generatedTokens = 5;
         const TaggedTrace trace = traceTiny(configuration, 3, folder.path());
         // After four generated tokens' steps the cache holds 104 positions: keys of
@@ -245,10 +243,8 @@ class TestLanguageModelEstimate : public QObject
             R"({"model_type": "mixtral", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
             "num_key_value_heads": 2, "intermediate_size": 96, "vocab_size": 1000, "max_position_embeddings": 4096,
             "num_local_experts": 4, "num_experts_per_tok": 2})");
-        EstimateConfiguration configuration;
+        EstimateConfiguration configuration = bfloat16Recipe(32);
         configuration.architecture = path;
-        configuration.dtype = "bfloat16";
-        configuration.sequenceLength = 32;
         const gpumem::estimate::ArchitectureTracer tracer(configuration);
         const TaggedTrace trace = tracer.trace(2);
         const auto count = [&](std::uint64_t bytes, Phase phase) {
@@ -269,11 +265,7 @@ class TestLanguageModelEstimate : public QObject
     void theBatchExtrapolationIsTheDirectTrace()
     {
         QTemporaryDir folder;
-        EstimateConfiguration configuration;
-        configuration.dtype = "bfloat16";
-        configuration.sequenceLength = 96;
-        configuration.loraRank = 8;
-        configuration.loraTargets = {"all-linear"};
+        EstimateConfiguration configuration = bfloat16Recipe(96, 8, {"all-linear"});
         configuration.gradientCheckpointing = true;
         configuration.architecture = writeConfig(folder.path(), "tiny.json", tinyLlama);
         const gpumem::estimate::ArchitectureTracer tracer(configuration);
@@ -290,12 +282,12 @@ class TestLanguageModelEstimate : public QObject
 
     void recipesThatDoNotGoTogetherAreRefused_data()
     {
-        QTest::addColumn<QString>("field");
-        QTest::newRow("autocast over bfloat16") << "autocast";
-        QTest::newRow("qlora without lora") << "qlora";
-        QTest::newRow("generate in training") << "generate";
-        QTest::newRow("unknown target") << "target";
-        QTest::newRow("too long") << "length";
+        addColumns<QString>("field");
+        addRow("autocast over bfloat16", "autocast");
+        addRow("qlora without lora", "qlora");
+        addRow("generate in training", "generate");
+        addRow("unknown target", "target");
+        addRow("too long", "length");
     }
 
     void recipesThatDoNotGoTogetherAreRefused()
@@ -364,9 +356,7 @@ class TestLanguageModelEstimate : public QObject
         const auto fitsAt = [&](std::int64_t length) {
             gpumem::workflows::EstimateSettings one = settings;
             one.model.sequenceLength = length;
-            one.request.batchSizes = {16};
-            const auto outcome = gpumem::workflows::estimateModel(one);
-            return outcome.result.estimates.front().fitsOn(outcome.result.profile);
+            return gpumem::tests::fitsAtBatch(one, 16);
         };
         QVERIFY(fitsAt(*longest));
         QVERIFY(!fitsAt(*longest + 1));

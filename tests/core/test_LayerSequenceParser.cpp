@@ -4,9 +4,7 @@
 
 #include <QTest>
 
-using gpumem::data::LayerSequenceError;
-using gpumem::data::LayerTuple;
-using gpumem::data::parseLayerSequence;
+using gpumem::data::LayerSequenceError, gpumem::data::LayerTuple, gpumem::data::parseLayerSequence;
 
 namespace {
 

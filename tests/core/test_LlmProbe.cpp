@@ -22,10 +22,7 @@
 // `gpumem probe --family llm`: language-model jobs drawn over the shipped
 // architectures and estimated on a GPU profile, the dataset datasets/llm_jobs.csv.
 
-using gpumem::probe::JobConfiguration;
-using gpumem::probe::JobFamily;
-using gpumem::probe::JobSampler;
-using gpumem::probe::ProbeRunner;
+using gpumem::probe::JobConfiguration, gpumem::probe::JobFamily, gpumem::probe::JobSampler, gpumem::probe::ProbeRunner;
 
 namespace {
 

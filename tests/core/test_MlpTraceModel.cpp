@@ -6,9 +6,7 @@
 
 #include <cmath>
 
-using gpumem::data::LayerTuple;
-using gpumem::probe::AllocationTrace;
-using gpumem::probe::MlpTraceModel;
+using gpumem::data::LayerTuple, gpumem::probe::AllocationTrace, gpumem::probe::MlpTraceModel;
 
 namespace {
 

@@ -24,10 +24,7 @@
 
 namespace {
 
-using gpumem::tests::copyFolder;
-using gpumem::tests::readModelJson;
-using gpumem::tests::rerecord;
-using gpumem::tests::writeModelJson;
+using gpumem::tests::copyFolder, gpumem::tests::readModelJson, gpumem::tests::rerecord, gpumem::tests::writeModelJson;
 
 const std::string jobs = GPUMEM_TEST_DATA_DIR "/jobs_training.csv";
 

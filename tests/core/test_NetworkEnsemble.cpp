@@ -107,8 +107,7 @@ class TestNetworkEnsemble : public QObject
     // by side take one thread each, as a network trained alone on one thread does.
     void predictsTheMeanOfItsMembersInTheLearnedSpace()
     {
-        QFETCH(int, threads);
-        QFETCH(bool, logTarget);
+        const auto [threads, logTarget] = fetchColumns<int, bool>("threads", "logTarget");
         Hyperparameters hyperparameters = smallEnsemble(3);
         hyperparameters.set("log_target", logTarget);
         const NeuralNetworkRegressor ensemble = trained(hyperparameters, 42, threads);

@@ -22,9 +22,7 @@
 #include <random>
 #include <sstream>
 
-using gpumem::data::Dataset;
-using gpumem::models::Hyperparameters;
-using gpumem::models::NeuralNetworkRegressor;
+using gpumem::data::Dataset, gpumem::models::Hyperparameters, gpumem::models::NeuralNetworkRegressor;
 
 namespace {
 

@@ -16,9 +16,7 @@
 #include <string>
 #include <vector>
 
-using gpumem::architectures::ArchitectureConfig;
-using gpumem::architectures::LoraSettings;
-using gpumem::tests::raisedInputError;
+using gpumem::architectures::ArchitectureConfig, gpumem::architectures::LoraSettings, gpumem::tests::raisedInputError;
 
 namespace {
 
@@ -36,6 +34,52 @@ LoraSettings lora(qint64 rank, const QStringList &targets)
     return settings;
 }
 
+// Whether the output head shares the token embedding's weight (tie_word_embeddings).
+enum class Head
+{
+    Tied,
+    Own
+};
+
+// Llama, Mistral and Mixtral: embed_tokens; per layer q and o (hidden²), k and v (hidden ×
+// kvWidth, the key-value heads × head_dim), the MLP's gate, up and down (hidden ×
+// intermediate each; with experts, a router of that many outputs and that many such
+// triples) and two RMSNorm weights; the final norm; lm_head unless tied.
+qint64 llamaParts(qint64 vocab, qint64 hidden, qint64 layers, qint64 kvWidth, qint64 intermediate, Head head,
+                  qint64 experts = 0)
+{
+    const qint64 mlp =
+        experts == 0 ? 3 * hidden * intermediate : hidden * experts + experts * 3 * hidden * intermediate;
+    const qint64 layer = 2 * hidden * hidden + 2 * hidden * kvWidth + mlp + 2 * hidden;
+    return vocab * hidden + layers * layer + hidden + (head == Head::Tied ? 0 : vocab * hidden);
+}
+
+// Qwen2: Llama's parts with biases on q, k and v, none on o.
+qint64 qwen2Parts(qint64 vocab, qint64 hidden, qint64 layers, qint64 kvWidth, qint64 intermediate, Head head)
+{
+    return llamaParts(vocab, hidden, layers, kvWidth, intermediate, head) + layers * (hidden + 2 * kvWidth);
+}
+
+// GPT-2 (its four sizes differ only in width and depth; the MLP is 4 × hidden): wte, wpe;
+// per layer ln_1, c_attn, c_proj, ln_2, c_fc, c_proj (weights and biases); ln_f.
+qint64 gpt2Parts(qint64 hidden, qint64 layers)
+{
+    const qint64 layer = 2 * hidden + (hidden * 3 * hidden + 3 * hidden) + (hidden * hidden + hidden) + 2 * hidden +
+                         (hidden * 4 * hidden + 4 * hidden) + (4 * hidden * hidden + hidden);
+    return 50257ll * hidden + 1024ll * hidden + layers * layer + 2 * hidden;
+}
+
+// BertForMaskedLM: word, position and token-type embeddings and their LayerNorm; per layer
+// query, key, value, the attention's dense and LayerNorm, intermediate (4 × hidden), output
+// dense and LayerNorm; the head's dense, LayerNorm and decoder bias (its weight tied).
+qint64 bertParts(qint64 hidden, qint64 layers)
+{
+    const qint64 layer = 3 * (hidden * hidden + hidden) + (hidden * hidden + hidden) + 2 * hidden +
+                         (hidden * 4 * hidden + 4 * hidden) + (4 * hidden * hidden + hidden) + 2 * hidden;
+    return 30522ll * hidden + 512ll * hidden + 2ll * hidden + 2 * hidden + layers * layer + (hidden * hidden + hidden) +
+           2 * hidden + 30522;
+}
+
 } // namespace
 
 class TestParameterCount : public QObject
@@ -43,76 +87,22 @@ class TestParameterCount : public QObject
     Q_OBJECT
 
   private Q_SLOTS:
-    // Llama family: embed_tokens; per layer q, k, v, o, gate, up, down and two RMSNorm
-    // weights; the final norm; lm_head unless tied. GPT-2: wte, wpe; per layer ln_1, c_attn,
-    // c_proj, ln_2, c_fc, c_proj (weights and biases); ln_f. BertForMaskedLM: word, position
-    // and token-type embeddings and their LayerNorm; per layer query, key, value, the
-    // attention's dense and LayerNorm, intermediate, output dense and LayerNorm; the head's
-    // dense, LayerNorm and decoder bias (its weight tied).
+    // The parts are written out in the helpers above, one family each.
     void totalsAreTheSumOfTheirParts_data()
     {
         addColumns<QString, qint64, qint64>("name", "parts", "published");
-        addRow("llama-3.2-1b", "llama-3.2-1b",
-               128256ll * 2048 +
-                   16ll * (2048ll * 2048 + 2048ll * 512 + 2048ll * 512 + 2048ll * 2048 + 3ll * 2048 * 8192 + 2 * 2048) +
-                   2048,
-               1235814400ll);
-        addRow("llama-3.2-3b", "llama-3.2-3b",
-               128256ll * 3072 +
-                   28ll *
-                       (3072ll * 3072 + 3072ll * 1024 + 3072ll * 1024 + 3072ll * 3072 + 3ll * 3072 * 8192 + 2 * 3072) +
-                   3072,
-               3212749824ll);
-        addRow("llama-3.1-8b", "llama-3.1-8b",
-               128256ll * 4096 +
-                   32ll *
-                       (4096ll * 4096 + 4096ll * 1024 + 4096ll * 1024 + 4096ll * 4096 + 3ll * 4096 * 14336 + 2 * 4096) +
-                   4096 + 128256ll * 4096,
-               8030261248ll);
-        addRow("llama-3.1-70b", "llama-3.1-70b",
-               128256ll * 8192 +
-                   80ll *
-                       (8192ll * 8192 + 8192ll * 1024 + 8192ll * 1024 + 8192ll * 8192 + 3ll * 8192 * 28672 + 2 * 8192) +
-                   8192 + 128256ll * 8192,
-               70553706496ll);
-        addRow("mistral-7b", "mistral-7b",
-               32000ll * 4096 +
-                   32ll *
-                       (4096ll * 4096 + 4096ll * 1024 + 4096ll * 1024 + 4096ll * 4096 + 3ll * 4096 * 14336 + 2 * 4096) +
-                   4096 + 32000ll * 4096,
-               7241732096ll);
-        // Qwen2: biases on q, k and v, none on o.
-        addRow("qwen2.5-0.5b", "qwen2.5-0.5b",
-               151936ll * 896 +
-                   24ll * ((896ll * 896 + 896) + (896ll * 128 + 128) + (896ll * 128 + 128) + 896ll * 896 +
-                           3ll * 896 * 4864 + 2 * 896) +
-                   896,
-               494032768ll);
-        addRow("qwen2.5-7b", "qwen2.5-7b",
-               152064ll * 3584 +
-                   28ll * ((3584ll * 3584 + 3584) + (3584ll * 512 + 512) + (3584ll * 512 + 512) + 3584ll * 3584 +
-                           3ll * 3584 * 18944 + 2 * 3584) +
-                   3584 + 152064ll * 3584,
-               7615616512ll);
-        addRow("qwen2.5-14b", "qwen2.5-14b",
-               152064ll * 5120 +
-                   48ll * ((5120ll * 5120 + 5120) + (5120ll * 1024 + 1024) + (5120ll * 1024 + 1024) + 5120ll * 5120 +
-                           3ll * 5120 * 13824 + 2 * 5120) +
-                   5120 + 152064ll * 5120,
-               14770033664ll);
-        addRow("qwen2.5-32b", "qwen2.5-32b",
-               152064ll * 5120 +
-                   64ll * ((5120ll * 5120 + 5120) + (5120ll * 1024 + 1024) + (5120ll * 1024 + 1024) + 5120ll * 5120 +
-                           3ll * 5120 * 27648 + 2 * 5120) +
-                   5120 + 152064ll * 5120,
-               32763876352ll);
+        addRow("llama-3.2-1b", "llama-3.2-1b", llamaParts(128256, 2048, 16, 512, 8192, Head::Tied), 1235814400ll);
+        addRow("llama-3.2-3b", "llama-3.2-3b", llamaParts(128256, 3072, 28, 1024, 8192, Head::Tied), 3212749824ll);
+        addRow("llama-3.1-8b", "llama-3.1-8b", llamaParts(128256, 4096, 32, 1024, 14336, Head::Own), 8030261248ll);
+        addRow("llama-3.1-70b", "llama-3.1-70b", llamaParts(128256, 8192, 80, 1024, 28672, Head::Own), 70553706496ll);
+        addRow("mistral-7b", "mistral-7b", llamaParts(32000, 4096, 32, 1024, 14336, Head::Own), 7241732096ll);
+        addRow("qwen2.5-0.5b", "qwen2.5-0.5b", qwen2Parts(151936, 896, 24, 128, 4864, Head::Tied), 494032768ll);
+        addRow("qwen2.5-7b", "qwen2.5-7b", qwen2Parts(152064, 3584, 28, 512, 18944, Head::Own), 7615616512ll);
+        addRow("qwen2.5-14b", "qwen2.5-14b", qwen2Parts(152064, 5120, 48, 1024, 13824, Head::Own), 14770033664ll);
+        addRow("qwen2.5-32b", "qwen2.5-32b", qwen2Parts(152064, 5120, 64, 1024, 27648, Head::Own), 32763876352ll);
+        addRow("qwen2.5-72b", "qwen2.5-72b", qwen2Parts(152064, 8192, 80, 1024, 29568, Head::Own), 72706203648ll);
         // Mixtral: a router of 8 outputs and 8 experts of w1, w3, w2 per layer, no biases.
-        addRow("mixtral-8x7b", "mixtral-8x7b",
-               32000ll * 4096 +
-                   32ll * (4096ll * 4096 + 4096ll * 1024 + 4096ll * 1024 + 4096ll * 4096 + 4096ll * 8 +
-                           8ll * 3 * 4096 * 14336 + 2 * 4096) +
-                   4096 + 32000ll * 4096,
-               46702792704ll);
+        addRow("mixtral-8x7b", "mixtral-8x7b", llamaParts(32000, 4096, 32, 1024, 14336, Head::Own, 8), 46702792704ll);
         // Qwen1.5-MoE: q/k/v biases, a router of 60, 60 experts of 1,408, a shared expert
         // of 5,632 and its one-output gate.
         addRow("qwen1.5-moe-a2.7b", "qwen1.5-moe-a2.7b",
@@ -121,48 +111,12 @@ class TestParameterCount : public QObject
                            3ll * 2048 * 5632 + 2048 + 2 * 2048) +
                    2048 + 151936ll * 2048,
                14315784192ll);
-        addRow("qwen2.5-72b", "qwen2.5-72b",
-               152064ll * 8192 +
-                   80ll * ((8192ll * 8192 + 8192) + (8192ll * 1024 + 1024) + (8192ll * 1024 + 1024) + 8192ll * 8192 +
-                           3ll * 8192 * 29568 + 2 * 8192) +
-                   8192 + 152064ll * 8192,
-               72706203648ll);
-        addRow("gpt2", "gpt2",
-               50257ll * 768 + 1024ll * 768 +
-                   12ll * (2 * 768 + (768ll * 2304 + 2304) + (768ll * 768 + 768) + 2 * 768 + (768ll * 3072 + 3072) +
-                           (3072ll * 768 + 768)) +
-                   2 * 768,
-               124439808ll);
-        addRow("gpt2-medium", "gpt2-medium",
-               50257ll * 1024 + 1024ll * 1024 +
-                   24ll * (2 * 1024 + (1024ll * 3072 + 3072) + (1024ll * 1024 + 1024) + 2 * 1024 +
-                           (1024ll * 4096 + 4096) + (4096ll * 1024 + 1024)) +
-                   2 * 1024,
-               354823168ll);
-        addRow("gpt2-large", "gpt2-large",
-               50257ll * 1280 + 1024ll * 1280 +
-                   36ll * (2 * 1280 + (1280ll * 3840 + 3840) + (1280ll * 1280 + 1280) + 2 * 1280 +
-                           (1280ll * 5120 + 5120) + (5120ll * 1280 + 1280)) +
-                   2 * 1280,
-               774030080ll);
-        addRow("gpt2-xl", "gpt2-xl",
-               50257ll * 1600 + 1024ll * 1600 +
-                   48ll * (2 * 1600 + (1600ll * 4800 + 4800) + (1600ll * 1600 + 1600) + 2 * 1600 +
-                           (1600ll * 6400 + 6400) + (6400ll * 1600 + 1600)) +
-                   2 * 1600,
-               1557611200ll);
-        addRow("bert-base", "bert-base",
-               30522ll * 768 + 512ll * 768 + 2ll * 768 + 2 * 768 +
-                   12ll * (3 * (768ll * 768 + 768) + (768ll * 768 + 768) + 2 * 768 + (768ll * 3072 + 3072) +
-                           (3072ll * 768 + 768) + 2 * 768) +
-                   (768ll * 768 + 768) + 2 * 768 + 30522,
-               109514298ll);
-        addRow("bert-large", "bert-large",
-               30522ll * 1024 + 512ll * 1024 + 2ll * 1024 + 2 * 1024 +
-                   24ll * (3 * (1024ll * 1024 + 1024) + (1024ll * 1024 + 1024) + 2 * 1024 + (1024ll * 4096 + 4096) +
-                           (4096ll * 1024 + 1024) + 2 * 1024) +
-                   (1024ll * 1024 + 1024) + 2 * 1024 + 30522,
-               335174458ll);
+        addRow("gpt2", "gpt2", gpt2Parts(768, 12), 124439808ll);
+        addRow("gpt2-medium", "gpt2-medium", gpt2Parts(1024, 24), 354823168ll);
+        addRow("gpt2-large", "gpt2-large", gpt2Parts(1280, 36), 774030080ll);
+        addRow("gpt2-xl", "gpt2-xl", gpt2Parts(1600, 48), 1557611200ll);
+        addRow("bert-base", "bert-base", bertParts(768, 12), 109514298ll);
+        addRow("bert-large", "bert-large", bertParts(1024, 24), 335174458ll);
     }
     void totalsAreTheSumOfTheirParts()
     {

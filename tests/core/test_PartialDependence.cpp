@@ -2,9 +2,8 @@
 // Partial dependence: its grid (the data's range and as far again beyond), its
 // curve computed by hand for a known linear predictor, a fitted linear model's
 // slope, and a tree that stays flat past the largest value it was trained on.
-#include "data/ColumnRoles.h"
-#include "data/Dataset.h"
-#include "data/TableLoader.h"
+#include "ExplanationData.h"
+
 #include "evaluation/Experiment.h"
 #include "evaluation/InputEditor.h"
 #include "evaluation/PartialDependence.h"
@@ -18,18 +17,12 @@
 #include <numeric>
 
 using namespace gpumem;
+using gpumem::tests::numericColumn;
 
 namespace {
 
-struct LinearData
-{
-    data::Table table;
-    std::vector<data::ColumnRole> roles;
-    std::vector<std::size_t> usable;
-};
-
 // y = 3·a − 2·b + 100 with a in 0..6 and b in 0..10, and an optimizer column that does not matter.
-std::unique_ptr<LinearData> linearData(int rows)
+std::unique_ptr<gpumem::tests::LoadedTable> linearData(int rows)
 {
     std::string text = "a,b,optimizer,y\n";
     for (int row = 0; row < rows; ++row) {
@@ -38,20 +31,7 @@ std::unique_ptr<LinearData> linearData(int rows)
         text += std::to_string(a) + ',' + std::to_string(b) + (row % 2 ? ",adam," : ",sgd,") +
                 std::to_string(3 * a - 2 * b + 100) + '\n';
     }
-    data::Table table = data::loadTableFromText(text, "linear.csv");
-    data::RoleRequest request;
-    request.target = "y";
-    const std::vector<data::ColumnRole> roles = data::assignRoles(table, request);
-    std::vector<std::string> warnings;
-    std::vector<std::size_t> usable = data::selectUsableRows(table, roles, data::BadCellPolicy::Fail, warnings);
-    return std::make_unique<LinearData>(LinearData{std::move(table), roles, std::move(usable)});
-}
-
-Eigen::VectorXd numericColumn(const data::Dataset &dataset, const std::string &name)
-{
-    const auto &names = dataset.numericFeatureNames();
-    const auto index = std::distance(names.begin(), std::find(names.begin(), names.end(), name));
-    return dataset.numericFeatures().col(static_cast<Eigen::Index>(index));
+    return gpumem::tests::loadedTable(text, "linear.csv");
 }
 
 } // namespace

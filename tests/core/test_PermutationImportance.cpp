@@ -3,10 +3,9 @@
 // whose dependence is known (one numeric column, a categorical column's one-hot
 // group, the layer sequence), their pooling, and the experiment that measures
 // them for every model on the same shuffles.
-#include "data/ColumnRoles.h"
-#include "data/Dataset.h"
+#include "ExplanationData.h"
+
 #include "data/SeededRandom.h"
-#include "data/TableLoader.h"
 #include "evaluation/Experiment.h"
 #include "evaluation/InputEditor.h"
 #include "evaluation/PermutationImportance.h"
@@ -19,6 +18,7 @@
 #include <memory>
 
 using namespace gpumem;
+using gpumem::tests::numericColumn;
 
 namespace {
 
@@ -36,31 +36,9 @@ const double columnA[] = {1, 2, 4, 3, 6, 5, 8, 7};
 const char *const columnC[] = {"x", "y", "x", "z", "y", "x", "z", "y"};
 const int layerCounts[] = {1, 2, 1, 3, 1, 2, 3, 1};
 
-// The table, its roles and every row, kept together for an InputEditor.
-struct TinyData
+std::unique_ptr<gpumem::tests::LoadedTable> tinyData(const std::string &text)
 {
-    data::Table table;
-    std::vector<data::ColumnRole> roles;
-    std::vector<std::size_t> usable;
-};
-
-std::unique_ptr<TinyData> tinyData(const std::string &text)
-{
-    data::Table table = data::loadTableFromText(text, "tiny.csv");
-    data::RoleRequest request;
-    request.target = "y";
-    const std::vector<data::ColumnRole> roles = data::assignRoles(table, request);
-    std::vector<std::string> warnings;
-    std::vector<std::size_t> usable = data::selectUsableRows(table, roles, data::BadCellPolicy::Fail, warnings);
-    return std::make_unique<TinyData>(TinyData{std::move(table), roles, std::move(usable)});
-}
-
-// The column called name of a dataset's numeric features.
-Eigen::VectorXd numericColumn(const data::Dataset &dataset, const std::string &name)
-{
-    const auto &names = dataset.numericFeatureNames();
-    const auto index = std::distance(names.begin(), std::find(names.begin(), names.end(), name));
-    return dataset.numericFeatures().col(static_cast<Eigen::Index>(index));
+    return gpumem::tests::loadedTable(text, "tiny.csv");
 }
 
 // The RMSE increase of predictions value[order[i]] against value[i] over rows, as a shuffle gives it for a

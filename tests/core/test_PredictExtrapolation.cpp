@@ -44,6 +44,21 @@ class TestPredictExtrapolation : public QObject
     QTemporaryDir mDir;
     QString mModel;
 
+    // Writes jobs to the file called name and trains the network on it (the fast preset,
+    // two epochs) into model; says why on failure.
+    bool trainNetwork(const char *name, const std::string &jobs, const QString &model) const
+    {
+        const QString trainingFile = mDir.filePath(QString::fromLatin1(name));
+        if (!writeText(trainingFile, jobs))
+            return false;
+        const auto train =
+            runGpumem({"train", trainingFile.toStdString(), "--target", "memory", "--model", "bigru_transformer",
+                       "--preset", "fast", "--set", "epochs=2", "--out", model.toStdString()});
+        if (train.exitCode != 0)
+            qWarning() << train.err.c_str();
+        return train.exitCode == 0;
+    }
+
   private Q_SLOTS:
     void initTestCase()
     {
@@ -84,13 +99,8 @@ class TestPredictExtrapolation : public QObject
     void jobsTheAllocatorSimulationCannotFollowAreMarkedNotRefused()
     {
         // GPUMemNet-style rows that the network takes the simulated allocator peak of.
-        const QString trainingFile = mDir.filePath(QStringLiteral("gpumemnet.csv"));
-        QVERIFY(writeText(trainingFile, simulatedJobs(40)));
         const QString model = mDir.filePath(QStringLiteral("simulated"));
-        const auto train =
-            runGpumem({"train", trainingFile.toStdString(), "--target", "memory", "--model", "bigru_transformer",
-                       "--preset", "fast", "--set", "epochs=2", "--out", model.toStdString()});
-        QVERIFY2(train.exitCode == 0, train.err.c_str());
+        QVERIFY(trainNetwork("gpumemnet.csv", simulatedJobs(40), model));
         QVERIFY(readText(model + QStringLiteral("/model.json")).find("\"simulated_peak_input\": true") !=
                 std::string::npos);
 
@@ -126,13 +136,9 @@ class TestPredictExtrapolation : public QObject
     void aNetworkThatLeftTheSimulationOutMarksNoJobForIt()
     {
         // One training job the simulation cannot follow: the network learns without the input.
-        const QString trainingFile = mDir.filePath(QStringLiteral("unfollowed-training.csv"));
-        QVERIFY(writeText(trainingFile, simulatedJobs(40) + "\"[('ReLU', 32, 0), ('linear', 4, 132)]\",16,adam,950\n"));
         const QString model = mDir.filePath(QStringLiteral("without-simulation"));
-        const auto train =
-            runGpumem({"train", trainingFile.toStdString(), "--target", "memory", "--model", "bigru_transformer",
-                       "--preset", "fast", "--set", "epochs=2", "--out", model.toStdString()});
-        QVERIFY2(train.exitCode == 0, train.err.c_str());
+        QVERIFY(trainNetwork("unfollowed-training.csv",
+                             simulatedJobs(40) + "\"[('ReLU', 32, 0), ('linear', 4, 132)]\",16,adam,950\n", model));
         QVERIFY(readText(model + QStringLiteral("/model.json")).find("\"simulated_peak_input\": false") !=
                 std::string::npos);
 
@@ -147,18 +153,17 @@ class TestPredictExtrapolation : public QObject
 
     void unusableRangesAreRefused_data()
     {
-        addColumns<QString, QString>("ranges", "message");
-        // The first feature's range is replaced, or (the last row) the whole list.
-        addRow("minimum above maximum", "[5, 1]", "the smaller first");
-        addRow("a range of three numbers", "[1, 2, 3]", "not 3 numbers");
-        addRow("text", "[\"a\", 1]", "expected a number");
-        addRow("no range for any feature", "[]", "feature ranges for");
+        // ranges replaces the first feature's range, or with wholeList the whole list.
+        addColumns<bool, QString, QString>("wholeList", "ranges", "message");
+        addRow("minimum above maximum", false, "[5, 1]", "the smaller first");
+        addRow("a range of three numbers", false, "[1, 2, 3]", "not 3 numbers");
+        addRow("text", false, "[\"a\", 1]", "expected a number");
+        addRow("no range for any feature", true, "[]", "feature ranges for");
     }
 
     void unusableRangesAreRefused()
     {
-        QFETCH(QString, ranges);
-        QFETCH(QString, message);
+        const auto [whole, ranges, message] = fetchColumns<bool, QString, QString>("wholeList", "ranges", "message");
         const QString copy = mDir.filePath(QStringLiteral("tampered"));
         QDir(copy).removeRecursively();
         QVERIFY(QDir().mkpath(copy));
@@ -168,7 +173,6 @@ class TestPredictExtrapolation : public QObject
         const auto begin = metadata.find("\"ranges\"");
         QVERIFY(begin != std::string::npos);
         // The array of ranges (or its first pair) runs from its '[' to the bracket that closes it.
-        const bool whole = ranges == QStringLiteral("[]");
         const auto open = metadata.find('[', whole ? begin : metadata.find('[', begin) + 1);
         std::size_t close = open;
         for (int depth = 0; close < metadata.size(); ++close) {

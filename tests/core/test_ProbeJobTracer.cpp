@@ -15,9 +15,7 @@
 #include <algorithm>
 #include <cstdlib>
 
-using gpumem::estimate::ProbeJobTracer;
-using gpumem::estimate::TaggedTrace;
-using gpumem::probe::JobConfiguration;
+using gpumem::estimate::ProbeJobTracer, gpumem::estimate::TaggedTrace, gpumem::probe::JobConfiguration;
 
 Q_DECLARE_METATYPE(JobConfiguration)
 

@@ -18,9 +18,7 @@
 #include <string>
 #include <utility>
 
-using gpumem::probe::JobFamily;
-using gpumem::probe::ProbeOptions;
-using gpumem::probe::ProbeRunner;
+using gpumem::probe::JobFamily, gpumem::probe::ProbeOptions, gpumem::probe::ProbeRunner;
 
 namespace {
 
@@ -160,18 +158,18 @@ class TestProbeRunner : public QObject
         // The column is a name, or the 1-based field where the header and the row part.
         addRow("missing field", ",[^,]*$", "", "23", "row has 22 fields, the header has 23");
         addRow("extra field", "$", ",extra", "24", "row has 24 fields, the header has 23");
+        addRow("another family", "^mlp,", "cnn,", "family", "family 'cnn' in a file of mlp jobs");
+        addRow("broken layer sequence", "\"\\[\\(", "\"[(oops, ", "layer_sequence", "malformed layer sequence:");
+        addRow("broken quoting", "\"\\[", "x\"[", "layer_sequence", "broken quoting");
+        addRow("unknown status", ",ok,", ",done,", "status", "status 'done' (known: ok, out_of_memory, invalid)");
         addRow("not a number", "^mlp,[0-9]+,", "mlp,lots,", "batch_size",
                "column 'batch_size' needs a whole number, not 'lots'");
         addRow("unknown choice", ",(sgd|sgd_momentum|adam|adamw),", ",lion,", "optimizer",
                "column 'optimizer' holds 'lion' (known: sgd, sgd_momentum, adam, adamw)");
-        addRow("another family", "^mlp,", "cnn,", "family", "family 'cnn' in a file of mlp jobs");
-        addRow("broken layer sequence", "\"\\[\\(", "\"[(oops, ", "layer_sequence", "malformed layer sequence:");
-        addRow("broken quoting", "\"\\[", "x\"[", "layer_sequence", "broken quoting");
         addRow("negative peak", ",cpu,([^,]*),[0-9.]+,", ",cpu,\\1,-3,", "peak_allocated_mib",
                "column 'peak_allocated_mib' needs a number of MiB, not '-3'");
         addRow("other device", ",cpu,", ",cuda,", "device",
-               "measured on 'cuda', not on cpu; resume with the same --device");
-        addRow("unknown status", ",ok,", ",done,", "status", "status 'done' (known: ok, out_of_memory, invalid)");
+               "measured on 'cuda', not on cpu; resume with the same device");
         addRow("ok without a peak", ",cpu,([^,]*),[0-9.]+,", ",cpu,\\1,,", "peak_allocated_mib",
                "a row with status ok needs its peak_allocated_mib");
     }

@@ -17,7 +17,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <memory>
 
 using namespace gpumem;
 using estimate::CalibrationPoint;
@@ -41,18 +40,16 @@ std::string number(double value)
 
 } // namespace
 
-class TestProfileCalibration : public QObject
+class TestProfileCalibration : public QObject, private gpumem::tests::UsesEstimateFixtures
 {
     Q_OBJECT
 
   private:
-    std::unique_ptr<gpumem::tests::EstimateFixtures> mFixtures;
-
     // The replay's reserved peak of model at each batch, from `gpumem estimate --json`.
     std::vector<double> reservedMib(const char *model, const char *shape, const char *optimizer, const char *batches)
     {
-        const auto run = runGpumem({"estimate", mFixtures->path(model), "--input-shape", shape, "--optimizer",
-                                    optimizer, "--batch-size", batches, "--json"});
+        const auto run = runGpumem({"estimate", mFixtures.path(model), "--input-shape", shape, "--optimizer", optimizer,
+                                    "--batch-size", batches, "--json"});
         if (run.exitCode != 0)
             return {};
         std::vector<double> values;
@@ -63,7 +60,6 @@ class TestProfileCalibration : public QObject
     }
 
   private Q_SLOTS:
-    void initTestCase() { mFixtures = std::make_unique<gpumem::tests::EstimateFixtures>(); }
 
     void oneNvidiaSmiRowFitsTheContextAlone()
     {
@@ -201,7 +197,7 @@ class TestProfileCalibration : public QObject
 
     void commandLineRecoversKnownConstants()
     {
-        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(mFixtures);
         const std::vector<double> mlp = reservedMib("mlp.pt", "20", "adam", "8,64");
         const std::vector<double> cnn = reservedMib("cnn.pt", "3,16,16", "sgd", "4,16");
         QCOMPARE(mlp.size(), std::size_t{2});
@@ -211,8 +207,8 @@ class TestProfileCalibration : public QObject
         QTemporaryDir folder;
         // One model relative to the CSV's folder, the other absolute.
         QVERIFY(QDir(folder.path()).mkdir("models"));
-        QVERIFY(QFile::copy(QString::fromStdString(mFixtures->path("mlp.pt")), folder.filePath("models/mlp.pt")));
-        const std::string cnnPath = mFixtures->path("cnn.pt");
+        QVERIFY(QFile::copy(QString::fromStdString(mFixtures.path("mlp.pt")), folder.filePath("models/mlp.pt")));
+        const std::string cnnPath = mFixtures.path("cnn.pt");
         const std::string csv = "model,input_shape,batch_size,optimizer,measured_mib,measured_by\n"
                                 "models/mlp.pt,20,8,adam," +
                                 number(mlp[0] + workspace + context) +
@@ -241,7 +237,7 @@ class TestProfileCalibration : public QObject
         QVERIFY(tests::contains(profile.source, "measured.csv"));
 
         // The profile written is one --gpu takes: the device total is the replay plus the fitted constants.
-        const auto estimated = runGpumem({"estimate", mFixtures->path("mlp.pt"), "--input-shape", "20", "--batch-size",
+        const auto estimated = runGpumem({"estimate", mFixtures.path("mlp.pt"), "--input-shape", "20", "--batch-size",
                                           "8", "--gpu", profilePath.toStdString(), "--json"});
         QCOMPARE(estimated.exitCode, 0);
         const QJsonObject first = QJsonDocument::fromJson(QByteArray::fromStdString(estimated.out))
@@ -265,7 +261,7 @@ class TestProfileCalibration : public QObject
 
     void commandLineOneRowFitsTheContext()
     {
-        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(mFixtures);
         const std::vector<double> mlp = reservedMib("mlp.pt", "20", "sgd", "32");
         QCOMPARE(mlp.size(), std::size_t{1});
         const double workspace = estimate::findGpuProfile("t4").workspaceMib;
@@ -273,7 +269,7 @@ class TestProfileCalibration : public QObject
         QVERIFY(writeText(folder.filePath("one.csv"),
                           "measured_by,measured_mib,optimizer,batch_size,input_shape,model\n"
                           "nvidia-smi," +
-                              number(mlp[0] + workspace + 300.0) + ",sgd,32,20," + mFixtures->path("mlp.pt") + "\n"));
+                              number(mlp[0] + workspace + 300.0) + ",sgd,32,20," + mFixtures.path("mlp.pt") + "\n"));
         const QString profilePath = folder.filePath("one.json");
         const auto run = runGpumem({"estimate", "--calibrate", folder.filePath("one.csv").toStdString(), "--gpu", "t4",
                                     "--out", profilePath.toStdString()});
@@ -286,14 +282,14 @@ class TestProfileCalibration : public QObject
 
     void optionalColumnsTrainALanguageModel()
     {
-        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(mFixtures);
         QTemporaryDir folder;
         // Semicolons, a byte-order mark, CRLF and cells with blanks around them, in a file of tokens.
         QVERIFY(writeText(
             folder.filePath("tokens.csv"),
             "\xEF\xBB\xBFmodel;input_shape;batch_size;optimizer;measured_mib;measured_by;input_kind;vocabulary;"
             "dtype\r\n" +
-                mFixtures->path("tokens.pt") + "; 12 ;64;adamw;700;nvidia-smi;tokens;50;\r\n"));
+                mFixtures.path("tokens.pt") + "; 12 ;64;adamw;700;nvidia-smi;tokens;50;\r\n"));
         const auto run = runGpumem(
             {"estimate", "--calibrate", folder.filePath("tokens.csv").toStdString(), "--gpu", "a100-80", "--json"});
         QVERIFY2(run.exitCode == 0, run.err.c_str());
@@ -309,10 +305,10 @@ class TestProfileCalibration : public QObject
     // Issue 24: `--calibrate … --gpu my.json --out my.json` rewrote its input profile.
     void calibrationNeverReplacesItsInputProfile()
     {
-        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(mFixtures);
         QTemporaryDir folder;
         const std::string csv = "model,input_shape,batch_size,optimizer,measured_mib,measured_by\n" +
-                                mFixtures->path("mlp.pt") + ",20,8,adam,1500,nvidia-smi\n";
+                                mFixtures.path("mlp.pt") + ",20,8,adam,1500,nvidia-smi\n";
         QVERIFY(writeText(folder.filePath("measured.csv"), csv));
         const std::string profile = R"({"name": "card", "capacity_mib": 16384, "context_mib": 300, )"
                                     R"("workspace_mib": 8, "source": "test"})";
@@ -334,33 +330,33 @@ class TestProfileCalibration : public QObject
                "measured.csv:1: missing column 'measured_by'");
         addRow("unknown column", "model,input_shape,batch_size,optimizer,measured_mib,measured_by,gpu\n",
                "measured.csv:1:7: unknown column 'gpu'");
-        addRow("bad number", header + "m.pt,20,8,adam,12x,nvidia-smi\n",
-               "measured.csv:2:5: measured_mib: expected a number");
-        addRow("negative number", header + "m.pt,20,8,adam,-3,nvidia-smi\n", "measured.csv:2:5: measured_mib");
-        addRow("bad batch", header + "m.pt,20,0,adam,900,nvidia-smi\n",
-               "measured.csv:2:3: batch_size: expected a whole number");
-        addRow("bad shape", header + "m.pt,\"3,x\",8,adam,900,nvidia-smi\n", "measured.csv:2:2: input_shape");
-        addRow("bad optimizer", header + "m.pt,20,8,lion,900,nvidia-smi\n",
-               "measured.csv:2:4: optimizer: expected sgd");
-        addRow("bad measured_by", header + "m.pt,20,8,adam,900,dcgmi\n", "measured.csv:2:6: measured_by");
-        addRow("missing model file", header + "nope.pt,20,8,adam,900,nvidia-smi\n",
-               "measured.csv:2:1: model: no model file");
-        addRow("short row", header + "m.pt,20,8\n", "measured.csv:2:4: the row has 3 fields");
-        addRow("no rows", header, "measured.csv: the file has a header but no measured jobs");
-        addRow("beyond the card", header + "m.pt,20,8,adam,20000,nvidia-smi\n",
-               "measured.csv:2:5: measured_mib: 20000.0 MiB is more than T4");
         addRow("tokens without vocabulary",
                "model,input_shape,batch_size,optimizer,measured_mib,measured_by,input_kind\n"
                "m.pt,12,8,adam,900,nvidia-smi,tokens\n",
                "measured.csv:2:7: input_kind: input_kind tokens needs the vocabulary");
         addRow("repeated column", "model,input_shape,batch_size,optimizer,measured_mib,measured_by,model\n",
                "measured.csv:1:7: column 'model' appears twice");
-        addRow("not TorchScript", header + "m.pt,20,8,adam,900,nvidia-smi\n", "measured.csv:2:1: ");
+        // The header and one job's row, refused with "measured.csv:LINE:COLUMN: message".
+        const auto jobRow = [&header](const char *name, const char *row, const char *at, const char *message) {
+            addRow(name, header + row + "\n",
+                   "measured.csv:" + QString::fromLatin1(at) + ": " + QString::fromLatin1(message));
+        };
+        jobRow("bad number", "m.pt,20,8,adam,12x,nvidia-smi", "2:5", "measured_mib: expected a number");
+        jobRow("negative number", "m.pt,20,8,adam,-3,nvidia-smi", "2:5", "measured_mib");
+        jobRow("bad batch", "m.pt,20,0,adam,900,nvidia-smi", "2:3", "batch_size: expected a whole number");
+        jobRow("bad shape", "m.pt,\"3,x\",8,adam,900,nvidia-smi", "2:2", "input_shape");
+        jobRow("bad optimizer", "m.pt,20,8,lion,900,nvidia-smi", "2:4", "optimizer: expected sgd");
+        jobRow("bad measured_by", "m.pt,20,8,adam,900,dcgmi", "2:6", "measured_by");
+        jobRow("missing model file", "nope.pt,20,8,adam,900,nvidia-smi", "2:1", "model: no model file");
+        jobRow("short row", "m.pt,20,8", "2:4", "the row has 3 fields");
+        jobRow("not TorchScript", "m.pt,20,8,adam,900,nvidia-smi", "2:1", "");
+        jobRow("beyond the card", "m.pt,20,8,adam,20000,nvidia-smi", "2:5",
+               "measured_mib: 20000.0 MiB is more than T4");
+        addRow("no rows", header, "measured.csv: the file has a header but no measured jobs");
     }
     void badMeasurementFilesAreOneLine()
     {
-        QFETCH(QString, csv);
-        QFETCH(QString, expected);
+        const auto [csv, expected] = fetchColumns<QString, QString>("csv", "expected");
         QTemporaryDir folder;
         QVERIFY(writeText(folder.filePath("m.pt"), "not a model\n"));
         QVERIFY(writeText(folder.filePath("measured.csv"), csv.toStdString()));

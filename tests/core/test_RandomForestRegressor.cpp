@@ -7,9 +7,8 @@
 
 #include <cmath>
 
-using gpumem::models::ComputeSettings;
-using gpumem::models::randomForestHyperparameters;
-using gpumem::models::RandomForestRegressor;
+using gpumem::models::ComputeSettings, gpumem::models::randomForestHyperparameters,
+    gpumem::models::RandomForestRegressor;
 
 namespace {
 
@@ -47,17 +46,6 @@ class TestRandomForestRegressor : public QObject
     Q_OBJECT
 
   private Q_SLOTS:
-    void defaultsAreScikitLearns()
-    {
-        const auto hyperparameters = randomForestHyperparameters();
-        QCOMPARE(hyperparameters.integer("n_estimators"), std::int64_t{100});
-        QCOMPARE(hyperparameters.integer("max_depth"), std::int64_t{0});
-        QCOMPARE(hyperparameters.integer("min_samples_split"), std::int64_t{2});
-        QCOMPARE(hyperparameters.integer("min_samples_leaf"), std::int64_t{1});
-        QCOMPARE(hyperparameters.real("max_features"), 1.0);
-        QVERIFY(hyperparameters.boolean("bootstrap"));
-    }
-
     void threadCountDoesNotChangeTheForest()
     {
         const auto dataset = gpumem::tests::baselineDataset(gpumem::tests::linearJobsCsv(300, 5.0));
@@ -73,6 +61,17 @@ class TestRandomForestRegressor : public QObject
         // Bootstrap samples differ per tree, so the trees differ.
         QVERIFY(one.trees()[0].predict(Eigen::MatrixXd::Zero(1, 4)) !=
                 one.trees()[1].predict(Eigen::MatrixXd::Zero(1, 4)));
+    }
+
+    void defaultsAreScikitLearns()
+    {
+        const auto hyperparameters = randomForestHyperparameters();
+        QCOMPARE(hyperparameters.integer("n_estimators"), std::int64_t{100});
+        QCOMPARE(hyperparameters.integer("max_depth"), std::int64_t{0});
+        QCOMPARE(hyperparameters.integer("min_samples_split"), std::int64_t{2});
+        QCOMPARE(hyperparameters.integer("min_samples_leaf"), std::int64_t{1});
+        QCOMPARE(hyperparameters.real("max_features"), 1.0);
+        QVERIFY(hyperparameters.boolean("bootstrap"));
     }
 
     void fitsTheHeldOutRowsWell()

@@ -9,10 +9,7 @@
 #include <string>
 #include <vector>
 
-using gpumem::io::InputError;
-using gpumem::io::SafeTensorsFile;
-using gpumem::io::serializeSafeTensors;
-using gpumem::io::TensorView;
+using gpumem::io::InputError, gpumem::io::SafeTensorsFile, gpumem::io::serializeSafeTensors, gpumem::io::TensorView;
 
 namespace {
 

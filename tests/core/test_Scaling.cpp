@@ -7,8 +7,7 @@
 
 #include <cmath>
 
-using gpumem::data::Standardizer;
-using gpumem::data::TargetTransform;
+using gpumem::data::Standardizer, gpumem::data::TargetTransform;
 
 class TestScaling : public QObject
 {

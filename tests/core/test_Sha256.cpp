@@ -6,8 +6,7 @@
 
 #include <string>
 
-using gpumem::io::Sha256;
-using gpumem::io::sha256Hex;
+using gpumem::io::Sha256, gpumem::io::sha256Hex;
 
 class TestSha256 : public QObject
 {

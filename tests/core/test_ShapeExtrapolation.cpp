@@ -8,14 +8,9 @@
 
 #include <QTest>
 
-using gpumem::estimate::Category;
-using gpumem::estimate::Phase;
-using gpumem::estimate::ProbeJobTracer;
-using gpumem::estimate::QuadraticTrace;
-using gpumem::estimate::ShapeExtrapolatingTracer;
-using gpumem::estimate::TaggedEvent;
-using gpumem::estimate::TaggedTrace;
-using gpumem::probe::JobConfiguration;
+using gpumem::estimate::Category, gpumem::estimate::Phase, gpumem::estimate::ProbeJobTracer,
+    gpumem::estimate::QuadraticTrace, gpumem::estimate::ShapeExtrapolatingTracer, gpumem::estimate::TaggedEvent,
+    gpumem::estimate::TaggedTrace, gpumem::probe::JobConfiguration;
 
 using SmallSizes = std::array<std::int64_t, 4>;
 

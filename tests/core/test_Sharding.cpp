@@ -4,6 +4,8 @@
 // single-GPU estimate, the tensor-parallel share of a config, the fewest-GPUs search
 // against direct estimates on each side of its answer, and the command line's contract.
 #include "CommandLineRun.h"
+#include "DataTables.h"
+#include "EstimateFits.h"
 
 #include "architectures/ArchitectureLibrary.h"
 #include "architectures/TensorParallel.h"
@@ -22,14 +24,9 @@
 #include <cstdint>
 #include <stdexcept>
 
-using gpumem::estimate::Category;
-using gpumem::estimate::CategoryBytes;
-using gpumem::estimate::Phase;
-using gpumem::estimate::ShardedModelSizes;
-using gpumem::estimate::ShardingPlan;
-using gpumem::estimate::ShardingScheme;
-using gpumem::estimate::TaggedEvent;
-using gpumem::estimate::TaggedTrace;
+using gpumem::estimate::Category, gpumem::estimate::CategoryBytes, gpumem::estimate::Phase,
+    gpumem::estimate::ShardedModelSizes, gpumem::estimate::ShardingPlan, gpumem::estimate::ShardingScheme,
+    gpumem::estimate::TaggedEvent, gpumem::estimate::TaggedTrace;
 
 namespace {
 
@@ -54,18 +51,12 @@ TaggedTrace handMadeStep()
     return trace;
 }
 
+// The hand-made step's model, in the struct's order: 4,000 bytes of 1,000 parameters,
+// the largest layer 3,000 bytes, the root 1,000 bytes (the embedding alone), the layer's
+// trainable 3,000 bytes, and every parameter trainable (4,000 bytes, 1,000 elements).
 ShardedModelSizes handMadeSizes()
 {
-    ShardedModelSizes sizes;
-    sizes.parameterBytes = 4000;
-    sizes.parameterElements = 1000;
-    sizes.largestLayerBytes = 3000;
-    sizes.rootBytes = 1000;
-    sizes.largestRootTensorBytes = 1000;
-    sizes.largestLayerTrainableBytes = 3000;
-    sizes.trainableBytes = 4000;
-    sizes.trainableElements = 1000;
-    return sizes;
+    return {4000, 1000, 3000, 1000, 1000, 3000, 4000, 1000};
 }
 
 // The bytes live per category after the trace, and the most live per category at any
@@ -96,16 +87,6 @@ LiveBytes liveBytes(const TaggedTrace &trace, Phase phase)
     return live;
 }
 
-std::uint64_t at(const CategoryBytes &bytes, Category category)
-{
-    return bytes[static_cast<std::size_t>(category)];
-}
-
-std::uint64_t ceilShare(std::uint64_t bytes, std::uint64_t parts)
-{
-    return (bytes + parts - 1) / parts;
-}
-
 ShardingPlan planOf(ShardingScheme scheme, std::int64_t gpus, std::int64_t tensorParallel = 1)
 {
     ShardingPlan plan;
@@ -125,6 +106,16 @@ gpumem::estimate::EstimateConfiguration smallLlama()
     return configuration;
 }
 
+std::uint64_t at(const CategoryBytes &bytes, Category category)
+{
+    return bytes[static_cast<std::size_t>(category)];
+}
+
+std::uint64_t ceilShare(std::uint64_t bytes, std::uint64_t parts)
+{
+    return (bytes + parts - 1) / parts;
+}
+
 } // namespace
 
 class TestSharding : public QObject
@@ -134,8 +125,7 @@ class TestSharding : public QObject
   private Q_SLOTS:
     void modelStatesPerGpuForEachScheme_data()
     {
-        QTest::addColumn<int>("scheme");
-        QTest::addColumn<qint64>("gpus");
+        addColumns<int, qint64>("scheme", "gpus");
         for (const ShardingScheme scheme : {ShardingScheme::Ddp, ShardingScheme::Zero1, ShardingScheme::Zero2,
                                             ShardingScheme::Zero3, ShardingScheme::Fsdp})
             for (const qint64 gpus : {1, 2, 8, 64})
@@ -145,8 +135,7 @@ class TestSharding : public QObject
 
     void modelStatesPerGpuForEachScheme()
     {
-        QFETCH(int, scheme);
-        QFETCH(qint64, gpus);
+        const auto [scheme, gpus] = fetchColumns<int, qint64>("scheme", "gpus");
         const auto which = static_cast<ShardingScheme>(scheme);
         const TaggedTrace sharded =
             gpumem::estimate::shardedTrace(handMadeStep(), planOf(which, gpus), handMadeSizes());
@@ -304,9 +293,7 @@ class TestSharding : public QObject
         const auto fitsOn = [&](std::int64_t gpus) {
             gpumem::workflows::EstimateSettings direct = settings;
             direct.model.gpus = gpus;
-            direct.request.batchSizes = {1};
-            const auto outcome = gpumem::workflows::estimateModel(direct);
-            return outcome.result.estimates.front().fitsOn(outcome.result.profile);
+            return gpumem::tests::fitsAtBatch(direct, 1);
         };
         QVERIFY(fitsOn(*fewest));
         QVERIFY(!fitsOn(*fewest - 1));

@@ -19,11 +19,8 @@
 #include <string>
 #include <vector>
 
-using gpumem::evaluation::groupedKFoldSplits;
-using gpumem::evaluation::holdOutSplit;
-using gpumem::evaluation::kFoldSplits;
-using gpumem::evaluation::repetitionSeed;
-using gpumem::evaluation::Split;
+using gpumem::evaluation::groupedKFoldSplits, gpumem::evaluation::holdOutSplit, gpumem::evaluation::kFoldSplits,
+    gpumem::evaluation::repetitionSeed, gpumem::evaluation::Split;
 
 namespace {
 

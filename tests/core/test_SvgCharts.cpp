@@ -14,9 +14,7 @@
 #include <map>
 #include <vector>
 
-using gpumem::report::Bar;
-using gpumem::report::BarScale;
-using gpumem::report::Curve;
+using gpumem::report::Bar, gpumem::report::BarScale, gpumem::report::Curve;
 
 namespace {
 

@@ -13,10 +13,7 @@
 #include <cmath>
 #include <set>
 
-using gpumem::runs::RunRecord;
-using gpumem::runs::SweepMode;
-using gpumem::runs::SweepPlan;
-using gpumem::runs::SweepTrial;
+using gpumem::runs::RunRecord, gpumem::runs::SweepMode, gpumem::runs::SweepPlan, gpumem::runs::SweepTrial;
 
 namespace {
 

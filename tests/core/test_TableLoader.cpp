@@ -12,9 +12,7 @@
 
 #include <cmath>
 
-using gpumem::data::ColumnType;
-using gpumem::data::loadTableFromText;
-using gpumem::data::Table;
+using gpumem::data::ColumnType, gpumem::data::loadTableFromText, gpumem::data::Table;
 
 namespace {
 
@@ -135,7 +133,7 @@ class TestTableLoader : public QObject
 
     void rejectsBadFiles_data()
     {
-        addColumns<QByteArray, int, int, QString>("text", "line", "column", "messagePart");
+        addColumns<QByteArray, int, int, QString>("text", "line", "column", "messagePart"); // line 0: the whole file
         addRow("empty file", QByteArray(""), 0, 0, "empty");
         addRow("only blank lines", QByteArray("\n\r\n\n"), 0, 0, "empty");
         addRow("header only", QByteArray("a,b,c\n"), 0, 0, "no data rows");

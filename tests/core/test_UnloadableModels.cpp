@@ -67,12 +67,13 @@ void expectRefusedBeforeTraining(const Run &run, const std::string &location, co
     QVERIFY2(!QFileInfo::exists(folder), qPrintable(folder));
 }
 
-// Trains to folder, then predicts file with the saved model: both must succeed.
+// Trains on file (target memory, with options) to folder, then predicts file with the saved
+// model: both must succeed.
 // Returns the predictions column.
-std::vector<double> trainThenPredict(const std::vector<std::string> &train, const std::string &folder,
-                                     const std::string &file)
+std::vector<double> trainThenPredict(const std::string &file, const std::string &folder,
+                                     const std::vector<std::string> &options)
 {
-    const Run trained = runGpumem(train);
+    const Run trained = runGpumem(withArguments({"train", file, "--target", "memory", "--out", folder}, options));
     if (trained.exitCode != 0) {
         QTest::qFail(trained.err.c_str(), __FILE__, __LINE__);
         return {};
@@ -145,8 +146,7 @@ class TestUnloadableModels : public QObject
         const std::string file = path("limit_layers.csv");
         QVERIFY(writeText(QString::fromStdString(file), text));
         const std::string folder = path("limit_layers_model");
-        const std::vector<double> predicted = trainThenPredict(
-            withArguments({"train", file, "--target", "memory", "--out", folder}, smallNetwork(true)), folder, file);
+        const std::vector<double> predicted = trainThenPredict(file, folder, smallNetwork(true));
         QCOMPARE(predicted.size(), std::size_t(3));
     }
 
@@ -163,8 +163,7 @@ class TestUnloadableModels : public QObject
         const std::string file = path("clusters.csv");
         QVERIFY(writeText(QString::fromStdString(file), text));
         const std::string folder = path("clusters_model");
-        const std::vector<double> predicted = trainThenPredict(
-            withArguments({"train", file, "--target", "memory", "--out", folder}, smallNetwork()), folder, file);
+        const std::vector<double> predicted = trainThenPredict(file, folder, smallNetwork());
         QCOMPARE(predicted.size(), std::size_t(24));
         for (double value : predicted)
             QVERIFY(std::isfinite(value));
@@ -217,10 +216,7 @@ class TestUnloadableModels : public QObject
 
         // Models that keep no scaler train and load as before.
         const std::string ridge = path("huge_feature_ridge");
-        QCOMPARE(
-            trainThenPredict({"train", file, "--target", "memory", "--model", "ridge", "--out", ridge}, ridge, file)
-                .size(),
-            std::size_t(12));
+        QCOMPARE(trainThenPredict(file, ridge, {"--model", "ridge"}).size(), std::size_t(12));
     }
 
     // The rule that loading and fitting share, against statistics worked out by hand.
@@ -268,10 +264,7 @@ class TestUnloadableModels : public QObject
         QVERIFY(writeText(QString::fromStdString(atLimit),
                           "kind,batch,memory\nshort,1,100\n" + std::string(limit, 'b') + ",2,110\nshort,3,120\n"));
         const std::string kept = path("limit_category_model");
-        QCOMPARE(
-            trainThenPredict({"train", atLimit, "--target", "memory", "--model", "ridge", "--out", kept}, kept, atLimit)
-                .size(),
-            std::size_t(3));
+        QCOMPARE(trainThenPredict(atLimit, kept, {"--model", "ridge"}).size(), std::size_t(3));
     }
 
     // The same limit holds for a used column's name and for layer types.

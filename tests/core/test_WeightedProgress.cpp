@@ -23,6 +23,13 @@ class ShareLog : public gpumem::evaluation::ExperimentObserver
     std::vector<double> shares;
 };
 
+// Finishes each of the folds of model in seconds.
+void finishEveryFold(WeightedProgress &progress, std::size_t model, int folds, double seconds)
+{
+    for (int fold = 0; fold < folds; ++fold)
+        progress.fitFinished(model, fold, seconds);
+}
+
 } // namespace
 
 class TestWeightedProgress : public QObject
@@ -43,8 +50,7 @@ class TestWeightedProgress : public QObject
     {
         // Model 0 (a network) needs 100 s per fold, model 1 (a tree) 1 s.
         WeightedProgress progress(2, 5);
-        for (int fold = 0; fold < 5; ++fold)
-            progress.fitFinished(1, fold, 1.0);
+        finishEveryFold(progress, 1, 5, 1.0);
         progress.fitAdvanced(0, 0, 0.5, 50.0);
         // Expected: 5 × 100 s + 5 × 1 s = 505 s; done: 50 s + 5 s = 55 s. Counting fits would say 55%.
         QCOMPARE(progress.share(), 55.0 / 505.0);
@@ -76,8 +82,7 @@ class TestWeightedProgress : public QObject
     void anAbandonedModelLeavesNoWork()
     {
         WeightedProgress progress(2, 3);
-        for (int fold = 0; fold < 3; ++fold)
-            progress.fitFinished(0, fold, 2.0);
+        finishEveryFold(progress, 0, 3, 2.0);
         progress.modelAbandoned(1);
         QCOMPARE(progress.share(), 1.0);
     }

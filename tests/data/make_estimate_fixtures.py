@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes the TorchScript models the estimate tests train, and their sizes.
 
 Run by tests/core/test_Estimate*.cpp at test time (nothing is committed):

@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Feeds arbitrary bytes, as a workbench project document, to the core readers that
-// the project reader (ui/app/ProjectFile.cpp, which is bound to Qt) hands its members
-// to, in its order and with its checks: the format and version, the network's
-// hyperparameters (models::Hyperparameters::apply), the data member's strings, bad-cell
-// policy and roles, the comparison (report::readExperimentResult) and every run
-// (runs::RunRecord's from_json). Nothing is read from disk: the data file a project
-// names is the CSV loader's, which fuzz_csv_table covers. Only io::InputError may
-// come out, and of a run's reader any std::exception, which the project reader
-// turns into one.
+// Feeds arbitrary bytes, as a workbench project document, to core's project reader
+// (workflows::readProjectJson, which core/workflows/ProjectFile.cpp calls before it
+// opens anything the project names): the format and version, the network's
+// hyperparameters, the data member's strings, bad-cell policy and roles, the
+// comparison, its report header and every run. Nothing is read from disk: the data
+// file a project names is the CSV loader's, which fuzz_csv_table covers. Only
+// io::InputError may come out.
 #include "calibration/MemberSpread.h"
 #include "data/Dataset.h"
 #include "evaluation/Experiment.h"
@@ -18,6 +16,8 @@
 #include "models/RegressorRegistry.h"
 #include "report/ExperimentJson.h"
 #include "runs/RunRecord.h"
+#include "runtime/LibraryVersions.h"
+#include "workflows/ProjectDocument.h"
 
 #include <array>
 #include <cstdint>
@@ -61,59 +61,29 @@ double fitSpreadFloor(const Eigen::VectorXd & /*spread*/, const std::vector<Eige
 
 } // namespace gpumem::calibration
 
-namespace {
+namespace gpumem::runtime {
 
-using gpumem::io::Json;
-
-const std::string kSource = "fuzz.gpumem";
-
-// What the project reader does with its "data" member, short of opening the file.
-void readData(const Json &project)
+// Named by the comparison report's writer, which shares the report header's reader's
+// source file; a project never writes a report, and the versions need LibTorch.
+const LibraryVersions &libraryVersions()
 {
-    const Json &data = gpumem::io::member(project, "data");
-    gpumem::io::toString(gpumem::io::member(data, "path"));
-    if (const Json *relative = gpumem::io::findMember(data, "relative_path"))
-        gpumem::io::toString(*relative);
-    if (const Json *recorded = gpumem::io::findMember(data, "sha256"))
-        gpumem::io::toString(*recorded);
-    gpumem::data::parseBadCellPolicy(gpumem::io::toString(gpumem::io::member(data, "bad_cell_policy")));
-    for (const auto &[name, value] : gpumem::io::toObject(gpumem::io::member(data, "roles")).items())
-        gpumem::io::toString(value);
+    static const LibraryVersions versions;
+    return versions;
 }
 
-void readProject(const Json &project)
+void to_json(io::Json &json, const LibraryVersions & /*versions*/)
 {
-    const Json *format = gpumem::io::findMember(project, "format");
-    if (!format || !format->is_string() || gpumem::io::toString(*format) != "gpumem-workbench-project")
-        return;
-    if (gpumem::io::numberOr(project, "version", 0) > 2)
-        return;
-    gpumem::models::Hyperparameters hyperparameters = gpumem::models::neuralNetworkHyperparameters();
-    hyperparameters.set("ensemble", std::int64_t{1});
-    hyperparameters.apply(gpumem::io::member(project, "hyperparameters"), kSource);
-    gpumem::io::toString(gpumem::io::member(project, "preset"));
-    readData(project);
-    if (const Json *comparison = gpumem::io::findMember(project, "comparison");
-        comparison && !comparison->is_null() && gpumem::io::numberOr(project, "version", 0) >= 2)
-        gpumem::report::readExperimentResult(*comparison, kSource);
-    if (const Json *runs = gpumem::io::findMember(project, "runs"))
-        for (const auto &run : gpumem::io::toArray(*runs)) {
-            try {
-                run.get<gpumem::runs::RunRecord>();
-            } catch (const gpumem::io::InputError &) {
-                throw;
-            } catch (const std::exception &error) {
-                throw gpumem::io::InputError(kSource, 0, 0, error.what());
-            }
-        }
+    json = io::Json::object();
 }
 
-} // namespace
+} // namespace gpumem::runtime
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {
     try {
-        readProject(gpumem::io::parseJson(std::string_view(reinterpret_cast<const char *>(data), size), kSource));
+        const std::string source = "fuzz.gpumem";
+        gpumem::workflows::readProjectJson(
+            gpumem::io::parseJson(std::string_view(reinterpret_cast<const char *>(data), size), source), source);
     } catch (const gpumem::io::InputError &) {
     }
     return 0;

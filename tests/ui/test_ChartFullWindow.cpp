@@ -64,6 +64,15 @@ bool isBackAt(const QWidget *chart, const Place &place)
            chart->geometry() == place.geometry;
 }
 
+// Shows window on its Training page, whose loss chart the tests show alone; returns
+// whether the window came on screen.
+bool showTrainingPage(ui::MainWindow &window)
+{
+    window.show();
+    window.showPage(window.trainingPage());
+    return QTest::qWaitForWindowExposed(&window);
+}
+
 } // namespace
 
 class TestChartFullWindow : public QObject
@@ -76,9 +85,7 @@ class TestChartFullWindow : public QObject
     void f11ShowsTheCustomPlotUnderTheMouseAndEscReturnsIt()
     {
         ui::MainWindow window;
-        window.show();
-        window.showPage(window.trainingPage());
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(showTrainingPage(window));
         auto *loss = window.trainingPage()->findChild<QCustomPlot *>(QStringLiteral("lossChart"));
         QVERIFY(loss && loss->isVisible());
         QTest::qWait(50);
@@ -105,9 +112,7 @@ class TestChartFullWindow : public QObject
     void doubleClickKeepsResettingACustomPlot()
     {
         ui::MainWindow window;
-        window.show();
-        window.showPage(window.trainingPage());
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(showTrainingPage(window));
         auto *loss = window.trainingPage()->findChild<QCustomPlot *>(QStringLiteral("lossChart"));
         QTest::mouseDClick(loss, Qt::LeftButton, {}, loss->rect().center());
         QVERIFY(!loss->isWindow());
@@ -117,9 +122,7 @@ class TestChartFullWindow : public QObject
     void withoutTheMouseOnAChartF11ShowsThePagesLargest()
     {
         ui::MainWindow window;
-        window.show();
-        window.showPage(window.trainingPage());
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(showTrainingPage(window));
         auto *loss = window.trainingPage()->findChild<QCustomPlot *>(QStringLiteral("lossChart"));
         auto *rate = window.trainingPage()->findChild<QCustomPlot *>(QStringLiteral("optimisationChart"));
         // The loss chart is the larger of the page's two.

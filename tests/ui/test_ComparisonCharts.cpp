@@ -6,6 +6,8 @@
 #include "ui/charts/ComparisonCharts.h"
 
 #include <QAreaSeries>
+#include <QBarCategoryAxis>
+#include <QBarSet>
 #include <QChartView>
 #include <QLineSeries>
 #include <QPixmap>
@@ -109,6 +111,41 @@ class TestComparisonCharts : public QObject
         QVERIFY2(format.endsWith(QLatin1Char('f')), qPrintable(format));
         QCOMPARE(format == QStringLiteral("%.0f"), wholeNumbers);
         delete chart;
+    }
+
+    // The metric bars and the importance bars are drawn by one helper: the first bar on top,
+    // and an error bar (cap, whisker, cap) only where one is asked for.
+    void horizontalBarsPutTheFirstOnTopWithWhiskersAsked()
+    {
+        QChart chart;
+        auto *set = new QBarSet(QStringLiteral("length"));
+        auto *values = new QValueAxis;
+        values->setRange(0.0, 10.0);
+        gpumem::ui::addHorizontalBars(&chart, set,
+                                      {{QStringLiteral("a"), 3.0, true, 2.0, 4.5},
+                                       {QStringLiteral("b"), 5.0, false, 0.0, 0.0},
+                                       {QStringLiteral("c"), 7.0, true, 6.0, 8.0}},
+                                      values);
+        // Qt stacks horizontal categories bottom up: the last appended is drawn on top.
+        QCOMPARE(set->count(), 3);
+        QCOMPARE(set->at(0), 7.0);
+        QCOMPARE(set->at(2), 3.0);
+        auto *categories = qobject_cast<QBarCategoryAxis *>(chart.axes(Qt::Vertical).front());
+        QVERIFY(categories);
+        QCOMPARE(categories->categories(),
+                 (QStringList{QStringLiteral("c"), QStringLiteral("b"), QStringLiteral("a")}));
+        QCOMPARE(chart.axes(Qt::Horizontal).front(), values);
+        std::vector<QLineSeries *> whiskers;
+        for (QAbstractSeries *series : chart.series())
+            if (auto *line = qobject_cast<QLineSeries *>(series))
+                whiskers.push_back(line);
+        QCOMPARE(whiskers.size(), std::size_t{2});
+        // "a" is the top category (index 2), "c" the bottom one (index 0).
+        const QList<QPointF> top = whiskers[0]->points();
+        QCOMPARE(top, (QList<QPointF>{{2.0, 1.88}, {2.0, 2.12}, {2.0, 2.0}, {4.5, 2.0}, {4.5, 1.88}, {4.5, 2.12}}));
+        QCOMPARE(whiskers[1]->at(2), QPointF(6.0, 0.0));
+        QCOMPARE(whiskers[1]->at(3), QPointF(8.0, 0.0));
+        QCOMPARE(whiskers[1]->attachedAxes().size(), 2);
     }
 };
 

@@ -40,6 +40,23 @@ bool selectColumn(gpumem::ui::DataPage &page, int row)
     return QTest::qWaitFor([&] { return !page.isAnalysing(); }, 20000);
 }
 
+// The Data page shown on 5,000 jobs of batch, optimizer and memory_mib: more rows than the scatter draws.
+struct LargeJobsPage
+{
+    QTemporaryDir folder;
+    gpumem::ui::WorkbenchState state;
+    gpumem::ui::DataPage page{&state};
+
+    bool load()
+    {
+        const QString path = folder.filePath(QStringLiteral("jobs.csv"));
+        if (!gpumem::tests::writeLargeJobsCsv(path, 5000))
+            return false;
+        page.show();
+        return loadAndSettle(page, path);
+    }
+};
+
 } // namespace
 
 class TestDataCharts : public QObject
@@ -51,14 +68,10 @@ class TestDataCharts : public QObject
 
     void scatterShowsTheSelectedColumnAgainstTheTarget()
     {
-        QTemporaryDir folder;
-        const QString path = folder.filePath(QStringLiteral("jobs.csv"));
-        // batch, optimizer, memory_mib: 5,000 rows, more than the scatter draws.
-        QVERIFY(gpumem::tests::writeLargeJobsCsv(path, 5000));
-        gpumem::ui::WorkbenchState state;
-        gpumem::ui::DataPage page(&state);
-        page.show();
-        QVERIFY(loadAndSettle(page, path));
+        LargeJobsPage shown;
+        QVERIFY(shown.load());
+        auto &state = shown.state;
+        auto &page = shown.page;
         QCOMPARE(state.targetName(), std::string("memory_mib"));
         auto *scatter = page.findChild<gpumem::ui::FeatureTargetScatter *>();
         QVERIFY(scatter);
@@ -108,13 +121,10 @@ class TestDataCharts : public QObject
 
     void correlationsListEachNumericFeature()
     {
-        QTemporaryDir folder;
-        const QString path = folder.filePath(QStringLiteral("jobs.csv"));
-        QVERIFY(gpumem::tests::writeLargeJobsCsv(path, 5000));
-        gpumem::ui::WorkbenchState state;
-        gpumem::ui::DataPage page(&state);
-        page.show();
-        QVERIFY(loadAndSettle(page, path));
+        LargeJobsPage shown;
+        QVERIFY(shown.load());
+        auto &state = shown.state;
+        auto &page = shown.page;
         auto *view = page.findChild<gpumem::ui::TargetCorrelationsView *>();
         QTableWidget *table = view->table();
         // batch is the one numeric feature; optimizer is categorical and named as left out.

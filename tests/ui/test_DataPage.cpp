@@ -32,6 +32,10 @@ class TestDataPage : public QObject
     Q_OBJECT
 
   private:
+    // The run-statistics file (writeRunStatisticsCsv) most tests load, written once.
+    QTemporaryDir mFolder;
+    QString mRunStatistics;
+
     // A Data page on a workbench state of its own, shown as the workbench shows it.
     struct ShownDataPage
     {
@@ -102,7 +106,12 @@ class TestDataPage : public QObject
     }
 
   private Q_SLOTS:
-    void initTestCase() { gpumem::tests::isolateSettings("test_DataPage"); }
+    void initTestCase()
+    {
+        gpumem::tests::isolateSettings("test_DataPage");
+        mRunStatistics = writeRunStatisticsCsv(mFolder);
+        QVERIFY(!mRunStatistics.isEmpty());
+    }
 
     void loadsCsvIntoLazyTable()
     {
@@ -216,11 +225,9 @@ class TestDataPage : public QObject
 
     void asksAboutLikelyOutcomesAndIgnoresThem()
     {
-        QTemporaryDir folder;
-        const QString path = writeRunStatisticsCsv(folder);
         ShownDataPage shown;
         auto &[state, page] = shown;
-        QVERIFY(load(page, path));
+        QVERIFY(load(page, mRunStatistics));
         QCOMPARE(state.targetName(), std::string("Max GPU Memory (MiB)"));
         auto *bar = page.findChild<gpumem::ui::LikelyOutcomesBar *>(QStringLiteral("likelyOutcomesBar"));
         QVERIFY(bar);
@@ -246,11 +253,9 @@ class TestDataPage : public QObject
 
     void keepsLikelyOutcomesUntilTheTargetChanges()
     {
-        QTemporaryDir folder;
-        const QString path = writeRunStatisticsCsv(folder);
         ShownDataPage shown;
         auto &[state, page] = shown;
-        QVERIFY(load(page, path));
+        QVERIFY(load(page, mRunStatistics));
         auto *bar = page.findChild<gpumem::ui::LikelyOutcomesBar *>(QStringLiteral("likelyOutcomesBar"));
         QVERIFY(bar->isVisible());
         bar->findChild<QPushButton *>(QStringLiteral("keepLikelyOutcomes"))->click();
@@ -300,11 +305,9 @@ class TestDataPage : public QObject
     // columns could not be given a role from the menu that docs/workbench.md promised.
     void rightClickGivesEverySelectedColumnARole()
     {
-        QTemporaryDir folder;
-        const QString path = writeRunStatisticsCsv(folder);
         ShownDataPage shown;
         auto &[state, page] = shown;
-        QVERIFY(load(page, path));
+        QVERIFY(load(page, mRunStatistics));
         auto *editor = page.findChild<QTableWidget *>(QStringLiteral("columnEditor"));
         selectEditorRows(editor, {1, 2, 4});
         QString ignoredLabel;
@@ -394,15 +397,12 @@ class TestDataPage : public QObject
 
     void likelyOutcomesBarFitsSmallScreens()
     {
-        QFETCH(int, width);
-        QFETCH(int, height);
-        QTemporaryDir folder;
-        const QString path = writeRunStatisticsCsv(folder);
+        const auto [width, height] = fetchColumns<int, int>("width", "height");
         gpumem::ui::MainWindow window;
         window.resize(width, height);
         window.show();
         QSignalSpy finished(window.dataPage(), &gpumem::ui::DataPage::loadFinished);
-        window.openData(path);
+        window.openData(mRunStatistics);
         QVERIFY(finished.wait(20000));
         auto *bar = window.dataPage()->findChild<gpumem::ui::LikelyOutcomesBar *>(QStringLiteral("likelyOutcomesBar"));
         QVERIFY(bar->isVisible());
@@ -486,8 +486,7 @@ class TestDataPage : public QObject
     // finished handler; the workbench aborted (exit 134) and unsaved work was lost.
     void badFileKeepsThePreviousDataAndTheApplication()
     {
-        QFETCH(QString, file);
-        QFETCH(QString, messagePart);
+        const auto [file, messagePart] = fetchColumns<QString, QString>("file", "messagePart");
         gpumem::ui::MainWindow window;
         window.show();
         auto *page = window.dataPage();

@@ -55,6 +55,18 @@ struct Controls
         architecture->setCurrentIndex(index);
     }
 
+    // Fills in the recipe control by control, as a user does.
+    void fillIn(const QString &config, int tokens, const QString &precisionName, const QString &optimizerName, int rank,
+                const QString &targets) const
+    {
+        pickConfig(config);
+        sequenceLength->setValue(tokens);
+        choose(precision, precisionName);
+        choose(optimizer, optimizerName);
+        loraRank->setValue(rank);
+        loraTargets->setText(targets);
+    }
+
     QComboBox *architecture;
     QSpinBox *sequenceLength;
     QComboBox *precision;
@@ -81,12 +93,8 @@ class TestLanguageModelForm : public QObject
         ui::LanguageModelForm form;
         const Controls controls(form);
         QVERIFY(controls.found());
-        controls.pickConfig(QStringLiteral("llama-3.2-1b"));
-        controls.sequenceLength->setValue(256);
-        controls.choose(controls.precision, QStringLiteral("bfloat16"));
-        controls.choose(controls.optimizer, QStringLiteral("adamw_8bit"));
-        controls.loraRank->setValue(16);
-        controls.loraTargets->setText(QStringLiteral(" q_proj , v_proj,,o_proj "));
+        controls.fillIn(QStringLiteral("llama-3.2-1b"), 256, QStringLiteral("bfloat16"), QStringLiteral("adamw_8bit"),
+                        16, QStringLiteral(" q_proj , v_proj,,o_proj "));
         controls.checkpointing->setChecked(true);
         controls.qlora->setChecked(true);
 
@@ -152,9 +160,8 @@ class TestLanguageModelForm : public QObject
     }
     void mapsThePrecision()
     {
-        QFETCH(QString, precision);
-        QFETCH(QString, dtype);
-        QFETCH(QString, autocast);
+        const auto [precision, dtype, autocast] =
+            fetchColumns<QString, QString, QString>("precision", "dtype", "autocast");
         ui::LanguageModelForm form;
         const Controls controls(form);
         controls.pickConfig(QStringLiteral("gpt2"));
@@ -262,12 +269,8 @@ class TestLanguageModelForm : public QObject
         {
             ui::LanguageModelForm form;
             const Controls controls(form);
-            controls.pickConfig(QStringLiteral("qwen2.5-0.5b"));
-            controls.sequenceLength->setValue(2048);
-            controls.choose(controls.precision, QStringLiteral("autocast_float16"));
-            controls.choose(controls.optimizer, QStringLiteral("sgd"));
-            controls.loraRank->setValue(32);
-            controls.loraTargets->setText(QStringLiteral("q_proj,k_proj"));
+            controls.fillIn(QStringLiteral("qwen2.5-0.5b"), 2048, QStringLiteral("autocast_float16"),
+                            QStringLiteral("sgd"), 32, QStringLiteral("q_proj,k_proj"));
             controls.checkpointing->setChecked(true);
             controls.choose(controls.mode, QStringLiteral("inference"));
             controls.generatedTokens->setValue(300);

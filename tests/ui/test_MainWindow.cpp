@@ -72,6 +72,37 @@ class UnsavedWorkAnswers : public QObject
     QString mText;
 };
 
+// A datasets folder whose demo.csv is a copy of jobs_training.csv, which Help > Demo opens
+// while the folder lives (GPUMEM_DATASET_DIR names it until then).
+struct DemoDatasets
+{
+    QTemporaryDir folder;
+    QString demo = folder.filePath(QStringLiteral("demo.csv"));
+    bool copied = QFile::copy(gpumem::tests::testDataPath("jobs_training.csv"), demo);
+
+    DemoDatasets() { qputenv("GPUMEM_DATASET_DIR", folder.path().toLocal8Bit()); }
+    ~DemoDatasets() { qunsetenv("GPUMEM_DATASET_DIR"); }
+    DemoDatasets(const DemoDatasets &) = delete;
+    DemoDatasets &operator=(const DemoDatasets &) = delete;
+};
+
+// A main window on the demo datasets, and a spy on its Data page's loads.
+struct DemoWindow
+{
+    DemoDatasets datasets;
+    gpumem::ui::MainWindow window;
+    QSignalSpy loaded{window.dataPage(), &gpumem::ui::DataPage::loadFinished};
+};
+
+// Shows window and opens tests/data/jobs.csv in it as File > Open does; returns whether
+// the load finished, the first that loaded (a spy on the Data page's loadFinished) counts.
+bool showWithJobs(gpumem::ui::MainWindow &window, const QSignalSpy &loaded)
+{
+    window.show();
+    window.openData(gpumem::tests::testDataPath("jobs.csv"));
+    return QTest::qWaitFor([&] { return loaded.count() == 1; }, 20000);
+}
+
 } // namespace
 
 class TestMainWindow : public QObject
@@ -107,7 +138,8 @@ class TestMainWindow : public QObject
         QStringList menus;
         for (QAction *action : window.menuBar()->actions())
             menus << action->text();
-        QCOMPARE(menus, QStringList({QStringLiteral("&File"), QStringLiteral("&View"), QStringLiteral("&Help")}));
+        QCOMPARE(menus, QStringList({QStringLiteral("&File"), QStringLiteral("&Edit"), QStringLiteral("&View"),
+                                     QStringLiteral("&Help")}));
         const auto shortcut = [&window](const char *name) {
             auto *action = window.findChild<QAction *>(QString::fromLatin1(name));
             return action ? action->shortcut() : QKeySequence();
@@ -116,6 +148,7 @@ class TestMainWindow : public QObject
         QCOMPARE(shortcut("openAction"), QKeySequence(QKeySequence::Open));
         QCOMPARE(shortcut("saveProjectAction"), QKeySequence(QKeySequence::Save));
         QCOMPARE(shortcut("saveProjectAsAction"), QKeySequence(QStringLiteral("Ctrl+Shift+S")));
+        QCOMPARE(shortcut("copyCommandAction"), QKeySequence(QStringLiteral("Ctrl+Shift+C")));
         QCOMPARE(shortcut("helpAction"), QKeySequence(QKeySequence::HelpContents));
         QCOMPARE(window.pages()->count(), 7); // Data, Model, Training, Compare, Predict, Runs, Your model
     }
@@ -189,11 +222,9 @@ class TestMainWindow : public QObject
 
     void demoLoadsABuiltInDatasetAndTrains()
     {
-        QTemporaryDir datasets;
-        QVERIFY(QFile::copy(gpumem::tests::testDataPath("jobs_training.csv"),
-                            datasets.filePath(QStringLiteral("demo.csv"))));
-        qputenv("GPUMEM_DATASET_DIR", datasets.path().toLocal8Bit());
-        QCOMPARE(gpumem::ui::builtInDatasets(), QStringList{datasets.filePath(QStringLiteral("demo.csv"))});
+        const DemoDatasets datasets;
+        QVERIFY(datasets.copied);
+        QCOMPARE(gpumem::ui::builtInDatasets(), QStringList{datasets.demo});
         gpumem::ui::MainWindow window;
         window.show();
         QSignalSpy finished(window.trainingPage(), &gpumem::ui::TrainingPage::trainingFinished);
@@ -232,9 +263,7 @@ class TestMainWindow : public QObject
         QCOMPARE(window.runsPage()->model()->rowCount(), 1);
         QVERIFY(window.windowTitle().startsWith(QStringLiteral("*demo.csv"))); // not saved as a project yet
         // The loaded file is now among the recent files.
-        QCOMPARE(QSettings().value(QStringLiteral("data/recentFiles")).toStringList().value(0),
-                 datasets.filePath(QStringLiteral("demo.csv")));
-        qunsetenv("GPUMEM_DATASET_DIR");
+        QCOMPARE(QSettings().value(QStringLiteral("data/recentFiles")).toStringList().value(0), datasets.demo);
     }
 
     void savesAndOpensProjects()
@@ -328,10 +357,8 @@ class TestMainWindow : public QObject
     void asksBeforeQuittingWithUnsavedWork()
     {
         gpumem::ui::MainWindow window;
-        window.show();
         QSignalSpy loaded(window.dataPage(), &gpumem::ui::DataPage::loadFinished);
-        window.openData(gpumem::tests::testDataPath("jobs.csv"));
-        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+        QVERIFY(showWithJobs(window, loaded));
         QVERIFY(window.windowTitle().startsWith(QLatin1Char('*')));
 
         // Answers the question the window asks with button, once it is on screen.
@@ -361,15 +388,10 @@ class TestMainWindow : public QObject
     // Bug: Help > Demo replaced unsaved data, roles and models without asking, while Quit asked.
     void demoAsksBeforeReplacingUnsavedWork()
     {
-        QTemporaryDir datasets;
-        const QString demo = datasets.filePath(QStringLiteral("demo.csv"));
-        QVERIFY(QFile::copy(gpumem::tests::testDataPath("jobs_training.csv"), demo));
-        qputenv("GPUMEM_DATASET_DIR", datasets.path().toLocal8Bit());
-        gpumem::ui::MainWindow window;
-        window.show();
-        QSignalSpy loaded(window.dataPage(), &gpumem::ui::DataPage::loadFinished);
-        window.openData(gpumem::tests::testDataPath("jobs.csv"));
-        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+        DemoWindow demo;
+        auto &[datasets, window, loaded] = demo;
+        QVERIFY(datasets.copied);
+        QVERIFY(showWithJobs(window, loaded));
         window.state()->setRole(1, gpumem::data::ColumnRole::Ignored); // work the user has not saved
         const auto table = window.state()->table();
         const auto roles = window.state()->roles();
@@ -392,25 +414,19 @@ class TestMainWindow : public QObject
         demoAction->trigger();
         QCOMPARE(answers.count(), 2);
         QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, 20000);
-        QCOMPARE(window.state()->dataPath(), demo);
+        QCOMPARE(window.state()->dataPath(), datasets.demo);
         QVERIFY(window.state()->table() != table);
         window.trainingPage()->stop();
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
-        qunsetenv("GPUMEM_DATASET_DIR");
     }
 
     void demoAsksNothingWhenTheWorkIsSaved()
     {
-        QTemporaryDir directory;
-        const QString demo = directory.filePath(QStringLiteral("demo.csv"));
-        QVERIFY(QFile::copy(gpumem::tests::testDataPath("jobs_training.csv"), demo));
-        qputenv("GPUMEM_DATASET_DIR", directory.path().toLocal8Bit());
-        gpumem::ui::MainWindow window;
-        window.show();
-        QSignalSpy loaded(window.dataPage(), &gpumem::ui::DataPage::loadFinished);
-        window.openData(gpumem::tests::testDataPath("jobs.csv"));
-        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
-        QVERIFY(window.saveProject(directory.filePath(QStringLiteral("saved.gpumem.json"))));
+        DemoWindow demo;
+        auto &[datasets, window, loaded] = demo;
+        QVERIFY(datasets.copied);
+        QVERIFY(showWithJobs(window, loaded));
+        QVERIFY(window.saveProject(datasets.folder.filePath(QStringLiteral("saved.gpumem.json"))));
         QVERIFY(!window.windowTitle().startsWith(QLatin1Char('*')));
 
         UnsavedWorkAnswers answers(QMessageBox::Cancel); // would keep the old data, had it asked
@@ -418,10 +434,9 @@ class TestMainWindow : public QObject
         window.findChild<QAction *>(QStringLiteral("demoAction"))->trigger();
         QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, 20000);
         QCOMPARE(answers.count(), 0);
-        QCOMPARE(window.state()->dataPath(), demo);
+        QCOMPARE(window.state()->dataPath(), datasets.demo);
         window.trainingPage()->stop();
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
-        qunsetenv("GPUMEM_DATASET_DIR");
     }
 
     // A file dropped on the window asks as Quit does: Cancel keeps everything, Save saves
@@ -431,10 +446,8 @@ class TestMainWindow : public QObject
         QTemporaryDir directory;
         const QString project = directory.filePath(QStringLiteral("dropped.gpumem.json"));
         gpumem::ui::MainWindow window;
-        window.show();
         QSignalSpy loaded(window.dataPage(), &gpumem::ui::DataPage::loadFinished);
-        window.openData(gpumem::tests::testDataPath("jobs.csv"));
-        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+        QVERIFY(showWithJobs(window, loaded));
         QVERIFY(window.saveProject(project));
         QFile savedFile(project);
         QVERIFY(savedFile.open(QIODevice::ReadOnly));

@@ -38,6 +38,23 @@ class TestProjectFile : public QObject
         return dataPath;
     }
 
+    // A copy of jobs.csv in a folder of its own, open in a workbench state (dataPath is
+    // empty when the copy failed).
+    struct OpenedJobsCopy
+    {
+        QTemporaryDir folder;
+        gpumem::ui::WorkbenchState state;
+        QString dataPath = openJobsCopy(folder, state);
+
+        // Writes the state's project into the folder as name, and returns its path.
+        QString savedProject(const char *name)
+        {
+            const QString path = folder.filePath(QString::fromLatin1(name));
+            gpumem::ui::writeProjectFile(path, state);
+            return path;
+        }
+    };
+
     static gpumem::evaluation::ExperimentResult handMadeResult(Eigen::Index rows)
     {
         gpumem::evaluation::ExperimentResult result;
@@ -76,9 +93,8 @@ class TestProjectFile : public QObject
 
     void savesAndReloadsTheWholeExperiment()
     {
-        QTemporaryDir directory;
-        gpumem::ui::WorkbenchState state;
-        const QString dataPath = openJobsCopy(directory, state);
+        OpenedJobsCopy opened;
+        auto &[directory, state, dataPath] = opened;
         QVERIFY(!dataPath.isEmpty());
         state.setRole(1, ColumnRole::Ignored);
         state.setBadCellPolicy(gpumem::data::BadCellPolicy::DropRow);
@@ -143,12 +159,10 @@ class TestProjectFile : public QObject
 
     void findsMovedDataNextToTheProject()
     {
-        QTemporaryDir first;
-        gpumem::ui::WorkbenchState state;
-        const QString dataPath = openJobsCopy(first, state);
+        OpenedJobsCopy opened;
+        const QString &dataPath = opened.dataPath;
         QVERIFY(!dataPath.isEmpty());
-        const QString projectPath = first.filePath(QStringLiteral("p.gpumem.json"));
-        gpumem::ui::writeProjectFile(projectPath, state);
+        const QString projectPath = opened.savedProject("p.gpumem.json");
 
         QTemporaryDir second;
         QVERIFY(QFile::rename(dataPath, second.filePath(QStringLiteral("jobs.csv"))));
@@ -180,9 +194,8 @@ class TestProjectFile : public QObject
 
     void keepsTheRunModelsBesideTheProject()
     {
-        QTemporaryDir first;
-        gpumem::ui::WorkbenchState state;
-        const QString dataPath = openJobsCopy(first, state);
+        OpenedJobsCopy opened;
+        auto &[first, state, dataPath] = opened;
         QVERIFY(!dataPath.isEmpty());
         std::vector<std::string> warnings;
         const auto dataset = state.buildDataset(warnings);
@@ -242,12 +255,10 @@ class TestProjectFile : public QObject
     // open waited in open() for ever (Cancel did nothing; Quit left the process waiting).
     void aFifoAsTheDataIsRefusedAtOnce()
     {
-        QTemporaryDir directory;
-        gpumem::ui::WorkbenchState state;
-        const QString dataPath = openJobsCopy(directory, state);
-        QVERIFY(!dataPath.isEmpty());
-        const QString projectPath = directory.filePath(QStringLiteral("p.gpumem.json"));
-        gpumem::ui::writeProjectFile(projectPath, state); // records the data's SHA-256
+        OpenedJobsCopy opened;
+        QVERIFY(!opened.dataPath.isEmpty());
+        const QString projectPath = opened.savedProject("p.gpumem.json"); // records the data's SHA-256
+        const QString dataPath = opened.dataPath;
         QVERIFY(QFile::remove(dataPath));
         QCOMPARE(::mkfifo(QFile::encodeName(dataPath).constData(), 0600), 0);
 

@@ -56,19 +56,24 @@ class TestProjectJson : public QObject
 {
     Q_OBJECT
 
+  private:
+    QTemporaryDir mDirectory; // the projects the tests write, one file each
+
   private Q_SLOTS:
-    void initTestCase() { gpumem::tests::isolateSettings("test_ProjectJson"); }
+    void initTestCase()
+    {
+        gpumem::tests::isolateSettings("test_ProjectJson");
+        QVERIFY(mDirectory.isValid());
+    }
 
     // The project's "comparison" is the report's experiment members plus the per-row
     // values, written by the same functions.
     void theComparisonIsTheReportsForm()
     {
-        QTemporaryDir directory;
-        QVERIFY(directory.isValid());
         gpumem::ui::WorkbenchState state;
         const gpumem::evaluation::ExperimentResult result = twoFoldResult();
         state.setComparison(std::make_shared<const gpumem::evaluation::ExperimentResult>(result), nullptr);
-        const QString projectPath = directory.filePath(QStringLiteral("p.gpumem.json"));
+        const QString projectPath = mDirectory.filePath(QStringLiteral("report-form.gpumem.json"));
         gpumem::ui::writeProjectFile(projectPath, state);
 
         const gpumem::io::Json project = gpumem::io::readJsonFile(projectPath.toStdString());
@@ -86,8 +91,6 @@ class TestProjectJson : public QObject
     // the seed and splitting it ran with; one saved before it was kept says so.
     void theComparisonKeepsItsHeader()
     {
-        QTemporaryDir directory;
-        QVERIFY(directory.isValid());
         gpumem::ui::WorkbenchState state;
         gpumem::report::ComparisonContext context;
         context.dataset = "jobs.csv";
@@ -99,7 +102,7 @@ class TestProjectJson : public QObject
         context.seed = 77;
         state.setComparison(std::make_shared<const gpumem::evaluation::ExperimentResult>(twoFoldResult()), nullptr,
                             context);
-        const QString projectPath = directory.filePath(QStringLiteral("p.gpumem.json"));
+        const QString projectPath = mDirectory.filePath(QStringLiteral("header.gpumem.json"));
         gpumem::ui::writeProjectFile(projectPath, state);
 
         const auto content = gpumem::ui::readProjectContent(projectPath);

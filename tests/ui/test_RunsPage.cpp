@@ -24,12 +24,15 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 
 #include <cmath>
 #include <set>
@@ -465,6 +468,33 @@ class TestRunsPage : public QObject
         QCOMPARE(finished.at(0).at(1).toBool(), true);
         QCOMPARE(state.runs().size(), std::size_t{1});
         QVERIFY(page.statusText().contains("cancelled"));
+    }
+
+    // The Runs page copied the Training page's settings keys; both now read the
+    // workbench's device and threads, which the Training page's form sets.
+    void aSweepComputesWithTheTrainingPagesThreads()
+    {
+        if (QThread::idealThreadCount() < 2)
+            QSKIP("one hardware thread: the form offers no other count");
+        QSettings().setValue(QStringLiteral("training/threads"), 1);
+        gpumem::tests::QuickTrainingState state(1);
+        QCOMPARE(state.threads(), 1);
+        gpumem::ui::TrainingPage training(&state);
+        gpumem::ui::RunsPage runs(&state);
+        training.findChild<QSpinBox *>(QStringLiteral("threadsBox"))->setValue(2);
+        auto *device = training.findChild<QComboBox *>(QStringLiteral("deviceBox"));
+        device->setCurrentIndex(device->findData(QStringLiteral("cpu")));
+        QCOMPARE(state.threads(), 2);
+        QCOMPARE(state.device(), QStringLiteral("cpu"));
+        QCOMPARE(QSettings().value(QStringLiteral("training/threads")).toInt(), 2); // remembered once, by the state
+        QCOMPARE(gpumem::ui::WorkbenchState().device(), QStringLiteral("cpu"));
+
+        QSignalSpy finished(&runs, &gpumem::ui::RunsPage::sweepFinished);
+        gpumem::runs::SweepPlan plan;
+        plan.parameters = {{"epochs", {"1"}}};
+        QVERIFY2(runs.startSweep(plan, 0.2), qPrintable(runs.statusText()));
+        QVERIFY(runs.statusText().contains("2 thread"));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
     }
 
     void sweepRefusesUnusableValuesBeforeTraining()

@@ -38,6 +38,20 @@ bool trainsToTheEnd(gpumem::ui::TrainingPage &page)
            finished.at(0).at(0).toBool();
 }
 
+// A Training page on quick settings, the spy of its finished runs and its Save button.
+struct TrainingPageAndSpy
+{
+    explicit TrainingPageAndSpy(int epochs = 2)
+        : state(epochs)
+    {
+    }
+
+    gpumem::tests::QuickTrainingState state;
+    gpumem::ui::TrainingPage page{&state};
+    QSignalSpy finished{&page, &gpumem::ui::TrainingPage::trainingFinished};
+    QPushButton *save = page.findChild<QPushButton *>(QStringLiteral("saveModel"));
+};
+
 // The value of the curve named name at epoch x, or NaN when it has no such point.
 double curveValue(const QCustomPlot *chart, const QString &name, double x)
 {
@@ -68,10 +82,9 @@ class TestTrainingPage : public QObject
 
     void trainsLiveAndKeepsTheModel()
     {
-        gpumem::tests::QuickTrainingState state(3);
-        gpumem::ui::TrainingPage page(&state);
+        TrainingPageAndSpy shown(3);
+        auto &[state, page, finished, save] = shown;
         page.show();
-        QSignalSpy finished(&page, &gpumem::ui::TrainingPage::trainingFinished);
         QVERIFY(page.start());
         QVERIFY(page.isRunning());
         QVERIFY(!page.findChild<QPushButton *>(QStringLiteral("startTraining"))->isEnabled());
@@ -235,10 +248,9 @@ class TestTrainingPage : public QObject
 
     void pausesResumesAndStops()
     {
-        gpumem::tests::QuickTrainingState state(5000);
-        gpumem::ui::TrainingPage page(&state);
+        TrainingPageAndSpy shown(5000);
+        auto &[state, page, finished, save] = shown;
         page.show();
-        QSignalSpy finished(&page, &gpumem::ui::TrainingPage::trainingFinished);
         QVERIFY(page.start());
         QTRY_VERIFY_WITH_TIMEOUT(page.plot()->batchPointCount() > 3, 60000);
         QTRY_VERIFY(page.plot()->replotCount() > 0);
@@ -267,12 +279,9 @@ class TestTrainingPage : public QObject
     // first epoch, a run has no epoch to keep.
     void aRunStoppedInItsFirstEpochLeavesNothingToSave()
     {
-        gpumem::tests::QuickTrainingState state(2);
-        gpumem::ui::TrainingPage page(&state);
-        QSignalSpy finished(&page, &gpumem::ui::TrainingPage::trainingFinished);
-        auto *save = page.findChild<QPushButton *>(QStringLiteral("saveModel"));
-        QVERIFY(page.start());
-        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+        TrainingPageAndSpy trained;
+        auto &[state, page, finished, save] = trained;
+        QVERIFY(trainsToTheEnd(page));
         QVERIFY(page.trainedModel());
         QVERIFY(save->isEnabled());
 
@@ -295,12 +304,9 @@ class TestTrainingPage : public QObject
     // early stop does, and says so; "Save model…" then saves this run, not the one before.
     void aStoppedRunKeepsItsBestEpochSoFar()
     {
-        gpumem::tests::QuickTrainingState state(2);
-        gpumem::ui::TrainingPage page(&state);
-        QSignalSpy finished(&page, &gpumem::ui::TrainingPage::trainingFinished);
-        auto *save = page.findChild<QPushButton *>(QStringLiteral("saveModel"));
-        QVERIFY(page.start());
-        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+        TrainingPageAndSpy trained;
+        auto &[state, page, finished, save] = trained;
+        QVERIFY(trainsToTheEnd(page));
         const auto first = page.trainedModel();
         QVERIFY(first);
 

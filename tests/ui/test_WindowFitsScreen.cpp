@@ -46,19 +46,15 @@ QString describe(const QWidget &window)
 
 } // namespace
 
-class TestWindowFitsScreen : public QObject
+class TestWindowFitsScreen : public QObject, private tests::UsesEstimateFixtures
 {
     Q_OBJECT
-
-  private:
-    std::unique_ptr<tests::EstimateFixtures> mFixtures;
 
   private Q_SLOTS:
     void initTestCase()
     {
         tests::isolateSettings("test_WindowFitsScreen");
         QCOMPARE(QApplication::primaryScreen()->geometry().size(), QSize(screenWidth, screenHeight));
-        mFixtures = std::make_unique<tests::EstimateFixtures>();
     }
 
     void cleanup()
@@ -97,13 +93,13 @@ class TestWindowFitsScreen : public QObject
 
     void estimatingKeepsTheWindowOnScreen()
     {
-        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(mFixtures);
         ui::MainWindow window;
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.setLargeFont(true);
         ui::YourModelPage *page = window.yourModelPage();
-        window.openFile(QString::fromStdString(mFixtures->path("mlp.pt")));
+        window.openFile(QString::fromStdString(mFixtures.path("mlp.pt")));
         page->findChild<QLineEdit *>(QStringLiteral("inputShapes"))->setText(QStringLiteral("20"));
         QSignalSpy finished(page, &ui::YourModelPage::estimateFinished);
         QVERIFY(page->start());

@@ -27,7 +27,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <memory>
 #include <numeric>
 
 using namespace gpumem;
@@ -49,22 +48,25 @@ QString mibText(std::uint64_t bytes)
     return mibText(static_cast<double>(bytes) / kMib);
 }
 
-// Fills the page's form as a user would, with float input and efficient attention (the form
-// remembers an earlier test's choice).
-void fillForm(ui::YourModelPage &page, const QString &shapes, const QString &batchSizes, const QString &optimizer,
-              const QString &gpu)
+// Picks the entry holding data in the combo box called name on page, as a user does.
+void chooseData(QWidget &page, const char *name, const QString &data)
 {
-    auto *kind = page.findChild<QComboBox *>(QStringLiteral("inputKindBox"));
-    kind->setCurrentIndex(kind->findData(QStringLiteral("float")));
+    auto *box = page.findChild<QComboBox *>(QString::fromLatin1(name));
+    box->setCurrentIndex(box->findData(data));
+}
+
+// Fills the page's form as a user would, with inputKind input (float unless named) and efficient
+// attention (the form remembers an earlier test's choice).
+void fillForm(ui::YourModelPage &page, const QString &shapes, const QString &batchSizes, const QString &optimizer,
+              const QString &gpu, const QString &inputKind = QStringLiteral("float"))
+{
+    chooseData(page, "inputKindBox", inputKind);
     page.findChild<QLineEdit *>(QStringLiteral("inputShapes"))->setText(shapes);
     page.findChild<QLineEdit *>(QStringLiteral("batchSizes"))->setText(batchSizes);
-    auto *optimizers = page.findChild<QComboBox *>(QStringLiteral("optimizerBox"));
-    optimizers->setCurrentIndex(optimizers->findData(optimizer));
-    auto *gpus = page.findChild<QComboBox *>(QStringLiteral("gpuBox"));
-    gpus->setCurrentIndex(gpus->findData(gpu));
+    chooseData(page, "optimizerBox", optimizer);
+    chooseData(page, "gpuBox", gpu);
     page.findChild<QDoubleSpinBox *>(QStringLiteral("contextBox"))->setValue(0.0);
-    auto *attention = page.findChild<QComboBox *>(QStringLiteral("attentionBox"));
-    attention->setCurrentIndex(attention->findData(QStringLiteral("efficient")));
+    chooseData(page, "attentionBox", QStringLiteral("efficient"));
 }
 
 // Describes a shipped language model on the page's form as a user would: a full fine-tune in
@@ -72,22 +74,18 @@ void fillForm(ui::YourModelPage &page, const QString &shapes, const QString &bat
 void fillLanguageModel(ui::YourModelPage &page, const QString &config, int sequenceLength, const QString &batches,
                        const QString &gpu)
 {
-    auto *kind = page.findChild<QComboBox *>(QStringLiteral("modelKindBox"));
-    kind->setCurrentIndex(kind->findData(QStringLiteral("config")));
+    chooseData(page, "modelKindBox", QStringLiteral("config"));
     auto *architecture = page.findChild<QComboBox *>(QStringLiteral("architectureBox"));
     architecture->setCurrentIndex(architecture->findText(config));
     page.findChild<QSpinBox *>(QStringLiteral("sequenceLengthBox"))->setValue(sequenceLength);
-    auto *precision = page.findChild<QComboBox *>(QStringLiteral("precisionBox"));
-    precision->setCurrentIndex(precision->findData(QStringLiteral("bfloat16")));
+    chooseData(page, "precisionBox", QStringLiteral("bfloat16"));
     auto *optimizer = page.findChild<QComboBox *>(QStringLiteral("recipeOptimizerBox"));
     optimizer->setCurrentIndex(optimizer->findData(QStringLiteral("adamw")));
     page.findChild<QSpinBox *>(QStringLiteral("loraRankBox"))->setValue(0);
     page.findChild<QCheckBox *>(QStringLiteral("checkpointingBox"))->setChecked(false);
-    auto *mode = page.findChild<QComboBox *>(QStringLiteral("modeBox"));
-    mode->setCurrentIndex(mode->findData(QStringLiteral("training")));
+    chooseData(page, "modeBox", QStringLiteral("training"));
     page.findChild<QLineEdit *>(QStringLiteral("batchSizes"))->setText(batches);
-    auto *gpus = page.findChild<QComboBox *>(QStringLiteral("gpuBox"));
-    gpus->setCurrentIndex(gpus->findData(gpu));
+    chooseData(page, "gpuBox", gpu);
     page.findChild<QDoubleSpinBox *>(QStringLiteral("contextBox"))->setValue(0.0);
 }
 
@@ -110,25 +108,28 @@ estimate::EstimateResult independentEstimate(const std::string &model, std::vect
 
 } // namespace
 
-class TestYourModelPage : public QObject
+class TestYourModelPage : public QObject, private tests::UsesEstimateFixtures
 {
     Q_OBJECT
 
   private:
-    std::unique_ptr<tests::EstimateFixtures> mFixtures;
+    QString fixture(const char *name) const { return QString::fromStdString(mFixtures.path(name)); }
 
-    QString fixture(const char *name) const { return QString::fromStdString(mFixtures->path(name)); }
+    // Opens the fixture model called name on page and fills in the form, as a user does.
+    void openAndFill(ui::YourModelPage &page, const char *model, const QString &shapes, const QString &batchSizes,
+                     const QString &optimizer, const QString &gpu,
+                     const QString &inputKind = QStringLiteral("float")) const
+    {
+        page.openModel(fixture(model));
+        fillForm(page, shapes, batchSizes, optimizer, gpu, inputKind);
+    }
 
   private Q_SLOTS:
-    void initTestCase()
-    {
-        tests::isolateSettings("test_YourModelPage");
-        mFixtures = std::make_unique<tests::EstimateFixtures>();
-    }
+    void initTestCase() { tests::isolateSettings("test_YourModelPage"); }
 
     void showsTheEstimatorsNumbers()
     {
-        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(mFixtures);
         ui::YourModelPage page;
         page.resize(1200, 800);
         page.openModel(fixture("mlp.pt"));
@@ -145,7 +146,7 @@ class TestYourModelPage : public QObject
         QVERIFY(page.errorText().isEmpty());
 
         const estimate::EstimateResult expected =
-            independentEstimate(mFixtures->path("mlp.pt"), {20}, "adam", "t4", {4, 64, 16777216});
+            independentEstimate(mFixtures.path("mlp.pt"), {20}, "adam", "t4", {4, 64, 16777216});
         const estimate::EstimateResult *shown = page.result();
         QVERIFY(shown);
         QCOMPARE(shown->estimates.size(), std::size_t{3});
@@ -262,7 +263,7 @@ class TestYourModelPage : public QObject
         const auto h200 = std::find(names.begin(), names.end(), "h200");
         QVERIFY(h200 != names.end());
         const estimate::EstimateResult onH200 =
-            independentEstimate(mFixtures->path("mlp.pt"), {20}, "adam", "h200", {4});
+            independentEstimate(mFixtures.path("mlp.pt"), {20}, "adam", "h200", {4});
         QCOMPARE(profiles->item(static_cast<int>(h200 - names.begin()), 4)->text(),
                  QStringLiteral("%L1").arg(*onH200.maxBatch));
 
@@ -278,12 +279,10 @@ class TestYourModelPage : public QObject
 
     void estimatesATokenModel()
     {
-        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(mFixtures);
         ui::YourModelPage page;
-        page.openModel(fixture("tokens.pt"));
-        fillForm(page, QStringLiteral("12"), QStringLiteral("8"), QStringLiteral("adamw"), QStringLiteral("l4"));
-        auto *kind = page.findChild<QComboBox *>(QStringLiteral("inputKindBox"));
-        kind->setCurrentIndex(kind->findData(QStringLiteral("tokens")));
+        openAndFill(page, "tokens.pt", QStringLiteral("12"), QStringLiteral("8"), QStringLiteral("adamw"),
+                    QStringLiteral("l4"), QStringLiteral("tokens"));
         page.findChild<QSpinBox *>(QStringLiteral("vocabularyBox"))->setValue(50);
         QSignalSpy finished(&page, &ui::YourModelPage::estimateFinished);
         QVERIFY(page.start());
@@ -291,7 +290,7 @@ class TestYourModelPage : public QObject
         QVERIFY2(finished.first().first().toBool(), qPrintable(page.errorText()));
 
         estimate::EstimateConfiguration configuration;
-        configuration.modelPath = mFixtures->path("tokens.pt");
+        configuration.modelPath = mFixtures.path("tokens.pt");
         configuration.inputShapes = {{12}};
         configuration.inputKind = estimate::InputKind::Tokens;
         configuration.vocabulary = 50;
@@ -309,12 +308,12 @@ class TestYourModelPage : public QObject
 
     void aContextOfYourOwnReplacesTheProfiles()
     {
-        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(mFixtures);
         constexpr double measuredContext = 1000.0;
         {
             ui::YourModelPage page;
-            page.openModel(fixture("mlp.pt"));
-            fillForm(page, QStringLiteral("20"), QStringLiteral("8"), QStringLiteral("adam"), QStringLiteral("t4"));
+            openAndFill(page, "mlp.pt", QStringLiteral("20"), QStringLiteral("8"), QStringLiteral("adam"),
+                        QStringLiteral("t4"));
             page.findChild<QDoubleSpinBox *>(QStringLiteral("contextBox"))->setValue(measuredContext);
             QSignalSpy finished(&page, &ui::YourModelPage::estimateFinished);
             QVERIFY(page.start());
@@ -324,7 +323,7 @@ class TestYourModelPage : public QObject
             const estimate::GpuProfile t4 = estimate::findGpuProfile("t4");
             QVERIFY(t4.contextMib != measuredContext);
             const estimate::EstimateResult expected =
-                independentEstimate(mFixtures->path("mlp.pt"), {20}, "adam", "t4", {8});
+                independentEstimate(mFixtures.path("mlp.pt"), {20}, "adam", "t4", {8});
             const double reserved = static_cast<double>(expected.estimates[0].peakReservedBytes) / kMib;
             const double total = reserved + measuredContext + t4.workspaceMib;
             QCOMPARE(page.result()->estimates[0].contextMib, measuredContext);
@@ -350,13 +349,12 @@ class TestYourModelPage : public QObject
 
     void remembersTheForm()
     {
-        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(mFixtures);
         {
             ui::YourModelPage page;
-            page.openModel(fixture("mlp.pt"));
-            fillForm(page, QStringLiteral("20"), QStringLiteral("2,8"), QStringLiteral("sgd"), QStringLiteral("l4"));
-            auto *attention = page.findChild<QComboBox *>(QStringLiteral("attentionBox"));
-            attention->setCurrentIndex(attention->findData(QStringLiteral("math")));
+            openAndFill(page, "mlp.pt", QStringLiteral("20"), QStringLiteral("2,8"), QStringLiteral("sgd"),
+                        QStringLiteral("l4"));
+            chooseData(page, "attentionBox", QStringLiteral("math"));
             QSignalSpy finished(&page, &ui::YourModelPage::estimateFinished);
             QVERIFY(page.start());
             QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kEstimateTimeoutMilliseconds);
@@ -385,15 +383,15 @@ class TestYourModelPage : public QObject
     }
     void showsErrorsOnTheErrorLine()
     {
-        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(mFixtures);
         QFETCH(QString, model);
         QFETCH(QString, shapes);
         QFETCH(QString, batches);
         QFETCH(bool, starts);
         QFETCH(QString, message);
         ui::YourModelPage page;
-        page.openModel(fixture(model.toLatin1().constData()));
-        fillForm(page, shapes, batches, QStringLiteral("adam"), QStringLiteral("a100-80"));
+        openAndFill(page, model.toLatin1().constData(), shapes, batches, QStringLiteral("adam"),
+                    QStringLiteral("a100-80"));
         QSignalSpy finished(&page, &ui::YourModelPage::estimateFinished);
         QCOMPARE(page.start(), starts);
         if (starts) {
@@ -409,11 +407,10 @@ class TestYourModelPage : public QObject
 
     void cancelDiscardsTheResult()
     {
-        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(*mFixtures);
+        GPUMEM_REQUIRE_ESTIMATE_FIXTURES(mFixtures);
         ui::YourModelPage page;
-        page.openModel(fixture("cnn.pt"));
-        fillForm(page, QStringLiteral("3,16,16"), QStringLiteral("8"), QStringLiteral("adam"),
-                 QStringLiteral("a100-80"));
+        openAndFill(page, "cnn.pt", QStringLiteral("3,16,16"), QStringLiteral("8"), QStringLiteral("adam"),
+                    QStringLiteral("a100-80"));
         QSignalSpy finished(&page, &ui::YourModelPage::estimateFinished);
         QSignalSpy cancelled(&page, &ui::YourModelPage::estimateCancelled);
         auto *cancel = page.findChild<QPushButton *>(QStringLiteral("cancelButton"));

@@ -155,12 +155,11 @@ QStringList problemsOn(QWidget *page)
 
 } // namespace
 
-class TestZoomedPages : public QObject
+class TestZoomedPages : public QObject, private tests::UsesEstimateFixtures
 {
     Q_OBJECT
 
   private:
-    std::unique_ptr<tests::EstimateFixtures> mFixtures;
     std::unique_ptr<ui::MainWindow> mWindow;
 
   private Q_SLOTS:
@@ -168,7 +167,6 @@ class TestZoomedPages : public QObject
     {
         tests::isolateSettings("test_ZoomedPages");
         QCOMPARE(QApplication::primaryScreen()->geometry().size(), QSize(kScreenWidth, kScreenHeight));
-        mFixtures = std::make_unique<tests::EstimateFixtures>();
         mWindow = std::make_unique<ui::MainWindow>();
         mWindow->resize(kScreenWidth, kScreenHeight);
         mWindow->show();
@@ -184,9 +182,9 @@ class TestZoomedPages : public QObject
         QSignalSpy compared(compare, &ui::ComparePage::comparisonFinished);
         QVERIFY(compare->start());
         QVERIFY(compared.wait(120000));
-        if (mFixtures->available()) {
+        if (mFixtures.available()) {
             ui::YourModelPage *yourModel = mWindow->yourModelPage();
-            yourModel->openModel(QString::fromStdString(mFixtures->path("mlp.pt")));
+            yourModel->openModel(QString::fromStdString(mFixtures.path("mlp.pt")));
             yourModel->findChild<QLineEdit *>(QStringLiteral("inputShapes"))->setText(QStringLiteral("20"));
             QSignalSpy estimated(yourModel, &ui::YourModelPage::estimateFinished);
             QVERIFY(yourModel->start());

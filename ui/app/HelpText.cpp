@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/app/HelpText.h"
 
+#include "report/SignificanceLegend.h"
+
 #include <QObject>
 
 namespace gpumem::ui {
@@ -63,28 +65,30 @@ QString pageHelp(int page)
             "text and lines.</li></ul>");
     case 3:
         return QObject::tr(
-            "<h2>Compare</h2>"
-            "<p>Fits every chosen model on the <b>same</b> folds (or hold-out split) and scores each on rows it "
-            "did not see.</p>"
-            "<ul><li><b>MSE, RMSE, MAE</b> are errors in MiB (lower is better); <b>R²</b> is the share of "
-            "variance explained (higher is better); the <b>under-prediction rate</b> is the share of jobs "
-            "predicted below their real need — each would run out of memory.</li>"
-            "<li>Error bars show the spread over folds. In the table the best value of each metric is "
-            "highlighted; * marks a model whose RMSE differs from the best one's with p &lt; 0.05 "
-            "(** p &lt; 0.01, paired test over folds).</li>"
-            "<li>In the scatter plots points below the diagonal are under-predicted; dashed lines mark common "
-            "GPU capacities.</li>"
-            "<li>Click a point of a scatter plot: its job's inputs, actual memory and every model's prediction "
-            "show below the charts.</li>"
-            "<li><b>Importance</b>: how much each model's RMSE grows when one input is shuffled among the test "
-            "jobs — the inputs the model relies on. <b>Partial dependence</b>: each model's mean prediction as "
-            "one input (say the batch size) is set to values past the shaded range of the data, where the "
-            "models extrapolate.</li>"
-            "<li>Right-click a chart to save it as PNG or SVG; File ▸ Export writes the whole comparison as "
-            "PDF or HTML.</li>"
-            "<li>Double-click a chart (or press F11 over it) to show it alone, full screen, for the back of a "
-            "room; Esc, F11 or another double-click returns. View ▸ Zoom in (Ctrl++) enlarges every text and "
-            "line.</li></ul>");
+                   "<h2>Compare</h2>"
+                   "<p>Fits every chosen model on the <b>same</b> folds (or hold-out split) and scores each on rows it "
+                   "did not see.</p>"
+                   "<ul><li><b>MSE, RMSE, MAE</b> are errors in MiB (lower is better); <b>R²</b> is the share of "
+                   "variance explained (higher is better); the <b>under-prediction rate</b> is the share of jobs "
+                   "predicted below their real need — each would run out of memory.</li>"
+                   "<li>Error bars show the spread over folds. In the table the best value of each metric is "
+                   "highlighted; the p column tests each model's RMSE against the best one's (%1), and marks "
+                   "it %2.</li>"
+                   "<li>In the scatter plots points below the diagonal are under-predicted; dashed lines mark common "
+                   "GPU capacities.</li>"
+                   "<li>Click a point of a scatter plot: its job's inputs, actual memory and every model's prediction "
+                   "show below the charts.</li>"
+                   "<li><b>Importance</b>: how much each model's RMSE grows when one input is shuffled among the test "
+                   "jobs — the inputs the model relies on. <b>Partial dependence</b>: each model's mean prediction as "
+                   "one input (say the batch size) is set to values past the shaded range of the data, where the "
+                   "models extrapolate.</li>"
+                   "<li>Right-click a chart to save it as PNG or SVG; File ▸ Export writes the whole comparison as "
+                   "PDF or HTML.</li>"
+                   "<li>Double-click a chart (or press F11 over it) to show it alone, full screen, for the back of a "
+                   "room; Esc, F11 or another double-click returns. View ▸ Zoom in (Ctrl++) enlarges every text and "
+                   "line.</li></ul>")
+            .arg(QString::fromStdString(report::significanceTestRule()).toHtmlEscaped(),
+                 QString::fromStdString(report::significanceMarksLegend()).toHtmlEscaped());
     case 4:
         return QObject::tr(
             "<h2>Predict</h2>"

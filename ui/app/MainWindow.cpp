@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/app/MainWindow.h"
 
-#include "data/TableLoader.h"
 #include "ui/app/BackgroundTask.h"
 #include "ui/app/BuiltInDatasets.h"
 #include "ui/app/CancellableProgress.h"
@@ -170,6 +169,7 @@ void MainWindow::openFile(const QString &path)
     } else if (isModelFilePath(path)) {
         showPage(mYourModelPage);
         mYourModelPage->openModel(path);
+        updateCopyCommand();
     } else {
         openData(path);
     }

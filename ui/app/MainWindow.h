@@ -8,6 +8,7 @@
 
 #include <string>
 
+class QAction;
 class QDockWidget;
 class QMenu;
 class QTabWidget;
@@ -29,7 +30,7 @@ class YourModelPage;
 
 // The workbench's top-level window: the data, model, training, comparison,
 // prediction, runs and "Your model" pages as tabs, the menus (recent files,
-// built-in datasets, projects, report export, zoom steps, charts full window, help panel, demo)
+// built-in datasets, projects, report export, copy as command, zoom steps, charts full window, help panel, demo)
 // and drag-and-drop of CSV files, projects and TorchScript models. Restores its geometry, page and zoom from
 // QSettings. The window never grows past its screen: pages scroll instead.
 class MainWindow : public QMainWindow
@@ -105,6 +106,10 @@ class MainWindow : public QMainWindow
 
   private:
     void createMenus();
+    // Edit ▸ Copy as command: the page on show's `gpumem` command to the clipboard.
+    void copyCommand();
+    // Enables Copy as command where the page on show has a command, with a tooltip saying why not elsewhere.
+    void updateCopyCommand();
     void rebuildRecentMenu();
     void rebuildDatasetMenu();
     void rememberRecent(const QString &path);
@@ -141,6 +146,7 @@ class MainWindow : public QMainWindow
     std::string mLastTrainingRun; // the name of the run the Training page's model belongs to
     QMenu *mRecentMenu = nullptr;
     QMenu *mDatasetMenu = nullptr;
+    QAction *mCopyCommand = nullptr;
     QDockWidget *mHelpDock;
     QTextBrowser *mHelp;
     QString mProjectPath;

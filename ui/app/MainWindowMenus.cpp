@@ -1,17 +1,25 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The main window's menus: File (with the recent files and built-in datasets), View (zoom, chart full
-// window, help panel) and Help (with About).
+// The main window's menus: File (with the recent files and built-in datasets), Edit (copy the page's
+// run as a command), View (zoom, chart full window, help panel) and Help (with About).
 #include "runtime/LibraryVersions.h"
 #include "ui/app/BuiltInDatasets.h"
 #include "ui/app/MainWindow.h"
+#include "ui/app/RunCommand.h"
+#include "ui/app/WorkbenchState.h"
+#include "ui/pages/ComparePage.h"
+#include "ui/pages/TrainingPage.h"
 #include "ui/pages/YourModelPage.h"
 
 #include <QAction>
+#include <QClipboard>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
 
 namespace gpumem::ui {
 
@@ -35,6 +43,7 @@ void MainWindow::createMenus()
     QAction *openModel = fileMenu->addAction(tr("Open your &model (TorchScript)…"), this, [this] {
         showPage(mYourModelPage);
         mYourModelPage->openModelDialog();
+        updateCopyCommand();
     });
     openModel->setObjectName(QStringLiteral("openYourModelAction"));
     openModel->setToolTip(tr("Open a .pt file on the Your model page to estimate its GPU training memory"));
@@ -60,6 +69,18 @@ void MainWindow::createMenus()
     quit->setShortcut(QKeySequence::Quit);
     quit->setObjectName(QStringLiteral("quitAction"));
     rebuildRecentMenu();
+
+    QMenu *editMenu = menuBar()->addMenu(tr("&Edit"));
+    mCopyCommand = editMenu->addAction(tr("Copy as &command"), this, &MainWindow::copyCommand);
+    mCopyCommand->setObjectName(QStringLiteral("copyCommandAction"));
+    mCopyCommand->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    // The page's data, form or run may have changed since the menu was last shown.
+    connect(editMenu, &QMenu::aboutToShow, this, &MainWindow::updateCopyCommand);
+    connect(mPages, &QTabWidget::currentChanged, this, &MainWindow::updateCopyCommand);
+    for (const auto signal : {&WorkbenchState::tableChanged, &WorkbenchState::rolesChanged})
+        connect(mState, signal, this, &MainWindow::updateCopyCommand);
+    connect(mYourModelPage, &YourModelPage::estimateFinished, this, &MainWindow::updateCopyCommand);
+    updateCopyCommand();
 
     QMenu *viewMenu = menuBar()->addMenu(tr("&View"));
     QAction *zoomIn = viewMenu->addAction(tr("Zoom &in"), this, &MainWindow::zoomIn);
@@ -97,8 +118,37 @@ void MainWindow::createMenus()
     helpMenu->addSeparator();
     QAction *about = helpMenu->addAction(tr("&About GPU Memory Workbench"), this, &MainWindow::showAbout);
     about->setObjectName(QStringLiteral("aboutAction"));
-    for (QMenu *menu : {fileMenu, viewMenu, helpMenu})
+    for (QMenu *menu : {fileMenu, editMenu, viewMenu, helpMenu})
         menu->setToolTipsVisible(true);
+}
+
+void MainWindow::updateCopyCommand()
+{
+    const auto *source = dynamic_cast<const RunCommandSource *>(currentPage());
+    const RunCommand command = source ? source->runCommand() : RunCommand{};
+    mCopyCommand->setEnabled(!command.line.isEmpty());
+    if (!source)
+        mCopyCommand->setToolTip(tr("This page runs nothing of its own: the Training, Compare and Your model pages "
+                                    "copy the gpumem command that repeats their run"));
+    else if (command.line.isEmpty())
+        mCopyCommand->setToolTip(command.whyNone);
+    else
+        mCopyCommand->setToolTip(tr("Copy the gpumem command that repeats this page's run, to script it or run it on "
+                                    "a cluster"));
+}
+
+void MainWindow::copyCommand()
+{
+    const auto *source = dynamic_cast<const RunCommandSource *>(currentPage());
+    const RunCommand command = source ? source->runCommand() : RunCommand{};
+    if (command.line.isEmpty()) {
+        // The form changed since the action was enabled: say why there is nothing to copy.
+        updateCopyCommand();
+        statusBar()->showMessage(mCopyCommand->toolTip(), 8000);
+        return;
+    }
+    QGuiApplication::clipboard()->setText(command.line);
+    statusBar()->showMessage(tr("Copied the command: %1").arg(command.line), 8000);
 }
 
 void MainWindow::rebuildRecentMenu()

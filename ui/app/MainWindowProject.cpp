@@ -3,7 +3,7 @@
 // one prompt every action that would replace unsaved work asks.
 #include "ui/app/MainWindow.h"
 
-#include "data/TableLoader.h"
+#include "data/LoadCancelled.h"
 #include "ui/app/BackgroundTask.h"
 #include "ui/app/CancellableProgress.h"
 #include "ui/app/ProgressBridge.h"

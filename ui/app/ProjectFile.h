@@ -9,6 +9,7 @@
 #include "runs/RunRecord.h"
 #include "runtime/OperationControl.h"
 #include "runtime/ProgressObserver.h"
+#include "workflows/ProjectFile.h"
 
 #include <QString>
 #include <QStringList>
@@ -28,8 +29,8 @@ namespace gpumem::ui {
 
 class WorkbenchState;
 
-// The ending of project files; Save adds it when the name lacks it.
-inline const QString projectSuffix = QStringLiteral(".gpumem.json");
+// The ending of project files (workflows::projectSuffix); Save adds it when the name lacks it.
+inline const QString projectSuffix = QString::fromLatin1(workflows::projectSuffix);
 
 // Returns path with projectSuffix appended unless it already ends so.
 QString withProjectSuffix(const QString &path);
@@ -49,11 +50,7 @@ QString runModelsFolder(const QString &projectPath);
 // before it keep their folders).
 int saveRunModelsWithProject(const QString &projectPath, WorkbenchState &state);
 
-// Writes the whole experiment as one JSON project file, atomically: the data
-// file (absolute and relative to the project, with its size and SHA-256), bad-cell policy and column roles,
-// the neural network's preset and hyperparameters, and the last comparison
-// (metrics per model and fold, out-of-fold predictions, significance), and every
-// run with its model folder relative to the project, so the two can move together.
+// Writes state as one JSON project file, atomically (workflows::writeProjectFile).
 // Throws io::InputError when the file cannot be written.
 void writeProjectFile(const QString &path, const WorkbenchState &state);
 
@@ -73,11 +70,11 @@ struct ProjectContent
     QStringList notes; // for the user: the data found elsewhere, or changed since the save
 };
 
-// Reads the project file at path and everything it names, checking all of it: the
-// data file is loaded and its digest compared. Changes nothing, so it may run on any
-// thread (the workbench opens projects in a worker). Throws io::InputError naming
-// the file (and line and column for malformed JSON). progress and control reach the
-// data file's load: a cancelled open throws data::LoadCancelled.
+// Reads the project file at path and everything it names, checking all of it
+// (workflows::readProjectFile), and words its notes for the user. Changes nothing, so
+// it may run on any thread (the workbench opens projects in a worker). Throws
+// io::InputError naming the file (and line and column for malformed JSON). progress
+// and control reach the data file's load: a cancelled open throws data::LoadCancelled.
 ProjectContent readProjectContent(const QString &path, runtime::ProgressObserver *progress = nullptr,
                                   const runtime::OperationControl *control = nullptr);
 

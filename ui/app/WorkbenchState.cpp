@@ -4,12 +4,19 @@
 #include "data/ColumnRoles.h"
 #include "data/Table.h"
 #include "models/NeuralNetworkHyperparameters.h"
+#include "ui/widgets/QtText.h"
+
+#include <QSettings>
 
 #include <algorithm>
 
 namespace gpumem::ui {
 
 namespace {
+
+// Where the compute settings are remembered (the keys the Training page has always used).
+const char *const deviceKey = "training/device";
+const char *const threadsKey = "training/threads";
 
 // The role a column falls back to when another column takes its target or sequence role.
 // A former target is ignored: it was measured from the same run as the new one, so as a
@@ -32,6 +39,21 @@ WorkbenchState::WorkbenchState(QObject *parent)
     , mHyperparameters(models::neuralNetworkHyperparameters())
     , mPresetName(QStringLiteral("default"))
 {
+    const QSettings settings;
+    mDevice = settings.value(deviceKey, QStringLiteral("auto")).toString();
+    mThreads = std::max(1, settings.value(threadsKey, 1).toInt());
+}
+
+void WorkbenchState::setDevice(const QString &device)
+{
+    mDevice = device;
+    QSettings().setValue(deviceKey, device);
+}
+
+void WorkbenchState::setThreads(int threads)
+{
+    mThreads = std::max(1, threads);
+    QSettings().setValue(threadsKey, mThreads);
 }
 
 void WorkbenchState::setTable(std::shared_ptr<const data::Table> table, const QString &path)
@@ -91,19 +113,7 @@ void WorkbenchState::setRoles(const std::vector<data::ColumnRole> &roles)
 
 data::RoleRequest WorkbenchState::roleRequest() const
 {
-    data::RoleRequest request;
-    if (!mTable)
-        return request;
-    for (std::size_t column = 0; column < mRoles.size(); ++column) {
-        const std::string &name = mTable->column(column).name;
-        switch (mRoles[column]) {
-        case data::ColumnRole::Target: request.target = name; break;
-        case data::ColumnRole::Feature: request.features.push_back(name); break;
-        case data::ColumnRole::Sequence: request.sequenceColumn = name; break;
-        case data::ColumnRole::Ignored: request.ignored.push_back(name); break;
-        }
-    }
-    return request;
+    return mTable ? workflows::roleRequestOf(*mTable, mRoles) : data::RoleRequest{};
 }
 
 std::string WorkbenchState::targetName() const
@@ -116,29 +126,27 @@ void WorkbenchState::setBadCellPolicy(data::BadCellPolicy policy)
     mBadCellPolicy = policy;
 }
 
-std::shared_ptr<const data::Dataset> WorkbenchState::buildDataset(std::vector<std::string> &warnings) const
+workflows::DataRequest WorkbenchState::dataRequest() const
 {
-    return selectData(warnings).dataset;
+    workflows::DataRequest request;
+    request.path = coreText(mDataPath);
+    workflows::setRoleRequest(request, roleRequest());
+    request.badCells = mBadCellPolicy;
+    return request;
 }
 
-WorkbenchState::SelectedData WorkbenchState::selectData(std::vector<std::string> &warnings) const
+workflows::DataSelection WorkbenchState::selectData() const
 {
     if (!mTable)
         return {};
-    return selectData(*mTable, roleRequest(), mBadCellPolicy, warnings);
+    return workflows::selectData(mTable, roleRequest(), mBadCellPolicy);
 }
 
-WorkbenchState::SelectedData WorkbenchState::selectData(const data::Table &table, const data::RoleRequest &request,
-                                                        data::BadCellPolicy policy, std::vector<std::string> &warnings)
+std::shared_ptr<const data::Dataset> WorkbenchState::buildDataset(std::vector<std::string> &warnings) const
 {
-    SelectedData selected;
-    // assignRoles re-checks the roles the way `gpumem --target … --features …` would.
-    selected.roles = data::assignRoles(table, request);
-    selected.usableRows = data::selectUsableRows(table, selected.roles, policy, warnings);
-    data::Dataset dataset = data::Dataset::fromTable(table, selected.roles, selected.usableRows);
-    warnings.insert(warnings.end(), dataset.warnings().begin(), dataset.warnings().end());
-    selected.dataset = std::make_shared<const data::Dataset>(std::move(dataset));
-    return selected;
+    workflows::DataSelection selected = selectData();
+    warnings.insert(warnings.end(), selected.warnings.begin(), selected.warnings.end());
+    return selected.dataset;
 }
 
 void WorkbenchState::setHyperparameters(const models::Hyperparameters &hyperparameters)

@@ -9,6 +9,7 @@
 #include "models/Hyperparameters.h"
 #include "report/ComparisonReport.h"
 #include "runs/RunRecord.h"
+#include "workflows/DataWorkflow.h"
 
 #include <QObject>
 #include <QString>
@@ -59,35 +60,38 @@ class WorkbenchState : public QObject
     void setRoleOfColumns(const std::vector<std::size_t> &columns, data::ColumnRole role);
     // Replaces every role (e.g. from a project file); the size must match the table.
     void setRoles(const std::vector<data::ColumnRole> &roles);
-    // The roles as the command line would request them (--target, --features, …).
+    // The roles as a request names them: the target, features, ignored columns and sequence.
     data::RoleRequest roleRequest() const;
+    // The data on show as the data workflow's request: its file, roles and bad-cell
+    // policy (the file read with what it declares, as the workbench loads it).
+    workflows::DataRequest dataRequest() const;
     // Returns the target column's name, or an empty string.
     std::string targetName() const;
 
     data::BadCellPolicy badCellPolicy() const { return mBadCellPolicy; }
     void setBadCellPolicy(data::BadCellPolicy policy);
 
-    // Builds the dataset the roles select, checked by core. Throws io::InputError
-    // (e.g. a non-numeric target, a bad cell under the fail policy).
+    // The data the roles select, with its dataset and warnings, as core's data workflow
+    // checks it (workflows::selectData); empty without a table. Throws io::InputError
+    // (e.g. a non-numeric target, a bad cell under the fail policy). A worker that needs
+    // it off the GUI thread calls workflows::selectData with table(), roleRequest() and
+    // badCellPolicy(), since this object stays on that thread.
+    workflows::DataSelection selectData() const;
+    // The dataset of selectData(), its warnings appended to warnings.
     std::shared_ptr<const data::Dataset> buildDataset(std::vector<std::string> &warnings) const;
-    // The same dataset with what the workflows take beside it: the roles as core
-    // checked them and the table row of each dataset row. Empty without a table.
-    struct SelectedData
-    {
-        std::vector<data::ColumnRole> roles;
-        std::vector<std::size_t> usableRows;
-        std::shared_ptr<const data::Dataset> dataset;
-    };
-    SelectedData selectData(std::vector<std::string> &warnings) const;
-    // The same for table under request and policy, on any thread: a worker builds the
-    // dataset from copies the GUI thread took, since this object stays on that thread.
-    static SelectedData selectData(const data::Table &table, const data::RoleRequest &request,
-                                   data::BadCellPolicy policy, std::vector<std::string> &warnings);
 
     const models::Hyperparameters &hyperparameters() const { return mHyperparameters; }
     void setHyperparameters(const models::Hyperparameters &hyperparameters);
     QString presetName() const { return mPresetName; }
     void setPresetName(const QString &name) { mPresetName = name; }
+
+    // Where trainings compute ("auto", "cpu" or "cuda") and with how many CPU threads:
+    // the Training page's choice, which the Runs page's sweeps follow. Remembered
+    // across sessions (QSettings), read when the state is made.
+    QString device() const { return mDevice; }
+    void setDevice(const QString &device);
+    int threads() const { return mThreads; }
+    void setThreads(int threads);
 
     // The last finished comparison, or null.
     std::shared_ptr<const evaluation::ExperimentResult> comparison() const { return mComparison; }
@@ -127,6 +131,8 @@ class WorkbenchState : public QObject
     data::BadCellPolicy mBadCellPolicy = data::BadCellPolicy::Fail;
     models::Hyperparameters mHyperparameters;
     QString mPresetName;
+    QString mDevice;
+    int mThreads = 1;
     std::shared_ptr<const evaluation::ExperimentResult> mComparison;
     std::shared_ptr<const data::Dataset> mComparisonDataset;
     report::ComparisonContext mComparisonContext;

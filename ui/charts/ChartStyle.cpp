@@ -3,6 +3,7 @@
 
 #include "ui/charts/ChartTextFit.h"
 #include "ui/charts/QCustomPlotInclude.h"
+#include "ui/widgets/ConnectOnce.h"
 
 #include <QAbstractBarSeries>
 #include <QApplication>
@@ -94,10 +95,7 @@ void applyChartStyle(QCustomPlot *plot)
 {
     if (!plot)
         return;
-    if (!plot->property(hookedProperty).toBool()) {
-        plot->setProperty(hookedProperty, true);
-        QObject::connect(plot, &QCustomPlot::beforeReplot, plot, [plot] { styleNow(plot); });
-    }
+    connectOnce(hookedProperty, plot, &QCustomPlot::beforeReplot, plot, [plot] { styleNow(plot); });
     styleNow(plot);
 }
 

@@ -2,6 +2,7 @@
 #include "ui/charts/ChartTextFit.h"
 
 #include "ui/charts/QCustomPlotInclude.h"
+#include "ui/widgets/ConnectOnce.h"
 
 #include <QBarCategoryAxis>
 #include <QChart>
@@ -161,10 +162,7 @@ void fitChartText(QChart *chart)
 {
     if (!chart)
         return;
-    if (!chart->property(fittedChartProperty).toBool()) {
-        chart->setProperty(fittedChartProperty, true);
-        QObject::connect(chart, &QChart::plotAreaChanged, chart, [chart] { fitNow(chart); });
-    }
+    connectOnce(fittedChartProperty, chart, &QChart::plotAreaChanged, chart, [chart] { fitNow(chart); });
     fitNow(chart);
 }
 

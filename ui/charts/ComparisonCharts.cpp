@@ -59,10 +59,6 @@ void styleChart(QChart *chart, const QString &title)
     chart->setMargins(QMargins(4, 4, 4, 4));
 }
 
-namespace {
-
-// Puts x below and y left of the plot, draws every series of chart against both,
-// and sets the legend under the plot.
 void attachValueAxes(QChart *chart, QValueAxis *x, QValueAxis *y)
 {
     chart->addAxis(x, Qt::AlignBottom);
@@ -71,10 +67,7 @@ void attachValueAxes(QChart *chart, QValueAxis *x, QValueAxis *y)
         series->attachAxis(x);
         series->attachAxis(y);
     }
-    chart->legend()->setAlignment(Qt::AlignBottom);
 }
-
-} // namespace
 
 std::vector<const evaluation::MetricDescription *> chartedMetrics()
 {
@@ -92,6 +85,42 @@ QString metricHeading(const evaluation::MetricDescription &metric)
            (metric.higherIsBetter ? QObject::tr("  ↑ higher is better") : QObject::tr("  ↓ lower is better"));
 }
 
+void addHorizontalBars(QChart *chart, QBarSet *set, const std::vector<HorizontalBar> &bars, QValueAxis *values)
+{
+    QStringList categories;
+    // Horizontal bars grow upwards from the first category: adding the bars last to first
+    // puts the first on top, in the order of the tables beside the chart.
+    for (auto bar = bars.rbegin(); bar != bars.rend(); ++bar) {
+        *set << bar->value;
+        categories << bar->category;
+    }
+    auto *series = new QHorizontalBarSeries;
+    series->append(set);
+    series->setBarWidth(0.6);
+    chart->addSeries(series);
+    auto *axisCategories = new QBarCategoryAxis;
+    axisCategories->append(categories);
+    chart->addAxis(axisCategories, Qt::AlignLeft);
+    chart->addAxis(values, Qt::AlignBottom);
+    series->attachAxis(axisCategories);
+    series->attachAxis(values);
+
+    // Error bars: a cap, the whisker and a cap per bar, at the category's index.
+    for (std::size_t index = 0; index < bars.size(); ++index) {
+        const HorizontalBar &bar = bars[index];
+        if (!bar.whisker)
+            continue;
+        const double y = static_cast<double>(bars.size() - 1 - index);
+        auto *whisker = new QLineSeries;
+        whisker->setPen(QPen(Qt::black, 1.5));
+        *whisker << QPointF(bar.low, y - 0.12) << QPointF(bar.low, y + 0.12) << QPointF(bar.low, y)
+                 << QPointF(bar.high, y) << QPointF(bar.high, y - 0.12) << QPointF(bar.high, y + 0.12);
+        chart->addSeries(whisker);
+        whisker->attachAxis(values);
+        whisker->attachAxis(axisCategories);
+    }
+}
+
 QChart *metricBarChart(const evaluation::ExperimentResult &result, const evaluation::MetricDescription &metric)
 {
     auto *chart = new QChart;
@@ -99,27 +128,16 @@ QChart *metricBarChart(const evaluation::ExperimentResult &result, const evaluat
     const QString title = QString::fromUtf8(metric.title);
     auto *set = new QBarSet(title);
     set->setColor(metric.higherIsBetter ? QColor(44, 160, 44) : QColor(31, 119, 180));
-    QStringList categories;
+    std::vector<HorizontalBar> bars;
     double low = 0.0;
     double high = 0.0;
-    // Horizontal bars grow upwards from the first category: adding the models last
-    // to first puts the first model on top, in the metrics table's order.
-    for (auto it = result.models.rbegin(); it != result.models.rend(); ++it) {
-        const auto &model = *it;
+    for (const auto &model : result.models) {
         const double mean = displayable(model.mean.*metric.member);
         const double spread = displayable(model.standardDeviation.*metric.member);
-        *set << mean;
-        categories << qtText(model.title);
+        bars.push_back({qtText(model.title), mean, model.folds.size() >= 2, mean - spread, mean + spread});
         low = std::min(low, mean - spread);
         high = std::max(high, mean + spread);
     }
-    // Horizontal bars: the model names sit on the left, where there is room to read them.
-    auto *bars = new QHorizontalBarSeries;
-    bars->append(set);
-    bars->setBarWidth(0.6);
-    chart->addSeries(bars);
-    auto *axisModels = new QBarCategoryAxis;
-    axisModels->append(categories);
     auto *axisValues = new QValueAxis;
     axisValues->setRange(low, high > low ? high * 1.08 : low + 1.0);
     axisValues->setTitleText(*metric.unit == '\0' ? title : QString::fromUtf8(metric.unit));
@@ -128,27 +146,8 @@ QChart *metricBarChart(const evaluation::ExperimentResult &result, const evaluat
     if (metric.style == evaluation::MetricStyle::Score && axisValues->max() > 1.0)
         axisValues->setMax(1.0);
     labelTicksPlainly(axisValues);
-    chart->addAxis(axisModels, Qt::AlignLeft);
-    chart->addAxis(axisValues, Qt::AlignBottom);
-    bars->attachAxis(axisModels);
-    bars->attachAxis(axisValues);
-
-    // Error bars: a cap, the whisker and a cap per model, at the category's index.
-    for (std::size_t index = 0; index < result.models.size(); ++index) {
-        const auto &model = result.models[index];
-        if (model.folds.size() < 2)
-            continue;
-        const double mean = displayable(model.mean.*metric.member);
-        const double spread = displayable(model.standardDeviation.*metric.member);
-        const double y = static_cast<double>(result.models.size() - 1 - index);
-        auto *whisker = new QLineSeries;
-        whisker->setPen(QPen(Qt::black, 1.5));
-        *whisker << QPointF(mean - spread, y - 0.12) << QPointF(mean - spread, y + 0.12) << QPointF(mean - spread, y)
-                 << QPointF(mean + spread, y) << QPointF(mean + spread, y - 0.12) << QPointF(mean + spread, y + 0.12);
-        chart->addSeries(whisker);
-        whisker->attachAxis(axisValues);
-        whisker->attachAxis(axisModels);
-    }
+    // Horizontal bars: the model names sit on the left, where there is room to read them.
+    addHorizontalBars(chart, set, bars, axisValues);
     chart->legend()->hide();
     return chart;
 }
@@ -220,6 +219,7 @@ QChart *predictedVsActualChart(const QString &title, const Eigen::VectorXd &actu
     for (QLineSeries *line : capacities)
         line->replace({QPointF(axisX->min(), line->at(0).y()), QPointF(axisX->max(), line->at(0).y())});
     attachValueAxes(chart, axisX, axisY);
+    chart->legend()->setAlignment(Qt::AlignBottom);
     return chart;
 }
 
@@ -271,6 +271,7 @@ QChart *residualHistogramChart(const QString &title, const Eigen::VectorXd &actu
     axisY->setTitleText(QObject::tr("jobs"));
     axisY->setLabelFormat(QStringLiteral("%.0f"));
     attachValueAxes(chart, axisX, axisY);
+    chart->legend()->setAlignment(Qt::AlignBottom);
     return chart;
 }
 

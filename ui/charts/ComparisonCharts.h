@@ -8,6 +8,7 @@
 
 #include <vector>
 
+class QBarSet;
 class QChart;
 class QValueAxis;
 
@@ -19,6 +20,24 @@ void styleChart(QChart *chart, const QString &title);
 // Gives axis tick labels as plain numbers with as many decimals as the step between ticks
 // needs ("10000", "0.25"), not "1e+04"; only values past a billion keep an exponent.
 void labelTicksPlainly(QValueAxis *axis);
+
+// Puts x below and y left of chart's plot and draws every series chart holds against both.
+void attachValueAxes(QChart *chart, QValueAxis *x, QValueAxis *y);
+
+// One bar of a horizontal bar chart: its category (named left of it), its length and, with
+// whisker, an error bar from low to high.
+struct HorizontalBar
+{
+    QString category;
+    double value;
+    bool whisker;
+    double low;
+    double high;
+};
+
+// Adds a bar of set per entry of bars to chart, the first on top, against a category axis at
+// the left and values (ranged and titled by the caller) at the bottom.
+void addHorizontalBars(QChart *chart, QBarSet *set, const std::vector<HorizontalBar> &bars, QValueAxis *values);
 
 // The metrics charted per comparison: the headline ones of evaluation::metricDescriptions().
 std::vector<const evaluation::MetricDescription *> chartedMetrics();

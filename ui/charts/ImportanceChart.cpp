@@ -4,11 +4,8 @@
 #include "ui/charts/ComparisonCharts.h"
 #include "ui/widgets/QtText.h"
 
-#include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
-#include <QHorizontalBarSeries>
-#include <QLineSeries>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -47,18 +44,10 @@ QChart *importanceChart(const QString &title, const std::vector<evaluation::Inpu
     styleChart(chart, title);
     auto *set = new QBarSet(QObject::tr("RMSE increase"));
     set->setColor(QColor(31, 119, 180));
-    QStringList categories;
-    // Horizontal bars grow upwards from the first category: adding the inputs last to first puts the first on top.
-    for (auto input = importance.rbegin(); input != importance.rend(); ++input) {
-        *set << input->mean;
-        categories << qtText(input->input);
-    }
-    auto *bars = new QHorizontalBarSeries;
-    bars->append(set);
-    bars->setBarWidth(0.6);
-    chart->addSeries(bars);
-    auto *axisInputs = new QBarCategoryAxis;
-    axisInputs->append(categories);
+    std::vector<HorizontalBar> bars;
+    for (const auto &input : importance)
+        bars.push_back({qtText(input.input), input.mean, input.measurements >= 2, input.mean - input.standardDeviation,
+                        input.mean + input.standardDeviation});
     auto *axisValues = new QValueAxis;
     // A shuffle can help by chance: a little below zero stays in view rather than off the axis.
     axisValues->setRange(axis.minimum, axis.maximum);
@@ -67,25 +56,7 @@ QChart *importanceChart(const QString &title, const std::vector<evaluation::Inpu
     axisValues->setTickCount(7);
     axisValues->applyNiceNumbers();
     labelTicksPlainly(axisValues);
-    chart->addAxis(axisInputs, Qt::AlignLeft);
-    chart->addAxis(axisValues, Qt::AlignBottom);
-    bars->attachAxis(axisInputs);
-    bars->attachAxis(axisValues);
-    for (std::size_t index = 0; index < importance.size(); ++index) {
-        const auto &input = importance[index];
-        if (input.measurements < 2)
-            continue;
-        const double low = input.mean - input.standardDeviation;
-        const double high = input.mean + input.standardDeviation;
-        const double y = static_cast<double>(importance.size() - 1 - index);
-        auto *whisker = new QLineSeries;
-        whisker->setPen(QPen(Qt::black, 1.5));
-        *whisker << QPointF(low, y - 0.12) << QPointF(low, y + 0.12) << QPointF(low, y) << QPointF(high, y)
-                 << QPointF(high, y - 0.12) << QPointF(high, y + 0.12);
-        chart->addSeries(whisker);
-        whisker->attachAxis(axisValues);
-        whisker->attachAxis(axisInputs);
-    }
+    addHorizontalBars(chart, set, bars, axisValues);
     chart->legend()->hide();
     return chart;
 }

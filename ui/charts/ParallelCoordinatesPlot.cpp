@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/charts/ParallelCoordinatesPlot.h"
 
-#include "ui/charts/ChartExport.h"
-#include "ui/charts/CurveCsvExport.h"
 #include "ui/charts/QCustomPlotInclude.h"
 #include "ui/charts/RunRelationChart.h"
-
-#include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
@@ -100,12 +96,10 @@ QCPItemText *axisText(QCustomPlot *chart, double x, double y, const QString &tex
 } // namespace
 
 ParallelCoordinatesPlot::ParallelCoordinatesPlot(QWidget *parent)
-    : QWidget(parent)
-    , mChart(new QCustomPlot(this))
+    : RunsChart(QStringLiteral("runParallelCoordinates"), tr("Runs across their hyperparameters"),
+                QStringLiteral("run_parallel_coordinates"), parent)
     , mScale(new QCPColorScale(mChart))
 {
-    mChart->setObjectName(QStringLiteral("runParallelCoordinates"));
-    mChart->setMinimumSize(280, 200);
     mChart->setToolTip(tr("One line per run through its hyperparameter values and its validation RMSE; "
                           "the darker, the lower the error"));
     // The axes are drawn as items: the plot's own axes and grid would only add a meaningless scale.
@@ -114,7 +108,8 @@ ParallelCoordinatesPlot::ParallelCoordinatesPlot(QWidget *parent)
         axis->grid()->setVisible(false);
     }
     mChart->yAxis->setRange(-0.12, 1.12);
-    mChart->plotLayout()->addElement(0, 1, mScale);
+    // Right of the plot, in the row below the title.
+    mChart->plotLayout()->addElement(1, 1, mScale);
     mScale->setType(QCPAxis::atRight);
     // Dark for a low error, light for a high one, evenly bright in between (as viridis), so
     // that the best runs stand out on the white background and the order reads in grey print.
@@ -124,13 +119,6 @@ ParallelCoordinatesPlot::ParallelCoordinatesPlot(QWidget *parent)
     gradient.setColorStopAt(1.0, QColor(253, 231, 37));
     mScale->setGradient(gradient);
     mScale->axis()->setLabel(tr("validation RMSE (MiB)"));
-    mChart->plotLayout()->insertRow(0);
-    mChart->plotLayout()->addElement(0, 0, new QCPTextElement(mChart, tr("Runs across their hyperparameters")));
-    installChartExport(mChart, QStringLiteral("run_parallel_coordinates"));
-    installCurveCsvExport(mChart, QStringLiteral("run_parallel_coordinates"));
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(mChart);
 }
 
 void ParallelCoordinatesPlot::showRuns(const std::vector<runs::RunRecord> &runs,

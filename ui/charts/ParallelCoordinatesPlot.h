@@ -2,14 +2,12 @@
 #pragma once
 
 #include "runs/RunRecord.h"
-
-#include <QWidget>
+#include "ui/charts/RunsChart.h"
 
 #include <string>
 #include <vector>
 
 class QCPColorScale;
-class QCustomPlot;
 
 namespace gpumem::ui {
 
@@ -20,7 +18,7 @@ namespace gpumem::ui {
 // its values (logarithmically for a learning rate or a spread over a decade; text
 // values evenly), with its lowest and highest value written at its ends.
 // GUI thread only.
-class ParallelCoordinatesPlot : public QWidget
+class ParallelCoordinatesPlot : public RunsChart
 {
     Q_OBJECT
 
@@ -29,14 +27,12 @@ class ParallelCoordinatesPlot : public QWidget
 
     // Draws runs over the axes of hyperparameters (in that order) and the validation RMSE.
     void showRuns(const std::vector<runs::RunRecord> &runs, const std::vector<std::string> &hyperparameters);
-    QCustomPlot *chart() const { return mChart; }
     // The runs drawn, one line each.
     int lineCount() const;
     // The axes drawn, the validation RMSE's last.
     const std::vector<QString> &axisNames() const { return mAxisNames; }
 
   private:
-    QCustomPlot *mChart;
     QCPColorScale *mScale;
     std::vector<QString> mAxisNames;
 };

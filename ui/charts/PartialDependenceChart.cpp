@@ -79,12 +79,7 @@ QChart *partialDependenceChart(const evaluation::ExperimentResult &result, std::
     chart->addSeries(range);
     for (QLineSeries *line : lines)
         chart->addSeries(line);
-    chart->addAxis(axisX, Qt::AlignBottom);
-    chart->addAxis(axisY, Qt::AlignLeft);
-    for (QAbstractSeries *series : chart->series()) {
-        series->attachAxis(axisX);
-        series->attachAxis(axisY);
-    }
+    attachValueAxes(chart, axisX, axisY);
     chart->legend()->setAlignment(Qt::AlignRight);
     return chart;
 }

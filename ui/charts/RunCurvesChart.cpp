@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/charts/RunCurvesChart.h"
 
-#include "ui/charts/ChartExport.h"
-#include "ui/charts/CurveCsvExport.h"
 #include "ui/charts/QCustomPlotInclude.h"
 #include "ui/pages/RunsPage.h"
 
@@ -10,7 +8,6 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
@@ -43,13 +40,10 @@ std::vector<std::string> datasetsOf(const std::vector<const runs::RunRecord *> &
 }
 
 RunCurvesChart::RunCurvesChart(QWidget *parent)
-    : QWidget(parent)
-    , mChart(new QCustomPlot(this))
+    : RunsChart(QStringLiteral("runCurves"), tr("Error of the selected runs"), QStringLiteral("run_curves"), parent)
     , mLogarithmic(new QCheckBox(tr("Log scale"), this))
     , mWarning(new QLabel(this))
 {
-    mChart->setObjectName(QStringLiteral("runCurves"));
-    mChart->setMinimumSize(280, 200);
     mChart->legend->setVisible(true);
     mChart->legend->setFont(mChart->font());
     mChart->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
@@ -60,10 +54,6 @@ RunCurvesChart::RunCurvesChart(QWidget *parent)
     epochTicker->setTickStep(1.0);
     epochTicker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
     mChart->xAxis->setTicker(epochTicker);
-    mChart->plotLayout()->insertRow(0);
-    mChart->plotLayout()->addElement(0, 0, new QCPTextElement(mChart, tr("Error of the selected runs")));
-    installChartExport(mChart, QStringLiteral("run_curves"));
-    installCurveCsvExport(mChart, QStringLiteral("run_curves"));
 
     mLogarithmic->setObjectName(QStringLiteral("runCurvesLogScale"));
     mLogarithmic->setToolTip(tr("Show the errors on a logarithmic axis, where late, small improvements stay visible"));
@@ -77,10 +67,7 @@ RunCurvesChart::RunCurvesChart(QWidget *parent)
     auto *controls = new QHBoxLayout;
     controls->addWidget(mLogarithmic);
     controls->addWidget(mWarning, 1);
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(controls);
-    layout->addWidget(mChart, 1);
+    addControls(controls);
     setLogarithmic(true);
 }
 

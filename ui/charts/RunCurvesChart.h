@@ -2,13 +2,11 @@
 #pragma once
 
 #include "runs/RunRecord.h"
-
-#include <QWidget>
+#include "ui/charts/RunsChart.h"
 
 #include <vector>
 
 class QCheckBox;
-class QCustomPlot;
 class QLabel;
 
 namespace gpumem::ui {
@@ -19,7 +17,7 @@ namespace gpumem::ui {
 // model's scaled target, on a logarithmic axis unless "Log scale" is turned off. A note
 // above warns when the runs come from different data files, whose errors do not compare.
 // The context menu saves the chart or its curves as CSV. GUI thread only.
-class RunCurvesChart : public QWidget
+class RunCurvesChart : public RunsChart
 {
     Q_OBJECT
 
@@ -30,14 +28,12 @@ class RunCurvesChart : public QWidget
     void showRuns(const std::vector<runs::RunRecord> &all, const std::vector<std::size_t> &shown);
     void setLogarithmic(bool logarithmic);
     bool isLogarithmic() const;
-    QCustomPlot *chart() const { return mChart; }
     // The warning about mixed data files, empty when the runs share one.
     QString datasetWarning() const;
 
   private:
     void redraw();
 
-    QCustomPlot *mChart;
     QCheckBox *mLogarithmic;
     QLabel *mWarning;
     std::vector<runs::RunRecord> mRuns; // the runs shown, and their colour indices

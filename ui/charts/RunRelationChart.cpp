@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/charts/RunRelationChart.h"
 
-#include "ui/charts/ChartExport.h"
-#include "ui/charts/CurveCsvExport.h"
 #include "ui/charts/QCustomPlotInclude.h"
 #include "ui/charts/RunCurvesChart.h"
 #include "ui/pages/RunsPage.h"
@@ -11,7 +9,6 @@
 
 #include <QComboBox>
 #include <QFileInfo>
-#include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
@@ -46,25 +43,16 @@ bool wantsLogarithmicAxis(const std::string &name, const std::vector<double> &va
 }
 
 RunRelationChart::RunRelationChart(QWidget *parent)
-    : QWidget(parent)
+    : RunsChart(QStringLiteral("runRelation"), tr("Hyperparameter and validation RMSE"), QStringLiteral("run_relation"),
+                parent)
     , mParameter(namedWidget<QComboBox>(QStringLiteral("relationParameter"),
                                         tr("The hyperparameter on the chart's horizontal axis"), this))
-    , mChart(new QCustomPlot(this))
 {
-    mChart->setObjectName(QStringLiteral("runRelation"));
-    mChart->setMinimumSize(280, 200);
     mChart->legend->setFont(mChart->font());
     mChart->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     mChart->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     mChart->yAxis->setLabel(tr("validation RMSE (MiB)"));
-    mChart->plotLayout()->insertRow(0);
-    mChart->plotLayout()->addElement(0, 0, new QCPTextElement(mChart, tr("Hyperparameter and validation RMSE")));
-    installChartExport(mChart, QStringLiteral("run_relation"));
-    installCurveCsvExport(mChart, QStringLiteral("run_relation"));
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(labelledRow(tr("Hyperparameter:"), mParameter, this));
-    layout->addWidget(mChart, 1);
+    addControls(labelledRow(tr("Hyperparameter:"), mParameter, this));
     connect(mParameter, &QComboBox::currentTextChanged, this, [this] {
         mChosenByUser = true;
         redraw();

@@ -2,14 +2,12 @@
 #pragma once
 
 #include "runs/RunRecord.h"
-
-#include <QWidget>
+#include "ui/charts/RunsChart.h"
 
 #include <string>
 #include <vector>
 
 class QComboBox;
-class QCustomPlot;
 
 namespace gpumem::ui {
 
@@ -19,7 +17,7 @@ namespace gpumem::ui {
 // on the hyperparameter the runs vary most (a sweep's) and keeps the user's choice while
 // that is among the candidates. Runs of different data files are drawn as separate,
 // named point sets. GUI thread only.
-class RunRelationChart : public QWidget
+class RunRelationChart : public RunsChart
 {
     Q_OBJECT
 
@@ -29,13 +27,11 @@ class RunRelationChart : public QWidget
     // Shows runs against one of candidates (hyperparameters in the order to offer them).
     void showRuns(const std::vector<runs::RunRecord> &runs, const std::vector<std::string> &candidates);
     QComboBox *parameterBox() const { return mParameter; }
-    QCustomPlot *chart() const { return mChart; }
 
   private:
     void redraw();
 
     QComboBox *mParameter;
-    QCustomPlot *mChart;
     std::vector<runs::RunRecord> mRuns;
     bool mChosenByUser = false;
 };

@@ -2,7 +2,7 @@
 #include "ui/charts/TargetCorrelationsView.h"
 
 #include "ui/widgets/NamedWidget.h"
-#include "ui/widgets/TableCopy.h"
+#include "ui/widgets/ResultTable.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -26,8 +26,7 @@ enum CorrelationColumn
     FeatureColumn,
     PearsonColumn,
     SpearmanColumn,
-    RowsColumn,
-    CorrelationColumns
+    RowsColumn
 };
 
 // A cell showing r as text over a bar as long as |r| is of the cell's width, blue
@@ -68,23 +67,20 @@ class CorrelationBarDelegate : public QStyledItemDelegate
 
 TargetCorrelationsView::TargetCorrelationsView(QWidget *parent)
     : QWidget(parent)
-{
-    mTable = namedWidget<QTableWidget>(QStringLiteral("targetCorrelations"),
+    , mTable(namedWidget<QTableWidget>(QStringLiteral("targetCorrelations"),
                                        tr("How each numeric feature goes with the target: Pearson's r (a straight "
                                           "line) and Spearman's ρ (any rising or falling relation), from −1 to 1"),
-                                       this);
-    mTable->setColumnCount(CorrelationColumns);
-    mTable->setHorizontalHeaderLabels({tr("Feature"), tr("Pearson r"), tr("Spearman ρ"), tr("Rows")});
+                                       this))
+    , mNote(new QLabel(this))
+{
+    prepareResultTable(mTable, {tr("Feature"), tr("Pearson r"), tr("Spearman ρ"), tr("Rows")});
     mTable->horizontalHeader()->setSectionResizeMode(FeatureColumn, QHeaderView::Stretch);
-    mTable->verticalHeader()->hide();
     mTable->setSelectionBehavior(QAbstractItemView::SelectRows);
-    installTableCopy(mTable);
     auto *bars = new CorrelationBarDelegate(mTable);
     mTable->setItemDelegateForColumn(PearsonColumn, bars);
     mTable->setItemDelegateForColumn(SpearmanColumn, bars);
     mTable->setColumnWidth(PearsonColumn, 110);
     mTable->setColumnWidth(SpearmanColumn, 110);
-    mNote = new QLabel(this);
     mNote->setObjectName(QStringLiteral("targetCorrelationsNote"));
     mNote->setWordWrap(true);
     auto *layout = new QVBoxLayout(this);

@@ -3,6 +3,7 @@
 
 #include "evaluation/Ranking.h"
 #include "report/ComparisonReport.h"
+#include "report/SignificanceLegend.h"
 #include "ui/charts/ComparisonCharts.h"
 #include "ui/widgets/QtText.h"
 

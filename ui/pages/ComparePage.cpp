@@ -3,7 +3,6 @@
 
 #include "data/JobNames.h"
 #include "models/RegressorRegistry.h"
-#include "runtime/ThreadSettings.h"
 #include "ui/app/ComparisonReportContent.h"
 #include "ui/app/WorkbenchState.h"
 #include "ui/charts/ComparisonCharts.h"
@@ -235,40 +234,20 @@ bool ComparePage::start()
     if (isRunning())
         return false;
     workflows::CompareConfiguration configuration;
-    evaluation::ExperimentSettings &settings = configuration.experiment;
-    WorkbenchState::SelectedData selected;
-    std::vector<std::string> warnings;
+    workflows::DataSelection selected;
     try {
-        const QStringList names = selectedModels();
-        if (names.isEmpty())
-            throw std::runtime_error(tr("Tick at least one model.").toStdString());
+        configuration = this->configuration();
         if (!mState->table())
             throw std::runtime_error(tr("No data loaded: open a CSV file first.").toStdString());
-        selected = mState->selectData(warnings);
+        selected = mState->selectData();
         if (!selected.dataset->hasTarget())
             throw std::runtime_error(tr("No target column: choose one on the Data page.").toStdString());
-        std::vector<std::string> registryNames;
-        for (const QString &name : names)
-            registryNames.push_back(coreText(name));
-        settings.models = workflows::comparedModels(registryNames, mPreset->networkValues(mState->hyperparameters()));
     } catch (const std::exception &error) {
         mStatus->setText(QString::fromStdString(error.what()));
         return false;
     }
-    const bool kFold = mValidation->currentData().toString() == QStringLiteral("kfold");
-    settings.folds = mFolds->value();
-    settings.repeats = kFold ? mRepeats->value() : 1;
-    settings.testFraction = kFold ? 0.0 : mTestFraction->value();
-    settings.seed = static_cast<std::uint64_t>(mSeed->value());
-    settings.compute.seed = settings.seed;
-    settings.compute.threads = 1;
-    if (mCalibrate->isChecked()) {
-        settings.calibration.emplace();
-        settings.calibration->coverage = mCoverage->value();
-        settings.calibration->seed = settings.seed;
-    }
-    // The workbench explains every comparison: the Importance and Partial dependence tabs show it.
-    settings.explanation.emplace();
+    const evaluation::ExperimentSettings &settings = configuration.experiment;
+    const bool kFold = settings.testFraction == 0.0;
     rememberSettings();
 
     std::vector<std::pair<QString, QString>> rows;
@@ -279,19 +258,16 @@ bool ComparePage::start()
     QString status = tr("Comparing %1 on %L2 rows…")
                          .arg(selectedModels().join(QStringLiteral(", ")))
                          .arg(selected.dataset->rowCount());
-    for (const auto &warning : warnings)
+    for (const auto &warning : selected.warnings)
         status += QStringLiteral(" ") + QString::fromStdString(warning);
     mStatus->setText(status);
 
     mRunningDataset = selected.dataset;
     ProgressBridge *bridge = mBridge;
     const std::string dataName = coreText(QFileInfo(mState->dataPath()).fileName());
-    mJob.start([table = mState->table(), selected, dataName, configuration,
-                bridge](Outcome &outcome, runtime::OperationControl *control) {
-        // LibTorch's thread settings belong to the thread that computes: set them here.
-        runtime::setComputeThreads(configuration.experiment.compute.threads);
-        const workflows::ComparisonData input{dataName, *table, selected.roles, selected.usableRows, *selected.dataset};
-        workflows::CompareResult compared = workflows::compare(input, configuration, bridge, control);
+    mJob.start([selected, dataName, configuration, bridge](Outcome &outcome, runtime::OperationControl *control) {
+        // The workflow sets LibTorch's threads on this thread, the one that computes.
+        workflows::CompareResult compared = workflows::compare(selected, dataName, configuration, bridge, control);
         outcome.result = std::make_shared<const evaluation::ExperimentResult>(std::move(compared.experiment));
         outcome.context = std::move(compared.context);
     });

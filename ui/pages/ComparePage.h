@@ -6,6 +6,7 @@
 #include "ui/app/BackgroundTask.h"
 #include "ui/app/RememberedFields.h"
 #include "ui/app/ReportWriter.h"
+#include "ui/app/RunCommand.h"
 
 #include <QWidget>
 
@@ -28,6 +29,10 @@ class QTabWidget;
 class QEvent;
 class QResizeEvent;
 
+namespace gpumem::workflows {
+struct CompareConfiguration;
+}
+
 namespace gpumem::ui {
 
 class JobRowPanel;
@@ -45,7 +50,7 @@ class WorstRowsModel;
 // metrics table (best highlighted, significance marked), predicted-vs-actual
 // scatter (a click shows the job) and residual histogram per model, each model's
 // permutation importance and partial dependence, and the worst under-predictions.
-class ComparePage : public QWidget
+class ComparePage : public QWidget, public RunCommandSource
 {
     Q_OBJECT
 
@@ -56,6 +61,11 @@ class ComparePage : public QWidget
     void setSelectedModels(const QStringList &names);
     QStringList selectedModels() const;
     void setFolds(int folds);
+    // The comparison the form describes now: the one start() runs on the data page's
+    // data. Throws std::runtime_error, saying why, when no model is ticked.
+    workflows::CompareConfiguration configuration() const;
+    // `gpumem compare` with the data page's file and roles and this configuration.
+    RunCommand runCommand() const override;
     // Starts the comparison; returns false (and shows why) when it cannot run.
     bool start();
     void cancel();

@@ -4,6 +4,7 @@
 // bound's curves, each model's importance, the partial dependences and the worst rows.
 #include "ui/pages/ComparePage.h"
 
+#include "report/SignificanceLegend.h"
 #include "ui/charts/PartialDependenceChart.h"
 #include "ui/models/MetricsTableModel.h"
 #include "ui/models/WorstRowsModel.h"
@@ -49,8 +50,9 @@ void ComparePage::buildResults()
     mMetrics = new MetricsTableModel(this);
     // The model names stay in view while the many metric columns scroll sideways.
     mMetricsView = sortableTable(new FrozenColumnTableView(this), QStringLiteral("metricsTable"),
-                                 tr("Mean ± standard deviation over folds; the best value per metric is highlighted. * "
-                                    "and ** mark RMSE that differs from the best model's with p < 0.05 and p < 0.01"),
+                                 tr("Mean ± standard deviation over folds; the best value per metric is "
+                                    "highlighted. The p column tests RMSE against the best model's: %1")
+                                     .arg(QString::fromStdString(report::significanceMarksLegend())),
                                  mMetrics);
     mMetricsView->sortByColumn(-1, Qt::AscendingOrder); // the comparison's order until a header is clicked
     mMetricsView->verticalHeader()->hide();

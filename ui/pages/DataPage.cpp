@@ -3,7 +3,7 @@
 
 #include "data/ColumnRoles.h"
 #include "data/LikelyOutcomes.h"
-#include "data/TableLoader.h"
+#include "data/LoadCancelled.h"
 #include "io/InputError.h"
 #include "ui/app/BackgroundTask.h"
 #include "ui/app/CancellableProgress.h"
@@ -20,6 +20,7 @@
 #include "ui/widgets/QtText.h"
 #include "ui/widgets/TableCopy.h"
 #include "ui/widgets/WheelOnlyWhenFocused.h"
+#include "workflows/DataWorkflow.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -175,14 +176,14 @@ void DataPage::openFile(const QString &path)
     mLoader.setFuture(
         runInBackground<LoadOutcome>([file, progress, control = mLoadProgress->start()](LoadOutcome &outcome) {
             try {
-                auto table = std::make_shared<const data::Table>(data::loadTable(file, {}, progress, control.get()));
                 // The roles are inferred here, off the GUI thread, and handed over: a file that
                 // leaves no feature column ("x,y" of text, or only the target) becomes a load
                 // error instead of an exception escaping the finished handler, and the
                 // previous data stays.
-                outcome.notes = data::readColumnNotes(file);
-                outcome.roles = data::suggestedRoles(*table, outcome.notes);
-                outcome.table = std::move(table);
+                workflows::OpenedData opened = workflows::openData(file, progress, control.get());
+                outcome.notes = std::move(opened.notes);
+                outcome.roles = std::move(opened.roles);
+                outcome.table = std::move(opened.table);
             } catch (const data::LoadCancelled &) {
                 outcome.cancelled = true; // not an error: the data on show stays
             }

@@ -2,9 +2,7 @@
 #include "ui/pages/ModelPage.h"
 
 #include "data/FeatureEncoder.h"
-#include "io/AtomicFileWriter.h"
 #include "io/InputError.h"
-#include "io/JsonDocument.h"
 #include "models/NeuralNetworkHyperparameters.h"
 #include "models/NeuralNetworkRegressor.h"
 #include "models/Presets.h"
@@ -32,20 +30,14 @@ namespace gpumem::ui {
 
 namespace {
 
-// The values as JSON text: two sets of hyperparameters are equal when their texts are.
-std::string valuesText(const models::Hyperparameters &hyperparameters)
-{
-    return io::jsonDocumentText(hyperparameters.values(), {/*indent=*/0});
-}
-
-// Returns the values of the preset called name as valuesText, or nothing when there is none of that name: a form
-// whose preset is gone cannot be compared with, so it is never called modified.
+// Returns the values of the preset called name as models::presetFileText, or nothing when there is none of that name: a
+// form whose preset is gone cannot be compared with, so it is never called modified.
 std::string presetValuesText(const QString &name)
 {
     try {
         models::Hyperparameters preset = models::neuralNetworkHyperparameters();
         models::applyHyperparameterFile(preset, models::presetPath(coreText(name)));
-        return valuesText(preset);
+        return models::presetFileText(preset);
     } catch (const std::exception &) {
         return {};
     }
@@ -157,7 +149,7 @@ void ModelPage::usePresetFile(const std::string &file, const QString &presetName
 {
     models::Hyperparameters hyperparameters = models::neuralNetworkHyperparameters();
     models::applyHyperparameterFile(hyperparameters, file);
-    mPresetValues = valuesText(hyperparameters);
+    mPresetValues = models::presetFileText(hyperparameters);
     mPresetValuesName = presetName;
     mState->setPresetName(presetName);
     mState->setHyperparameters(hyperparameters);
@@ -182,7 +174,7 @@ bool ModelPage::loadPresetFile(const QString &path)
 bool ModelPage::savePresetFile(const QString &path)
 {
     return succeeds([&] {
-        io::writeFileAtomically(coreText(path), io::jsonDocumentText(mForm->values().values()) + '\n');
+        models::savePresetFile(mForm->values(), coreText(path));
         mStatus->setText(tr("Saved %1.").arg(QFileInfo(path).fileName()));
     });
 }
@@ -213,7 +205,7 @@ void ModelPage::updateFieldStates()
     for (const auto &spec : values.specs())
         if (QWidget *editor = mForm->editor(spec.name))
             editor->setEnabled(std::find(unused.begin(), unused.end(), spec.name) == unused.end());
-    const bool modified = !mPresetValues.empty() && valuesText(values) != mPresetValues;
+    const bool modified = !mPresetValues.empty() && models::presetFileText(values) != mPresetValues;
     mPresetState->setText(modified ? tr("modified") : QString());
 }
 
@@ -257,9 +249,7 @@ ModelPage::DataSizes ModelPage::dataSizes()
         mMeasuring.cancel();
         mMeasuring.start([table, request = mState->roleRequest(),
                           policy = mState->badCellPolicy()](SizesOutcome &outcome, runtime::OperationControl *) {
-            std::vector<std::string> warnings;
-            outcome.sizes =
-                models::architectureSizesOf(*WorkbenchState::selectData(*table, request, policy, warnings).dataset);
+            outcome.sizes = models::architectureSizesOf(*workflows::selectData(table, request, policy).dataset);
             outcome.measured = true;
         });
     }

@@ -3,14 +3,13 @@
 
 #include "calibration/Calibration.h"
 #include "data/Dataset.h"
-#include "data/JobNames.h"
-#include "data/TableLoader.h"
-#include "io/AtomicFileWriter.h"
 #include "models/RegressorRegistry.h"
+#include "prediction/FilePrediction.h"
+#include "prediction/JobPrediction.h"
+#include "prediction/PredictionPreview.h"
 #include "ui/app/BackgroundTask.h"
 #include "ui/app/WorkbenchState.h"
 #include "ui/models/TableModel.h"
-#include "ui/pages/PredictionPreview.h"
 #include "ui/pages/TrainingPage.h"
 #include "ui/widgets/CapacityTable.h"
 #include "ui/widgets/CoverageBox.h"
@@ -43,13 +42,6 @@
 namespace gpumem::ui {
 
 namespace {
-
-QString csvField(const QString &text)
-{
-    QString quoted = text;
-    quoted.replace(QLatin1Char('"'), QStringLiteral("\"\""));
-    return QLatin1Char('"') + quoted + QLatin1Char('"');
-}
 
 // Every text column may be a feature of the model, so none may become an identifier.
 QString sequenceText(const data::SequenceColumn &sequences, std::size_t row)
@@ -328,27 +320,18 @@ void PredictPage::predictOne()
 {
     if (!hasModel() || isPredictingFile())
         return;
-    QStringList header;
-    QStringList row;
+    prediction::JobValues values;
     for (const auto &[name, editor] : mInputs) {
-        header << csvField(qtText(name));
         if (auto *box = qobject_cast<QDoubleSpinBox *>(editor))
-            row << QString::number(box->value(), 'g', 17);
+            values[name] = box->value();
         else if (auto *combo = qobject_cast<QComboBox *>(editor))
-            row << csvField(combo->currentText());
+            values[name] = coreText(combo->currentText());
         else if (auto *edit = qobject_cast<QPlainTextEdit *>(editor))
-            row << csvField(edit->toPlainText().simplified());
+            values[name] = coreText(edit->toPlainText().simplified());
     }
-    // The row is written twice: a text column needs a repeated value to be read as
-    // categorical, exactly as in a real file.
-    const QString text = header.join(QLatin1Char(',')) + QLatin1Char('\n') + row.join(QLatin1Char(',')) +
-                         QLatin1Char('\n') + row.join(QLatin1Char(',')) + QLatin1Char('\n');
     try {
-        const data::Table table =
-            data::loadTableFromText(text.toStdString(), "job", prediction::predictionLoadOptions());
-        const prediction::Predictions predictions =
-            prediction::predictTable(mSaved, table, data::BadCellPolicy::Fail,
-                                     mSaved.calibration ? std::optional<double>(mCoverage->value()) : std::nullopt);
+        const prediction::Predictions predictions = prediction::predictJob(
+            mSaved, values, mSaved.calibration ? std::optional<double>(mCoverage->value()) : std::nullopt);
         mPrediction = predictions.predicted[0];
         mUpperBound = predictions.upperBounds.size() > 0 ? predictions.upperBounds[0] : std::nan("");
         // Small jobs (a CPU probe's few MiB) keep their decimals; GPU-sized ones read as whole MiB.
@@ -385,8 +368,7 @@ QString PredictPage::checkInput(const QString &inputPath) const
     if (!hasModel())
         return tr("Load a model first.");
     try {
-        const data::Table table = data::loadTable(coreText(inputPath), prediction::predictionLoadOptions());
-        prediction::rolesForModel(mSaved.model->schema(), table);
+        prediction::checkPredictable(mSaved, coreText(inputPath));
         return {};
     } catch (const std::exception &error) {
         return QString::fromStdString(error.what());
@@ -427,21 +409,20 @@ void PredictPage::predictFile(const QString &inputPath, const QString &outputPat
     const std::string output = coreText(outputPath);
     mWatcher.setFuture(runInBackground<FileOutcome>([saved, coverage, policy, input, output](FileOutcome &outcome) {
         // The same pipeline as `gpumem predict`, so the saved file has the same rows and columns.
-        const data::Table table = data::loadTable(input, prediction::predictionLoadOptions());
-        const prediction::Predictions predictions = prediction::predictTable(saved, table, policy, coverage);
-        const auto &warnings = predictions.warnings;
-        const std::string csv = prediction::predictionFile(table, predictions);
-        io::writeFileAtomically(output, csv);
-        outcome.preview = QString::fromStdString(previewCsv(table, predictions));
-        for (const auto &warning : warnings)
+        const prediction::FilePredictions predicted =
+            prediction::predictFile(saved, {input, 0, policy, coverage, output});
+        try {
+            outcome.preview = std::make_shared<const data::Table>(
+                prediction::predictionPreview(predicted.table, predicted.predictions));
+        } catch (const std::exception &) {
+            // The preview is a courtesy; the file itself is written.
+        }
+        for (const auto &warning : predicted.predictions.warnings)
             outcome.warnings += QString::fromStdString(warning) + QLatin1Char(' ');
-        int outside = 0;
-        for (std::size_t row = 0; row < predictions.extrapolations.size(); ++row)
-            outside += prediction::extrapolates(predictions, row) ? 1 : 0;
-        if (outside > 0)
+        if (predicted.extrapolating > 0)
             outcome.warnings += QObject::tr("%n job(s) lie outside the training data (see the column "
                                             "'extrapolated').",
-                                            nullptr, outside);
+                                            nullptr, static_cast<int>(predicted.extrapolating));
     }));
 }
 
@@ -464,12 +445,9 @@ void PredictPage::finishFile()
         Q_EMIT predictionFinished(false);
         return;
     }
-    try {
-        mPreviewModel->setTable(std::make_shared<const data::Table>(
-            data::loadTableFromText(outcome.preview.toStdString(), coreText(mOutputPath))));
+    if (outcome.preview) {
+        mPreviewModel->setTable(outcome.preview);
         mPreview->resizeColumnsToContents();
-    } catch (const std::exception &) {
-        // The preview is a courtesy; the file itself is written.
     }
     mStatus->setText(tr("Saved %1. %2").arg(mOutputPath, outcome.warnings));
     Q_EMIT predictionFinished(true);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "data/Table.h"
 #include "prediction/Predictor.h"
 
 #include <QFutureWatcher>
@@ -31,7 +32,7 @@ class WorkbenchState;
 // upper_bound, actual, error). A model trained with
 // --coverage also shows the memory to request at a chosen coverage and which
 // common GPUs the job fits. Every prediction goes through core's prediction
-// pipeline (prediction::predictTable), so the page and the command line agree.
+// pipeline (prediction::predictJob, prediction::predictFile), so the page and the command line agree.
 class PredictPage : public QWidget
 {
     Q_OBJECT
@@ -70,7 +71,7 @@ class PredictPage : public QWidget
   private:
     struct FileOutcome
     {
-        QString preview; // the saved predictions as the preview table shows them
+        std::shared_ptr<const data::Table> preview; // the saved predictions as the preview shows them; null: none
         QString error;
         QString warnings;
     };

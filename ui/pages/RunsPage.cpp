@@ -5,7 +5,6 @@
 
 #include "io/InputError.h"
 #include "prediction/Predictor.h"
-#include "runtime/ThreadSettings.h"
 #include "ui/app/ProgressBridge.h"
 #include "ui/app/WorkbenchState.h"
 #include "ui/charts/ParallelCoordinatesPlot.h"
@@ -29,7 +28,6 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
@@ -42,10 +40,6 @@
 namespace gpumem::ui {
 
 namespace {
-
-// The Training page's settings: a sweep computes where and how a training would.
-const char *const deviceKey = "training/device";
-const char *const threadsKey = "training/threads";
 
 // Trains each trial with the bridge as its observer and hands every finished run
 // to deliver, on the sweep's thread.
@@ -275,13 +269,15 @@ bool RunsPage::startSweep(const runs::SweepPlan &plan, double validationFraction
 {
     if (isSweeping())
         return false;
-    const QSettings stored;
     workflows::SweepConfiguration configuration;
     // Named by sweep and trial, so that the runs of two sweeps stay apart in the table.
     configuration.namePrefix = "sweep " + std::to_string(mSweepCount + 1) + " trial ";
-    configuration.compute.device = coreText(stored.value(deviceKey, QStringLiteral("auto")).toString());
-    configuration.compute.threads = std::max(1, stored.value(threadsKey, 1).toInt());
+    // A sweep computes where and how a training would.
+    configuration.compute.device = coreText(mState->device());
+    configuration.compute.threads = mState->threads();
     configuration.compute.seed = plan.seed;
+    configuration.plan = plan;
+    configuration.base = mState->hyperparameters();
     configuration.holdOutFraction = validationFraction;
     std::shared_ptr<const data::Dataset> dataset;
     try {
@@ -291,16 +287,13 @@ bool RunsPage::startSweep(const runs::SweepPlan &plan, double validationFraction
         dataset = mState->buildDataset(warnings);
         if (!dataset->hasTarget())
             throw std::runtime_error(tr("No target column: choose one on the Data page.").toStdString());
-        configuration.trials = runs::expandSweep(plan);
         // Every trial's values are checked before the first one trains.
-        configuration.values = workflows::trialValues(configuration.trials, mState->hyperparameters(),
-                                                      configuration.model, configuration.compute);
+        mSweepTrials = static_cast<int>(workflows::sweepTrials(configuration).trials.size());
     } catch (const std::exception &error) {
         mStatus->setText(QString::fromStdString(error.what()));
         return false;
     }
     ++mSweepCount;
-    mSweepTrials = static_cast<int>(configuration.trials.size());
     mSweepDone = 0;
     mProgress->setValue(0);
     mProgress->setFormat(tr("%1/%2 runs").arg(0).arg(mSweepTrials));
@@ -310,8 +303,7 @@ bool RunsPage::startSweep(const runs::SweepPlan &plan, double validationFraction
                          .arg(configuration.compute.threads));
     ProgressBridge *bridge = mBridge;
     mJob.start([this, dataset, configuration, bridge](SweepOutcome &outcome, runtime::OperationControl *control) {
-        // Thread settings are per thread in LibTorch: set them on the thread that trains.
-        runtime::setComputeThreads(configuration.compute.threads);
+        // The workflow sets its compute threads on this thread, the one that trains.
         BridgedSweepObserver observer(bridge, [this](workflows::TrainResult &run) {
             // Queued to the page, which owns the state; dropped if the page is gone.
             QMetaObject::invokeMethod(
@@ -319,7 +311,7 @@ bool RunsPage::startSweep(const runs::SweepPlan &plan, double validationFraction
                 [this, record = std::move(run.record), model = std::move(run.model)] { addSweepRun(record, model); },
                 Qt::QueuedConnection);
         });
-        outcome.finished = static_cast<int>(workflows::sweep(*dataset, configuration, observer, control));
+        outcome.finished = static_cast<int>(workflows::sweep(*dataset, configuration, observer, control).runs.size());
         outcome.cancelled = control->isCancelled();
     });
     mSweep->setEnabled(false);

@@ -4,7 +4,6 @@
 #include "calibration/CalibrationJson.h"
 #include "models/RegressorRegistry.h"
 #include "runtime/LibraryVersions.h"
-#include "runtime/ThreadSettings.h"
 #include "ui/app/ProgressBridge.h"
 #include "ui/app/WorkbenchState.h"
 #include "ui/charts/LossPlot.h"
@@ -13,6 +12,7 @@
 #include "ui/widgets/NamedWidget.h"
 #include "ui/widgets/QtText.h"
 #include "ui/widgets/WheelOnlyWhenFocused.h"
+#include "workflows/CommandLineOf.h"
 #include "workflows/TrainWorkflow.h"
 
 #include <QCheckBox>
@@ -23,7 +23,6 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSettings>
 #include <QSpinBox>
 #include <QThread>
 #include <QVBoxLayout>
@@ -34,9 +33,6 @@
 namespace gpumem::ui {
 
 namespace {
-const char *const deviceKey = "training/device";
-const char *const threadsKey = "training/threads";
-
 // The reference baseline's display name, e.g. "XGBoost".
 QString referenceTitle()
 {
@@ -80,12 +76,14 @@ TrainingPage::TrainingPage(WorkbenchState *state, QWidget *parent)
     mThreads->setRange(1, std::max(1, QThread::idealThreadCount()));
     mThreads->setValue(1);
 
-    QSettings settings;
-    mDevice->setCurrentIndex(std::max(0, mDevice->findData(settings.value(deviceKey, QStringLiteral("auto")))));
-    mThreads->setValue(settings.value(threadsKey, 1).toInt());
+    mDevice->setCurrentIndex(std::max(0, mDevice->findData(mState->device())));
+    mThreads->setValue(mState->threads());
+    // A remembered choice this machine cannot offer (no CUDA, fewer cores) gives way to what the form shows.
+    mState->setDevice(mDevice->currentData().toString());
+    mState->setThreads(mThreads->value());
     connect(mDevice, &QComboBox::currentIndexChanged, this,
-            [this] { QSettings().setValue(deviceKey, mDevice->currentData()); });
-    connect(mThreads, &QSpinBox::valueChanged, this, [](int threads) { QSettings().setValue(threadsKey, threads); });
+            [this] { mState->setDevice(mDevice->currentData().toString()); });
+    connect(mThreads, &QSpinBox::valueChanged, mState, &WorkbenchState::setThreads);
 
     mCalibrate = namedWidget<QCheckBox>(QStringLiteral("calibrateBox"),
                                         tr("Set a fifth of the rows aside to calibrate an upper bound: the memory to "
@@ -189,16 +187,7 @@ bool TrainingPage::start()
         mStatus->setText(QString::fromStdString(error.what()));
         return false;
     }
-    workflows::TrainConfiguration configuration;
-    configuration.hyperparameters = mState->hyperparameters();
-    configuration.compute.device = coreText(mDevice->currentData().toString());
-    configuration.compute.threads = mThreads->value();
-    if (mCalibrate->isChecked()) {
-        // The same split of the rows as `gpumem train --coverage`: fit on most, calibrate on the rest.
-        configuration.calibration.emplace();
-        configuration.calibration->coverage = mCoverage->value();
-        configuration.calibration->seed = configuration.compute.seed;
-    }
+    const workflows::TrainConfiguration configuration = this->configuration();
 
     mPlot->clear();
     mPlot->setLossName(configuration.hyperparameters.choice("loss") == "huber" ? tr("Huber") : tr("MSE"));
@@ -212,9 +201,8 @@ bool TrainingPage::start()
     mStatus->setText(status);
     ProgressBridge *bridge = mBridge;
     mJob.start([dataset, configuration, bridge](Outcome &outcome, runtime::OperationControl *control) {
-        // Thread settings and grad mode are per thread in LibTorch: set them here, on
-        // the thread that trains (fit() itself switches grad off where it evaluates).
-        runtime::setComputeThreads(configuration.compute.threads);
+        // The workflow sets its compute threads on this thread, the one that trains, as
+        // LibTorch keeps them per thread (fit() itself switches grad off where it evaluates).
         // The run's metrics are computed here too, so the GUI thread never predicts.
         workflows::TrainResult trained = workflows::train(*dataset, configuration, bridge, control);
         outcome.model = std::move(trained.model);
@@ -225,6 +213,31 @@ bool TrainingPage::start()
     });
     updateButtons();
     return true;
+}
+
+workflows::TrainConfiguration TrainingPage::configuration() const
+{
+    workflows::TrainConfiguration configuration;
+    configuration.hyperparameters = mState->hyperparameters();
+    configuration.compute.device = coreText(mState->device());
+    configuration.compute.threads = mState->threads();
+    if (mCalibrate->isChecked()) {
+        // The same split of the rows as `gpumem train --coverage`: fit on most, calibrate on the rest.
+        configuration.calibration.emplace();
+        configuration.calibration->coverage = mCoverage->value();
+        configuration.calibration->seed = configuration.compute.seed;
+    }
+    return configuration;
+}
+
+RunCommand TrainingPage::runCommand() const
+{
+    if (!mState->table())
+        return {{}, tr("No data loaded: open a CSV file first.")};
+    if (mState->targetName().empty())
+        return {{}, tr("No target column: choose one on the Data page.")};
+    return {qtText(workflows::commandLineOf(workflows::argumentsOf(mState->dataRequest(), configuration(), "model"))),
+            {}};
 }
 
 void TrainingPage::pause()

@@ -5,6 +5,7 @@
 #include "runs/RunRecord.h"
 #include "training/TrainingProgress.h"
 #include "ui/app/BackgroundTask.h"
+#include "ui/app/RunCommand.h"
 
 #include <QWidget>
 
@@ -24,6 +25,10 @@ namespace gpumem::models {
 class Regressor;
 }
 
+namespace gpumem::workflows {
+struct TrainConfiguration;
+}
+
 namespace gpumem::ui {
 
 class LossPlot;
@@ -34,7 +39,7 @@ class WorkbenchState;
 // the data page's dataset, in a pool thread, with start, pause, resume and stop;
 // shows the live loss and learning-rate curves, a progress bar with ETA and
 // samples per second, and lets the user pick the device and thread count.
-class TrainingPage : public QWidget
+class TrainingPage : public QWidget, public RunCommandSource
 {
     Q_OBJECT
 
@@ -43,6 +48,12 @@ class TrainingPage : public QWidget
 
     // Starts a training; returns false (and shows why) when the data or values are unusable.
     bool start();
+    // The training the page would start now: the model page's values, the device,
+    // threads and calibration on show. start() runs it on the data page's data.
+    workflows::TrainConfiguration configuration() const;
+    // `gpumem train` with the data page's file and roles and this configuration,
+    // writing the model folder "model".
+    RunCommand runCommand() const override;
     void pause();
     void resume();
     void stop();

@@ -289,7 +289,7 @@ bool YourModelPage::start()
         return false;
     workflows::EstimateSettings settings;
     try {
-        settings = mForm->settings();
+        settings = estimateSettings();
     } catch (const std::exception &error) {
         showError(QString::fromStdString(error.what()));
         mStatus->setText(tr("Nothing was estimated."));

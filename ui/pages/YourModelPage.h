@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ui/app/BackgroundTask.h"
+#include "ui/app/RunCommand.h"
 
 #include <QElapsedTimer>
 #include <QWidget>
@@ -28,6 +29,7 @@ struct EstimateResult;
 
 namespace gpumem::workflows {
 struct EstimateOutcome;
+struct EstimateSettings;
 struct RecipeEstimate;
 struct SequencePoint;
 } // namespace gpumem::workflows
@@ -50,7 +52,7 @@ bool isModelFilePath(const QString &path);
 // which GPU profiles the chosen batch fits; for a language model also its memory
 // against the sequence length (workflows::memoryAgainstSequence) and the training
 // recipes side by side (workflows::estimateRecipes), in the same worker.
-class YourModelPage : public QWidget
+class YourModelPage : public QWidget, public RunCommandSource
 {
     Q_OBJECT
 
@@ -67,6 +69,11 @@ class YourModelPage : public QWidget
     // Starts an estimate with the form's values; false (the error line says why) when
     // the form does not describe one, or a run is still going on.
     bool start();
+    // The estimate the form describes now, the one start() runs; throws io::InputError,
+    // one line, when it describes none.
+    workflows::EstimateSettings estimateSettings() const;
+    // `gpumem estimate` with these settings (the table of every GPU profile aside).
+    RunCommand runCommand() const override;
     // Cancels the running estimate: it stops after the traced step under way, and
     // nothing of it is shown.
     void cancel();

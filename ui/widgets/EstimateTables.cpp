@@ -4,7 +4,7 @@
 #include "estimate/MemoryEstimator.h"
 #include "estimate/MemoryUnits.h"
 #include "ui/widgets/QtText.h"
-#include "ui/widgets/TableCopy.h"
+#include "ui/widgets/ResultTable.h"
 
 #include <QFileInfo>
 #include <QHeaderView>
@@ -70,24 +70,15 @@ QTableWidgetItem *answerCell(const QString &text, bool fits, bool number)
     return item;
 }
 
-void prepareTable(QTableWidget *table, const QStringList &headers)
-{
-    table->setColumnCount(static_cast<int>(headers.size()));
-    table->setHorizontalHeaderLabels(headers);
-    table->verticalHeader()->hide();
-    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    installTableCopy(table);
-}
-
 } // namespace
 
 void prepareEstimateTable(QTableWidget *table)
 {
-    prepareTable(table,
-                 {QObject::tr("batch"), QObject::tr("allocated"), QObject::tr("reserved"), QObject::tr("device total"),
-                  QObject::tr("fits"), QObject::tr("parameters"), QObject::tr("gradients"), QObject::tr("optimizer"),
-                  QObject::tr("activations"), QObject::tr("cuDNN"), QObject::tr("gathered"),
-                  QObject::tr("comm buffers"), QObject::tr("overhead")});
+    prepareResultTable(table, {QObject::tr("batch"), QObject::tr("allocated"), QObject::tr("reserved"),
+                               QObject::tr("device total"), QObject::tr("fits"), QObject::tr("parameters"),
+                               QObject::tr("gradients"), QObject::tr("optimizer"), QObject::tr("activations"),
+                               QObject::tr("cuDNN"), QObject::tr("gathered"), QObject::tr("comm buffers"),
+                               QObject::tr("overhead")});
     table->horizontalHeaderItem(categoryColumn(estimate::Category::GatheredParameters))
         ->setToolTip(QObject::tr("parameters gathered from the other GPUs' shards (ZeRO-3, FSDP)"));
     table->horizontalHeaderItem(categoryColumn(estimate::Category::CommunicationBuffers))
@@ -130,8 +121,8 @@ void fillEstimateTable(QTableWidget *table, const estimate::EstimateResult &resu
 
 void prepareProfileTable(QTableWidget *table)
 {
-    prepareTable(table, {QObject::tr("GPU"), QObject::tr("total"), QObject::tr("fits"), QObject::tr("spare"),
-                         QObject::tr("largest\nbatch")});
+    prepareResultTable(table, {QObject::tr("GPU"), QObject::tr("total"), QObject::tr("fits"), QObject::tr("spare"),
+                               QObject::tr("largest\nbatch")});
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table->horizontalHeader()->setStretchLastSection(true);
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/widgets/HeaderFit.h"
 
+#include "ui/widgets/ConnectOnce.h"
+
 #include <QHeaderView>
 #include <QTableView>
 #include <QTimer>
@@ -41,12 +43,9 @@ void fitHeadersToText(QTableView *table)
 {
     if (!table)
         return;
-    if (!table->property(followedProperty).toBool()) {
-        table->setProperty(followedProperty, true);
-        // Later, not now: the columns are being made when the count changes.
-        QObject::connect(table->horizontalHeader(), &QHeaderView::sectionCountChanged, table,
-                         [table] { QTimer::singleShot(0, table, [table] { fitNow(table); }); });
-    }
+    // Later, not now: the columns are being made when the count changes.
+    connectOnce(followedProperty, table->horizontalHeader(), &QHeaderView::sectionCountChanged, table,
+                [table] { QTimer::singleShot(0, table, [table] { fitNow(table); }); });
     fitNow(table);
 }
 

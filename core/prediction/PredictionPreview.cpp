@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "ui/pages/PredictionPreview.h"
+#include "prediction/PredictionPreview.h"
 
 #include "data/JobNames.h"
+#include "data/TableLoader.h"
 #include "io/NumberText.h"
 
-#include <QString>
+#include <fmt/format.h>
 
 #include <cmath>
 
-namespace gpumem::ui {
+namespace gpumem::prediction {
 
 namespace {
 
@@ -18,12 +19,12 @@ std::string memoryText(double mib)
     if (std::isnan(mib))
         return {};
     const int decimals = std::abs(mib) < 10.0 ? 3 : std::abs(mib) < 100.0 ? 1 : 0;
-    return QString::number(mib, 'f', decimals).toStdString();
+    return fmt::format("{:.{}f}", mib, decimals);
 }
 
 } // namespace
 
-std::string previewCsv(const data::Table &table, const prediction::Predictions &predictions)
+data::Table predictionPreview(const data::Table &table, const Predictions &predictions)
 {
     const data::Dataset &dataset = predictions.dataset;
     const std::vector<std::string> names = data::jobNames(table, dataset.rowLines());
@@ -43,12 +44,13 @@ std::string previewCsv(const data::Table &table, const prediction::Predictions &
                    memoryText(predictions.predicted[index] - dataset.target()[index]);
         if (predictions.rangesKnown) {
             // A dash for a job inside the training data: an empty cell would read as missing.
-            const std::string outside = prediction::describeExtrapolation(predictions, row);
+            const std::string outside = describeExtrapolation(predictions, row);
             csv += ',' + (outside.empty() ? std::string("—") : io::csvField(outside));
         }
         csv += '\n';
     }
-    return csv;
+    // Read back as the loader types every column, so that the preview sorts numbers as numbers.
+    return data::loadTableFromText(csv, "prediction preview");
 }
 
-} // namespace gpumem::ui
+} // namespace gpumem::prediction
