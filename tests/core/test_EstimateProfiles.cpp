@@ -12,10 +12,9 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
-#include <regex>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -42,14 +41,23 @@ double workspaceConfigMib(const std::string &source)
     const std::size_t from = source.find("workspace_mib:");
     if (from == std::string::npos)
         return 0.0;
-    std::smatch config;
-    const std::string rest = source.substr(from);
-    if (!std::regex_search(rest, config, std::regex(R"((:\d+)+)")))
-        return 0.0;
+    // The first ':' that a digit follows starts the setting; it runs while ":digits" do.
+    std::size_t at = from;
+    const auto digitAt = [&source](std::size_t index) {
+        return index < source.size() && std::isdigit(static_cast<unsigned char>(source[index])) != 0;
+    };
+    while ((at = source.find(':', at)) != std::string::npos && !digitAt(at + 1))
+        ++at;
     std::vector<double> numbers;
-    std::istringstream parts(config.str().substr(1));
-    for (std::string part; std::getline(parts, part, ':');)
-        numbers.push_back(std::stod(part));
+    while (at != std::string::npos && at < source.size() && source[at] == ':' && digitAt(at + 1)) {
+        std::size_t end = at + 1;
+        while (digitAt(end))
+            ++end;
+        numbers.push_back(std::stod(source.substr(at + 1, end - at - 1)));
+        at = end;
+    }
+    if (numbers.empty())
+        return 0.0;
     double kib = 0.0;
     for (std::size_t i = 0; i + 1 < numbers.size(); i += 2)
         kib += numbers[i] * numbers[i + 1];
